@@ -1,0 +1,144 @@
+import type { Server as HttpServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import type Router from '@koa/router';
+import { z } from 'zod';
+import { ParleyError } from '../shared/index.ts';
+import { ApiRoutes, errorBoundary, MemoryRateLimiter, MemoryRollingLimiter, migrate, type Logger, type RateLimiter, type RollingLimiter, type SessionTokens, type Sql } from '../shared/server/index.ts';
+import { createConversationService, type ConversationService } from './conversation-service.ts';
+import { crossOrigin } from './cors.ts';
+import type { EngineClient } from './engine-client.ts';
+import { createEngineEventRecorder } from './engine-events.ts';
+import { createFeedTail, type FeedTail } from './feed-tail.ts';
+import { bffOpenApi } from './openapi.ts';
+import { Realtime } from './realtime.ts';
+import { createRelay, type Relay } from './relay.ts';
+import { createClientService } from './client-api/client-service.ts';
+import { clientApiOrigins } from './client-api/origins.ts';
+import { ClientRealtime, fanOut } from './client-api/realtime.ts';
+import { addClientApiRoutes } from './client-api/routes.ts';
+import { addEngineWebhookRoutes } from './routes/engine-webhooks.ts';
+import { addSurveyPageRoutes } from './routes/survey-page.ts';
+import { addHostedChatRoutes } from './routes/hosted-chat.ts';
+import { addWidgetRoutes } from './routes/widget.ts';
+import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
+import { addSessionRoutes } from './routes/widget-sessions.ts';
+import { sessionAuth, widgetRateLimit, type WidgetState } from './session-auth.ts';
+import { WidgetSessions } from './sessions.ts';
+
+export const BFF_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
+
+/** At most 20 site-key requests per client address in any rolling 60 minutes (SPEC "Limits"). */
+export const SITE_KEY_LIMIT = { requests: 20, windowMs: 60 * 60_000 } as const;
+/** What one customer may do on the widget routes per minute (polling excluded). */
+export const WIDGET_REQUESTS_PER_MINUTE = 120;
+
+export interface BffDeps {
+  sql: Sql;
+  logger: Logger;
+  engine: EngineClient;
+  tokens: SessionTokens;
+  /** The folder with the built widget (`widget.js`, `app.js`, chunks). */
+  widgetAssetsDir: string;
+  now?: () => Date;
+  /** The inbox of sessions whose token names none (tokens minted by the engine or with an API key). */
+  defaultInboxId?: string | undefined;
+  /** How many proxies in front append to X-Forwarded-For (0: the peer is the client). */
+  trustProxyHops?: number;
+  /** The secret the engine signs its webhooks to this BFF with; without it, webhooks are refused. */
+  engineWebhookSecret?: string | undefined;
+  /** How often the engine's feed is read while idle; 0 turns the tail off (tests drive it by hand). */
+  feedPollMs?: number;
+  siteKeyLimiter?: RollingLimiter;
+  widgetLimiter?: RateLimiter;
+  relayRetryDelaysMs?: readonly number[];
+  /** Routes a host adds after the BFF's own (the demo's pages). */
+  extraRouters?: Router[];
+}
+
+export interface Bff {
+  app: Koa;
+  conversations: ConversationService;
+  relay: Relay;
+  feed: FeedTail;
+  openApi(): Record<string, unknown>;
+  /** Attaches Socket.IO to the HTTP server that serves `app`. */
+  attach(server: HttpServer): void;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the BFF on its store (migrating it first), resumes forwarding any waiting work, and
+ * starts reading the engine's feed.
+ */
+export async function createBff(deps: BffDeps): Promise<Bff> {
+  const { sql, logger, engine, tokens, widgetAssetsDir, defaultInboxId, now = () => new Date(), extraRouters = [] } = deps;
+  await migrate(sql, BFF_MIGRATIONS);
+  const sessions = new WidgetSessions(sql, tokens, defaultInboxId, now);
+  const widgetLimiter = deps.widgetLimiter ?? new MemoryRateLimiter();
+  const realtime = new Realtime({
+    sql,
+    sessions,
+    logger,
+    consumeCommand: async (session) => {
+      const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
+      if (!decision.allowed) throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);
+    },
+  });
+  const clientRealtime = new ClientRealtime(sql, logger);
+  const publisher = fanOut([realtime, clientRealtime]);
+  const recorder = createEngineEventRecorder({ sql, publisher, now });
+  const relay = createRelay({ sql, engine, recorder, publisher, logger, now, ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}) });
+  const conversations = createConversationService({ sql, relay, publisher, now });
+  realtime.conversations = conversations;
+  const feed = createFeedTail({ sql, engine, recorder, logger, pollMs: deps.feedPollMs ?? 2_000 });
+
+  const open = new ApiRoutes();
+  addSessionRoutes(open, {
+    sql,
+    sessions,
+    engine,
+    siteKeyLimiter: deps.siteKeyLimiter ?? new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs),
+    trustProxyHops: deps.trustProxyHops ?? 0,
+    now,
+  });
+  addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now });
+  addWidgetAssetRoutes(open, widgetAssetsDir);
+  addHostedChatRoutes(open);
+  const client = createClientService({ sql, conversations, floodLimiter: new MemoryRateLimiter(), now, onMessageUpdated: (conversationId, messageId) => clientRealtime.messageChanged(conversationId, messageId) });
+  const desk = new ApiRoutes({ middleware: [clientApiOrigins(sql)] });
+  addClientApiRoutes(desk, client);
+  addSurveyPageRoutes(desk, client);
+  const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
+  addWidgetRoutes(widget, conversations);
+  let document: Record<string, unknown> | undefined;
+  const openApi = () => (document ??= bffOpenApi([...open.specs, ...widget.specs, ...desk.specs]));
+  open.add({ method: 'get', path: '/openapi.json', tag: 'Documents', summary: 'This document', responses: { 200: { description: 'The OpenAPI 3.1 description of the BFF.', schema: z.record(z.string(), z.unknown()) } } }, (ctx) => {
+    ctx.body = openApi();
+  });
+
+  const app = new Koa();
+  app.use(errorBoundary(logger, (path) => path.startsWith('/public/') || path.startsWith('/survey/')));
+  app.use(crossOrigin());
+  const routers: Router<any>[] = [open.router, widget.router, desk.router, ...extraRouters];
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods({ throw: true }));
+  }
+  await relay.resume();
+  if ((deps.feedPollMs ?? 2_000) > 0) feed.start();
+
+  return {
+    app,
+    conversations,
+    relay,
+    feed,
+    openApi,
+    attach: (server) => clientRealtime.attach(realtime.attach(server)),
+    async close() {
+      await feed.stop();
+      await relay.close();
+      await realtime.close();
+    },
+  };
+}

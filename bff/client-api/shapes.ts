@@ -1,0 +1,114 @@
+import type { ClientInbox } from '../store/inboxes.ts';
+import type { ContactRecord } from './contacts.ts';
+
+/** The Client API's records, shaped as Chatwoot's views render them (docs: shared/reference/chatwoot-client-api.md). */
+
+const epoch = (date: Date | null | undefined): number => (date ? Math.floor(date.getTime() / 1000) : 0);
+
+export function inboxShape(inbox: ClientInbox) {
+  return {
+    identifier: inbox.identifier,
+    name: inbox.name,
+    timezone: inbox.timezone,
+    // Parley's AI answers at every hour; the week is open all day.
+    working_hours: Array.from({ length: 7 }, (_, day) => ({ day_of_week: day, closed_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null, open_all_day: true })),
+    working_hours_enabled: inbox.workingHoursEnabled,
+    csat_survey_enabled: inbox.surveyEnabled,
+    greeting_enabled: inbox.greetingEnabled,
+    identity_validation_enabled: inbox.hmacMandatory,
+  };
+}
+
+export function contactShape(contact: ContactRecord) {
+  // The id is the person's, as Chatwoot's contact id is shared by all contact-inboxes of one contact.
+  return { id: contact.personId, source_id: contact.sourceId, pubsub_token: contact.pubsubToken, name: contact.name, email: contact.email, phone_number: contact.phoneNumber };
+}
+
+/** The contact record (PATCH, and inside conversations): Chatwoot's fields, with its capabilities too. */
+export function contactRecordShape(contact: ContactRecord) {
+  return {
+    ...contactShape(contact),
+    identifier: contact.identifier,
+    custom_attributes: contact.customAttributes,
+    additional_attributes: {},
+    created_at: epoch(contact.createdAt),
+    updated_at: epoch(contact.updatedAt),
+  };
+}
+
+export interface MessageRow {
+  id: number;
+  conversation_display_id: number;
+  author: 'customer' | 'ai' | 'human' | 'system';
+  author_name: string | null;
+  text: string;
+  content_type: string;
+  attributes: { choices?: { label: string; value: string }[]; card?: { title: string; fields: { label: string; value: string }[] } } | null;
+  submitted_values: unknown;
+  message_id: string | null;
+  created_at: Date;
+}
+
+/** 0 incoming, 1 outgoing, 2 activity, 3 template (the survey question). */
+export function messageType(row: Pick<MessageRow, 'author' | 'content_type'>): 0 | 1 | 2 | 3 {
+  if (row.author === 'customer') return 0;
+  if (row.author === 'system') return row.content_type === 'input_csat' ? 3 : 2;
+  return 1;
+}
+
+export function messageShape(row: MessageRow, contact: ContactRecord, botName: string) {
+  const contentType = row.content_type !== 'text' ? row.content_type : row.attributes?.choices?.length ? 'input_select' : row.attributes?.card ? 'cards' : 'text';
+  const contentAttributes: Record<string, unknown> = {};
+  if (row.attributes?.choices?.length) contentAttributes['items'] = row.attributes.choices.map((choice) => ({ title: choice.label, value: choice.value }));
+  if (row.attributes?.card) {
+    const card = row.attributes.card;
+    contentAttributes['items'] = [{ title: card.title, description: card.fields.map((field) => `${field.label}: ${field.value}`).join('\n'), actions: [] }];
+  }
+  if (row.submitted_values !== null && row.submitted_values !== undefined) contentAttributes['submitted_values'] = row.submitted_values;
+  return {
+    id: row.id,
+    content: row.text,
+    message_type: messageType(row),
+    content_type: contentType,
+    content_attributes: contentAttributes,
+    created_at: epoch(row.created_at),
+    conversation_id: row.conversation_display_id,
+    ...senderOf(row, contact, botName),
+  };
+}
+
+function senderOf(row: MessageRow, contact: ContactRecord, botName: string): { sender?: Record<string, unknown> } {
+  switch (row.author) {
+    case 'customer':
+      return { sender: { id: contact.personId, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, identifier: contact.identifier, custom_attributes: contact.customAttributes, additional_attributes: {}, thumbnail: '', blocked: false, type: 'contact' } };
+    case 'ai':
+      return { sender: { id: 1, name: botName, avatar_url: '', type: 'agent_bot' } };
+    case 'human': {
+      const name = row.author_name ?? 'Support';
+      return { sender: { id: 0, name, available_name: name, avatar_url: '', type: 'user', availability_status: 'online', thumbnail: '' } };
+    }
+    default:
+      return {};
+  }
+}
+
+export interface ConversationRow {
+  id: number;
+  uuid: string;
+  status: 'open' | 'resolved';
+  contact_last_seen_at: Date | null;
+  agent_last_seen_at: Date | null;
+}
+
+export function conversationShape(conversation: ConversationRow, inbox: ClientInbox, contact: ContactRecord, messages: readonly ReturnType<typeof messageShape>[]) {
+  return {
+    id: conversation.id,
+    uuid: conversation.uuid,
+    inbox_id: inbox.displayId,
+    contact_last_seen_at: epoch(conversation.contact_last_seen_at),
+    status: conversation.status,
+    agent_last_seen_at: epoch(conversation.agent_last_seen_at),
+    messages,
+    contact: contactRecordShape(contact),
+  };
+}

@@ -1,0 +1,147 @@
+import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
+import type { Sql } from '../shared/server/index.ts';
+import type { Publisher } from './realtime.ts';
+import type { Relay } from './relay.ts';
+import type { Customer, Session } from './sessions.ts';
+import {
+  conversationViews,
+  findCustomerConversation,
+  insertConversation,
+  insertMessage,
+  listMessages,
+  markReadUpTo,
+  saveSurvey,
+  surveyCreatedAt,
+  unreadCount,
+  updateConversation,
+  type ConversationRecord,
+} from './store/conversations.ts';
+import { findInbox } from './store/inboxes.ts';
+
+export interface ConversationServiceDeps {
+  sql: Sql;
+  relay: Pick<Relay, 'kick'>;
+  publisher: Publisher;
+  now: () => Date;
+}
+
+const PAGE_SIZE = 100;
+// Chatwoot locks a survey answer 14 days after it was first given; so do we.
+const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
+
+/**
+ * The BFF's one implementation of conversations, behind the widget routes and the socket
+ * (and, later, the helpdesk Client API). Every lookup is scoped to the asking customer.
+ */
+export function createConversationService({ sql, relay, publisher, now }: ConversationServiceDeps) {
+  async function mine(customer: Customer, uuid: string): Promise<ConversationRecord> {
+    const conversation = await findCustomerConversation(sql, customer.inboxId, customer.customerRef, uuid);
+    if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+    return conversation;
+  }
+
+  async function view(customer: Customer, conversation: ConversationRecord): Promise<WidgetConversation> {
+    const [found] = await conversationViews(sql, { inboxId: customer.inboxId, customerRef: customer.customerRef, id: conversation.id });
+    return found!;
+  }
+
+  return {
+    mine,
+
+    async config(session: Session): Promise<WidgetConfig> {
+      const inbox = await findInbox(sql, session.inboxId);
+      if (!inbox) throw new ParleyError('not_found', 'The inbox of this session no longer exists.');
+      return {
+        inbox: { name: inbox.name, greeting: inbox.greeting, color: inbox.color, locale: inbox.locale },
+        features: { survey: inbox.surveyEnabled, prechat_form: inbox.prechatEnabled && !session.verified, several_conversations: true },
+        customer: { customer_ref: session.customerRef, verified: session.verified, name: session.name ?? null },
+      };
+    },
+
+    /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
+    async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined } = {}): Promise<WidgetConversation> {
+      return view(customer, await insertConversation(sql, customer.inboxId, customer.customerRef, now(), contact));
+    },
+
+    list(customer: Customer): Promise<WidgetConversation[]> {
+      return conversationViews(sql, { inboxId: customer.inboxId, customerRef: customer.customerRef });
+    },
+
+    async get(customer: Customer, uuid: string): Promise<WidgetConversation> {
+      return view(customer, await mine(customer, uuid));
+    },
+
+    async messages(customer: Customer, uuid: string, after = 0): Promise<MessagesPage> {
+      const conversation = await mine(customer, uuid);
+      const messages = await listMessages(sql, conversation.id, after, PAGE_SIZE);
+      return { messages, next: messages.at(-1)?.id ?? (after || null) };
+    },
+
+    /**
+     * Keeps the customer's message and queues it for the engine. The same `message_id` again
+     * gives back the first copy and changes nothing, so every retry is safe.
+     */
+    async send(customer: Customer, uuid: string, request: SendWidgetMessageRequest): Promise<{ message: WidgetMessage; created: boolean }> {
+      const { conversation, result } = await sql.transaction(async (tx) => {
+        // The lock orders this conversation's messages: ids commit in the order they are taken.
+        const conversation = await findCustomerConversation(tx, customer.inboxId, customer.customerRef, uuid, true);
+        if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+        const result = await insertMessage(tx, conversation, { author: 'customer', text: request.text, messageId: request.message_id, upstream: 'pending' }, now());
+        if (result.created && conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+        return { conversation, result };
+      });
+      if (result.created) {
+        publisher.messageCreated(conversation, result.message);
+        relay.kick(conversation.id);
+      }
+      return result;
+    },
+
+    /** Adds a notice to the conversation (for example the survey question a resolve asks), shown to every tab. */
+    async addNotice(customer: Customer, uuid: string, text: string, contentType = 'text'): Promise<WidgetMessage> {
+      const conversation = await mine(customer, uuid);
+      const { message } = await insertMessage(sql, conversation, { author: 'system', text, contentType }, now());
+      publisher.messageCreated(conversation, message);
+      return message;
+    },
+
+    /** The customer is typing (or stopped); people answering the conversation see it. */
+    async setTyping(customer: Customer, uuid: string, typing: boolean): Promise<void> {
+      const conversation = await mine(customer, uuid);
+      if (conversation.status === 'resolved') return;
+      publisher.customerTyping(conversation, typing);
+    },
+
+    async markRead(customer: Customer, uuid: string, lastReadId: number): Promise<{ conversation_id: string; last_read_id: number; unread: number }> {
+      const conversation = await mine(customer, uuid);
+      const position = await markReadUpTo(sql, conversation.id, lastReadId);
+      if (position > conversation.customerLastReadId) publisher.customerRead(conversation, position);
+      return { conversation_id: uuid, last_read_id: position, unread: await unreadCount(sql, conversation.id) };
+    },
+
+    /** Closes the conversation for the customer now, and tells the engine through the outbox. */
+    async close(customer: Customer, uuid: string): Promise<WidgetConversation> {
+      const conversation = await mine(customer, uuid);
+      if (conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is already resolved.`);
+      await updateConversation(sql, conversation.id, { status: 'resolved', closeRequested: true }, now());
+      conversation.status = 'resolved';
+      publisher.closed(conversation, false);
+      relay.kick(conversation.id);
+      return view(customer, conversation);
+    },
+
+    async answerSurvey(customer: Customer, uuid: string, answer: { rating: number; comment?: string | undefined }): Promise<{ conversation_id: string; rating: number; comment: string }> {
+      const conversation = await mine(customer, uuid);
+      const inbox = await findInbox(sql, conversation.inboxId);
+      if (!inbox?.surveyEnabled) throw new ParleyError('invalid_state', 'This inbox does not ask for a satisfaction survey.');
+      if (conversation.status !== 'resolved') throw new ParleyError('invalid_state', 'The survey opens when the conversation is resolved.');
+      const first = await surveyCreatedAt(sql, conversation.id);
+      if (first && now().getTime() - first.getTime() > SURVEY_LOCK_MS) throw new ParleyError('unprocessable', 'The survey answer is locked 14 days after it was given.');
+      const comment = answer.comment ?? '';
+      await saveSurvey(sql, conversation.id, answer.rating, comment, now());
+      return { conversation_id: uuid, rating: answer.rating, comment };
+    },
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;

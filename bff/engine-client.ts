@@ -1,0 +1,118 @@
+import {
+  Conversation,
+  ConversationChange,
+  EventsPage,
+  isErrorBody,
+  MeResponse,
+  SendMessageResponse,
+  type ErrorCode,
+  type SendMessageRequest,
+} from '../shared/index.ts';
+import type { z } from 'zod';
+
+/**
+ * A failed call to the engine. `retryable` is true when the same call may succeed later
+ * (the engine was unreachable, timed out, failed, or asked us to slow down).
+ */
+export class EngineCallError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode | 'unreachable';
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: { status: number; code: ErrorCode | 'unreachable'; retryAfterMs?: number | undefined }) {
+    super(message);
+    this.name = 'EngineCallError';
+    this.status = options.status;
+    this.code = options.code;
+    this.retryable = options.status === 0 || options.status === 429 || options.status >= 500;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+export interface EngineClientOptions {
+  /** Where the engine's `/v1` lives, e.g. `http://127.0.0.1:8081`. */
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** The BFF's one way to the engine: HTTP only, exactly as it would reach a hosted engine. */
+export class EngineClient {
+  readonly #baseUrl: string;
+  readonly #apiKey: string;
+  readonly #timeoutMs: number;
+  readonly #fetch: typeof globalThis.fetch;
+
+  constructor(options: EngineClientOptions) {
+    const url = new URL(options.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
+    this.#baseUrl = url.href.replace(/\/$/, '');
+    this.#apiKey = options.apiKey;
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+  }
+
+  openConversation(customerRef: string, idempotencyKey?: string): Promise<Conversation> {
+    return this.#call('POST', '/v1/conversations', Conversation, { customer_ref: customerRef }, idempotencyKey);
+  }
+
+  sendMessage(conversationId: string, message: SendMessageRequest, idempotencyKey?: string): Promise<SendMessageResponse> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/messages`, SendMessageResponse, message, idempotencyKey);
+  }
+
+  close(conversationId: string, idempotencyKey?: string): Promise<ConversationChange> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/close`, ConversationChange, {}, idempotencyKey);
+  }
+
+  /** The same engine, reached with another API key (to check a site's server's own key). */
+  withKey(apiKey: string): EngineClient {
+    return new EngineClient({ baseUrl: this.#baseUrl, apiKey, timeoutMs: this.#timeoutMs, fetch: this.#fetch });
+  }
+
+  events(after: string | undefined, limit = 100): Promise<EventsPage> {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (after) query.set('after', after);
+    return this.#call('GET', `/v1/events?${query}`, EventsPage);
+  }
+
+  me(): Promise<MeResponse> {
+    return this.#call('GET', '/v1/me', MeResponse);
+  }
+
+  async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string): Promise<z.output<S>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let response: Response;
+    try {
+      response = await this.#fetch(this.#baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
+    }
+    const payload: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const retryAfterS = Number(response.headers.get('retry-after'));
+      throw new EngineCallError(
+        isErrorBody(payload) ? payload.error.message : `The engine answered ${response.status} to ${method} ${path}.`,
+        {
+          status: response.status,
+          code: isErrorBody(payload) ? payload.error.code : 'internal',
+          retryAfterMs: Number.isFinite(retryAfterS) && retryAfterS > 0 ? retryAfterS * 1000 : undefined,
+        },
+      );
+    }
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      throw new EngineCallError(`The engine's answer to ${method} ${path} has an unexpected shape.`, { status: 502, code: 'internal' });
+    }
+    return parsed.data;
+  }
+}

@@ -1,0 +1,452 @@
+import { randomBytes } from 'node:crypto';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
+import { parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
+import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
+
+interface Received {
+  name: string;
+  data: any;
+}
+
+interface Tab {
+  socket: Socket;
+  /** Every event the server pushed to this socket, in order. */
+  events: Received[];
+}
+
+type Ack = { ok: true; data: any } | { ok: false; error: { code: string; message: string } };
+
+const SESSION_KEYS = `rt1:${randomBytes(32).toString('base64url')}`;
+
+describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
+  let stack: TestStack;
+  let tabs: Socket[] = [];
+
+  beforeAll(async () => {
+    // A known session key (to mint an expired token), and the feed read by hand.
+    stack = await startStack(driver, { SESSION_KEYS }, { feedPollMs: 0 });
+  });
+  afterEach(() => {
+    for (const socket of tabs) socket.close();
+    tabs = [];
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const widget = (path: string) => `${stack.url}/v1/widget${path}`;
+  const visitor = async () => {
+    const response = await request(`${stack.url}/v1/widget-sessions`, { token: DEMO_SITE_KEY, body: {} });
+    expect(response.status).toBe(201);
+    return response.body as { token: string; customer_ref: string };
+  };
+  const openConversation = async (token: string): Promise<string> => {
+    const response = await request(widget('/conversations'), { token, body: {} });
+    expect(response.status).toBe(201);
+    return response.body.id as string;
+  };
+  const messages = async (token: string, id: string, after = 0): Promise<WidgetMessage[]> => {
+    const response = await request(widget(`/conversations/${id}/messages?after=${after}`), { token });
+    expect(response.status).toBe(200);
+    return response.body.messages as WidgetMessage[];
+  };
+  const send = (token: string, id: string, text: string, message_id: string) => request(widget(`/conversations/${id}/messages`), { token, body: { text, message_id } });
+  const engineId = (uuid: string) => engineConversationOf(stack, uuid);
+  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
+
+  function socketFor(token: string | undefined): Socket {
+    const socket = io(stack.url + WIDGET_NAMESPACE, { ...(token === undefined ? {} : { auth: { token } }), transports: ['websocket'], reconnection: false });
+    tabs.push(socket);
+    return socket;
+  }
+
+  /** A socket of `token`, resolved once connected (before the server may be listening to its commands). */
+  function rawConnect(token: string): Promise<Tab> {
+    const socket = socketFor(token);
+    const events: Received[] = [];
+    socket.onAny((name: string, data: unknown) => events.push({ name, data }));
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve({ socket, events }));
+      socket.once('connect_error', reject);
+    });
+  }
+
+  /**
+   * Waits until the server answers this socket's commands. The BFF attaches its command handlers
+   * (and joins the socket's rooms) only after a database query that follows the handshake, so a
+   * command sent at once can be lost; that is shown by its own test below, and kept out of the others.
+   */
+  async function ready(socket: Socket): Promise<void> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      try {
+        await socket.timeout(100).emitWithAck('read:mark', null);
+        return;
+      } catch {
+        // Not listening yet.
+      }
+    }
+    throw new Error('the socket never answered a command');
+  }
+
+  async function connect(token: string): Promise<Tab> {
+    const tab = await rawConnect(token);
+    await ready(tab.socket);
+    return tab;
+  }
+
+  function refusal(token: string | undefined): Promise<Error & { data?: any }> {
+    const socket = socketFor(token);
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => reject(new Error('the socket was let in')));
+      socket.once('connect_error', resolve);
+    });
+  }
+
+  const emit = (tab: Tab, event: string, payload: unknown, timeoutMs = 5000): Promise<Ack> => tab.socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack>;
+  const named = (tab: Tab, name: string) => tab.events.filter((event) => event.name === name).map((event) => event.data);
+  const created = (tab: Tab) => named(tab, 'message:created') as WidgetMessage[];
+
+  async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const value = await probe();
+      if (ok(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+  const indexOf = (tab: Tab, match: (event: Received) => boolean) => tab.events.findIndex(match);
+
+  it('stores a message:send, acks it, pushes it and the AI reply to every tab, and acks a repeated message_id with the same message', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tabA = await connect(token);
+    const tabB = await connect(token);
+    const stranger = await connect((await visitor()).token);
+
+    const ack = await emit(tabA, 'message:send', { conversation_id: id, text: 'How do I return an item?', message_id: 'sock-1' });
+    expect(ack).toEqual({ ok: true, data: expect.objectContaining({ conversation_id: id, author: 'customer', text: 'How do I return an item?', message_id: 'sock-1', status: 'sent' }) });
+    const sent = (ack as { data: WidgetMessage }).data;
+
+    for (const tab of [tabA, tabB]) {
+      const pushed = await until(() => created(tab), (list) => list.length >= 2, 'the message and the reply on every tab');
+      expect(pushed[0]).toEqual(sent);
+      expect(pushed[1]).toMatchObject({ conversation_id: id, author: 'ai' });
+      expect(pushed[1]!.text).toContain('within 30 days');
+    }
+    await stack.bff.relay.settled();
+    const stored = await messages(token, id);
+    expect(stored.map((message) => message.id)).toEqual(created(tabA).map((message) => message.id));
+
+    const again = await emit(tabB, 'message:send', { conversation_id: id, text: 'How do I return an item?', message_id: 'sock-1' });
+    expect(again).toEqual({ ok: true, data: { ...sent, status: 'read' } });
+    expect((again as { data: WidgetMessage }).data.id).toBe(sent.id);
+    await stack.bff.relay.settled();
+    expect(await messages(token, id)).toEqual(stored);
+    for (const tab of [tabA, tabB]) expect(created(tab)).toHaveLength(2);
+    // Another customer's socket hears nothing of it.
+    expect(stranger.events).toEqual([]);
+  });
+
+  describe('every client payload is validated', () => {
+    let token: string;
+    let id: string;
+    let tab: Tab;
+    beforeAll(async () => {
+      token = (await visitor()).token;
+      id = await openConversation(token);
+    });
+
+    it.each([
+      { name: 'a missing text', payload: () => ({ conversation_id: id, message_id: 'bad-1' }), code: 'invalid_request' },
+      { name: 'a text that is a number', payload: () => ({ conversation_id: id, text: 42, message_id: 'bad-2' }), code: 'invalid_request' },
+      { name: 'an unknown field', payload: () => ({ conversation_id: id, text: 'hi', message_id: 'bad-3', author: 'ai' }), code: 'invalid_request' },
+      { name: 'a text of 150,001 characters', payload: () => ({ conversation_id: id, text: 'a'.repeat(150_001), message_id: 'bad-4' }), code: 'invalid_request' },
+      { name: 'a blank text', payload: () => ({ conversation_id: id, text: '   ', message_id: 'bad-5' }), code: 'invalid_request' },
+      { name: 'a message_id with spaces', payload: () => ({ conversation_id: id, text: 'hi', message_id: 'bad 6' }), code: 'invalid_request' },
+      { name: 'no payload object', payload: () => 'hello', code: 'invalid_request' },
+      { name: 'a conversation id that is not a string', payload: () => ({ conversation_id: 7, text: 'hi', message_id: 'bad-8' }), code: 'invalid_request' },
+      { name: 'a malformed conversation id', payload: () => ({ conversation_id: 'not-a-uuid', text: 'hi', message_id: 'bad-9' }), code: 'not_found' },
+      { name: 'an unknown conversation id', payload: () => ({ conversation_id: '00000000-0000-4000-8000-000000000000', text: 'hi', message_id: 'bad-10' }), code: 'not_found' },
+    ])('message:send with $name acks {ok:false} with $code and stores nothing', async ({ payload, code }) => {
+      tab = await connect(token);
+      const ack = await emit(tab, 'message:send', payload());
+      expect(ack).toEqual({ ok: false, error: { code, message: expect.any(String) } });
+      await stack.bff.relay.settled();
+      expect(await messages(token, id)).toEqual([]);
+      expect(created(tab)).toEqual([]);
+    });
+
+    it("message:send into another customer's conversation acks not_found and stores nothing there", async () => {
+      const owner = (await visitor()).token;
+      const theirs = await openConversation(owner);
+      const ownerTab = await connect(owner);
+      tab = await connect(token);
+      const ack = await emit(tab, 'message:send', { conversation_id: theirs, text: 'let me in', message_id: 'intruder-1' });
+      expect(ack).toEqual({ ok: false, error: { code: 'not_found', message: expect.any(String) } });
+      await stack.bff.relay.settled();
+      expect(await messages(owner, theirs)).toEqual([]);
+      expect(ownerTab.events).toEqual([]);
+      const [row] = await stack.bffSql.query<{ count: number }>("SELECT count(*)::int AS count FROM messages WHERE message_id = 'intruder-1'");
+      expect(row!.count).toBe(0);
+    });
+
+    it('survives bad typing:set and read:mark payloads: the socket stays connected and a later valid command works', async () => {
+      tab = await connect(token);
+      const badTyping: unknown[][] = [[], [null], ['typing'], [{ conversation_id: id }], [{ conversation_id: id, typing: 'yes' }], [{ conversation_id: id, typing: true, extra: 1 }], [{ conversation_id: 5, typing: true }], [{ conversation_id: 'x'.repeat(5000), typing: true }]];
+      for (const args of badTyping) tab.socket.emit('typing:set', ...args);
+      // read:mark without an ack, and with an ack that is not a function.
+      const badReads: unknown[] = [undefined, null, 42, { conversation_id: id }, { conversation_id: id, last_read_id: -1 }, { conversation_id: id, last_read_id: 1.5 }, { conversation_id: id, last_read_id: '3' }, { conversation_id: id, last_read_id: 1, more: true }];
+      for (const payload of badReads) tab.socket.emit('read:mark', payload);
+      tab.socket.emit('read:mark', { conversation_id: id, last_read_id: 0 }, 'not a function');
+      // message:send without an ack at all.
+      tab.socket.emit('message:send', { conversation_id: id, text: 42, message_id: 'no-ack' });
+      for (const payload of badReads.slice(1)) {
+        const ack = await emit(tab, 'read:mark', payload);
+        expect(ack).toEqual({ ok: false, error: { code: 'invalid_request', message: expect.any(String) } });
+      }
+
+      expect(tab.socket.connected).toBe(true);
+      tab.socket.emit('typing:set', { conversation_id: id, typing: true });
+      expect(await emit(tab, 'read:mark', { conversation_id: id, last_read_id: 0 })).toEqual({ ok: true, data: { last_read_id: 0, unread: 0 } });
+      const valid = await emit(tab, 'message:send', { conversation_id: id, text: 'Do you ship abroad?', message_id: 'after-the-bad-ones' });
+      expect(valid).toMatchObject({ ok: true, data: { message_id: 'after-the-bad-ones', author: 'customer' } });
+      expect(tab.socket.connected).toBe(true);
+      await stack.bff.relay.settled();
+      const stored = await until(() => messages(token, id), (list) => list.length >= 2, 'the answer');
+      expect(stored.map((message) => [message.author, message.message_id])).toEqual([
+        ['customer', 'after-the-bad-ones'],
+        ['ai', null],
+      ]);
+      // A fresh connection is let in too: nothing on the server fell over.
+      expect((await connect(token)).socket.connected).toBe(true);
+    });
+  });
+
+  it("pushes message:updated for the customer's message: delivered, then read", async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    const ack = await emit(tab, 'message:send', { conversation_id: id, text: 'Which payment methods do you accept?', message_id: 'upd-1' });
+    expect(ack.ok).toBe(true);
+    const sent = (ack as { data: WidgetMessage }).data;
+
+    const updates = await until(() => named(tab, 'message:updated'), (list) => list.length >= 2, 'two updates');
+    expect(updates).toEqual([
+      { id: sent.id, conversation_id: id, status: 'delivered' },
+      { id: sent.id, conversation_id: id, status: 'read' },
+    ]);
+    // The read came with the answer, after it was stored.
+    const reply = indexOf(tab, (event) => event.name === 'message:created' && event.data.author === 'ai');
+    const delivered = indexOf(tab, (event) => event.name === 'message:updated' && event.data.status === 'delivered');
+    const read = indexOf(tab, (event) => event.name === 'message:updated' && event.data.status === 'read');
+    expect(delivered).toBeLessThan(reply);
+    expect(reply).toBeLessThan(read);
+    expect((await messages(token, id)).find((message) => message.id === sent.id)?.status).toBe('read');
+  });
+
+  it('pushes typing:changed for the AI: typing, then its answer, then not typing', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await send(token, id, 'Do you ship abroad?', 'typing-1')).status).toBe(201);
+    await until(() => named(tab, 'typing:changed'), (list) => list.length >= 2, 'typing on and off');
+    expect(named(tab, 'typing:changed')).toEqual([
+      { conversation_id: id, who: 'ai', typing: true },
+      { conversation_id: id, who: 'ai', typing: false },
+    ]);
+    const on = indexOf(tab, (event) => event.name === 'typing:changed' && event.data.typing === true);
+    const reply = indexOf(tab, (event) => event.name === 'message:created' && event.data.author === 'ai');
+    const off = indexOf(tab, (event) => event.name === 'typing:changed' && event.data.typing === false);
+    expect(on).toBeGreaterThanOrEqual(0);
+    expect(on).toBeLessThan(reply);
+    expect(reply).toBeLessThan(off);
+  });
+
+  it('stops the AI typing indicator also when its answer hands the conversation over to people', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await send(token, id, 'I want to talk to a person', 'typing-handover')).status).toBe(201);
+    await until(() => named(tab, 'conversation:handed_over'), (list) => list.length >= 1, 'the handover');
+    await stack.bff.relay.settled();
+    // Whatever was switched on must be switched off, or the widget shows "typing…" for ever.
+    expect(named(tab, 'typing:changed')).toEqual([
+      { conversation_id: id, who: 'ai', typing: true },
+      { conversation_id: id, who: 'ai', typing: false },
+    ]);
+  });
+
+  it('pushes conversation:handed_over, a person\'s message and conversation:handed_back as the engine moves', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    const other = await connect(token);
+    expect((await emit(tab, 'message:send', { conversation_id: id, text: 'How do I return an item?', message_id: 'ho-1' })).ok).toBe(true);
+    await until(() => created(tab), (list) => list.length >= 2, 'the AI reply');
+    const engineConversation = await engineId(id);
+    const before = tab.events.length;
+
+    expect((await engine(engineConversation, 'handover', { reason: 'VIP customer' })).status).toBe(200);
+    await stack.bff.feed.catchUp();
+    await until(() => named(tab, 'conversation:handed_over'), (list) => list.length === 1, 'the handover');
+    expect(named(tab, 'conversation:handed_over')).toEqual([{ conversation_id: id }]);
+
+    expect((await engine(engineConversation, 'human-messages', { text: 'Hello, Sam here.', author_name: 'Sam' })).status).toBe(200);
+    await stack.bff.feed.catchUp();
+    await until(() => created(tab), (list) => list.some((message) => message.author === 'human'), "the person's message");
+
+    expect((await engine(engineConversation, 'handback')).status).toBe(200);
+    await stack.bff.feed.catchUp();
+    await until(() => named(tab, 'conversation:handed_back'), (list) => list.length === 1, 'the handback');
+
+    const story = tab.events.slice(before).map((event) => (event.name === 'message:created' ? `${event.name} ${event.data.author}` : event.name));
+    expect(story).toEqual(['message:created system', 'conversation:handed_over', 'message:created human', 'message:created system', 'conversation:handed_back']);
+    const human = created(tab).find((message) => message.author === 'human');
+    expect(human).toMatchObject({ conversation_id: id, author: 'human', author_name: 'Sam', text: 'Hello, Sam here.', status: 'sent' });
+    expect(named(tab, 'conversation:handed_back')).toEqual([{ conversation_id: id }]);
+    // Every tab of the customer got the same story, once.
+    await until(() => other.events.length, (count) => count === tab.events.length, 'the other tab');
+    expect(other.events).toEqual(tab.events);
+  });
+
+  it('pushes conversation:closed {resolved:true} when the AI closes after thanks for a good answer', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await emit(tab, 'message:send', { conversation_id: id, text: 'How do I return an item?', message_id: 'thx-1' })).ok).toBe(true);
+    await until(() => created(tab), (list) => list.length >= 2, 'the answer');
+    expect(named(tab, 'conversation:closed')).toEqual([]);
+
+    expect((await emit(tab, 'message:send', { conversation_id: id, text: 'Thanks, that helps!', message_id: 'thx-2' })).ok).toBe(true);
+    await until(() => named(tab, 'conversation:closed'), (list) => list.length >= 1, 'the close');
+    await stack.bff.relay.settled();
+    await stack.bff.feed.catchUp();
+    expect(named(tab, 'conversation:closed')).toEqual([{ conversation_id: id, resolved: true }]);
+    expect(created(tab).at(-1)).toMatchObject({ author: 'ai', text: expect.stringContaining("I'll close this chat") });
+    expect((await request(widget(`/conversations/${id}`), { token })).body.status).toBe('resolved');
+  });
+
+  it('pushes conversation:closed {resolved:false}, once, when the customer closes over HTTP', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await emit(tab, 'message:send', { conversation_id: id, text: 'How do I return an item?', message_id: 'cc-1' })).ok).toBe(true);
+    await until(() => created(tab), (list) => list.length >= 2, 'the answer');
+    await stack.bff.relay.settled();
+
+    expect((await request(widget(`/conversations/${id}/close`), { token, body: {} })).status).toBe(200);
+    await until(() => named(tab, 'conversation:closed'), (list) => list.length >= 1, 'the close');
+    // The engine's own close event, by the relay and again by the feed, is not announced a second time.
+    await stack.bff.relay.settled();
+    await stack.bff.feed.catchUp();
+    expect(named(tab, 'conversation:closed')).toEqual([{ conversation_id: id, resolved: false }]);
+  });
+
+  it('delivers the events of a conversation opened over HTTP after the socket connected, each once', async () => {
+    const { token } = await visitor();
+    const tab = await connect(token);
+    const id = await openConversation(token);
+
+    expect((await send(token, id, 'Do you ship abroad?', 'late-1')).status).toBe(201);
+    await until(() => created(tab), (list) => list.length >= 2, 'the message and the reply');
+    await stack.bff.relay.settled();
+    expect(created(tab).map((message) => [message.conversation_id, message.author])).toEqual([
+      [id, 'customer'],
+      [id, 'ai'],
+    ]);
+    expect(named(tab, 'message:updated').map((update) => update.status)).toEqual(['delivered', 'read']);
+    expect(named(tab, 'typing:changed').map((change) => change.typing)).toEqual([true, false]);
+
+    // And commands from that socket reach it too.
+    const ack = await emit(tab, 'message:send', { conversation_id: id, text: 'Thanks!', message_id: 'late-2' });
+    expect(ack).toMatchObject({ ok: true, data: { conversation_id: id, message_id: 'late-2' } });
+    await until(() => named(tab, 'conversation:closed'), (list) => list.length >= 1, 'the close');
+    expect(named(tab, 'conversation:closed')).toEqual([{ conversation_id: id, resolved: true }]);
+  });
+
+  it('lets a client that reconnects catch up by cursor with exactly the messages it missed', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await send(token, id, 'How do I return an item?', 'away-1')).status).toBe(201);
+    await until(() => created(tab), (list) => list.length >= 2, 'the first answer');
+    await stack.bff.relay.settled();
+    const had = [...created(tab)];
+    const lastId = had.at(-1)!.id;
+
+    tab.socket.disconnect();
+    expect(tab.socket.connected).toBe(false);
+    const eventsWhileAway = tab.events.length;
+    expect((await send(token, id, 'Do you ship abroad?', 'away-2')).status).toBe(201);
+    await stack.bff.relay.settled();
+    await until(() => messages(token, id), (list) => list.length >= 4, 'the second answer');
+    expect(tab.events.length).toBe(eventsWhileAway);
+
+    await new Promise<void>((resolve, reject) => {
+      tab.socket.once('connect', resolve);
+      tab.socket.once('connect_error', reject);
+      tab.socket.connect();
+    });
+    await ready(tab.socket);
+    const response = await request(widget(`/conversations/${id}/messages?after=${lastId}`), { token });
+    expect(response.status).toBe(200);
+    const missed = response.body.messages as WidgetMessage[];
+    expect(missed.map((message) => [message.author, message.message_id])).toEqual([
+      ['customer', 'away-2'],
+      ['ai', null],
+    ]);
+    expect(response.body.next).toBe(missed.at(-1)!.id);
+
+    // What the client holds now: what it had, what came on the socket since, and the page. No message twice, none missing.
+    const holding = new Map<number, WidgetMessage>();
+    const copies = [...had, ...created(tab).slice(had.length), ...missed];
+    for (const message of copies) holding.set(message.id, message);
+    expect(copies.length).toBe(holding.size);
+    expect([...holding.keys()].sort((a, b) => a - b)).toEqual((await messages(token, id)).map((message) => message.id));
+
+    // The reconnected socket is back in the customer's rooms.
+    expect((await send(token, id, 'Which payment methods do you accept?', 'away-3')).status).toBe(201);
+    await until(() => created(tab), (list) => list.some((message) => message.message_id === 'away-3'), 'pushes after the reconnect');
+  });
+
+  it('answers a command sent the moment the socket connects', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    let lost = 0;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const tab = await rawConnect(token);
+      // Sent in the same tick as the connect event, as a widget that queued a message while offline does.
+      const ack = await emit(tab, 'read:mark', { conversation_id: id, last_read_id: 0 }, 500).catch(() => undefined);
+      tab.socket.close();
+      if (ack) expect(ack).toEqual({ ok: true, data: { last_read_id: 0, unread: 0 } });
+      else lost++;
+    }
+    expect(lost, 'commands sent right after connect that were never answered, of 20').toBe(0);
+  });
+
+  describe('the handshake', () => {
+    it("refuses a socket with no token, a garbage token or a site key with connect_error 'unauthorized'", async () => {
+      for (const token of [undefined, '', 'garbage', 'wst_not.a.jwt', DEMO_SITE_KEY]) {
+        const error = await refusal(token);
+        expect(error.message, String(token)).toMatch(/^unauthorized/);
+        expect(error.data).toEqual({ code: 'unauthorized' });
+      }
+    });
+
+    it("refuses an expired token with connect_error 'unauthorized', where the same token still in date is let in", async () => {
+      const { customer_ref } = await visitor();
+      const claims = { customerRef: customer_ref, verified: false, environment: 'sandbox' as const };
+      const keys = parseSessionKeys(SESSION_KEYS);
+      const twoHoursAgo = new SessionTokens(keys, () => new Date(Date.now() - 2 * 3600_000));
+      const expired = await twoHoursAgo.issue(claims, 3600);
+      const error = await refusal(expired.token);
+      expect(error.message).toMatch(/^unauthorized/);
+      expect(error.data).toEqual({ code: 'unauthorized' });
+
+      const fresh = await new SessionTokens(keys).issue(claims, 3600);
+      expect((await connect(fresh.token)).socket.connected).toBe(true);
+    });
+  });
+});

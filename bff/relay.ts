@@ -1,0 +1,143 @@
+import type { Logger, Sql } from '../shared/server/index.ts';
+import { EngineCallError, type EngineClient } from './engine-client.ts';
+import type { EngineEventRecorder } from './engine-events.ts';
+import type { Publisher } from './realtime.ts';
+import {
+  attachEngineConversation,
+  conversationsWithUpstreamWork,
+  findConversationById,
+  nextPendingMessage,
+  setUpstream,
+  updateConversation,
+  type ConversationRecord,
+} from './store/conversations.ts';
+
+// Waits between attempts while the engine cannot be reached; the last one repeats.
+const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
+
+export interface RelayDeps {
+  sql: Sql;
+  engine: EngineClient;
+  recorder: EngineEventRecorder;
+  publisher: Publisher;
+  logger: Logger;
+  now: () => Date;
+  retryDelaysMs?: readonly number[];
+}
+
+/**
+ * The outbox: per conversation, one at a time and in order, forwards the customer's pending
+ * messages to the engine (then a close the customer asked for). Each call carries the customer's
+ * `message_id` and an `Idempotency-Key`, so a retry can never double anything. While the engine
+ * cannot be reached, or asks us to slow down, the work stays in the store and is tried again
+ * (honouring `Retry-After`); nothing is dropped, and pending work is picked up again at start.
+ */
+export function createRelay({ sql, engine, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS }: RelayDeps) {
+  const running = new Map<number, Promise<void>>();
+  const again = new Set<number>();
+  // At most one waiting retry per conversation, however many of its messages wait.
+  const timers = new Map<number, NodeJS.Timeout>();
+  const failures = new Map<number, number>();
+  let closed = false;
+
+  async function engineConversation(conversation: ConversationRecord): Promise<string> {
+    if (conversation.engineConversationId) return conversation.engineConversationId;
+    const opened = await engine.openConversation(conversation.customerRef, `open-${conversation.uuid}`);
+    return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
+  }
+
+  async function forwardMessages(conversation: ConversationRecord): Promise<void> {
+    for (let pending = await nextPendingMessage(sql, conversation.id); pending; pending = await nextPendingMessage(sql, conversation.id)) {
+      const engineId = await engineConversation(conversation);
+      // The answer may hand the conversation over; the indicator started here must still stop.
+      const aiTyping = conversation.handledBy === 'ai';
+      if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: true });
+      try {
+        const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
+        await recorder.record(conversation, answer.events, pending.id);
+      } catch (error) {
+        if (!(error instanceof EngineCallError) || error.retryable) throw error;
+        logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
+        await setUpstream(sql, pending.id, 'rejected');
+        publisher.messageUpdated(conversation, { id: pending.id, conversation_id: conversation.uuid, status: 'failed' });
+      } finally {
+        if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: false });
+      }
+    }
+  }
+
+  async function forwardClose(conversation: ConversationRecord): Promise<void> {
+    if (!conversation.closeRequested || conversation.engineClosed) return;
+    if (conversation.engineConversationId) {
+      try {
+        const change = await engine.close(conversation.engineConversationId, `close-${conversation.uuid}`);
+        await recorder.record(conversation, change.events);
+      } catch (error) {
+        // Already closed there (the AI closed it first): nothing left to tell.
+        if (!(error instanceof EngineCallError) || error.code !== 'invalid_state') throw error;
+      }
+    }
+    await updateConversation(sql, conversation.id, { engineClosed: true }, now());
+  }
+
+  async function drain(conversationId: number): Promise<void> {
+    const conversation = await findConversationById(sql, conversationId);
+    if (!conversation) return;
+    await forwardMessages(conversation);
+    await forwardClose((await findConversationById(sql, conversationId))!);
+    failures.delete(conversationId);
+  }
+
+  function run(conversationId: number): void {
+    const task = drain(conversationId)
+      .catch((error: unknown) => {
+        const attempt = (failures.get(conversationId) ?? 0) + 1;
+        failures.set(conversationId, attempt);
+        const delay = (error instanceof EngineCallError ? error.retryAfterMs : undefined) ?? retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 30_000;
+        logger.warn({ conversationId, attempt, delay, err: error }, 'forwarding to the engine failed; will retry');
+        if (closed || timers.has(conversationId)) return;
+        const timer = setTimeout(() => {
+          timers.delete(conversationId);
+          kick(conversationId);
+        }, delay);
+        timer.unref();
+        timers.set(conversationId, timer);
+      })
+      .finally(() => {
+        running.delete(conversationId);
+        if (again.delete(conversationId)) kick(conversationId);
+      });
+    running.set(conversationId, task);
+  }
+
+  /** Makes sure the conversation's outbox is being drained (now, or right after the current pass). */
+  function kick(conversationId: number): void {
+    if (closed) return;
+    if (running.has(conversationId)) again.add(conversationId);
+    else run(conversationId);
+  }
+
+  return {
+    kick,
+    /** Picks up every message and close that was waiting when the process stopped. */
+    async resume(): Promise<void> {
+      for (const id of await conversationsWithUpstreamWork(sql)) kick(id);
+    },
+    /** Resolves when no conversation is being drained right now (retries may still be scheduled). */
+    async settled(): Promise<void> {
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+    /** Conversations waiting for a retry, for tests and health checks. */
+    get backlog(): number {
+      return timers.size;
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
+
+export type Relay = ReturnType<typeof createRelay>;

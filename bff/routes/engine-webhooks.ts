@@ -1,0 +1,40 @@
+import { EngineEvent, ParleyError, verifyWebhook } from '../../shared/index.ts';
+import { parseWith, readRawBody, type ApiRoutes, type Sql } from '../../shared/server/index.ts';
+import { z } from 'zod';
+import type { EngineEventRecorder } from '../engine-events.ts';
+import { findConversationByEngineId } from '../store/conversations.ts';
+
+/**
+ * `POST /v1/engine-webhooks`: events the engine pushes, signed with the endpoint's secret. The
+ * signature is checked over the raw body with a 300-second tolerance before anything is parsed;
+ * events are recorded once whichever way they came (the answer, the feed or a webhook).
+ */
+export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, secret, now }: { sql: Sql; recorder: EngineEventRecorder; secret: string | undefined; now: () => Date }): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/engine-webhooks',
+      tag: 'Engine',
+      summary: 'Receive an event from the engine (signed)',
+      description: 'Headers X-Service-Timestamp and X-Service-Signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">).',
+      responses: { 200: { description: 'Received (also for an event seen before, or of a conversation this BFF does not know).', schema: z.object({ received: z.boolean() }) } },
+      errors: ['unauthorized', 'not_configured'],
+    },
+    async (ctx) => {
+      if (!secret) throw new ParleyError('not_configured', 'This BFF has no ENGINE_WEBHOOK_SECRET, so it takes no webhooks.');
+      const raw = (await readRawBody(ctx, 256 * 1024)).toString('utf8');
+      const problem = await verifyWebhook(secret, ctx.get('x-service-timestamp'), ctx.get('x-service-signature'), raw, now().getTime());
+      if (problem) throw new ParleyError('unauthorized', `The webhook signature is not valid (${problem.replace('_', ' ')}).`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw new ParleyError('invalid_json', 'The webhook body is not valid JSON.');
+      }
+      const event = parseWith(EngineEvent.extend({ environment: z.enum(['live', 'sandbox']).optional() }), parsed, 'webhook body');
+      const conversation = await findConversationByEngineId(sql, event.conversation_id);
+      if (conversation) await recorder.record(conversation, [event]);
+      ctx.body = { received: true };
+    },
+  );
+}

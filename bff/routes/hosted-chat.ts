@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { ApiRoutes } from '../../shared/server/index.ts';
+
+// The one inline style of the page, allowed by its hash so that the policy needs no 'unsafe-inline'.
+// The chat's own styles are constructable stylesheets in its shadow root, which CSP does not govern.
+const PAGE_CSS = 'html,body{height:100%;margin:0}#parley-chat{height:100%;height:100dvh}';
+const PAGE_CSS_HASH = `'sha256-${createHash('sha256').update(PAGE_CSS).digest('base64')}'`;
+
+/**
+ * What the page may do: its own scripts and its own server, nothing else. `connect-src 'self'`
+ * covers ws:/wss: to the same host in CSP Level 3 (Chromium, Firefox), but older WebKit, which
+ * iOS WebViews use, matched 'self' to http(s) only (gitlab-org/gitlab MR 70932), so the page's own
+ * host is also listed with ws: and wss: for the chat's Socket.IO connection. `frame-ancestors *`:
+ * any site may frame the chat, as an app's page does; who may use a site key or a session is
+ * checked on every request.
+ */
+export function hostedChatCsp(host: string | undefined): string {
+  const sockets = host === undefined ? '' : ` ws://${host} wss://${host}`;
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `connect-src 'self'${sockets}`,
+    `style-src ${PAGE_CSS_HASH}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    'frame-ancestors *',
+  ].join('; ');
+}
+
+// A Host header goes into the policy only when it is a plain host[:port], so it cannot add directives.
+const PLAIN_HOST = /^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
+
+// The script is relative so that the page also works when the BFF is served under a path prefix.
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+    <meta name="color-scheme" content="light dark">
+    <title>Chat</title>
+    <style>${PAGE_CSS}</style>
+    <script type="module" src="widget/chat.js"></script>
+  </head>
+  <body>
+    <div id="parley-chat"></div>
+    <noscript>The chat needs JavaScript.</noscript>
+  </body>
+</html>
+`;
+
+/**
+ * `GET /chat`: the hosted full-page chat, for app WebViews and direct links. The page carries no
+ * settings; its script (`/widget/chat.js`) takes them from the bridge (React Native or
+ * postMessage) or a `site_key` in the query, and never a token from the URL.
+ */
+export function addHostedChatRoutes(routes: ApiRoutes): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/chat',
+      tag: 'Widget files',
+      summary: 'The hosted full-page chat',
+      description:
+        'An HTML page for app WebViews, iframes and direct links (`/chat?site_key=pk_…`). A verified customer\'s token reaches it through the React Native bridge or postMessage, never in the URL.',
+      responses: { 200: { description: 'The page.', schema: z.string(), contentType: 'text/html' } },
+    },
+    (ctx) => {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.set('Content-Security-Policy', hostedChatCsp(PLAIN_HOST.test(ctx.host) ? ctx.host : undefined));
+      // The page's address may carry a site key; it goes nowhere else.
+      ctx.set('Referrer-Policy', 'no-referrer');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.body = PAGE;
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
+import { bearerToken, clientAddress, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
+import type { EngineClient } from '../engine-client.ts';
+import { EngineCallError } from '../engine-client.ts';
+import { assertSiteKeyOrigin } from '../origins.ts';
+import { RENEWAL_GRACE_S, type WidgetSessions } from '../sessions.ts';
+import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
+
+export const DEFAULT_SESSION_TTL_S = 3600;
+
+export interface SessionRouteDeps {
+  sql: Sql;
+  sessions: WidgetSessions;
+  engine: EngineClient;
+  siteKeyLimiter: RollingLimiter;
+  trustProxyHops: number;
+  now: () => Date;
+}
+
+/**
+ * `POST /v1/widget-sessions`: a site key buys a visitor session (at most 20 an hour per client
+ * address, from the key's origins); an API key buys a verified customer's session (checked with
+ * the engine on every call, so a revoked key fails at once). `DELETE /v1/widget-sessions/current`
+ * and `POST /v1/widget-sessions/revoke` end a session before it expires.
+ */
+export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
+  const { sql, sessions, engine, siteKeyLimiter, trustProxyHops, now } = deps;
+  let ownAccount: Promise<string> | undefined;
+  const ownAccountId = () => (ownAccount ??= engine.me().then((me) => me.account_id).catch((error: unknown) => {
+    ownAccount = undefined;
+    throw error;
+  }));
+
+  routes
+    .add(
+      {
+        method: 'post',
+        path: '/v1/widget-sessions',
+        tag: 'Sessions',
+        security: 'siteKeyOrApiKey',
+        summary: 'Start a widget session',
+        description:
+          'With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?}; ttl_s defaults to 3600 and is at most 21600.',
+        body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
+        responses: { 201: { description: 'The session.', schema: WidgetSession } },
+        errors: ['origin_not_allowed', 'rate_limited', 'upstream_unavailable'],
+      },
+      async (ctx) => {
+        const credential = bearerToken(ctx);
+        if (credential.startsWith('pk_')) {
+          // Every site-key request counts, valid or not, so the limit also slows down key guessing.
+          const decision = await siteKeyLimiter.consume(clientAddress(ctx.req, trustProxyHops), now());
+          ctx.set('X-RateLimit-Limit', String(decision.limit));
+          ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+          if (!decision.allowed) {
+            const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+            ctx.set('Retry-After', String(retryAfter));
+            throw new ParleyError('rate_limited', `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`);
+          }
+          const siteKey = await findSiteKey(sql, credential);
+          if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
+          assertSiteKeyOrigin(siteKey.environment, siteKey.allowedOrigins, ctx.get('origin'));
+          const body = await readJson(ctx, VisitorSessionRequest);
+          ctx.status = 201;
+          ctx.body = await visitorSession(siteKey, body.token);
+          return;
+        }
+        if (credential.startsWith('service_')) {
+          const body = await readJson(ctx, VerifiedSessionRequest);
+          const environment = await checkApiKey(credential);
+          const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
+          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, name: body.name, email: body.email }, ttl);
+          ctx.status = 201;
+          ctx.body = { token: issued.token, ttl_s: ttl, expires_at: issued.expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true } satisfies WidgetSession;
+          return;
+        }
+        throw new ParleyError('unauthorized', 'Send a site key (pk_test_… or pk_live_…) or an API key (service_…) as the bearer credential.');
+      },
+    )
+    .add(
+      {
+        method: 'delete',
+        path: '/v1/widget-sessions/current',
+        tag: 'Sessions',
+        security: 'sessionToken',
+        summary: 'End this session (the widget forgets the visitor)',
+        responses: { 204: { description: 'The token no longer works.' } },
+      },
+      async (ctx) => {
+        const session = await sessions.verify(bearerToken(ctx));
+        await sessions.revoke(session);
+        ctx.status = 204;
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/widget-sessions/revoke',
+        tag: 'Sessions',
+        security: 'apiKey',
+        summary: "Revoke a customer's session token (for example when they sign out)",
+        body: RevokeSessionRequest,
+        responses: { 204: { description: 'The token no longer works.' } },
+        errors: ['upstream_unavailable'],
+      },
+      async (ctx, { body }) => {
+        const credential = bearerToken(ctx);
+        if (!credential.startsWith('service_')) throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
+        await checkApiKey(credential);
+        const session = await sessions.verifyForRenewal(body.token, RENEWAL_GRACE_S).catch(() => undefined);
+        if (session) await sessions.revoke(session);
+        ctx.status = 204;
+      },
+    );
+
+  async function visitorSession(siteKey: SiteKey, previous: string | undefined): Promise<WidgetSession> {
+    const renewed = previous ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined) : undefined;
+    const customerRef = renewed && !renewed.verified && renewed.inboxId === siteKey.inboxId ? renewed.customerRef : newId('visitor');
+    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment }, DEFAULT_SESSION_TTL_S);
+    return { token: issued.token, ttl_s: DEFAULT_SESSION_TTL_S, expires_at: issued.expiresAt.toISOString(), customer_ref: customerRef, verified: false };
+  }
+
+  /** Checks a site's server's API key with the engine: valid now, and of this BFF's own account. */
+  async function checkApiKey(apiKey: string): Promise<'sandbox' | 'live'> {
+    try {
+      const [me, own] = await Promise.all([engine.withKey(apiKey).me(), ownAccountId()]);
+      if (me.account_id !== own) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
+      return me.environment;
+    } catch (error) {
+      if (error instanceof ParleyError) throw error;
+      if (error instanceof EngineCallError && error.status === 401) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
+      throw new ParleyError('upstream_unavailable', 'The API key could not be checked right now; try again shortly.');
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import type { Context, Middleware } from 'koa';
+import { ParleyError, SESSION_TOKEN_PREFIX } from '../shared/index.ts';
+import { bearerToken, enforceRateDecision, type RateLimiter, type Sql } from '../shared/server/index.ts';
+import { assertSessionOrigin } from './origins.ts';
+import type { Session, WidgetSessions } from './sessions.ts';
+
+export interface WidgetState {
+  session: Session;
+}
+
+/** Lets through only requests that carry a valid, unrevoked `wst_` token, from an origin its session allows. */
+export function sessionAuth(sessions: WidgetSessions, sql: Sql): Middleware<WidgetState> {
+  return async (ctx, next) => {
+    const token = bearerToken(ctx);
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) {
+      throw new ParleyError('unauthorized', 'Widget routes take a wst_ session token; get one from POST /v1/widget-sessions.');
+    }
+    const session = await sessions.verify(token);
+    // Not ctx.origin: in Koa 3 that is the request's Origin header, not this server's own origin.
+    await assertSessionOrigin(sql, session, ctx.get('origin'), `${ctx.protocol}://${ctx.host}`);
+    ctx.state.session = session;
+    await next();
+  };
+}
+
+/** Polling for new lines is free (SPEC "Limits"); everything else a customer does counts. */
+export const isPolling = (ctx: Pick<Context, 'method' | 'path'>): boolean => ctx.method === 'GET' && /^\/v1\/widget\/conversations\/[^/]+\/messages$/.test(ctx.path);
+
+/** Limits each customer's widget requests per minute, with `X-RateLimit-*` on every answer. */
+export function widgetRateLimit(limiter: RateLimiter, perMinute: number, now: () => Date): Middleware<WidgetState> {
+  return async (ctx, next) => {
+    if (isPolling(ctx)) return next();
+    const at = now();
+    const { inboxId, customerRef } = ctx.state.session;
+    enforceRateDecision(ctx, await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at), at, 'This customer');
+    await next();
+  };
+}

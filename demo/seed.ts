@@ -1,0 +1,104 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { parseSessionKeys, type SessionKey, type Sql } from '../shared/server/index.ts';
+import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
+import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
+import { addSiteKey, createInbox, enableClientApi, readSetting, writeSetting } from '../bff/index.ts';
+
+export const DEMO_REQUESTS_PER_MINUTE = 6000;
+
+export const KNOWLEDGE_DIR = fileURLToPath(new URL('./knowledge/', import.meta.url));
+
+/** Reads the demo knowledge base: one markdown file per document, its `#` heading the title. */
+export async function readKnowledge(folder = KNOWLEDGE_DIR): Promise<{ title: string; body: string }[]> {
+  const names = (await readdir(folder)).filter((name) => name.endsWith('.md')).sort();
+  return Promise.all(
+    names.map(async (name) => {
+      const body = await readFile(join(folder, name), 'utf8');
+      const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? name.replace(/\.md$/, '');
+      return { title, body };
+    }),
+  );
+}
+
+/**
+ * The sandbox account of the demo: an engine account with its API key and the knowledge base,
+ * and a BFF inbox with a sandbox site key. Made on first start; `created` says whether it was.
+ */
+export async function seedEngineAccount(engineSql: Sql, apiKey?: string): Promise<{ accountId: string; apiKey: string }> {
+  const accountId = await createAccount(engineSql, 'Demo store');
+  const issued = await issueApiKey(engineSql, accountId, 'sandbox', apiKey);
+  // The demo's BFF speaks for every visitor with this one key, so it gets more than the sandbox's 60 a minute.
+  await setAccountRateLimit(engineSql, accountId, 'sandbox', DEMO_REQUESTS_PER_MINUTE);
+  for (const document of await readKnowledge()) await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
+  for (const action of DEMO_ACTIONS) await defineAction(engineSql, accountId, action);
+  for (const [action, result] of Object.entries(DEMO_FIXTURES)) await setSandboxFixture(engineSql, accountId, action, result);
+  return { accountId, apiKey: issued.key };
+}
+
+export interface DemoInbox {
+  inboxId: string;
+  siteKey: string;
+  created: boolean;
+}
+
+/** The demo inbox and its sandbox site key, made once and remembered in the BFF's settings. */
+export async function ensureDemoInbox(bffSql: Sql, siteKey?: string): Promise<DemoInbox> {
+  const inboxId = await readSetting(bffSql, 'demo_inbox_id');
+  const storedKey = await readSetting(bffSql, 'demo_site_key');
+  if (inboxId && storedKey && (!siteKey || siteKey === storedKey)) return { inboxId, siteKey: storedKey, created: false };
+  if (inboxId && siteKey) {
+    await addSiteKey(bffSql, inboxId, 'sandbox', [], siteKey);
+    await writeSetting(bffSql, 'demo_site_key', siteKey);
+    return { inboxId, siteKey, created: true };
+  }
+  const inbox = await createInbox(bffSql, { name: 'Demo store', greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.' });
+  const key = await addSiteKey(bffSql, inbox.id, 'sandbox', [], siteKey);
+  await writeSetting(bffSql, 'demo_inbox_id', inbox.id);
+  await writeSetting(bffSql, 'demo_site_key', key.key);
+  return { inboxId: inbox.id, siteKey: key.key, created: true };
+}
+
+/** The session-token key set: from SESSION_KEYS when given, else one made once and kept in the BFF's settings. */
+export async function ensureSessionKeys(bffSql: Sql, configured: SessionKey[] | undefined): Promise<SessionKey[]> {
+  if (configured) return configured;
+  const stored = await readSetting(bffSql, 'session_keys');
+  if (stored) return parseSessionKeys(stored);
+  const made = `k${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
+  await writeSetting(bffSql, 'session_keys', made);
+  return parseSessionKeys(made);
+}
+
+/**
+ * The API key the BFF uses with the local engine: DEMO_API_KEY, else the one kept from an earlier
+ * start, as long as the engine still knows it; otherwise a new sandbox account is seeded with it.
+ */
+export async function ensureEngineKey(engineSql: Sql, bffSql: Sql, demoApiKey?: string): Promise<{ apiKey: string; created: boolean }> {
+  const wanted = demoApiKey ?? (await readSetting(bffSql, 'engine_api_key'));
+  if (wanted && (await apiKeyExists(engineSql, wanted))) {
+    await writeSetting(bffSql, 'engine_api_key', wanted);
+    return { apiKey: wanted, created: false };
+  }
+  const seeded = await seedEngineAccount(engineSql, wanted);
+  await writeSetting(bffSql, 'engine_api_key', seeded.apiKey);
+  return { apiKey: seeded.apiKey, created: true };
+}
+
+/**
+ * The demo's live site key (DEMO_LIVE_SITE_KEY), allowed from `origins`. Its allowlist is set
+ * anew at every start, so a changed DEMO_ALLOWED_ORIGINS takes effect.
+ */
+export async function ensureDemoLiveKey(bffSql: Sql, inboxId: string, key: string, origins: string[]): Promise<void> {
+  const updated = await bffSql.query('UPDATE site_keys SET allowed_origins = $2 WHERE key = $1 AND inbox_id = $3 RETURNING 1', [key, origins, inboxId]);
+  if (updated.length === 0) await addSiteKey(bffSql, inboxId, 'live', origins, key);
+}
+
+/** Opens the demo inbox to the helpdesk Client API, with DEMO_INBOX_IDENTIFIER when given; gives its identifier. */
+export async function ensureClientApi(bffSql: Sql, inboxId: string, wanted?: string): Promise<string> {
+  const [row] = await bffSql.query<{ identifier: string | null }>('SELECT identifier FROM inboxes WHERE id = $1', [inboxId]);
+  if (row?.identifier && (!wanted || wanted === row.identifier)) return row.identifier;
+  const { identifier } = await enableClientApi(bffSql, inboxId, wanted ? { identifier: wanted } : {});
+  return identifier;
+}

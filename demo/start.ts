@@ -1,0 +1,35 @@
+import { createLogger } from '../shared/server/index.ts';
+import { ConfigError, readDemoConfig } from './config.ts';
+import { runDemo } from './run-demo.ts';
+
+/** `npm start`: the whole of Parley on one machine, with no other service. */
+const logger = createLogger('parley');
+try {
+  const config = readDemoConfig(process.env);
+  const demo = await runDemo(config, logger);
+  const lines = [
+    '',
+    `  Parley is running: ${demo.url}`,
+    `  Engine (AI conversation API): ${demo.engineUrl}/v1`,
+    `  Sandbox site key: ${demo.siteKey}`,
+    `  Client API inbox: ${demo.url}/public/api/v1/inboxes/${demo.inboxIdentifier}`,
+  ];
+  if (demo.firstStart && !config.aiApiKey && !config.demoApiKey) {
+    lines.push(`  Sandbox API key (shown once, keep it safe): ${demo.apiKey}`);
+  }
+  lines.push('', '  Open the URL, click the chat button and ask "How do I return an item?"', '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+  const stop = async () => {
+    await demo.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+  } else {
+    logger.fatal({ err: error }, 'Parley could not start');
+  }
+  process.exit(1);
+}

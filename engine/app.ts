@@ -1,0 +1,65 @@
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import { ApiRoutes, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SessionTokens, type Sql } from '../shared/server/index.ts';
+import { apiKeyAuth, type EngineState } from './auth.ts';
+import { KnowledgeCache } from './brain/knowledge-cache.ts';
+import { createConversationService } from './conversation-service.ts';
+import { idempotency } from './idempotency.ts';
+import { engineOpenApi } from './openapi.ts';
+import { rateLimit } from './rate-limit.ts';
+import { addAccountRoutes } from './routes/account.ts';
+import { addConversationRoutes } from './routes/conversations.ts';
+import { addPublicRoutes } from './routes/public.ts';
+
+export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
+
+export interface EngineDeps {
+  sql: Sql;
+  logger: Logger;
+  now?: () => Date;
+  /** Signs widget session tokens for `POST /v1/widget-sessions`; the same key set as the BFF's. */
+  tokens?: SessionTokens | undefined;
+  rateLimiter?: RateLimiter;
+}
+
+export interface Engine {
+  app: Koa<EngineState>;
+  sql: Sql;
+  openApi(): Record<string, unknown>;
+  /** Every method and path the app's routers really serve (for checking the document against them). */
+  servedRoutes(): { method: string; path: string }[];
+}
+
+/**
+ * Builds the engine's HTTP app on its store (migrating it first). The caller listens:
+ * `http.createServer(engine.app.callback()).listen(port)`.
+ *
+ * Every keyed route passes, in order: the API key check, the key's rate limit (so a 429 changes
+ * nothing), the Idempotency-Key check, then its handler with validated input.
+ */
+export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter() }: EngineDeps): Promise<Engine> {
+  await migrate(sql, ENGINE_MIGRATIONS);
+  const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now });
+
+  const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
+  addConversationRoutes(keyed, conversations);
+  addAccountRoutes(keyed, { sql, tokens });
+  const open = new ApiRoutes();
+  let document: Record<string, unknown> | undefined;
+  const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs]));
+  addPublicRoutes(open, { conversations, document: openApi });
+
+  const app = new Koa<EngineState>();
+  app.use(errorBoundary(logger));
+  for (const routes of [open, keyed]) {
+    app.use(routes.router.routes() as Koa.Middleware<EngineState>);
+    app.use(routes.router.allowedMethods({ throw: true }) as Koa.Middleware<EngineState>);
+  }
+  const servedRoutes = () =>
+    [open, keyed].flatMap((routes) =>
+      routes.router.stack
+        .filter((layer) => layer.methods.length > 0)
+        .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method: method.toLowerCase(), path: String(layer.path) }))),
+    );
+  return { app, sql, openApi, servedRoutes };
+}

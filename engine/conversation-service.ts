@@ -1,0 +1,346 @@
+import {
+  newId,
+  ParleyError,
+  type ActionResultRequest,
+  type Conversation,
+  type ConversationChange,
+  type ConversationExport,
+  type EngineEvent,
+  type EventType,
+  type QualityScore,
+  type ReplyCard,
+  type ReplyChoice,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  type Transcript,
+} from '../shared/index.ts';
+import type { Queryable, Sql } from '../shared/server/index.ts';
+import { cardOf, describeResult, isFailure, type ActionDefinition, type ActionInputs } from './brain/actions.ts';
+import { decide, type BrainMemory, type Decision } from './brain/brain.ts';
+import type { KnowledgeCache } from './brain/knowledge-cache.ts';
+import { maskCodes } from './brain/masking.ts';
+import { scoreQuality } from './brain/quality.ts';
+import { nextState, type ConversationMove } from './conversation-states.ts';
+import {
+  completeActionRequest,
+  findActionRequest,
+  findSandboxFixture,
+  insertActionRequest,
+  listActionRequests,
+  listActions,
+} from './store/actions.ts';
+import {
+  findConversation,
+  findTurnByMessageId,
+  insertConversation,
+  insertTurn,
+  listTurns,
+  turnCounts,
+  updateConversation,
+  type ConversationRecord,
+} from './store/conversations.ts';
+import type { Caller } from './store/environment.ts';
+import { appendEvents, eventsCausedBy, eventsOfConversation, type EventDraft } from './store/events.ts';
+import { createVoiceSession, redeemVoiceSession } from './store/voice-sessions.ts';
+
+export interface ConversationServiceDeps {
+  sql: Sql;
+  knowledge: KnowledgeCache;
+  now: () => Date;
+}
+
+const VOICE_TOKEN_TTL_MS = 10 * 60_000;
+
+/** One open transaction on one locked conversation: what a move may read and write. */
+interface Move {
+  tx: Queryable;
+  caller: Caller;
+  record: ConversationRecord;
+  at: Date;
+  causedBy: string | undefined;
+  /** Events of this move, appended to the feed as the transaction's last write. */
+  drafts: EventDraft[];
+  emit(type: EventType, data: Record<string, unknown>): void;
+}
+
+/** The engine's conversations: every route that reads or changes one goes through here. */
+export function createConversationService({ sql, knowledge, now }: ConversationServiceDeps) {
+  /** Runs `work` on the caller's conversation, locked, after checking that `move` is allowed. */
+  async function withConversation<T>(caller: Caller, id: string, move: ConversationMove | undefined, work: (move: Move) => Promise<T>): Promise<{ result: T; events: EngineEvent[] }> {
+    return sql.transaction(async (tx) => {
+      const record = await findConversation(tx, caller, id, true);
+      if (!record) throw new ParleyError('not_found', `No conversation ${id} for this key.`);
+      if (move) nextState(record.conversation.state, move);
+      const context: Move = {
+        tx,
+        caller,
+        record,
+        at: now(),
+        causedBy: undefined,
+        drafts: [],
+        emit(type, data) {
+          context.drafts.push({ type, conversationId: id, data, causedBy: context.causedBy });
+        },
+      };
+      const result = await work(context);
+      // Last, so the feed's lock is held only for the insert and the commit.
+      const events = await appendEvents(tx, caller, context.drafts, context.at);
+      return { result, events };
+    });
+  }
+
+  async function say(move: Move, text: string, answered?: boolean, extra: { choices?: ReplyChoice[] | undefined; card?: ReplyCard | undefined } = {}): Promise<void> {
+    await insertTurn(move.tx, move.record.conversation.id, { role: 'ai', text, answered }, move.at);
+    move.emit('conversation.reply', {
+      type: 'reply',
+      reply_id: newId('reply'),
+      format: 'chat',
+      text,
+      ...(extra.choices?.length ? { choices: extra.choices } : {}),
+      ...(extra.card ? { card: extra.card } : {}),
+    });
+  }
+
+  async function note(move: Move, text: string): Promise<void> {
+    await insertTurn(move.tx, move.record.conversation.id, { role: 'system', text }, move.at);
+  }
+
+  async function setMemory(move: Move, memory: BrainMemory): Promise<void> {
+    await updateConversation(move.tx, move.record.conversation.id, { memory }, move.at);
+    move.record.memory = memory;
+  }
+
+  async function handOver(move: Move, reason: string, requestedBy: 'ai' | 'caller'): Promise<void> {
+    const handoverCount = move.record.handoverCount + 1;
+    await updateConversation(move.tx, move.record.conversation.id, { state: nextState(move.record.conversation.state, 'handover'), handoverCount, memory: { unansweredStreak: 0, lastReplyAnswered: false, awaitingAction: null } }, move.at);
+    move.record.conversation.state = 'human';
+    move.record.handoverCount = handoverCount;
+    await note(move, 'The conversation was handed to people.');
+    move.emit('conversation.handover', { type: 'handover', reason, requested_by: requestedBy });
+  }
+
+  async function close(move: Move, resolved: boolean, closedBy: 'ai' | 'caller'): Promise<void> {
+    const id = move.record.conversation.id;
+    nextState(move.record.conversation.state, 'close');
+    // One after another: a transaction is one connection, which runs one query at a time.
+    const counts = await turnCounts(move.tx, id);
+    const requests = await listActionRequests(move.tx, id);
+    const stored = await eventsOfConversation(move.tx, move.caller, id);
+    const handovers = [...stored, ...move.drafts].filter((event) => event.type === 'conversation.handover');
+    const noAnswer = handovers.filter((event) => event.data['reason'] === 'no_answer').length;
+    const { score, reasons } = scoreQuality({
+      resolved,
+      customerMessages: counts.customer,
+      answeredReplies: counts.answered,
+      unansweredReplies: counts.unanswered,
+      handoversForNoAnswer: noAnswer,
+      otherHandovers: handovers.length - noAnswer,
+      failedActions: requests.filter((request) => request.status === 'failed').length,
+      succeededActions: requests.filter((request) => request.status === 'succeeded').length,
+    });
+    const quality = { score, reasons, scored_at: move.at.toISOString() };
+    await updateConversation(move.tx, id, { state: 'closed', closed: { resolved, quality } }, move.at);
+    Object.assign(move.record.conversation, { state: 'closed', resolved, closed_at: move.at.toISOString() });
+    await note(move, resolved ? 'The conversation was closed, resolved.' : 'The conversation was closed.');
+    move.emit('conversation.closed', { type: 'close', resolved, closed_by: closedBy });
+    move.emit('quality.scored', { score, reasons });
+  }
+
+  /** Records an action's result and, while the AI has the conversation, tells the customer about it. */
+  async function settleAction(move: Move, requestId: string, action: ActionDefinition | undefined, inputs: ActionInputs, result: Record<string, unknown>): Promise<'succeeded' | 'failed'> {
+    const status = isFailure(result) ? 'failed' : 'succeeded';
+    await completeActionRequest(move.tx, requestId, status, result, move.at);
+    await note(move, `The action ${action?.name ?? 'requested'} ${status}.`);
+    if (move.record.conversation.state === 'ai' && action) {
+      await say(move, describeResult(action, inputs, result), status === 'succeeded', { card: cardOf(action, inputs, result) });
+      await setMemory(move, { unansweredStreak: 0, lastReplyAnswered: status === 'succeeded', awaitingAction: null });
+    }
+    return status;
+  }
+
+  async function carryOut(move: Move, decision: Decision): Promise<void> {
+    const memory = move.record.memory;
+    switch (decision.kind) {
+      case 'reply': {
+        await say(move, decision.text, decision.neutral ? undefined : decision.answered, { choices: decision.choices });
+        const next = decision.neutral
+          ? { ...memory, awaitingAction: null }
+          : { unansweredStreak: decision.answered ? 0 : memory.unansweredStreak + 1, lastReplyAnswered: decision.answered, awaitingAction: null };
+        await setMemory(move, next);
+        return;
+      }
+      case 'ask':
+        await say(move, decision.text);
+        await setMemory(move, { ...memory, awaitingAction: { action: decision.action, inputs: decision.inputs } });
+        return;
+      case 'action': {
+        const { action, inputs } = decision;
+        const fixture = move.caller.environment === 'sandbox' ? await findSandboxFixture(move.tx, move.caller.accountId, action.name) : undefined;
+        const handledBy = fixture ? 'sandbox' : null;
+        const requestId = await insertActionRequest(move.tx, move.record.conversation.id, action.name, inputs, handledBy, move.at);
+        await note(move, `The AI asked for the action ${action.name}.`);
+        move.emit('conversation.action_request', { type: 'action_request', action_request_id: requestId, action: action.name, inputs, ...(handledBy ? { handled_by: handledBy } : {}) });
+        await setMemory(move, { ...memory, awaitingAction: null, lastReplyAnswered: false });
+        if (fixture) await settleAction(move, requestId, action, inputs, fixture);
+        return;
+      }
+      case 'handover':
+        await say(move, decision.text);
+        await handOver(move, decision.reason, 'ai');
+        return;
+      case 'close':
+        await say(move, decision.text);
+        await close(move, true, 'ai');
+        return;
+    }
+  }
+
+  /** The answer of a move: the conversation after it and the events it made. */
+  async function changeOf(caller: Caller, id: string, move: ConversationMove, work: (move: Move) => Promise<void>): Promise<ConversationChange> {
+    let conversation: Conversation | undefined;
+    const { events } = await withConversation(caller, id, move, async (context) => {
+      await work(context);
+      conversation = context.record.conversation;
+    });
+    return { conversation: conversation!, events };
+  }
+
+  async function conversationOf(caller: Caller, id: string): Promise<ConversationRecord> {
+    const record = await findConversation(sql, caller, id);
+    if (!record) throw new ParleyError('not_found', `No conversation ${id} for this key.`);
+    return record;
+  }
+
+  return {
+    /** Opens a conversation with the AI for `customerRef`; emits `conversation.opened`. */
+    async open(caller: Caller, customerRef: string): Promise<Conversation> {
+      return sql.transaction(async (tx) => {
+        const at = now();
+        const conversation = await insertConversation(tx, caller, customerRef, at);
+        await appendEvents(tx, caller, [{ type: 'conversation.opened', conversationId: conversation.id, data: { customer_ref: customerRef } }], at);
+        return conversation;
+      });
+    },
+
+    /**
+     * Takes what the customer said and gives the events it caused. A `message_id` already seen in
+     * this conversation replays the first answer's events instead of adding anything.
+     */
+    async sendMessage(caller: Caller, id: string, request: SendMessageRequest): Promise<SendMessageResponse> {
+      // Retrieval and the action list are read before the transaction, so the lock is held only for writes.
+      const [kb, actions] = await Promise.all([knowledge.forAccount(sql, caller.accountId), listActions(sql, caller.accountId)]);
+      const text = maskCodes(request.text);
+      const { result: replayed, events } = await withConversation(caller, id, undefined, async (move) => {
+        if (request.message_id) {
+          const earlier = await findTurnByMessageId(move.tx, id, request.message_id);
+          if (earlier) return eventsCausedBy(move.tx, earlier);
+        }
+        nextState(move.record.conversation.state, 'message');
+        move.causedBy = await insertTurn(move.tx, id, { role: 'customer', text, messageId: request.message_id }, move.at);
+        // With people, the AI stays silent until a handback.
+        if (move.record.conversation.state === 'ai') await carryOut(move, decide(text, move.record.memory, kb, actions));
+        return undefined;
+      });
+      return { conversation_id: id, message_id: request.message_id ?? null, events: replayed ?? events };
+    },
+
+    async actionResult(caller: Caller, id: string, request: ActionResultRequest): Promise<{ conversation_id: string; action_request_id: string; status: 'succeeded' | 'failed' }> {
+      const actions = await listActions(sql, caller.accountId);
+      const { result } = await withConversation(caller, id, 'action_result', async (move) => {
+        const pending = await findActionRequest(move.tx, id, request.action_request_id, true);
+        if (!pending) throw new ParleyError('not_found', `No action request ${request.action_request_id} in conversation ${id}.`);
+        if (pending.status !== 'pending') throw new ParleyError('invalid_state', `Action request ${pending.id} already has a result.`);
+        const action = actions.find((candidate) => candidate.name === pending.action);
+        const status = await settleAction(move, pending.id, action, pending.inputs, request.result);
+        return { conversation_id: id, action_request_id: pending.id, status };
+      });
+      return result;
+    },
+
+    handover: (caller: Caller, id: string, reason: string | undefined) =>
+      changeOf(caller, id, 'handover', (move) => handOver(move, reason ?? 'requested', 'caller')),
+
+    handback: (caller: Caller, id: string) =>
+      changeOf(caller, id, 'handback', async (move) => {
+        await updateConversation(move.tx, id, { state: nextState(move.record.conversation.state, 'handback'), memory: { unansweredStreak: 0, lastReplyAnswered: false, awaitingAction: null } }, move.at);
+        move.record.conversation.state = 'ai';
+        await note(move, 'The conversation was handed back to the AI.');
+        move.emit('conversation.handback', { type: 'handback' });
+      }),
+
+    close: (caller: Caller, id: string, resolved: boolean | undefined) =>
+      changeOf(caller, id, 'close', async (move) => {
+        const { conversation, memory, handoverCount } = move.record;
+        await close(move, resolved ?? (conversation.state === 'ai' && memory.lastReplyAnswered && handoverCount === 0), 'caller');
+      }),
+
+    humanMessage: (caller: Caller, id: string, text: string, authorName: string | undefined) =>
+      changeOf(caller, id, 'human_message', async (move) => {
+        await insertTurn(move.tx, id, { role: 'human', text }, move.at);
+        move.emit('conversation.human_message', { text, ...(authorName ? { author_name: authorName } : {}) });
+      }),
+
+    async voiceSession(caller: Caller, id: string) {
+      const { result } = await withConversation(caller, id, 'voice_session', async (move) => {
+        const { token, expiresAt } = await createVoiceSession(move.tx, id, move.at, VOICE_TOKEN_TTL_MS);
+        return { token, conversation_id: id, expires_at: expiresAt.toISOString() };
+      });
+      return result;
+    },
+
+    /** Uses a single-use voice token: the first use connects, any later one is refused. */
+    async connectVoice(token: string) {
+      const outcome = await redeemVoiceSession(sql, token, now());
+      if (outcome === 'used') throw new ParleyError('token_used', 'This voice session token has already been used.');
+      if (!outcome) throw new ParleyError('unauthorized', 'The voice session token is not valid or has expired.');
+      const [row] = await sql.query<Pick<Conversation, 'customer_ref' | 'state'>>('SELECT customer_ref, state FROM conversations WHERE id = $1', [outcome.conversationId]);
+      return { conversation_id: outcome.conversationId, customer_ref: row!.customer_ref, state: row!.state };
+    },
+
+    async transcript(caller: Caller, id: string): Promise<Transcript> {
+      const { conversation } = await conversationOf(caller, id);
+      return { conversation_id: id, customer_ref: conversation.customer_ref, state: conversation.state, turns: await listTurns(sql, id) };
+    },
+
+    async export(caller: Caller, id: string): Promise<ConversationExport> {
+      const record = await conversationOf(caller, id);
+      const [turns, requests, events] = await Promise.all([listTurns(sql, id), listActionRequests(sql, id), eventsOfConversation(sql, caller, id)]);
+      return {
+        conversation: record.conversation,
+        turns,
+        action_requests: requests.map((request) => ({
+          id: request.id,
+          action: request.action,
+          inputs: request.inputs,
+          handled_by: request.handled_by,
+          status: request.status,
+          created_at: request.created_at.toISOString(),
+        })),
+        events,
+        quality: record.quality ? { conversation_id: id, ...(record.quality as Omit<QualityScore, 'conversation_id'>) } : null,
+      };
+    },
+
+    async quality(caller: Caller, id: string): Promise<QualityScore> {
+      const record = await conversationOf(caller, id);
+      if (!record.quality) throw new ParleyError('invalid_state', `Conversation ${id} is scored when it closes; it is still open.`);
+      return { conversation_id: id, ...(record.quality as Omit<QualityScore, 'conversation_id'>) };
+    },
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;
+
+/** A transcript as plain text, for `export?format=text`. */
+export function transcriptText(exported: ConversationExport): string {
+  const names = { customer: 'Customer', ai: 'AI', human: 'Agent', system: '—' } as const;
+  const { conversation } = exported;
+  const lines = [
+    `Conversation ${conversation.id} with ${conversation.customer_ref}`,
+    `Opened ${conversation.created_at}${conversation.closed_at ? `, closed ${conversation.closed_at}${conversation.resolved ? ' (resolved)' : ''}` : ''}`,
+    '',
+    ...exported.turns.map((turn) => `[${turn.created_at}] ${names[turn.role]}: ${turn.text}`),
+  ];
+  if (exported.quality) lines.push('', `Quality: ${exported.quality.score}/100`);
+  return `${lines.join('\n')}\n`;
+}

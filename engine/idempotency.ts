@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { Middleware } from 'koa';
+import { ParleyError } from '../shared/index.ts';
+import { MESSAGE_BODY_LIMIT, readRawBody, type Sql } from '../shared/server/index.ts';
+import type { EngineState } from './auth.ts';
+
+const KEPT_MS = 24 * 3600_000;
+// A first request still "running" after this long died with its process; a retry may take over.
+const ABANDONED_MS = 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * `Idempotency-Key` on a POST: the first answer (status and body) is kept 24 hours per key, route
+ * and credential. The same key with the same body replays it (`Idempotent-Replayed: true`); with a
+ * different body it is a 422; while the first is still running, a 409. Server errors are not kept,
+ * so a retry after one runs again.
+ */
+export function idempotency(sql: Sql, now: () => Date): Middleware<EngineState> {
+  return async (ctx, next) => {
+    const key = ctx.get('idempotency-key');
+    if (ctx.method !== 'POST' || !key) return next();
+    if (!KEY_PATTERN.test(key)) throw new ParleyError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters.');
+    // The largest body any route takes; the route's own limit is checked when it reads the body.
+    const requestHash = createHash('sha256').update(await readRawBody(ctx, MESSAGE_BODY_LIMIT)).digest('hex');
+    const route = `${ctx.method} ${ctx.path}`;
+    const keyId = ctx.state.caller.keyId;
+    const at = now();
+
+    await sql.query(
+      `DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3
+       AND (created_at < $4 OR (state = 'running' AND created_at < $5))`,
+      [keyId, key, route, new Date(at.getTime() - KEPT_MS), new Date(at.getTime() - ABANDONED_MS)],
+    );
+    const claimed = await sql.query(
+      `INSERT INTO idempotency_keys (key_id, idempotency_key, route, request_sha256, state, created_at)
+       VALUES ($1, $2, $3, $4, 'running', $5) ON CONFLICT DO NOTHING RETURNING 1`,
+      [keyId, key, route, requestHash, at],
+    );
+    if (claimed.length === 0) {
+      const [first] = await sql.query<{ request_sha256: string; state: string; status: number; body: string | null }>(
+        'SELECT request_sha256, state, status, body FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3',
+        [keyId, key, route],
+      );
+      if (!first) throw new ParleyError('idempotency_key_in_use', 'A request with this Idempotency-Key is being settled; retry in a moment.');
+      if (first.request_sha256 !== requestHash) {
+        throw new ParleyError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body. Use a new key for a new request.');
+      }
+      if (first.state === 'running') throw new ParleyError('idempotency_key_in_use', 'The first request with this Idempotency-Key is still running; retry after it finishes.');
+      ctx.status = first.status;
+      ctx.type = 'application/json';
+      ctx.body = first.body ?? '';
+      ctx.set('Idempotent-Replayed', 'true');
+      return;
+    }
+
+    // Both match this claim's time too: a slow first request that a retry took over as abandoned
+    // must not overwrite or delete the retry's record.
+    const keep = (status: number, body: unknown) =>
+      sql.query("UPDATE idempotency_keys SET state = 'done', status = $5, body = $6 WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4", [
+        keyId,
+        key,
+        route,
+        at,
+        status,
+        body === undefined ? null : JSON.stringify(body),
+      ]);
+    const forget = () => sql.query('DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4', [keyId, key, route, at]);
+    try {
+      await next();
+    } catch (error) {
+      if (error instanceof ParleyError && error.status < 500) await keep(error.status, error.toBody());
+      else await forget();
+      throw error;
+    }
+    if (ctx.status >= 500) await forget();
+    else await keep(ctx.status, ctx.body);
+  };
+}

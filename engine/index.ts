@@ -1,0 +1,10 @@
+/** The engine's door: build it, and the store functions a host needs to seed accounts. */
+export { createEngine, ENGINE_MIGRATIONS, type Engine, type EngineDeps } from './app.ts';
+export { createAccount, issueApiKey, revokeApiKey, findAccount, generateApiKey, apiKeyExists, setAccountRateLimit } from './store/accounts.ts';
+export { addKnowledgeDocument } from './store/knowledge.ts';
+export { defineAction, setSandboxFixture } from './store/actions.ts';
+export { ActionDefinition } from './brain/actions.ts';
+export { CONVERSATION_MOVES } from './conversation-states.ts';
+export { DEFAULT_REQUESTS_PER_MINUTE } from './rate-limit.ts';
+export { MemoryRateLimiter, type RateLimiter } from '../shared/server/index.ts';
+export type { Caller, Environment } from './store/environment.ts';

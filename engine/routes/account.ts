@@ -1,0 +1,63 @@
+import { CreateSessionRequest, EventsPage, EventsQuery, MeResponse, ParleyError, WidgetSession } from '../../shared/index.ts';
+import type { ApiRoutes, SessionTokens, Sql } from '../../shared/server/index.ts';
+import type { EngineState } from '../auth.ts';
+import { readFeed } from '../store/events.ts';
+
+const DEFAULT_SESSION_TTL_S = 3600;
+
+/** `/v1/events`, `/v1/me` and `/v1/widget-sessions`. */
+export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }: { sql: Sql; tokens: SessionTokens | undefined }): void {
+  routes
+    .add(
+      {
+        method: 'get',
+        path: '/v1/events',
+        tag: 'Events',
+        security: 'apiKey',
+        summary: 'The feed of every event of the account',
+        description: 'Oldest first. Pass next as after to read on; the feed never skips or repeats an event. No offsets.',
+        query: EventsQuery,
+        responses: { 200: { description: 'A page of events.', schema: EventsPage } },
+      },
+      async (ctx, { query }) => {
+        ctx.body = await readFeed(sql, ctx.state.caller, query);
+      },
+    )
+    .add(
+      { method: 'get', path: '/v1/me', tag: 'Account', security: 'apiKey', summary: 'The key in use and its limits', responses: { 200: { description: 'The key and its limits.', schema: MeResponse } } },
+      (ctx) => {
+        const { caller } = ctx.state;
+        const body: MeResponse = {
+          account_id: caller.accountId,
+          environment: caller.environment,
+          key: { id: caller.keyId, prefix: caller.keyPrefix },
+          limits: { requests_per_minute: caller.requestsPerMinute },
+        };
+        ctx.body = body;
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/widget-sessions',
+        tag: 'Widgets',
+        security: 'apiKey',
+        summary: 'Create a widget session token for one verified customer',
+        description: 'Your server vouches for the customer with its API key; hand the token to the widget or app. ttl_s defaults to 3600 and is at most 21600.',
+        body: CreateSessionRequest,
+        responses: { 201: { description: 'The session token.', schema: WidgetSession } },
+        errors: ['not_configured'],
+      },
+      async (ctx, { body }) => {
+        if (!tokens) throw new ParleyError('not_configured', 'This engine has no session keys configured (SESSION_KEYS), so it cannot mint widget sessions.');
+        const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
+        const { token, expiresAt } = await tokens.issue(
+          { customerRef: body.customer_ref, verified: true, environment: ctx.state.caller.environment, name: body.name, email: body.email },
+          ttl,
+        );
+        const session: WidgetSession = { token, ttl_s: ttl, expires_at: expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true };
+        ctx.status = 201;
+        ctx.body = session;
+      },
+    );
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import {
+  ActionResultRequest,
+  ActionResultResponse,
+  CloseRequest,
+  Conversation,
+  ConversationChange,
+  ConversationExport,
+  ExportQuery,
+  HandbackRequest,
+  HandoverRequest,
+  HumanMessageRequest,
+  OpenConversationRequest,
+  QualityScore,
+  SendMessageRequest,
+  SendMessageResponse,
+  Transcript,
+  VoiceSession,
+} from '../../shared/index.ts';
+import { MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
+import type { EngineState } from '../auth.ts';
+import { transcriptText, type ConversationService } from '../conversation-service.ts';
+
+const params = z.strictObject({ id: z.string().max(100).describe('The conversation id (cnv_…)') });
+const tag = 'Conversations';
+const security = 'apiKey';
+
+/** `/v1/conversations`: open, talk, hand over and back, close, and read the records. */
+export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService): void {
+  routes
+    .add(
+      { method: 'post', path: '/v1/conversations', tag, security, summary: 'Open a conversation for a customer', body: OpenConversationRequest, responses: { 201: { description: 'The new conversation; a conversation.opened event is recorded.', schema: Conversation } } },
+      async (ctx, { body }) => {
+        ctx.status = 201;
+        ctx.body = await conversations.open(ctx.state.caller, body.customer_ref);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/messages',
+        tag,
+        security,
+        summary: "Send the customer's message",
+        description: 'The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer.',
+        params,
+        body: SendMessageRequest,
+        bodyLimit: MESSAGE_BODY_LIMIT,
+        responses: { 200: { description: 'The events the message caused.', schema: SendMessageResponse } },
+        errors: ['not_found', 'invalid_state'],
+      },
+      async (ctx, { params, body }) => {
+        ctx.body = await conversations.sendMessage(ctx.state.caller, params.id, body);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/action-results',
+        tag,
+        security,
+        summary: 'Give the result of an action you ran',
+        description: "On success send the action's data as result; on failure {status: 'failed', error}. The AI's answer to it arrives as events (feed and webhooks), not in this response.",
+        params,
+        body: ActionResultRequest,
+        responses: { 202: { description: 'The result is recorded.', schema: ActionResultResponse } },
+        errors: ['not_found', 'invalid_state'],
+      },
+      async (ctx, { params, body }) => {
+        ctx.status = 202;
+        ctx.body = await conversations.actionResult(ctx.state.caller, params.id, body);
+      },
+    )
+    .add(
+      { method: 'post', path: '/v1/conversations/:id/handover', tag, security, summary: 'Hand the conversation to people', params, body: HandoverRequest, responses: { 200: { description: 'The conversation, now with people, and the events.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
+      async (ctx, { params, body }) => {
+        ctx.body = await conversations.handover(ctx.state.caller, params.id, body.reason);
+      },
+    )
+    .add(
+      { method: 'post', path: '/v1/conversations/:id/handback', tag, security, summary: 'Hand the conversation back to the AI', params, body: HandbackRequest, responses: { 200: { description: 'The conversation, back with the AI, and the events.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
+      async (ctx, { params }) => {
+        ctx.body = await conversations.handback(ctx.state.caller, params.id);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/close',
+        tag,
+        security,
+        summary: 'Close the conversation',
+        description: 'Emits conversation.closed with resolved (the engine judges whether the AI resolved it unless you say), then quality.scored.',
+        params,
+        body: CloseRequest,
+        responses: { 200: { description: 'The closed conversation and the events.', schema: ConversationChange } },
+        errors: ['not_found', 'invalid_state'],
+      },
+      async (ctx, { params, body }) => {
+        ctx.body = await conversations.close(ctx.state.caller, params.id, body.resolved);
+      },
+    )
+    .add(
+      { method: 'post', path: '/v1/conversations/:id/human-messages', tag, security, summary: "Relay a person's answer from the helpdesk", params, body: HumanMessageRequest, responses: { 200: { description: 'The conversation and the conversation.human_message event.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
+      async (ctx, { params, body }) => {
+        ctx.body = await conversations.humanMessage(ctx.state.caller, params.id, body.text, body.author_name);
+      },
+    )
+    .add(
+      { method: 'post', path: '/v1/conversations/:id/voice-sessions', tag: 'Voice', security, summary: 'Create a single-use voice session token', params, responses: { 201: { description: 'A token that works once, for ten minutes.', schema: VoiceSession } }, errors: ['not_found', 'invalid_state'] },
+      async (ctx, { params }) => {
+        ctx.status = 201;
+        ctx.body = await conversations.voiceSession(ctx.state.caller, params.id);
+      },
+    )
+    .add(
+      { method: 'get', path: '/v1/conversations/:id/transcript', tag: 'Records', security, summary: 'The transcript: every turn in order', params, responses: { 200: { description: 'The transcript.', schema: Transcript } }, errors: ['not_found'] },
+      async (ctx, { params }) => {
+        ctx.body = await conversations.transcript(ctx.state.caller, params.id);
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/v1/conversations/:id/export',
+        tag: 'Records',
+        security,
+        summary: 'Export the conversation',
+        description: 'JSON by default; format=text gives a plain-text rendering.',
+        params,
+        query: ExportQuery,
+        responses: { 200: { description: 'The conversation with its turns, action requests, events and quality score; as plain text with format=text.', schema: ConversationExport, alternatives: { 'text/plain': z.string() } } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params, query }) => {
+        const exported = await conversations.export(ctx.state.caller, params.id);
+        if (query.format === 'text') {
+          ctx.type = 'text/plain; charset=utf-8';
+          ctx.body = transcriptText(exported);
+        } else {
+          ctx.body = exported;
+        }
+      },
+    )
+    .add(
+      { method: 'get', path: '/v1/conversations/:id/quality', tag: 'Records', security, summary: 'The quality score of a closed conversation', params, responses: { 200: { description: 'The score (0–100) and its reasons.', schema: QualityScore } }, errors: ['not_found', 'invalid_state'] },
+      async (ctx, { params }) => {
+        ctx.body = await conversations.quality(ctx.state.caller, params.id);
+      },
+    );
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { newId, randomToken } from '../../shared/index.ts';
+import type { Queryable, Sql } from '../../shared/server/index.ts';
+import type { Caller, Environment } from './environment.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE } from '../rate-limit.ts';
+
+const KEY_PATTERN = /^service_(test|live)_[0-9A-Za-z]{24,64}$/;
+
+/** SHA-256 of an API key, the only form in which keys are kept. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** True when `key` has the shape of an API key (`service_test_…` or `service_live_…`). */
+export function isApiKeyShape(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/** A fresh API key for `environment`; its plaintext exists only in the return value. */
+export function generateApiKey(environment: Environment): string {
+  return `service_${environment === 'live' ? 'live' : 'test'}_${randomToken(32)}`;
+}
+
+export async function createAccount(sql: Sql, name: string, id = newId('account')): Promise<string> {
+  await sql.transaction(async (tx) => {
+    await tx.query('INSERT INTO accounts (id, name) VALUES ($1, $2)', [id, name]);
+    await tx.query("INSERT INTO feeds (account_id, environment) VALUES ($1, 'sandbox'), ($1, 'live')", [id]);
+  });
+  return id;
+}
+
+export async function findAccount(db: Queryable, id: string): Promise<{ id: string; name: string } | undefined> {
+  const [row] = await db.query<{ id: string; name: string }>('SELECT id, name FROM accounts WHERE id = $1', [id]);
+  return row;
+}
+
+/**
+ * Stores `key` (or a fresh one) for the account and gives the plaintext back once.
+ * `key` lets a demo or a test choose a known key; it must have the API key shape.
+ */
+export async function issueApiKey(db: Queryable, accountId: string, environment: Environment, key = generateApiKey(environment)): Promise<{ id: string; key: string }> {
+  if (!isApiKeyShape(key) || !key.startsWith(`service_${environment === 'live' ? 'live' : 'test'}_`)) {
+    throw new TypeError(`an ${environment} API key must look like service_${environment === 'live' ? 'live' : 'test'}_ followed by 24-64 letters or digits`);
+  }
+  const id = newId('apiKey');
+  await db.query('INSERT INTO api_keys (id, account_id, environment, secret_sha256, prefix) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    accountId,
+    environment,
+    hashApiKey(key),
+    key.slice(0, 17),
+  ]);
+  return { id, key };
+}
+
+/** The caller an unrevoked key opens, or undefined. */
+export async function findCallerByKey(db: Queryable, key: string): Promise<Caller | undefined> {
+  if (!isApiKeyShape(key)) return undefined;
+  const [row] = await db.query<{ id: string; account_id: string; environment: Environment; prefix: string; limit: number | null }>(
+    `SELECT k.id, k.account_id, k.environment, k.prefix,
+            CASE k.environment WHEN 'live' THEN a.requests_per_minute_live ELSE a.requests_per_minute_sandbox END AS limit
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id
+     WHERE k.secret_sha256 = $1 AND k.revoked_at IS NULL`,
+    [hashApiKey(key)],
+  );
+  return (
+    row && {
+      accountId: row.account_id,
+      environment: row.environment,
+      keyId: row.id,
+      keyPrefix: row.prefix,
+      requestsPerMinute: row.limit ?? DEFAULT_REQUESTS_PER_MINUTE[row.environment],
+    }
+  );
+}
+
+/** True when `key` is stored for some account, revoked or not. */
+export async function apiKeyExists(db: Queryable, key: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM api_keys WHERE secret_sha256 = $1', [hashApiKey(key)]);
+  return rows.length > 0;
+}
+
+export async function revokeApiKey(db: Queryable, keyId: string): Promise<void> {
+  await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [keyId]);
+}
+
+/** Sets an account's own requests per minute for an environment; `null` restores the default. */
+export async function setAccountRateLimit(db: Queryable, accountId: string, environment: Environment, requestsPerMinute: number | null): Promise<void> {
+  const column = environment === 'live' ? 'requests_per_minute_live' : 'requests_per_minute_sandbox';
+  await db.query(`UPDATE accounts SET ${column} = $2 WHERE id = $1`, [accountId, requestsPerMinute]);
+}

@@ -1,0 +1,115 @@
+import { newId, ParleyError, type EngineEvent, type EventType } from '../../shared/index.ts';
+import type { Queryable } from '../../shared/server/index.ts';
+import type { Caller } from './environment.ts';
+
+export interface EventDraft {
+  type: EventType;
+  conversationId: string;
+  data: Record<string, unknown>;
+  /** The customer turn whose message caused the event, so a retried send can replay it. */
+  causedBy?: string | undefined;
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  conversation_id: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+const toEvent = (row: EventRow): EngineEvent => ({
+  id: row.id,
+  type: row.type,
+  created_at: row.created_at.toISOString(),
+  conversation_id: row.conversation_id,
+  data: row.data,
+});
+
+/**
+ * Appends events to the caller's feed inside the caller's transaction. Call it as the last write
+ * of the transaction: it takes the feed's lock, which is held until the commit.
+ *
+ * The feed's order is its `seq`. Taking the next numbers with `UPDATE feeds … RETURNING` locks the
+ * feed row until the transaction ends, so transactions that write events commit in `seq` order and
+ * a reader never sees event N+1 before event N: the feed cannot skip an event when writes race it.
+ */
+export async function appendEvents(tx: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, drafts: readonly EventDraft[], now: Date): Promise<EngineEvent[]> {
+  if (drafts.length === 0) return [];
+  const [feed] = await tx.query<{ last_seq: number }>(
+    'UPDATE feeds SET last_seq = last_seq + $3 WHERE account_id = $1 AND environment = $2 RETURNING last_seq',
+    [caller.accountId, caller.environment, drafts.length],
+  );
+  if (!feed) throw new Error(`no feed for account ${caller.accountId} (${caller.environment})`);
+  const firstSeq = feed.last_seq - drafts.length + 1;
+  const events: EngineEvent[] = drafts.map((draft) => ({
+    id: newId('event'),
+    type: draft.type,
+    created_at: now.toISOString(),
+    conversation_id: draft.conversationId,
+    data: draft.data,
+  }));
+  const params: unknown[] = [caller.accountId, caller.environment, now];
+  const rows = events.map((event, index) => {
+    params.push(firstSeq + index, event.id, event.type, event.conversation_id, JSON.stringify(event.data), drafts[index]!.causedBy ?? null);
+    const at = params.length - 5;
+    return `($1, $2, $${at}, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}::jsonb, $${at + 5}, $3)`;
+  });
+  await tx.query(
+    `INSERT INTO events (account_id, environment, seq, id, type, conversation_id, data, caused_by, created_at) VALUES ${rows.join(', ')}`,
+    params,
+  );
+  return events;
+}
+
+/** The events a customer turn caused, in feed order (for replaying a retried send). */
+export async function eventsCausedBy(db: Queryable, turnId: string): Promise<EngineEvent[]> {
+  const rows = await db.query<EventRow>(
+    'SELECT id, type, conversation_id, data, created_at FROM events WHERE caused_by = $1 ORDER BY seq',
+    [turnId],
+  );
+  return rows.map(toEvent);
+}
+
+export interface FeedPage {
+  events: EngineEvent[];
+  next: string | null;
+  has_more: boolean;
+}
+
+/** One page of the caller's feed after the event `after` (exclusive), oldest first. */
+export async function readFeed(db: Queryable, caller: Caller, options: { after?: string | undefined; limit: number; types?: string[] | undefined }): Promise<FeedPage> {
+  let afterSeq = 0;
+  if (options.after) {
+    const [cursor] = await db.query<{ seq: number }>(
+      'SELECT seq FROM events WHERE id = $1 AND account_id = $2 AND environment = $3',
+      [options.after, caller.accountId, caller.environment],
+    );
+    if (!cursor) throw new ParleyError('invalid_request', `The cursor ${options.after} is not an event of this account.`);
+    afterSeq = cursor.seq;
+  }
+  const params: unknown[] = [caller.accountId, caller.environment, afterSeq, options.limit + 1];
+  let typeFilter = '';
+  if (options.types?.length) {
+    params.push(options.types);
+    typeFilter = 'AND type = ANY($5::text[])';
+  }
+  const rows = await db.query<EventRow>(
+    `SELECT id, type, conversation_id, data, created_at FROM events
+     WHERE account_id = $1 AND environment = $2 AND seq > $3 ${typeFilter}
+     ORDER BY seq LIMIT $4`,
+    params,
+  );
+  const hasMore = rows.length > options.limit;
+  const events = rows.slice(0, options.limit).map(toEvent);
+  return { events, next: events.at(-1)?.id ?? options.after ?? null, has_more: hasMore };
+}
+
+/** Every event of one conversation, in feed order. */
+export async function eventsOfConversation(db: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, conversationId: string): Promise<EngineEvent[]> {
+  const rows = await db.query<EventRow>(
+    'SELECT id, type, conversation_id, data, created_at FROM events WHERE account_id = $1 AND environment = $2 AND conversation_id = $3 ORDER BY seq',
+    [caller.accountId, caller.environment, conversationId],
+  );
+  return rows.map(toEvent);
+}

@@ -1,0 +1,12 @@
+/**
+ * The browser-safe door of `shared/`: the protocol that the engine, the BFF and the widget all speak.
+ * Node-only helpers live behind `shared/server/index.ts`.
+ */
+export * from './ids.ts';
+export * from './errors.ts';
+export * from './events.ts';
+export * from './schemas/engine.ts';
+export * from './schemas/widget.ts';
+export * from './socket-events.ts';
+export * from './webhook-signature.ts';
+export * from './contrast.ts';

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { ClientMessageId, CustomerRef, MAX_SESSION_TTL_S, MessageText } from './engine.ts';
+import { ReplyCard, ReplyChoice } from '../events.ts';
+
+/** Bodies of the BFF's widget routes (`/v1/widget-sessions`, `/v1/widget/...`). */
+
+/** The `wst_` prefix of a widget session token (DESIGN.md "Credentials"). */
+export const SESSION_TOKEN_PREFIX = 'wst_';
+
+/** With a site key: optionally the visitor's previous token, to renew the same visitor. */
+export const VisitorSessionRequest = z.strictObject({
+  token: z.string().max(4096).optional(),
+});
+
+/** With an API key: the verified customer the site's server vouches for. */
+export const VerifiedSessionRequest = z.strictObject({
+  customer_ref: CustomerRef,
+  name: z.string().trim().min(1).max(200).optional(),
+  email: z.email().max(320).optional(),
+  ttl_s: z.number().int().min(60).max(MAX_SESSION_TTL_S).optional(),
+});
+
+/** The body of `POST /v1/widget-sessions`: one of the two, by the credential sent. */
+export const WidgetSessionRequest = z.union([VisitorSessionRequest, VerifiedSessionRequest]);
+export type WidgetSessionRequest = z.infer<typeof WidgetSessionRequest>;
+
+export const WidgetSession = z.object({
+  token: z.string().startsWith(SESSION_TOKEN_PREFIX),
+  ttl_s: z.number().int(),
+  expires_at: z.string(),
+  customer_ref: z.string(),
+  verified: z.boolean(),
+});
+export type WidgetSession = z.infer<typeof WidgetSession>;
+
+export const RevokeSessionRequest = z.strictObject({ token: z.string().min(1).max(4096) });
+
+export const MessageAuthor = z.enum(['customer', 'ai', 'human', 'system']);
+export type MessageAuthor = z.infer<typeof MessageAuthor>;
+
+/**
+ * Where a message is. The customer's: `sent` (the BFF has it), `delivered` (the engine has it),
+ * `read` (an answer came after it), `failed` (the engine refused it). Everyone else's: `sent`.
+ */
+export const MessageStatus = z.enum(['sent', 'delivered', 'read', 'failed']);
+export type MessageStatus = z.infer<typeof MessageStatus>;
+
+export const WidgetMessage = z.object({
+  id: z.number().int(),
+  conversation_id: z.string(),
+  message_id: z.string().nullable(),
+  author: MessageAuthor,
+  /** The person's name for answers from people. */
+  author_name: z.string().nullable(),
+  text: z.string(),
+  status: MessageStatus,
+  /** Buttons the customer can press instead of typing. */
+  choices: z.array(ReplyChoice).nullable(),
+  card: ReplyCard.nullable(),
+  created_at: z.string(),
+});
+export type WidgetMessage = z.infer<typeof WidgetMessage>;
+
+export const WidgetConversation = z.object({
+  id: z.string(),
+  status: z.enum(['open', 'resolved']),
+  /** Who answers now: the AI, or people after a handover. */
+  handled_by: z.enum(['ai', 'human']),
+  created_at: z.string(),
+  /** Messages from the AI or people after the customer's read position. */
+  unread: z.number().int(),
+  last_message: WidgetMessage.nullable(),
+  survey: z.object({ rating: z.number().int(), comment: z.string() }).nullable(),
+});
+export type WidgetConversation = z.infer<typeof WidgetConversation>;
+
+export const WidgetConversationList = z.object({ conversations: z.array(WidgetConversation) });
+
+export const WidgetConfig = z.object({
+  inbox: z.object({
+    name: z.string(),
+    greeting: z.string(),
+    color: z.string(),
+    locale: z.string(),
+  }),
+  features: z.object({
+    survey: z.boolean(),
+    prechat_form: z.boolean(),
+    several_conversations: z.boolean(),
+  }),
+  customer: z.object({ customer_ref: z.string(), verified: z.boolean(), name: z.string().nullable() }),
+});
+export type WidgetConfig = z.infer<typeof WidgetConfig>;
+
+/** Opening a conversation; a visitor may give a name and an email (the pre-chat form). */
+export const OpenWidgetConversationRequest = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  email: z.email().max(320).optional(),
+});
+
+export const EmptyRequest = z.strictObject({});
+
+export const ConversationUuid = z.strictObject({ id: z.string().max(100).describe('The conversation id (a UUID)') });
+
+export const SendWidgetMessageRequest = z.strictObject({
+  text: MessageText,
+  message_id: ClientMessageId,
+});
+export type SendWidgetMessageRequest = z.infer<typeof SendWidgetMessageRequest>;
+
+export const MessagesQuery = z.strictObject({
+  after: z.coerce.number().int().min(0).optional().describe('The id of the last message you have; omit for the start'),
+});
+
+export const MessagesPage = z.object({
+  messages: z.array(WidgetMessage),
+  next: z.number().int().nullable(),
+});
+export type MessagesPage = z.infer<typeof MessagesPage>;
+
+export const TypingRequest = z.strictObject({ typing: z.boolean() });
+
+export const ReadRequest = z.strictObject({ last_read_id: z.number().int().min(0) });
+export const ReadState = z.object({ conversation_id: z.string(), last_read_id: z.number().int(), unread: z.number().int() });
+
+export const SurveyRequest = z.strictObject({
+  rating: z.number().int().min(1).max(5),
+  comment: z.string().trim().max(2000).optional(),
+});
+export const SurveyAnswer = z.object({ conversation_id: z.string(), rating: z.number().int(), comment: z.string() });

@@ -1,0 +1,76 @@
+import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
+import { z } from 'zod';
+import type { ErrorCode } from '../errors.ts';
+import { parseWith, readJson, readQuery } from './http.ts';
+
+/**
+ * One declaration per route: the same zod schemas validate the request, type the handler's
+ * input, and describe the route in the OpenAPI document. Handlers never see unvalidated input.
+ */
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** Defaults to `application/json`. */
+  contentType?: string;
+  /** Other media types the same answer may come in (e.g. `text/plain` for an export). */
+  alternatives?: Record<string, z.ZodType>;
+}
+
+export interface RouteSpec<P extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+  method: HttpMethod;
+  /** Koa-style path, e.g. `/v1/conversations/:id/messages`. */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** Which credential the route takes; the name of a security scheme of the document, or none. */
+  security?: string | undefined;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Largest body the route reads, in bytes. */
+  bodyLimit?: number;
+  responses: Record<number, ResponseSpec>;
+  /** The error codes this route may answer with (besides those every route may give). */
+  errors?: ErrorCode[];
+}
+
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteInput<P, Q, B> {
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+}
+
+export type RouteHandler<State, P, Q, B> = (ctx: RouterContext<State>, input: RouteInput<P, Q, B>) => unknown;
+
+export class ApiRoutes<State extends object = Record<string, unknown>> {
+  readonly router: Router<State>;
+  readonly specs: RouteSpec[] = [];
+
+  constructor(options: { middleware?: RouterMiddleware<State>[] } = {}) {
+    // One spelling per route (case and trailing slash matter), so that a path names one resource:
+    // an Idempotency-Key kept for /v1/conversations is not dodged by /V1/Conversations/.
+    this.router = new Router<State>({ sensitive: true, strict: true });
+    for (const middleware of options.middleware ?? []) this.router.use(middleware);
+  }
+
+  add<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+    spec: RouteSpec<P, Q, B>,
+    handler: RouteHandler<State, P, Q, B>,
+  ): this {
+    this.specs.push(spec as RouteSpec);
+    this.router[spec.method](spec.path, async (ctx) => {
+      const input = {
+        params: (spec.params ? parseWith(spec.params, ctx.params, 'path') : undefined) as Parsed<P>,
+        query: (spec.query ? readQuery(ctx, spec.query) : undefined) as Parsed<Q>,
+        body: (spec.body ? await readJson(ctx, spec.body, spec.bodyLimit) : undefined) as Parsed<B>,
+      };
+      await handler(ctx, input);
+    });
+    return this;
+  }
+}

@@ -1,0 +1,131 @@
+import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
+import type { Logger } from 'pino';
+import { ParleyError } from '../errors.ts';
+
+/** The largest JSON body a Parley route reads unless it says otherwise. */
+export const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+/** The body limit of routes that take a message (150,000 characters of any script, and the rest). */
+export const MESSAGE_BODY_LIMIT = 640 * 1024;
+
+/**
+ * The helpdesk routes' error body (`bad_request_error`): a description, and one entry per problem.
+ *
+ * @example { description: 'No contact …', errors: [{ field: '', message: 'No contact …', code: 'not_found' }] }
+ */
+export function deskErrorBody(error: ParleyError): { description: string; errors: { field: string; message: string; code: string }[] } {
+  const problems = (error.details as { problems?: { field: string; message: string }[] } | undefined)?.problems;
+  return {
+    description: error.message,
+    errors: problems?.length ? problems.map((problem) => ({ field: problem.field, message: problem.message, code: error.code })) : [{ field: '', message: error.message, code: error.code }],
+  };
+}
+
+/**
+ * Turns every error into the wire shape of its route: `/v1` routes answer `{error: {code,
+ * message}}`, helpdesk routes (those `isDeskRoute` picks) the `bad_request_error` shape. A
+ * `ParleyError` goes out as it is; anything else is a bug: it is logged with its cause and the
+ * client sees a generic 500.
+ */
+export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boolean = () => false): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new ParleyError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (caught) {
+      const error = asParleyError(caught);
+      if (error.code === 'internal') logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+      ctx.status = error.status;
+      ctx.body = isDeskRoute(ctx.path) ? deskErrorBody(error) : error.toBody();
+    }
+  };
+}
+
+function asParleyError(caught: unknown): ParleyError {
+  if (caught instanceof ParleyError) return caught;
+  // @koa/router's allowedMethods throws http-errors with a status; keep their meaning.
+  const status = (caught as { status?: unknown } | null)?.status;
+  if (status === 405) return new ParleyError('method_not_allowed', 'This route does not take that method.');
+  if (status === 501) return new ParleyError('method_not_allowed', 'That method is not implemented.');
+  return new ParleyError('internal', 'Something went wrong on our side. It has been logged.');
+}
+
+/** Validates `input` with `schema`; a mismatch is a 400 `invalid_request` listing each problem. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => ({
+    field: issue.path.join('.') || '(root)',
+    message: issue.message,
+  }));
+  const summary = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+  throw new ParleyError('invalid_request', `The ${what} is not valid: ${summary}.`, { problems });
+}
+
+/** Reads the request body as JSON (at most `limit` bytes) and validates it with `schema`. */
+export async function readJson<S extends z.ZodType>(ctx: Context, schema: S, limit = DEFAULT_BODY_LIMIT): Promise<z.output<S>> {
+  const raw = await readRawBody(ctx, limit);
+  if (raw.length === 0) return parseWith(schema, {});
+  if (!ctx.is('application/json') && !ctx.is('+json')) {
+    throw new ParleyError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ParleyError('invalid_json', 'The request body is not valid JSON.');
+  }
+  return parseWith(schema, parsed);
+}
+
+// A body can be read once from the socket; middleware that needs it first (idempotency,
+// signatures) and the handler after it share this copy.
+const rawBodies = new WeakMap<Context, Buffer>();
+
+/** Reads the raw request body, refusing more than `limit` bytes without reading them all. */
+export async function readRawBody(ctx: Context, limit = DEFAULT_BODY_LIMIT): Promise<Buffer> {
+  const cached = rawBodies.get(ctx);
+  if (cached) {
+    if (cached.length > limit) throw tooLarge(limit);
+    return cached;
+  }
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  const body = Buffer.concat(chunks);
+  rawBodies.set(ctx, body);
+  return body;
+}
+
+function tooLarge(limit: number): ParleyError {
+  return new ParleyError('payload_too_large', `The request body is larger than ${limit} bytes.`);
+}
+
+/** Validates the query string with `schema`. */
+export function readQuery<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(ctx.query)) {
+    if (Array.isArray(value)) throw new ParleyError('invalid_request', `The query parameter ${name} is given more than once.`);
+    if (value !== undefined) query[name] = value;
+  }
+  return parseWith(schema, query, 'query string');
+}
+
+/** The bearer token of the request, or a 401. */
+export function bearerToken(ctx: Context): string {
+  const header = ctx.get('authorization');
+  const match = /^Bearer ([\x21-\x7e]{1,4096})$/.exec(header);
+  if (!match?.[1]) {
+    throw new ParleyError('unauthorized', 'Send your credential as Authorization: Bearer <key or token>.');
+  }
+  return match[1];
+}

@@ -1,0 +1,9 @@
+/** The Node-only door of `shared/`: SQL, HTTP and logging pieces the engine and the BFF both use. */
+export * from './sql.ts';
+export * from './http.ts';
+export * from './logger.ts';
+export * from './session-tokens.ts';
+export * from './api-routes.ts';
+export * from './openapi.ts';
+export * from './rate-limiter.ts';
+export * from './client-address.ts';

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
+import type { RouteSpec } from './api-routes.ts';
+
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description: string;
+  securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+  /** Error codes that any route may answer with (bad credential, limits, bad JSON…). */
+  commonErrors: ErrorCode[];
+  /** Routes whose errors use the helpdesk `bad_request_error` body instead of `{error}`. */
+  isDeskRoute?: (path: string) => boolean;
+  /** The request header that makes a keyed POST safe to retry, documented on each of them. */
+  idempotencyHeader?: object;
+  /** Headers sent on every answer of routes that have security (e.g. rate-limit headers). */
+  commonHeaders?: Record<string, { description: string; schema: object }>;
+  routes: readonly RouteSpec[];
+}
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const ErrorBodySchema: JsonSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: {
+        code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+        message: { type: 'string' },
+        details: {},
+      },
+    },
+  },
+};
+
+const DeskErrorSchema: JsonSchema = {
+  type: 'object',
+  description: 'The helpdesk routes\' error body (bad_request_error).',
+  required: ['description', 'errors'],
+  properties: {
+    description: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['field', 'message', 'code'], properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } } },
+    },
+  },
+};
+
+/**
+ * Builds an OpenAPI 3.1 document from route declarations, so the document and the validation
+ * can never disagree: both come from the same zod schemas.
+ */
+export function buildOpenApi(options: OpenApiOptions): JsonSchema {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of options.routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const parameters: object[] = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
+    const responses: Record<string, unknown> = {};
+    const headers = route.security ? headerRefs(options.commonHeaders) : undefined;
+    for (const [status, response] of Object.entries(route.responses)) {
+      const content: Record<string, unknown> = {};
+      if (response.schema) content[response.contentType ?? 'application/json'] = { schema: jsonSchema(response.schema, 'output') };
+      for (const [type, schema] of Object.entries(response.alternatives ?? {})) content[type] = { schema: jsonSchema(schema, 'output') };
+      responses[status] = {
+        description: response.description,
+        ...(headers ? { headers } : {}),
+        ...(Object.keys(content).length ? { content } : {}),
+      };
+    }
+    const keyedPost = Boolean(route.security) && route.method === 'post';
+    if (keyedPost && options.idempotencyHeader) parameters.push(options.idempotencyHeader);
+    const errorCodes = [...new Set([...options.commonErrors.filter((code) => errorApplies(code, route)), ...(route.errors ?? [])])];
+    for (const [status, codes] of groupByStatus(errorCodes)) {
+      responses[status] = {
+        description: `Error: ${codes.join(', ')}`,
+        ...(headers ? { headers } : {}),
+        content: { 'application/json': { schema: { $ref: options.isDeskRoute?.(route.path) ? '#/components/schemas/DeskError' : '#/components/schemas/Error' } } },
+      };
+    }
+    (paths[path] ??= {})[route.method] = {
+      operationId: operationId(route),
+      summary: route.summary,
+      ...(route.description ? { description: route.description } : {}),
+      tags: [route.tag],
+      ...(route.security ? { security: [{ [route.security]: [] }] } : { security: [] }),
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: options.title, version: options.version, description: options.description },
+    paths,
+    components: {
+      schemas: { Error: ErrorBodySchema, DeskError: DeskErrorSchema },
+      securitySchemes: options.securitySchemes,
+      ...(options.commonHeaders ? { headers: options.commonHeaders } : {}),
+    },
+  };
+}
+
+/** Whether a common error can come from a route: credential and limit errors only from keyed routes, idempotency errors only from keyed POSTs, body errors only with a body. */
+function errorApplies(code: ErrorCode, route: RouteSpec): boolean {
+  if (code === 'unauthorized' || code === 'rate_limited') return Boolean(route.security);
+  if (code === 'idempotency_key_in_use' || code === 'idempotency_key_reused') return Boolean(route.security) && route.method === 'post';
+  if (code === 'invalid_json' || code === 'unsupported_media_type' || code === 'payload_too_large') return Boolean(route.body) || route.method === 'post';
+  return true;
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): object[] {
+  if (!schema) return [];
+  const described = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(described.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || (described.required ?? []).includes(name),
+    ...(typeof property['description'] === 'string' ? { description: property['description'] } : {}),
+    schema: property,
+  }));
+}
+
+function headerRefs(headers: OpenApiOptions['commonHeaders']): Record<string, unknown> | undefined {
+  if (!headers) return undefined;
+  return Object.fromEntries(Object.keys(headers).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+function groupByStatus(codes: ErrorCode[]): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return byStatus;
+}
+
+function operationId(route: RouteSpec): string {
+  const words = route.path
+    .split('/')
+    .filter((part) => part && part !== 'v1')
+    .map((part) => (part.startsWith(':') ? 'by-' + part.slice(1) : part));
+  return [route.method, ...words].join('-').replace(/[^a-zA-Z0-9]+(.)/g, (_match, char: string) => char.toUpperCase());
+}

@@ -1,0 +1,144 @@
+import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { ParleyError } from '../errors.ts';
+import { randomToken } from '../ids.ts';
+import { SESSION_TOKEN_PREFIX } from '../schemas/widget.ts';
+
+/**
+ * Widget session tokens (`wst_…`): HS256 JWTs behind a prefix, signed with the first key of a
+ * configured key set and verified with whichever key the token's `kid` names, so keys rotate
+ * without downtime. Any node that holds the key set verifies a token without a lookup.
+ */
+export interface SessionKey {
+  kid: string;
+  secret: Uint8Array;
+}
+
+export interface SessionClaims {
+  /** The customer the token speaks for (`vis_…` for a visitor). */
+  customerRef: string;
+  /**
+   * The inbox the session belongs to. Tokens minted by the engine carry none: the BFF that
+   * accepts them puts them in its default inbox.
+   */
+  inboxId?: string | undefined;
+  /** What the site's server said about a verified customer. */
+  name?: string | undefined;
+  email?: string | undefined;
+  /** True only for a customer whose site's server vouched for them with its API key. */
+  verified: boolean;
+  environment: 'sandbox' | 'live';
+}
+
+export interface VerifiedSession extends SessionClaims {
+  /** The token's own id, by which it can be revoked before it expires. */
+  jti: string;
+  expiresAt: Date;
+}
+
+const ALGORITHM = 'HS256';
+const ISSUER = 'parley';
+const AUDIENCE = 'parley-widget';
+
+/** Parses `kid:base64url-secret` pairs separated by commas; the first one signs. */
+export function parseSessionKeys(text: string): SessionKey[] {
+  const keys = text
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [kid, secret] = pair.split(':');
+      if (!kid || !secret || !/^[\w-]{1,64}$/.test(kid)) {
+        throw new TypeError('each session key must be kid:secret, with a kid of letters, digits, _ or -');
+      }
+      const bytes = Buffer.from(secret, 'base64url');
+      // OWASP: an HS256 secret is at least as long as the hash output (256 bits).
+      if (bytes.length < 32) throw new TypeError(`session key ${kid} is ${bytes.length} bytes; it must be at least 32`);
+      return { kid, secret: new Uint8Array(bytes) };
+    });
+  if (keys.length === 0) throw new TypeError('the session key set is empty');
+  return keys;
+}
+
+export class SessionTokens {
+  readonly #keys: readonly SessionKey[];
+  readonly #now: () => Date;
+
+  constructor(keys: readonly SessionKey[], now: () => Date = () => new Date()) {
+    if (keys.length === 0) throw new TypeError('SessionTokens needs at least one key');
+    this.#keys = keys;
+    this.#now = now;
+  }
+
+  /** Signs a token for `claims` that lives `ttlS` seconds. */
+  async issue(claims: SessionClaims, ttlS: number): Promise<{ token: string; expiresAt: Date; jti: string }> {
+    const signer = this.#keys[0]!;
+    const jti = randomToken(22);
+    const issuedAt = Math.floor(this.#now().getTime() / 1000);
+    const expiresAt = issuedAt + ttlS;
+    const extra: JWTPayload = {};
+    if (claims.inboxId !== undefined) extra['inb'] = claims.inboxId;
+    if (claims.name !== undefined) extra['name'] = claims.name;
+    if (claims.email !== undefined) extra['email'] = claims.email;
+    const jwt = await new SignJWT({ ...extra, vrf: claims.verified, env: claims.environment })
+      .setProtectedHeader({ alg: ALGORITHM, kid: signer.kid, typ: 'JWT' })
+      .setSubject(claims.customerRef)
+      .setJti(jti)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .sign(signer.secret);
+    return { token: SESSION_TOKEN_PREFIX + jwt, expiresAt: new Date(expiresAt * 1000), jti };
+  }
+
+  /**
+   * Verifies a `wst_` token; anything wrong with it is a 401 `unauthorized`.
+   * `expiredGraceS` accepts a token that expired at most that long ago (only for renewing it).
+   */
+  async verify(token: string, options: { expiredGraceS?: number } = {}): Promise<VerifiedSession> {
+    if (!token.startsWith(SESSION_TOKEN_PREFIX)) throw invalid('it does not start with wst_');
+    try {
+      const { payload } = await jwtVerify(
+        token.slice(SESSION_TOKEN_PREFIX.length),
+        (header) => {
+          const key = this.#keys.find((candidate) => candidate.kid === header.kid);
+          if (!key) throw invalid('its key id is unknown');
+          return key.secret;
+        },
+        {
+          algorithms: [ALGORITHM],
+          issuer: ISSUER,
+          audience: AUDIENCE,
+          requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+          currentDate: this.#now(),
+          clockTolerance: options.expiredGraceS ?? 0,
+        },
+      );
+      return toSession(payload);
+    } catch (error) {
+      if (error instanceof ParleyError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw invalid('it has expired');
+      throw invalid('it could not be verified');
+    }
+  }
+}
+
+function toSession(payload: JWTPayload): VerifiedSession {
+  const { sub, jti, inb, vrf, env, exp, name, email } = payload as JWTPayload & Record<'inb' | 'vrf' | 'env' | 'name' | 'email', unknown>;
+  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof vrf !== 'boolean' || (env !== 'sandbox' && env !== 'live') || typeof exp !== 'number') {
+    throw invalid('its claims are incomplete');
+  }
+  if ((inb !== undefined && typeof inb !== 'string') || (name !== undefined && typeof name !== 'string') || (email !== undefined && typeof email !== 'string')) {
+    throw invalid('its claims have the wrong types');
+  }
+  const session: VerifiedSession = { customerRef: sub, jti, verified: vrf, environment: env, expiresAt: new Date(exp * 1000) };
+  if (inb !== undefined) session.inboxId = inb;
+  if (name !== undefined) session.name = name;
+  if (email !== undefined) session.email = email;
+  return session;
+}
+
+function invalid(reason: string): ParleyError {
+  return new ParleyError('unauthorized', `The session token is not valid: ${reason}.`);
+}
+

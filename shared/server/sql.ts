@@ -1,0 +1,153 @@
+import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * One small SQL interface over two drivers: embedded PostgreSQL (PGlite) for one machine and no
+ * services, and real PostgreSQL (pg) when `DATABASE_URL` is set. The SQL and the migrations are
+ * the same for both. Every service keeps its tables in its own schema, so several services (and
+ * test runs) can share one database.
+ */
+export interface Queryable {
+  /** Runs one statement with `$1`-style parameters and gives its rows. */
+  query<Row = Record<string, unknown>>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+export interface Sql extends Queryable {
+  readonly driver: 'pglite' | 'postgres';
+  readonly schema: string;
+  /** Runs `work` in one transaction; rolls back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface SqlOptions {
+  /** A `postgres://` URL. When absent, PGlite is used. */
+  databaseUrl?: string | undefined;
+  /** PGlite's folder; `memory://` keeps the database in memory. */
+  dataDir?: string | undefined;
+  /** The schema that holds this service's tables, e.g. `engine`. */
+  schema: string;
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens the database named by `options` and makes `options.schema` the search path. */
+export async function openSql(options: SqlOptions): Promise<Sql> {
+  if (!SCHEMA_NAME.test(options.schema)) {
+    throw new TypeError(`schema must match ${SCHEMA_NAME}, got ${JSON.stringify(options.schema)}`);
+  }
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.schema)
+    : openPglite(options.dataDir ?? 'memory://', options.schema);
+}
+
+async function openPglite(dataDir: string, schema: string): Promise<Sql> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const db = await PGlite.create(dataDir);
+  // PGlite is one connection, so the search path set here holds for every later query.
+  await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema};`);
+  const asQueryable = (target: Pick<PGlite, 'query'>): Queryable => ({
+    async query<Row>(text: string, params: readonly unknown[] = []) {
+      return (await target.query<Row>(text, [...params])).rows;
+    },
+  });
+  return {
+    driver: 'pglite',
+    schema,
+    ...asQueryable(db),
+    transaction: (work) => db.transaction((tx) => work(asQueryable(tx))),
+    close: () => db.close(),
+  };
+}
+
+async function openPostgres(url: string, schema: string): Promise<Sql> {
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  try {
+    await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    // Two processes creating the same schema at once race on the catalog; the loser may go on.
+    if (!isUniqueViolation(error)) throw error;
+  } finally {
+    await setup.end();
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    options: `-c search_path=${schema}`,
+    max: 10,
+    // bigint columns (sequences, counters) as numbers, as PGlite gives them.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  const asQueryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
+    async query<Row>(text: string, params: readonly unknown[] = []) {
+      return (await target.query(text, [...params])).rows as Row[];
+    },
+  });
+  return {
+    driver: 'postgres',
+    schema,
+    ...asQueryable(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work(asQueryable(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Applies the `NNN_name.sql` files of `folder` that this schema has not seen yet, in name order,
+ * each in its own transaction. On PostgreSQL an advisory lock keeps two nodes from migrating at once.
+ */
+export async function migrate(sql: Sql, folder: string): Promise<string[]> {
+  const files = (await readdir(folder)).filter((name) => /^\d{3}_[\w-]+\.sql$/.test(name)).sort();
+  await sql.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+  );
+  const applied: string[] = [];
+  for (const name of files) {
+    const text = await readFile(join(folder, name), 'utf8');
+    const statements = splitStatements(text);
+    const ran = await sql.transaction(async (tx) => {
+      if (sql.driver === 'postgres') {
+        await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${sql.schema}:migrate`]);
+      }
+      const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE name = $1', [name]);
+      if (seen.length > 0) return false;
+      for (const statement of statements) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
+      return true;
+    });
+    if (ran) applied.push(name);
+  }
+  return applied;
+}
+
+/** Splits a migration into statements at semicolons that end a line (no procedural bodies here). */
+function splitStatements(text: string): string[] {
+  return text
+    .replace(/^\s*--.*$/gm, '')
+    .split(/;\s*$/m)
+    .map((statement) => statement.trim())
+    .filter(Boolean);
+}
+
+/** True for PostgreSQL's unique_violation (23505), from either driver. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

@@ -1,0 +1,262 @@
+import { createHash } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Frame, Page, Request } from 'playwright-core';
+import { closeServer, request, startStack, type TestStack } from '../stack.ts';
+import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
+
+/**
+ * The hosted full-page chat (`GET /chat`) in Chromium, through both of its bridges. The React
+ * Native WebView cannot run here, so its side is played by what it puts in the page before the
+ * page loads (`window.ParleyNative`, `window.ReactNativeWebView`), which is all the page sees of it.
+ * The postMessage bridge runs for real: a shop's page on another origin frames the chat.
+ */
+
+interface NativeWindow {
+  __sent: { kind: string; event?: string; payload?: { code?: string; message?: string } }[];
+  __csp: string[];
+  ParleyNative: { init: unknown };
+  ReactNativeWebView: { postMessage(text: string): void };
+  ParleyBridge: { receive(message: unknown): void };
+}
+
+interface ShopWindow {
+  received: { origin: string; data: { kind?: string; event?: string; payload?: { code?: string } } }[];
+  sendToChat(message: unknown): void;
+}
+
+describe('the hosted chat page at /chat', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  let shop: Server;
+  let chatOrigin: string;
+  let shopOrigin: string;
+  let intruderOrigin: string;
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+    await mkdir(ARTIFACTS_DIR, { recursive: true });
+    // The BFF answers on 127.0.0.1; framed, the chat is reached as localhost (another origin).
+    chatOrigin = `http://localhost:${new URL(stack.url).port}`;
+    shop = createServer((req, res) => {
+      const page = req.url === '/' ? shopPage() : req.url === '/intruder' ? intruderPage() : undefined;
+      if (page === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    const shopPort = (shop.address() as AddressInfo).port;
+    shopOrigin = `http://127.0.0.1:${shopPort}`;
+    intruderOrigin = `http://localhost:${shopPort}`;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    if (shop) await closeServer(shop);
+    await stack?.stop();
+  });
+
+  /** A shop's page that frames the chat, and a second frame from yet another origin. */
+  const shopPage = () => `<!doctype html>
+<html lang="en">
+  <head><meta charset="utf-8"><title>Shop</title></head>
+  <body>
+    <iframe id="chat" title="Chat" src="${chatOrigin}/chat" style="width:400px;height:600px"></iframe>
+    <iframe id="intruder" title="Something else" src="${intruderOrigin}/intruder"></iframe>
+    <script>
+      const chat = document.getElementById('chat');
+      window.received = [];
+      addEventListener('message', (event) => {
+        if (event.source === chat.contentWindow) received.push({ origin: event.origin, data: event.data });
+      });
+      window.sendToChat = (message) => chat.contentWindow.postMessage(message, ${JSON.stringify(chatOrigin)});
+    </script>
+  </body>
+</html>`;
+
+  const intruderPage = () => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Other</title></head>
+<body><script>window.received = []; addEventListener('message', (event) => received.push(event.data));</script></body></html>`;
+
+  /** A fresh page (own storage) that plays the React Native side with `init`, recording requests. */
+  async function openNative(init: Record<string, unknown>, path = '/chat') {
+    const page = await (await browser.newContext()).newPage();
+    const problems: string[] = [];
+    const requests: Request[] = [];
+    const sockets: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('request', (request) => requests.push(request));
+    page.on('websocket', (socket) => sockets.push(socket.url()));
+    await page.addInitScript((init) => {
+      const native = window as unknown as NativeWindow;
+      native.__sent = [];
+      native.__csp = [];
+      native.ParleyNative = { init };
+      native.ReactNativeWebView = { postMessage: (text) => native.__sent.push(JSON.parse(text)) };
+      document.addEventListener('securitypolicyviolation', (event) => native.__csp.push(`${event.effectiveDirective} ${event.blockedURI}`));
+    }, init);
+    await page.goto(`${stack.url}${path}`);
+    return { page, problems, requests, sockets };
+  }
+
+  const sent = (page: Page) => page.evaluate(() => (window as unknown as NativeWindow).__sent);
+  const receive = (page: Page, message: unknown) => page.evaluate((message) => (window as unknown as NativeWindow).ParleyBridge.receive(message), message);
+  const errorsSent = async (page: Page) => (await sent(page)).filter((message) => message.event === 'error').map((message) => message.payload?.code);
+
+  it('answers an HTML page with a strict content security policy that any page may frame', async () => {
+    const response = await request(`${stack.url}/chat`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const csp = Object.fromEntries(
+      response.headers
+        .get('content-security-policy')!
+        .split(';')
+        .map((directive) => directive.trim().split(/\s+/))
+        .map(([name, ...values]) => [name, values]),
+    );
+    const host = new URL(stack.url).host;
+    expect(csp).toMatchObject({
+      'default-src': ["'none'"],
+      'script-src': ["'self'"],
+      'connect-src': ["'self'", `ws://${host}`, `wss://${host}`],
+      'frame-ancestors': ['*'],
+      'base-uri': ["'none'"],
+    });
+
+    const html: string = response.body;
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<title>Chat</title>');
+    expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">');
+    expect(html).toContain('<script type="module" src="widget/chat.js"></script>');
+    expect(html).toContain('<div id="parley-chat"></div>');
+    // The one inline style is allowed by its hash, not by 'unsafe-inline'.
+    const style = /<style>(.*)<\/style>/.exec(html)![1]!;
+    expect(csp['style-src']).toEqual([`'sha256-${createHash('sha256').update(style).digest('base64')}'`]);
+
+    const script = await fetch(`${stack.url}/widget/chat.js`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+  });
+
+  it('keeps the bridge contract with the React Native WebView: ready, commands in, errors for what it refuses', async () => {
+    const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: stack.siteKey });
+    await expect.poll(() => sent(page)).toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
+
+    await receive(page, { parley: 1, kind: 'command', command: 'setLocale', args: ['de'] });
+    await expect.poll(() => page.evaluate(() => document.getElementById('parley-chat')?.shadowRoot?.querySelector('[lang]')?.getAttribute('lang'))).toBe('de');
+    expect(await errorsSent(page)).toEqual([]);
+
+    await receive(page, { parley: 1, kind: 'command', command: 'explode', args: [] });
+    await receive(page, { parley: 1, kind: 'command', command: 'setLocale', args: [42] });
+    await receive(page, 'not json{');
+    await receive(page, { parley: 1, kind: 'event', event: 'ready' });
+    await expect.poll(() => errorsSent(page)).toEqual(['invalid_request', 'invalid_request', 'invalid_request', 'invalid_request']);
+    const refusal = (await sent(page)).find((message) => message.event === 'error');
+    expect(refusal?.payload?.message).toMatch(/command must be one of open, close/);
+
+    expect(await page.evaluate(() => (window as unknown as NativeWindow).__csp)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the chat open at once and filling the window, with no launcher', async () => {
+    const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: stack.siteKey });
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/hosted-chat.png` });
+    expect(await page.getByRole('button', { name: /open chat/i }).count()).toBe(0);
+    const viewport = { x: 0, y: 0, ...page.viewportSize() };
+    expect(await page.locator('#parley-chat').boundingBox()).toEqual(viewport);
+    expect(await page.getByRole('main').boundingBox()).toEqual(viewport);
+    expect(await page.evaluate(() => (window as unknown as NativeWindow).__csp)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('talks postMessage with the page that frames it, to that origin only, and ignores other windows', async () => {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${shopOrigin}/`);
+    const frameAt = (url: string) => expect.poll(() => page.frames().find((frame) => frame.url() === url)).toBeDefined();
+    await frameAt(`${chatOrigin}/chat`);
+    await frameAt(`${intruderOrigin}/intruder`);
+    const chatFrame = page.frames().find((frame) => frame.url() === `${chatOrigin}/chat`)!;
+    const intruder = page.frames().find((frame) => frame.url() === `${intruderOrigin}/intruder`) as Frame;
+    await chatFrame.waitForFunction(() => 'ParleyBridge' in window);
+    const received = () => page.evaluate(() => (window as unknown as ShopWindow).received);
+
+    // Another frame of the page is not the chat's parent: its init and its broken message are ignored, unanswered.
+    await intruder.evaluate((siteKey) => {
+      const chat = window.parent.frames[0]!;
+      chat.postMessage({ parley: 1, kind: 'init', siteKey }, '*');
+      chat.postMessage({ parley: 1, kind: 'command', command: 'explode', args: [] }, '*');
+    }, stack.siteKey);
+    await page.waitForTimeout(500);
+    expect(await received()).toEqual([]);
+
+    // Another script's message on the parent is none of the chat's business.
+    await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ type: 'analytics', hello: true }));
+    await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), stack.siteKey);
+    await expect.poll(received).toContainEqual({ origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'ready' } });
+    expect((await received()).filter(({ data }) => data.event === 'error')).toEqual([]);
+
+    await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'command', command: 'setTheme', args: [{ color: 'red' }] }));
+    await expect.poll(async () => (await received()).filter(({ data }) => data.event === 'error')).toEqual([
+      { origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'error', payload: { code: 'invalid_request', message: expect.stringMatching(/hex colour/) } } },
+    ]);
+    expect(await intruder.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
+  });
+
+  it('never takes a token from the URL, and takes it out of the address bar', async () => {
+    const page = await (await browser.newContext()).newPage();
+    const requests: Request[] = [];
+    const sockets: string[] = [];
+    page.on('request', (request) => requests.push(request));
+    page.on('websocket', (socket) => sockets.push(socket.url()));
+    await page.goto(`${stack.url}/chat?token=wst_fromtheurl&site_key=${stack.siteKey}&session_token=wst_another#access_token=wst_fragment`);
+    await expect.poll(() => page.url()).toBe(`${stack.url}/chat?site_key=${stack.siteKey}`);
+
+    // A direct link: the chat runs as a visitor with the site key from the URL.
+    await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled()).toBe(true);
+    const sessionRequests = requests.filter((request) => request.url() === `${stack.url}/v1/widget-sessions`);
+    expect(sessionRequests).toHaveLength(1);
+    expect(await sessionRequests[0]!.headerValue('authorization')).toBe(`Bearer ${stack.siteKey}`);
+    // Only the navigation this test made carried the tokens; nothing the page asked for did.
+    for (const request of requests.filter((request) => !request.isNavigationRequest())) {
+      expect(request.url()).not.toMatch(/wst_/);
+      expect((await request.headerValue('authorization')) ?? '').not.toMatch(/wst_fromtheurl|wst_another|wst_fragment/);
+      expect(await request.headerValue('referer')).toBeNull();
+    }
+    expect(sockets.length).toBeGreaterThan(0);
+    expect(sockets.join(' ')).not.toMatch(/wst_/);
+  });
+
+  it("uses a verified customer's token passed over the bridge, in the Authorization header and never in a URL", async () => {
+    const minted = await request(`${stack.engineUrl}/v1/widget-sessions`, { token: stack.apiKey, body: { customer_ref: 'hosted-customer-1' } });
+    expect(minted.status).toBe(201);
+    const token: string = minted.body.token;
+    const { page, problems, requests, sockets } = await openNative({ parley: 1, kind: 'init', token, locale: 'en' });
+    await expect.poll(() => sent(page)).toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
+
+    const box = page.getByRole('textbox', { name: 'Message' });
+    await expect.poll(() => box.isEnabled()).toBe(true);
+    await box.fill('How do I return an item?');
+    await box.press('Enter');
+    await page.getByRole('log').getByText('within 30 days of delivery').waitFor();
+
+    const widgetRequests = requests.filter((request) => new URL(request.url()).pathname.startsWith('/v1/widget/'));
+    expect(widgetRequests.length).toBeGreaterThan(0);
+    for (const request of widgetRequests) expect(await request.headerValue('authorization')).toBe(`Bearer ${token}`);
+    // No site-key session was asked for: the page went straight to the customer's token.
+    expect(requests.filter((request) => request.url().endsWith('/v1/widget-sessions'))).toEqual([]);
+    for (const url of [...requests.map((request) => request.url()), ...sockets]) expect(url).not.toContain(token);
+    expect(sockets.length).toBeGreaterThan(0);
+
+    const stored = await stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', ['hosted-customer-1']);
+    expect(stored).toEqual([{ count: 1 }]);
+    const events = (await sent(page)).filter((message) => message.event === 'message');
+    expect(events).toContainEqual(expect.objectContaining({ payload: expect.objectContaining({ author: 'ai', text: expect.stringContaining('within 30 days') }) }));
+    expect(await page.evaluate(() => (window as unknown as NativeWindow).__csp)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,502 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { request, startStack, type TestStack } from '../stack.ts';
+import { launchChromium } from './chromium.ts';
+import {
+  SHORT,
+  currentConversation,
+  engineCall,
+  engineConversationId,
+  focused,
+  freshPage,
+  intercept,
+  launcher,
+  log,
+  messageBox,
+  openChat,
+  panel,
+  personSays,
+  send,
+  serverMessages,
+  shownTexts,
+  storedToken,
+  waitForAnswer,
+  waitReady,
+} from './widget-helpers.ts';
+
+/**
+ * The chat panel in Chromium on the demo store: focus and Escape, message states, markdown-lite,
+ * inert markup, quick replies, cards, handover, the survey, several conversations, the pre-chat
+ * form, and a hostile page stylesheet.
+ */
+describe('the chat widget UI in Chromium', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
+  });
+  afterEach(async () => {
+    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  /** The demo store in a fresh context (its own localStorage). */
+  async function store(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+    const opened = await freshPage(browser);
+    contexts.push(opened.context);
+    await opened.page.goto(stack.url);
+    await launcher(opened.page).waitFor(SHORT);
+    return opened;
+  }
+
+  it('moves focus into the panel on open and back to the launcher on close; Escape closes', async () => {
+    const { page, problems } = await store();
+    const button = launcher(page);
+    expect(await button.getAttribute('aria-expanded')).not.toBe('true');
+
+    await button.click();
+    await waitReady(page);
+    await expect.poll(() => focused(page), SHORT).toBe('textarea[Message]');
+    expect(await page.getByRole('dialog').getAttribute('aria-label')).toMatch(/^Chat with /);
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await button.getAttribute('aria-label')).toBe('Close chat');
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel(page).count(), SHORT).toBe(0);
+    await expect.poll(() => focused(page), SHORT).toBe('button[Open chat].l');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    // With the keyboard only: Enter on the launcher opens, Escape from any control inside closes.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focused(page), SHORT).toBe('textarea[Message]');
+    await page.getByRole('button', { name: 'Sound for new messages' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => panel(page).count(), SHORT).toBe(0);
+    await expect.poll(() => focused(page), SHORT).toBe('button[Open chat].l');
+
+    // The panel's own close button gives focus back to the launcher as well.
+    await page.keyboard.press('Space');
+    await expect.poll(() => focused(page), SHORT).toBe('textarea[Message]');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
+    await expect.poll(() => panel(page).count(), SHORT).toBe(0);
+    await expect.poll(() => focused(page), SHORT).toBe('button[Open chat].l');
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a message as sending, then read once answered; a refused message fails with a retry that works', async () => {
+    const { context, page, problems } = await store();
+    await openChat(page);
+
+    // Hold the first send until the test lets it go, to see the "sending" state.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const hold = async (route: Route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    };
+    const stopHolding = await intercept(context, '**/v1/widget/conversations/*/messages', hold);
+    await send(page, 'How do I return an item?');
+    const mine = log(page).locator('.message.mine').last();
+    await expect.poll(() => mine.locator('.status').textContent(), SHORT).toBe('Sending…');
+    expect(await mine.getAttribute('data-status')).toBe('sending');
+    release();
+    await waitForAnswer(page, 'within 30 days');
+    // Read receipts: the answer marks the customer's message read.
+    await expect.poll(() => mine.locator('.status').textContent(), SHORT).toBe('Read');
+    await stopHolding();
+
+    // Grouped by sender with times: each group starts with its author and a <time>.
+    const groups = log(page).locator('.message.first');
+    expect(await groups.locator('.author').allTextContents()).toEqual(['You', 'Assistant']);
+    expect(await groups.locator('time').evaluateAll((times) => times.every((time) => !Number.isNaN(Date.parse(time.getAttribute('datetime') ?? ''))))).toBe(true);
+
+    // A message the BFF refuses for good is shown as not sent, with a Retry button.
+    const refuse = async (route: Route) => {
+      if (route.request().method() === 'POST') await route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: { code: 'unprocessable', message: 'Refused by the test.' } }) });
+      else await route.continue();
+    };
+    const stopRefusing = await intercept(context, '**/v1/widget/conversations/*/messages', refuse);
+    await send(page, 'Do you ship abroad?');
+    const failed = log(page).locator('.message.mine', { hasText: 'Do you ship abroad?' });
+    await expect.poll(() => failed.getAttribute('data-status'), SHORT).toBe('failed');
+    expect(await failed.locator('.status').textContent()).toContain('Not sent');
+    await stopRefusing();
+
+    await failed.getByRole('button', { name: 'Retry' }).click();
+    await waitForAnswer(page, 'Norway');
+    await expect.poll(() => failed.getAttribute('data-status'), SHORT).toBe('read');
+    expect((await shownTexts(page)).filter((text) => text === 'Do you ship abroad?')).toHaveLength(1);
+    const server = await serverMessages(stack, await storedToken(page, stack.siteKey), await currentConversation(page, stack.siteKey));
+    expect(server.filter((message) => message.text === 'Do you ship abroad?')).toHaveLength(1);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the assistant's typing indicator while an answer is being written", async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    // Every state the indicator was in, caught as it happens (it may last only milliseconds).
+    await page.evaluate(() => {
+      const root = document.querySelector('[data-parley]')!.shadowRoot!;
+      const seen: string[] = [];
+      (window as unknown as { typingSeen: string[] }).typingSeen = seen;
+      new MutationObserver(() => {
+        const typing = root.querySelector('.typing');
+        const state = typing ? `shown:${typing.getAttribute('role')}:${typing.textContent}` : 'hidden';
+        if (seen.at(-1) !== state) seen.push(state);
+      }).observe(root, { childList: true, subtree: true });
+    });
+    await send(page, 'When will I get my refund?');
+    await waitForAnswer(page, '5 business days');
+    const seen = await page.evaluate(() => (window as unknown as { typingSeen: string[] }).typingSeen);
+    expect(seen).toContain('shown:status:Writing an answer…');
+    expect(seen.at(-1)).toBe('hidden');
+    expect(problems).toEqual([]);
+  });
+
+  it('renders markdown-lite as elements: bold in an answer, italic, code, lists and safe links in text', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    await send(page, 'How do I return an item?');
+    await waitForAnswer(page, 'within 30 days');
+    const answer = log(page).locator('.message.theirs').last();
+    expect(await answer.locator('strong').allTextContents()).toEqual(['My orders', 'Return an item']);
+    expect(await answer.locator('.text').textContent()).not.toContain('**');
+
+    await send(page, 'Some *slanted* words, a `code-42` and a [help page](https://example.com/help?a=1&b=2)\n- first point\n- second **point**\n1. one\n2. two');
+    const mine = log(page).locator('.message.mine').last();
+    await mine.locator('ul').waitFor(SHORT);
+    expect(await mine.locator('em').allTextContents()).toEqual(['slanted']);
+    expect(await mine.locator('code').allTextContents()).toEqual(['code-42']);
+    expect(await mine.locator('ul > li').allTextContents()).toEqual(['first point', 'second point']);
+    expect(await mine.locator('ul strong').allTextContents()).toEqual(['point']);
+    expect(await mine.locator('ol > li').allTextContents()).toEqual(['one', 'two']);
+    const link = mine.locator('a');
+    expect(await link.count()).toBe(1);
+    expect(await link.getAttribute('href')).toBe('https://example.com/help?a=1&b=2');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.textContent()).toBe('help page');
+    expect(problems).toEqual([]);
+  });
+
+  it("keeps XSS payloads inert, in the customer's own text and in answers from people", async () => {
+    const { page, problems } = await store();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await openChat(page);
+    const payloads = [
+      '<img src=x onerror="window.__pwned=(window.__pwned||0)+1;alert(1)">',
+      '<script>window.__pwned=1;alert(2)</script>',
+      '<svg/onload=window.__pwned=1>',
+      '<iframe src="javascript:parent.__pwned=1"></iframe>',
+      '"><b onmouseover=window.__pwned=1>bold</b><style>*{display:none!important}</style>',
+      '<a href="javascript:window.__pwned=1">a link</a>',
+      '[click me](javascript:window.__pwned=1) [data](data:text/html,<script>alert(3)</script>)',
+      '<details open ontoggle=alert(4)>',
+    ];
+    const attack = payloads.join('\n');
+    await send(page, attack);
+    const mine = log(page).locator('.message.mine').last();
+    await mine.locator('.text').waitFor(SHORT);
+    await log(page).locator('.message.theirs').last().waitFor(SHORT);
+    const dangerous = 'img, script, svg, iframe, b, style, details, object, embed, a';
+    expect(await mine.locator(dangerous).count()).toBe(0);
+    // Shown as the very text that was written.
+    expect((await mine.locator('.text').innerText()).replace(/\n+/g, '\n')).toBe(attack);
+
+    // The same from a person on the team, after a handover.
+    await send(page, 'I want to talk to a person');
+    await page.getByText('connected with a person').waitFor(SHORT);
+    const conversationId = await currentConversation(page, stack.siteKey);
+    await personSays(stack, conversationId, attack, '<img src=x onerror=alert(5)>');
+    const theirs = log(page).locator('.message.theirs').last();
+    await expect.poll(() => theirs.locator('.text').innerText(), SHORT).toContain('<script>');
+    expect(await theirs.locator(dangerous).count()).toBe(0);
+    expect(await theirs.locator('.author').textContent()).toBe('<img src=x onerror=alert(5)>');
+
+    // The conversation list shows the last message as text, too.
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await page.locator('[data-parley] .conversation').first().waitFor(SHORT);
+    expect(await page.locator('[data-parley] .list').locator(dangerous).count()).toBe(0);
+
+    expect(await log(page).locator(dangerous).count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('quick replies send their value, and a card shows with an answer', async () => {
+    const { context, page, problems } = await store();
+    await openChat(page);
+    await send(page, 'exchange');
+    const choice = page.getByRole('button', { name: 'Exchanging an item for another size' });
+    await choice.waitFor(SHORT);
+    await choice.click();
+    await waitForAnswer(page, 'quickest way to exchange');
+    const texts = await shownTexts(page);
+    // The choice was sent as the customer's message, and the buttons went away with the next answer.
+    expect(texts[2]).toBe('Exchanging an item for another size');
+    expect(await log(page).locator('.choice').count()).toBe(0);
+    const server = await serverMessages(stack, await storedToken(page, stack.siteKey), await currentConversation(page, stack.siteKey));
+    expect(server.filter((message) => message.author === 'customer').map((message) => message.text)).toEqual(['exchange', 'Exchanging an item for another size']);
+
+    // A choice's label and value may differ: the value is what is sent. (The demo's choices have
+    // equal ones, so the history read after a reload is rewritten to give the offer new labels.)
+    await send(page, 'exchange');
+    await page.getByRole('button', { name: 'Exchanging an item for another size' }).waitFor(SHORT);
+    const relabel = async (route: Route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      const body = (await response.json()) as { messages: { choices: { label: string; value: string }[] | null }[] };
+      for (const message of body.messages) if (message.choices) message.choices = [{ label: 'Show me the returns policy', value: 'How do I return an item?' }];
+      await route.fulfill({ response, json: body });
+    };
+    const stopRelabelling = await intercept(context, '**/v1/widget/conversations/*/messages?*', relabel);
+    await page.reload();
+    await openChat(page);
+    const relabelled = page.getByRole('button', { name: 'Show me the returns policy' });
+    await relabelled.waitFor(SHORT);
+    await stopRelabelling();
+    await relabelled.click();
+    await waitForAnswer(page, 'within 30 days');
+    expect((await shownTexts(page)).at(-2)).toBe('How do I return an item?');
+
+    await send(page, 'Where is my order 12345?');
+    const card = log(page).locator('.card');
+    await card.waitFor(SHORT);
+    expect(await card.locator('.card-title').textContent()).toBe('Order 12345');
+    expect(await card.locator('dt').allTextContents()).toEqual(['Status', 'Carrier', 'Arrives']);
+    expect(await card.locator('dd').allTextContents()).toEqual(['on its way', 'DHL', 'on Thursday']);
+    expect(problems).toEqual([]);
+  });
+
+  it('says who is answering: a notice and a new header after a handover, and again after a handback', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    const subtitle = page.locator('[data-parley] .subtitle');
+    expect(await subtitle.textContent()).toBe('Our AI assistant is answering');
+
+    await send(page, 'I want to talk to a person');
+    const notice = log(page).locator('.notice');
+    await notice.first().waitFor(SHORT);
+    expect(await notice.allTextContents()).toEqual(["You're being connected with a person from our team. They will answer here."]);
+    await expect.poll(() => subtitle.textContent(), SHORT).toBe('A person from our team is answering');
+
+    const conversationId = await currentConversation(page, stack.siteKey);
+    await personSays(stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');
+    await waitForAnswer(page, 'Let me help');
+    expect(await log(page).locator('.message.theirs').last().locator('.author').textContent()).toBe('Sam');
+
+    await engineCall(stack, `/v1/conversations/${await engineConversationId(stack, conversationId)}/handback`, {});
+    await expect.poll(() => notice.allTextContents(), SHORT).toEqual([
+      "You're being connected with a person from our team. They will answer here.",
+      "You're chatting with our AI assistant again.",
+    ]);
+    await expect.poll(() => subtitle.textContent(), SHORT).toBe('Our AI assistant is answering');
+    expect(problems).toEqual([]);
+  });
+
+  it('closes after a thank-you and takes the survey (1–5 and a comment)', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    await send(page, 'How do I return an item?');
+    await waitForAnswer(page, 'within 30 days');
+    await send(page, 'thanks');
+    await page.getByText('This conversation has ended.').waitFor(SHORT);
+    expect(await messageBox(page).count()).toBe(0);
+
+    const survey = page.locator('[data-parley] form.survey');
+    await survey.waitFor(SHORT);
+    expect(await survey.getByRole('group', { name: 'How would you rate this conversation?' }).count()).toBe(1);
+    const stars = survey.getByRole('button', { name: /out of 5$/ });
+    expect(await stars.count()).toBe(5);
+    const submit = survey.getByRole('button', { name: 'Send rating' });
+    expect(await submit.isDisabled()).toBe(true);
+    await survey.getByRole('button', { name: '4 out of 5' }).click();
+    expect(await survey.getByRole('button', { name: '4 out of 5' }).getAttribute('aria-pressed')).toBe('true');
+    await survey.getByRole('textbox', { name: /Anything you would like to add/ }).fill('Quick and clear.');
+    await submit.click();
+    await page.getByText('Thank you for your feedback!').waitFor(SHORT);
+
+    const token = await storedToken(page, stack.siteKey);
+    const conversation = await request(`${stack.url}/v1/widget/conversations/${await currentConversation(page, stack.siteKey)}`, { token });
+    expect(conversation.body).toMatchObject({ status: 'resolved', survey: { rating: 4, comment: 'Quick and clear.' } });
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps several conversations: the list shows the earlier one, a new one starts, and the old one reopens with its messages', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    await send(page, 'Do you ship abroad?');
+    await waitForAnswer(page, 'Norway');
+    const first = await currentConversation(page, stack.siteKey);
+
+    // The customer ends it; then starts a new one.
+    await page.getByRole('button', { name: 'End conversation' }).click();
+    await page.getByText('This conversation has ended.').waitFor(SHORT);
+    await page.locator('[data-parley] .ended').getByRole('button', { name: 'New conversation' }).click();
+    await waitReady(page);
+    expect(await log(page).locator('.message').count()).toBe(0);
+    await send(page, 'How do I return an item?');
+    await waitForAnswer(page, 'within 30 days');
+    const second = await currentConversation(page, stack.siteKey);
+    expect(second).not.toBe(first);
+
+    // The list: newest first, with previews and states.
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    const items = page.locator('[data-parley] .list li');
+    await expect.poll(() => items.count(), SHORT).toBe(2);
+    expect(await items.nth(0).locator('.preview').textContent()).toContain('within 30 days');
+    expect(await items.nth(0).locator('.details').textContent()).toContain('Open');
+    expect(await items.nth(1).locator('.preview').textContent()).toContain('Norway');
+    expect(await items.nth(1).locator('.details').textContent()).toContain('Resolved');
+
+    // Reopen the old one: its messages, and only its messages.
+    await items.nth(1).getByRole('button').click();
+    await log(page).getByText('Norway').waitFor(SHORT);
+    expect(await shownTexts(page)).toEqual(['Do you ship abroad?', expect.stringContaining('Norway')]);
+    await page.getByText('This conversation has ended.').waitFor(SHORT);
+    expect(await currentConversation(page, stack.siteKey)).toBe(first);
+
+    // And back to the newer one; "Back to the conversation" returns from the list.
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await page.getByRole('button', { name: 'Back to the conversation' }).click();
+    await log(page).getByText('Norway').waitFor(SHORT);
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await items.nth(0).getByRole('button').click();
+    await log(page).getByText('within 30 days').waitFor(SHORT);
+    expect(await shownTexts(page)).toEqual(['How do I return an item?', expect.stringContaining('within 30 days')]);
+
+    // A new conversation from the list.
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await page.locator('[data-parley] .list').getByRole('button', { name: 'New conversation' }).click();
+    await waitReady(page);
+    expect(await log(page).locator('.message').count()).toBe(0);
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await expect.poll(() => items.count(), SHORT).toBe(3);
+    expect(problems).toEqual([]);
+  });
+
+  it('asks for a name and an email first when the inbox wants the pre-chat form, and checks them', async () => {
+    await stack.bffSql.query('UPDATE inboxes SET prechat_enabled = true');
+    try {
+      const { page, problems } = await store();
+      await launcher(page).click();
+      const form = page.locator('[data-parley] form.prechat');
+      await form.waitFor(SHORT);
+      expect(await messageBox(page).count()).toBe(0);
+      const name = form.getByRole('textbox', { name: 'Name' });
+      const email = form.getByRole('textbox', { name: 'Email' });
+      const start = form.getByRole('button', { name: 'Start chatting' });
+
+      await start.click();
+      await expect.poll(() => form.getByRole('alert').textContent(), SHORT).toBe('Please enter your name.');
+      await name.fill('Grace Hopper');
+      await email.fill('grace@');
+      await start.click();
+      await expect.poll(() => form.getByRole('alert').textContent(), SHORT).toBe('Please enter a valid email address.');
+      await email.fill('grace@example.com');
+      await start.click();
+
+      await waitReady(page);
+      await send(page, 'Do you ship abroad?');
+      await waitForAnswer(page, 'Norway');
+      const rows = await stack.bffSql.query<{ contact_name: string | null; contact_email: string | null }>('SELECT contact_name, contact_email FROM conversations WHERE uuid = $1', [
+        await currentConversation(page, stack.siteKey),
+      ]);
+      expect(rows).toEqual([{ contact_name: 'Grace Hopper', contact_email: 'grace@example.com' }]);
+
+      // Once there is a conversation, the form does not come back after a reload.
+      await page.reload();
+      await openChat(page);
+      await log(page).getByText('Norway').waitFor(SHORT);
+      expect(await page.locator('[data-parley] form.prechat').count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await stack.bffSql.query('UPDATE inboxes SET prechat_enabled = false');
+    }
+  });
+
+  describe("a hostile page stylesheet does not reach the widget's shadow DOM", () => {
+    /** Elements of the widget to compare, by selector inside its shadow root. */
+    const ELEMENTS = ['.l', '.panel', '.header', '.header h2', '.subtitle', '.icon', '.message.mine .bubble', '.message.theirs .bubble', '.text p', '.text strong', '.meta', '.status', '.choice', 'textarea', '.composer button', '.link.end'];
+    const BOX = ['display', 'position', 'box-sizing', 'width', 'height', 'margin-top', 'margin-left', 'padding-top', 'padding-left', 'border-top-width', 'border-top-style', 'border-top-color', 'background-color', 'border-radius', 'opacity', 'visibility', 'transform'];
+    const TEXT = ['color', 'font-size', 'font-family', 'font-weight', 'line-height'];
+    const INHERITED = ['letter-spacing', 'word-spacing', 'text-transform', 'text-align', 'text-indent', 'text-shadow', 'font-style', 'white-space', 'cursor', 'font-variant-caps'];
+
+    async function probe(page: Page, properties: Record<string, readonly string[]>): Promise<Record<string, string>> {
+      return page.evaluate(
+        ({ selectors, properties }) => {
+          const root = document.querySelector('[data-parley]')!.shadowRoot!;
+          const out: Record<string, string> = {};
+          for (const selector of selectors) {
+            const element = root.querySelector(selector);
+            if (!element) {
+              out[selector] = 'missing';
+              continue;
+            }
+            const style = getComputedStyle(element);
+            const names = selector === '.l' ? (properties['launcher'] ?? []) : (properties['other'] ?? []);
+            for (const name of names) out[`${selector} ${name}`] = style.getPropertyValue(name);
+            const box = element.getBoundingClientRect();
+            out[`${selector} box`] = [box.x, box.y, box.width, box.height].map((value) => Math.round(value)).join(',');
+          }
+          return out;
+        },
+        { selectors: ELEMENTS, properties },
+      );
+    }
+
+    /** The store with the chat open on an answer with choices, and `css` added to the page afterwards. */
+    async function compare(css: string, properties: Record<string, readonly string[]>): Promise<{ changed: string[]; problems: string[] }> {
+      const { page, problems } = await store();
+      await openChat(page);
+      await send(page, 'How do I return an item?');
+      await waitForAnswer(page, 'within 30 days');
+      await send(page, 'exchange');
+      await page.locator('[data-parley] .choice').waitFor(SHORT);
+      await page.mouse.move(0, 0);
+      // A scrollbar that comes and goes with the page's length would move fixed elements: keep it.
+      await page.addStyleTag({ content: 'html { overflow-y: scroll !important; }' });
+      const before = await probe(page, properties);
+      expect(Object.values(before)).not.toContain('missing');
+      await page.addStyleTag({ content: css });
+      const after = await probe(page, properties);
+      const changed = Object.keys(before)
+        .filter((key) => before[key] !== after[key])
+        .map((key) => `${key}: ${before[key]} → ${after[key]}`);
+      return { changed, problems };
+    }
+
+    it('colours, fonts, boxes and display', async () => {
+      const css = `
+        * { color: red !important; font-size: 40px !important; display: block; font-family: "Comic Sans MS", cursive !important; font-weight: 900 !important;
+            line-height: 3 !important; background: yellow !important; margin: 13px !important; padding: 17px !important; border: 5px dashed lime !important;
+            box-sizing: content-box !important; border-radius: 0 !important; opacity: 1 !important; }
+        button, textarea, input, section, div, p, span, h2, strong, header, form { all: unset !important; width: 7px !important; height: 7px !important; position: static !important; }
+        button:hover, button:focus { background: black !important; color: black !important; }
+        .panel, .root, .l, .bubble, .message, .composer, textarea { display: none !important; color: red !important; }`;
+      const { changed, problems } = await compare(css, { launcher: [...BOX, 'color'], other: [...BOX, ...TEXT] });
+      expect(changed).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+
+    it('inherited text properties (letter-spacing, text-transform, text-align, white-space, …)', async () => {
+      const css = `
+        * { letter-spacing: 4px !important; word-spacing: 9px !important; text-transform: uppercase !important; text-align: right !important; text-indent: 30px !important;
+            text-shadow: 2px 2px 2px lime !important; font-style: italic !important; white-space: nowrap !important; cursor: wait !important;
+            font-variant-caps: small-caps !important; }`;
+      const { changed, problems } = await compare(css, { launcher: [...BOX, 'color', ...INHERITED], other: [...BOX, ...TEXT, ...INHERITED] });
+      expect(changed).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+  });
+});

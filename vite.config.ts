@@ -1,0 +1,57 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three widget builds and the tests:
+ * - `vite build` builds the chat app (`dist/widget/app.js` + chunks), an ES module the loader imports;
+ * - `vite build --mode loader` builds the loader (`dist/widget/widget.js`), a classic script for the
+ *   `<script async>` tag, kept apart so that nothing of the app can leak into it;
+ * - `vite build --mode hosted` builds the hosted chat page's script (`dist/widget/chat.js`), an ES
+ *   module that imports `app.js` at run time like the loader does.
+ */
+const WEBSOCKET_ONLY = fileURLToPath(new URL('./widget/app/engine-websocket-only.ts', import.meta.url));
+
+export default defineConfig(({ mode }) => {
+  const loader = mode === 'loader';
+  const hosted = mode === 'hosted';
+  return {
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // The app's Socket.IO client speaks WebSocket only (see widget/app/engine-websocket-only.ts).
+    plugins: [
+      {
+        name: 'parley-websocket-only',
+        enforce: 'pre' as const,
+        resolveId(source: string, importer: string | undefined) {
+          if (source === './transports/index.js' && importer?.includes('/engine.io-client/')) return WEBSOCKET_ONLY;
+          return null;
+        },
+      },
+    ],
+    build: {
+      outDir: 'dist/widget',
+      emptyOutDir: !loader && !hosted,
+      // Evergreen browsers; ES2022 keeps class private fields as they are instead of WeakMap helpers.
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: true,
+      // Library mode keeps whitespace in ES output for re-bundling; the widget is served as is.
+      rolldownOptions: { output: { minify: true } },
+      lib: loader
+        ? { entry: 'widget/loader/index.ts', formats: ['iife'], name: 'ParleyLoader', fileName: () => 'widget.js' }
+        : hosted
+        ? { entry: 'widget/hosted/index.ts', formats: ['es'], fileName: () => 'chat.js' }
+        : { entry: 'widget/app/index.tsx', formats: ['es'], fileName: () => 'app.js' },
+    },
+    test: {
+      include: ['**/*.test.ts'],
+      exclude: ['node_modules/**', 'dist/**'],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      pool: 'forks',
+      // On CI's loaded two-core machine a browser test can miss a deadline; it gets one more try, and
+      // a test that fails twice fails the run. Locally every failure shows at once.
+      retry: process.env['CI'] ? 1 : 0,
+    },
+  };
+});

@@ -1,0 +1,49 @@
+import type { MessagesPage, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
+
+/** A failed call to the BFF, with the stable code from its error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** True when a call failed for good (the same call would fail again); network trouble, 429 and 5xx are not. */
+export const isFinal = (error: unknown): boolean => error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
+
+/** The widget's HTTP calls to the BFF. Credentials travel in the Authorization header, never in URLs. */
+export function createApi(baseUrl: string) {
+  async function call<T>(method: string, path: string, credential: string, body?: unknown): Promise<T> {
+    const response = await fetch(new URL(path, baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${credential}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    if (response.status === 204) return undefined as T;
+    const payload = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string } } | undefined;
+    if (!response.ok) {
+      throw new ApiError(response.status, payload?.error?.code ?? 'internal', payload?.error?.message ?? `HTTP ${response.status}`);
+    }
+    return payload as T;
+  }
+  const conversation = (id: string) => `v1/widget/conversations/${encodeURIComponent(id)}`;
+
+  return {
+    createSession: (siteKey: string, previousToken?: string) => call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, previousToken ? { token: previousToken } : {}),
+    endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
+    config: (token: string) => call<WidgetConfig>('GET', 'v1/widget/config', token),
+    conversations: (token: string) => call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
+    openConversation: (token: string, contact: { name?: string; email?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
+    getConversation: (token: string, id: string) => call<WidgetConversation>('GET', conversation(id), token),
+    messages: (token: string, id: string, after: number) => call<MessagesPage>('GET', `${conversation(id)}/messages?after=${after}`, token),
+    send: (token: string, id: string, text: string, messageId: string) => call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, { text, message_id: messageId }),
+    read: (token: string, id: string, lastReadId: number) => call<{ last_read_id: number; unread: number }>('POST', `${conversation(id)}/read`, token, { last_read_id: lastReadId }),
+    close: (token: string, id: string) => call<WidgetConversation>('POST', `${conversation(id)}/close`, token, {}),
+    survey: (token: string, id: string, rating: number, comment: string) => call<{ rating: number }>('POST', `${conversation(id)}/survey`, token, { rating, comment }),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,577 @@
+import { io, type Socket } from 'socket.io-client';
+// The widget takes values only from zod-free modules of shared/, and types from anywhere.
+import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../../shared/socket-events.ts';
+import type { ReplyCard, ReplyChoice, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
+import type { ParleyEvent, ParleyEvents } from '../api.ts';
+import { ApiError, isFinal, type Api } from './api.ts';
+import type { SiteStorage } from './storage.ts';
+import { connectTabs, type TabMessage, type Tabs } from './tabs.ts';
+
+/** A message as the widget shows it: a stored one, or the customer's own still on its way. */
+export interface ShownMessage {
+  key: string;
+  author: WidgetMessage['author'];
+  authorName: string | null;
+  text: string;
+  createdAt: string;
+  status: 'sending' | 'sent' | 'delivered' | 'read' | 'failed';
+  id?: number;
+  messageId?: string | null;
+  choices: ReplyChoice[] | null;
+  card: ReplyCard | null;
+}
+
+export type View = 'chat' | 'list' | 'prechat';
+
+export interface ChatState {
+  phase: 'idle' | 'connecting' | 'ready' | 'error';
+  error?: string | undefined;
+  open: boolean;
+  view: View;
+  online: boolean;
+  config?: WidgetConfig | undefined;
+  conversations: WidgetConversation[];
+  conversationId?: string | undefined;
+  messages: ShownMessage[];
+  handledBy: 'ai' | 'human';
+  resolved: boolean;
+  surveyAnswered: boolean;
+  typing: boolean;
+  unread: number;
+  sound: boolean;
+}
+
+/** A message written but not yet stored by the BFF, kept on the device so a reload or an outage loses nothing. */
+interface OutboxItem {
+  conversationId: string;
+  messageId: string;
+  text: string;
+  createdAt: string;
+}
+
+// Renew the session this long before it expires.
+const RENEW_MARGIN_MS = 5 * 60_000;
+// The BFF's page size for history; a full page means there may be more.
+const HISTORY_PAGE_SIZE = 100;
+// How often to read new messages while the socket cannot connect.
+const POLL_MS = 5_000;
+// While the customer types: tell the people answering at most this often, and "stopped" after this long.
+const TYPING_EVERY_MS = 3_000;
+const TYPING_IDLE_MS = 5_000;
+
+export interface ChatOptions {
+  api: Api;
+  storage: SiteStorage;
+  baseUrl: string;
+  siteKey: string | undefined;
+  sessionToken?: string | undefined;
+  emit<E extends ParleyEvent>(event: E, payload: ParleyEvents[E]): void;
+}
+
+/**
+ * The chat's state and everything that talks to the BFF: session, conversations, history, the
+ * socket, the outbox and the other tabs. Components read `state` and call methods; only this file
+ * touches the network and storage.
+ */
+export class Chat {
+  state: ChatState;
+  readonly #listeners = new Set<() => void>();
+  readonly #options: ChatOptions;
+  #session: WidgetSession | undefined;
+  #socket: Socket<WidgetServerEvents, WidgetClientEvents> | undefined;
+  #lastId = 0;
+  #starting: Promise<void> | undefined;
+  #tabs: Tabs;
+  #typingSentAt = 0;
+  #typingTimer: ReturnType<typeof setTimeout> | undefined;
+  #flushTimer: ReturnType<typeof setTimeout> | undefined;
+  #onlineHandler = () => this.#setOnline(true);
+  #offlineHandler = () => this.#setOnline(false);
+
+  constructor(options: ChatOptions) {
+    this.#options = options;
+    const storage = options.storage;
+    this.state = {
+      phase: 'idle',
+      open: false,
+      view: 'chat',
+      online: typeof navigator === 'undefined' || navigator.onLine !== false,
+      conversations: [],
+      conversationId: storage.get('conversation'),
+      messages: [],
+      handledBy: 'ai',
+      resolved: false,
+      surveyAnswered: false,
+      typing: false,
+      unread: 0,
+      sound: storage.get('sound') === 'on',
+    };
+    this.#tabs = connectTabs(options.siteKey ?? 'none', (message) => this.#fromTab(message));
+    addEventListener('online', this.#onlineHandler);
+    addEventListener('offline', this.#offlineHandler);
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  // --- opening and closing -------------------------------------------------------------------
+
+  setOpen(open: boolean, fromTab = false): void {
+    if (open === this.state.open) return;
+    this.#set({ open });
+    if (!fromTab) this.#tabs.post({ type: 'open', open });
+    this.#options.emit(open ? 'open' : 'close', undefined);
+    if (open) {
+      void this.start().then(() => this.#markRead());
+    }
+  }
+
+  /** Gets a session, the conversation and its history, and connects; safe to call more than once. */
+  start(): Promise<void> {
+    return (this.#starting ??= this.#start().catch((error: unknown) => {
+      this.#starting = undefined;
+      // A refused page cannot read the answer (no CORS for it), so a network failure is said plainly.
+      const message = error instanceof ApiError ? error.message : 'connect';
+      this.#set({ phase: 'error', error: message });
+      this.#options.emit('error', { code: error instanceof ApiError ? error.code : 'unreachable', message: error instanceof Error ? error.message : String(error) });
+    }));
+  }
+
+  /** When the customer already has a session on this device: connect quietly, so the launcher can count unread messages. */
+  async warmUp(): Promise<void> {
+    if (this.#options.sessionToken || this.#options.storage.get('session')) await this.start();
+  }
+
+  async #start(retried = false): Promise<void> {
+    this.#set({ phase: 'connecting', error: undefined });
+    try {
+      const session = await this.#ensureSession();
+      const [config, list] = await Promise.all([this.#options.api.config(session.token), this.#options.api.conversations(session.token)]);
+      this.#set({ config, conversations: list.conversations });
+      const stored = this.state.conversationId && list.conversations.find((conversation) => conversation.id === this.state.conversationId);
+      if (stored) await this.#show(stored);
+      else this.#set({ conversationId: undefined, messages: [], view: config.features.prechat_form && list.conversations.length === 0 ? 'prechat' : 'chat' });
+      this.#connect(session.token);
+      this.#set({ phase: 'ready' });
+      this.#updateUnread();
+      void this.#flushOutbox();
+    } catch (error) {
+      // A stored session that was revoked (or signed with a retired key) is dropped and made anew once.
+      if (retried || !(error instanceof ApiError && error.status === 401) || !this.#options.storage.get('session')) throw error;
+      this.#options.storage.remove('session');
+      this.#session = undefined;
+      await this.#start(true);
+    }
+  }
+
+  /** One tab at a time makes a session, so tabs opened together stay one visitor (Web Locks where there are). */
+  async #ensureSession(): Promise<WidgetSession> {
+    if (this.#session && Date.parse(this.#session.expires_at) - Date.now() >= RENEW_MARGIN_MS) return this.#session;
+    if (typeof navigator === 'undefined' || !navigator.locks) return this.#ensureSessionNow();
+    // A frame on another site's page may be refused the lock (partitioned storage): then go without it.
+    let granted = false;
+    try {
+      return await navigator.locks.request(`parley-session:${this.#options.siteKey ?? 'none'}`, { mode: 'exclusive' }, () => {
+        granted = true;
+        return this.#ensureSessionNow();
+      });
+    } catch (error) {
+      if (granted) throw error;
+      return this.#ensureSessionNow();
+    }
+  }
+
+  async #ensureSessionNow(): Promise<WidgetSession> {
+    const { storage, api, siteKey, sessionToken } = this.#options;
+    let session = this.#session ?? storage.getJson<WidgetSession | undefined>('session', undefined);
+    if (sessionToken && session?.token !== sessionToken) {
+      // A verified customer's token from the page: used as it is; the page gives a new one before it expires.
+      session = { token: sessionToken, ttl_s: 0, expires_at: tokenExpiry(sessionToken), customer_ref: '', verified: true };
+    } else if (!session || Date.parse(session.expires_at) - Date.now() < RENEW_MARGIN_MS) {
+      if (!siteKey) throw new ApiError(401, 'unauthorized', 'The chat is not set up: the script tag has no data-site-key.');
+      session = await api.createSession(siteKey, session?.verified ? undefined : session?.token);
+      storage.setJson('session', session);
+    }
+    this.#session = session;
+    return session;
+  }
+
+  /** Switches to a verified customer's session. The visitor's conversations stay with the visitor. */
+  async identify(token: string): Promise<void> {
+    if (typeof token !== 'string' || !token.startsWith('wst_')) {
+      this.#options.emit('error', { code: 'invalid_request', message: 'identify takes {token: "wst_…"} from your server.' });
+      return;
+    }
+    this.#reset();
+    this.#options.storage.clear();
+    this.#options.sessionToken = token;
+    if (this.state.open) await this.start();
+  }
+
+  /** Forgets the visitor on this device: ends the session on the server and clears what is stored. */
+  async shutdown(): Promise<void> {
+    const session = this.#session;
+    this.#reset();
+    this.#options.storage.clear();
+    this.#options.sessionToken = undefined;
+    this.#tabs.post({ type: 'session' });
+    if (session) await this.#options.api.endSession(session.token).catch(() => undefined);
+  }
+
+  #reset(): void {
+    this.#socket?.close();
+    this.#socket = undefined;
+    this.#session = undefined;
+    this.#starting = undefined;
+    this.#lastId = 0;
+    this.#set({ phase: 'idle', conversations: [], conversationId: undefined, messages: [], unread: 0, resolved: false, surveyAnswered: false, view: 'chat', handledBy: 'ai' });
+    this.#emitUnread();
+  }
+
+  // --- conversations -------------------------------------------------------------------------
+
+  async #show(conversation: WidgetConversation): Promise<void> {
+    this.#lastId = 0;
+    this.#options.storage.set('conversation', conversation.id);
+    this.#set({
+      conversationId: conversation.id,
+      messages: this.#outbox()
+        .filter((item) => item.conversationId === conversation.id)
+        .map((item) => pendingMessage(item)),
+      handledBy: conversation.handled_by,
+      resolved: conversation.status === 'resolved',
+      surveyAnswered: conversation.survey !== null,
+      view: 'chat',
+      typing: false,
+    });
+    await this.#catchUp();
+  }
+
+  async openConversation(id: string): Promise<void> {
+    const conversation = this.state.conversations.find((candidate) => candidate.id === id);
+    if (!conversation) return;
+    await this.#show(conversation);
+    await this.#markRead();
+  }
+
+  async newConversation(contact: { name?: string; email?: string } = {}): Promise<void> {
+    const session = await this.#ensureSession();
+    const conversation = await this.#options.api.openConversation(session.token, contact);
+    this.#set({ conversations: [conversation, ...this.state.conversations] });
+    await this.#show(conversation);
+  }
+
+  showList(): void {
+    this.#set({ view: 'list' });
+    void this.#refreshList();
+  }
+
+  backToChat(): void {
+    this.#set({ view: 'chat' });
+  }
+
+  async #refreshList(): Promise<void> {
+    if (!this.#session) return;
+    const { conversations } = await this.#options.api.conversations(this.#session.token);
+    this.#set({ conversations });
+    this.#updateUnread();
+  }
+
+  async endConversation(): Promise<void> {
+    if (!this.#session || !this.state.conversationId) return;
+    const conversation = await this.#options.api.close(this.#session.token, this.state.conversationId);
+    this.#set({ resolved: true, conversations: this.state.conversations.map((existing) => (existing.id === conversation.id ? conversation : existing)) });
+  }
+
+  async answerSurvey(rating: number, comment: string): Promise<void> {
+    if (!this.#session || !this.state.conversationId) return;
+    await this.#options.api.survey(this.#session.token, this.state.conversationId, rating, comment);
+    this.#set({ surveyAnswered: true });
+  }
+
+  // --- messages ------------------------------------------------------------------------------
+
+  /** Shows the message at once as "sending", keeps it in the outbox, and sends it when it can. */
+  async send(text: string): Promise<void> {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    if (!this.state.conversationId || this.state.resolved) await this.newConversation();
+    const item: OutboxItem = { conversationId: this.state.conversationId!, messageId: crypto.randomUUID(), text: trimmed, createdAt: new Date().toISOString() };
+    this.#saveOutbox([...this.#outbox(), item]);
+    this.#set({ messages: [...this.state.messages, pendingMessage(item)] });
+    this.#stopTyping();
+    await this.#flushOutbox();
+  }
+
+  /** Sends a failed message again (with a new id: the first one was refused for good). */
+  async retry(key: string): Promise<void> {
+    const failed = this.state.messages.find((message) => message.key === key && message.status === 'failed');
+    if (!failed) return;
+    this.#set({ messages: this.state.messages.filter((message) => message !== failed) });
+    await this.send(failed.text);
+  }
+
+  choose(choice: ReplyChoice): Promise<void> {
+    return this.send(choice.value);
+  }
+
+  /** The customer is typing: tell the people answering, at most every few seconds. */
+  typing(): void {
+    if (!this.#socket?.connected || !this.state.conversationId) return;
+    const now = Date.now();
+    if (now - this.#typingSentAt > TYPING_EVERY_MS) {
+      this.#typingSentAt = now;
+      this.#socket.emit('typing:set', { conversation_id: this.state.conversationId, typing: true });
+    }
+    clearTimeout(this.#typingTimer);
+    this.#typingTimer = setTimeout(() => this.#stopTyping(), TYPING_IDLE_MS);
+  }
+
+  #stopTyping(): void {
+    clearTimeout(this.#typingTimer);
+    if (this.#typingSentAt && this.#socket?.connected && this.state.conversationId) {
+      this.#socket.emit('typing:set', { conversation_id: this.state.conversationId, typing: false });
+    }
+    this.#typingSentAt = 0;
+  }
+
+  setSound(on: boolean): void {
+    this.#options.storage.set('sound', on ? 'on' : 'off');
+    this.#set({ sound: on });
+  }
+
+  #outbox(): OutboxItem[] {
+    return this.#options.storage.getJson<OutboxItem[]>('outbox', []);
+  }
+
+  #saveOutbox(items: OutboxItem[]): void {
+    if (items.length) this.#options.storage.setJson('outbox', items);
+    else this.#options.storage.remove('outbox');
+  }
+
+  /** Sends what waits in the outbox, in order, each with its own message_id (so a repeat is harmless). */
+  async #flushOutbox(): Promise<void> {
+    clearTimeout(this.#flushTimer);
+    const session = this.#session;
+    if (!session || this.state.phase !== 'ready') return;
+    for (const item of this.#outbox()) {
+      try {
+        this.#add(await this.#options.api.send(session.token, item.conversationId, item.text, item.messageId));
+        this.#saveOutbox(this.#outbox().filter((waiting) => waiting.messageId !== item.messageId));
+      } catch (error) {
+        if (isFinal(error)) {
+          this.#saveOutbox(this.#outbox().filter((waiting) => waiting.messageId !== item.messageId));
+          this.#set({ messages: this.state.messages.map((message) => (message.key === item.messageId ? { ...message, status: 'failed' } : message)) });
+          continue;
+        }
+        // Offline, or the BFF is busy: try again soon, and at once when the browser is back online.
+        this.#flushTimer = setTimeout(() => void this.#flushOutbox(), 5_000);
+        return;
+      }
+    }
+  }
+
+  /** Fetches every message after the last one shown (after a reconnect, too). */
+  async #catchUp(): Promise<void> {
+    const session = this.#session ?? (await this.#ensureSession());
+    const id = this.state.conversationId;
+    if (!id) return;
+    let page;
+    do {
+      page = await this.#options.api.messages(session.token, id, this.#lastId);
+      if (this.state.conversationId !== id) return;
+      for (const message of page.messages) this.#add(message, false);
+    } while (page.messages.length === HISTORY_PAGE_SIZE);
+  }
+
+  #connect(token: string): void {
+    this.#socket?.close();
+    // WebSocket only (the widget's bundle carries no other transport); while it cannot connect, poll.
+    const socket: Socket<WidgetServerEvents, WidgetClientEvents> = io(new URL(WIDGET_NAMESPACE, this.#options.baseUrl).href, { auth: { token }, transports: ['websocket'] });
+    socket.on('connect_error', () => this.#pollWhileDisconnected());
+    socket.on('message:created', (message) => this.#received(message));
+    socket.on('message:updated', (update) => {
+      if (update.conversation_id !== this.state.conversationId) return;
+      this.#set({ messages: this.state.messages.map((message) => (message.id === update.id ? { ...message, status: update.status } : message)) });
+    });
+    socket.on('typing:changed', (change) => {
+      if (change.conversation_id === this.state.conversationId) this.#set({ typing: change.typing });
+    });
+    socket.on('conversation:handed_over', (notice) => this.#patchConversation(notice.conversation_id, { handled_by: 'human' }));
+    socket.on('conversation:handed_back', (notice) => this.#patchConversation(notice.conversation_id, { handled_by: 'ai' }));
+    socket.on('conversation:closed', (notice) => this.#patchConversation(notice.conversation_id, { status: 'resolved' }));
+    socket.on('connect', () => {
+      this.#setOnline(true);
+      // After every (re)connect, recovered or not, read by cursor what may have been missed, and take
+      // the unread counts from the server again (while away, this tab took another tab's count).
+      void this.#catchUp().catch(() => undefined);
+      void this.#refreshList().catch(() => undefined);
+      void this.#flushOutbox();
+    });
+    socket.on('disconnect', () => this.#set({ typing: false }));
+    this.#socket = socket;
+  }
+
+  #pollTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Reads new messages every few seconds while the socket is down (polling does not count against limits). */
+  #pollWhileDisconnected(): void {
+    if (this.#pollTimer) return;
+    const poll = () => {
+      this.#pollTimer = undefined;
+      if (!this.#socket || this.#socket.connected) return;
+      void this.#catchUp().catch(() => undefined);
+      this.#pollTimer = setTimeout(poll, POLL_MS);
+    };
+    this.#pollTimer = setTimeout(poll, POLL_MS);
+  }
+
+  #patchConversation(id: string, patch: Partial<WidgetConversation>): void {
+    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === id ? { ...conversation, ...patch } : conversation)) });
+    if (id !== this.state.conversationId) return;
+    if (patch.handled_by) this.#set({ handledBy: patch.handled_by });
+    if (patch.status === 'resolved') this.#set({ resolved: true, typing: false });
+  }
+
+  /** A message pushed by the BFF: shown if it belongs to the open conversation, counted as unread when unseen. */
+  #received(message: WidgetMessage): void {
+    const known = this.state.conversations.find((conversation) => conversation.id === message.conversation_id);
+    if (!known) void this.#adopt(message.conversation_id);
+    if (message.conversation_id === this.state.conversationId) this.#add(message, true);
+    const author = message.author;
+    if (author === 'customer') return;
+    const seen = this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible';
+    if (seen) void this.#markRead();
+    else {
+      this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + 1, last_message: message } : conversation)) });
+      this.#updateUnread();
+    }
+    if (author !== 'system') {
+      this.#options.emit('message', { conversation_id: message.conversation_id, author, text: message.text });
+      // The chime loads only for customers who turned the sound on.
+      if (this.state.sound && !seen) void import('./chime.ts').then((module) => module.chimeOnce(`${message.id}`));
+    }
+    this.#tabs.post({ type: 'message', conversationId: message.conversation_id });
+  }
+
+  /** A conversation started elsewhere (another tab): listed, and shown when this tab has none open. */
+  async #adopt(conversationId: string): Promise<void> {
+    await this.#refreshList();
+    const conversation = this.state.conversations.find((candidate) => candidate.id === conversationId);
+    if (conversation && !this.state.conversationId) await this.#show(conversation);
+  }
+
+  /** Shows a stored message once: it replaces the customer's own copy in flight, and repeats are dropped. */
+  #add(message: WidgetMessage, live = true): void {
+    if (message.conversation_id !== this.state.conversationId) return;
+    this.#lastId = Math.max(this.#lastId, message.id);
+    const shown: ShownMessage = {
+      key: message.message_id && message.author === 'customer' ? message.message_id : `m${message.id}`,
+      id: message.id,
+      author: message.author,
+      authorName: message.author_name,
+      text: message.text,
+      createdAt: message.created_at,
+      status: message.status,
+      messageId: message.message_id,
+      choices: message.choices,
+      card: message.card,
+    };
+    const messages = this.state.messages;
+    if (messages.some((existing) => existing.id === message.id)) return;
+    const pending = message.message_id ? messages.findIndex((existing) => existing.id === undefined && existing.messageId === message.message_id) : -1;
+    const next = pending >= 0 ? messages.map((existing, index) => (index === pending ? shown : existing)) : [...messages, shown];
+    this.#set({ messages: next.sort(byOrder), ...(live && message.author !== 'customer' ? { typing: false } : {}) });
+  }
+
+  async #markRead(): Promise<void> {
+    const id = this.state.conversationId;
+    if (!this.#session || !id || !this.state.open || this.#lastId === 0) return;
+    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === id ? { ...conversation, unread: 0 } : conversation)) });
+    this.#updateUnread();
+    this.#tabs.post({ type: 'read', conversationId: id });
+    if (this.#socket?.connected) this.#socket.emit('read:mark', { conversation_id: id, last_read_id: this.#lastId });
+    else await this.#options.api.read(this.#session.token, id, this.#lastId).catch(() => undefined);
+  }
+
+  #updateUnread(): void {
+    const unread = this.state.conversations.reduce((sum, conversation) => sum + conversation.unread, 0);
+    if (unread === this.state.unread) return;
+    this.#set({ unread });
+    this.#tabs.post({ type: 'unread', count: unread });
+    this.#emitUnread();
+  }
+
+  #emitUnread(): void {
+    this.#options.emit('unread', { count: this.state.unread });
+  }
+
+  #fromTab(message: TabMessage): void {
+    switch (message.type) {
+      case 'open':
+        this.setOpen(message.open, true);
+        return;
+      case 'unread':
+        // A tab with its own connection counts for itself (two counts would fight); one without takes the count.
+        if (!this.#socket?.connected && message.count !== this.state.unread) {
+          this.#set({ unread: message.count });
+          this.#emitUnread();
+        }
+        return;
+      case 'read':
+        this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversationId ? { ...conversation, unread: 0 } : conversation)) });
+        this.#updateUnread();
+        return;
+      case 'message':
+        if (!this.state.conversationId) void this.#adopt(message.conversationId).catch(() => undefined);
+        else if (message.conversationId === this.state.conversationId && !this.#socket?.connected) void this.#catchUp().catch(() => undefined);
+        return;
+      case 'session':
+        // Another tab shut the chat down: forget here too.
+        this.#reset();
+        return;
+    }
+  }
+
+  #setOnline(online: boolean): void {
+    if (online === this.state.online) return;
+    this.#set({ online });
+    if (online) void this.#flushOutbox();
+  }
+
+  #set(patch: Partial<ChatState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.#listeners) listener();
+  }
+
+  destroy(): void {
+    this.#socket?.close();
+    this.#tabs.close();
+    removeEventListener('online', this.#onlineHandler);
+    removeEventListener('offline', this.#offlineHandler);
+  }
+}
+
+/** When a session token expires, read from its payload (not verified here: the BFF does that). */
+function tokenExpiry(token: string): string {
+  try {
+    const payload = token.slice(4).split('.')[1] ?? '';
+    const { exp } = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
+    if (typeof exp === 'number') return new Date(exp * 1000).toISOString();
+  } catch {
+    // Not a JWT we can read: treat it as good for an hour and let the BFF decide.
+  }
+  return new Date(Date.now() + 3600_000).toISOString();
+}
+
+function pendingMessage(item: OutboxItem): ShownMessage {
+  return { key: item.messageId, author: 'customer', authorName: null, text: item.text, createdAt: item.createdAt, status: 'sending', messageId: item.messageId, choices: null, card: null };
+}
+
+/** Stored messages in id order; the customer's messages in flight stay last, in the order written. */
+function byOrder(a: ShownMessage, b: ShownMessage): number {
+  if (a.id === undefined || b.id === undefined) return a.id === undefined ? (b.id === undefined ? 0 : 1) : -1;
+  return a.id - b.id;
+}

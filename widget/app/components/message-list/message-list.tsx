@@ -1,0 +1,92 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { ReplyChoice } from '../../../../shared/index.ts';
+import type { ShownMessage } from '../../chat.ts';
+import { useI18n } from '../../i18n/context.ts';
+import type { MessageKey } from '../../i18n/index.ts';
+import { Card } from '../card/card.tsx';
+import { QuickReplies } from '../quick-replies/quick-replies.tsx';
+import { RichText } from '../rich-text/rich-text.tsx';
+
+const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = { customer: 'you', ai: 'assistant', human: 'support' };
+const STATUS: Record<ShownMessage['status'], MessageKey> = { sending: 'sending', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
+// Messages by the same sender within this time share one name and time.
+const GROUP_MS = 5 * 60_000;
+
+interface Props {
+  messages: readonly ShownMessage[];
+  /** The inbox's greeting, shown while the conversation has no messages yet. */
+  greeting?: string | undefined;
+  typing: boolean;
+  /** Choices are offered only on the last answer, and only while the conversation is open. */
+  canChoose: boolean;
+  onChoose: (choice: ReplyChoice) => void;
+  onRetry: (key: string) => void;
+}
+
+/** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
+export function MessageList({ messages, greeting, typing, canChoose, onChoose, onRetry }: Props) {
+  const { t, locale } = useI18n();
+  const end = useRef<HTMLDivElement>(null);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, typing]);
+  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+  const lastChoices = [...messages].reverse().find((message) => message.author !== 'customer' && message.author !== 'system');
+  return (
+    <div class="messages" role="log" aria-live="polite" aria-label={t('messages')} tabIndex={0}>
+      {messages.length === 0 && greeting && (
+        <div class="greeting">
+          <div class="bubble">
+            <RichText text={greeting} />
+          </div>
+        </div>
+      )}
+      {messages.map((message, index) => {
+        if (message.author === 'system') {
+          return (
+            <p key={message.key} class="notice">
+              {message.text}
+            </p>
+          );
+        }
+        const previous = messages[index - 1];
+        const startsGroup = !previous || previous.author !== message.author || Date.parse(message.createdAt) - Date.parse(previous.createdAt) > GROUP_MS;
+        const mine = message.author === 'customer';
+        const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
+        return (
+          <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'}${startsGroup ? ' first' : ''}`} data-status={message.status}>
+            {startsGroup && (
+              <p class="meta">
+                <span class="author">{name}</span> <time dateTime={message.createdAt}>{time.format(new Date(message.createdAt))}</time>
+              </p>
+            )}
+            <div class="bubble">
+              <RichText text={message.text} />
+              {message.card && <Card card={message.card} />}
+            </div>
+            {message.choices && message === lastChoices && <QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />}
+            {mine && (
+              <p class="status">
+                {t(STATUS[message.status])}
+                {message.status === 'failed' && (
+                  <button type="button" class="link" onClick={() => onRetry(message.key)}>
+                    {t('retry')}
+                  </button>
+                )}
+              </p>
+            )}
+          </div>
+        );
+      })}
+      {typing && (
+        <p class="typing" role="status">
+          <span class="dots" aria-hidden="true">
+            <span />
+            <span />
+            <span />
+          </span>
+          <span class="visually-hidden">{t('writing')}</span>
+        </p>
+      )}
+      <div ref={end} />
+    </div>
+  );
+}

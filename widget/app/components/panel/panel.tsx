@@ -1,0 +1,131 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Chat } from '../../chat.ts';
+import { useI18n } from '../../i18n/context.ts';
+import { Composer } from '../composer/composer.tsx';
+import { Icon } from '../icons/icons.tsx';
+import { MessageList } from '../message-list/message-list.tsx';
+
+type Extras = typeof import('../../extras.ts');
+let extras: Promise<Extras> | undefined;
+
+/** The list, survey and pre-chat form, loaded the first time one is needed (with their styles). */
+function useExtras(needed: boolean, root: () => Node | null): Extras | undefined {
+  const [loaded, setLoaded] = useState<Extras | undefined>();
+  useEffect(() => {
+    if (!needed || loaded) return;
+    extras ??= import('../../extras.ts').then((module) => {
+      const shadow = root()?.getRootNode();
+      if (shadow instanceof ShadowRoot) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(module.EXTRAS_CSS);
+        shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
+      }
+      return module;
+    });
+    void extras.then(setLoaded);
+  }, [needed, loaded]);
+  return loaded;
+}
+
+interface Props {
+  chat: Chat;
+  /** On the hosted page the chat fills the page and cannot be closed. */
+  fullPage: boolean;
+  onClose: () => void;
+}
+
+/** The open chat: header, then the conversation, the list of conversations or the pre-chat form. Escape closes it. */
+export function Panel({ chat, fullPage, onClose }: Props) {
+  const { t } = useI18n();
+  const [state, setState] = useState(chat.state);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => chat.subscribe(() => setState(chat.state)), [chat]);
+  const section = useRef<HTMLElement>(null);
+  const more = useExtras(state.open && (state.view !== 'chat' || state.resolved), () => section.current);
+  // Focus moves into the panel when it opens: to the message box when it can take text.
+  useEffect(() => {
+    if (!state.open) return;
+    if (state.view === 'chat' && input.current && !input.current.disabled) input.current.focus();
+    else heading.current?.focus();
+  }, [state.open, state.view, state.phase, state.resolved]);
+  if (!state.open) return null;
+  const name = state.config?.inbox.name ?? '';
+  const busy = state.phase !== 'ready';
+  return (
+    <section
+      ref={section}
+      class={`panel${fullPage ? ' full' : ''}`}
+      role={fullPage ? 'main' : 'dialog'}
+      aria-label={t('chatWith', { name })}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !fullPage) {
+          event.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <header class="header">
+        <div class="title">
+          <h2 ref={heading} tabIndex={-1}>
+            {name || t('chatWith', { name: '' }).trim()}
+          </h2>
+          <p class="subtitle">{state.handledBy === 'human' ? t('humanAnswering') : t('aiAnswering')}</p>
+        </div>
+        {state.view === 'list' ? (
+          <button type="button" class="icon" aria-label={t('backToChat')} onClick={() => chat.backToChat()} disabled={!state.conversationId}>
+            <Icon name="back" />
+          </button>
+        ) : (
+          <button type="button" class="icon" aria-label={t('conversations')} onClick={() => chat.showList()} disabled={busy}>
+            <Icon name="menu" />
+          </button>
+        )}
+        <button type="button" class="icon" aria-label={t('soundOn')} aria-pressed={state.sound} onClick={() => chat.setSound(!state.sound)}>
+          <Icon name={state.sound ? 'bell' : 'bellOff'} />
+        </button>
+        {!fullPage && (
+          <button type="button" class="icon" aria-label={t('closeChat')} onClick={onClose}>
+            <Icon name="close" />
+          </button>
+        )}
+      </header>
+      {!state.online && (
+        <p class="offline" role="status">
+          {t('offline')}
+        </p>
+      )}
+      {state.view === 'list' && more && <more.ConversationList conversations={state.conversations} onOpen={(id) => void chat.openConversation(id)} onNew={() => void chat.newConversation()} />}
+      {state.view === 'prechat' && more && <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />}
+      {state.view === 'chat' && (
+        <>
+          <MessageList messages={state.messages} greeting={state.config?.inbox.greeting} typing={state.typing} canChoose={!state.resolved} onChoose={(choice) => void chat.choose(choice)} onRetry={(key) => void chat.retry(key)} />
+          {state.resolved && (
+            <div class="ended">
+              <p>{t('conversationClosed')}</p>
+              {state.config?.features.survey && more && <more.Survey answered={state.surveyAnswered} onAnswer={(rating, comment) => chat.answerSurvey(rating, comment)} />}
+              <button type="button" class="primary wide" onClick={() => void chat.newConversation()}>
+                {t('newConversation')}
+              </button>
+            </div>
+          )}
+          {state.phase === 'error' && (
+            <p class="error" role="alert">
+              {state.error === 'connect' ? t('connectError') : state.error}
+            </p>
+          )}
+          {!state.resolved && (
+            <>
+              {state.conversationId && state.messages.length > 0 && (
+                <button type="button" class="link end" onClick={() => void chat.endConversation()}>
+                  {t('closeConversation')}
+                </button>
+              )}
+              <Composer disabled={busy} inputRef={input} onTyping={() => chat.typing()} onSend={(text) => void chat.send(text)} />
+            </>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
