@@ -441,13 +441,12 @@ export class Chat {
     if (!known) void this.#adopt(message.conversation_id);
     if (message.conversation_id === this.state.conversationId) this.#add(message, true);
     const author = message.author;
+    const seen = author === 'customer' || (this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible');
+    // The list's preview follows every message at once, so it is right before the list is fetched again.
+    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + (seen ? 0 : 1), last_message: message } : conversation)) });
     if (author === 'customer') return;
-    const seen = this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible';
     if (seen) void this.#markRead();
-    else {
-      this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + 1, last_message: message } : conversation)) });
-      this.#updateUnread();
-    }
+    else this.#updateUnread();
     if (author !== 'system') {
       this.#options.emit('message', { conversation_id: message.conversation_id, author, text: message.text });
       // The chime loads only for customers who turned the sound on.
