@@ -757,6 +757,32 @@ describe.each(DRIVERS)('helpdesk Client API over HTTP on $name', (driver) => {
       expect(listed.find((message) => message.id === answer.id)!.content_attributes['submitted_values']).toEqual(form);
     });
 
+    it("passes a choice picked by PATCH on to the AI as the contact's next message, once, and the AI answers it", async () => {
+      const contact = await createContact();
+      const conversation = await openConversation(contact.source_id);
+      const list = await ask(stack.inboxIdentifier, contact.source_id, conversation.id, 'exchange');
+      const offer = list.find((message) => message.content_type === 'input_select')!;
+      expect(offer.content_attributes['items']).toContainEqual({ title: 'Exchanging an item for another size', value: 'Exchanging an item for another size' });
+
+      const pick = [{ title: 'Exchanging an item for another size', value: 'Exchanging an item for another size' }];
+      expect((await patchMessage(stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status).toBe(200);
+      await stack.bff.relay.settled();
+      const answered = await until(
+        () => listMessages(stack.inboxIdentifier, contact.source_id, conversation.id),
+        (messages) => messages.some((message) => message.message_type === 1 && message.id > offer.id && /quickest way to exchange/.test(message.content ?? '')),
+        'the answer to the choice',
+      );
+      const picked = answered.filter((message) => message.message_type === 0 && message.content === 'Exchanging an item for another size');
+      expect(picked).toHaveLength(1);
+
+      // Picking again changes the stored values, not the conversation.
+      expect((await patchMessage(stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status).toBe(200);
+      await stack.bff.relay.settled();
+      const again = await listMessages(stack.inboxIdentifier, contact.source_id, conversation.id);
+      expect(again.filter((message) => message.message_type === 0)).toHaveLength(2);
+      expect(again.length).toBe(answered.length);
+    });
+
     it("refuses values on the contact's own message and a rating on a message that is not the survey with 422, changing nothing", async () => {
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);

@@ -9,9 +9,11 @@ import {
   insertConversation,
   insertMessage,
   listMessages,
+  askSurvey,
   markReadUpTo,
   saveSurvey,
-  surveyCreatedAt,
+  saveSurveyAnswer,
+  surveyQuestion,
   unreadCount,
   updateConversation,
   type ConversationRecord,
@@ -26,8 +28,8 @@ export interface ConversationServiceDeps {
 }
 
 const PAGE_SIZE = 100;
-// Chatwoot locks a survey answer 14 days after it was first given; so do we.
-const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
+/** A survey takes answers (and changes) for 14 days after it was asked, as Chatwoot's does. */
+export const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
 
 /**
  * The BFF's one implementation of conversations, behind the widget routes and the socket
@@ -97,14 +99,6 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
       return result;
     },
 
-    /** Adds a notice to the conversation (for example the survey question a resolve asks), shown to every tab. */
-    async addNotice(customer: Customer, uuid: string, text: string, contentType = 'text'): Promise<WidgetMessage> {
-      const conversation = await mine(customer, uuid);
-      const { message } = await insertMessage(sql, conversation, { author: 'system', text, contentType }, now());
-      publisher.messageCreated(conversation, message);
-      return message;
-    },
-
     /** The customer is typing (or stopped); people answering the conversation see it. */
     async setTyping(customer: Customer, uuid: string, typing: boolean): Promise<void> {
       const conversation = await mine(customer, uuid);
@@ -119,29 +113,45 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
       return { conversation_id: uuid, last_read_id: position, unread: await unreadCount(sql, conversation.id) };
     },
 
-    /** Closes the conversation for the customer now, and tells the engine through the outbox. */
+    /** Closes the conversation for the customer now, asks for a rating, and tells the engine through the outbox. */
     async close(customer: Customer, uuid: string): Promise<WidgetConversation> {
       const conversation = await mine(customer, uuid);
       if (conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is already resolved.`);
-      await updateConversation(sql, conversation.id, { status: 'resolved', closeRequested: true }, now());
+      const question = await sql.transaction(async (tx) => {
+        await updateConversation(tx, conversation.id, { status: 'resolved', closeRequested: true }, now());
+        return askSurvey(tx, conversation, now());
+      });
       conversation.status = 'resolved';
       publisher.closed(conversation, false);
+      if (question) publisher.surveyAsked(conversation, question);
       relay.kick(conversation.id);
       return view(customer, conversation);
     },
 
     async answerSurvey(customer: Customer, uuid: string, answer: { rating: number; comment?: string | undefined }): Promise<{ conversation_id: string; rating: number; comment: string }> {
-      const conversation = await mine(customer, uuid);
-      const inbox = await findInbox(sql, conversation.inboxId);
-      if (!inbox?.surveyEnabled) throw new ParleyError('invalid_state', 'This inbox does not ask for a satisfaction survey.');
-      if (conversation.status !== 'resolved') throw new ParleyError('invalid_state', 'The survey opens when the conversation is resolved.');
-      const first = await surveyCreatedAt(sql, conversation.id);
-      if (first && now().getTime() - first.getTime() > SURVEY_LOCK_MS) throw new ParleyError('unprocessable', 'The survey answer is locked 14 days after it was given.');
       const comment = answer.comment ?? '';
-      await saveSurvey(sql, conversation.id, answer.rating, comment, now());
+      await rate(await mine(customer, uuid), answer.rating, comment);
       return { conversation_id: uuid, rating: answer.rating, comment };
     },
+
+    rate,
   };
+
+  /**
+   * The one way a survey is answered (widget, Client API, survey page): the conversation must have
+   * been asked, and the answer may change until 14 days after the question.
+   */
+  async function rate(conversation: ConversationRecord, rating: number, comment: string): Promise<void> {
+    if (conversation.status !== 'resolved') throw new ParleyError('invalid_state', 'The survey opens when the conversation is resolved.');
+    const question = await surveyQuestion(sql, conversation.id);
+    if (!question) throw new ParleyError('invalid_state', 'This conversation was not asked for a rating.');
+    if (now().getTime() - question.askedAt.getTime() > SURVEY_LOCK_MS) throw new ParleyError('unprocessable', 'The survey is locked 14 days after it was asked.');
+    await sql.transaction(async (tx) => {
+      await saveSurvey(tx, conversation.id, rating, comment, now());
+      await saveSurveyAnswer(tx, question.id, rating, comment);
+    });
+    publisher.messageAnswered(conversation, question.id);
+  }
 }
 
 export type ConversationService = ReturnType<typeof createConversationService>;

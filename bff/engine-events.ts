@@ -1,7 +1,7 @@
 import { replyOf, type EngineEvent, type MessageUpdate, type WidgetMessage } from '../shared/index.ts';
 import type { Queryable, Sql } from '../shared/server/index.ts';
 import type { Publisher } from './realtime.ts';
-import { insertMessage, markCustomerMessagesRead, setUpstream, updateConversation, type ConversationRecord } from './store/conversations.ts';
+import { askSurvey, insertMessage, markCustomerMessagesRead, setUpstream, updateConversation, type ConversationRecord } from './store/conversations.ts';
 
 /** Notices the widget shows when the engine moves a conversation. */
 export const NOTICES = {
@@ -63,8 +63,11 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
         await updateConversation(tx, conversation.id, { status: 'resolved', engineClosed: true, resolvedByAi: resolved }, at);
         conversation.status = 'resolved';
         conversation.engineClosed = true;
-        // A close the customer asked for was already announced; one the AI made is news.
-        if (wasOpen) effects.push((publish) => publish.closed(conversation, resolved));
+        // A close the customer asked for was already announced and asked for a rating; one the AI made is news.
+        if (!wasOpen) return;
+        effects.push((publish) => publish.closed(conversation, resolved));
+        const question = await askSurvey(tx, conversation, at);
+        if (question) effects.push((publish) => publish.surveyAsked(conversation, question));
         return;
       }
       default:

@@ -31,6 +31,10 @@ export interface Publisher {
   handedOver(conversation: ConversationRecord): void;
   handedBack(conversation: ConversationRecord): void;
   closed(conversation: ConversationRecord, resolved: boolean): void;
+  /** A resolve asked for a rating with this survey question. */
+  surveyAsked(conversation: ConversationRecord, question: WidgetMessage): void;
+  /** An interactive message (choices, the survey question) got its answer. */
+  messageAnswered(conversation: ConversationRecord, messageId: number): void;
 }
 
 /** Every tab of one customer joins this room. */
@@ -208,6 +212,14 @@ export class Realtime implements Publisher {
 
   closed(conversation: ConversationRecord, resolved: boolean): void {
     this.#to(conversation)?.emit('conversation:closed', { conversation_id: conversation.uuid, resolved });
+  }
+
+  surveyAsked(): void {
+    // The widget shows its own survey form when it hears conversation:closed.
+  }
+
+  messageAnswered(): void {
+    // The widget keeps the answer in its own state (the survey form, the message a choice sent).
   }
 
   async close(): Promise<void> {

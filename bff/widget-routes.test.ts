@@ -45,6 +45,10 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
   };
   const messages = async (token: string, id: string) => (await page(token, id)).messages;
   const engineId = (uuid: string) => engineConversationOf(stack, uuid);
+  const surveyQuestions = async (uuid: string) =>
+    (
+      await stack.bffSql.query<{ text: string }>("SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = $1 AND m.content_type = 'input_csat'", [uuid])
+    ).map((row) => row.text);
   const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
 
   async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
@@ -329,7 +333,10 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expectError(await request(widget(`/conversations/${id}/close`), { token, body: {} }), 409, 'invalid_state');
     expectError(await send(token, id, 'one more thing', 'close-2'), 409, 'invalid_state');
     await stack.bff.relay.settled();
+    // The close asked for a rating: the survey question is stored for Client API clients, and the widget is not shown it (it has its own form).
     expect(await messages(token, id)).toEqual(before);
+    expect(await surveyQuestions(id)).toEqual(['Please rate this conversation.']);
+    expect((await getConversation(token, id)).unread).toBe(before.filter((message) => message.author !== 'customer').length);
     const [row] = await stack.bffSql.query<{ count: number }>("SELECT count(*)::int AS count FROM messages WHERE message_id = 'close-2'");
     expect(row!.count).toBe(0);
 
@@ -343,7 +350,7 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expect((transcript.body.turns as { text: string }[]).some((turn) => turn.text === 'one more thing')).toBe(false);
   });
 
-  it('takes a survey answer only once resolved, 1 to 5, changeable for 14 days after the first answer', async () => {
+  it('takes a survey answer only once resolved, 1 to 5, changeable until 14 days after the close asked for it', async () => {
     const { token } = await visitor();
     const { id } = await openConversation(token);
     const survey = (body: unknown) => request(widget(`/conversations/${id}/survey`), { token, body });
@@ -351,34 +358,52 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expectError(await survey({ rating: 5, comment: 'Too early' }), 409, 'invalid_state');
     expect((await getConversation(token, id)).survey).toBeNull();
 
-    expect((await request(widget(`/conversations/${id}/close`), { token, body: {} })).status).toBe(200);
-    for (const body of [{ rating: 0 }, { rating: 6 }, { rating: '5' }, { rating: 4.5 }, {}, { rating: 5, stars: 5 }, { rating: 5, comment: 'x'.repeat(2001) }]) {
-      expectError(await survey(body), 400, 'invalid_request');
-    }
-    expect((await getConversation(token, id)).survey).toBeNull();
-
-    const firstAnswerAt = Date.now();
-    clock.frozenAt = firstAnswerAt;
+    const askedAt = Date.now();
+    clock.frozenAt = askedAt;
     try {
+      expect((await request(widget(`/conversations/${id}/close`), { token, body: {} })).status).toBe(200);
+      for (const body of [{ rating: 0 }, { rating: 6 }, { rating: '5' }, { rating: 4.5 }, {}, { rating: 5, stars: 5 }, { rating: 5, comment: 'x'.repeat(2001) }]) {
+        expectError(await survey(body), 400, 'invalid_request');
+      }
+      expect((await getConversation(token, id)).survey).toBeNull();
+
+      // First answered two days after the close asked.
+      clock.frozenAt = askedAt + 2 * DAY_MS;
       const answered = await survey({ rating: 4, comment: 'Quick and clear' });
       expect(answered.status).toBe(200);
       expect(answered.body).toEqual({ conversation_id: id, rating: 4, comment: 'Quick and clear' });
       expect((await getConversation(token, id)).survey).toEqual({ rating: 4, comment: 'Quick and clear' });
 
-      // Changed just before the 14 days are up.
-      clock.frozenAt = firstAnswerAt + 14 * DAY_MS - 60_000;
+      // Changed just before the 14 days since the question are up.
+      clock.frozenAt = askedAt + 14 * DAY_MS - 60_000;
       const changed = await survey({ rating: 2 });
       expect(changed.status).toBe(200);
       expect(changed.body).toEqual({ conversation_id: id, rating: 2, comment: '' });
       expect((await getConversation(token, id)).survey).toEqual({ rating: 2, comment: '' });
 
-      // 14 days after the first answer (not the last change) it is locked.
-      clock.frozenAt = firstAnswerAt + 14 * DAY_MS + 60_000;
+      // 14 days after the question (only 12 after the first answer) it is locked.
+      clock.frozenAt = askedAt + 14 * DAY_MS + 60_000;
       expectError(await survey({ rating: 5, comment: 'Changed my mind' }), 422, 'unprocessable');
       expect((await getConversation(token, id)).survey).toEqual({ rating: 2, comment: '' });
     } finally {
       clock.frozenAt = undefined;
     }
+  });
+
+  it('asks for a rating when the AI closes the conversation too, and takes the answer', async () => {
+    const { token } = await visitor();
+    const { id } = await openConversation(token);
+    await ask(token, id, 'How do I return an item?', 'ai-close-1');
+    await ask(token, id, 'Thanks, that helps!', 'ai-close-2');
+    const resolved = await until(() => getConversation(token, id), (conversation) => conversation.status === 'resolved', 'the AI to close');
+    expect(resolved.status).toBe('resolved');
+    await until(() => surveyQuestions(id), (questions) => questions.length > 0, 'the survey question');
+    expect(await surveyQuestions(id)).toEqual(['Please rate this conversation.']);
+    expect((await messages(token, id)).some((message) => message.author === 'system')).toBe(false);
+
+    const answered = await request(widget(`/conversations/${id}/survey`), { token, body: { rating: 5 } });
+    expect(answered.status).toBe(200);
+    expect((await getConversation(token, id)).survey).toEqual({ rating: 5, comment: '' });
   });
 
   it("answers every route of another customer's conversation with 404 not_found and changes nothing", async () => {

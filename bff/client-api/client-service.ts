@@ -3,7 +3,7 @@ import { ParleyError } from '../../shared/index.ts';
 import type { Queryable, RateLimiter, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import type { Customer } from '../sessions.ts';
-import { saveSurvey } from '../store/conversations.ts';
+import { findConversationById } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
 import { contactCustomerRef, findContactBySource, insertContact, matchContact, updateContact, type ContactRecord } from './contacts.ts';
@@ -13,9 +13,7 @@ import type { ContactPayload } from './schemas.ts';
 // Chatwoot's default flood guard: messages per conversation per minute.
 export const MESSAGES_PER_CONVERSATION_PER_MINUTE = 200;
 const PAGE = 20;
-const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
 export const BOT_NAME = 'AI assistant';
-export const CSAT_QUESTION = 'Please rate this conversation.';
 /** The prefix of message ids the BFF makes for Client API messages sent without an echo_id. */
 export const SERVER_MESSAGE_ID_PREFIX = 'srv.';
 
@@ -165,15 +163,12 @@ export function createClientService({ sql, conversations, floodLimiter, now, onM
       return conversationView(inbox, contact, await conversationRow(sql, contact, displayId));
     },
 
-    /** Resolves (never reopens; resolving twice changes nothing) and, with CSAT on, asks for a rating. */
+    /** Resolves (never reopens; resolving twice changes nothing); with CSAT on, the close asks for a rating. */
     async resolve(identifier: string, sourceId: string, displayId: string) {
       const inbox = await inboxOf(identifier);
       const contact = await contactOf(inbox, sourceId);
       const row = await conversationRow(sql, contact, displayId);
-      if (row.status !== 'resolved') {
-        await conversations.close(customerOf(contact), row.uuid);
-        if (inbox.surveyEnabled) await conversations.addNotice(customerOf(contact), row.uuid, CSAT_QUESTION, 'input_csat');
-      }
+      if (row.status !== 'resolved') await conversations.close(customerOf(contact), row.uuid);
       return conversationView(inbox, contact, await conversationRow(sql, contact, displayId));
     },
 
@@ -211,26 +206,36 @@ export function createClientService({ sql, conversations, floodLimiter, now, onM
       return messagesOf(row.id, contact, { before, limit: PAGE });
     },
 
-    /** Answers an interactive message: choices or form values (arrays), or the CSAT rating. */
+    /**
+     * Answers an interactive message: choices or form values (arrays), or the CSAT rating. A choice
+     * picked in an open conversation is also the customer's next message to the AI, as in the widget.
+     */
     async updateMessage(identifier: string, sourceId: string, displayId: string, messageId: string, submitted: unknown) {
       const inbox = await inboxOf(identifier);
       const contact = await contactOf(inbox, sourceId);
       const row = await conversationRow(sql, contact, displayId);
       const id = Number(messageId);
       const [message] = Number.isSafeInteger(id)
-        ? await sql.query<{ id: number; content_type: string; author: string }>('SELECT id, content_type, author FROM messages WHERE id = $1 AND conversation_id = $2', [id, row.id])
+        ? await sql.query<{ id: number; content_type: string; author: string; attributes: { choices?: unknown[] } | null }>(
+            'SELECT id, content_type, author, attributes FROM messages WHERE id = $1 AND conversation_id = $2',
+            [id, row.id],
+          )
         : [];
       if (!message) throw new ParleyError('not_found', `No message ${messageId} in this conversation.`);
       if (!Array.isArray(submitted)) {
         if (message.content_type !== 'input_csat') throw new ParleyError('unprocessable', 'A csat_survey_response answers only the survey message.');
         const { rating, feedback_message } = (submitted as { csat_survey_response: { rating: number; feedback_message?: string } }).csat_survey_response;
-        await answerCsat(row, rating, feedback_message ?? '');
-      } else if (message.author === 'customer') {
-        throw new ParleyError('unprocessable', "A contact's own message takes no submitted values.");
+        await conversations.rate(await conversations.mine(customerOf(contact), row.uuid), rating, feedback_message ?? '');
+        return messageView(message.id, contact);
       }
-      if (Array.isArray(submitted)) {
-        await sql.query('UPDATE messages SET submitted_values = $2::jsonb WHERE id = $1', [message.id, JSON.stringify(submitted)]);
-        notifyUpdated(row.id, message.id);
+      if (message.author === 'customer') throw new ParleyError('unprocessable', "A contact's own message takes no submitted values.");
+      await sql.query('UPDATE messages SET submitted_values = $2::jsonb WHERE id = $1', [message.id, JSON.stringify(submitted)]);
+      notifyUpdated(row.id, message.id);
+      const picked = (submitted as { title?: string; value?: string }[])[0];
+      const text = picked?.value || picked?.title;
+      if (message.attributes?.choices?.length && text && row.status !== 'resolved') {
+        // One message per answered offer: a repeated PATCH changes the stored values, not the conversation.
+        await conversations.send(customerOf(contact), row.uuid, { text, message_id: `${SERVER_MESSAGE_ID_PREFIX}choice.${message.id}` });
       }
       return messageView(message.id, contact);
     },
@@ -240,24 +245,11 @@ export function createClientService({ sql, conversations, floodLimiter, now, onM
 
     async answerSurvey(uuid: string, rating: number, feedback: string) {
       const { row } = await survey(uuid);
-      await answerCsat({ id: row.id, uuid }, rating, feedback);
+      const conversation = await findConversationById(sql, row.id);
+      await conversations.rate(conversation!, rating, feedback);
       return survey(uuid);
     },
   };
-
-  /** Saves a rating; 14 days after the survey was asked (Chatwoot's rule) it is locked. Marks the survey message answered. */
-  async function answerCsat(row: { id: number; uuid: string }, rating: number, feedback: string): Promise<void> {
-    const [asked] = await sql.query<{ id: number; created_at: Date }>(
-      "SELECT id, created_at FROM messages WHERE conversation_id = $1 AND content_type = 'input_csat' ORDER BY id DESC LIMIT 1",
-      [row.id],
-    );
-    if (asked && now().getTime() - asked.created_at.getTime() > SURVEY_LOCK_MS) throw new ParleyError('unprocessable', 'You cannot update the CSAT survey after 14 days.');
-    if (asked) {
-      await sql.query('UPDATE messages SET submitted_values = $2::jsonb WHERE id = $1', [asked.id, JSON.stringify({ csat_survey_response: { rating, feedback_message: feedback } })]);
-      notifyUpdated(row.id, asked.id);
-    }
-    await saveSurvey(sql, row.id, rating, feedback, now());
-  }
 
   async function survey(uuid: string) {
     const [row] = /^[0-9a-f-]{36}$/i.test(uuid)

@@ -100,6 +100,14 @@ export class ClientRealtime implements Publisher {
     this.#send(conversation, async () => ['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'resolved' }]);
   }
 
+  surveyAsked(conversation: ConversationRecord, question: WidgetMessage): void {
+    this.messageCreated(conversation, question);
+  }
+
+  messageAnswered(conversation: ConversationRecord, messageId: number): void {
+    this.messageChanged(conversation.id, messageId);
+  }
+
   customerTyping(): void {
     // The contact's own typing goes to the people answering, not back to the contact.
   }
@@ -124,5 +132,7 @@ export function fanOut(publishers: readonly Publisher[]): Publisher {
     handedOver: (...args) => publishers.forEach((publisher) => publisher.handedOver(...args)),
     handedBack: (...args) => publishers.forEach((publisher) => publisher.handedBack(...args)),
     closed: (...args) => publishers.forEach((publisher) => publisher.closed(...args)),
+    surveyAsked: (...args) => publishers.forEach((publisher) => publisher.surveyAsked(...args)),
+    messageAnswered: (...args) => publishers.forEach((publisher) => publisher.messageAnswered(...args)),
   };
 }

@@ -122,9 +122,12 @@ export async function markReadUpTo(db: Queryable, id: number, lastReadId: number
   return row!.customer_last_read_id;
 }
 
+/** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
+const FOR_WIDGET = "m.content_type <> 'input_csat'";
+
 export async function unreadCount(db: Queryable, id: number): Promise<number> {
   const [row] = await db.query<{ unread: number }>(
-    "SELECT count(*)::int AS unread FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.id = $1 AND m.author <> 'customer' AND m.id > c.customer_last_read_id",
+    `SELECT count(*)::int AS unread FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.id = $1 AND m.author <> 'customer' AND m.id > c.customer_last_read_id AND ${FOR_WIDGET}`,
     [id],
   );
   return row?.unread ?? 0;
@@ -218,7 +221,7 @@ export async function findMessage(db: Queryable, id: number): Promise<WidgetMess
 
 /** Messages of a conversation after the message id `after`, oldest first. */
 export async function listMessages(db: Queryable, conversationId: number, after: number, limit: number): Promise<WidgetMessage[]> {
-  const rows = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 ORDER BY m.id LIMIT $3`, [conversationId, after, limit]);
+  const rows = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 AND ${FOR_WIDGET} ORDER BY m.id LIMIT $3`, [conversationId, after, limit]);
   return rows.map(toWidgetMessage);
 }
 
@@ -253,14 +256,14 @@ export async function conversationsWithUpstreamWork(db: Queryable): Promise<numb
   return rows.map((row) => row.id);
 }
 
-/** The widget's view of conversations: with unread count, last message and survey answer. */
+/** The widget's view of conversations: with unread count, last message (notices aside, for the list's preview) and survey answer. */
 export async function conversationViews(db: Queryable, where: { inboxId: string; customerRef: string; id?: number }): Promise<WidgetConversation[]> {
   const params: unknown[] = [where.inboxId, where.customerRef];
   if (where.id !== undefined) params.push(where.id);
   const rows = await db.query<ConversationRow & { unread: number; rating: number | null; comment: string | null; last_id: number | null }>(
     `SELECT ${COLUMNS},
-       (SELECT count(*) FROM messages u WHERE u.conversation_id = c.id AND u.author <> 'customer' AND u.id > c.customer_last_read_id)::int AS unread,
-       (SELECT max(l.id) FROM messages l WHERE l.conversation_id = c.id) AS last_id,
+       (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author <> 'customer' AND m.id > c.customer_last_read_id AND ${FOR_WIDGET})::int AS unread,
+       (SELECT max(l.id) FROM messages l WHERE l.conversation_id = c.id AND l.author <> 'system') AS last_id,
        s.rating, s.comment
      FROM conversations c LEFT JOIN surveys s ON s.conversation_id = c.id
      WHERE c.inbox_id = $1 AND c.customer_ref = $2 ${where.id !== undefined ? 'AND c.id = $3' : ''}
@@ -288,7 +291,34 @@ export async function saveSurvey(db: Queryable, conversationId: number, rating: 
   );
 }
 
-export async function surveyCreatedAt(db: Queryable, conversationId: number): Promise<Date | undefined> {
-  const [row] = await db.query<{ created_at: Date }>('SELECT created_at FROM surveys WHERE conversation_id = $1', [conversationId]);
-  return row?.created_at;
+/** The question a resolve adds to the conversation, for Client API clients (Chatwoot's `input_csat` message). */
+export const SURVEY_QUESTION = 'Please rate this conversation.';
+
+/**
+ * Asks for a rating: adds the survey question to a resolved conversation when its inbox asks for
+ * surveys and the question is not there yet. Gives the new message, or nothing.
+ */
+export async function askSurvey(db: Queryable, conversation: ConversationRecord, now: Date): Promise<WidgetMessage | undefined> {
+  const [wanted] = await db.query<{ yes: boolean }>(
+    `SELECT true AS yes FROM inboxes i WHERE i.id = $1 AND i.survey_enabled
+       AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = $2 AND m.content_type = 'input_csat')`,
+    [conversation.inboxId, conversation.id],
+  );
+  if (!wanted) return undefined;
+  const { message } = await insertMessage(db, conversation, { author: 'system', text: SURVEY_QUESTION, contentType: 'input_csat' }, now);
+  return message;
+}
+
+/** The survey question of a conversation (its id and when it was asked), if one was asked. */
+export async function surveyQuestion(db: Queryable, conversationId: number): Promise<{ id: number; askedAt: Date } | undefined> {
+  const [row] = await db.query<{ id: number; created_at: Date }>(
+    "SELECT id, created_at FROM messages WHERE conversation_id = $1 AND content_type = 'input_csat' ORDER BY id DESC LIMIT 1",
+    [conversationId],
+  );
+  return row && { id: row.id, askedAt: row.created_at };
+}
+
+/** Keeps the answer on the question too, as Chatwoot's `submitted_values` does. */
+export async function saveSurveyAnswer(db: Queryable, questionId: number, rating: number, comment: string): Promise<void> {
+  await db.query('UPDATE messages SET submitted_values = $2::jsonb WHERE id = $1', [questionId, JSON.stringify({ csat_survey_response: { rating, feedback_message: comment } })]);
 }

@@ -69,6 +69,7 @@ export const WidgetConversation = z.object({
   created_at: z.string(),
   /** Messages from the AI or people after the customer's read position. */
   unread: z.number().int(),
+  /** The latest message that is not a notice: the list shows it as the preview. */
   last_message: WidgetMessage.nullable(),
   survey: z.object({ rating: z.number().int(), comment: z.string() }).nullable(),
 });

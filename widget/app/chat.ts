@@ -442,8 +442,9 @@ export class Chat {
     if (message.conversation_id === this.state.conversationId) this.#add(message, true);
     const author = message.author;
     const seen = author === 'customer' || (this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible');
-    // The list's preview follows every message at once, so it is right before the list is fetched again.
-    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + (seen ? 0 : 1), last_message: message } : conversation)) });
+    // The list's preview follows every message but notices at once, so it is right before the list is fetched again.
+    const preview = author === 'system' ? {} : { last_message: message };
+    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + (seen ? 0 : 1), ...preview } : conversation)) });
     if (author === 'customer') return;
     if (seen) void this.#markRead();
     else this.#updateUnread();

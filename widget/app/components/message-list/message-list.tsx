@@ -27,11 +27,24 @@ interface Props {
 export function MessageList({ messages, greeting, typing, canChoose, onChoose, onRetry }: Props) {
   const { t, locale } = useI18n();
   const end = useRef<HTMLDivElement>(null);
+  const log = useRef<HTMLDivElement>(null);
   useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, typing]);
+  // The log keeps its bottom in place when it changes height (the survey opens below it, the keyboard shows): what was last in view stays in view.
+  useEffect(() => {
+    const element = log.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    let height = element.clientHeight;
+    const observer = new ResizeObserver(() => {
+      element.scrollTop += height - element.clientHeight;
+      height = element.clientHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
   const lastChoices = [...messages].reverse().find((message) => message.author !== 'customer' && message.author !== 'system');
   return (
-    <div class="messages" role="log" aria-live="polite" aria-label={t('messages')} tabIndex={0}>
+    <div ref={log} class="messages" role="log" aria-live="polite" aria-label={t('messages')} tabIndex={0}>
       {messages.length === 0 && greeting && (
         <div class="greeting">
           <div class="bubble">

@@ -1,0 +1,509 @@
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { io, type Socket } from 'socket.io-client';
+import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../shared/index.ts';
+import { EngineClient } from '../bff/index.ts';
+import { createLogger } from '../shared/server/index.ts';
+import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/stack.ts';
+
+/**
+ * `npm run bench:bff`: the two BFF budgets of DESIGN.md "Budgets". Numbers, not a pass/fail test.
+ *
+ * 1. Added latency. Visitors (a child process, so their sockets and fetches do not run on the BFF's
+ *    event loop) send widget messages over HTTP at a paced rate and time each one until the AI's
+ *    reply arrives as `message:created` on their socket. The engine runs in a child process of its
+ *    own, so its work does not run on the BFF's event loop either. The BFF (this process) reaches it
+ *    through an EngineClient whose `fetch` is timed; each call is keyed by its Idempotency-Key
+ *    (`send-<conversation>-<message_id>`), so every message has its own engine time, which is
+ *    subtracted from its total.
+ * 2. Idle connections. Visitors in a child process open authenticated `/widget` sockets and leave
+ *    them idle; this process (the BFF) reports its heap and RSS growth per connection, after GC.
+ *
+ * BENCH_RATE (messages/s, 200), BENCH_SECONDS (10), BENCH_SESSIONS (one visitor per message a
+ * second), BENCH_IDLE (idle connections, 2000; the budget is for 10000).
+ */
+const RATE = Number(process.env['BENCH_RATE'] ?? 200);
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
+// One message per visitor per second keeps each well under the widget routes' 120 a minute, and
+// leaves a conversation a second to get its answer before its next message (the relay forwards
+// one message per conversation at a time, so a faster visitor would measure queueing, not the BFF).
+const SESSIONS = Number(process.env['BENCH_SESSIONS'] ?? Math.max(1, Math.ceil(RATE)));
+const IDLE = Number(process.env['BENCH_IDLE'] ?? 2000);
+const REPLY_TIMEOUT_MS = 10_000;
+const QUESTIONS = ['How do I return an item?', 'How long does delivery take?', 'Which payment methods do you accept?', 'Do you ship abroad?'];
+
+/** What the orchestrator asks of the visitors' process; each command gets exactly one answer. */
+type VisitorCommand =
+  | { kind: 'sessions'; url: string; siteKey: string; count: number }
+  | { kind: 'open' }
+  | { kind: 'converse'; rate: number; seconds: number }
+  | { kind: 'connect' }
+  | { kind: 'release' };
+
+interface Sample {
+  conversation: string;
+  messageId: string;
+  /** POST sent → the AI's `message:created` received. */
+  totalMs: number;
+  /** POST sent → its 201 received. */
+  storedMs: number;
+  /** Sent while an earlier message of its conversation was still unanswered (so it waited in the relay's queue). */
+  queued: boolean;
+}
+
+interface Conversed {
+  samples: Sample[];
+  sendSeconds: number;
+  refused: number;
+  unanswered: number;
+}
+
+interface Connected {
+  connected: number;
+  failed: number;
+  firstError: string | undefined;
+}
+
+interface Failure {
+  error: string;
+}
+
+const isFailure = (message: unknown): message is Failure => typeof message === 'object' && message !== null && 'error' in message;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+const ascending = (values: number[]) => values.sort((a, b) => a - b);
+const ms = (value: number) => value.toFixed(1);
+
+// ---------------------------------------------------------------------------------------------
+// The engine's process: the real engine on its own event loop, as it would be in production.
+
+async function serveEngine(driverName: string): Promise<void> {
+  const driver = DRIVERS.find((candidate) => candidate.name === driverName);
+  if (!driver) throw new TypeError(`no driver named ${driverName}`);
+  try {
+    const engine = await startEngine(driver);
+    // The orchestrator disconnects when it is done (or gone): stop, dropping the run's schemas.
+    process.once('disconnect', () => void engine.stop().finally(() => process.exit(0)));
+    process.send!({ url: engine.url, apiKey: engine.apiKey });
+  } catch (error) {
+    process.send!({ error: reason(error) } satisfies Failure, () => process.exit(1));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The visitors' process: sessions, sockets and paced messages, off the BFF's event loop.
+
+type WidgetSocket = Socket<WidgetServerEvents, WidgetClientEvents>;
+
+/** A message waiting for the AI's answer; settling twice is harmless (the answer may come after the timeout). */
+type Waiting = (answered: boolean) => void;
+
+interface Visitor {
+  token: string;
+  socket?: WidgetSocket;
+  conversation?: string;
+  /** Its messages waiting for an answer, oldest first: the relay forwards a conversation's messages in order. */
+  waiting: Waiting[];
+  /** Handed over or closed: the AI will not answer any more. */
+  retired: boolean;
+}
+
+function serveVisitors(): void {
+  let url = '';
+  let visitors: Visitor[] = [];
+
+  const connect = (visitor: Visitor) =>
+    new Promise<WidgetSocket>((resolve, reject) => {
+      // forceNew: one connection per visitor, as separate browsers would have (the client would
+      // otherwise multiplex every socket to the same URL over one connection).
+      const socket: WidgetSocket = io(url + WIDGET_NAMESPACE, { auth: { token: visitor.token }, transports: ['websocket'], reconnection: false, forceNew: true });
+      visitor.socket = socket;
+      socket.once('connect', () => resolve(socket));
+      socket.once('connect_error', (error) => {
+        socket.close();
+        reject(error);
+      });
+    });
+
+  const post = (path: string, token: string, body: unknown) => request(url + path, { token, body });
+
+  async function inBatches<T>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(width, items.length) }, async () => {
+        while (next < items.length) {
+          const index = next++;
+          await work(items[index]!, index);
+        }
+      }),
+    );
+  }
+
+  async function makeSessions(count: number, siteKey: string): Promise<{ made: number }> {
+    visitors = Array.from({ length: count }, () => ({ token: '', waiting: [], retired: false }));
+    await inBatches(visitors, 32, async (visitor) => {
+      const response = await request(`${url}/v1/widget-sessions`, { token: siteKey, body: {} });
+      if (response.status !== 201) throw new Error(`POST /v1/widget-sessions answered ${response.status}: ${JSON.stringify(response.body)}`);
+      visitor.token = response.body.token;
+    });
+    return { made: visitors.length };
+  }
+
+  /** Sends one message and waits for the AI's answer on the socket. */
+  async function converse(visitor: Visitor, messageId: string, text: string): Promise<Sample | 'refused' | 'unanswered'> {
+    const queued = visitor.waiting.length > 0;
+    let settle: Waiting = () => undefined;
+    const answered = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), REPLY_TIMEOUT_MS);
+      settle = (ok) => {
+        clearTimeout(timer);
+        resolve(ok);
+      };
+    });
+    visitor.waiting.push(settle);
+    const begin = performance.now();
+    // An overloaded BFF may not even accept the connection in time (fetch fails): that is a refusal too.
+    const status = await post(`/v1/widget/conversations/${visitor.conversation}/messages`, visitor.token, { text, message_id: messageId }).then(
+      (response) => response.status,
+      () => 0,
+    );
+    const storedMs = performance.now() - begin;
+    if (status !== 201) {
+      // Not stored, so no answer will come for it.
+      const at = visitor.waiting.indexOf(settle);
+      if (at >= 0) visitor.waiting.splice(at, 1);
+      settle(false);
+      return 'refused';
+    }
+    const ok = await answered;
+    const totalMs = performance.now() - begin;
+    return ok ? { conversation: visitor.conversation!, messageId, totalMs, storedMs, queued } : 'unanswered';
+  }
+
+  async function startConversations(): Promise<void> {
+    await inBatches(visitors, 32, async (visitor) => {
+      const opened = await post('/v1/widget/conversations', visitor.token, {});
+      if (opened.status !== 201) throw new Error(`POST /v1/widget/conversations answered ${opened.status}: ${JSON.stringify(opened.body)}`);
+      visitor.conversation = opened.body.id;
+      const socket = await connect(visitor);
+      socket.on('message:created', (message) => {
+        if (message.author === 'ai' && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(true);
+      });
+      const retire = () => {
+        visitor.retired = true;
+        for (const settle of visitor.waiting.splice(0)) settle(false);
+      };
+      socket.on('conversation:handed_over', retire);
+      socket.on('conversation:closed', retire);
+    });
+    // Warm up: each conversation's first message also opens it at the engine, and code gets compiled.
+    await inBatches(visitors, 16, async (visitor, index) => {
+      await converse(visitor, 'warm-up', QUESTIONS[index % QUESTIONS.length]!);
+    });
+  }
+
+  async function converseAtRate(rate: number, seconds: number): Promise<Conversed> {
+    const result: Conversed = { samples: [], sendSeconds: 0, refused: 0, unanswered: 0 };
+    const total = Math.round(rate * seconds);
+    const inFlight: Promise<void>[] = [];
+    const started = performance.now();
+    // Open loop: message i goes out at started + i/rate whatever happened to the ones before it,
+    // so an overloaded BFF shows as latency rather than as fewer messages. Visitors take turns.
+    for (let index = 0; index < total; index++) {
+      const wait = started + (index * 1000) / rate - performance.now();
+      if (wait > 1) await sleep(wait);
+      const visitor = visitors[index % visitors.length]!;
+      if (visitor.retired) {
+        result.unanswered++;
+        continue;
+      }
+      inFlight.push(
+        converse(visitor, `bench-${index}`, QUESTIONS[index % QUESTIONS.length]!).then((outcome) => {
+          if (outcome === 'refused') result.refused++;
+          else if (outcome === 'unanswered') result.unanswered++;
+          else result.samples.push(outcome);
+        }),
+      );
+    }
+    result.sendSeconds = (performance.now() - started) / 1000;
+    await Promise.all(inFlight);
+    return result;
+  }
+
+  async function connectIdle(): Promise<Connected> {
+    let connected = 0;
+    let firstError: string | undefined;
+    await inBatches(visitors, 100, async (visitor) => {
+      try {
+        await connect(visitor);
+        connected++;
+      } catch (error) {
+        firstError ??= reason(error);
+      }
+    });
+    return { connected, failed: visitors.length - connected, firstError };
+  }
+
+  async function handle(command: VisitorCommand): Promise<unknown> {
+    switch (command.kind) {
+      case 'sessions':
+        url = command.url;
+        return makeSessions(command.count, command.siteKey);
+      case 'open':
+        await startConversations();
+        return { opened: visitors.length };
+      case 'converse':
+        return converseAtRate(command.rate, command.seconds);
+      case 'connect':
+        return connectIdle();
+      case 'release':
+        for (const visitor of visitors) visitor.socket?.close();
+        return { released: visitors.length };
+    }
+  }
+
+  process.on('message', (command: VisitorCommand) => {
+    handle(command).then(
+      (answer) => process.send!(answer as object),
+      (error: unknown) => process.send!({ error: reason(error) } satisfies Failure),
+    );
+  });
+  process.once('disconnect', () => process.exit(0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The orchestrator: this process is the BFF whose time and memory are measured.
+
+function startHelper(role: 'engine' | 'visitors', ...args: string[]): ChildProcess {
+  // The same file and the same tsx loader (fork passes this process's execArgv on).
+  return fork(fileURLToPath(import.meta.url), [role, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+/** Sends a command (if any) and waits for the helper's one answer. */
+function ask<T>(helper: ChildProcess, command?: VisitorCommand): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      done();
+      if (isFailure(message)) reject(new Error(message.error));
+      else resolve(message as T);
+    };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`a helper process exited (${code}) before answering`));
+    };
+    const done = () => {
+      helper.off('message', onMessage);
+      helper.off('exit', onExit);
+    };
+    helper.on('message', onMessage);
+    helper.on('exit', onExit);
+    if (command) helper.send(command);
+  });
+}
+
+function stopHelper(helper: ChildProcess): Promise<void> {
+  if (helper.exitCode !== null || helper.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => helper.kill(), 5_000);
+    helper.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (helper.connected) helper.disconnect();
+    else helper.kill();
+  });
+}
+
+interface EngineCalls {
+  /** Wall time of the BFF's engine calls, per Idempotency-Key, retries summed. */
+  ms: Map<string, number>;
+  /** Calls that timed out, could not connect, or were answered with an error status. */
+  failed: number;
+}
+
+/** A `fetch` that records how long each engine call took, body included, under its Idempotency-Key. */
+function timedFetch(calls: EngineCalls): typeof globalThis.fetch {
+  return async (input, init) => {
+    const key = new Headers(init?.headers).get('idempotency-key');
+    const begin = performance.now();
+    const took = () => {
+      if (key) calls.ms.set(key, (calls.ms.get(key) ?? 0) + performance.now() - begin);
+    };
+    try {
+      const response = await fetch(input, init);
+      const body = await response.arrayBuffer();
+      took();
+      if (!response.ok) calls.failed++;
+      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    } catch (error) {
+      took();
+      calls.failed++;
+      throw error;
+    }
+  };
+}
+
+async function measureLatency(driver: Driver): Promise<{ lines: string[]; busy: number }> {
+  const engineProcess = startHelper('engine', driver.name);
+  const visitors = startHelper('visitors');
+  try {
+    const engine = await ask<{ url: string; apiKey: string }>(engineProcess);
+    const calls: EngineCalls = { ms: new Map(), failed: 0 };
+    // AI_API_URL: the BFF uses the engine in the child process instead of starting one here.
+    const stack = await startStack(
+      driver,
+      { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey },
+      // Failed engine calls are counted below instead of logged line by line.
+      { engine: new EngineClient({ baseUrl: engine.url, apiKey: engine.apiKey, fetch: timedFetch(calls) }), logger: createLogger('bench-bff', process.env['LOG_LEVEL'] ?? 'error') },
+    );
+    try {
+      await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count: SESSIONS });
+      await ask(visitors, { kind: 'open' });
+      calls.failed = 0;
+      const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+      loopDelay.enable();
+      const busyBefore = performance.eventLoopUtilization();
+      const run = await ask<Conversed>(visitors, { kind: 'converse', rate: RATE, seconds: SECONDS });
+      const busy = performance.eventLoopUtilization(busyBefore).utilization;
+      loopDelay.disable();
+      const totals: number[] = [];
+      const engines: number[] = [];
+      const added: number[] = [];
+      const stored: number[] = [];
+      for (const sample of run.samples) {
+        const engineTime = calls.ms.get(`send-${sample.conversation}-${sample.messageId}`);
+        if (engineTime === undefined) continue;
+        totals.push(sample.totalMs);
+        engines.push(engineTime);
+        added.push(sample.totalMs - engineTime);
+        stored.push(sample.storedMs);
+      }
+      [totals, engines, added, stored].forEach(ascending);
+      const sent = run.samples.length + run.refused + run.unanswered;
+      const queued = run.samples.filter((sample) => sample.queued).length;
+      const pair = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(percentile(values, 99))}`.padStart(17);
+      const lines = [
+        `${driver.name.padEnd(10)} ${String(sent).padStart(6)} ${(sent / run.sendSeconds).toFixed(1).padStart(7)} ${pair(stored)} ${pair(totals)} ${pair(engines)} ${pair(added)} ${`${(busy * 100).toFixed(0)}%`.padStart(5)}   ≤ 5 / ≤ 25`,
+        `${''.padEnd(10)} answered ${added.length}; refused ${run.refused} (not stored, or no connection); unanswered ${run.unanswered} (handover, close or ${REPLY_TIMEOUT_MS / 1000} s timeout);`,
+        `${''.padEnd(10)} ${queued} waited in the relay behind an earlier message of their conversation (counted as BFF added); engine calls failed ${calls.failed}; BFF event-loop delay p99 ${ms(loopDelay.percentile(99) / 1e6)} ms`,
+      ];
+      return { lines, busy };
+    } finally {
+      await ask(visitors, { kind: 'release' }).catch(() => undefined);
+      await stack.stop();
+    }
+  } finally {
+    await stopHelper(visitors);
+    await stopHelper(engineProcess);
+  }
+}
+
+/** `gc()`, exposed at run time when node was not started with --expose-gc. */
+function garbageCollector(): () => void {
+  if (typeof globalThis.gc === 'function') return globalThis.gc;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+async function settledMemory(collect: () => void): Promise<NodeJS.MemoryUsage> {
+  for (let round = 0; round < 3; round++) {
+    collect();
+    await sleep(200);
+  }
+  return process.memoryUsage();
+}
+
+function openFileLimit(): number {
+  try {
+    return Number(execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim()) || Infinity;
+  } catch {
+    return Infinity;
+  }
+}
+
+async function measureIdle(count: number): Promise<string[]> {
+  const collect = garbageCollector();
+  const stack = await startStack(DRIVERS[0]);
+  const visitors = startHelper('visitors');
+  try {
+    await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count });
+    const before = await settledMemory(collect);
+    const result = await ask<Connected>(visitors, { kind: 'connect' });
+    const after = await settledMemory(collect);
+    const lines: string[] = [];
+    if (result.connected > 0) {
+      const perConnection = (field: 'heapUsed' | 'external' | 'rss') => ((after[field] - before[field]) / result.connected / 1024).toFixed(1).padStart(10);
+      lines.push(`${String(result.connected).padStart(8)} ${perConnection('heapUsed')} ${perConnection('external')} ${perConnection('rss')}   10,000 at ≤ 40 KB each`);
+    }
+    if (result.failed > 0) {
+      const descriptors = /EMFILE|ENFILE|too many open files/i.test(result.firstError ?? '');
+      lines.push(
+        `${result.failed} of ${count} sockets did not connect: ${result.firstError}` +
+          (descriptors ? ` — the file descriptor limit stopped them (ulimit -n is ${openFileLimit()}; raise it or lower BENCH_IDLE)` : ''),
+      );
+    }
+    return lines;
+  } finally {
+    await ask(visitors, { kind: 'release' }).catch(() => undefined);
+    await stopHelper(visitors);
+    await stack.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`Machine: ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)} at start; the BFF, the engine, the visitors and PostgreSQL share them.`);
+  out('');
+  out(`BFF added latency: POST /v1/widget/conversations/{id}/messages → the AI's message:created on the visitor's socket`);
+  out(`  ${RATE} messages/s for ${SECONDS} s, paced (open loop), over ${SESSIONS} visitor sessions with one conversation and one websocket each.`);
+  out(`  The BFF runs in this process; the engine and the visitors each run in a child process. The BFF reaches the engine through`);
+  out(`  an EngineClient whose fetch is timed: "engine" is, per message, the wall time of the BFF's HTTP call(s) for it (loopback`);
+  out(`  transport and body read included, retries summed), and "BFF added" = total − engine, per message. All ms, p50 / p99.`);
+  out(`  "stored" is the POST's own answer (201). "busy" is the BFF event loop's utilisation during the run: near 100%, the BFF is`);
+  out(`  saturated, and its delay in picking up the engine's answers is counted as engine time (BFF added is then understated).`);
+  out(`  Site-key sessions: test/stack.ts's startStack raises the site-key limit (20/h per address) to 100,000/h; the widget`);
+  out(`  routes' own limit (120/min per visitor) is left as it is and respected by the pacing.`);
+  out(`${'store'.padEnd(10)} ${'sent'.padStart(6)} ${'sent/s'.padStart(7)} ${'stored (201)'.padStart(17)} ${'total'.padStart(17)} ${'engine'.padStart(17)} ${'BFF added'.padStart(17)} ${'busy'.padStart(5)}   budget BFF added`);
+  let saturated = false;
+  for (const driver of DRIVERS) {
+    try {
+      const { lines, busy } = await measureLatency(driver);
+      for (const line of lines) out(line);
+      saturated ||= busy > 0.9;
+    } catch (error) {
+      out(`${driver.name.padEnd(10)} could not run: ${reason(error)}`);
+    }
+  }
+  if (saturated) out(`  The BFF was saturated at ${RATE} messages/s here, so its queues are measured more than its own work; a lower BENCH_RATE shows the latter.`);
+
+  out('');
+  const limit = openFileLimit();
+  // Each process holds one descriptor per connection, plus its files, database and the like.
+  const count = Math.min(IDLE, limit - 256);
+  out(`Idle /widget connections on one BFF process (PGlite), authenticated, websocket; the visitors run in a child process.`);
+  out(`  Growth of this process between "sessions made" and "all sockets connected", after GC, per connection, in KB. The RSS`);
+  out(`  growth can come out below the heap's (the heap grows into pages already resident); the larger figure is the honest one.`);
+  if (count < IDLE) out(`  ulimit -n is ${limit}: ${IDLE} connections need about ${IDLE + 256} descriptors in each process, so only ${count} are opened. Raise it (ulimit -n) to measure all.`);
+  out(`${'conns'.padStart(8)} ${'heap'.padStart(10)} ${'external'.padStart(10)} ${'RSS'.padStart(10)}   budget`);
+  if (count > 0) {
+    try {
+      for (const line of await measureIdle(count)) out(line);
+    } catch (error) {
+      out(`could not run: ${reason(error)}`);
+    }
+  }
+}
+
+const [role, argument] = process.argv.slice(2);
+if (role === 'engine') await serveEngine(argument ?? '');
+else if (role === 'visitors') serveVisitors();
+else await main();
