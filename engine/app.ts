@@ -10,6 +10,9 @@ import { rateLimit } from './rate-limit.ts';
 import { addAccountRoutes } from './routes/account.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
+import { addWebhookRoutes } from './routes/webhooks.ts';
+import { createSender, type SendWebhook } from './webhooks/sender.ts';
+import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.ts';
 
 export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
 
@@ -20,6 +23,12 @@ export interface EngineDeps {
   /** Signs widget session tokens for `POST /v1/widget-sessions`; the same key set as the BFF's. */
   tokens?: SessionTokens | undefined;
   rateLimiter?: RateLimiter;
+  webhooks?: {
+    /** Exact origins that may be private anyway (the operator's own BFF); nothing else private is called. */
+    allowedPrivateOrigins?: readonly string[];
+    /** Replaces the HTTP sender (tests that must control the receiver's answers use a real server instead). */
+    send?: SendWebhook;
+  };
 }
 
 export interface Engine {
@@ -28,6 +37,8 @@ export interface Engine {
   openApi(): Record<string, unknown>;
   /** Every method and path the app's routers really serve (for checking the document against them). */
   servedRoutes(): { method: string; path: string }[];
+  /** Delivers webhooks: start it with an interval, or drain it in tests. */
+  webhooks: WebhookWorker;
 }
 
 /**
@@ -37,13 +48,16 @@ export interface Engine {
  * Every keyed route passes, in order: the API key check, the key's rate limit (so a 429 changes
  * nothing), the Idempotency-Key check, then its handler with validated input.
  */
-export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter() }: EngineDeps): Promise<Engine> {
+export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {} }: EngineDeps): Promise<Engine> {
   await migrate(sql, ENGINE_MIGRATIONS);
   const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now });
+  const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
+  const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy) });
 
   const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
   addConversationRoutes(keyed, conversations);
   addAccountRoutes(keyed, { sql, tokens });
+  addWebhookRoutes(keyed, { sql, worker, policy, now });
   const open = new ApiRoutes();
   let document: Record<string, unknown> | undefined;
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs]));
@@ -61,5 +75,5 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
         .filter((layer) => layer.methods.length > 0)
         .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method: method.toLowerCase(), path: String(layer.path) }))),
     );
-  return { app, sql, openApi, servedRoutes };
+  return { app, sql, openApi, servedRoutes, webhooks: worker };
 }

@@ -14,6 +14,12 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   SESSION_KEYS: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
+  WEBHOOK_ALLOWED_PRIVATE_ORIGINS: z.preprocess(
+    (value) => (typeof value === 'string' && value !== '' ? value.split(',').map((origin) => origin.trim()) : []),
+    z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)),
+  ),
 });
 
 const logger = createLogger('engine');
@@ -31,11 +37,12 @@ try {
   process.exit(1);
 }
 const sql = await openSql({ databaseUrl: config.DATABASE_URL, dataDir: join(resolve(config.DATA_DIR), 'engine'), schema: 'engine' });
-const engine = await createEngine({ sql, logger, tokens });
+const engine = await createEngine({ sql, logger, tokens, webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS } });
+engine.webhooks.start(config.WEBHOOK_POLL_MS);
 const server = createServer(engine.app.callback());
 server.listen(config.ENGINE_PORT, config.HOST, () => {
   logger.info({ url: `http://${config.HOST}:${config.ENGINE_PORT}/v1`, store: sql.driver, widgetSessions: Boolean(tokens) }, 'engine listening');
 });
-const stop = () => server.close(() => void sql.close().then(() => process.exit(0)));
+const stop = () => server.close(() => void engine.webhooks.stop().then(() => sql.close()).then(() => process.exit(0)));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);

@@ -357,6 +357,7 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       'post /v1/conversations/{id}/human-messages': { text: 'Hello', author_name: 'Sam' },
       'post /v1/widget-sessions': { customer_ref: 'contract-bodies' },
       'post /v1/voice-sessions/connect': { token: 'a-token' },
+      'post /v1/webhook-endpoints': { url: 'https://example.com/hooks', event_types: ['conversation.reply'] },
     };
     const withBodies = operations().filter(({ operation }) => operation.requestBody);
     expect(withBodies.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(Object.keys(valid).sort());

@@ -16,6 +16,8 @@ export const ID_PREFIX = {
   actionRequest: 'act_',
   voiceSession: 'vsn_',
   voiceToken: 'vst_',
+  webhookEndpoint: 'whe_',
+  webhookDelivery: 'whd_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

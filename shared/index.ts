@@ -7,6 +7,7 @@ export * from './errors.ts';
 export * from './events.ts';
 export * from './schemas/engine.ts';
 export * from './schemas/widget.ts';
+export * from './schemas/webhooks.ts';
 export * from './socket-events.ts';
 export * from './webhook-signature.ts';
 export * from './contrast.ts';

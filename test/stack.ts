@@ -4,7 +4,7 @@ import pg from 'pg';
 import { randomToken } from '../shared/index.ts';
 import { createLogger, MemoryRollingLimiter, openSql, type SessionTokens, type Sql } from '../shared/server/index.ts';
 import type { BffDeps } from '../bff/index.ts';
-import { createAccount, createEngine, issueApiKey, setAccountRateLimit, type Engine } from '../engine/index.ts';
+import { createAccount, createEngine, issueApiKey, setAccountRateLimit, type Engine, type EngineDeps } from '../engine/index.ts';
 import { readDemoConfig } from '../demo/config.ts';
 import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
 import { readKnowledge } from '../demo/seed.ts';
@@ -87,10 +87,10 @@ export interface TestEngine {
 }
 
 /** The engine alone, with a sandbox account, its API key and the demo knowledge base. */
-export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens } = {}): Promise<TestEngine> {
+export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks'] } = {}): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
-  const engine = await createEngine({ sql, logger, ...(now ? { now } : {}), ...(options.tokens ? { tokens: options.tokens } : {}) });
+  const engine = await createEngine({ sql, logger, ...(now ? { now } : {}), ...(options.tokens ? { tokens: options.tokens } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
   const accountId = await createAccount(sql, 'Test shop');
   const { key } = await issueApiKey(sql, accountId, 'sandbox');
   // Tests make many requests a minute; the limiter has tests of its own.
@@ -120,6 +120,7 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
     async stop() {
       if (listening) await closeServer(server);
       listening = false;
+      await engine.webhooks.stop();
       await sql.close();
       await dropSchemas(driver.databaseUrl, prefix);
     },

@@ -1,0 +1,139 @@
+import {
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointRequest,
+  WebhookDeliveriesQuery,
+  WebhookDelivery,
+  WebhookDeliveryList,
+  WebhookDeliveryParams,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointParams,
+} from '../../shared/index.ts';
+import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
+import type { EngineState } from '../auth.ts';
+import { checkEndpointAddress, checkEndpointUrl, type TargetPolicy } from '../webhooks/targets.ts';
+import { deleteEndpoint, enableEndpoint, findEndpoint, insertEndpoint, insertPing, listDeliveries, listEndpoints, resendDelivery } from '../webhooks/store.ts';
+import type { WebhookWorker } from '../webhooks/worker.ts';
+
+const tag = 'Webhooks';
+const security = 'apiKey';
+
+/**
+ * `/v1/webhook-endpoints` and `/v1/webhook-deliveries`: where the account's events are posted, a
+ * test event on request, and the record of every delivery and attempt (30 days). An endpoint
+ * belongs to the key's environment and receives only that environment's events.
+ */
+export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, policy, now }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date }): void {
+  routes
+    .add(
+      {
+        method: 'post',
+        path: '/v1/webhook-endpoints',
+        tag,
+        security,
+        summary: 'Add a webhook endpoint',
+        description:
+          'Events recorded from now on are posted to the URL, signed with the secret in this answer (shown only now). Live endpoints must use https; sandbox ones may use http. A URL whose host is or resolves to a private address is refused.',
+        body: CreateWebhookEndpointRequest,
+        responses: { 201: { description: 'The endpoint and its signing secret.', schema: CreatedWebhookEndpoint } },
+      },
+      async (ctx, { body }) => {
+        const { caller } = ctx.state;
+        const url = checkEndpointUrl(body.url, caller.environment);
+        await checkEndpointAddress(url, policy);
+        const { endpoint, secret } = await insertEndpoint(sql, caller, { url: url.href, eventTypes: body.event_types, description: body.description ?? '' }, now());
+        ctx.status = 201;
+        ctx.body = { ...endpoint, secret } satisfies CreatedWebhookEndpoint;
+      },
+    )
+    .add(
+      { method: 'get', path: '/v1/webhook-endpoints', tag, security, summary: "The environment's webhook endpoints", responses: { 200: { description: 'Every endpoint, oldest first, without secrets.', schema: WebhookEndpointList } } },
+      async (ctx) => {
+        ctx.body = { endpoints: await listEndpoints(sql, ctx.state.caller) };
+      },
+    )
+    .add(
+      { method: 'get', path: '/v1/webhook-endpoints/:id', tag, security, summary: 'One webhook endpoint', params: WebhookEndpointParams, responses: { 200: { description: 'The endpoint.', schema: WebhookEndpoint } }, errors: ['not_found'] },
+      async (ctx, { params }) => {
+        ctx.body = await findEndpoint(sql, ctx.state.caller, params.id);
+      },
+    )
+    .add(
+      { method: 'delete', path: '/v1/webhook-endpoints/:id', tag, security, summary: 'Remove a webhook endpoint', params: WebhookEndpointParams, responses: { 204: { description: 'Removed; nothing more is sent to it.' } }, errors: ['not_found'] },
+      async (ctx, { params }) => {
+        await deleteEndpoint(sql, ctx.state.caller, params.id, now());
+        ctx.status = 204;
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/webhook-endpoints/:id/enable',
+        tag,
+        security,
+        summary: 'Switch an endpoint on again',
+        description: 'An endpoint whose every delivery failed for 5 days is switched off; once it is fixed, this switches it on. It goes on from the first event it did not get.',
+        params: WebhookEndpointParams,
+        responses: { 200: { description: 'The endpoint, switched on.', schema: WebhookEndpoint } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params }) => {
+        ctx.body = await enableEndpoint(sql, ctx.state.caller, params.id);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/webhook-endpoints/:id/ping',
+        tag,
+        security,
+        summary: 'Post a test event now',
+        description: 'Posts an event of type ping at once and answers with the delivery and its first attempt. Failed pings are retried like any delivery.',
+        params: WebhookEndpointParams,
+        responses: { 201: { description: 'The ping delivery, after its first attempt.', schema: WebhookDelivery } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params }) => {
+        const deliveryId = await insertPing(sql, ctx.state.caller, params.id, now());
+        await worker.sendNow(deliveryId);
+        const [delivery] = await listDeliveries(sql, ctx.state.caller, params.id, undefined, deliveryId);
+        ctx.status = 201;
+        ctx.body = delivery;
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/v1/webhook-endpoints/:id/deliveries',
+        tag,
+        security,
+        summary: "An endpoint's deliveries and their attempts",
+        description: 'Newest first, at most 100; kept for 30 days. Each attempt has its time, the HTTP status (null without an answer) and the error.',
+        params: WebhookEndpointParams,
+        query: WebhookDeliveriesQuery,
+        responses: { 200: { description: 'The deliveries.', schema: WebhookDeliveryList } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params, query }) => {
+        ctx.body = { deliveries: await listDeliveries(sql, ctx.state.caller, params.id, query.status) };
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/webhook-deliveries/:id/resend',
+        tag,
+        security,
+        summary: 'Send a delivery again',
+        description: 'A failed (or delivered) delivery starts a new round of up to 8 attempts, the first one at once. A delivery still being attempted is a 409.',
+        params: WebhookDeliveryParams,
+        responses: { 202: { description: 'Queued for sending.' } },
+        errors: ['not_found', 'invalid_state'],
+      },
+      async (ctx, { params }) => {
+        await resendDelivery(sql, ctx.state.caller, params.id, now());
+        void worker.tick();
+        ctx.status = 202;
+      },
+    );
+}

@@ -1,0 +1,63 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { signWebhook } from '../../shared/index.ts';
+import { guardedLookup, type TargetPolicy } from './targets.ts';
+import type { AttemptResult, ClaimedDelivery } from './store.ts';
+
+/** A receiver must answer within this time (SPEC "Limits"). */
+export const ANSWER_TIMEOUT_MS = 10_000;
+const KEEP_ERROR_CHARS = 300;
+
+/** Posts one delivery, signed, and tells how it went. Never throws: every outcome is an attempt to record. */
+export type SendWebhook = (delivery: ClaimedDelivery, nowMs: number) => Promise<AttemptResult>;
+
+/**
+ * The real sender: node:http(s) with a lookup that refuses private addresses at connect time,
+ * no redirects followed, and a 10-second limit on the whole exchange.
+ */
+export function createSender(policy: TargetPolicy, timeoutMs = ANSWER_TIMEOUT_MS): SendWebhook {
+  return async (delivery, nowMs) => {
+    const started = performance.now();
+    const timestamp = Math.floor(nowMs / 1000);
+    const finish = (status: number | null, error: string | null): AttemptResult => ({ status, error: error && error.slice(0, KEEP_ERROR_CHARS), durationMs: performance.now() - started });
+    let url: URL;
+    try {
+      url = new URL(delivery.url);
+    } catch {
+      return finish(null, 'the endpoint URL is not valid');
+    }
+    const headers = {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(delivery.body)),
+      'User-Agent': 'Parley-Webhooks/1',
+      'X-Service-Timestamp': String(timestamp),
+      'X-Service-Signature': await signWebhook(delivery.secret, timestamp, delivery.body),
+      'X-Service-Event-Id': delivery.eventId,
+      'X-Service-Event-Type': delivery.eventType,
+      'X-Service-Delivery-Id': delivery.id,
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    return new Promise<AttemptResult>((done) => {
+      let settled = false;
+      const settle = (status: number | null, error: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        done(finish(status, error));
+      };
+      const outgoing = send(url, { method: 'POST', headers, lookup: guardedLookup(url, policy) as never, agent: false }, (response) => {
+        const status = response.statusCode ?? null;
+        // The answer's body is not needed; read it away (it may not hold the socket) and finish.
+        response.resume();
+        response.on('end', () => settle(status, status !== null && status >= 200 && status < 300 ? null : `the receiver answered ${status}`));
+        response.on('error', (error) => settle(status, error.message));
+      });
+      const timer = setTimeout(() => {
+        settle(null, `no answer within ${timeoutMs / 1000} seconds`);
+        outgoing.destroy();
+      }, timeoutMs);
+      outgoing.on('error', (error: NodeJS.ErrnoException) => settle(null, error.code === 'EPRIVATEADDRESS' ? `refused: ${error.message}` : error.message || String(error.code)));
+      outgoing.end(delivery.body);
+    });
+  };
+}

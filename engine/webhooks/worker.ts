@@ -1,0 +1,106 @@
+import type { Logger, Sql } from '../../shared/server/index.ts';
+import { ANSWER_TIMEOUT_MS, type SendWebhook } from './sender.ts';
+import { claimDue, enabledEndpointIds, feedOneEndpoint, pruneDeliveries, recordAttempt, type ClaimedDelivery } from './store.ts';
+
+const FEED_BATCH = 500;
+const SEND_BATCH = 20;
+// A claim outlives the longest attempt, so only a process that died lets it lapse.
+const LEASE_MS = ANSWER_TIMEOUT_MS * 6;
+const PRUNE_EVERY_MS = 3600_000;
+
+export interface WebhookWorkerDeps {
+  sql: Sql;
+  logger: Logger;
+  send: SendWebhook;
+  now: () => Date;
+}
+
+/**
+ * Delivers webhooks. Each pass feeds every endpoint its new events, then sends what is due.
+ * Everything it does is claimed in the database (SKIP LOCKED), so any number of engine processes
+ * may run one: an event goes to an endpoint once per round of attempts, at least once in all.
+ */
+export function createWebhookWorker({ sql, logger, send, now }: WebhookWorkerDeps) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let prunedAt = 0;
+
+  async function feed(): Promise<void> {
+    for (const id of await enabledEndpointIds(sql)) {
+      while ((await sql.transaction((tx) => feedOneEndpoint(tx, id, FEED_BATCH, now()))) === FEED_BATCH) {
+        // A long backlog is read a batch at a time.
+      }
+    }
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+    const result = await send(delivery, now().getTime());
+    await sql.transaction((tx) => recordAttempt(tx, delivery, result, now()));
+    if (result.error) logger.info({ delivery: delivery.id, endpoint: delivery.endpointId, status: result.status, error: result.error }, 'a webhook attempt failed');
+  }
+
+  /** Sends what is due: endpoints side by side, each endpoint's deliveries one after another in feed order. */
+  async function sendDue(): Promise<void> {
+    for (;;) {
+      const due = await claimDue(sql, now(), LEASE_MS, SEND_BATCH);
+      const byEndpoint = new Map<string, ClaimedDelivery[]>();
+      for (const delivery of due) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
+      await Promise.all(
+        [...byEndpoint.values()].map(async (deliveries) => {
+          for (const delivery of deliveries) await attempt(delivery);
+        }),
+      );
+      if (due.length < SEND_BATCH) return;
+    }
+  }
+
+  /** One pass: feed, send what is due, and now and then forget old deliveries. */
+  async function pass(): Promise<void> {
+    await feed();
+    await sendDue();
+    if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = now().getTime();
+      await pruneDeliveries(sql, now());
+    }
+  }
+
+  /** Runs a pass unless one is under way, in which case it waits for that one (and runs none). */
+  function tick(): Promise<void> {
+    running ??= pass()
+      .catch((error: unknown) => logger.error({ err: error }, 'a webhook pass failed'))
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  }
+
+  return {
+    tick,
+
+    /** Feeds and sends at once, and waits for it: for tests and for a nudge after new events. */
+    async drain(): Promise<void> {
+      await running;
+      await tick();
+    },
+
+    /** Attempts one delivery now (the ping), whatever else is due. */
+    async sendNow(deliveryId: string): Promise<void> {
+      const [claimed] = await claimDue(sql, now(), LEASE_MS, 1, deliveryId);
+      if (claimed) await attempt(claimed);
+    },
+
+    start(intervalMs: number): void {
+      if (timer) return;
+      timer = setInterval(() => void tick(), intervalMs);
+      timer.unref();
+    },
+
+    async stop(): Promise<void> {
+      clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
