@@ -104,8 +104,11 @@ async function serveEngine(driverName: string): Promise<void> {
 
 type WidgetSocket = Socket<WidgetServerEvents, WidgetClientEvents>;
 
-/** A message waiting for the AI's answer; settling twice is harmless (the answer may come after the timeout). */
-type Waiting = (answered: boolean) => void;
+/**
+ * A message waiting for the AI's answer: settled with the time the answer arrived, or with undefined
+ * when none will. Settling twice is harmless (an answer may come after the timeout).
+ */
+type Waiting = (answeredAt: number | undefined) => void;
 
 interface Visitor {
   token: string;
@@ -162,11 +165,11 @@ function serveVisitors(): void {
   async function converse(visitor: Visitor, messageId: string, text: string): Promise<Sample | 'refused' | 'unanswered'> {
     const queued = visitor.waiting.length > 0;
     let settle: Waiting = () => undefined;
-    const answered = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), REPLY_TIMEOUT_MS);
-      settle = (ok) => {
+    const answered = new Promise<number | undefined>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), REPLY_TIMEOUT_MS);
+      settle = (answeredAt) => {
         clearTimeout(timer);
-        resolve(ok);
+        resolve(answeredAt);
       };
     });
     visitor.waiting.push(settle);
@@ -181,12 +184,12 @@ function serveVisitors(): void {
       // Not stored, so no answer will come for it.
       const at = visitor.waiting.indexOf(settle);
       if (at >= 0) visitor.waiting.splice(at, 1);
-      settle(false);
+      settle(undefined);
       return 'refused';
     }
-    const ok = await answered;
-    const totalMs = performance.now() - begin;
-    return ok ? { conversation: visitor.conversation!, messageId, totalMs, storedMs, queued } : 'unanswered';
+    // The answer may be pushed before the POST's own 201 arrives: what counts is when it was pushed.
+    const answeredAt = await answered;
+    return answeredAt === undefined ? 'unanswered' : { conversation: visitor.conversation!, messageId, totalMs: answeredAt - begin, storedMs, queued };
   }
 
   async function startConversations(): Promise<void> {
@@ -196,11 +199,11 @@ function serveVisitors(): void {
       visitor.conversation = opened.body.id;
       const socket = await connect(visitor);
       socket.on('message:created', (message) => {
-        if (message.author === 'ai' && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(true);
+        if (message.author === 'ai' && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(performance.now());
       });
       const retire = () => {
         visitor.retired = true;
-        for (const settle of visitor.waiting.splice(0)) settle(false);
+        for (const settle of visitor.waiting.splice(0)) settle(undefined);
       };
       socket.on('conversation:handed_over', retire);
       socket.on('conversation:closed', retire);

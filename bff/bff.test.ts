@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { ERROR_STATUS, WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
+import { until } from '../test/until.ts';
+import { sendWidgetMessage } from '../test/widget-client.ts';
 import { addSiteKey, createInbox } from './index.ts';
 
 describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
@@ -20,8 +22,7 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
     request(`${stack.url}/v1/widget-sessions`, { token: siteKey, body, headers });
   const visitor = async () => (await newSession()).body.token as string;
   const openConversation = async (token: string) => (await request(`${stack.url}/v1/widget/conversations`, { token, body: {} })).body.id as string;
-  const send = (token: string, conversationId: string, text: string, message_id: string) =>
-    request(`${stack.url}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text, message_id } });
+  const send = (token: string, conversationId: string, text: string, messageId: string) => sendWidgetMessage(stack.url, token, conversationId, text, messageId);
   const messages = async (token: string, conversationId: string, after = 0) =>
     (await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages?after=${after}`, { token })).body.messages as WidgetMessage[];
 
@@ -34,15 +35,6 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
       socket.once('connect', () => resolve({ socket, received }));
       socket.once('connect_error', reject);
     });
-  }
-
-  async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const value = await probe();
-      if (ok(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
   }
 
   describe('sessions from a site key', () => {

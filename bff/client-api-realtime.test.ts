@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
+import { until } from '../test/until.ts';
 import { NOTICES } from './engine-events.ts';
 
 /**
@@ -84,14 +85,6 @@ describe.each(DRIVERS)('helpdesk Client API realtime on $name', (driver) => {
     });
   }
 
-  async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const value = await probe();
-      if (ok(value)) return value;
-      await new Promise((done) => setTimeout(done, 25));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
   const eventOf = (subscription: Subscription, name: string, match: (data: any) => boolean, what: string): Promise<any> =>
     until(() => subscription.events.find((event) => event.name === name && match(event.data)), (found) => found !== undefined, what).then((found) => found!.data);
   /** Lets events in flight arrive, so a test can say none came. */

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
+import { until } from '../test/until.ts';
 import { NOTICES } from './engine-events.ts';
 import { createInbox, enableClientApi } from './index.ts';
 
@@ -180,14 +181,6 @@ describe.each(DRIVERS)('helpdesk Client API over HTTP on $name', (driver) => {
   const patchMessage = (inbox: string, source: string, id: number, messageId: number, submitted_values: unknown) =>
     request(`${conversationUrl(inbox, source, id)}/messages/${messageId}`, { method: 'PATCH', body: { submitted_values } });
 
-  async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const value = await probe();
-      if (ok(value)) return value;
-      await new Promise((done) => setTimeout(done, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
   /** Sends the contact's message and waits until the AI's answer to it is stored. */
   async function ask(inbox: string, source: string, id: number, content: string): Promise<Message[]> {
     const sent = await send(inbox, source, id, content);

@@ -4,6 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
 import { parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
+import { until } from '../test/until.ts';
+import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
 
 interface Received {
   name: string;
@@ -37,22 +39,14 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
   });
 
   const widget = (path: string) => `${stack.url}/v1/widget${path}`;
-  const visitor = async () => {
-    const response = await request(`${stack.url}/v1/widget-sessions`, { token: DEMO_SITE_KEY, body: {} });
-    expect(response.status).toBe(201);
-    return response.body as { token: string; customer_ref: string };
-  };
-  const openConversation = async (token: string): Promise<string> => {
-    const response = await request(widget('/conversations'), { token, body: {} });
-    expect(response.status).toBe(201);
-    return response.body.id as string;
-  };
+  const visitor = () => newVisitor(stack.url);
+  const openConversation = async (token: string): Promise<string> => (await openWidgetConversation(stack.url, token)).id;
   const messages = async (token: string, id: string, after = 0): Promise<WidgetMessage[]> => {
     const response = await request(widget(`/conversations/${id}/messages?after=${after}`), { token });
     expect(response.status).toBe(200);
     return response.body.messages as WidgetMessage[];
   };
-  const send = (token: string, id: string, text: string, message_id: string) => request(widget(`/conversations/${id}/messages`), { token, body: { text, message_id } });
+  const send = (token: string, id: string, text: string, messageId: string) => sendWidgetMessage(stack.url, token, id, text, messageId);
   const engineId = (uuid: string) => engineConversationOf(stack, uuid);
   const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
 
@@ -107,15 +101,6 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
   const emit = (tab: Tab, event: string, payload: unknown, timeoutMs = 5000): Promise<Ack> => tab.socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack>;
   const named = (tab: Tab, name: string) => tab.events.filter((event) => event.name === name).map((event) => event.data);
   const created = (tab: Tab) => named(tab, 'message:created') as WidgetMessage[];
-
-  async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const value = await probe();
-      if (ok(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
   const indexOf = (tab: Tab, match: (event: Received) => boolean) => tab.events.findIndex(match);
 
   it('stores a message:send, acks it, pushes it and the AI reply to every tab, and acks a repeated message_id with the same message', async () => {

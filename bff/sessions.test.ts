@@ -4,6 +4,8 @@ import { io } from 'socket.io-client';
 import { base64url, decodeJwt, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import { randomToken, WIDGET_NAMESPACE } from '../shared/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
+import { until } from '../test/until.ts';
+import { newVisitor } from '../test/widget-client.ts';
 import { createAccount, issueApiKey, revokeApiKey } from '../engine/index.ts';
 import { addSiteKey, createInbox, readSetting } from './index.ts';
 
@@ -64,15 +66,6 @@ function handshake(url: string, token: string, origin?: string): Promise<string>
   });
 }
 
-async function until<T>(probe: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const value = await probe();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 async function conversationRow(stack: TestStack, uuid: string): Promise<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null } | undefined> {
   const [row] = await stack.bffSql.query<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null }>(
     'SELECT inbox_id, customer_ref, engine_conversation_id FROM conversations WHERE uuid = $1',
@@ -104,11 +97,7 @@ describe('widget sessions (PGlite)', () => {
     await stack?.stop();
   });
 
-  const visitor = async (headers: Record<string, string> = {}) => {
-    const response = await newSession(stack.url, DEMO_SITE_KEY, {}, headers);
-    expect(response.status).toBe(201);
-    return response.body as { token: string; customer_ref: string };
-  };
+  const visitor = (headers: Record<string, string> = {}) => newVisitor(stack.url, DEMO_SITE_KEY, headers);
 
   describe('visitor sessions from a site key', () => {
     it('gives a visitor an unverified vis_ token for 3600 s', async () => {
@@ -489,11 +478,7 @@ describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) 
     await stack?.stop();
   });
 
-  const visitor = async () => {
-    const response = await newSession(stack.url, DEMO_SITE_KEY);
-    expect(response.status).toBe(201);
-    return response.body as { token: string; customer_ref: string };
-  };
+  const visitor = () => newVisitor(stack.url);
   const works = async (token: string) => (await listConversations(stack.url, token)).status === 200;
 
   it('ends a token with DELETE /v1/widget-sessions/current on HTTP and the socket, while another token of the same visitor still works', async () => {

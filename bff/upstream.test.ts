@@ -8,6 +8,8 @@ import { randomToken, signWebhook, WIDGET_NAMESPACE, type EngineEvent, type Mess
 import { parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
 import { setAccountRateLimit } from '../engine/index.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, startStack, type Driver, type TestEngine, type TestStack } from '../test/stack.ts';
+import { until } from '../test/until.ts';
+import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
 import { createBff, EngineClient, readSetting, type Bff } from './index.ts';
 
 /**
@@ -59,31 +61,12 @@ function closeSockets(): void {
   for (const socket of sockets.splice(0)) socket.close();
 }
 
-async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** The widget's side of a stack: sessions, conversations, messages, as the widget calls them. */
 function widgetClient(baseUrl: () => string, siteKey: () => string) {
   return {
-    async visitor(): Promise<string> {
-      const response = await request(`${baseUrl()}/v1/widget-sessions`, { token: siteKey(), body: {} });
-      expect(response.status).toBe(201);
-      return response.body.token as string;
-    },
-    async openConversation(token: string): Promise<string> {
-      const response = await request(`${baseUrl()}/v1/widget/conversations`, { token, body: {} });
-      expect(response.status).toBe(201);
-      return response.body.id as string;
-    },
-    send: (token: string, conversationId: string, text: string, messageId: string) =>
-      request(`${baseUrl()}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text, message_id: messageId } }),
+    visitor: async (): Promise<string> => (await newVisitor(baseUrl(), siteKey())).token,
+    openConversation: async (token: string): Promise<string> => (await openWidgetConversation(baseUrl(), token)).id,
+    send: (token: string, conversationId: string, text: string, messageId: string) => sendWidgetMessage(baseUrl(), token, conversationId, text, messageId),
     async messages(token: string, conversationId: string, url = baseUrl()): Promise<WidgetMessage[]> {
       const response = await request(`${url}/v1/widget/conversations/${conversationId}/messages`, { token });
       expect(response.status).toBe(200);

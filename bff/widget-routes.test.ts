@@ -2,6 +2,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetConversation, WidgetMessage } from '../shared/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
+import { until } from '../test/until.ts';
+import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
 import { NOTICES } from './engine-events.ts';
 import { addSiteKey, createInbox, WIDGET_REQUESTS_PER_MINUTE } from './index.ts';
 
@@ -22,22 +24,14 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
   });
 
   const widget = (path: string) => `${stack.url}/v1/widget${path}`;
-  const visitor = async (siteKey = DEMO_SITE_KEY) => {
-    const response = await request(`${stack.url}/v1/widget-sessions`, { token: siteKey, body: {} });
-    expect(response.status).toBe(201);
-    return response.body as { token: string; customer_ref: string };
-  };
-  const openConversation = async (token: string): Promise<WidgetConversation> => {
-    const response = await request(widget('/conversations'), { token, body: {} });
-    expect(response.status).toBe(201);
-    return response.body as WidgetConversation;
-  };
+  const visitor = (siteKey = DEMO_SITE_KEY) => newVisitor(stack.url, siteKey);
+  const openConversation = (token: string) => openWidgetConversation(stack.url, token);
   const getConversation = async (token: string, id: string): Promise<WidgetConversation> => {
     const response = await request(widget(`/conversations/${id}`), { token });
     expect(response.status).toBe(200);
     return response.body as WidgetConversation;
   };
-  const send = (token: string, id: string, text: string, message_id: string) => request(widget(`/conversations/${id}/messages`), { token, body: { text, message_id } });
+  const send = (token: string, id: string, text: string, messageId: string) => sendWidgetMessage(stack.url, token, id, text, messageId);
   const page = async (token: string, id: string, after?: number) => {
     const response = await request(widget(`/conversations/${id}/messages${after === undefined ? '' : `?after=${after}`}`), { token });
     expect(response.status).toBe(200);
@@ -51,14 +45,6 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     ).map((row) => row.text);
   const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
 
-  async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-    for (let attempt = 0; attempt < 100; attempt++) {
-      const value = await probe();
-      if (ok(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
   /** Sends a customer message and waits until the relay has carried it and the answer is stored. */
   async function ask(token: string, id: string, text: string, messageId: string): Promise<WidgetMessage[]> {
     const sent = await send(token, id, text, messageId);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../shared/index.ts';
-import { request, startStack, type TestStack } from '../test/stack.ts';
+import { engineConversationOf, request, startStack, type TestStack } from '../test/stack.ts';
 
 describe('the demo with a live site key', () => {
   const liveKey = `pk_live_${randomToken(24)}`;
@@ -43,5 +43,40 @@ describe('the demo inbox of the Client API', () => {
     } finally {
       await stack.stop();
     }
+  });
+});
+
+describe('the demo engine pushing events to the BFF', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    // The feed is read only at start here, so whatever arrives later came by webhook.
+    stack = await startStack(undefined, { FEED_POLL_MS: '600000' });
+  });
+  afterAll(() => stack?.stop());
+
+  const engineApi = (path: string, body?: unknown) => request(`${stack.engineUrl}${path}`, { token: stack.apiKey, ...(body === undefined ? {} : { body }) });
+
+  it("registers the BFF's /v1/engine-webhooks as the engine's one webhook endpoint, which answers a ping", async () => {
+    const { endpoints } = (await engineApi('/v1/webhook-endpoints')).body as { endpoints: { id: string; url: string; enabled: boolean }[] };
+    expect(endpoints).toEqual([expect.objectContaining({ url: `${stack.url}/v1/engine-webhooks`, enabled: true })]);
+    const ping = await engineApi(`/v1/webhook-endpoints/${endpoints[0]!.id}/ping`, {});
+    expect(ping.body).toMatchObject({ status: 'delivered', attempts: [{ status: 200 }] });
+  });
+
+  it("brings a person's answer, made at the engine, to the customer by webhook", async () => {
+    const session = (await request(`${stack.url}/v1/widget-sessions`, { token: stack.siteKey, body: {} })).body as { token: string };
+    const widget = (path: string, body?: unknown) => request(`${stack.url}/v1/widget${path}`, { token: session.token, ...(body === undefined ? {} : { body }) });
+    const { id } = (await widget('/conversations', {})).body as { id: string };
+    expect((await widget(`/conversations/${id}/messages`, { text: 'I want to talk to a person', message_id: 'hook-1' })).status).toBe(201);
+    await stack.bff.relay.settled();
+    const engineId = await engineConversationOf(stack, id);
+    expect((await engineApi(`/v1/conversations/${engineId}/human-messages`, { text: 'Hi, Sam here.', author_name: 'Sam' })).status).toBe(200);
+    let texts: string[] = [];
+    for (let attempt = 0; attempt < 100 && !texts.includes('Hi, Sam here.'); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      texts = ((await widget(`/conversations/${id}/messages`)).body.messages as { text: string }[]).map((message) => message.text);
+    }
+    expect(texts).toContain('Hi, Sam here.');
   });
 });

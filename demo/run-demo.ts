@@ -6,10 +6,12 @@ import { migrate, openSql, SessionTokens, type Logger, type Sql } from '../share
 import { createEngine } from '../engine/index.ts';
 import { BFF_MIGRATIONS, createBff, EngineClient, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
-import { ensureClientApi, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureSessionKeys } from './seed.ts';
+import { ensureClientApi, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureEngineWebhook, ensureSessionKeys } from './seed.ts';
 import { storefrontRouter } from './storefront.ts';
 
 export const WIDGET_ASSETS_DIR = fileURLToPath(new URL('../dist/widget/', import.meta.url));
+/** How often the in-process engine looks for webhooks to send (it also sends at once after each change). */
+const WEBHOOK_POLL_MS = 1000;
 
 export interface RunningDemo {
   /** Where the storefront and the BFF answer. */
@@ -49,19 +51,30 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     await migrate(bffSql, BFF_MIGRATIONS);
 
     const tokens = new SessionTokens(await ensureSessionKeys(bffSql, config.sessionKeys));
+    // The BFF's server listens first: its address is where the engine pushes events. It answers once the BFF is attached below.
+    const server = createServer();
+    await listen(server, config.port, config.host);
+    closers.unshift(() => closeServer(server));
+    const url = `http://${urlHost(config.host)}:${(server.address() as AddressInfo).port}`;
+
     let engineUrl = config.aiApiUrl;
     let apiKey = config.aiApiKey;
     let engineSeeded = false;
+    let webhookSecret = config.engineWebhookSecret;
     if (!engineUrl) {
       const engineSql = await open('engine');
-      const engine = await createEngine({ sql: engineSql, logger: logger.child({ room: 'engine' }), tokens });
+      // The engine calls no private address but this BFF's own.
+      const engine = await createEngine({ sql: engineSql, logger: logger.child({ room: 'engine' }), tokens, webhooks: { allowedPrivateOrigins: [url] } });
       const engineServer = createServer(engine.app.callback());
       await listen(engineServer, config.enginePort, config.host);
       closers.unshift(() => closeServer(engineServer));
+      engine.webhooks.start(WEBHOOK_POLL_MS);
+      closers.unshift(() => engine.webhooks.stop());
       engineUrl = `http://${urlHost(config.host)}:${(engineServer.address() as AddressInfo).port}`;
       const key = await ensureEngineKey(engineSql, bffSql, config.demoApiKey);
       apiKey = key.apiKey;
       engineSeeded = key.created;
+      webhookSecret ??= await ensureEngineWebhook(engineUrl, apiKey, bffSql, `${url}/v1/engine-webhooks`);
     }
 
     const inbox = await ensureDemoInbox(bffSql, config.demoSiteKey);
@@ -75,19 +88,13 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       defaultInboxId: inbox.inboxId,
       extraRouters: [storefrontRouter(inbox.siteKey, config.demoLiveSiteKey)],
       trustProxyHops: config.trustProxyHops,
-      engineWebhookSecret: config.engineWebhookSecret,
+      engineWebhookSecret: webhookSecret,
       feedPollMs: config.feedPollMs,
       ...overrides,
     });
-    const server = createServer(bff.app.callback());
+    server.on('request', bff.app.callback());
     bff.attach(server);
-    await listen(server, config.port, config.host);
-    closers.unshift(async () => {
-      await bff.close();
-      await closeServer(server);
-    });
-
-    const url = `http://${urlHost(config.host)}:${(server.address() as AddressInfo).port}`;
+    closers.unshift(() => bff.close());
     if (config.demoLiveSiteKey) {
       const ownOrigins = [url, url.replace(/\/\/(127\.0\.0\.1|\[::1\])/, '//localhost')];
       await ensureDemoLiveKey(bffSql, inbox.inboxId, config.demoLiveSiteKey, config.demoAllowedOrigins ?? [...new Set(ownOrigins)]);

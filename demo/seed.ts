@@ -102,3 +102,25 @@ export async function ensureClientApi(bffSql: Sql, inboxId: string, wanted?: str
   const { identifier } = await enableClientApi(bffSql, inboxId, wanted ? { identifier: wanted } : {});
   return identifier;
 }
+
+/**
+ * Makes sure the engine pushes its events to this BFF: one webhook endpoint at `webhookUrl`,
+ * made through the engine's own API and remembered (id and secret) in the BFF's settings. A
+ * changed address (another port) replaces the old endpoint. Gives the signing secret.
+ */
+export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bffSql: Sql, webhookUrl: string): Promise<string> {
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(engineUrl + path, { ...init, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } });
+  const stored = await readSetting(bffSql, 'engine_webhook');
+  const known = stored ? (JSON.parse(stored) as { id: string; url: string; secret: string }) : undefined;
+  if (known?.url === webhookUrl) {
+    const found = await api(`/v1/webhook-endpoints/${known.id}`);
+    if (found.ok && ((await found.json()) as { enabled: boolean }).enabled) return known.secret;
+  }
+  if (known) await api(`/v1/webhook-endpoints/${known.id}`, { method: 'DELETE' });
+  const created = await api('/v1/webhook-endpoints', { method: 'POST', body: JSON.stringify({ url: webhookUrl, description: 'Parley BFF' }) });
+  if (!created.ok) throw new Error(`the engine refused the BFF's webhook endpoint: ${created.status} ${await created.text()}`);
+  const endpoint = (await created.json()) as { id: string; secret: string };
+  await writeSetting(bffSql, 'engine_webhook', JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret }));
+  return endpoint.secret;
+}

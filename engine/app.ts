@@ -65,6 +65,11 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
 
   const app = new Koa<EngineState>();
   app.use(errorBoundary(logger));
+  // A change may have recorded events: the webhook worker (once started) sends them now.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.method === 'POST' && ctx.status < 300) worker.nudge();
+  });
   for (const routes of [open, keyed]) {
     app.use(routes.router.routes() as Koa.Middleware<EngineState>);
     app.use(routes.router.allowedMethods({ throw: true }) as Koa.Middleware<EngineState>);

@@ -31,6 +31,11 @@ export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, secre
       } catch {
         throw new ParleyError('invalid_json', 'The webhook body is not valid JSON.');
       }
+      // A test event from the engine (ping) belongs to no conversation: it only shows the endpoint works.
+      if ((parsed as { type?: unknown } | null)?.type === 'ping') {
+        ctx.body = { received: true };
+        return;
+      }
       const event = parseWith(EngineEvent.extend({ environment: z.enum(['live', 'sandbox']).optional() }), parsed, 'webhook body');
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
       if (conversation) await recorder.record(conversation, [event]);

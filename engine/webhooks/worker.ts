@@ -24,6 +24,7 @@ export function createWebhookWorker({ sql, logger, send, now }: WebhookWorkerDep
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let prunedAt = 0;
+  let again = false;
 
   async function feed(): Promise<void> {
     for (const id of await enabledEndpointIds(sql)) {
@@ -70,6 +71,10 @@ export function createWebhookWorker({ sql, logger, send, now }: WebhookWorkerDep
       .catch((error: unknown) => logger.error({ err: error }, 'a webhook pass failed'))
       .finally(() => {
         running = undefined;
+        if (again && timer) {
+          again = false;
+          void tick();
+        }
       });
     return running;
   }
@@ -81,6 +86,16 @@ export function createWebhookWorker({ sql, logger, send, now }: WebhookWorkerDep
     async drain(): Promise<void> {
       await running;
       await tick();
+    },
+
+    /**
+     * Something may have happened: once started, the worker makes a pass now rather than at the
+     * next interval (or right after the pass under way), so webhooks follow events closely.
+     */
+    nudge(): void {
+      if (!timer) return;
+      if (running) again = true;
+      else void tick();
     },
 
     /** Attempts one delivery now (the ping), whatever else is due. */

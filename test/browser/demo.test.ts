@@ -1,27 +1,15 @@
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startStack, type TestStack } from '../stack.ts';
-import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { useBrowserStack } from './browser-stack.ts';
+import { ARTIFACTS_DIR } from './chromium.ts';
 
 describe('the demo storefront in Chromium', () => {
-  let stack: TestStack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-    await mkdir(ARTIFACTS_DIR, { recursive: true });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const harness = useBrowserStack();
 
   it('lets a visitor ask a question from the launcher and shows the answer from the knowledge base', async () => {
-    const page = await browser.newPage();
+    const page = await harness.browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(stack.url);
+    await page.goto(harness.stack.url);
 
     const launcher = page.getByRole('button', { name: /chat/i });
     await launcher.click();
@@ -42,8 +30,8 @@ describe('the demo storefront in Chromium', () => {
   });
 
   it('renders the widget in an open shadow root that the page cannot style', async () => {
-    const page = await browser.newPage();
-    await page.goto(stack.url);
+    const page = await harness.browser.newPage();
+    await page.goto(harness.stack.url);
     await page.getByRole('button', { name: /chat/i }).waitFor();
     const shadow = await page.evaluate(() => {
       const host = document.querySelector('[data-parley]');
@@ -53,8 +41,8 @@ describe('the demo storefront in Chromium', () => {
   });
 
   it("shows markup in the customer's own text as inert text", async () => {
-    const page = await browser.newPage();
-    await page.goto(stack.url);
+    const page = await harness.browser.newPage();
+    await page.goto(harness.stack.url);
     await page.getByRole('button', { name: /chat/i }).click();
     const box = page.getByRole('textbox', { name: 'Message' });
     await expect.poll(() => box.isEnabled()).toBe(true);
@@ -69,8 +57,8 @@ describe('the demo storefront in Chromium', () => {
   });
 
   it('keeps the conversation across a reload', async () => {
-    const page = await browser.newPage();
-    await page.goto(stack.url);
+    const page = await harness.browser.newPage();
+    await page.goto(harness.stack.url);
     await page.getByRole('button', { name: /chat/i }).click();
     const box = page.getByRole('textbox', { name: 'Message' });
     await expect.poll(() => box.isEnabled()).toBe(true);

@@ -1,40 +1,32 @@
 import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startStack, type TestStack } from '../stack.ts';
-import { launchChromium } from './chromium.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowserStack } from './browser-stack.ts';
 
 /** The typed ESM entry (widget/esm/index.ts), as a bundler would ship it: transpiled, on a page of its own. */
 describe('the ESM entry for bundlers', () => {
-  let stack: TestStack;
-  let browser: Browser;
+  const harness = useBrowserStack();
   let entry: string;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
     const source = await readFile(new URL('../../widget/esm/index.ts', import.meta.url), 'utf8');
     // Its imports are types only, so the transpiled module stands alone.
     entry = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
     expect(entry).not.toMatch(/^import /m);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
 
   it('adds the script tag once, queues commands until the loader runs, and gives working listeners', async () => {
-    const page = await browser.newPage();
+    const page = await harness.browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
-    await page.goto(`${stack.url}/openapi.json`);
+    await page.goto(`${harness.stack.url}/openapi.json`);
     await page.setContent('<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1></body></html>');
     await page.addScriptTag({
       type: 'module',
       content: `${entry}
         const seen = (window.seen = []);
-        const parley = loadParley({ baseUrl: ${JSON.stringify(stack.url)}, siteKey: ${JSON.stringify(stack.siteKey)}, locale: 'de' });
-        const again = loadParley({ baseUrl: ${JSON.stringify(stack.url)} });
+        const parley = loadParley({ baseUrl: ${JSON.stringify(harness.stack.url)}, siteKey: ${JSON.stringify(harness.stack.siteKey)}, locale: 'de' });
+        const again = loadParley({ baseUrl: ${JSON.stringify(harness.stack.url)} });
         const stop = parley.on('open', () => seen.push('open'));
         parley.on('close', () => seen.push('close'));
         parley.command('open');

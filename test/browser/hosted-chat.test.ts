@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Frame, Page, Request } from 'playwright-core';
-import { closeServer, request, startStack, type TestStack } from '../stack.ts';
-import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Frame, Page, Request } from 'playwright-core';
+import { request } from '../stack.ts';
+import { useBrowserStack } from './browser-stack.ts';
+import { ARTIFACTS_DIR } from './chromium.ts';
 
 /**
  * The hosted full-page chat (`GET /chat`) in Chromium, through both of its bridges. The React
@@ -28,32 +26,19 @@ interface ShopWindow {
 }
 
 describe('the hosted chat page at /chat', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  let shop: Server;
+  // The shop's pages come from the page server, on 127.0.0.1 (the shop) and as localhost (an intruder).
+  const harness = useBrowserStack({ pageServer: true });
   let chatOrigin: string;
   let shopOrigin: string;
   let intruderOrigin: string;
 
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-    await mkdir(ARTIFACTS_DIR, { recursive: true });
+  beforeAll(() => {
     // The BFF answers on 127.0.0.1; framed, the chat is reached as localhost (another origin).
-    chatOrigin = `http://localhost:${new URL(stack.url).port}`;
-    shop = createServer((req, res) => {
-      const page = req.url === '/' ? shopPage() : req.url === '/intruder' ? intruderPage() : undefined;
-      if (page === undefined) res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page);
-    });
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const shopPort = (shop.address() as AddressInfo).port;
-    shopOrigin = `http://127.0.0.1:${shopPort}`;
-    intruderOrigin = `http://localhost:${shopPort}`;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (shop) await closeServer(shop);
-    await stack?.stop();
+    chatOrigin = `http://localhost:${new URL(harness.stack.url).port}`;
+    shopOrigin = harness.pages.origin;
+    intruderOrigin = `http://localhost:${new URL(shopOrigin).port}`;
+    harness.pages.set('/', shopPage());
+    harness.pages.set('/intruder', intruderPage());
   });
 
   /** A shop's page that frames the chat, and a second frame from yet another origin. */
@@ -80,11 +65,9 @@ describe('the hosted chat page at /chat', () => {
 
   /** A fresh page (own storage) that plays the React Native side with `init`, recording requests. */
   async function openNative(init: Record<string, unknown>, path = '/chat') {
-    const page = await (await browser.newContext()).newPage();
-    const problems: string[] = [];
+    const { page, problems } = await harness.freshPage();
     const requests: Request[] = [];
     const sockets: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
     page.on('request', (request) => requests.push(request));
     page.on('websocket', (socket) => sockets.push(socket.url()));
     await page.addInitScript((init) => {
@@ -95,7 +78,7 @@ describe('the hosted chat page at /chat', () => {
       native.ReactNativeWebView = { postMessage: (text) => native.__sent.push(JSON.parse(text)) };
       document.addEventListener('securitypolicyviolation', (event) => native.__csp.push(`${event.effectiveDirective} ${event.blockedURI}`));
     }, init);
-    await page.goto(`${stack.url}${path}`);
+    await page.goto(`${harness.stack.url}${path}`);
     return { page, problems, requests, sockets };
   }
 
@@ -104,7 +87,7 @@ describe('the hosted chat page at /chat', () => {
   const errorsSent = async (page: Page) => (await sent(page)).filter((message) => message.event === 'error').map((message) => message.payload?.code);
 
   it('answers an HTML page with a strict content security policy that any page may frame', async () => {
-    const response = await request(`${stack.url}/chat`);
+    const response = await request(`${harness.stack.url}/chat`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
@@ -116,7 +99,7 @@ describe('the hosted chat page at /chat', () => {
         .map((directive) => directive.trim().split(/\s+/))
         .map(([name, ...values]) => [name, values]),
     );
-    const host = new URL(stack.url).host;
+    const host = new URL(harness.stack.url).host;
     expect(csp).toMatchObject({
       'default-src': ["'none'"],
       'script-src': ["'self'"],
@@ -136,13 +119,13 @@ describe('the hosted chat page at /chat', () => {
     const style = /<style>(.*)<\/style>/.exec(html)![1]!;
     expect(csp['style-src']).toEqual([`'sha256-${createHash('sha256').update(style).digest('base64')}'`]);
 
-    const script = await fetch(`${stack.url}/widget/chat.js`);
+    const script = await fetch(`${harness.stack.url}/widget/chat.js`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
   });
 
   it('keeps the bridge contract with the React Native WebView: ready, commands in, errors for what it refuses', async () => {
-    const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: stack.siteKey });
+    const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: harness.stack.siteKey });
     await expect.poll(() => sent(page)).toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
 
     await receive(page, { parley: 1, kind: 'command', command: 'setLocale', args: ['de'] });
@@ -162,7 +145,7 @@ describe('the hosted chat page at /chat', () => {
   });
 
   it('shows the chat open at once and filling the window, with no launcher', async () => {
-    const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: stack.siteKey });
+    const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: harness.stack.siteKey });
     const box = page.getByRole('textbox', { name: 'Message' });
     await expect.poll(() => box.isEnabled()).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS_DIR}/hosted-chat.png` });
@@ -175,7 +158,7 @@ describe('the hosted chat page at /chat', () => {
   });
 
   it('talks postMessage with the page that frames it, to that origin only, and ignores other windows', async () => {
-    const page = await (await browser.newContext()).newPage();
+    const { page } = await harness.freshPage();
     await page.goto(`${shopOrigin}/`);
     const frameAt = (url: string) => expect.poll(() => page.frames().find((frame) => frame.url() === url)).toBeDefined();
     await frameAt(`${chatOrigin}/chat`);
@@ -190,13 +173,13 @@ describe('the hosted chat page at /chat', () => {
       const chat = window.parent.frames[0]!;
       chat.postMessage({ parley: 1, kind: 'init', siteKey }, '*');
       chat.postMessage({ parley: 1, kind: 'command', command: 'explode', args: [] }, '*');
-    }, stack.siteKey);
+    }, harness.stack.siteKey);
     await page.waitForTimeout(500);
     expect(await received()).toEqual([]);
 
     // Another script's message on the parent is none of the chat's business.
     await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ type: 'analytics', hello: true }));
-    await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), stack.siteKey);
+    await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), harness.stack.siteKey);
     await expect.poll(received).toContainEqual({ origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'ready' } });
     expect((await received()).filter(({ data }) => data.event === 'error')).toEqual([]);
 
@@ -208,19 +191,19 @@ describe('the hosted chat page at /chat', () => {
   });
 
   it('never takes a token from the URL, and takes it out of the address bar', async () => {
-    const page = await (await browser.newContext()).newPage();
+    const { page } = await harness.freshPage();
     const requests: Request[] = [];
     const sockets: string[] = [];
     page.on('request', (request) => requests.push(request));
     page.on('websocket', (socket) => sockets.push(socket.url()));
-    await page.goto(`${stack.url}/chat?token=wst_fromtheurl&site_key=${stack.siteKey}&session_token=wst_another#access_token=wst_fragment`);
-    await expect.poll(() => page.url()).toBe(`${stack.url}/chat?site_key=${stack.siteKey}`);
+    await page.goto(`${harness.stack.url}/chat?token=wst_fromtheurl&site_key=${harness.stack.siteKey}&session_token=wst_another#access_token=wst_fragment`);
+    await expect.poll(() => page.url()).toBe(`${harness.stack.url}/chat?site_key=${harness.stack.siteKey}`);
 
     // A direct link: the chat runs as a visitor with the site key from the URL.
     await expect.poll(() => page.getByRole('textbox', { name: 'Message' }).isEnabled()).toBe(true);
-    const sessionRequests = requests.filter((request) => request.url() === `${stack.url}/v1/widget-sessions`);
+    const sessionRequests = requests.filter((request) => request.url() === `${harness.stack.url}/v1/widget-sessions`);
     expect(sessionRequests).toHaveLength(1);
-    expect(await sessionRequests[0]!.headerValue('authorization')).toBe(`Bearer ${stack.siteKey}`);
+    expect(await sessionRequests[0]!.headerValue('authorization')).toBe(`Bearer ${harness.stack.siteKey}`);
     // Only the navigation this test made carried the tokens; nothing the page asked for did.
     for (const request of requests.filter((request) => !request.isNavigationRequest())) {
       expect(request.url()).not.toMatch(/wst_/);
@@ -232,7 +215,7 @@ describe('the hosted chat page at /chat', () => {
   });
 
   it("uses a verified customer's token passed over the bridge, in the Authorization header and never in a URL", async () => {
-    const minted = await request(`${stack.engineUrl}/v1/widget-sessions`, { token: stack.apiKey, body: { customer_ref: 'hosted-customer-1' } });
+    const minted = await request(`${harness.stack.engineUrl}/v1/widget-sessions`, { token: harness.stack.apiKey, body: { customer_ref: 'hosted-customer-1' } });
     expect(minted.status).toBe(201);
     const token: string = minted.body.token;
     const { page, problems, requests, sockets } = await openNative({ parley: 1, kind: 'init', token, locale: 'en' });
@@ -252,7 +235,7 @@ describe('the hosted chat page at /chat', () => {
     for (const url of [...requests.map((request) => request.url()), ...sockets]) expect(url).not.toContain(token);
     expect(sockets.length).toBeGreaterThan(0);
 
-    const stored = await stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', ['hosted-customer-1']);
+    const stored = await harness.stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', ['hosted-customer-1']);
     expect(stored).toEqual([{ count: 1 }]);
     const events = (await sent(page)).filter((message) => message.event === 'message');
     expect(events).toContainEqual(expect.objectContaining({ payload: expect.objectContaining({ author: 'ai', text: expect.stringContaining('within 30 days') }) }));

@@ -1,11 +1,8 @@
-import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Request, Response } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request, Response } from 'playwright-core';
 import { addSiteKey, createInbox } from '../../bff/index.ts';
-import { closeServer, startStack, type TestStack } from '../stack.ts';
-import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
+import { useBrowserStack } from './browser-stack.ts';
+import { ARTIFACTS_DIR } from './chromium.ts';
 
 /**
  * A live site key in a real browser, across real origins: the BFF answers on http://localhost:<A>
@@ -14,37 +11,22 @@ import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
  * http://127.0.0.1:<B> (not listed). Both pages embed the widget from the BFF with the same tag.
  */
 describe('a live site key in Chromium, on a listed and on an unlisted origin', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  let shop: Server;
+  // The shop's page comes from the page server on 127.0.0.1, reached as localhost too.
+  const harness = useBrowserStack({ pageServer: true });
   let inboxId: string;
   let bffOrigin: string;
   let listedOrigin: string;
   let unlistedOrigin: string;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-    await mkdir(ARTIFACTS_DIR, { recursive: true });
-    bffOrigin = `http://localhost:${new URL(stack.url).port}`;
+    bffOrigin = `http://localhost:${new URL(harness.stack.url).port}`;
+    unlistedOrigin = harness.pages.origin;
+    listedOrigin = `http://localhost:${new URL(unlistedOrigin).port}`;
 
-    let html = '';
-    shop = createServer((req, res) => {
-      if (req.method === 'GET' && req.url === '/') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-        res.end(html);
-      } else {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      }
-    });
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const shopPort = (shop.address() as AddressInfo).port;
-    listedOrigin = `http://localhost:${shopPort}`;
-    unlistedOrigin = `http://127.0.0.1:${shopPort}`;
-
-    const inbox = await createInbox(stack.bffSql, { name: 'Another shop', greeting: 'Ask us anything.' });
+    const inbox = await createInbox(harness.stack.bffSql, { name: 'Another shop', greeting: 'Ask us anything.' });
     inboxId = inbox.id;
-    const { key } = await addSiteKey(stack.bffSql, inbox.id, 'live', [listedOrigin]);
-    html = `<!doctype html>
+    const { key } = await addSiteKey(harness.stack.bffSql, inbox.id, 'live', [listedOrigin]);
+    const html = `<!doctype html>
 <html lang="en">
   <head><meta charset="utf-8" /><title>Another shop</title></head>
   <body>
@@ -52,25 +34,13 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
     <script src="${bffOrigin}/widget.js" data-site-key="${key}" async></script>
   </body>
 </html>`;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    if (shop) await closeServer(shop);
-    await stack?.stop();
+    harness.pages.set('/', html);
   });
 
   const conversationsOfInbox = async () =>
-    (await stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE inbox_id = $1', [inboxId]))[0]!.count;
+    (await harness.stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE inbox_id = $1', [inboxId]))[0]!.count;
 
   const isSessionRequest = (request: Request) => request.url() === `${bffOrigin}/v1/widget-sessions` && request.method() === 'POST';
-
-  /** A new page of its own (own storage) that collects its uncaught errors. */
-  async function newPage(): Promise<{ page: Page; problems: string[] }> {
-    const page = await (await browser.newContext()).newPage();
-    const problems: string[] = [];
-    page.on('pageerror', (error) => problems.push(error.message));
-    return { page, problems };
-  }
 
   /** Opens the shop's page on `origin` and clicks the launcher. */
   async function openWidget(page: Page, origin: string): Promise<void> {
@@ -110,7 +80,7 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
   }
 
   it('gives the page on the listed origin a working widget that answers from the knowledge base', async () => {
-    const { page, problems } = await newPage();
+    const { page, problems } = await harness.freshPage();
     const sessionResponse = page.waitForResponse((response: Response) => isSessionRequest(response.request()));
     await openWidget(page, listedOrigin);
     const session = await sessionResponse;
@@ -135,7 +105,7 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
 
   it('refuses the page on an unlisted origin: 403 origin_not_allowed that the page may not even read, an alert in the widget, and no conversation', async () => {
     const before = await conversationsOfInbox();
-    const { page, problems } = await newPage();
+    const { page, problems } = await harness.freshPage();
     const { answer } = await tapSessionAnswer(page);
     const failed = page.waitForEvent('requestfailed', isSessionRequest);
     await openWidget(page, unlistedOrigin);

@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { createInbox, enableClientApi } from '../../bff/index.ts';
-import { request, startStack, type TestStack } from '../stack.ts';
-import { launchChromium } from './chromium.ts';
+import { request } from '../stack.ts';
+import { useBrowserStack } from './browser-stack.ts';
+import { AXE_PATH, AXE_TAGS, SHORT } from './widget-helpers.ts';
 
 /**
  * The satisfaction survey page `/survey/responses/{conversation_uuid}` in Chromium: server-rendered,
@@ -12,27 +11,12 @@ import { launchChromium } from './chromium.ts';
  * post with JavaScript off as well as on.
  */
 
-const AXE_PATH = join(dirname(createRequire(import.meta.url).resolve('axe-core')), 'axe.min.js');
-const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-const SHORT = { timeout: 10_000 } as const;
-
 describe('the survey page at /survey/responses/{conversation_uuid}', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-  });
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await stack?.stop();
-  });
+  const harness = useBrowserStack();
 
   /** A resolved Client API conversation of `inbox` (the demo inbox unless given): it has a survey to answer. */
-  async function resolvedConversation(inbox = stack.inboxIdentifier): Promise<{ uuid: string }> {
-    const base = `${stack.url}/public/api/v1/inboxes/${inbox}`;
+  async function resolvedConversation(inbox = harness.stack.inboxIdentifier): Promise<{ uuid: string }> {
+    const base = `${harness.stack.url}/public/api/v1/inboxes/${inbox}`;
     const contact = await request(`${base}/contacts`, { body: { name: 'Survey taker' } });
     expect(contact.status).toBe(200);
     const conversation = await request(`${base}/contacts/${contact.body.source_id}/conversations`, { body: {} });
@@ -41,18 +25,14 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     expect(resolved.status).toBe(200);
     return { uuid: conversation.body.uuid as string };
   }
-  const surveyUrl = (uuid: string) => `${stack.url}/survey/responses/${uuid}`;
+  const surveyUrl = (uuid: string) => `${harness.stack.url}/survey/responses/${uuid}`;
   const storedAnswer = async (uuid: string) => {
-    const response = await request(`${stack.url}/public/api/v1/csat_survey/${uuid}`);
+    const response = await request(`${harness.stack.url}/public/api/v1/csat_survey/${uuid}`);
     expect(response.status).toBe(200);
     return response.body.csat_survey_response as { rating: number; feedback_message: string } | null;
   };
 
-  async function newPage(options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext(options);
-    contexts.push(context);
-    return context.newPage();
-  }
+  const newPage = async (options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<Page> => (await harness.freshPage(options)).page;
   const focused = (page: Page) =>
     page.evaluate(() => {
       const element = document.activeElement as HTMLInputElement | null;
@@ -60,8 +40,8 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     });
 
   it("renders the inbox's name and a rating form, themed by the inbox, with the HTML escaped", async () => {
-    const inbox = await createInbox(stack.bffSql, { name: 'Garden <Tools> & Co', color: '#2e7d32' });
-    const { identifier } = await enableClientApi(stack.bffSql, inbox.id);
+    const inbox = await createInbox(harness.stack.bffSql, { name: 'Garden <Tools> & Co', color: '#2e7d32' });
+    const { identifier } = await enableClientApi(harness.stack.bffSql, inbox.id);
     const { uuid } = await resolvedConversation(identifier);
     const page = await newPage();
     const response = await page.goto(surveyUrl(uuid));
@@ -177,7 +157,7 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
   });
 
   it('gives a 404 page for an unknown uuid, a malformed one, and a conversation not asked for a rating', async () => {
-    const base = `${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}`;
+    const base = `${harness.stack.url}/public/api/v1/inboxes/${harness.stack.inboxIdentifier}`;
     const contact = await request(`${base}/contacts`, { body: {} });
     const open = await request(`${base}/contacts/${contact.body.source_id}/conversations`, { body: {} });
     expect(open.status).toBe(200);
@@ -192,7 +172,7 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
   });
 
   it('answers a form post to a survey that does not exist with the 404 page, storing nothing', async () => {
-    const base = `${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}`;
+    const base = `${harness.stack.url}/public/api/v1/inboxes/${harness.stack.inboxIdentifier}`;
     const contact = await request(`${base}/contacts`, { body: {} });
     const open = await request(`${base}/contacts/${contact.body.source_id}/conversations`, { body: {} });
     expect(open.status).toBe(200);
@@ -202,7 +182,7 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
       expect(posted.headers.get('content-type'), uuid).toMatch(/^text\/html/);
       expect(await posted.text(), uuid).toContain('Survey not found');
     }
-    const [row] = await stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM surveys s JOIN conversations c ON c.id = s.conversation_id WHERE c.uuid = $1', [open.body.uuid]);
+    const [row] = await harness.stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM surveys s JOIN conversations c ON c.id = s.conversation_id WHERE c.uuid = $1', [open.body.uuid]);
     expect(row!.n).toBe(0);
   });
 });

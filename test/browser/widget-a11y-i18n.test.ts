@@ -1,8 +1,7 @@
-import { mkdir } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { startStack, type TestStack } from '../stack.ts';
-import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { useBrowserStack } from './browser-stack.ts';
+import { ARTIFACTS_DIR } from './chromium.ts';
 import { catalogue as ar } from '../../widget/app/i18n/ar.ts';
 import { catalogue as de } from '../../widget/app/i18n/de.ts';
 import { en } from '../../widget/app/i18n/en.ts';
@@ -14,7 +13,6 @@ import {
   SHORT,
   anyLauncher,
   axeViolations,
-  freshPage,
   launcher,
   log,
   messageBox,
@@ -90,26 +88,11 @@ function unlabelledControls(page: Page): Promise<string[]> {
 }
 
 describe('accessibility, languages and themes of the widget in Chromium', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-    await mkdir(ARTIFACTS_DIR, { recursive: true });
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const harness = useBrowserStack();
 
   async function store(options: BrowserContextOptions = {}): Promise<{ page: Page; problems: string[] }> {
-    const { context, page, problems } = await freshPage(browser, options);
-    contexts.push(context);
-    await page.goto(stack.url);
+    const { page, problems } = await harness.freshPage(options);
+    await page.goto(harness.stack.url);
     await anyLauncher(page).waitFor(SHORT);
     return { page, problems };
   }

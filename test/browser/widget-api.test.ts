@@ -1,11 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { request, startStack, type TestStack } from '../stack.ts';
-import { launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { request } from '../stack.ts';
+import { useBrowserStack } from './browser-stack.ts';
 import {
   SHORT,
   currentConversation,
-  freshPage,
   hostPage,
   launcher,
   messageBox,
@@ -13,11 +12,9 @@ import {
   panel,
   personSays,
   send,
-  startPageServer,
   stored,
   waitForAnswer,
   waitReady,
-  type PageServer,
 } from './widget-helpers.ts';
 
 /**
@@ -58,32 +55,16 @@ const recorded = (page: Page, event?: string): Promise<Recorded[]> =>
   page.evaluate((name) => ((window as unknown as PageWindow).recorded ?? []).filter((entry) => name === undefined || entry.event === name), event);
 
 describe('the widget API (window.Parley) in Chromium', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  let pages: PageServer;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [stack, browser, pages] = await Promise.all([startStack(), launchChromium(), startPageServer()]);
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await pages?.close();
-    await stack?.stop();
-  });
+  const harness = useBrowserStack({ pageServer: true });
 
   async function open(path: string, html: string, headers: Record<string, string> = {}): Promise<{ page: Page; problems: string[] }> {
-    const { context, page, problems } = await freshPage(browser);
-    contexts.push(context);
-    await page.goto(pages.set(path, html, headers));
+    const { page, problems } = await harness.freshPage();
+    await page.goto(harness.pages.set(path, html, headers));
     return { page, problems };
   }
 
   it('runs commands queued by the snippet before widget.js has run, and Parley.ready resolves', async () => {
-    const { page, problems } = await open('/queued', hostPage(stack, {}, `${SNIPPET} window.earlyType = typeof window.Parley; Parley('open');`));
+    const { page, problems } = await open('/queued', hostPage(harness.stack, {}, `${SNIPPET} window.earlyType = typeof window.Parley; Parley('open');`));
 
     // The queued 'open' opens the chat without a click.
     await waitReady(page);
@@ -106,7 +87,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
       Parley('on', 'ready', function () { early.push('ready'); });
       Parley('on', 'open', function () { early.push('open'); });
       Parley('open');`;
-    const { page, problems } = await open('/queued-listeners', hostPage(stack, {}, early));
+    const { page, problems } = await open('/queued-listeners', hostPage(harness.stack, {}, early));
     await waitReady(page);
     await recordEvents(page, ['error']);
     await expect
@@ -118,7 +99,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it("Parley('on') returns an unsubscribe function that works, and open/close fire", async () => {
-    const { page, problems } = await open('/on', hostPage(stack));
+    const { page, problems } = await open('/on', hostPage(harness.stack));
     await launcher(page).waitFor(SHORT);
     await page.evaluate(() => (window as unknown as PageWindow).Parley.ready);
     await recordEvents(page, ['open', 'close']);
@@ -151,14 +132,14 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it("fires 'message' for answers and 'unread' (with the launcher's badge) for answers that arrive while the chat is closed", async () => {
-    const { page, problems } = await open('/events', hostPage(stack));
+    const { page, problems } = await open('/events', hostPage(harness.stack));
     await launcher(page).waitFor(SHORT);
     await recordEvents(page);
     await page.evaluate(() => (window as unknown as PageWindow).Parley('open'));
     await waitReady(page);
     await send(page, 'How do I return an item?');
     await waitForAnswer(page, 'within 30 days');
-    const conversationId = await currentConversation(page, stack.siteKey);
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
 
     await expect.poll(async () => (await recorded(page, 'message')).length, SHORT).toBe(1);
     const [message] = await recorded(page, 'message');
@@ -169,7 +150,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
     await page.getByText('connected with a person').waitFor(SHORT);
     await page.evaluate(() => (window as unknown as PageWindow).Parley('close'));
     await expect.poll(() => panel(page).count(), SHORT).toBe(0);
-    await personSays(stack, conversationId, 'Hi, Sam here. How can I help?');
+    await personSays(harness.stack, conversationId, 'Hi, Sam here. How can I help?');
 
     await expect.poll(async () => (await recorded(page, 'unread')).map((entry) => entry.payload).at(-1), SHORT).toEqual({ count: 1 });
     expect((await recorded(page, 'message')).map((entry) => entry.payload)).toContainEqual({ conversation_id: conversationId, author: 'human', text: 'Hi, Sam here. How can I help?' });
@@ -191,7 +172,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
 
   it("an unknown command emits 'error' with code invalid_request and does not throw, before and after the app has loaded", async () => {
     // Before widget.js: the bad call waits in the queue with the others.
-    const { page, problems } = await open('/unknown', hostPage(stack, {}, `${SNIPPET} Parley('fly', 1, 2);`));
+    const { page, problems } = await open('/unknown', hostPage(harness.stack, {}, `${SNIPPET} Parley('fly', 1, 2);`));
     await launcher(page).waitFor(SHORT);
     await recordEvents(page, ['error', 'open']);
 
@@ -237,7 +218,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it('honours data-locale, data-color and data-position', async () => {
-    const { page, problems } = await open('/attributes', hostPage(stack, { 'data-locale': 'fr', 'data-color': '#8a1c12', 'data-position': 'left' }));
+    const { page, problems } = await open('/attributes', hostPage(harness.stack, { 'data-locale': 'fr', 'data-color': '#8a1c12', 'data-position': 'left' }));
     const button = launcher(page);
     await button.waitFor(SHORT);
     const viewport = page.viewportSize()!;
@@ -263,7 +244,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it('honours data-mode', async () => {
-    const { page, problems } = await open('/mode', hostPage(stack, { 'data-mode': 'dark' }));
+    const { page, problems } = await open('/mode', hostPage(harness.stack, { 'data-mode': 'dark' }));
     await launcher(page).click();
     await waitReady(page);
     expect(await page.locator('[data-parley] .root').getAttribute('data-theme')).toBe('dark');
@@ -272,7 +253,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it('works on a page with a strict Content-Security-Policy (no inline styles or scripts allowed)', async () => {
-    const bff = new URL(stack.url);
+    const bff = new URL(harness.stack.url);
     const csp = [
       "default-src 'none'",
       `script-src ${bff.origin}`,
@@ -283,15 +264,14 @@ describe('the widget API (window.Parley) in Chromium', () => {
       "base-uri 'none'",
       "form-action 'none'",
     ].join('; ');
-    const { context, page, problems } = await freshPage(browser);
-    contexts.push(context);
+    const { page, problems } = await harness.freshPage();
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
     const sockets: string[] = [];
     page.on('websocket', (socket) => sockets.push(socket.url()));
-    await page.goto(pages.set('/strict-csp', hostPage(stack), { 'content-security-policy': csp }));
+    await page.goto(harness.pages.set('/strict-csp', hostPage(harness.stack), { 'content-security-policy': csp }));
     // The policy is in force on this page: a <style> element does not apply.
     const styled = await page.evaluate(() => {
       const style = document.createElement('style');
@@ -318,7 +298,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it('changes locale and theme at run time with setLocale and setTheme', async () => {
-    const { page, problems } = await open('/runtime', hostPage(stack));
+    const { page, problems } = await open('/runtime', hostPage(harness.stack));
     await launcher(page).waitFor(SHORT);
     await page.evaluate(() => (window as unknown as PageWindow).Parley('open'));
     await waitReady(page);
@@ -343,23 +323,23 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it("data-session-token runs the chat as the site's verified customer, and shutdown forgets the visitor", async () => {
-    const issued = await request(`${stack.url}/v1/widget-sessions`, { token: stack.apiKey, body: { customer_ref: 'cus_api_test', name: 'Ada Lovelace', email: 'ada@example.com' } });
+    const issued = await request(`${harness.stack.url}/v1/widget-sessions`, { token: harness.stack.apiKey, body: { customer_ref: 'cus_api_test', name: 'Ada Lovelace', email: 'ada@example.com' } });
     expect(issued.status).toBe(201);
     const token = (issued.body as { token: string }).token;
 
-    const { page, problems } = await open('/verified', hostPage(stack, { 'data-session-token': token }));
+    const { page, problems } = await open('/verified', hostPage(harness.stack, { 'data-session-token': token }));
     await openChat(page);
     await send(page, 'Do you ship abroad?');
     await waitForAnswer(page, 'Norway');
-    const list = await request(`${stack.url}/v1/widget/conversations`, { token });
+    const list = await request(`${harness.stack.url}/v1/widget/conversations`, { token });
     expect(list.status).toBe(200);
     const conversations = (list.body as { conversations: { id: string; last_message: { text: string } | null }[] }).conversations;
-    expect(conversations.map((conversation) => conversation.id)).toContain(await currentConversation(page, stack.siteKey));
+    expect(conversations.map((conversation) => conversation.id)).toContain(await currentConversation(page, harness.stack.siteKey));
 
     // shutdown: the stored session and conversation are gone, and the chat starts over.
     await page.evaluate(() => (window as unknown as PageWindow).Parley('shutdown'));
     await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('parley:'))), SHORT).toEqual([]);
-    expect(await stored(page, stack.siteKey, 'session')).toBeNull();
+    expect(await stored(page, harness.stack.siteKey, 'session')).toBeNull();
     await expect.poll(() => page.locator('[data-parley] .message').count(), SHORT).toBe(0);
     expect(await messageBox(page).count()).toBeLessThanOrEqual(1);
     expect(problems).toEqual([]);

@@ -7,8 +7,8 @@ import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page, Rou
 import { closeServer, request, type TestStack } from '../stack.ts';
 
 /**
- * Shared pieces of the widget's browser tests (widget-*.test.ts): pages of one's own, the
- * launcher and the panel, axe, and a person answering from the helpdesk through the engine.
+ * Shared pieces of the browser tests (most of all the widget's, widget-*.test.ts): pages of one's
+ * own, the launcher and the panel, axe, and a person answering from the helpdesk through the engine.
  */
 
 /** axe-core's minified build, injected with `page.addScriptTag({ path })`. */

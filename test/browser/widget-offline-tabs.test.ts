@@ -1,12 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { request, startStack, type TestStack } from '../stack.ts';
-import { launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { request } from '../stack.ts';
+import { useBrowserStack } from './browser-stack.ts';
 import {
   SHORT,
   anotherTab,
   currentConversation,
-  freshPage,
   intercept,
   launcher,
   log,
@@ -50,40 +49,21 @@ const badge = (page: Page) => page.locator('[data-parley] .b');
 const everythingShown = (page: Page): Promise<string[]> => log(page).locator('.message .text, .notice').allTextContents();
 
 describe('offline, reconnects and tabs in Chromium', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
+  const harness = useBrowserStack();
 
   const serverConversations = async (token: string): Promise<string[]> => {
-    const answer = await request(`${stack.url}/v1/widget/conversations`, { token });
+    const answer = await request(`${harness.stack.url}/v1/widget/conversations`, { token });
     expect(answer.status).toBe(200);
     return (answer.body as { conversations: { id: string }[] }).conversations.map((conversation) => conversation.id);
   };
 
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
-
-  async function fresh(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const opened = await freshPage(browser);
-    contexts.push(opened.context);
-    return opened;
-  }
-
   it('keeps a message written offline in the outbox, across a reload, and sends it once with the same message_id', async () => {
-    const { context, page, problems } = await fresh();
-    await page.goto(stack.url);
+    const { context, page, problems } = await harness.freshPage();
+    await page.goto(harness.stack.url);
     await openChat(page);
     await send(page, 'Do you ship abroad?');
     await waitForAnswer(page, 'Norway');
-    const conversationId = await currentConversation(page, stack.siteKey);
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
 
     await context.setOffline(true);
     await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor(SHORT);
@@ -95,7 +75,7 @@ describe('offline, reconnects and tabs in Chromium', () => {
     // Grouped by sender: the second of two messages in a row carries no name and time of its own.
     expect(await offline.evaluateAll((messages) => messages.map((message) => message.classList.contains('first')))).toEqual([true, false]);
 
-    const outbox = JSON.parse((await stored(page, stack.siteKey, 'outbox')) ?? '[]') as OutboxItem[];
+    const outbox = JSON.parse((await stored(page, harness.stack.siteKey, 'outbox')) ?? '[]') as OutboxItem[];
     expect(outbox.map((item) => [item.conversationId, item.text])).toEqual([
       [conversationId, 'When will I get my refund?'],
       [conversationId, 'Which payment methods do you accept?'],
@@ -114,15 +94,15 @@ describe('offline, reconnects and tabs in Chromium', () => {
     const waiting = log(page).locator('.message.mine').filter({ hasText: /refund|payment methods/ });
     await expect.poll(() => waiting.count(), SHORT).toBe(2);
     expect(await waiting.locator('.status').allTextContents()).toEqual(['Sending…', 'Sending…']);
-    expect(JSON.parse((await stored(page, stack.siteKey, 'outbox')) ?? '[]')).toHaveLength(2);
+    expect(JSON.parse((await stored(page, harness.stack.siteKey, 'outbox')) ?? '[]')).toHaveLength(2);
 
     // Sends go through again: both are sent, once each, with the ids they were written with.
     await stopCutting();
     await waitForAnswer(page, '5 business days');
     await expect.poll(() => waiting.evaluateAll((messages) => messages.map((message) => message.getAttribute('data-status'))), RECONNECT).toEqual(['read', 'read']);
-    await expect.poll(() => stored(page, stack.siteKey, 'outbox'), RECONNECT).toBeNull();
+    await expect.poll(() => stored(page, harness.stack.siteKey, 'outbox'), RECONNECT).toBeNull();
 
-    const server = await serverMessages(stack, await storedToken(page, stack.siteKey), conversationId);
+    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), conversationId);
     const customer = server.filter((message) => message.author === 'customer');
     expect(customer.map((message) => message.text)).toEqual(['Do you ship abroad?', 'When will I get my refund?', 'Which payment methods do you accept?']);
     expect(customer.slice(1).map((message) => message.message_id)).toEqual(outbox.map((item) => item.messageId));
@@ -134,20 +114,20 @@ describe('offline, reconnects and tabs in Chromium', () => {
   });
 
   it('shows every message exactly once after reconnects, catching up on what came while offline', async () => {
-    const { context, page, problems } = await fresh();
-    await page.goto(stack.url);
+    const { context, page, problems } = await harness.freshPage();
+    await page.goto(harness.stack.url);
     await openChat(page);
     await send(page, 'I want to talk to a person');
     await page.getByText('connected with a person').waitFor(SHORT);
-    const conversationId = await currentConversation(page, stack.siteKey);
-    await personSays(stack, conversationId, 'Hello, this is Sam.');
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
+    await personSays(harness.stack, conversationId, 'Hello, this is Sam.');
     await waitForAnswer(page, 'this is Sam');
 
     for (const round of [1, 2]) {
       await context.setOffline(true);
       await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor(SHORT);
       // While the customer is away, the person writes; the customer writes too.
-      await personSays(stack, conversationId, `Sam's message ${round}, written while you were offline.`);
+      await personSays(harness.stack, conversationId, `Sam's message ${round}, written while you were offline.`);
       await send(page, `Customer message ${round}, written offline.`);
       await context.setOffline(false);
       await waitForAnswer(page, `Sam's message ${round}`);
@@ -156,10 +136,10 @@ describe('offline, reconnects and tabs in Chromium', () => {
         .not.toBe('sending');
     }
     // And once more while connected.
-    await personSays(stack, conversationId, 'All sorted now?');
+    await personSays(harness.stack, conversationId, 'All sorted now?');
     await waitForAnswer(page, 'All sorted now?');
 
-    const server = await serverMessages(stack, await storedToken(page, stack.siteKey), conversationId);
+    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), conversationId);
     const expected = server.map((message) => message.text);
     expect(new Set(expected).size).toBe(expected.length);
     await expect.poll(() => everythingShown(page), RECONNECT).toEqual(expected);
@@ -172,12 +152,12 @@ describe('offline, reconnects and tabs in Chromium', () => {
   });
 
   it('reads what it missed by cursor (GET …/messages?after=<last id>) after every reconnect', async () => {
-    const { context, page, problems } = await fresh();
-    await page.goto(stack.url);
+    const { context, page, problems } = await harness.freshPage();
+    await page.goto(harness.stack.url);
     await openChat(page);
     await send(page, 'I want to talk to a person');
     await page.getByText('connected with a person').waitFor(SHORT);
-    const conversationId = await currentConversation(page, stack.siteKey);
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
     const reads: number[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
@@ -185,15 +165,15 @@ describe('offline, reconnects and tabs in Chromium', () => {
     });
 
     for (const round of [1, 2]) {
-      const token = await storedToken(page, stack.siteKey);
-      const lastId = (await serverMessages(stack, token, conversationId)).at(-1)!.id;
+      const token = await storedToken(page, harness.stack.siteKey);
+      const lastId = (await serverMessages(harness.stack, token, conversationId)).at(-1)!.id;
       reads.length = 0;
       await context.setOffline(true);
       await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor(SHORT);
       await context.setOffline(false);
       // Connected again: a person's message comes through live.
       await expect.poll(() => page.getByRole('status').filter({ hasText: 'You are offline' }).count(), RECONNECT).toBe(0);
-      await personSays(stack, conversationId, `Back online ${round}?`);
+      await personSays(harness.stack, conversationId, `Back online ${round}?`);
       await waitForAnswer(page, `Back online ${round}?`);
       // The cursor is the last message shown: the one it had, or a later one if recovery replayed it first.
       expect(reads.some((after) => after >= lastId), `round ${round}: a read by cursor after the reconnect (reads: ${reads.join(', ')}; last id before: ${lastId})`).toBe(true);
@@ -207,16 +187,16 @@ describe('offline, reconnects and tabs in Chromium', () => {
    * stored session and conversation from the start).
    */
   async function returningCustomer(setup: (page: Page) => Promise<void>) {
-    const { context, page: first, problems } = await fresh();
-    await first.goto(stack.url);
+    const { context, page: first, problems } = await harness.freshPage();
+    await first.goto(harness.stack.url);
     await openChat(first);
     await setup(first);
     // The conversation `setup` started, if it started one.
-    const conversationId = (await stored(first, stack.siteKey, 'conversation')) ?? '';
+    const conversationId = (await stored(first, harness.stack.siteKey, 'conversation')) ?? '';
     await first.keyboard.press('Escape');
     await expect.poll(() => panel(first).count(), SHORT).toBe(0);
     const { page: second, problems: secondProblems } = await anotherTab(context);
-    await second.goto(stack.url);
+    await second.goto(harness.stack.url);
     await appReady(second);
     return { context, first, second, conversationId, problems: [problems, secondProblems] };
   }
@@ -255,14 +235,14 @@ describe('offline, reconnects and tabs in Chromium', () => {
   });
 
   it('two tabs that open the chat together for the first time are one visitor with one session', async () => {
-    const { context, page: first, problems } = await fresh();
+    const { context, page: first, problems } = await harness.freshPage();
     const sessionRequests: string[] = [];
     context.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/widget-sessions') sessionRequests.push(request.url());
     });
     const { page: second } = await anotherTab(context);
-    await first.goto(stack.url);
-    await second.goto(stack.url);
+    await first.goto(harness.stack.url);
+    await second.goto(harness.stack.url);
     await Promise.all([appReady(first), appReady(second)]);
 
     // Opening in the first tab opens the second too: both start the chat at the same moment.
@@ -275,9 +255,9 @@ describe('offline, reconnects and tabs in Chromium', () => {
     await waitForAnswer(second, 'business days');
 
     // One visitor: one session was made, and the stored token sees both messages.
-    const token = await storedToken(first, stack.siteKey);
+    const token = await storedToken(first, harness.stack.siteKey);
     const list = await serverConversations(token);
-    const texts = (await Promise.all(list.map((conversation) => serverMessages(stack, token, conversation)))).flat().map((message) => message.text);
+    const texts = (await Promise.all(list.map((conversation) => serverMessages(harness.stack, token, conversation)))).flat().map((message) => message.text);
     expect(sessionRequests).toHaveLength(1);
     expect(texts).toEqual(expect.arrayContaining(['Do you ship abroad?', 'How long does delivery take?']));
     expect(problems).toEqual([]);
@@ -307,18 +287,18 @@ describe('offline, reconnects and tabs in Chromium', () => {
     expect(await badge(first).isVisible()).toBe(false);
     expect(await badge(second).isVisible()).toBe(false);
 
-    await personSays(stack, conversationId, 'Sam here. Are you still there?');
+    await personSays(harness.stack, conversationId, 'Sam here. Are you still there?');
     for (const page of [first, second]) {
       await expect.poll(() => badge(page).isVisible(), SHORT).toBe(true);
       expect(await badge(page).textContent()).toBe('1');
       await expect.poll(() => launcher(page).getAttribute('aria-label'), SHORT).toBe('Open chat, 1 unread');
     }
-    await personSays(stack, conversationId, 'I can help with your order.');
+    await personSays(harness.stack, conversationId, 'I can help with your order.');
     for (const page of [first, second]) await expect.poll(() => badge(page).textContent(), SHORT).toBe('2');
 
     // A tab opened now counts the same.
     const { page: third } = await anotherTab(context);
-    await third.goto(stack.url);
+    await third.goto(harness.stack.url);
     await appReady(third);
     await expect.poll(() => badge(third).isVisible(), SHORT).toBe(true);
     await expect.poll(() => badge(third).textContent(), SHORT).toBe('2');
@@ -337,7 +317,7 @@ describe('offline, reconnects and tabs in Chromium', () => {
   });
 
   it('plays the opt-in notification sound in one tab only', async () => {
-    const { context, page: first, problems } = await fresh();
+    const { context, page: first, problems } = await harness.freshPage();
     // Count chimes (AudioContexts made) and the Web Lock tries behind them, per tab.
     const chimes: string[] = [];
     const lockTries: { tab: string; name: string; granted: boolean }[] = [];
@@ -364,13 +344,13 @@ describe('offline, reconnects and tabs in Chromium', () => {
       })();`,
     });
     // The customer is talking to a person in the first tab; then opens a second tab.
-    await first.goto(stack.url);
+    await first.goto(harness.stack.url);
     await openChat(first);
     await send(first, 'I want to talk to a person');
     await first.getByText('connected with a person').waitFor(SHORT);
-    const conversationId = await currentConversation(first, stack.siteKey);
+    const conversationId = await currentConversation(first, harness.stack.siteKey);
     const { page: second } = await anotherTab(context);
-    await second.goto(stack.url);
+    await second.goto(harness.stack.url);
     await appReady(second);
     await launcher(second).click();
     await second.getByText('connected with a person').waitFor(SHORT);
@@ -383,19 +363,19 @@ describe('offline, reconnects and tabs in Chromium', () => {
       await toggle.click();
       await expect.poll(() => toggle.getAttribute('aria-pressed'), SHORT).toBe('true');
     }
-    expect(await stored(first, stack.siteKey, 'sound')).toBe('on');
+    expect(await stored(first, harness.stack.siteKey, 'sound')).toBe('on');
 
     await first.keyboard.press('Escape');
     await expect.poll(() => panel(second).count(), SHORT).toBe(0);
 
     const triesFor = (text: string) => lockTries.filter((entry) => entry.name === `parley-chime:${text}`);
     const lastId = async () => {
-      const server = await serverMessages(stack, await storedToken(first, stack.siteKey), conversationId);
+      const server = await serverMessages(harness.stack, await storedToken(first, harness.stack.siteKey), conversationId);
       return String(server.at(-1)!.id);
     };
 
     // A person answers while the chat is closed: both tabs hear it, one plays.
-    await personSays(stack, conversationId, 'Sam here, one moment please.');
+    await personSays(harness.stack, conversationId, 'Sam here, one moment please.');
     const firstId = await lastId();
     for (const page of [first, second]) await expect.poll(() => badge(page).textContent(), SHORT).toBe('1');
     await expect.poll(() => triesFor(firstId).length, SHORT).toBe(2);
@@ -405,7 +385,7 @@ describe('offline, reconnects and tabs in Chromium', () => {
     // While the chat is open and the message is seen, nothing plays.
     await launcher(second).click();
     await waitReady(second);
-    await personSays(stack, conversationId, 'I found your order.');
+    await personSays(harness.stack, conversationId, 'I found your order.');
     const seenId = await lastId();
     await waitForAnswer(first, 'I found your order');
     await waitForAnswer(second, 'I found your order');
@@ -413,7 +393,7 @@ describe('offline, reconnects and tabs in Chromium', () => {
     await expect.poll(() => panel(first).count(), SHORT).toBe(0);
 
     // Closed again: the next answer plays once more, in one tab.
-    await personSays(stack, conversationId, 'It ships tomorrow.');
+    await personSays(harness.stack, conversationId, 'It ships tomorrow.');
     const lastMessageId = await lastId();
     await expect.poll(() => triesFor(lastMessageId).length, SHORT).toBe(2);
     expect(triesFor(lastMessageId).filter((entry) => entry.granted)).toHaveLength(1);

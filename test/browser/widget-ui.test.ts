@@ -1,14 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { request, startStack, type TestStack } from '../stack.ts';
-import { launchChromium } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page, Route } from 'playwright-core';
+import { request } from '../stack.ts';
+import { useBrowserStack } from './browser-stack.ts';
 import {
   SHORT,
   currentConversation,
   engineCall,
   engineConversationId,
   focused,
-  freshPage,
   intercept,
   launcher,
   log,
@@ -30,26 +29,12 @@ import {
  * form, and a hostile page stylesheet.
  */
 describe('the chat widget UI in Chromium', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), launchChromium()]);
-  });
-  afterEach(async () => {
-    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await stack?.stop();
-  });
+  const harness = useBrowserStack();
 
   /** The demo store in a fresh context (its own localStorage). */
   async function store(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-    const opened = await freshPage(browser);
-    contexts.push(opened.context);
-    await opened.page.goto(stack.url);
+    const opened = await harness.freshPage();
+    await opened.page.goto(harness.stack.url);
     await launcher(opened.page).waitFor(SHORT);
     return opened;
   }
@@ -131,7 +116,7 @@ describe('the chat widget UI in Chromium', () => {
     await waitForAnswer(page, 'Norway');
     await expect.poll(() => failed.getAttribute('data-status'), SHORT).toBe('read');
     expect((await shownTexts(page)).filter((text) => text === 'Do you ship abroad?')).toHaveLength(1);
-    const server = await serverMessages(stack, await storedToken(page, stack.siteKey), await currentConversation(page, stack.siteKey));
+    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), await currentConversation(page, harness.stack.siteKey));
     expect(server.filter((message) => message.text === 'Do you ship abroad?')).toHaveLength(1);
     expect(problems).toEqual([]);
   });
@@ -215,8 +200,8 @@ describe('the chat widget UI in Chromium', () => {
     // The same from a person on the team, after a handover.
     await send(page, 'I want to talk to a person');
     await page.getByText('connected with a person').waitFor(SHORT);
-    const conversationId = await currentConversation(page, stack.siteKey);
-    await personSays(stack, conversationId, attack, '<img src=x onerror=alert(5)>');
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
+    await personSays(harness.stack, conversationId, attack, '<img src=x onerror=alert(5)>');
     const theirs = log(page).locator('.message.theirs').last();
     await expect.poll(() => theirs.locator('.text').innerText(), SHORT).toContain('<script>');
     expect(await theirs.locator(dangerous).count()).toBe(0);
@@ -245,7 +230,7 @@ describe('the chat widget UI in Chromium', () => {
     // The choice was sent as the customer's message, and the buttons went away with the next answer.
     expect(texts[2]).toBe('Exchanging an item for another size');
     expect(await log(page).locator('.choice').count()).toBe(0);
-    const server = await serverMessages(stack, await storedToken(page, stack.siteKey), await currentConversation(page, stack.siteKey));
+    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), await currentConversation(page, harness.stack.siteKey));
     expect(server.filter((message) => message.author === 'customer').map((message) => message.text)).toEqual(['exchange', 'Exchanging an item for another size']);
 
     // A choice's label and value may differ: the value is what is sent. (The demo's choices have
@@ -290,12 +275,12 @@ describe('the chat widget UI in Chromium', () => {
     expect(await notice.allTextContents()).toEqual(["You're being connected with a person from our team. They will answer here."]);
     await expect.poll(() => subtitle.textContent(), SHORT).toBe('A person from our team is answering');
 
-    const conversationId = await currentConversation(page, stack.siteKey);
-    await personSays(stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
+    await personSays(harness.stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');
     await waitForAnswer(page, 'Let me help');
     expect(await log(page).locator('.message.theirs').last().locator('.author').textContent()).toBe('Sam');
 
-    await engineCall(stack, `/v1/conversations/${await engineConversationId(stack, conversationId)}/handback`, {});
+    await engineCall(harness.stack, `/v1/conversations/${await engineConversationId(harness.stack, conversationId)}/handback`, {});
     await expect.poll(() => notice.allTextContents(), SHORT).toEqual([
       "You're being connected with a person from our team. They will answer here.",
       "You're chatting with our AI assistant again.",
@@ -326,8 +311,8 @@ describe('the chat widget UI in Chromium', () => {
     await submit.click();
     await page.getByText('Thank you for your feedback!').waitFor(SHORT);
 
-    const token = await storedToken(page, stack.siteKey);
-    const conversation = await request(`${stack.url}/v1/widget/conversations/${await currentConversation(page, stack.siteKey)}`, { token });
+    const token = await storedToken(page, harness.stack.siteKey);
+    const conversation = await request(`${harness.stack.url}/v1/widget/conversations/${await currentConversation(page, harness.stack.siteKey)}`, { token });
     expect(conversation.body).toMatchObject({ status: 'resolved', survey: { rating: 4, comment: 'Quick and clear.' } });
     expect(problems).toEqual([]);
   });
@@ -337,7 +322,7 @@ describe('the chat widget UI in Chromium', () => {
     await openChat(page);
     await send(page, 'Do you ship abroad?');
     await waitForAnswer(page, 'Norway');
-    const first = await currentConversation(page, stack.siteKey);
+    const first = await currentConversation(page, harness.stack.siteKey);
 
     // The customer ends it; then starts a new one.
     await page.getByRole('button', { name: 'End conversation' }).click();
@@ -347,7 +332,7 @@ describe('the chat widget UI in Chromium', () => {
     expect(await log(page).locator('.message').count()).toBe(0);
     await send(page, 'How do I return an item?');
     await waitForAnswer(page, 'within 30 days');
-    const second = await currentConversation(page, stack.siteKey);
+    const second = await currentConversation(page, harness.stack.siteKey);
     expect(second).not.toBe(first);
 
     // The list: newest first, with previews and states.
@@ -364,7 +349,7 @@ describe('the chat widget UI in Chromium', () => {
     await log(page).getByText('Norway').waitFor(SHORT);
     expect(await shownTexts(page)).toEqual(['Do you ship abroad?', expect.stringContaining('Norway')]);
     await page.getByText('This conversation has ended.').waitFor(SHORT);
-    expect(await currentConversation(page, stack.siteKey)).toBe(first);
+    expect(await currentConversation(page, harness.stack.siteKey)).toBe(first);
 
     // And back to the newer one; "Back to the conversation" returns from the list.
     await page.getByRole('button', { name: 'Your conversations' }).click();
@@ -386,7 +371,7 @@ describe('the chat widget UI in Chromium', () => {
   });
 
   it('asks for a name and an email first when the inbox wants the pre-chat form, and checks them', async () => {
-    await stack.bffSql.query('UPDATE inboxes SET prechat_enabled = true');
+    await harness.stack.bffSql.query('UPDATE inboxes SET prechat_enabled = true');
     try {
       const { page, problems } = await store();
       await launcher(page).click();
@@ -409,8 +394,8 @@ describe('the chat widget UI in Chromium', () => {
       await waitReady(page);
       await send(page, 'Do you ship abroad?');
       await waitForAnswer(page, 'Norway');
-      const rows = await stack.bffSql.query<{ contact_name: string | null; contact_email: string | null }>('SELECT contact_name, contact_email FROM conversations WHERE uuid = $1', [
-        await currentConversation(page, stack.siteKey),
+      const rows = await harness.stack.bffSql.query<{ contact_name: string | null; contact_email: string | null }>('SELECT contact_name, contact_email FROM conversations WHERE uuid = $1', [
+        await currentConversation(page, harness.stack.siteKey),
       ]);
       expect(rows).toEqual([{ contact_name: 'Grace Hopper', contact_email: 'grace@example.com' }]);
 
@@ -421,7 +406,7 @@ describe('the chat widget UI in Chromium', () => {
       expect(await page.locator('[data-parley] form.prechat').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
-      await stack.bffSql.query('UPDATE inboxes SET prechat_enabled = false');
+      await harness.stack.bffSql.query('UPDATE inboxes SET prechat_enabled = false');
     }
   });
 
