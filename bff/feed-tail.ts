@@ -21,7 +21,14 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs }: { sql:
   async function readPage(): Promise<boolean> {
     const cursor = await readSetting(sql, CURSOR);
     const page = await engine.events(cursor, 100);
+    // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
+    const seen = new Set(
+      page.events.length === 0
+        ? []
+        : (await sql.query<{ event_id: string }>('SELECT event_id FROM engine_events_seen WHERE event_id = ANY($1::text[])', [page.events.map((event) => event.id)])).map((row) => row.event_id),
+    );
     for (const event of page.events) {
+      if (seen.has(event.id)) continue;
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
       if (conversation) await recorder.record(conversation, [event]);
     }

@@ -358,7 +358,7 @@ export class Chat {
     if (!session || this.state.phase !== 'ready') return;
     for (const item of this.#outbox()) {
       try {
-        this.#add(await this.#options.api.send(session.token, item.conversationId, item.text, item.messageId));
+        this.#add([await this.#options.api.send(session.token, item.conversationId, item.text, item.messageId)]);
         this.#saveOutbox(this.#outbox().filter((waiting) => waiting.messageId !== item.messageId));
       } catch (error) {
         if (isFinal(error)) {
@@ -382,7 +382,7 @@ export class Chat {
     do {
       page = await this.#options.api.messages(session.token, id, this.#lastId);
       if (this.state.conversationId !== id) return;
-      for (const message of page.messages) this.#add(message, false);
+      this.#add(page.messages, false);
     } while (page.messages.length === HISTORY_PAGE_SIZE);
   }
 
@@ -439,7 +439,7 @@ export class Chat {
   #received(message: WidgetMessage): void {
     const known = this.state.conversations.find((conversation) => conversation.id === message.conversation_id);
     if (!known) void this.#adopt(message.conversation_id);
-    if (message.conversation_id === this.state.conversationId) this.#add(message, true);
+    if (message.conversation_id === this.state.conversationId) this.#add([message], true);
     const author = message.author;
     const seen = author === 'customer' || (this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible');
     // The list's preview follows every message but notices at once, so it is right before the list is fetched again.
@@ -464,26 +464,32 @@ export class Chat {
   }
 
   /** Shows a stored message once: it replaces the customer's own copy in flight, and repeats are dropped. */
-  #add(message: WidgetMessage, live = true): void {
-    if (message.conversation_id !== this.state.conversationId) return;
-    this.#lastId = Math.max(this.#lastId, message.id);
-    const shown: ShownMessage = {
-      key: message.message_id && message.author === 'customer' ? message.message_id : `m${message.id}`,
-      id: message.id,
-      author: message.author,
-      authorName: message.author_name,
-      text: message.text,
-      createdAt: message.created_at,
-      status: message.status,
-      messageId: message.message_id,
-      choices: message.choices,
-      card: message.card,
-    };
-    const messages = this.state.messages;
-    if (messages.some((existing) => existing.id === message.id)) return;
-    const pending = message.message_id ? messages.findIndex((existing) => existing.id === undefined && existing.messageId === message.message_id) : -1;
-    const next = pending >= 0 ? messages.map((existing, index) => (index === pending ? shown : existing)) : [...messages, shown];
-    this.#set({ messages: next.sort(byOrder), ...(live && message.author !== 'customer' ? { typing: false } : {}) });
+  #add(batch: readonly WidgetMessage[], live = true): void {
+    // One state update for a whole page of history, so a long history renders (and scrolls) once.
+    let messages = this.state.messages;
+    let answered = false;
+    for (const message of batch) {
+      if (message.conversation_id !== this.state.conversationId) continue;
+      this.#lastId = Math.max(this.#lastId, message.id);
+      if (messages.some((existing) => existing.id === message.id)) continue;
+      const shown: ShownMessage = {
+        key: message.message_id && message.author === 'customer' ? message.message_id : `m${message.id}`,
+        id: message.id,
+        author: message.author,
+        authorName: message.author_name,
+        text: message.text,
+        createdAt: message.created_at,
+        status: message.status,
+        messageId: message.message_id,
+        choices: message.choices,
+        card: message.card,
+      };
+      const pending = message.message_id ? messages.findIndex((existing) => existing.id === undefined && existing.messageId === message.message_id) : -1;
+      messages = pending >= 0 ? messages.map((existing, index) => (index === pending ? shown : existing)) : [...messages, shown];
+      if (message.author !== 'customer') answered = true;
+    }
+    if (messages === this.state.messages) return;
+    this.#set({ messages: messages.sort(byOrder), ...(live && answered ? { typing: false } : {}) });
   }
 
   async #markRead(): Promise<void> {
