@@ -1,7 +1,7 @@
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError, type EngineClient } from './engine-client.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
-import { findConversationByEngineId } from './store/conversations.ts';
+import { findConversationByEngineId, seenEngineEvents } from './store/conversations.ts';
 import { readSetting, writeSetting } from './store/inboxes.ts';
 
 const CURSOR = 'engine_feed_cursor';
@@ -22,11 +22,7 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs }: { sql:
     const cursor = await readSetting(sql, CURSOR);
     const page = await engine.events(cursor, 100);
     // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
-    const seen = new Set(
-      page.events.length === 0
-        ? []
-        : (await sql.query<{ event_id: string }>('SELECT event_id FROM engine_events_seen WHERE event_id = ANY($1::text[])', [page.events.map((event) => event.id)])).map((row) => row.event_id),
-    );
+    const seen = await seenEngineEvents(sql, page.events.map((event) => event.id));
     for (const event of page.events) {
       if (seen.has(event.id)) continue;
       const conversation = await findConversationByEngineId(sql, event.conversation_id);

@@ -5,10 +5,9 @@ import type { Publisher } from './realtime.ts';
 import {
   attachEngineConversation,
   conversationsWithUpstreamWork,
-  findConversationById,
-  nextPendingMessage,
   setUpstream,
   updateConversation,
+  upstreamWork,
   type ConversationRecord,
 } from './store/conversations.ts';
 
@@ -46,23 +45,21 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
-  async function forwardMessages(conversation: ConversationRecord): Promise<void> {
-    for (let pending = await nextPendingMessage(sql, conversation.id); pending; pending = await nextPendingMessage(sql, conversation.id)) {
-      const engineId = await engineConversation(conversation);
-      // The answer may hand the conversation over; the indicator started here must still stop.
-      const aiTyping = conversation.handledBy === 'ai';
-      if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: true });
-      try {
-        const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
-        await recorder.record(conversation, answer.events, pending.id);
-      } catch (error) {
-        if (!(error instanceof EngineCallError) || error.retryable) throw error;
-        logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
-        await setUpstream(sql, pending.id, 'rejected');
-        publisher.messageUpdated(conversation, { id: pending.id, conversation_id: conversation.uuid, status: 'failed' });
-      } finally {
-        if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: false });
-      }
+  async function forwardMessage(conversation: ConversationRecord, pending: { id: number; text: string; messageId: string }): Promise<void> {
+    const engineId = await engineConversation(conversation);
+    // The answer may hand the conversation over; the indicator started here must still stop.
+    const aiTyping = conversation.handledBy === 'ai';
+    if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: true });
+    try {
+      const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
+      await recorder.record(conversation, answer.events, pending.id);
+    } catch (error) {
+      if (!(error instanceof EngineCallError) || error.retryable) throw error;
+      logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
+      await setUpstream(sql, pending.id, 'rejected');
+      publisher.messageUpdated(conversation, { id: pending.id, conversation_id: conversation.uuid, status: 'failed' });
+    } finally {
+      if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: false });
     }
   }
 
@@ -80,11 +77,15 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     await updateConversation(sql, conversation.id, { engineClosed: true }, now());
   }
 
+  /** Forwards the pending messages in order, then a close the customer asked for; each step reads the conversation afresh (one query). */
   async function drain(conversationId: number): Promise<void> {
-    const conversation = await findConversationById(sql, conversationId);
-    if (!conversation) return;
-    await forwardMessages(conversation);
-    await forwardClose((await findConversationById(sql, conversationId))!);
+    for (let work = await upstreamWork(sql, conversationId); work; work = await upstreamWork(sql, conversationId)) {
+      if (!work.pending) {
+        await forwardClose(work.conversation);
+        break;
+      }
+      await forwardMessage(work.conversation, work.pending);
+    }
     failures.delete(conversationId);
   }
 

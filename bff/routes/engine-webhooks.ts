@@ -2,7 +2,7 @@ import { EngineEvent, ParleyError, verifyWebhook } from '../../shared/index.ts';
 import { parseWith, readRawBody, type ApiRoutes, type Sql } from '../../shared/server/index.ts';
 import { z } from 'zod';
 import type { EngineEventRecorder } from '../engine-events.ts';
-import { findConversationByEngineId } from '../store/conversations.ts';
+import { findConversationByEngineId, seenEngineEvents } from '../store/conversations.ts';
 
 /**
  * `POST /v1/engine-webhooks`: events the engine pushes, signed with the endpoint's secret. The
@@ -37,8 +37,11 @@ export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, secre
         return;
       }
       const event = parseWith(EngineEvent.extend({ environment: z.enum(['live', 'sandbox']).optional() }), parsed, 'webhook body');
-      const conversation = await findConversationByEngineId(sql, event.conversation_id);
-      if (conversation) await recorder.record(conversation, [event]);
+      // Usually the event came first in the engine's answer: then one read and done.
+      if (!(await seenEngineEvents(sql, [event.id])).has(event.id)) {
+        const conversation = await findConversationByEngineId(sql, event.conversation_id);
+        if (conversation) await recorder.record(conversation, [event]);
+      }
       ctx.body = { received: true };
     },
   );

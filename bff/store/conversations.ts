@@ -206,7 +206,25 @@ export async function insertMessage(db: Queryable, conversation: ConversationRec
       message.contentType ?? 'text',
     ],
   );
-  if (inserted) return { message: (await findMessage(db, inserted.id))!, created: true };
+  if (inserted) {
+    // A new message's every field is known here (a new message is always `sent`): no read back.
+    const attributes = message.attributes && (message.attributes.choices || message.attributes.card) ? message.attributes : undefined;
+    return {
+      message: {
+        id: inserted.id,
+        conversation_id: conversation.uuid,
+        message_id: message.messageId ?? null,
+        author: message.author,
+        author_name: message.authorName ?? null,
+        text: message.text,
+        status: 'sent',
+        choices: attributes?.choices ?? null,
+        card: attributes?.card ?? null,
+        created_at: now.toISOString(),
+      },
+      created: true,
+    };
+  }
   const [existing] = message.messageId
     ? await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId])
     : await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [message.engineEventId ?? null]);
@@ -225,13 +243,28 @@ export async function listMessages(db: Queryable, conversationId: number, after:
   return rows.map(toWidgetMessage);
 }
 
-/** The oldest customer message of a conversation that the engine has not accepted yet. */
-export async function nextPendingMessage(db: Queryable, conversationId: number): Promise<{ id: number; text: string; messageId: string } | undefined> {
-  const [row] = await db.query<{ id: number; text: string; message_id: string }>(
-    "SELECT id, text, message_id FROM messages WHERE conversation_id = $1 AND upstream = 'pending' ORDER BY id LIMIT 1",
+/**
+ * What the relay has to do for a conversation, in one read: the conversation, and its oldest
+ * customer message that the engine has not accepted yet (if any).
+ */
+export async function upstreamWork(db: Queryable, conversationId: number): Promise<{ conversation: ConversationRecord; pending: { id: number; text: string; messageId: string } | undefined } | undefined> {
+  const [row] = await db.query<ConversationRow & { pending_id: number | null; pending_text: string | null; pending_message_id: string | null }>(
+    `SELECT ${COLUMNS}, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
+     FROM conversations c
+     LEFT JOIN LATERAL (SELECT m.id, m.text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true
+     WHERE c.id = $1`,
     [conversationId],
   );
-  return row && { id: row.id, text: row.text, messageId: row.message_id };
+  if (!row) return undefined;
+  const pending = row.pending_id === null ? undefined : { id: row.pending_id, text: row.pending_text!, messageId: row.pending_message_id! };
+  return { conversation: toRecord(row), pending };
+}
+
+/** Which of these engine event ids are recorded already (whichever path brought them). */
+export async function seenEngineEvents(db: Queryable, eventIds: readonly string[]): Promise<Set<string>> {
+  if (eventIds.length === 0) return new Set();
+  const rows = await db.query<{ event_id: string }>('SELECT event_id FROM engine_events_seen WHERE event_id = ANY($1::text[])', [eventIds]);
+  return new Set(rows.map((row) => row.event_id));
 }
 
 export async function setUpstream(db: Queryable, messageRowId: number, upstream: 'forwarded' | 'rejected'): Promise<void> {
