@@ -36,7 +36,8 @@ export default defineConfig(({ mode }) => {
       sourcemap: false,
       reportCompressedSize: true,
       // Library mode keeps whitespace in ES output for re-bundling; the widget is served as is.
-      rolldownOptions: { output: { minify: true } },
+      // allow-extension lets shared code (Preact) live in app.js itself, so the lazy chunks import it from there and app.js loads no chunk of its own first.
+      rolldownOptions: { output: { minify: true }, preserveEntrySignatures: 'allow-extension' },
       lib: loader
         ? { entry: 'widget/loader/index.ts', formats: ['iife'], name: 'ParleyLoader', fileName: () => 'widget.js' }
         : hosted
