@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 // The widget takes values only from zod-free modules of shared/, and types from anywhere.
 import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../../shared/socket-events.ts';
-import type { ReplyCard, ReplyChoice, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
+import type { MessagesPage, ReplyCard, ReplyChoice, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
 import type { ParleyEvent, ParleyEvents } from '../api.ts';
 import { ApiError, isFinal, type Api } from './api.ts';
 import type { SiteStorage } from './storage.ts';
@@ -148,10 +148,13 @@ export class Chat {
     this.#set({ phase: 'connecting', error: undefined });
     try {
       const session = await this.#ensureSession();
+      // The stored conversation's history is asked for alongside the config and the list, not after them.
+      const storedId = this.state.conversationId;
+      const history = storedId ? this.#options.api.messages(session.token, storedId, 0).catch(() => undefined) : undefined;
       const [config, list] = await Promise.all([this.#options.api.config(session.token), this.#options.api.conversations(session.token)]);
       this.#set({ config, conversations: list.conversations });
-      const stored = this.state.conversationId && list.conversations.find((conversation) => conversation.id === this.state.conversationId);
-      if (stored) await this.#show(stored);
+      const stored = storedId && list.conversations.find((conversation) => conversation.id === storedId);
+      if (stored) await this.#show(stored, await history);
       else this.#set({ conversationId: undefined, messages: [], view: config.features.prechat_form && list.conversations.length === 0 ? 'prechat' : 'chat' });
       this.#connect(session.token);
       this.#set({ phase: 'ready' });
@@ -232,7 +235,7 @@ export class Chat {
 
   // --- conversations -------------------------------------------------------------------------
 
-  async #show(conversation: WidgetConversation): Promise<void> {
+  async #show(conversation: WidgetConversation, firstPage?: MessagesPage): Promise<void> {
     this.#lastId = 0;
     this.#options.storage.set('conversation', conversation.id);
     this.#set({
@@ -246,7 +249,7 @@ export class Chat {
       view: 'chat',
       typing: false,
     });
-    await this.#catchUp();
+    await this.#catchUp(firstPage);
   }
 
   async openConversation(id: string): Promise<void> {
@@ -374,13 +377,15 @@ export class Chat {
   }
 
   /** Fetches every message after the last one shown (after a reconnect, too). */
-  async #catchUp(): Promise<void> {
+  /** Reads what is new by cursor; `firstPage`, when given, is the first page already fetched (from the start). */
+  async #catchUp(firstPage?: MessagesPage): Promise<void> {
     const session = this.#session ?? (await this.#ensureSession());
     const id = this.state.conversationId;
     if (!id) return;
     let page;
     do {
-      page = await this.#options.api.messages(session.token, id, this.#lastId);
+      page = firstPage ?? (await this.#options.api.messages(session.token, id, this.#lastId));
+      firstPage = undefined;
       if (this.state.conversationId !== id) return;
       this.#add(page.messages, false);
     } while (page.messages.length === HISTORY_PAGE_SIZE);
