@@ -4,7 +4,22 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
 import { ParleyError } from '../shared/index.ts';
-import { ApiRoutes, errorBoundary, MemoryRateLimiter, MemoryRollingLimiter, migrate, type Logger, type RateLimiter, type RollingLimiter, type SessionTokens, type Sql } from '../shared/server/index.ts';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import {
+  ApiRoutes,
+  errorBoundary,
+  MemoryRateLimiter,
+  MemoryRollingLimiter,
+  migrate,
+  RedisRateLimiter,
+  RedisRollingLimiter,
+  type Logger,
+  type RateLimiter,
+  type Redis,
+  type RollingLimiter,
+  type SessionTokens,
+  type Sql,
+} from '../shared/server/index.ts';
 import { createConversationService, type ConversationService } from './conversation-service.ts';
 import { crossOrigin } from './cors.ts';
 import type { EngineClient } from './engine-client.ts';
@@ -54,6 +69,11 @@ export interface BffDeps {
   relayRetryDelaysMs?: readonly number[];
   /** Routes a host adds after the BFF's own (the demo's pages). */
   extraRouters?: Router[];
+  /**
+   * Redis shared by several BFF nodes: the rate limits and Socket.IO's rooms go there (keys and
+   * streams under `prefix`). Without it, both stay in this process.
+   */
+  redis?: { client: Redis; prefix: string } | undefined;
 }
 
 export interface Bff {
@@ -75,11 +95,17 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const { sql, logger, engine, tokens, widgetAssetsDir, defaultInboxId, now = () => new Date(), extraRouters = [] } = deps;
   await migrate(sql, BFF_MIGRATIONS);
   const sessions = new WidgetSessions(sql, tokens, defaultInboxId, now);
-  const widgetLimiter = deps.widgetLimiter ?? new MemoryRateLimiter();
+  const { redis } = deps;
+  const widgetLimiter = deps.widgetLimiter ?? (redis ? new RedisRateLimiter(redis.client, `${redis.prefix}widget:`) : new MemoryRateLimiter());
+  const siteKeyLimiter =
+    deps.siteKeyLimiter ??
+    (redis ? new RedisRollingLimiter(redis.client, `${redis.prefix}site-key:`, SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs) : new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs));
+  const floodLimiter = redis ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`) : new MemoryRateLimiter();
   const realtime = new Realtime({
     sql,
     sessions,
     logger,
+    ...(redis ? { adapter: createAdapter(redis.client, { streamName: `${redis.prefix}socket.io` }) } : {}),
     consumeCommand: async (session) => {
       const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
       if (!decision.allowed) throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);
@@ -98,14 +124,14 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     sql,
     sessions,
     engine,
-    siteKeyLimiter: deps.siteKeyLimiter ?? new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs),
+    siteKeyLimiter,
     trustProxyHops: deps.trustProxyHops ?? 0,
     now,
   });
   addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now });
   addWidgetAssetRoutes(open, widgetAssetsDir);
   addHostedChatRoutes(open);
-  const client = createClientService({ sql, conversations, floodLimiter: new MemoryRateLimiter(), now, onMessageUpdated: (conversationId, messageId) => clientRealtime.messageChanged(conversationId, messageId) });
+  const client = createClientService({ sql, conversations, floodLimiter, now, onMessageUpdated: (conversationId, messageId) => clientRealtime.messageChanged(conversationId, messageId) });
   const desk = new ApiRoutes({ middleware: [clientApiOrigins(sql)] });
   addClientApiRoutes(desk, client);
   addSurveyPageRoutes(desk, client);

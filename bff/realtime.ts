@@ -1,5 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
-import { Server, type Namespace, type Socket } from 'socket.io';
+import { Server, type Namespace, type ServerOptions, type Socket } from 'socket.io';
 import { z } from 'zod';
 import {
   ClientMessageId,
@@ -64,6 +64,8 @@ export interface RealtimeDeps {
   conversations?: ConversationService;
   /** Counts a customer's commands with the widget routes' limit. */
   consumeCommand?: (session: Session) => Promise<void>;
+  /** Socket.IO's adapter for several nodes (Redis streams); in memory when left out. */
+  adapter?: ServerOptions['adapter'];
 }
 
 /**
@@ -93,6 +95,7 @@ export class Realtime implements Publisher {
       connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
       // Room for the longest message (150,000 characters) and its envelope.
       maxHttpBufferSize: 512 * 1024,
+      ...(this.#deps.adapter ? { adapter: this.#deps.adapter } : {}),
     });
     const widget = io.of(WIDGET_NAMESPACE) as unknown as WidgetNamespace;
     widget.use((socket, next) => {

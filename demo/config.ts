@@ -13,6 +13,7 @@ const Env = z.object({
   AI_API_KEY: z.preprocess(blankIsUnset, z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be an API key (service_test_… or service_live_…)').optional()),
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z.preprocess(blankIsUnset, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  REDIS_URL: z.preprocess(blankIsUnset, z.url({ protocol: /^rediss?$/ }).optional()),
   SESSION_KEYS: z.preprocess(blankIsUnset, z.string().optional()),
   DEMO_SITE_KEY: z.preprocess(blankIsUnset, z.string().regex(/^pk_test_[0-9A-Za-z]{16,64}$/, 'must be a sandbox site key (pk_test_ and 16-64 letters or digits)').optional()),
   DEMO_API_KEY: z.preprocess(blankIsUnset, z.string().regex(/^service_test_[0-9A-Za-z]{24,64}$/, 'must be a sandbox API key (service_test_ and 24-64 letters or digits)').optional()),
@@ -40,6 +41,8 @@ export interface DemoConfig {
   aiApiKey: string | undefined;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Redis shared by several nodes: rate limits and Socket.IO rooms. Unset: both in this process. */
+  redisUrl: string | undefined;
   sessionKeys: SessionKey[] | undefined;
   demoSiteKey: string | undefined;
   demoApiKey: string | undefined;
@@ -84,6 +87,7 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
     aiApiKey: value.AI_API_KEY,
     dataDir: value.DATA_DIR.startsWith('memory://') ? value.DATA_DIR : resolve(value.DATA_DIR),
     databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL,
     sessionKeys,
     demoSiteKey: value.DEMO_SITE_KEY,
     demoApiKey: value.DEMO_API_KEY,

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrate, openSql, SessionTokens, type Logger, type Sql } from '../shared/server/index.ts';
+import { migrate, openRedis, openSql, RedisRateLimiter, SessionTokens, type Logger, type Redis, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
 import { BFF_MIGRATIONS, createBff, EngineClient, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
@@ -51,6 +51,14 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     await migrate(bffSql, BFF_MIGRATIONS);
 
     const tokens = new SessionTokens(await ensureSessionKeys(bffSql, config.sessionKeys));
+    let redis: { client: Redis; prefix: string } | undefined;
+    if (config.redisUrl) {
+      const client = await openRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'Redis connection problem'));
+      closers.unshift(async () => {
+        await client.quit();
+      });
+      redis = { client, prefix: `parley:${schemaPrefix}` };
+    }
     // The BFF's server listens first: its address is where the engine pushes events. It answers once the BFF is attached below.
     const server = createServer();
     await listen(server, config.port, config.host);
@@ -64,7 +72,13 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     if (!engineUrl) {
       const engineSql = await open('engine');
       // The engine calls no private address but this BFF's own.
-      const engine = await createEngine({ sql: engineSql, logger: logger.child({ room: 'engine' }), tokens, webhooks: { allowedPrivateOrigins: [url] } });
+      const engine = await createEngine({
+        sql: engineSql,
+        logger: logger.child({ room: 'engine' }),
+        tokens,
+        webhooks: { allowedPrivateOrigins: [url] },
+        ...(redis ? { rateLimiter: new RedisRateLimiter(redis.client, `${redis.prefix}engine:`) } : {}),
+      });
       const engineServer = createServer(engine.app.callback());
       await listen(engineServer, config.enginePort, config.host);
       closers.unshift(() => closeServer(engineServer));
@@ -90,6 +104,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       trustProxyHops: config.trustProxyHops,
       engineWebhookSecret: webhookSecret,
       feedPollMs: config.feedPollMs,
+      redis,
       ...overrides,
     });
     server.on('request', bff.app.callback());

@@ -7,3 +7,4 @@ export * from './api-routes.ts';
 export * from './openapi.ts';
 export * from './rate-limiter.ts';
 export * from './client-address.ts';
+export * from './redis.ts';
