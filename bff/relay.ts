@@ -1,10 +1,13 @@
+import { randomToken } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError, type EngineClient } from './engine-client.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
 import type { Publisher } from './realtime.ts';
 import {
   attachEngineConversation,
+  claimRelay,
   conversationsWithUpstreamWork,
+  releaseRelay,
   setUpstream,
   updateConversation,
   upstreamWork,
@@ -13,6 +16,8 @@ import {
 
 // Waits between attempts while the engine cannot be reached; the last one repeats.
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
+// A relay's hold on one conversation's outbox: longer than any engine call, renewed at each step.
+const LEASE_MS = 60_000;
 
 export interface RelayDeps {
   sql: Sql;
@@ -38,6 +43,8 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
   const timers = new Map<number, NodeJS.Timeout>();
   const failures = new Map<number, number>();
   let closed = false;
+  // This relay's name in the conversations' leases (one per process).
+  const owner = `relay_${randomToken(12)}`;
 
   async function engineConversation(conversation: ConversationRecord): Promise<string> {
     if (conversation.engineConversationId) return conversation.engineConversationId;
@@ -77,32 +84,56 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     await updateConversation(sql, conversation.id, { engineClosed: true }, now());
   }
 
-  /** Forwards the pending messages in order, then a close the customer asked for; each step reads the conversation afresh (one query). */
-  async function drain(conversationId: number): Promise<void> {
-    for (let work = await upstreamWork(sql, conversationId); work; work = await upstreamWork(sql, conversationId)) {
-      if (!work.pending) {
-        await forwardClose(work.conversation);
-        break;
+  /**
+   * Forwards the pending messages in order, then a close the customer asked for; each step reads the
+   * conversation afresh (one query). Only the relay holding the conversation's lease drains it, so
+   * with several nodes its messages still reach the engine one by one, in order. Gives false when
+   * another relay holds the lease.
+   */
+  async function drain(conversationId: number): Promise<boolean> {
+    for (;;) {
+      if (!(await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS)))) return false;
+      try {
+        for (let work = await upstreamWork(sql, conversationId); work; work = await upstreamWork(sql, conversationId)) {
+          if (!work.pending) {
+            await forwardClose(work.conversation);
+            break;
+          }
+          await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS));
+          await forwardMessage(work.conversation, work.pending);
+        }
+      } finally {
+        await releaseRelay(sql, conversationId, owner);
       }
-      await forwardMessage(work.conversation, work.pending);
+      failures.delete(conversationId);
+      // Work that came in on another node while this one held the lease (that node could not claim it) is done here.
+      const left = await upstreamWork(sql, conversationId);
+      if (!left || (!left.pending && (!left.conversation.closeRequested || left.conversation.engineClosed))) return true;
     }
-    failures.delete(conversationId);
+  }
+
+  function later(conversationId: number, delay: number): void {
+    if (closed || timers.has(conversationId)) return;
+    const timer = setTimeout(() => {
+      timers.delete(conversationId);
+      kick(conversationId);
+    }, delay);
+    timer.unref();
+    timers.set(conversationId, timer);
   }
 
   function run(conversationId: number): void {
     const task = drain(conversationId)
+      .then((drained) => {
+        // Another node holds the lease and drains it; should that node die, its lease runs out and this one takes over.
+        if (!drained) later(conversationId, LEASE_MS);
+      })
       .catch((error: unknown) => {
         const attempt = (failures.get(conversationId) ?? 0) + 1;
         failures.set(conversationId, attempt);
         const delay = (error instanceof EngineCallError ? error.retryAfterMs : undefined) ?? retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 30_000;
         logger.warn({ conversationId, attempt, delay, err: error }, 'forwarding to the engine failed; will retry');
-        if (closed || timers.has(conversationId)) return;
-        const timer = setTimeout(() => {
-          timers.delete(conversationId);
-          kick(conversationId);
-        }, delay);
-        timer.unref();
-        timers.set(conversationId, timer);
+        later(conversationId, delay);
       })
       .finally(() => {
         running.delete(conversationId);

@@ -260,6 +260,22 @@ export async function upstreamWork(db: Queryable, conversationId: number): Promi
   return { conversation: toRecord(row), pending };
 }
 
+/**
+ * Takes (or renews) the right to forward a conversation's outbox until `until`. Gives false while
+ * another relay (another node) holds an unexpired lease.
+ */
+export async function claimRelay(db: Queryable, conversationId: number, owner: string, now: Date, until: Date): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE conversations SET relay_owner = $2, relay_lease_until = $3 WHERE id = $1 AND (relay_owner IS NULL OR relay_owner = $2 OR relay_lease_until < $4) RETURNING id',
+    [conversationId, owner, until, now],
+  );
+  return rows.length > 0;
+}
+
+export async function releaseRelay(db: Queryable, conversationId: number, owner: string): Promise<void> {
+  await db.query('UPDATE conversations SET relay_owner = NULL, relay_lease_until = NULL WHERE id = $1 AND relay_owner = $2', [conversationId, owner]);
+}
+
 /** Which of these engine event ids are recorded already (whichever path brought them). */
 export async function seenEngineEvents(db: Queryable, eventIds: readonly string[]): Promise<Set<string>> {
   if (eventIds.length === 0) return new Set();
