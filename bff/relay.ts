@@ -94,12 +94,14 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     for (;;) {
       if (!(await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS)))) return false;
       try {
+        let renew = false;
         for (let work = await upstreamWork(sql, conversationId); work; work = await upstreamWork(sql, conversationId)) {
           if (!work.pending) {
             await forwardClose(work.conversation);
             break;
           }
-          await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS));
+          if (renew) await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS));
+          renew = true;
           await forwardMessage(work.conversation, work.pending);
         }
       } finally {

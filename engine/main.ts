@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { createLogger, openSql, parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
+import { createLogger, openRedis, openSql, parseSessionKeys, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
 
 /**
@@ -14,6 +14,8 @@ const Env = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   DATABASE_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^postgres(ql)?$/ }).optional()),
   SESSION_KEYS: z.preprocess((value) => (value === '' ? undefined : value), z.string().optional()),
+  /** With several engine processes: the per-key rate limits are counted in Redis. */
+  REDIS_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url({ protocol: /^rediss?$/ }).optional()),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: z.preprocess(
@@ -37,12 +39,27 @@ try {
   process.exit(1);
 }
 const sql = await openSql({ databaseUrl: config.DATABASE_URL, dataDir: join(resolve(config.DATA_DIR), 'engine'), schema: 'engine' });
-const engine = await createEngine({ sql, logger, tokens, webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS } });
+const redis = config.REDIS_URL ? await openRedis(config.REDIS_URL, (error) => logger.warn({ err: error }, 'Redis connection problem')) : undefined;
+const engine = await createEngine({
+  sql,
+  logger,
+  tokens,
+  webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
+  ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
+});
 engine.webhooks.start(config.WEBHOOK_POLL_MS);
 const server = createServer(engine.app.callback());
 server.listen(config.ENGINE_PORT, config.HOST, () => {
   logger.info({ url: `http://${config.HOST}:${config.ENGINE_PORT}/v1`, store: sql.driver, widgetSessions: Boolean(tokens) }, 'engine listening');
 });
-const stop = () => server.close(() => void engine.webhooks.stop().then(() => sql.close()).then(() => process.exit(0)));
+const stop = () =>
+  server.close(
+    () =>
+      void engine.webhooks
+        .stop()
+        .then(() => sql.close())
+        .then(() => redis?.quit())
+        .then(() => process.exit(0)),
+  );
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
