@@ -162,6 +162,8 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
       { name: 'an unknown field', make: () => [path(), { token, body: { text: 'hi', message_id: 'a', author: 'ai' } }], code: 'invalid_request' },
       { name: 'text that is a number', make: () => [path(), { token, body: { text: 5, message_id: 'a' } }], code: 'invalid_request' },
       { name: 'a message_id with spaces', make: () => [path(), { token, body: { text: 'hi', message_id: 'a b' } }], code: 'invalid_request' },
+      { name: 'text with the NUL character', make: () => [path(), { token, body: { text: 'hi\u0000there', message_id: 'nul' } }], code: 'invalid_request' },
+      { name: 'a NUL character in the conversation id', make: () => ['/v1/widget/conversations/%00/messages', { token, body: { text: 'hi', message_id: 'a' } }], code: 'invalid_request' },
       { name: 'a cursor that is not a number', make: () => [`${path()}?after=abc`, { token }], code: 'invalid_request' },
       { name: 'a malformed conversation id', make: () => ['/v1/widget/conversations/not-a-uuid/messages', { token, body: { text: 'hi', message_id: 'a' } }], code: 'not_found' },
       { name: 'a site key instead of a token', make: () => [path(), { token: DEMO_SITE_KEY, body: { text: 'hi', message_id: 'a' } }], code: 'unauthorized' },

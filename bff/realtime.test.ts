@@ -149,6 +149,7 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
       { name: 'an unknown field', payload: () => ({ conversation_id: id, text: 'hi', message_id: 'bad-3', author: 'ai' }), code: 'invalid_request' },
       { name: 'a text of 150,001 characters', payload: () => ({ conversation_id: id, text: 'a'.repeat(150_001), message_id: 'bad-4' }), code: 'invalid_request' },
       { name: 'a blank text', payload: () => ({ conversation_id: id, text: '   ', message_id: 'bad-5' }), code: 'invalid_request' },
+      { name: 'a text with the NUL character, which PostgreSQL cannot store', payload: () => ({ conversation_id: id, text: 'hi\u0000there', message_id: 'bad-nul' }), code: 'invalid_request' },
       { name: 'a message_id with spaces', payload: () => ({ conversation_id: id, text: 'hi', message_id: 'bad 6' }), code: 'invalid_request' },
       { name: 'no payload object', payload: () => 'hello', code: 'invalid_request' },
       { name: 'a conversation id that is not a string', payload: () => ({ conversation_id: 7, text: 'hi', message_id: 'bad-8' }), code: 'invalid_request' },

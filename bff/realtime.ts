@@ -13,7 +13,7 @@ import {
   type WidgetMessage,
   type WidgetServerEvents,
 } from '../shared/index.ts';
-import type { Logger, Sql } from '../shared/server/index.ts';
+import { parseWith, type Logger, type Sql } from '../shared/server/index.ts';
 import type { ConversationService } from './conversation-service.ts';
 import { assertSessionOrigin } from './origins.ts';
 import type { Session, WidgetSessions } from './sessions.ts';
@@ -136,21 +136,21 @@ export class Realtime implements Publisher {
 
     socket.on('message:send', (payload, ack) => {
       void this.#command(socket, ack, async () => {
-        const message = SendPayload.parse(payload);
+        const message = parseWith(SendPayload, payload, 'payload');
         const { message: stored } = await this.#service().send(session, message.conversation_id, { text: message.text, message_id: message.message_id });
         return stored;
       });
     });
     socket.on('typing:set', (payload) => {
       void this.#command(socket, undefined, async () => {
-        const typing = TypingPayload.parse(payload);
+        const typing = parseWith(TypingPayload, payload, 'payload');
         await this.#service().setTyping(session, typing.conversation_id, typing.typing);
         return undefined;
       });
     });
     socket.on('read:mark', (payload, ack) => {
       void this.#command(socket, ack, async () => {
-        const read = ReadPayload.parse(payload);
+        const read = parseWith(ReadPayload, payload, 'payload');
         const state = await this.#service().markRead(session, read.conversation_id, read.last_read_id);
         return { last_read_id: state.last_read_id, unread: state.unread };
       });

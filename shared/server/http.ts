@@ -55,6 +55,11 @@ function asParleyError(caught: unknown): ParleyError {
 
 /** Validates `input` with `schema`; a mismatch is a 400 `invalid_request` listing each problem. */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what = 'request body'): z.output<S> {
+  // PostgreSQL text cannot hold U+0000; refused here, for every input, rather than failing in the store.
+  const nul = nulPath(input);
+  if (nul !== undefined) {
+    throw new ParleyError('invalid_request', `The ${what} is not valid: ${nul || '(root)'}: text may not contain the NUL character (U+0000).`, { problems: [{ field: nul || '(root)', message: 'contains U+0000' }] });
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => ({
@@ -63,6 +68,19 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what =
   }));
   const summary = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
   throw new ParleyError('invalid_request', `The ${what} is not valid: ${summary}.`, { problems });
+}
+
+/** Where in `value` a string (or key) holds U+0000, as a dotted path; undefined when nowhere. */
+function nulPath(value: unknown, path = '', depth = 0): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (typeof value !== 'object' || value === null || depth > 32) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\u0000')) return at;
+    const found = nulPath(inner, at, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Reads the request body as JSON (at most `limit` bytes) and validates it with `schema`. */
