@@ -8,6 +8,7 @@ import { createAdapter } from '@socket.io/redis-streams-adapter';
 import {
   ApiRoutes,
   errorBoundary,
+  forStreamsAdapter,
   MemoryRateLimiter,
   MemoryRollingLimiter,
   migrate,
@@ -96,16 +97,25 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   await migrate(sql, BFF_MIGRATIONS);
   const sessions = new WidgetSessions(sql, tokens, defaultInboxId, now);
   const { redis } = deps;
-  const widgetLimiter = deps.widgetLimiter ?? (redis ? new RedisRateLimiter(redis.client, `${redis.prefix}widget:`) : new MemoryRateLimiter());
+  // While Redis is away the limits let requests through; said in the log at most every 10 s.
+  let warnedAt = 0;
+  const redisTrouble = (error: Error) => {
+    if (Date.now() - warnedAt < 10_000) return;
+    warnedAt = Date.now();
+    logger.warn({ err: error }, 'Redis did not answer; rate limits are letting requests through until it does');
+  };
+  const widgetLimiter = deps.widgetLimiter ?? (redis ? new RedisRateLimiter(redis.client, `${redis.prefix}widget:`, redisTrouble) : new MemoryRateLimiter());
   const siteKeyLimiter =
     deps.siteKeyLimiter ??
-    (redis ? new RedisRollingLimiter(redis.client, `${redis.prefix}site-key:`, SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs) : new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs));
-  const floodLimiter = redis ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`) : new MemoryRateLimiter();
+    (redis
+      ? new RedisRollingLimiter(redis.client, `${redis.prefix}site-key:`, SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs, redisTrouble)
+      : new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs));
+  const floodLimiter = redis ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`, redisTrouble) : new MemoryRateLimiter();
   const realtime = new Realtime({
     sql,
     sessions,
     logger,
-    ...(redis ? { adapter: createAdapter(redis.client, { streamName: `${redis.prefix}socket.io` }) } : {}),
+    ...(redis ? { adapter: createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) } : {}),
     consumeCommand: async (session) => {
       const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
       if (!decision.allowed) throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { migrate, openRedis, openSql, RedisRateLimiter, SessionTokens, type Logger, type Redis, type Sql } from '../shared/server/index.ts';
+import { closeRedis, migrate, openRedis, openSql, RedisRateLimiter, SessionTokens, type Logger, type Redis, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
 import { BFF_MIGRATIONS, createBff, EngineClient, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
@@ -53,10 +53,16 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     const tokens = new SessionTokens(await ensureSessionKeys(bffSql, config.sessionKeys));
     let redis: { client: Redis; prefix: string } | undefined;
     if (config.redisUrl) {
-      const client = await openRedis(config.redisUrl, (error) => logger.warn({ err: error }, 'Redis connection problem'));
-      closers.unshift(async () => {
-        await client.quit();
-      });
+      // Said once per outage, not once per failed reconnect.
+      let down = false;
+      const onError = (error: Error) => {
+        if (down) return;
+        down = true;
+        logger.warn({ err: error }, 'Redis connection problem; reconnecting');
+      };
+      const client = await openRedis(config.redisUrl, onError);
+      client.on('ready', () => (down = false));
+      closers.unshift(() => closeRedis(client));
       redis = { client, prefix: `parley:${schemaPrefix}` };
     }
     // The BFF's server listens first: its address is where the engine pushes events. It answers once the BFF is attached below.

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { createLogger, openRedis, openSql, parseSessionKeys, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
+import { closeRedis, createLogger, openRedis, openSql, parseSessionKeys, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
 
 /**
@@ -58,7 +58,7 @@ const stop = () =>
       void engine.webhooks
         .stop()
         .then(() => sql.close())
-        .then(() => redis?.quit())
+        .then(() => redis && closeRedis(redis))
         .then(() => process.exit(0)),
   );
 process.once('SIGINT', stop);

@@ -5,16 +5,57 @@ import type { RateDecision, RateLimiter, RollingLimiter } from './rate-limiter.t
  * Redis for several nodes (DESIGN "Many machines"): the rate limits every node must share, and the
  * Socket.IO adapter's streams. Each limit is one Lua script, so a count is read and moved in one
  * step however many nodes ask at once. Times come from the caller's clock, as with the in-memory
- * limiters, so both behave alike (and tests can move the clock).
+ * limiters, so both behave alike (and tests can move the clock). While Redis is down the limiters
+ * let requests through (fail open) rather than fail them.
  */
 export type Redis = ReturnType<typeof createClient>;
 
-/** Connects to `url`; errors after the first connection are logged by the caller's `onError`. */
+/**
+ * Connects to `url`; errors after the first connection go to `onError`, and the client reconnects
+ * in the background. While Redis is away its commands fail at once instead of queueing, so no
+ * request waits on it.
+ */
 export async function openRedis(url: string, onError: (error: Error) => void): Promise<Redis> {
-  const client = createClient({ url });
+  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) } });
   client.on('error', onError);
   await client.connect();
   return client;
+}
+
+/**
+ * The client to give Socket.IO's Redis streams adapter. Its publishing must fail fast, because the
+ * adapter delivers to this node's own sockets only after publishing settles (a queued publish would
+ * hold every push until Redis is back). Its stream readers, the clients it duplicates, must wait
+ * instead: a reader retries at once on failure and would spin while Redis is away.
+ */
+export function forStreamsAdapter(client: Redis): Redis {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'duplicate') return () => target.duplicate({ disableOfflineQueue: false });
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Closes a client: politely when connected, at once when Redis is away (QUIT would wait for it forever). */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (!client.isOpen) return;
+  if (client.isReady) await client.quit();
+  else await client.disconnect();
+}
+
+/**
+ * Runs a limiter's script; when Redis cannot answer, the request is let through (and `onError`
+ * hears of it): a Redis outage must not take the chat down, and the limits are back as soon as it is.
+ */
+async function runScript(redis: Redis, script: string, keys: string[], args: string[], onError: (error: Error) => void): Promise<number[] | undefined> {
+  try {
+    return (await redis.eval(script, { keys, arguments: args })) as number[];
+  } catch (error) {
+    onError(error as Error);
+    return undefined;
+  }
 }
 
 // KEYS[1] the window's counter; ARGV: limit, time to live (ms). Refused requests are not counted.
@@ -29,16 +70,20 @@ return {1, count}`;
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
   readonly #prefix: string;
+  readonly #onError: (error: Error) => void;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: Redis, prefix: string, onError: (error: Error) => void = () => undefined) {
     this.#redis = redis;
     this.#prefix = prefix;
+    this.#onError = onError;
   }
 
   async consume(key: string, limit: number, now: Date): Promise<RateDecision> {
     const window = Math.floor(now.getTime() / 60_000);
     const resetS = (window + 1) * 60;
-    const [allowed, count] = (await this.#redis.eval(FIXED_WINDOW, { keys: [`${this.#prefix}${key}:${window}`], arguments: [String(limit), '120000'] })) as [number, number];
+    const result = await runScript(this.#redis, FIXED_WINDOW, [`${this.#prefix}${key}:${window}`], [String(limit), '120000'], this.#onError);
+    if (!result) return { allowed: true, limit, remaining: limit, resetS };
+    const [allowed, count] = result as [number, number];
     return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetS };
   }
 }
@@ -63,25 +108,26 @@ export class RedisRollingLimiter implements RollingLimiter {
   readonly #prefix: string;
   readonly #limit: number;
   readonly #windowMs: number;
+  readonly #onError: (error: Error) => void;
   #sequence = 0;
 
-  constructor(redis: Redis, prefix: string, limit: number, windowMs: number) {
+  constructor(redis: Redis, prefix: string, limit: number, windowMs: number, onError: (error: Error) => void = () => undefined) {
     if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit must be a positive integer, got ${limit}`);
     if (!(windowMs > 0)) throw new TypeError(`windowMs must be positive, got ${windowMs}`);
     this.#redis = redis;
     this.#prefix = prefix;
     this.#limit = limit;
     this.#windowMs = windowMs;
+    this.#onError = onError;
   }
 
   async consume(key: string, now: Date): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
     const at = now.getTime();
     // Members are unique per request, so two requests in one millisecond count twice.
     const member = `${at}:${process.pid}:${++this.#sequence}:${Math.random().toString(36).slice(2, 8)}`;
-    const [allowed, count, retryAfterMs] = (await this.#redis.eval(SLIDING_LOG, {
-      keys: [`${this.#prefix}${key}`],
-      arguments: [String(at), String(this.#windowMs), String(this.#limit), member],
-    })) as [number, number, number];
+    const result = await runScript(this.#redis, SLIDING_LOG, [`${this.#prefix}${key}`], [String(at), String(this.#windowMs), String(this.#limit), member], this.#onError);
+    if (!result) return { allowed: true, limit: this.#limit, remaining: this.#limit, retryAfterMs: 0 };
+    const [allowed, count, retryAfterMs] = result as [number, number, number];
     return { allowed: allowed === 1, limit: this.#limit, remaining: Math.max(0, this.#limit - count), retryAfterMs };
   }
 }
