@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { ERROR_STATUS, WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
+import type { Socket } from 'socket.io-client';
+import { ERROR_STATUS, type WidgetMessage } from '../shared/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
 import { until } from '../test/until.ts';
-import { sendWidgetMessage } from '../test/widget-client.ts';
+import { connectWidget, sendWidgetMessage } from '../test/widget-client.ts';
 import { addSiteKey, createInbox } from './index.ts';
 
 describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
@@ -26,15 +26,10 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
   const messages = async (token: string, conversationId: string, after = 0) =>
     (await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages?after=${after}`, { token })).body.messages as WidgetMessage[];
 
-  function connect(token: string): Promise<{ socket: Socket; received: WidgetMessage[] }> {
-    const socket = io(stack.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false });
-    sockets.push(socket);
-    const received: WidgetMessage[] = [];
-    socket.on('message:created', (message: WidgetMessage) => received.push(message));
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve({ socket, received }));
-      socket.once('connect_error', reject);
-    });
+  async function connect(token: string): Promise<{ socket: Socket; received: WidgetMessage[] }> {
+    const tab = await connectWidget(stack.url, token);
+    sockets.push(tab.socket);
+    return tab;
   }
 
   describe('sessions from a site key', () => {

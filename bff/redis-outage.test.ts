@@ -1,28 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
+import type { Socket } from 'socket.io-client';
 import { openRedis } from '../shared/server/index.ts';
 import { readDemoConfig } from '../demo/config.ts';
 import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, logger, request, uniqueSchemaPrefix } from '../test/stack.ts';
+import { DEMO_API_KEY, DEMO_SITE_KEY, freePort, logger, request, uniqueSchemaPrefix } from '../test/stack.ts';
 import { until } from '../test/until.ts';
-import { newVisitor, openWidgetConversation } from '../test/widget-client.ts';
+import { connectWidget, newVisitor, openWidgetConversation } from '../test/widget-client.ts';
 
 /**
  * Chaos: the BFF's Redis goes away and comes back. A Redis server of this test's own (Debian's
  * redis-server on a free port) is stopped for real; the chat must go on, with the limits letting
  * requests through while it is gone and counting again once it is back.
  */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -66,11 +56,8 @@ describe('the BFF when its Redis goes away', () => {
   it('keeps the chat going while Redis is down, lets requests through the limits, and counts again once it is back', async () => {
     const { token } = await newVisitor(stack.url);
     const conversationId = (await openWidgetConversation(stack.url, token)).id;
-    const socket = io(stack.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false });
+    const { socket, received } = await connectWidget(stack.url, token);
     sockets.push(socket);
-    const received: WidgetMessage[] = [];
-    socket.on('message:created', (message: WidgetMessage) => received.push(message));
-    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
 
     redis.kill('SIGKILL');
     await new Promise<void>((resolve) => redis.once('exit', () => resolve()));

@@ -1,24 +1,13 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
-import { WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
+import type { Socket } from 'socket.io-client';
 import { openRedis } from '../shared/server/index.ts';
 import { readDemoConfig } from '../demo/config.ts';
 import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, dropSchemas, logger, POSTGRES_URL, request, uniqueSchemaPrefix } from '../test/stack.ts';
+import { DEMO_API_KEY, DEMO_SITE_KEY, dropSchemas, freePort, logger, POSTGRES_URL, request, uniqueSchemaPrefix } from '../test/stack.ts';
 import { until } from '../test/until.ts';
-import { newVisitor, openWidgetConversation } from '../test/widget-client.ts';
+import { connectWidget, newVisitor, openWidgetConversation } from '../test/widget-client.ts';
 import { claimRelay, releaseRelay } from './store/conversations.ts';
 import { EngineClient } from './index.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * Two BFF nodes behind one site, as DESIGN "Many machines" has it: one PostgreSQL, one Redis
@@ -58,15 +47,10 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     await redis.quit();
   });
 
-  function connect(url: string, token: string): Promise<{ socket: Socket; received: WidgetMessage[] }> {
-    const socket = io(url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false });
-    sockets.push(socket);
-    const received: WidgetMessage[] = [];
-    socket.on('message:created', (message: WidgetMessage) => received.push(message));
-    return new Promise((resolve, reject) => {
-      socket.once('connect', () => resolve({ socket, received }));
-      socket.once('connect_error', reject);
-    });
+  async function connect(url: string, token: string) {
+    const tab = await connectWidget(url, token);
+    sockets.push(tab.socket);
+    return tab;
   }
 
   it('pushes the answer to a message sent through node A to the customer’s socket on node B, once', async () => {

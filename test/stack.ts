@@ -127,6 +127,15 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
   };
 }
 
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await closeServer(server);
+  return port;
+}
+
 export function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));

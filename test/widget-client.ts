@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { WidgetConversation } from '../shared/index.ts';
+import { io, type Socket } from 'socket.io-client';
+import { WIDGET_NAMESPACE, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
 import { DEMO_SITE_KEY, request } from './stack.ts';
 
 /**
@@ -29,4 +30,18 @@ export async function openWidgetConversation(bffUrl: string, token: string): Pro
 /** Sends a customer's message; gives the answer as it is, for tests of refusals as well. */
 export function sendWidgetMessage(bffUrl: string, token: string, conversationId: string, text: string, messageId: string) {
   return request(`${bffUrl}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text, message_id: messageId } });
+}
+
+/**
+ * A tab's socket on the `/widget` namespace (WebSocket, no reconnection), connected; `received`
+ * collects the messages pushed to it. The caller closes the socket.
+ */
+export function connectWidget(bffUrl: string, token: string): Promise<{ socket: Socket; received: WidgetMessage[] }> {
+  const socket = io(bffUrl + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false });
+  const received: WidgetMessage[] = [];
+  socket.on('message:created', (message: WidgetMessage) => received.push(message));
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve({ socket, received }));
+    socket.once('connect_error', reject);
+  });
 }
