@@ -29,7 +29,7 @@ export interface ConversationServiceDeps {
 
 const PAGE_SIZE = 100;
 /** A survey takes answers (and changes) for 14 days after it was asked, as Chatwoot's does. */
-export const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
+const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
 
 /**
  * The BFF's one implementation of conversations, behind the widget routes and the socket

@@ -13,13 +13,20 @@ describe('the start-up configuration', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(readDemoConfig({ DATABASE_URL: '', AI_API_URL: '' })).toMatchObject({ databaseUrl: undefined, aiApiUrl: undefined });
+    expect(readDemoConfig({ DATABASE_URL: '', AI_API_URL: '', REDIS_URL: '' })).toMatchObject({ databaseUrl: undefined, aiApiUrl: undefined, redisUrl: undefined });
+  });
+
+  it('takes a Redis URL (plain or TLS) for running several nodes', () => {
+    expect(readDemoConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(readDemoConfig({ REDIS_URL: 'rediss://cache.internal:6380' }).redisUrl).toBe('rediss://cache.internal:6380');
   });
 
   it.each([
     ['a port that is not a number', { PORT: 'eighty' }, 'PORT'],
     ['a port out of range', { ENGINE_PORT: '70000' }, 'ENGINE_PORT'],
     ['a database URL of another kind', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    ['a Redis URL of another kind', { REDIS_URL: 'http://cache.internal:6379' }, 'REDIS_URL'],
+    ['a Redis URL that is not a URL', { REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     ['an engine URL without a key', { AI_API_URL: 'http://engine.internal:8081' }, 'AI_API_KEY'],
     ['a live key as the demo key', { DEMO_SITE_KEY: 'pk_live_AAAAAAAAAAAAAAAAAAAA' }, 'DEMO_SITE_KEY'],
     ['a malformed API key', { DEMO_API_KEY: 'secret' }, 'DEMO_API_KEY'],

@@ -341,7 +341,7 @@ export async function saveSurvey(db: Queryable, conversationId: number, rating: 
 }
 
 /** The question a resolve adds to the conversation, for Client API clients (Chatwoot's `input_csat` message). */
-export const SURVEY_QUESTION = 'Please rate this conversation.';
+const SURVEY_QUESTION = 'Please rate this conversation.';
 
 /**
  * Asks for a rating: adds the survey question to a resolved conversation when its inbox asks for

@@ -4,11 +4,11 @@ import type { Caller, Environment } from '../store/environment.ts';
 
 /** Waits between attempts (SPEC "Webhook delivery"): 8 attempts over about a day. */
 export const RETRY_WAITS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
-export const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
+const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
 /** An endpoint whose every attempt has failed for this long is switched off. */
-export const SWITCH_OFF_AFTER_MS = 5 * 24 * 3600_000;
+const SWITCH_OFF_AFTER_MS = 5 * 24 * 3600_000;
 /** Deliveries and their attempts are kept this long. */
-export const KEEP_DELIVERIES_MS = 30 * 24 * 3600_000;
+const KEEP_DELIVERIES_MS = 30 * 24 * 3600_000;
 
 type Owner = Pick<Caller, 'accountId' | 'environment'>;
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { readEngineConfig } from './config.ts';
+
+describe("the standalone engine's configuration", () => {
+  it('has defaults that need no services', () => {
+    const config = readEngineConfig({});
+    expect(config).toMatchObject({ ENGINE_PORT: 8081, HOST: '127.0.0.1', WEBHOOK_POLL_MS: 1000, WEBHOOK_ALLOWED_PRIVATE_ORIGINS: [] });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+  });
+
+  it('reads the private origins webhooks may reach as exact origins, and a Redis URL', () => {
+    const config = readEngineConfig({ WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080, https://bff.internal', REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS).toEqual(['http://127.0.0.1:8080', 'https://bff.internal']);
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+  });
+
+  it.each([
+    ['a port out of range', { ENGINE_PORT: '70000' }, 'ENGINE_PORT'],
+    ['a database URL of another kind', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    ['a Redis URL of another kind', { REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    ['a webhook poll under 100 ms', { WEBHOOK_POLL_MS: '10' }, 'WEBHOOK_POLL_MS'],
+    ['an allowed private origin with a path', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080/v1/engine-webhooks' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],
+    ['an allowed private origin that is not a URL', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: '127.0.0.1:8080' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],
+    ['an allowed private origin of another scheme', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'ftp://files.internal' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],
+  ])('stops with a message naming the variable on %s', (_name, env, mentioned) => {
+    expect(() => readEngineConfig(env)).toThrow(mentioned);
+  });
+});
