@@ -1,7 +1,9 @@
-/** The BFF's door: build it, and the store functions a host needs to seed inboxes and keys. */
+/** The BFF's door: build it, what a host builds it from, and the store functions that seed inboxes and keys. */
 export { createBff, BFF_MIGRATIONS, type Bff, type BffDeps } from './app.ts';
+export { BffEnv, bffSettings, keyGoesWithEngineUrl, readBffConfig, readBffStoreConfig, type BffConfig, type BffSettings } from './config.ts';
+export { openBffInfrastructure, openBffStore, WIDGET_ASSETS_DIR, type BffInfrastructure, type BffStoreOptions } from './infrastructure.ts';
 export { EngineClient, EngineCallError, type EngineClientOptions } from './engine-client.ts';
-export { createInbox, addSiteKey, findSiteKey, readSetting, writeSetting, generateSiteKey, enableClientApi } from './store/inboxes.ts';
+export { createInbox, addSiteKey, findSiteKey, readSetting, writeSetting, generateSiteKey, enableClientApi, oldestInboxId } from './store/inboxes.ts';
 export { identifierHash } from './client-api/hmac.ts';
 export { customerRoom, conversationRoom } from './realtime.ts';
 export { WidgetSessions } from './sessions.ts';

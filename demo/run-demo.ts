@@ -1,15 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { closeRedis, migrate, openRedis, openSql, RedisRateLimiter, SessionTokens, type Logger, type Redis, type Sql } from '../shared/server/index.ts';
+import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { BFF_MIGRATIONS, createBff, EngineClient, type Bff, type BffDeps } from '../bff/index.ts';
+import { createBff, EngineClient, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
-import { ensureClientApi, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureEngineWebhook, ensureSessionKeys } from './seed.ts';
+import { ensureClientApi, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureEngineWebhook } from './seed.ts';
 import { storefrontRouter } from './storefront.ts';
 
-export const WIDGET_ASSETS_DIR = fileURLToPath(new URL('../dist/widget/', import.meta.url));
+export { WIDGET_ASSETS_DIR };
 /** How often the in-process engine looks for webhooks to send (it also sends at once after each change). */
 const WEBHOOK_POLL_MS = 1000;
 
@@ -29,8 +27,6 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
-const dataFolder = (dataDir: string, service: string) => (dataDir.startsWith('memory://') ? dataDir : join(dataDir, service));
-
 export interface RunOptions {
   /** Put before the schema names (`engine`, `bff`), so that test runs can share one PostgreSQL database. */
   schemaPrefix?: string;
@@ -41,30 +37,10 @@ export interface RunOptions {
 /** Starts the engine (unless AI_API_URL points elsewhere), the BFF and the storefront. */
 export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix = '', bff: overrides = {} }: RunOptions = {}): Promise<RunningDemo> {
   const closers: (() => Promise<void>)[] = [];
-  const open = async (service: string): Promise<Sql> => {
-    const sql = await openSql({ databaseUrl: config.databaseUrl, dataDir: dataFolder(config.dataDir, service), schema: schemaPrefix + service });
-    closers.unshift(() => sql.close());
-    return sql;
-  };
   try {
-    const bffSql = await open('bff');
-    await migrate(bffSql, BFF_MIGRATIONS);
-
-    const tokens = new SessionTokens(await ensureSessionKeys(bffSql, config.sessionKeys));
-    let redis: { client: Redis; prefix: string } | undefined;
-    if (config.redisUrl) {
-      // Said once per outage, not once per failed reconnect.
-      let down = false;
-      const onError = (error: Error) => {
-        if (down) return;
-        down = true;
-        logger.warn({ err: error }, 'Redis connection problem; reconnecting');
-      };
-      const client = await openRedis(config.redisUrl, onError);
-      client.on('ready', () => (down = false));
-      closers.unshift(() => closeRedis(client));
-      redis = { client, prefix: `parley:${schemaPrefix}` };
-    }
+    // The BFF's store, session keys and Redis, built as `npm run bff` builds them.
+    const { sql: bffSql, tokens, redis, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
+    closers.unshift(closeInfrastructure);
     // The BFF's server listens first: its address is where the engine pushes events. It answers once the BFF is attached below.
     const server = createServer();
     await listen(server, config.port, config.host);
@@ -76,7 +52,8 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     let engineSeeded = false;
     let webhookSecret = config.engineWebhookSecret;
     if (!engineUrl) {
-      const engineSql = await open('engine');
+      const engineSql = await openSql({ databaseUrl: config.databaseUrl, dataDir: dataFolder(config.dataDir, 'engine'), schema: `${schemaPrefix}engine` });
+      closers.unshift(() => engineSql.close());
       // The engine calls no private address but this BFF's own.
       const engine = await createEngine({
         sql: engineSql,

@@ -1,8 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { parseSessionKeys, type SessionKey, type Sql } from '../shared/server/index.ts';
+import type { Sql } from '../shared/server/index.ts';
 import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
 import { addSiteKey, createInbox, enableClientApi, readSetting, writeSetting } from '../bff/index.ts';
@@ -59,16 +58,6 @@ export async function ensureDemoInbox(bffSql: Sql, siteKey?: string): Promise<De
   await writeSetting(bffSql, 'demo_inbox_id', inbox.id);
   await writeSetting(bffSql, 'demo_site_key', key.key);
   return { inboxId: inbox.id, siteKey: key.key, created: true };
-}
-
-/** The session-token key set: from SESSION_KEYS when given, else one made once and kept in the BFF's settings. */
-export async function ensureSessionKeys(bffSql: Sql, configured: SessionKey[] | undefined): Promise<SessionKey[]> {
-  if (configured) return configured;
-  const stored = await readSetting(bffSql, 'session_keys');
-  if (stored) return parseSessionKeys(stored);
-  const made = `k${Date.now().toString(36)}:${randomBytes(32).toString('base64url')}`;
-  await writeSetting(bffSql, 'session_keys', made);
-  return parseSessionKeys(made);
 }
 
 /**

@@ -1,11 +1,17 @@
 import { createLogger } from '../shared/server/index.ts';
-import { ConfigError, readDemoConfig } from './config.ts';
+import { ConfigError, readDemoConfig, type DemoConfig } from './config.ts';
 import { runDemo } from './run-demo.ts';
 
 /** `npm start`: the whole of Parley on one machine, with no other service. */
-const logger = createLogger('parley');
+let config: DemoConfig;
 try {
-  const config = readDemoConfig(process.env);
+  config = readDemoConfig(process.env);
+} catch (error) {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+const logger = createLogger('parley', config.logLevel);
+try {
   const demo = await runDemo(config, logger);
   const lines = [
     '',
@@ -26,10 +32,6 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 } catch (error) {
-  if (error instanceof ConfigError) {
-    process.stderr.write(`${error.message}\n`);
-  } else {
-    logger.fatal({ err: error }, 'Parley could not start');
-  }
+  logger.fatal({ err: error }, 'Parley could not start');
   process.exit(1);
 }

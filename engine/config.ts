@@ -1,40 +1,25 @@
 import { z } from 'zod';
+import { DataDir, Host, LogLevel, OriginList, optionalVariable, Port, PostgresUrl, readEnv, RedisUrl, SessionKeySet } from '../shared/server/index.ts';
 
 /** The standalone engine's settings (`npm run engine`), read from the environment. */
-const blankIsUnset = (value: unknown) => (value === '' ? undefined : value);
-
-/** An origin as browsers send it: scheme, host and port, no path. */
-const Origin = z
-  .url({ protocol: /^https?$/ })
-  .refine((text) => {
-    // Runs after a failed URL check too; that failure has been reported already.
-    if (!URL.canParse(text)) return true;
-    const url = new URL(text);
-    return url.pathname === '/' && !url.search && !url.hash && !url.username;
-  }, 'must be an origin (scheme://host[:port], no path)')
-  .transform((text) => (URL.canParse(text) ? new URL(text).origin : text));
-
 const Env = z.object({
-  ENGINE_PORT: z.coerce.number().int().min(0).max(65_535).default(8081),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  DATABASE_URL: z.preprocess(blankIsUnset, z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  SESSION_KEYS: z.preprocess(blankIsUnset, z.string().optional()),
+  ENGINE_PORT: Port.default(8081),
+  HOST: Host,
+  DATA_DIR: DataDir,
+  DATABASE_URL: optionalVariable(PostgresUrl),
+  /** Without it the engine mints no widget session tokens. */
+  SESSION_KEYS: optionalVariable(SessionKeySet),
   /** With several engine processes: the per-key rate limits are counted in Redis. */
-  REDIS_URL: z.preprocess(blankIsUnset, z.url({ protocol: /^rediss?$/ }).optional()),
+  REDIS_URL: optionalVariable(RedisUrl),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
-  WEBHOOK_ALLOWED_PRIVATE_ORIGINS: z.preprocess(
-    (value) => (typeof value === 'string' && value !== '' ? value.split(',').map((origin) => origin.trim()).filter(Boolean) : []),
-    z.array(Origin),
-  ),
+  WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
+  LOG_LEVEL: optionalVariable(LogLevel),
 });
 
 export type EngineConfig = z.output<typeof Env>;
 
-/** Reads the settings; anything wrong throws an Error whose message names every bad variable. */
+/** Reads the settings; anything wrong throws a ConfigError whose message names every bad variable. */
 export function readEngineConfig(env: NodeJS.ProcessEnv): EngineConfig {
-  const parsed = Env.safeParse(env);
-  if (parsed.success) return parsed.data;
-  throw new Error(`The configuration is not valid:\n${parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`).join('\n')}`);
+  return readEnv(Env, env);
 }

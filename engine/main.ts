@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
-import { join, resolve } from 'node:path';
-import { closeRedis, createLogger, openRedis, openSql, parseSessionKeys, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
+import { closeRedis, createLogger, dataFolder, openRedis, openSql, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 
@@ -8,7 +7,6 @@ import { readEngineConfig, type EngineConfig } from './config.ts';
  * `npm run engine`: the engine alone, as a self-hosted AI conversation API. Accounts and keys are
  * made with `npm run engine:account`.
  */
-const logger = createLogger('engine');
 let config: EngineConfig;
 try {
   config = readEngineConfig(process.env);
@@ -16,14 +14,9 @@ try {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(1);
 }
-let tokens: SessionTokens | undefined;
-try {
-  tokens = config.SESSION_KEYS ? new SessionTokens(parseSessionKeys(config.SESSION_KEYS)) : undefined;
-} catch (error) {
-  process.stderr.write(`SESSION_KEYS: ${(error as Error).message}\n`);
-  process.exit(1);
-}
-const sql = await openSql({ databaseUrl: config.DATABASE_URL, dataDir: join(resolve(config.DATA_DIR), 'engine'), schema: 'engine' });
+const logger = createLogger('engine', config.LOG_LEVEL);
+const tokens = config.SESSION_KEYS ? new SessionTokens(config.SESSION_KEYS) : undefined;
+const sql = await openSql({ databaseUrl: config.DATABASE_URL, dataDir: dataFolder(config.DATA_DIR, 'engine'), schema: 'engine' });
 const redis = config.REDIS_URL ? await openRedis(config.REDIS_URL, (error) => logger.warn({ err: error }, 'Redis connection problem')) : undefined;
 const engine = await createEngine({
   sql,

@@ -172,3 +172,9 @@ export async function enableClientApi(db: Queryable, inboxId: string, settings: 
   );
   return { identifier, hmacToken };
 }
+
+/** The inbox made first, or undefined when there is none: a BFF's default for sessions whose token names no inbox. */
+export async function oldestInboxId(db: Queryable): Promise<string | undefined> {
+  const [row] = await db.query<{ id: string }>('SELECT id FROM inboxes ORDER BY created_at, display_id LIMIT 1');
+  return row?.id;
+}

@@ -1,4 +1,4 @@
-/** The Node-only door of `shared/`: SQL, HTTP and logging pieces the engine and the BFF both use. */
+/** The Node-only door of `shared/`: SQL, HTTP, settings and logging pieces the engine and the BFF both use. */
 export * from './sql.ts';
 export * from './http.ts';
 export * from './logger.ts';
@@ -8,3 +8,4 @@ export * from './openapi.ts';
 export * from './rate-limiter.ts';
 export * from './client-address.ts';
 export * from './redis.ts';
+export * from './env.ts';

@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import {
+  blankIsUnset,
+  DataDir,
+  Host,
+  HttpUrl,
+  LogLevel,
+  optionalVariable,
+  Port,
+  PostgresUrl,
+  readEnv,
+  RedisUrl,
+  SessionKeySet,
+  type SessionKey,
+} from '../shared/server/index.ts';
+
+/** A key of the engine's (`service_test_…` / `service_live_…`), as SPEC's API keys look. */
+const ApiKey = z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be an API key (service_test_… or service_live_…)');
+
+/**
+ * The variables the BFF reads. The demo (`npm start`) reads the same ones and adds its own, so
+ * they are declared here once; there the engine may be the demo's own (AI_API_URL unset).
+ */
+export const BffEnv = z.object({
+  PORT: Port.default(8080),
+  HOST: Host,
+  /** The engine's base URL, without `/v1`. */
+  AI_API_URL: optionalVariable(HttpUrl),
+  AI_API_KEY: optionalVariable(ApiKey),
+  DATA_DIR: DataDir,
+  DATABASE_URL: optionalVariable(PostgresUrl),
+  REDIS_URL: optionalVariable(RedisUrl),
+  SESSION_KEYS: optionalVariable(SessionKeySet),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  ENGINE_WEBHOOK_SECRET: optionalVariable(z.string().min(16, 'must be at least 16 characters')),
+  FEED_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  LOG_LEVEL: optionalVariable(LogLevel),
+});
+
+/** AI_API_URL names an engine elsewhere; the BFF can only speak to it with a key. */
+export function keyGoesWithEngineUrl(value: { AI_API_URL?: string | undefined; AI_API_KEY?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (value.AI_API_URL && !value.AI_API_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['AI_API_KEY'], message: 'must be set when AI_API_URL is (the key this BFF uses with that engine)' });
+  }
+}
+
+/** The BFF's settings, where the engine may still be unknown (the demo starts its own). */
+export interface BffSettings {
+  port: number;
+  host: string;
+  /** Set when the engine runs elsewhere. */
+  aiApiUrl: string | undefined;
+  aiApiKey: string | undefined;
+  /** An absolute folder, or `memory://`. */
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Redis shared by several nodes: rate limits and Socket.IO rooms. Unset: both in this process. */
+  redisUrl: string | undefined;
+  /** Unset: a key set made on first start and kept in the BFF's store. */
+  sessionKeys: SessionKey[] | undefined;
+  trustProxyHops: number;
+  engineWebhookSecret: string | undefined;
+  feedPollMs: number;
+  logLevel: z.output<typeof LogLevel> | undefined;
+}
+
+/** The BFF's part of checked variables, by the names the code uses. */
+export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
+  return {
+    port: value.PORT,
+    host: value.HOST,
+    aiApiUrl: value.AI_API_URL,
+    aiApiKey: value.AI_API_KEY,
+    dataDir: value.DATA_DIR,
+    databaseUrl: value.DATABASE_URL,
+    redisUrl: value.REDIS_URL,
+    sessionKeys: value.SESSION_KEYS,
+    trustProxyHops: value.TRUST_PROXY_HOPS,
+    engineWebhookSecret: value.ENGINE_WEBHOOK_SECRET,
+    feedPollMs: value.FEED_POLL_MS,
+    logLevel: value.LOG_LEVEL,
+  };
+}
+
+/** The settings of a BFF alone (`npm run bff`): it has no engine of its own, so both engine variables are required. */
+export interface BffConfig extends BffSettings {
+  aiApiUrl: string;
+  aiApiKey: string;
+}
+
+/** A variable the BFF alone cannot do without; unset and empty both say what it is for. */
+const required = <S extends z.ZodType<unknown, string>>(schema: S, meaning: string) =>
+  z.preprocess(blankIsUnset, z.string({ error: `is required: ${meaning}` }).pipe(schema));
+
+const StandaloneEnv = BffEnv.extend({
+  AI_API_URL: required(HttpUrl, "the engine's base URL, without /v1 (e.g. http://127.0.0.1:8081)"),
+  AI_API_KEY: required(ApiKey, 'the API key (service_test_… or service_live_…) this BFF uses with the engine'),
+});
+
+/** Reads the BFF's settings; anything wrong throws a ConfigError whose message names every bad variable. */
+export function readBffConfig(env: NodeJS.ProcessEnv): BffConfig {
+  const value = readEnv(StandaloneEnv, env);
+  return { ...bffSettings(value), aiApiUrl: value.AI_API_URL, aiApiKey: value.AI_API_KEY };
+}
+
+/** What a tool that only opens the BFF's store reads (`npm run bff:inbox`). */
+const StoreEnv = BffEnv.pick({ DATA_DIR: true, DATABASE_URL: true });
+
+export function readBffStoreConfig(env: NodeJS.ProcessEnv): Pick<BffSettings, 'dataDir' | 'databaseUrl'> {
+  const value = readEnv(StoreEnv, env);
+  return { dataDir: value.DATA_DIR, databaseUrl: value.DATABASE_URL };
+}

@@ -1,0 +1,107 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createLogger } from '../shared/server/index.ts';
+import { createBff } from './app.ts';
+import { readBffConfig, type BffConfig } from './config.ts';
+import { EngineCallError, EngineClient } from './engine-client.ts';
+import { openBffInfrastructure, WIDGET_ASSETS_DIR } from './infrastructure.ts';
+import { oldestInboxId } from './store/inboxes.ts';
+
+/**
+ * `npm run bff`: the BFF alone, in front of an engine elsewhere (AI_API_URL + AI_API_KEY).
+ * Inboxes and their site keys are made with `npm run bff:inbox`.
+ */
+let config: BffConfig;
+try {
+  config = readBffConfig(process.env);
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
+  process.exit(1);
+}
+const logger = createLogger('bff', config.logLevel);
+const engine = new EngineClient({ baseUrl: config.aiApiUrl, apiKey: config.aiApiKey });
+
+// A key or URL the engine refuses is bad configuration: stop now rather than fail every message.
+// An engine that is merely down is not: messages wait in the outbox until it is back.
+try {
+  const me = await engine.me();
+  logger.info({ engine: config.aiApiUrl, accountId: me.account_id, environment: me.environment }, 'engine key accepted');
+} catch (error) {
+  if (!(error instanceof EngineCallError) || error.retryable) {
+    logger.warn({ err: error, engine: config.aiApiUrl }, 'the engine cannot be reached now; messages wait in the outbox until it can');
+  } else {
+    const variable = error.status === 401 || error.status === 403 ? 'AI_API_KEY' : 'AI_API_URL';
+    const reason = `the engine at ${config.aiApiUrl} answered ${error.status} to GET /v1/me (${error.message})`;
+    process.stderr.write(`The configuration is not valid:\n  ${variable}: ${reason}\n`);
+    process.exit(1);
+  }
+}
+
+const infrastructure = await openBffInfrastructure(config, logger);
+const defaultInboxId = await oldestInboxId(infrastructure.sql);
+if (!defaultInboxId) logger.warn('there is no inbox yet: make one with npm run bff:inbox -- --name "My shop"');
+if (!existsSync(join(WIDGET_ASSETS_DIR, 'widget.js'))) {
+  logger.warn({ dir: WIDGET_ASSETS_DIR }, 'the widget is not built (npm run build); /widget.js answers 404 until it is');
+}
+
+const bff = await createBff({
+  sql: infrastructure.sql,
+  logger,
+  engine,
+  tokens: infrastructure.tokens,
+  widgetAssetsDir: WIDGET_ASSETS_DIR,
+  defaultInboxId,
+  trustProxyHops: config.trustProxyHops,
+  engineWebhookSecret: config.engineWebhookSecret,
+  feedPollMs: config.feedPollMs,
+  redis: infrastructure.redis,
+});
+const server = createServer(bff.app.callback());
+bff.attach(server);
+try {
+  await listen(server, config.port, config.host);
+} catch (error) {
+  logger.fatal({ err: error, port: config.port, host: config.host }, 'the BFF could not listen');
+  await bff.close();
+  await infrastructure.close();
+  process.exit(1);
+}
+const { port } = server.address() as AddressInfo;
+const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+logger.info({ url, store: infrastructure.sql.driver, redis: Boolean(infrastructure.redis), defaultInboxId }, 'BFF listening');
+
+/** Stops taking connections, lets the sockets, relay and feed finish, then closes Redis and the store. A second signal exits at once. */
+let stopping = false;
+async function stop(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) process.exit(1);
+  stopping = true;
+  logger.info({ signal }, 'stopping');
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  await bff.close();
+  // Requests still running get a few seconds to finish.
+  const cutOff = setTimeout(() => server.closeAllConnections(), 5_000);
+  await closed;
+  clearTimeout(cutOff);
+  await infrastructure.close();
+  process.exit(0);
+}
+const onSignal = (signal: NodeJS.Signals) =>
+  void stop(signal).catch((error: unknown) => {
+    logger.error({ err: error }, 'the BFF did not stop cleanly');
+    process.exit(1);
+  });
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+function listen(target: Server, listenPort: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    target.once('error', reject);
+    target.listen(listenPort, host, () => {
+      target.off('error', reject);
+      resolve();
+    });
+  });
+}
