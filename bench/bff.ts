@@ -9,6 +9,7 @@ import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } fr
 import { EngineClient } from '../bff/index.ts';
 import { createLogger } from '../shared/server/index.ts';
 import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/stack.ts';
+import { countExchange } from './bff-exchange.ts';
 
 /**
  * `npm run bench:bff`: the two BFF budgets of DESIGN.md "Budgets". Numbers, not a pass/fail test.
@@ -20,6 +21,7 @@ import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/
  *    through an EngineClient whose `fetch` is timed; each call is keyed by its Idempotency-Key
  *    (`send-<conversation>-<message_id>`), so every message has its own engine time, which is
  *    subtracted from its total.
+ * 0. What one exchange costs, counted: SQL statements and socket pushes per message (bench/bff-exchange.ts).
  * 2. Idle connections. Visitors in a child process open authenticated `/widget` sockets and leave
  *    them idle; this process (the BFF) reports its heap and RSS growth per connection, after GC.
  *
@@ -465,6 +467,10 @@ async function measureIdle(count: number): Promise<string[]> {
 async function main(): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(`Machine: ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)} at start; the BFF, the engine, the visitors and PostgreSQL share them.`);
+  out('');
+  const counted = await countExchange();
+  out(`One exchange, counted (PGlite, one visitor, sequential): POST a message → the AI's reply pushed and everything after it settled`);
+  out(`  ${counted.statements.toFixed(2)} SQL statements and ${counted.pushes.toFixed(2)} socket pushes per message (${Object.entries(counted.perPush).map(([name, count]) => `${name} ${count}`).join(', ')})`);
   out('');
   out(`BFF added latency: POST /v1/widget/conversations/{id}/messages → the AI's message:created on the visitor's socket`);
   out(`  ${RATE} messages/s for ${SECONDS} s, paced (open loop), over ${SESSIONS} visitor sessions with one conversation and one websocket each.`);

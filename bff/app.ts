@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import type { Server as SocketServer } from 'socket.io';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type Router from '@koa/router';
@@ -27,18 +28,19 @@ import type { EngineClient } from './engine-client.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
 import { createFeedTail, type FeedTail } from './feed-tail.ts';
 import { bffOpenApi } from './openapi.ts';
-import { Realtime } from './realtime.ts';
+import { Publisher } from './publisher.ts';
 import { createRelay, type Relay } from './relay.ts';
+import { createSocketServer } from './socket-server.ts';
 import { createClientService } from './client-api/client-service.ts';
-import { clientApiOrigins } from './client-api/origins.ts';
-import { ClientRealtime, fanOut } from './client-api/realtime.ts';
-import { addClientApiRoutes } from './client-api/routes.ts';
+import { addClientSocket } from './client-api/realtime.ts';
+import { addClientApiRoutes, type DeskState } from './client-api/routes.ts';
 import { addEngineWebhookRoutes } from './routes/engine-webhooks.ts';
 import { addSurveyPageRoutes } from './routes/survey-page.ts';
 import { addHostedChatRoutes } from './routes/hosted-chat.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
 import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
 import { addSessionRoutes } from './routes/widget-sessions.ts';
+import { addWidgetSocket } from './routes/widget-socket.ts';
 import { sessionAuth, widgetRateLimit, type WidgetState } from './session-auth.ts';
 import { WidgetSessions } from './sessions.ts';
 
@@ -63,8 +65,13 @@ export interface BffDeps {
   trustProxyHops?: number;
   /** The secret the engine signs its webhooks to this BFF with; without it, webhooks are refused. */
   engineWebhookSecret?: string | undefined;
-  /** How often the engine's feed is read while idle; 0 turns the tail off (tests drive it by hand). */
+  /**
+   * How often the engine's feed is read while webhooks are quiet or not set up (it is also read at
+   * start and after the engine was unreachable); 0 turns the tail off (tests drive it by hand).
+   */
   feedPollMs?: number;
+  /** How long an event of the engine's answer may take to come again by webhook before webhooks count as quiet (30 s). */
+  webhookGraceMs?: number;
   siteKeyLimiter?: RollingLimiter;
   widgetLimiter?: RateLimiter;
   relayRetryDelaysMs?: readonly number[];
@@ -111,23 +118,34 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       ? new RedisRollingLimiter(redis.client, `${redis.prefix}site-key:`, SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs, redisTrouble)
       : new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs));
   const floodLimiter = redis ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`, redisTrouble) : new MemoryRateLimiter();
-  const realtime = new Realtime({
-    sql,
-    sessions,
-    logger,
-    ...(redis ? { adapter: createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) } : {}),
-    consumeCommand: async (session) => {
-      const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
-      if (!decision.allowed) throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);
-    },
-  });
-  const clientRealtime = new ClientRealtime(sql, logger);
-  const publisher = fanOut([realtime, clientRealtime]);
+  const consumeCommand = async (session: { inboxId: string; customerRef: string }) => {
+    const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
+    if (!decision.allowed) throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);
+  };
+  // Built in dependency order: each part gets what it needs, and nothing is set afterwards.
+  const publisher = new Publisher(logger);
   const recorder = createEngineEventRecorder({ sql, publisher, now });
-  const relay = createRelay({ sql, engine, recorder, publisher, logger, now, ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}) });
+  const feed = createFeedTail({
+    sql,
+    engine,
+    recorder,
+    logger,
+    pollMs: deps.feedPollMs ?? 2_000,
+    webhooks: Boolean(deps.engineWebhookSecret),
+    ...(deps.webhookGraceMs ? { webhookGraceMs: deps.webhookGraceMs } : {}),
+  });
+  const relay = createRelay({
+    sql,
+    engine,
+    recorder,
+    publisher,
+    logger,
+    now,
+    onAnswer: (events) => feed.expectWebhooks(events),
+    onEngineBack: () => feed.wake(),
+    ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}),
+  });
   const conversations = createConversationService({ sql, relay, publisher, now });
-  realtime.conversations = conversations;
-  const feed = createFeedTail({ sql, engine, recorder, logger, pollMs: deps.feedPollMs ?? 2_000 });
 
   const open = new ApiRoutes();
   addSessionRoutes(open, {
@@ -138,11 +156,11 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     trustProxyHops: deps.trustProxyHops ?? 0,
     now,
   });
-  addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now });
+  addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
   addHostedChatRoutes(open);
-  const client = createClientService({ sql, conversations, floodLimiter, now, onMessageUpdated: (conversationId, messageId) => clientRealtime.messageChanged(conversationId, messageId) });
-  const desk = new ApiRoutes({ middleware: [clientApiOrigins(sql)] });
+  const client = createClientService({ sql, conversations, publisher, floodLimiter, now });
+  const desk = new ApiRoutes<DeskState>();
   addClientApiRoutes(desk, client);
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
@@ -162,7 +180,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     app.use(router.allowedMethods({ throw: true }));
   }
   await relay.resume();
-  if ((deps.feedPollMs ?? 2_000) > 0) feed.start();
+  feed.start();
+  let io: SocketServer | undefined;
 
   return {
     app,
@@ -170,11 +189,15 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     relay,
     feed,
     openApi,
-    attach: (server) => clientRealtime.attach(realtime.attach(server)),
+    attach(server) {
+      io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
+      addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand });
+      addClientSocket(io, { sql, publisher, logger });
+    },
     async close() {
       await feed.stop();
       await relay.close();
-      await realtime.close();
+      await io?.close();
     },
   };
 }

@@ -1,24 +1,13 @@
 import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
 import type { Sql } from '../shared/server/index.ts';
-import type { Publisher } from './realtime.ts';
+import type { Publisher } from './publisher.ts';
 import type { Relay } from './relay.ts';
 import type { Customer, Session } from './sessions.ts';
-import {
-  conversationViews,
-  findCustomerConversation,
-  insertConversation,
-  insertMessage,
-  listMessages,
-  askSurvey,
-  markReadUpTo,
-  saveSurvey,
-  saveSurveyAnswer,
-  surveyQuestion,
-  unreadCount,
-  updateConversation,
-  type ConversationRecord,
-} from './store/conversations.ts';
+import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { findInbox } from './store/inboxes.ts';
+import { insertMessage, listMessages } from './store/messages.ts';
+import { askSurvey, saveSurvey, saveSurveyAnswer, surveyQuestion } from './store/surveys.ts';
+import { conversationViews, unreadCount } from './store/views.ts';
 
 export interface ConversationServiceDeps {
   sql: Sql;
@@ -93,7 +82,7 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
         return { conversation, result };
       });
       if (result.created) {
-        publisher.messageCreated(conversation, result.message);
+        publisher.publish(conversation, { type: 'message.created', message: result.message });
         relay.kick(conversation.id);
       }
       return result;
@@ -103,13 +92,13 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
     async setTyping(customer: Customer, uuid: string, typing: boolean): Promise<void> {
       const conversation = await mine(customer, uuid);
       if (conversation.status === 'resolved') return;
-      publisher.customerTyping(conversation, typing);
+      publisher.publish(conversation, { type: 'customer.typing', typing });
     },
 
     async markRead(customer: Customer, uuid: string, lastReadId: number): Promise<{ conversation_id: string; last_read_id: number; unread: number }> {
       const conversation = await mine(customer, uuid);
       const position = await markReadUpTo(sql, conversation.id, lastReadId);
-      if (position > conversation.customerLastReadId) publisher.customerRead(conversation, position);
+      if (position > conversation.customerLastReadId) publisher.publish(conversation, { type: 'customer.read', lastReadId: position });
       return { conversation_id: uuid, last_read_id: position, unread: await unreadCount(sql, conversation.id) };
     },
 
@@ -122,8 +111,7 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
         return askSurvey(tx, conversation, now());
       });
       conversation.status = 'resolved';
-      publisher.closed(conversation, false);
-      if (question) publisher.surveyAsked(conversation, question);
+      publisher.publish(conversation, { type: 'closed', resolved: false }, ...(question ? [{ type: 'survey.asked' as const, question }] : []));
       relay.kick(conversation.id);
       return view(customer, conversation);
     },
@@ -150,7 +138,7 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
       await saveSurvey(tx, conversation.id, rating, comment, now());
       await saveSurveyAnswer(tx, question.id, rating, comment);
     });
-    publisher.messageAnswered(conversation, question.id);
+    publisher.publish(conversation, { type: 'message.answered', messageId: question.id });
   }
 }
 

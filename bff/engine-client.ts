@@ -6,9 +6,15 @@ import {
   MeResponse,
   SendMessageResponse,
   type ErrorCode,
+  WireEvents,
   type SendMessageRequest,
 } from '../shared/index.ts';
 import type { z } from 'zod';
+
+// What another engine sends may hold events of types added later: those are left out, never a failed page (SPEC Events rule 9).
+const SendMessageAnswer = SendMessageResponse.extend({ events: WireEvents });
+const ChangeAnswer = ConversationChange.extend({ events: WireEvents });
+const FeedPage = EventsPage.extend({ events: WireEvents });
 
 /**
  * A failed call to the engine. `retryable` is true when the same call may succeed later
@@ -59,11 +65,11 @@ export class EngineClient {
   }
 
   sendMessage(conversationId: string, message: SendMessageRequest, idempotencyKey?: string): Promise<SendMessageResponse> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/messages`, SendMessageResponse, message, idempotencyKey);
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/messages`, SendMessageAnswer, message, idempotencyKey);
   }
 
   close(conversationId: string, idempotencyKey?: string): Promise<ConversationChange> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/close`, ConversationChange, {}, idempotencyKey);
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/close`, ChangeAnswer, {}, idempotencyKey);
   }
 
   /** The same engine, reached with another API key (to check a site's server's own key). */
@@ -74,7 +80,7 @@ export class EngineClient {
   events(after: string | undefined, limit = 100): Promise<EventsPage> {
     const query = new URLSearchParams({ limit: String(limit) });
     if (after) query.set('after', after);
-    return this.#call('GET', `/v1/events?${query}`, EventsPage);
+    return this.#call('GET', `/v1/events?${query}`, FeedPage);
   }
 
   me(): Promise<MeResponse> {

@@ -1,7 +1,10 @@
-import { replyOf, type EngineEvent, type MessageUpdate, type WidgetMessage } from '../shared/index.ts';
+import type { EngineEvent } from '../shared/index.ts';
 import type { Queryable, Sql } from '../shared/server/index.ts';
-import type { Publisher } from './realtime.ts';
-import { askSurvey, insertMessage, markCustomerMessagesRead, setUpstream, updateConversation, type ConversationRecord } from './store/conversations.ts';
+import type { Change, Publisher } from './publisher.ts';
+import { updateConversation, type ConversationRecord } from './store/conversations.ts';
+import { markEventSeen } from './store/events-seen.ts';
+import { insertMessage, settleCustomerMessages, type NewMessage } from './store/messages.ts';
+import { askSurvey } from './store/surveys.ts';
 
 /** Notices the widget shows when the engine moves a conversation. */
 export const NOTICES = {
@@ -9,88 +12,83 @@ export const NOTICES = {
   handback: "You're chatting with our AI assistant again.",
 } as const;
 
-type Effect = (publisher: Publisher) => void;
+export interface RecordOptions {
+  /** The customer message whose forwarding brought these events: the engine has accepted it. */
+  forwardedMessageRowId?: number | undefined;
+  /** Changes to publish after the events' own, in the same batch (the end of the AI's typing). */
+  then?: readonly Change[] | undefined;
+  /** The events came by webhook (the engine's pushes are working). */
+  byWebhook?: boolean | undefined;
+}
 
 /**
- * Turns engine events into stored messages and conversation changes, and pushes them once
- * committed. Events arrive by more than one path (the engine's answer, the feed, webhooks); the
- * table of seen event ids makes each count once.
+ * Turns engine events into stored messages and conversation changes, and publishes them once
+ * committed, as one batch. Events arrive by more than one path (the engine's answer, webhooks, the
+ * feed); the table of seen event ids makes each count once. Events of types the BFF shows nothing
+ * for (action requests, quality scores, types added later) are only marked seen.
  */
 export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; publisher: Publisher; now: () => Date }) {
-  async function apply(tx: Queryable, conversation: ConversationRecord, event: EngineEvent, effects: Effect[]): Promise<void> {
-    const fresh = await tx.query('INSERT INTO engine_events_seen (event_id, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1', [event.id, now()]);
-    if (fresh.length === 0) return;
-    const at = now();
-    const say = async (message: Parameters<typeof insertMessage>[2]) => {
+  /** Applies one event; gives the id of the message that answered the customer, if it made one. */
+  async function apply(tx: Queryable, conversation: ConversationRecord, event: EngineEvent, at: Date, changes: Change[], byWebhook: boolean): Promise<number | undefined> {
+    if (!(await markEventSeen(tx, event.id, at, byWebhook))) return undefined;
+    const say = async (message: NewMessage): Promise<number | undefined> => {
       const { message: stored, created } = await insertMessage(tx, conversation, { ...message, engineEventId: event.id }, at);
       if (!created) return undefined;
-      effects.push((publish) => publish.messageCreated(conversation, stored));
-      return stored;
-    };
-    const answered = async (stored: WidgetMessage | undefined) => {
-      if (!stored) return;
-      const read = await markCustomerMessagesRead(tx, conversation.id, stored.id, at);
-      effects.push((publish) => {
-        for (const id of read) publish.messageUpdated(conversation, { id, conversation_id: conversation.uuid, status: 'read' } satisfies MessageUpdate);
-      });
+      changes.push({ type: 'message.created', message: stored });
+      return stored.id;
     };
     switch (event.type) {
       case 'conversation.reply': {
-        const reply = replyOf(event);
-        if (reply) await answered(await say({ author: 'ai', text: reply.text, attributes: { choices: reply.choices, card: reply.card } }));
-        return;
+        const { text, choices, card } = event.data;
+        return say({ author: 'ai', text, attributes: { choices, card } });
       }
-      case 'conversation.human_message': {
-        const name = event.data['author_name'];
-        if (typeof event.data['text'] === 'string') await answered(await say({ author: 'human', text: event.data['text'], authorName: typeof name === 'string' ? name : undefined }));
-        return;
-      }
+      case 'conversation.human_message':
+        return say({ author: 'human', text: event.data.text, authorName: event.data.author_name });
       case 'conversation.handover':
         await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
         conversation.handledBy = 'human';
         await say({ author: 'system', text: NOTICES.handover });
-        effects.push((publish) => publish.handedOver(conversation));
-        return;
+        changes.push({ type: 'handed_over' });
+        return undefined;
       case 'conversation.handback':
         await updateConversation(tx, conversation.id, { handledBy: 'ai' }, at);
         conversation.handledBy = 'ai';
         await say({ author: 'system', text: NOTICES.handback });
-        effects.push((publish) => publish.handedBack(conversation));
-        return;
+        changes.push({ type: 'handed_back' });
+        return undefined;
       case 'conversation.closed': {
-        const resolved = event.data['resolved'] === true;
+        const { resolved } = event.data;
         const wasOpen = conversation.status === 'open';
         await updateConversation(tx, conversation.id, { status: 'resolved', engineClosed: true, resolvedByAi: resolved }, at);
         conversation.status = 'resolved';
         conversation.engineClosed = true;
         // A close the customer asked for was already announced and asked for a rating; one the AI made is news.
-        if (!wasOpen) return;
-        effects.push((publish) => publish.closed(conversation, resolved));
+        if (!wasOpen) return undefined;
+        changes.push({ type: 'closed', resolved });
         const question = await askSurvey(tx, conversation, at);
-        if (question) effects.push((publish) => publish.surveyAsked(conversation, question));
-        return;
+        if (question) changes.push({ type: 'survey.asked', question });
+        return undefined;
       }
       default:
-        // Action requests, quality scores and types added later show nothing to the customer.
-        return;
+        return undefined;
     }
   }
 
   return {
-    /**
-     * Applies `events` to the conversation in one transaction; with `forwardedMessageRowId`, also
-     * marks that customer message as accepted by the engine.
-     */
-    async record(conversation: ConversationRecord, events: readonly EngineEvent[], forwardedMessageRowId?: number): Promise<void> {
-      const effects: Effect[] = [];
+    /** Applies `events` to the conversation in one transaction, then publishes what changed. */
+    async record(conversation: ConversationRecord, events: readonly EngineEvent[], options: RecordOptions = {}): Promise<void> {
+      const changes: Change[] = [];
+      const forwarded = options.forwardedMessageRowId ?? 0;
       await sql.transaction(async (tx) => {
-        if (forwardedMessageRowId !== undefined) {
-          await setUpstream(tx, forwardedMessageRowId, 'forwarded');
-          effects.push((publish) => publish.messageUpdated(conversation, { id: forwardedMessageRowId, conversation_id: conversation.uuid, status: 'delivered' }));
-        }
-        for (const event of events) await apply(tx, conversation, event, effects);
+        const at = now();
+        let answerId = 0;
+        for (const event of events) answerId = (await apply(tx, conversation, event, at, changes, options.byWebhook ?? false)) ?? answerId;
+        if (forwarded === 0 && answerId === 0) return;
+        const read = await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at);
+        if (forwarded) changes.unshift({ type: 'message.status', messageId: forwarded, status: 'delivered' });
+        for (const id of read) changes.push({ type: 'message.status', messageId: id, status: 'read' });
       });
-      for (const effect of effects) effect(publisher);
+      publisher.publish(conversation, ...changes, ...(options.then ?? []));
     },
   };
 }

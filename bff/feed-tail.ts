@@ -1,21 +1,46 @@
+import type { EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError, type EngineClient } from './engine-client.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
-import { findConversationByEngineId, seenEngineEvents } from './store/conversations.ts';
+import { findConversationByEngineId } from './store/conversations.ts';
+import { notBroughtByWebhook, seenEngineEvents } from './store/events-seen.ts';
 import { readSetting, writeSetting } from './store/inboxes.ts';
 
 const CURSOR = 'engine_feed_cursor';
+/** How long an event from the engine's answer may take to come again by webhook before webhooks count as quiet. */
+const WEBHOOK_GRACE_MS = 30_000;
+/** At most this many answer events are watched at once; beyond, the oldest are dropped from the watch. */
+const WATCHED_EVENTS = 1_000;
+
+export interface FeedTailDeps {
+  sql: Sql;
+  engine: EngineClient;
+  recorder: EngineEventRecorder;
+  logger: Logger;
+  /** How often the feed is read while webhooks are quiet (or not set up); 0 turns the tail off. */
+  pollMs: number;
+  /** Whether the engine pushes events here by webhook (a secret is set). */
+  webhooks: boolean;
+  webhookGraceMs?: number;
+}
 
 /**
- * Reads the engine's event feed from the stored cursor: at start, after any gap, and every
- * `pollMs` while idle. Events of conversations this BFF knows are recorded (once, whichever path
- * brought them first); the cursor moves on only after a page is recorded, so a crash re-reads
- * rather than skips.
+ * The engine's event feed, read from the stored cursor only when it is needed (DESIGN "after any
+ * downtime"): at start, after a gap (the engine was unreachable and is back), and while webhooks
+ * are quiet. Webhooks count as quiet when none are set up, or when an event the engine answered
+ * with has not come again by webhook, to any node, within 30 seconds; they are working again when
+ * one arrives. Events of conversations this BFF knows are recorded once, whichever path brought
+ * them first; the cursor moves on only after a page is recorded, so a crash re-reads rather than skips.
  */
-export function createFeedTail({ sql, engine, recorder, logger, pollMs }: { sql: Sql; engine: EngineClient; recorder: EngineEventRecorder; logger: Logger; pollMs: number }) {
+export function createFeedTail({ sql, engine, recorder, logger, pollMs, webhooks, webhookGraceMs = WEBHOOK_GRACE_MS }: FeedTailDeps) {
   let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let current: Promise<boolean> | undefined;
+  let running = false;
+  let stopped = true;
+  let current: Promise<void> | undefined;
+  let quiet = !webhooks;
+  // Events from the engine's answers, waiting to be seen again by webhook: id → when they count as missing.
+  const watched = new Map<string, number>();
+  let watchTimer: NodeJS.Timeout | undefined;
 
   /** Reads one page; true when there is more to read at once. */
   async function readPage(): Promise<boolean> {
@@ -24,7 +49,7 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs }: { sql:
     // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
     const seen = await seenEngineEvents(sql, page.events.map((event) => event.id));
     for (const event of page.events) {
-      if (seen.has(event.id)) continue;
+      if (seen.has(event.id) || !event.conversation_id) continue;
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
       if (conversation) await recorder.record(conversation, [event]);
     }
@@ -32,30 +57,98 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs }: { sql:
     return page.has_more;
   }
 
+  /** Reads until the feed has nothing more; then, while webhooks are quiet, again after `pollMs`. */
+  async function tick(): Promise<void> {
+    timer = undefined;
+    let delay = pollMs;
+    running = true;
+    try {
+      current = (async () => {
+        while (await readPage());
+      })();
+      await current;
+    } catch (error) {
+      delay = error instanceof EngineCallError && error.retryAfterMs ? error.retryAfterMs : Math.max(pollMs, 2_000);
+      logger.warn({ err: error, delay }, 'reading the engine feed failed; will retry');
+      // A failed read is a gap still open: try again even when webhooks work.
+      schedule(delay);
+      return;
+    } finally {
+      running = false;
+      current = undefined;
+    }
+    if (quiet) schedule(delay);
+  }
+
   function schedule(delay: number): void {
-    if (stopped) return;
+    if (stopped || timer || pollMs <= 0) return;
     timer = setTimeout(() => void tick(), delay);
     timer.unref();
   }
 
-  async function tick(): Promise<void> {
-    let delay = pollMs;
-    try {
-      current = readPage();
-      if (await current) delay = 0;
-    } catch (error) {
-      delay = error instanceof EngineCallError && error.retryAfterMs ? error.retryAfterMs : Math.max(pollMs, 2_000);
-      logger.warn({ err: error, delay }, 'reading the engine feed failed; will retry');
-    } finally {
-      current = undefined;
+  /** Reads the feed soon (now, or right after the read under way). */
+  function wake(): void {
+    if (running) {
+      void current?.finally(() => schedule(0));
+      return;
     }
-    schedule(delay);
+    clearTimeout(timer);
+    timer = undefined;
+    schedule(0);
+  }
+
+  async function checkWatched(): Promise<void> {
+    watchTimer = undefined;
+    const due = [...watched].filter(([, at]) => at <= Date.now()).map(([id]) => id);
+    for (const id of due) watched.delete(id);
+    try {
+      const missing = await notBroughtByWebhook(sql, due);
+      if (missing.length > 0 && !quiet) {
+        logger.warn({ missing: missing.length }, 'engine webhooks are quiet; reading the feed until they come again');
+        quiet = true;
+        wake();
+      } else if (missing.length === 0 && due.length > 0) {
+        quiet = false;
+      }
+    } catch (error) {
+      logger.warn({ err: error }, 'checking for webhooks failed');
+    }
+    if (watched.size > 0) watchLater();
+  }
+
+  function watchLater(): void {
+    if (watchTimer || stopped) return;
+    const first = Math.min(...watched.values());
+    watchTimer = setTimeout(() => void checkWatched(), Math.max(0, first - Date.now()) + 10);
+    watchTimer.unref();
   }
 
   return {
     start(): void {
+      if (pollMs <= 0) return;
       stopped = false;
       schedule(0);
+    },
+    /** The engine answered with these events: each should come again by webhook. */
+    expectWebhooks(events: readonly EngineEvent[]): void {
+      if (!webhooks || stopped) return;
+      const dueAt = Date.now() + webhookGraceMs;
+      for (const event of events) {
+        if (event.type !== 'conversation.reply') continue;
+        if (watched.size >= WATCHED_EVENTS) watched.delete(watched.keys().next().value!);
+        watched.set(event.id, dueAt);
+      }
+      watchLater();
+    },
+    /** A webhook came: the engine's pushes work, so the feed rests. */
+    webhookArrived(): void {
+      quiet = false;
+    },
+    /** The engine was unreachable and answers again: what it did meanwhile may not have reached us. */
+    wake,
+    /** Whether the feed is being read on a timer (webhooks quiet or not set up). */
+    get polling(): boolean {
+      return quiet && !stopped && pollMs > 0;
     },
     /** Reads until the feed has nothing more (for tests and for catching up on demand). */
     async catchUp(): Promise<void> {
@@ -65,6 +158,7 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs }: { sql:
     async stop(): Promise<void> {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(watchTimer);
       await current?.catch(() => undefined);
     },
   };

@@ -1,18 +1,10 @@
-import { randomToken } from '../shared/index.ts';
+import { randomToken, type EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError, type EngineClient } from './engine-client.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
-import type { Publisher } from './realtime.ts';
-import {
-  attachEngineConversation,
-  claimRelay,
-  conversationsWithUpstreamWork,
-  releaseRelay,
-  setUpstream,
-  updateConversation,
-  upstreamWork,
-  type ConversationRecord,
-} from './store/conversations.ts';
+import type { Change, Publisher } from './publisher.ts';
+import { attachEngineConversation, updateConversation, type ConversationRecord } from './store/conversations.ts';
+import { claimOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type PendingMessage } from './store/outbox.ts';
 
 // Waits between attempts while the engine cannot be reached; the last one repeats.
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
@@ -27,6 +19,10 @@ export interface RelayDeps {
   logger: Logger;
   now: () => Date;
   retryDelaysMs?: readonly number[];
+  /** The engine answered with these events (they should also come by webhook). */
+  onAnswer?: (events: readonly EngineEvent[]) => void;
+  /** The engine answers again after calls to it failed: what it did meanwhile may not have reached us. */
+  onEngineBack?: () => void;
 }
 
 /**
@@ -36,7 +32,7 @@ export interface RelayDeps {
  * cannot be reached, or asks us to slow down, the work stays in the store and is tried again
  * (honouring `Retry-After`); nothing is dropped, and pending work is picked up again at start.
  */
-export function createRelay({ sql, engine, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS }: RelayDeps) {
+export function createRelay({ sql, engine, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, onAnswer, onEngineBack }: RelayDeps) {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
   // At most one waiting retry per conversation, however many of its messages wait.
@@ -52,21 +48,22 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
-  async function forwardMessage(conversation: ConversationRecord, pending: { id: number; text: string; messageId: string }): Promise<void> {
+  async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage): Promise<void> {
     const engineId = await engineConversation(conversation);
-    // The answer may hand the conversation over; the indicator started here must still stop.
-    const aiTyping = conversation.handledBy === 'ai';
-    if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: true });
+    // The answer may hand the conversation over; the indicator started here must still stop, in the answer's own batch.
+    const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
+    if (typingDone.length) publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
     try {
       const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
-      await recorder.record(conversation, answer.events, pending.id);
+      await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone.splice(0) });
+      onAnswer?.(answer.events);
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
       logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
       await setUpstream(sql, pending.id, 'rejected');
-      publisher.messageUpdated(conversation, { id: pending.id, conversation_id: conversation.uuid, status: 'failed' });
+      publisher.publish(conversation, { type: 'message.status', messageId: pending.id, status: 'failed' }, ...typingDone.splice(0));
     } finally {
-      if (aiTyping) publisher.typingChanged(conversation, { who: 'ai', typing: false });
+      publisher.publish(conversation, ...typingDone);
     }
   }
 
@@ -76,6 +73,7 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
       try {
         const change = await engine.close(conversation.engineConversationId, `close-${conversation.uuid}`);
         await recorder.record(conversation, change.events);
+        onAnswer?.(change.events);
       } catch (error) {
         // Already closed there (the AI closed it first): nothing left to tell.
         if (!(error instanceof EngineCallError) || error.code !== 'invalid_state') throw error;
@@ -85,32 +83,26 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
   }
 
   /**
-   * Forwards the pending messages in order, then a close the customer asked for; each step reads the
-   * conversation afresh (one query). Only the relay holding the conversation's lease drains it, so
-   * with several nodes its messages still reach the engine one by one, in order. Gives false when
-   * another relay holds the lease.
+   * Forwards the pending messages in order, then a close the customer asked for. Each step takes
+   * (or renews) the conversation's lease and reads its work in one statement: only the relay
+   * holding the lease drains it, so with several nodes its messages still reach the engine one by
+   * one, in order. Gives false when another relay holds the lease.
    */
   async function drain(conversationId: number): Promise<boolean> {
+    const lease = () => claimOutbox(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS));
     for (;;) {
-      if (!(await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS)))) return false;
+      let work = await lease();
+      if (!work) return false;
+      let workLeft: boolean;
       try {
-        let renew = false;
-        for (let work = await upstreamWork(sql, conversationId); work; work = await upstreamWork(sql, conversationId)) {
-          if (!work.pending) {
-            await forwardClose(work.conversation);
-            break;
-          }
-          if (renew) await claimRelay(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS));
-          renew = true;
-          await forwardMessage(work.conversation, work.pending);
-        }
+        for (; work?.pending; work = await lease()) await forwardMessage(work.conversation, work.pending);
+        if (work) await forwardClose(work.conversation);
       } finally {
-        await releaseRelay(sql, conversationId, owner);
+        // Work stored meanwhile by another node (which could not take the lease) is done here.
+        workLeft = await releaseOutbox(sql, conversationId, owner);
       }
-      failures.delete(conversationId);
-      // Work that came in on another node while this one held the lease (that node could not claim it) is done here.
-      const left = await upstreamWork(sql, conversationId);
-      if (!left || (!left.pending && (!left.conversation.closeRequested || left.conversation.engineClosed))) return true;
+      if (failures.delete(conversationId)) onEngineBack?.();
+      if (!workLeft) return true;
     }
   }
 

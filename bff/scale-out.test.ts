@@ -6,7 +6,7 @@ import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
 import { DEMO_API_KEY, DEMO_SITE_KEY, dropSchemas, freePort, logger, POSTGRES_URL, request, uniqueSchemaPrefix } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../test/widget-client.ts';
-import { claimRelay, releaseRelay } from './store/conversations.ts';
+import { claimOutbox, releaseOutbox } from './store/outbox.ts';
 import { EngineClient } from './index.ts';
 
 /**
@@ -100,16 +100,17 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     const id = Number(row!.id);
     const now = new Date();
     const minuteLater = new Date(now.getTime() + 60_000);
-    expect(await claimRelay(nodeA.bffSql, id, 'relay_one', now, minuteLater)).toBe(true);
-    expect(await claimRelay(nodeA.bffSql, id, 'relay_two', now, minuteLater)).toBe(false);
-    expect(await claimRelay(nodeA.bffSql, id, 'relay_one', now, minuteLater)).toBe(true);
+    const claimed = (owner: string, at: Date, until: Date) => claimOutbox(nodeA.bffSql, id, owner, at, until).then((work) => work !== undefined);
+    expect(await claimed('relay_one', now, minuteLater)).toBe(true);
+    expect(await claimed('relay_two', now, minuteLater)).toBe(false);
+    expect(await claimed('relay_one', now, minuteLater)).toBe(true);
     // The holder died: once its lease has run out, another takes over.
-    expect(await claimRelay(nodeA.bffSql, id, 'relay_two', new Date(now.getTime() + 61_000), new Date(now.getTime() + 121_000))).toBe(true);
-    await releaseRelay(nodeA.bffSql, id, 'relay_one');
-    expect(await claimRelay(nodeA.bffSql, id, 'relay_one', new Date(now.getTime() + 62_000), new Date(now.getTime() + 122_000))).toBe(false);
-    await releaseRelay(nodeA.bffSql, id, 'relay_two');
-    expect(await claimRelay(nodeA.bffSql, id, 'relay_one', now, minuteLater)).toBe(true);
-    await releaseRelay(nodeA.bffSql, id, 'relay_one');
+    expect(await claimed('relay_two', new Date(now.getTime() + 61_000), new Date(now.getTime() + 121_000))).toBe(true);
+    await releaseOutbox(nodeA.bffSql, id, 'relay_one');
+    expect(await claimed('relay_one', new Date(now.getTime() + 62_000), new Date(now.getTime() + 122_000))).toBe(false);
+    await releaseOutbox(nodeA.bffSql, id, 'relay_two');
+    expect(await claimed('relay_one', now, minuteLater)).toBe(true);
+    await releaseOutbox(nodeA.bffSql, id, 'relay_one');
   });
 
   it('holds the site-key limit across nodes: 20 requests an hour per address in all, the 21st refused on either node', async () => {

@@ -6,6 +6,7 @@ import {
   type ConversationChange,
   type ConversationExport,
   type EngineEvent,
+  type EventData,
   type EventType,
   type QualityScore,
   type ReplyCard,
@@ -60,7 +61,7 @@ interface Move {
   causedBy: string | undefined;
   /** Events of this move, appended to the feed as the transaction's last write. */
   drafts: EventDraft[];
-  emit(type: EventType, data: Record<string, unknown>): void;
+  emit<T extends EventType>(type: T, data: EventData<T>): void;
 }
 
 /** The engine's conversations: every route that reads or changes one goes through here. */
@@ -79,7 +80,8 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
         causedBy: undefined,
         drafts: [],
         emit(type, data) {
-          context.drafts.push({ type, conversationId: id, data, causedBy: context.causedBy });
+          // A draft of type T carries EventData<T>; TypeScript cannot follow a generic into the union.
+          context.drafts.push({ type, conversationId: id, data, causedBy: context.causedBy } as EventDraft);
         },
       };
       const result = await work(context);
@@ -126,8 +128,8 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
     const counts = await turnCounts(move.tx, id);
     const requests = await listActionRequests(move.tx, id);
     const stored = await eventsOfConversation(move.tx, move.caller, id);
-    const handovers = [...stored, ...move.drafts].filter((event) => event.type === 'conversation.handover');
-    const noAnswer = handovers.filter((event) => event.data['reason'] === 'no_answer').length;
+    const handovers = [...stored, ...move.drafts].flatMap((event) => (event.type === 'conversation.handover' ? [event.data] : []));
+    const noAnswer = handovers.filter((handover) => handover.reason === 'no_answer').length;
     const { score, reasons } = scoreQuality({
       resolved,
       customerMessages: counts.customer,

@@ -5,6 +5,6 @@ export { addKnowledgeDocument } from './store/knowledge.ts';
 export { defineAction, setSandboxFixture } from './store/actions.ts';
 export { ActionDefinition } from './brain/actions.ts';
 export { CONVERSATION_MOVES } from './conversation-states.ts';
-export { DEFAULT_REQUESTS_PER_MINUTE } from './rate-limit.ts';
+export { DEFAULT_REQUESTS_PER_MINUTE } from './store/environment.ts';
 export { MemoryRateLimiter, type RateLimiter } from '../shared/server/index.ts';
 export type { Caller, Environment } from './store/environment.ts';

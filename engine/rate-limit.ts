@@ -2,9 +2,6 @@ import type { Middleware } from 'koa';
 import type { EngineState } from './auth.ts';
 import { enforceRateDecision, type RateLimiter } from '../shared/server/index.ts';
 
-/** The default requests per minute of a key, by environment (SPEC "Limits"). */
-export const DEFAULT_REQUESTS_PER_MINUTE = { live: 300, sandbox: 60 } as const;
-
 /**
  * Limits each API key to its requests per minute and says so on every answer, errors included.
  * Over the limit: 429 with `Retry-After`, and the request goes no further, so nothing changes.

@@ -34,39 +34,119 @@ export const ReplyCard = z.object({
 });
 export type ReplyCard = z.infer<typeof ReplyCard>;
 
+/**
+ * A reply's data (SPEC "reply event data"). Choices or a card of another shape are left out and
+ * the text still counts: an engine that adds to them must not silence the reply.
+ */
 export const ReplyData = z.object({
   type: z.literal('reply'),
   reply_id: z.string().startsWith('rpl_'),
   format: z.literal('chat'),
   text: z.string(),
-  choices: z.array(ReplyChoice).max(10).optional(),
-  card: ReplyCard.optional(),
+  choices: z.array(ReplyChoice).max(10).optional().catch(undefined),
+  card: ReplyCard.optional().catch(undefined),
 });
 export type ReplyData = z.infer<typeof ReplyData>;
 
-/** An event as the feed and the message answer give it. `data` depends on `type`. */
-export const EngineEvent = z.object({
-  id: z.string().startsWith('evt_'),
-  type: z.string(),
-  created_at: z.string(),
-  conversation_id: z.string().startsWith('cnv_'),
-  data: z.record(z.string(), z.unknown()),
+/** One reason behind a quality score, with how much it moved the score. */
+export const QualityReason = z.object({
+  code: z.string(),
+  effect: z.number().int(),
+  description: z.string(),
 });
-export type EngineEvent = z.infer<typeof EngineEvent>;
+export type QualityReason = z.infer<typeof QualityReason>;
 
 /**
- * Narrows an event to a reply and gives its data, or `undefined` for any other event. Choices or
- * a card that do not have the expected shape are left out; the text still counts.
+ * The `data` of each event type, one zod source for the engine that writes it and the BFF that
+ * reads it. Types whose data SPEC does not show, and that this engine does not emit, carry any object.
  */
-export function replyOf(event: EngineEvent): ReplyData | undefined {
-  if (event.type !== 'conversation.reply') return undefined;
-  const { choices, card, ...base } = event.data;
-  const parsed = ReplyData.omit({ choices: true, card: true }).safeParse(base);
-  if (!parsed.success) return undefined;
-  const reply: ReplyData = parsed.data;
-  const validChoices = ReplyData.shape.choices.safeParse(choices);
-  if (validChoices.success && validChoices.data) reply.choices = validChoices.data;
-  const validCard = ReplyCard.safeParse(card);
-  if (validCard.success) reply.card = validCard.data;
-  return reply;
+export const EVENT_DATA = {
+  'conversation.opened': z.object({ customer_ref: z.string() }),
+  'conversation.reply': ReplyData,
+  'conversation.action_request': z.object({
+    type: z.literal('action_request'),
+    action_request_id: z.string(),
+    action: z.string(),
+    inputs: z.record(z.string(), z.unknown()),
+    /** Set when the engine ran the action itself (a sandbox fixture). */
+    handled_by: z.literal('sandbox').optional(),
+  }),
+  'conversation.handover': z.object({
+    type: z.literal('handover'),
+    reason: z.string(),
+    requested_by: z.enum(['ai', 'caller']),
+  }),
+  'conversation.handback': z.object({ type: z.literal('handback') }),
+  'conversation.closed': z.object({ type: z.literal('close'), resolved: z.boolean(), closed_by: z.enum(['ai', 'caller']) }),
+  'conversation.human_message': z.object({ text: z.string(), author_name: z.string().optional() }),
+  'call.started': z.record(z.string(), z.unknown()),
+  'call.ended': z.record(z.string(), z.unknown()),
+  'media.understood': z.record(z.string(), z.unknown()),
+  'media.failed': z.record(z.string(), z.unknown()),
+  'quality.scored': z.object({ score: z.number().int().min(0).max(100), reasons: z.array(QualityReason) }),
+  'monitor.finding': z.record(z.string(), z.unknown()),
+  'interview.completed': z.record(z.string(), z.unknown()),
+  'report.ready': z.record(z.string(), z.unknown()),
+  'survey.response': z.record(z.string(), z.unknown()),
+  ping: z.record(z.string(), z.unknown()),
+} as const satisfies Record<EventType, z.ZodType>;
+
+/** The data of one event type, e.g. `EventData<'conversation.closed'>` is `{type, resolved, closed_by}`. */
+export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
+
+const EventId = z.string().startsWith('evt_');
+
+/** An event of one conversation: its `conversation_id` is the conversation's `cnv_…` id. */
+const conversationEvent = <T extends EventType>(type: T) =>
+  z.object({ id: EventId, type: z.literal(type), created_at: z.string(), conversation_id: z.string().startsWith('cnv_'), data: EVENT_DATA[type] });
+
+/** An event that may belong to no conversation (`ping`, `report.ready`): `conversation_id` may be null. */
+const accountEvent = <T extends EventType>(type: T) =>
+  z.object({ id: EventId, type: z.literal(type), created_at: z.string(), conversation_id: z.string().nullable(), data: EVENT_DATA[type] });
+
+/**
+ * An event as the feed, the message answer and webhooks give it, narrowed on `type`:
+ * after `if (event.type === 'conversation.closed')`, `event.data.resolved` is a boolean.
+ */
+export const EngineEvent = z.discriminatedUnion('type', [
+  conversationEvent('conversation.opened'),
+  conversationEvent('conversation.reply'),
+  conversationEvent('conversation.action_request'),
+  conversationEvent('conversation.handover'),
+  conversationEvent('conversation.handback'),
+  conversationEvent('conversation.closed'),
+  conversationEvent('conversation.human_message'),
+  accountEvent('call.started'),
+  accountEvent('call.ended'),
+  accountEvent('media.understood'),
+  accountEvent('media.failed'),
+  accountEvent('quality.scored'),
+  accountEvent('monitor.finding'),
+  accountEvent('interview.completed'),
+  accountEvent('report.ready'),
+  accountEvent('survey.response'),
+  accountEvent('ping'),
+]);
+export type EngineEvent = z.infer<typeof EngineEvent>;
+
+/** An event of one type, e.g. `EventOf<'conversation.reply'>`. */
+export type EventOf<T extends EventType> = Extract<EngineEvent, { type: T }>;
+
+/**
+ * Reads events off the wire one by one. An event of a type this code does not know, or whose data
+ * has not got its type's shape, is left out whole and the rest still count (SPEC Events rule 9):
+ * one odd event never fails a page.
+ *
+ * @example readEvents(page.events).filter((event) => event.type === 'conversation.reply')
+ */
+export function readEvents(items: readonly unknown[]): EngineEvent[] {
+  const events: EngineEvent[] = [];
+  for (const item of items) {
+    const parsed = EngineEvent.safeParse(item);
+    if (parsed.success) events.push(parsed.data);
+  }
+  return events;
 }
+
+/** A list of events as another engine may send it: known events are read, the rest left out (see `readEvents`). */
+export const WireEvents = z.array(z.unknown()).transform((items) => readEvents(items));

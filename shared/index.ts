@@ -8,6 +8,7 @@ export * from './events.ts';
 export * from './schemas/engine.ts';
 export * from './schemas/widget.ts';
 export * from './schemas/webhooks.ts';
+export * from './schemas/socket.ts';
 export * from './socket-events.ts';
 export * from './webhook-signature.ts';
 export * from './contrast.ts';

@@ -1,33 +1,15 @@
-import type { MessageStatus, WidgetMessage } from './schemas/widget.ts';
+import type { WidgetMessage } from './schemas/widget.ts';
+import type { ConversationClosed, ConversationNotice, MessageUpdate, ReadCommand, ReadResult, TypingChange, TypingCommand } from './schemas/socket.ts';
 
 /**
- * The Socket.IO event map of the `/widget` namespace, shared by the BFF and the widget.
- * Commands are imperative (`message:send`), notifications past tense (`message:created`).
- * The map is compile-time only: the BFF validates every client payload at run time.
+ * The Socket.IO event map of the `/widget` namespace, shared by the BFF and the widget. Payload
+ * types come from the zod schemas in `schemas/socket.ts` (imported as types only, so the widget's
+ * bundle holds no zod); the BFF validates every client payload with those schemas at run time.
+ * Commands are imperative (`typing:set`), notifications past tense (`message:created`). Messages
+ * are sent over HTTP only (`POST /v1/widget/conversations/{id}/messages`): one send path.
  */
 export const WIDGET_NAMESPACE = '/widget';
 
-export interface MessageUpdate {
-  id: number;
-  conversation_id: string;
-  status: MessageStatus;
-}
-
-export interface TypingChange {
-  conversation_id: string;
-  /** Who is typing: the AI while it works on an answer, or a person. */
-  who: 'ai' | 'human';
-  typing: boolean;
-}
-
-export interface ConversationNotice {
-  conversation_id: string;
-}
-
-export interface ConversationClosed extends ConversationNotice {
-  /** Whether the AI resolved it. */
-  resolved: boolean;
-}
 
 /** An ack: the result, or an error with a stable code as on HTTP. */
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
@@ -42,9 +24,8 @@ export interface WidgetServerEvents {
 }
 
 export interface WidgetClientEvents {
-  'message:send': (message: { conversation_id: string; text: string; message_id: string }, ack: (result: Ack<WidgetMessage>) => void) => void;
-  'typing:set': (typing: { conversation_id: string; typing: boolean }) => void;
-  'read:mark': (read: { conversation_id: string; last_read_id: number }, ack?: (result: Ack<{ last_read_id: number; unread: number }>) => void) => void;
+  'typing:set': (typing: TypingCommand) => void;
+  'read:mark': (read: ReadCommand, ack?: (result: Ack<ReadResult>) => void) => void;
 }
 
 /** What a client puts in the handshake `auth`: the token, never in the URL. */

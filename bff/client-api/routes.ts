@@ -1,69 +1,92 @@
 import { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import { MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
+import { MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
+import type { ContactRecord } from '../store/contacts.ts';
+import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientService } from './client-service.ts';
 import { contactRecordShape, contactShape, inboxShape } from './shapes.ts';
 import { ContactPayload, ConversationPayload, CsatUpdatePayload, IdentityQuery, MessagePayload, MessageUpdatePayload, MessagesQuery, TypingPayload, TypingQuery } from './schemas.ts';
 
 const tag = 'Client API';
 const base = '/public/api/v1/inboxes/:inbox_identifier';
-const inboxParams = z.strictObject({ inbox_identifier: z.string().max(100) });
-const contactParams = inboxParams.extend({ contact_identifier: z.string().max(128) });
+const InboxIdentifier = z.string().max(100);
+const ContactIdentifier = z.string().max(128);
+const inboxParams = z.strictObject({ inbox_identifier: InboxIdentifier });
+const contactParams = inboxParams.extend({ contact_identifier: ContactIdentifier });
 const conversationParams = contactParams.extend({ conversation_id: z.string().max(20) });
 const messageParams = conversationParams.extend({ message_id: z.string().max(20) });
 const anyObject = z.record(z.string(), z.unknown());
 const errors = ['not_found', 'unauthorized'] as const;
 
+/** What the path's identifiers name, loaded once per request. */
+export interface DeskState {
+  inbox: ClientInbox;
+  contact: ContactRecord;
+}
+
 /**
  * The helpdesk Client API (SPEC "Helpdesk Client API"), compatible with Chatwoot's: no credential,
- * the inbox identifier and the contact identifier are the capability. Errors use the
- * `bad_request_error` shape.
+ * the inbox identifier and the contact identifier are the capability. The inbox and the contact are
+ * loaded once per request, and a browser's Origin is checked against the inbox's allowlist when it
+ * has one (without a list any origin may call). Errors use the `bad_request_error` shape.
  */
-export function addClientApiRoutes(routes: ApiRoutes, client: ClientService): void {
+export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientService): void {
   routes
-    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: anyObject } }, errors: ['not_found'] }, async (ctx, { params }) => {
-      ctx.body = inboxShape(await client.inboxOf(params.inbox_identifier));
+    .param('inbox_identifier', async (value, ctx) => {
+      const inbox = await client.inboxOf(parseWith(InboxIdentifier, value, 'path'));
+      // A browser request from an origin the inbox does not list is refused (and gets no Access-Control-Allow-Origin).
+      const origin = ctx.get('origin');
+      if (origin && inbox.clientApiOrigins.length > 0 && !inbox.clientApiOrigins.includes(origin)) {
+        throw new ParleyError('origin_not_allowed', `This inbox may not be used from ${origin}.`);
+      }
+      ctx.state.inbox = inbox;
+    })
+    .param('contact_identifier', async (value, ctx) => {
+      ctx.state.contact = await client.contactOf(ctx.state.inbox, parseWith(ContactIdentifier, value, 'path'));
+    })
+    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: anyObject } }, errors: ['not_found'] }, async (ctx) => {
+      ctx.body = inboxShape(ctx.state.inbox);
     })
     .add(
       { method: 'post', path: `${base}/contacts`, tag, summary: 'Create (or find) a contact', description: 'Matches an existing contact by source_id, then identifier, then email, then phone number.', params: inboxParams, body: ContactPayload, responses: { 200: { description: 'The contact.', schema: anyObject } }, errors: [...errors] },
-      async (ctx, { params, body }) => {
-        ctx.body = contactShape(await client.createContact(params.inbox_identifier, body));
+      async (ctx, { body }) => {
+        ctx.body = contactShape(await client.createContact(ctx.state.inbox, body));
       },
     )
     .add(
       { method: 'get', path: `${base}/contacts/:contact_identifier`, tag, summary: 'A contact', params: contactParams, query: IdentityQuery, responses: { 200: { description: 'The contact.', schema: anyObject } }, errors: [...errors] },
-      async (ctx, { params, query }) => {
-        ctx.body = contactShape(await client.getContact(params.inbox_identifier, params.contact_identifier, query));
+      async (ctx, { query }) => {
+        ctx.body = contactShape(client.checkContact(ctx.state.inbox, ctx.state.contact, query));
       },
     )
     .add(
       { method: 'patch', path: `${base}/contacts/:contact_identifier`, tag, summary: 'Update a contact (custom_attributes are deep-merged)', params: contactParams, body: ContactPayload, responses: { 200: { description: 'The contact record.', schema: anyObject } }, errors: [...errors] },
-      async (ctx, { params, body }) => {
-        ctx.body = contactRecordShape(await client.updateContact(params.inbox_identifier, params.contact_identifier, body));
+      async (ctx, { body }) => {
+        ctx.body = contactRecordShape(await client.updateContact(ctx.state.inbox, ctx.state.contact, body));
       },
     )
     .add(
       { method: 'post', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: 'Start a conversation', params: contactParams, body: ConversationPayload, responses: { 200: { description: 'The conversation.', schema: anyObject } }, errors: [...errors] },
-      async (ctx, { params, body }) => {
-        ctx.body = await client.createConversation(params.inbox_identifier, params.contact_identifier, body.custom_attributes);
+      async (ctx, { body }) => {
+        ctx.body = await client.createConversation(ctx.state.inbox, ctx.state.contact, body.custom_attributes);
       },
     )
     .add(
       { method: 'get', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: "The contact's conversations", params: contactParams, responses: { 200: { description: 'The conversations.', schema: z.array(anyObject) } }, errors: [...errors] },
-      async (ctx, { params }) => {
-        ctx.body = await client.listConversations(params.inbox_identifier, params.contact_identifier);
+      async (ctx) => {
+        ctx.body = await client.listConversations(ctx.state.inbox, ctx.state.contact);
       },
     )
     .add(
       { method: 'get', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id`, tag, summary: 'A conversation', params: conversationParams, responses: { 200: { description: 'The conversation.', schema: anyObject } }, errors: [...errors] },
       async (ctx, { params }) => {
-        ctx.body = await client.getConversation(params.inbox_identifier, params.contact_identifier, params.conversation_id);
+        ctx.body = await client.getConversation(ctx.state.inbox, ctx.state.contact, params.conversation_id);
       },
     )
     .add(
       { method: 'post', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/toggle_status`, tag, summary: 'Resolve the conversation', params: conversationParams, responses: { 200: { description: 'The resolved conversation.', schema: anyObject } }, errors: [...errors] },
       async (ctx, { params }) => {
-        ctx.body = await client.resolve(params.inbox_identifier, params.contact_identifier, params.conversation_id);
+        ctx.body = await client.resolve(ctx.state.inbox, ctx.state.contact, params.conversation_id);
       },
     )
     .add(
@@ -82,7 +105,7 @@ export function addClientApiRoutes(routes: ApiRoutes, client: ClientService): vo
       async (ctx, { params, query, body }) => {
         const status = query.typing_status ?? body.typing_status;
         if (!status) throw new ParleyError('invalid_request', 'Send typing_status on or off, in the query or the body.');
-        await client.typing(params.inbox_identifier, params.contact_identifier, params.conversation_id, status);
+        await client.typing(ctx.state.contact, params.conversation_id, status);
         ctx.status = 200;
         ctx.body = '';
       },
@@ -90,7 +113,7 @@ export function addClientApiRoutes(routes: ApiRoutes, client: ClientService): vo
     .add(
       { method: 'post', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/update_last_seen`, tag, summary: 'The contact has seen the conversation up to now', params: conversationParams, responses: { 200: { description: 'Earlier answers are read.' } }, errors: [...errors] },
       async (ctx, { params }) => {
-        await client.lastSeen(params.inbox_identifier, params.contact_identifier, params.conversation_id);
+        await client.lastSeen(ctx.state.contact, params.conversation_id);
         ctx.status = 200;
         ctx.body = '';
       },
@@ -109,7 +132,7 @@ export function addClientApiRoutes(routes: ApiRoutes, client: ClientService): vo
         errors: [...errors, 'rate_limited', 'invalid_state'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await client.createMessage(params.inbox_identifier, params.contact_identifier, params.conversation_id, body.content, body.echo_id);
+        ctx.body = await client.createMessage(ctx.state.contact, params.conversation_id, body.content, body.echo_id);
       },
     )
     .add(
@@ -124,7 +147,7 @@ export function addClientApiRoutes(routes: ApiRoutes, client: ClientService): vo
         errors: [...errors],
       },
       async (ctx, { params, query }) => {
-        ctx.body = await client.listMessages(params.inbox_identifier, params.contact_identifier, params.conversation_id, query.before);
+        ctx.body = await client.listMessages(ctx.state.contact, params.conversation_id, query.before);
       },
     )
     .add(
@@ -139,7 +162,7 @@ export function addClientApiRoutes(routes: ApiRoutes, client: ClientService): vo
         errors: [...errors, 'unprocessable'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await client.updateMessage(params.inbox_identifier, params.contact_identifier, params.conversation_id, params.message_id, body.submitted_values);
+        ctx.body = await client.updateMessage(ctx.state.contact, params.conversation_id, params.message_id, body.submitted_values);
       },
     )
     .add(

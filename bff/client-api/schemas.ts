@@ -48,5 +48,6 @@ export const MessageUpdatePayload = z.strictObject({
     z.strictObject({ csat_survey_response: CsatResponse }),
   ]),
 });
+export type MessageUpdatePayload = z.infer<typeof MessageUpdatePayload>;
 
 export const CsatUpdatePayload = z.strictObject({ message: z.strictObject({ submitted_values: z.strictObject({ csat_survey_response: CsatResponse }) }) });

@@ -1,5 +1,6 @@
 import type { ClientInbox } from '../store/inboxes.ts';
-import type { ContactRecord } from './contacts.ts';
+import type { ClientConversationRow as ConversationRow, ClientMessageRow as MessageRow } from '../store/client-views.ts';
+import type { ContactRecord } from '../store/contacts.ts';
 
 /** The Client API's records, shaped as Chatwoot's views render them (docs: shared/reference/chatwoot-client-api.md). */
 
@@ -34,19 +35,6 @@ export function contactRecordShape(contact: ContactRecord) {
     created_at: epoch(contact.createdAt),
     updated_at: epoch(contact.updatedAt),
   };
-}
-
-export interface MessageRow {
-  id: number;
-  conversation_display_id: number;
-  author: 'customer' | 'ai' | 'human' | 'system';
-  author_name: string | null;
-  text: string;
-  content_type: string;
-  attributes: { choices?: { label: string; value: string }[]; card?: { title: string; fields: { label: string; value: string }[] } } | null;
-  submitted_values: unknown;
-  message_id: string | null;
-  created_at: Date;
 }
 
 /** 0 incoming, 1 outgoing, 2 activity, 3 template (the survey question). */
@@ -90,14 +78,6 @@ function senderOf(row: MessageRow, contact: ContactRecord, botName: string): { s
     default:
       return {};
   }
-}
-
-export interface ConversationRow {
-  id: number;
-  uuid: string;
-  status: 'open' | 'resolved';
-  contact_last_seen_at: Date | null;
-  agent_last_seen_at: Date | null;
 }
 
 export function conversationShape(conversation: ConversationRow, inbox: ClientInbox, contact: ContactRecord, messages: readonly ReturnType<typeof messageShape>[]) {

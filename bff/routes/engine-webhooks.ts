@@ -1,15 +1,21 @@
-import { EngineEvent, ParleyError, verifyWebhook } from '../../shared/index.ts';
-import { parseWith, readRawBody, type ApiRoutes, type Sql } from '../../shared/server/index.ts';
+import { ParleyError, readEvents, verifyWebhook } from '../../shared/index.ts';
+import { readRawBody, type ApiRoutes, type Sql } from '../../shared/server/index.ts';
 import { z } from 'zod';
 import type { EngineEventRecorder } from '../engine-events.ts';
-import { findConversationByEngineId, seenEngineEvents } from '../store/conversations.ts';
+import { findConversationByEngineId } from '../store/conversations.ts';
+import { confirmByWebhook } from '../store/events-seen.ts';
 
 /**
  * `POST /v1/engine-webhooks`: events the engine pushes, signed with the endpoint's secret. The
  * signature is checked over the raw body with a 300-second tolerance before anything is parsed;
- * events are recorded once whichever way they came (the answer, the feed or a webhook).
+ * events are recorded once whichever way they came (the answer, the feed or a webhook). Events of
+ * types this BFF does not know, or of no conversation (`ping`, `report.ready`), are taken and
+ * ignored (SPEC Events rule 9), so that the engine does not send them again.
  */
-export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, secret, now }: { sql: Sql; recorder: EngineEventRecorder; secret: string | undefined; now: () => Date }): void {
+export function addEngineWebhookRoutes(
+  routes: ApiRoutes,
+  { sql, recorder, secret, now, onWebhook }: { sql: Sql; recorder: EngineEventRecorder; secret: string | undefined; now: () => Date; onWebhook?: () => void },
+): void {
   routes.add(
     {
       method: 'post',
@@ -31,16 +37,12 @@ export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, secre
       } catch {
         throw new ParleyError('invalid_json', 'The webhook body is not valid JSON.');
       }
-      // A test event from the engine (ping) belongs to no conversation: it only shows the endpoint works.
-      if ((parsed as { type?: unknown } | null)?.type === 'ping') {
-        ctx.body = { received: true };
-        return;
-      }
-      const event = parseWith(EngineEvent.extend({ environment: z.enum(['live', 'sandbox']).optional() }), parsed, 'webhook body');
-      // Usually the event came first in the engine's answer: then one read and done.
-      if (!(await seenEngineEvents(sql, [event.id])).has(event.id)) {
+      onWebhook?.();
+      const [event] = readEvents([parsed]);
+      // Usually the event came first in the engine's answer: then one statement and done.
+      if (event?.conversation_id && !(await confirmByWebhook(sql, event.id, now()))) {
         const conversation = await findConversationByEngineId(sql, event.conversation_id);
-        if (conversation) await recorder.record(conversation, [event]);
+        if (conversation) await recorder.record(conversation, [event], { byWebhook: true });
       }
       ctx.body = { received: true };
     },

@@ -12,7 +12,7 @@ const params = z.strictObject({ uuid: z.string().max(64) });
  * `/survey/responses/{conversation_uuid}`: the satisfaction survey as a server-rendered page that
  * works without JavaScript (a plain form post), themed by the inbox. An unknown uuid is a 404 page.
  */
-export function addSurveyPageRoutes(routes: ApiRoutes, client: ClientService): void {
+export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<State>, client: ClientService): void {
   routes
     .add({ method: 'get', path: '/survey/responses/:uuid', tag: 'Survey', summary: 'The survey page', params, responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } } }, async (ctx, { params }) => {
       await render(ctx, params.uuid);

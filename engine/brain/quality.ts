@@ -1,3 +1,5 @@
+import type { QualityReason } from '../../shared/index.ts';
+
 /** How well a closed conversation went, 0 to 100, with the reasons that moved the score. */
 export interface QualityFacts {
   resolved: boolean;
@@ -10,11 +12,6 @@ export interface QualityFacts {
   succeededActions: number;
 }
 
-export interface QualityReason {
-  code: string;
-  effect: number;
-  description: string;
-}
 
 const BASE = 60;
 

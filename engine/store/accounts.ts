@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable, Sql } from '../../shared/server/index.ts';
-import type { Caller, Environment } from './environment.ts';
-import { DEFAULT_REQUESTS_PER_MINUTE } from '../rate-limit.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE, type Caller, type Environment } from './environment.ts';
 
 const KEY_PATTERN = /^service_(test|live)_[0-9A-Za-z]{24,64}$/;
 

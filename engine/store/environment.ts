@@ -1,6 +1,9 @@
 /** The two worlds of an account: test keys reach the sandbox, live keys the live data. */
 export type Environment = 'sandbox' | 'live';
 
+/** The default requests per minute of a key, by environment (SPEC "Limits"); an account may have its own. */
+export const DEFAULT_REQUESTS_PER_MINUTE = { live: 300, sandbox: 60 } as const;
+
 /** Who is calling: the account and environment that an API key opens. */
 export interface Caller {
   accountId: string;

@@ -1,14 +1,17 @@
-import { newId, ParleyError, type EngineEvent, type EventType } from '../../shared/index.ts';
+import { newId, ParleyError, type EngineEvent, type EventData, type EventType } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 import type { Caller } from './environment.ts';
 
-export interface EventDraft {
-  type: EventType;
-  conversationId: string;
-  data: Record<string, unknown>;
-  /** The customer turn whose message caused the event, so a retried send can replay it. */
-  causedBy?: string | undefined;
-}
+/** An event about to be appended: its data has its type's shape (`shared/events.ts`). */
+export type EventDraft = {
+  [T in EventType]: {
+    type: T;
+    conversationId: string;
+    data: EventData<T>;
+    /** The customer turn whose message caused the event, so a retried send can replay it. */
+    causedBy?: string | undefined;
+  };
+}[EventType];
 
 interface EventRow {
   id: string;
@@ -18,13 +21,9 @@ interface EventRow {
   created_at: Date;
 }
 
-const toEvent = (row: EventRow): EngineEvent => ({
-  id: row.id,
-  type: row.type,
-  created_at: row.created_at.toISOString(),
-  conversation_id: row.conversation_id,
-  data: row.data,
-});
+// Rows were written from typed drafts only, so their data has their type's shape.
+const toEvent = (row: EventRow): EngineEvent =>
+  ({ id: row.id, type: row.type, created_at: row.created_at.toISOString(), conversation_id: row.conversation_id, data: row.data }) as EngineEvent;
 
 /**
  * Appends events to the caller's feed inside the caller's transaction. Call it as the last write
@@ -42,13 +41,9 @@ export async function appendEvents(tx: Queryable, caller: Pick<Caller, 'accountI
   );
   if (!feed) throw new Error(`no feed for account ${caller.accountId} (${caller.environment})`);
   const firstSeq = feed.last_seq - drafts.length + 1;
-  const events: EngineEvent[] = drafts.map((draft) => ({
-    id: newId('event'),
-    type: draft.type,
-    created_at: now.toISOString(),
-    conversation_id: draft.conversationId,
-    data: draft.data,
-  }));
+  const events = drafts.map(
+    (draft) => ({ id: newId('event'), type: draft.type, created_at: now.toISOString(), conversation_id: draft.conversationId, data: draft.data }) as EngineEvent,
+  );
   const params: unknown[] = [caller.accountId, caller.environment, now];
   const rows = events.map((event, index) => {
     params.push(firstSeq + index, event.id, event.type, event.conversation_id, JSON.stringify(event.data), drafts[index]!.causedBy ?? null);

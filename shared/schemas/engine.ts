@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EngineEvent } from '../events.ts';
+import { EngineEvent, QualityReason } from '../events.ts';
 
 /** Request and response bodies of the AI conversation API (`/v1` of the engine). */
 
@@ -116,12 +116,6 @@ export const Transcript = z.object({
   turns: z.array(Turn),
 });
 export type Transcript = z.infer<typeof Transcript>;
-
-export const QualityReason = z.object({
-  code: z.string(),
-  effect: z.number().int(),
-  description: z.string(),
-});
 
 export const QualityScore = z.object({
   conversation_id: z.string(),

@@ -58,6 +58,19 @@ export class ApiRoutes<State extends object = Record<string, unknown>> {
     for (const middleware of options.middleware ?? []) this.router.use(middleware);
   }
 
+  /**
+   * Loads what a path parameter names, once per request and before the handler, for every route
+   * with that parameter (as @koa/router's `param`): e.g. the inbox of `:inbox_identifier` into
+   * `ctx.state`. `value` is raw: check it with `parseWith` before use.
+   */
+  param(name: string, load: (value: string, ctx: RouterContext<State>) => Promise<void>): this {
+    this.router.param(name, async (value, ctx, next) => {
+      await load(value, ctx as RouterContext<State>);
+      return next();
+    });
+    return this;
+  }
+
   add<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
     spec: RouteSpec<P, Q, B>,
     handler: RouteHandler<State, P, Q, B>,

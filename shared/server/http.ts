@@ -36,7 +36,7 @@ export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boo
         throw new ParleyError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
       }
     } catch (caught) {
-      const error = asParleyError(caught);
+      const error = toParleyError(caught);
       if (error.code === 'internal') logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
       ctx.status = error.status;
       ctx.body = isDeskRoute(ctx.path) ? deskErrorBody(error) : error.toBody();
@@ -44,7 +44,12 @@ export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boo
   };
 }
 
-function asParleyError(caught: unknown): ParleyError {
+/**
+ * The one mapping from anything thrown to the error a client is told, for HTTP and socket acks
+ * alike: a `ParleyError` as it is, a router's 405/501 as `method_not_allowed`, anything else
+ * `internal` (a bug; the caller logs the cause).
+ */
+export function toParleyError(caught: unknown): ParleyError {
   if (caught instanceof ParleyError) return caught;
   // @koa/router's allowedMethods throws http-errors with a status; keep their meaning.
   const status = (caught as { status?: unknown } | null)?.status;

@@ -1,0 +1,75 @@
+import type { MessageStatus, WidgetMessage } from '../shared/index.ts';
+import type { Logger } from '../shared/server/index.ts';
+import type { ConversationRecord } from './store/conversations.ts';
+
+/** Something that changed in a conversation, told to the sockets that follow it after it is committed. */
+export type Change =
+  | { type: 'message.created'; message: WidgetMessage }
+  /** A customer message moved on: delivered (the engine has it), read (answered), failed. */
+  | { type: 'message.status'; messageId: number; status: MessageStatus }
+  /** An interactive message (choices, the survey question) got its answer. */
+  | { type: 'message.answered'; messageId: number }
+  /** The AI works on an answer, or a person types. */
+  | { type: 'typing'; who: 'ai' | 'human'; typing: boolean }
+  /** The customer types: for the people who answer, not for the customer's own tabs. */
+  | { type: 'customer.typing'; typing: boolean }
+  /** The customer has read up to a message: a read receipt for the people who answer. */
+  | { type: 'customer.read'; lastReadId: number }
+  | { type: 'handed_over' }
+  | { type: 'handed_back' }
+  | { type: 'closed'; resolved: boolean }
+  /** A resolve asked for a rating with this survey question. */
+  | { type: 'survey.asked'; question: WidgetMessage };
+
+/** The changes of one step of one conversation (one transaction, one exchange), in order. */
+export interface ChangeBatch {
+  conversation: ConversationRecord;
+  changes: readonly Change[];
+}
+
+/** A socket namespace (the widget's, the Client API's, later the people's) that turns batches into pushes. */
+export type Subscriber = (batch: ChangeBatch) => void;
+
+/**
+ * The one way the BFF tells connected clients what changed. Services publish the changes of a step
+ * once it is committed, as one batch; each subscriber decides what its clients are sent.
+ *
+ * @example publisher.publish(conversation, { type: 'message.created', message }, { type: 'typing', who: 'ai', typing: false })
+ */
+export class Publisher {
+  readonly #subscribers: Subscriber[] = [];
+  readonly #logger: Logger;
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  subscribe(subscriber: Subscriber): void {
+    this.#subscribers.push(subscriber);
+  }
+
+  publish(conversation: ConversationRecord, ...changes: Change[]): void {
+    if (changes.length === 0) return;
+    const batch: ChangeBatch = { conversation, changes: coalesce(changes) };
+    for (const subscriber of this.#subscribers) {
+      try {
+        subscriber(batch);
+      } catch (error) {
+        // A push that fails must not undo or hide what was committed; the client reads it by cursor.
+        this.#logger.error({ err: error, conversation: conversation.uuid }, 'a push failed');
+      }
+    }
+  }
+}
+
+/**
+ * Within one batch, a message's last status is the only one worth sending: "delivered" and then
+ * "read" in the same step is one change to "read".
+ */
+export function coalesce(changes: readonly Change[]): Change[] {
+  const lastStatus = new Map<number, number>();
+  changes.forEach((change, index) => {
+    if (change.type === 'message.status') lastStatus.set(change.messageId, index);
+  });
+  return changes.filter((change, index) => change.type !== 'message.status' || lastStatus.get(change.messageId) === index);
+}

@@ -1,0 +1,129 @@
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import {
+  ParleyError,
+  ReadCommand,
+  TypingCommand,
+  WIDGET_NAMESPACE,
+  type Ack,
+  type WidgetClientEvents,
+  type WidgetServerEvents,
+} from '../../shared/index.ts';
+import { parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
+import type { ConversationService } from '../conversation-service.ts';
+import { assertSessionOrigin } from '../origins.ts';
+import type { ChangeBatch, Publisher } from '../publisher.ts';
+import type { Session, WidgetSessions } from '../sessions.ts';
+
+/** Every tab of one customer joins this room. */
+export const customerRoom = (inboxId: string, customerRef: string): string => `customer:${inboxId}:${customerRef}`;
+
+interface SocketData {
+  session: Session;
+}
+
+type WidgetNamespace = Namespace<WidgetClientEvents, WidgetServerEvents, Record<string, never>, SocketData>;
+type WidgetSocket = Socket<WidgetClientEvents, WidgetServerEvents, Record<string, never>, SocketData>;
+
+export interface WidgetSocketDeps {
+  sql: Sql;
+  sessions: WidgetSessions;
+  conversations: ConversationService;
+  publisher: Publisher;
+  logger: Logger;
+  /** Counts a customer's commands with the widget routes' limit. */
+  consumeCommand: (session: Session) => Promise<void>;
+}
+
+/**
+ * The `/widget` namespace: authenticated by the `wst_` token in `auth` (live sessions also by
+ * their Origin), with the commands `typing:set` and `read:mark` (validated with the zod schemas of
+ * `shared/schemas/socket.ts`, answered through acks with the same error codes as HTTP), and the
+ * pushes of every committed change to the customer's tabs. Messages are sent over HTTP.
+ */
+export function addWidgetSocket(io: Server, { sql, sessions, conversations, publisher, logger, consumeCommand }: WidgetSocketDeps): void {
+  const widget = io.of(WIDGET_NAMESPACE) as unknown as WidgetNamespace;
+
+  widget.use((socket, next) => {
+    authenticate(socket).then(
+      () => next(),
+      (error: unknown) => {
+        const refusal = error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The session could not be checked.');
+        next(Object.assign(new Error(`${refusal.code}: ${refusal.message}`), { data: { code: refusal.code } }));
+      },
+    );
+  });
+
+  async function authenticate(socket: WidgetSocket): Promise<void> {
+    const token = (socket.handshake.auth as { token?: unknown }).token;
+    if (typeof token !== 'string' || !token) throw new ParleyError('unauthorized', 'Send the session token as auth.token.');
+    const session = await sessions.verify(token);
+    const { origin, host } = socket.handshake.headers;
+    const protocol = (socket.request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    await assertSessionOrigin(sql, session, origin ?? '', `${protocol}://${host ?? ''}`);
+    socket.data.session = session;
+  }
+
+  /** Runs a client command; answers its ack (when it gave a function) with the result or an error code. */
+  async function command<S extends z.ZodType, T>(socket: WidgetSocket, schema: S, payload: unknown, ack: unknown, run: (input: z.output<S>) => Promise<T>): Promise<void> {
+    const reply = typeof ack === 'function' ? (ack as (result: Ack<T>) => void) : undefined;
+    try {
+      await consumeCommand(socket.data.session);
+      reply?.({ ok: true, data: await run(parseWith(schema, payload, 'payload')) });
+    } catch (caught) {
+      const error = toParleyError(caught);
+      if (error.code === 'internal') logger.error({ err: caught }, 'a socket command failed');
+      reply?.({ ok: false, error: { code: error.code, message: error.message } });
+    }
+  }
+
+  // Everything here happens before the first await: the client may send a command the moment it
+  // sees `connect`, and a push may follow at once. The customer's room carries every event of all
+  // their conversations.
+  widget.on('connection', (socket) => {
+    const { session } = socket.data;
+    if (!socket.recovered) void socket.join(customerRoom(session.inboxId, session.customerRef));
+    socket.on('typing:set', (payload) => {
+      void command(socket, TypingCommand, payload, undefined, (typing) => conversations.setTyping(session, typing.conversation_id, typing.typing));
+    });
+    socket.on('read:mark', (payload, ack) => {
+      void command(socket, ReadCommand, payload, ack, async (read) => {
+        const state = await conversations.markRead(session, read.conversation_id, read.last_read_id);
+        return { last_read_id: state.last_read_id, unread: state.unread };
+      });
+    });
+  });
+
+  publisher.subscribe(({ conversation, changes }: ChangeBatch) => {
+    const to = widget.to(customerRoom(conversation.inboxId, conversation.customerRef));
+    const conversation_id = conversation.uuid;
+    // The widget stops a typing indicator when an answer or a notice arrives: a "stopped" in the same batch is not sent.
+    const answered = changes.some((change) => change.type === 'message.created' && change.message.author !== 'customer');
+    for (const change of changes) {
+      switch (change.type) {
+        case 'message.created':
+          to.emit('message:created', change.message);
+          break;
+        case 'message.status':
+          to.emit('message:updated', { id: change.messageId, conversation_id, status: change.status });
+          break;
+        case 'typing':
+          if (change.typing || !answered) to.emit('typing:changed', { conversation_id, who: change.who, typing: change.typing });
+          break;
+        case 'handed_over':
+          to.emit('conversation:handed_over', { conversation_id });
+          break;
+        case 'handed_back':
+          to.emit('conversation:handed_back', { conversation_id });
+          break;
+        case 'closed':
+          to.emit('conversation:closed', { conversation_id, resolved: change.resolved });
+          break;
+        default:
+          // The customer's own typing and reads are for the people answering; the widget shows its
+          // own survey form and keeps answers in its own state.
+          break;
+      }
+    }
+  });
+}

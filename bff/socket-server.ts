@@ -1,0 +1,20 @@
+import type { Server as HttpServer } from 'node:http';
+import { Server, type ServerOptions } from 'socket.io';
+
+/**
+ * The BFF's one Socket.IO server, on the HTTP server that serves the app. Its namespaces (the
+ * widget's, the Client API's) are added by their routes. Connection-state recovery is on; with
+ * several nodes `adapter` shares the rooms (Redis streams).
+ */
+export function createSocketServer(server: HttpServer, adapter?: ServerOptions['adapter']): Server {
+  return new Server(server, {
+    serveClient: false,
+    // The widget is embedded on other sites' pages; who may connect is decided by each namespace's
+    // handshake (the token, and the Origin for live sessions).
+    cors: { origin: true, credentials: false },
+    connectionStateRecovery: { maxDisconnectionDuration: 2 * 60_000, skipMiddlewares: false },
+    // Room for the longest message (150,000 characters) and its envelope.
+    maxHttpBufferSize: 512 * 1024,
+    ...(adapter ? { adapter } : {}),
+  });
+}

@@ -1,0 +1,135 @@
+import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetMessage } from '../../shared/index.ts';
+import type { Queryable } from '../../shared/server/index.ts';
+import type { ConversationRecord } from './conversations.ts';
+
+/** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
+export const FOR_WIDGET = "m.content_type <> 'input_csat'";
+
+interface MessageRow {
+  id: number;
+  conversation_uuid: string;
+  message_id: string | null;
+  author: MessageAuthor;
+  author_name: string | null;
+  text: string;
+  status: WidgetMessage['status'];
+  attributes: MessageAttributes | null;
+  created_at: Date;
+}
+
+/** What some answers carry besides their text. */
+export interface MessageAttributes {
+  choices?: ReplyChoice[] | undefined;
+  card?: ReplyCard | undefined;
+}
+
+const toWidgetMessage = (row: MessageRow): WidgetMessage => ({
+  id: row.id,
+  conversation_id: row.conversation_uuid,
+  message_id: row.message_id,
+  author: row.author,
+  author_name: row.author_name,
+  text: row.text,
+  status: row.status,
+  choices: row.attributes?.choices ?? null,
+  card: row.attributes?.card ?? null,
+  created_at: row.created_at.toISOString(),
+});
+
+const MESSAGE_STATUS = `CASE WHEN m.author <> 'customer' THEN 'sent'
+  WHEN m.upstream = 'rejected' THEN 'failed'
+  WHEN m.read_at IS NOT NULL THEN 'read'
+  WHEN m.upstream = 'forwarded' THEN 'delivered'
+  ELSE 'sent' END`;
+
+const MESSAGE_SELECT = `SELECT m.id, c.uuid AS conversation_uuid, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
+  FROM messages m JOIN conversations c ON c.id = m.conversation_id`;
+
+export interface NewMessage {
+  author: MessageAuthor;
+  text: string;
+  authorName?: string | undefined;
+  messageId?: string | undefined;
+  engineEventId?: string | undefined;
+  upstream?: 'none' | 'pending' | undefined;
+  attributes?: MessageAttributes | undefined;
+  /** `text` unless the message is something else, such as the survey question (`input_csat`). */
+  contentType?: string | undefined;
+}
+
+/**
+ * Inserts a message unless its `message_id` (per conversation) or `engine_event_id` is already
+ * stored. Gives the message and whether it is new, so a repeat is answered with the first copy.
+ */
+export async function insertMessage(db: Queryable, conversation: ConversationRecord, message: NewMessage, now: Date): Promise<{ message: WidgetMessage; created: boolean }> {
+  const [inserted] = await db.query<{ id: number }>(
+    `INSERT INTO messages (conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10) ON CONFLICT DO NOTHING RETURNING id`,
+    [
+      conversation.id,
+      message.author,
+      message.authorName ?? null,
+      message.text,
+      message.messageId ?? null,
+      message.engineEventId ?? null,
+      message.upstream ?? 'none',
+      message.attributes && (message.attributes.choices || message.attributes.card) ? JSON.stringify(message.attributes) : null,
+      now,
+      message.contentType ?? 'text',
+    ],
+  );
+  if (inserted) {
+    // A new message's every field is known here (a new message is always `sent`): no read back.
+    const attributes = message.attributes && (message.attributes.choices || message.attributes.card) ? message.attributes : undefined;
+    return {
+      message: {
+        id: inserted.id,
+        conversation_id: conversation.uuid,
+        message_id: message.messageId ?? null,
+        author: message.author,
+        author_name: message.authorName ?? null,
+        text: message.text,
+        status: 'sent',
+        choices: attributes?.choices ?? null,
+        card: attributes?.card ?? null,
+        created_at: now.toISOString(),
+      },
+      created: true,
+    };
+  }
+  const [existing] = message.messageId
+    ? await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId])
+    : await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [message.engineEventId ?? null]);
+  if (!existing) throw new Error('a message conflicted with a row that cannot be found');
+  return { message: toWidgetMessage(existing), created: false };
+}
+
+export async function findMessage(db: Queryable, id: number): Promise<WidgetMessage | undefined> {
+  const [row] = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.id = $1`, [id]);
+  return row && toWidgetMessage(row);
+}
+
+/** Messages of a conversation after the message id `after`, oldest first. */
+export async function listMessages(db: Queryable, conversationId: number, after: number, limit: number): Promise<WidgetMessage[]> {
+  const rows = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 AND ${FOR_WIDGET} ORDER BY m.id LIMIT $3`, [conversationId, after, limit]);
+  return rows.map(toWidgetMessage);
+}
+
+/**
+ * Settles the customer's side after the engine answered, in one statement: the message
+ * `forwardedId` (0 for none) is accepted by the engine, and when the engine answered with the
+ * message `answerId` (0 for none) the customer's accepted messages before it become read. Gives
+ * the ids that became read.
+ */
+export async function settleCustomerMessages(db: Queryable, conversationId: number, forwardedId: number, answerId: number, now: Date): Promise<number[]> {
+  const rows = await db.query<{ id: number; read: boolean }>(
+    `UPDATE messages SET
+       upstream = CASE WHEN id = $2 THEN 'forwarded' ELSE upstream END,
+       read_at = CASE WHEN id < $3 THEN $4 ELSE read_at END
+     WHERE conversation_id = $1
+       AND (id = $2 OR (id < $3 AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
+     RETURNING id, read_at IS NOT NULL AS read`,
+    [conversationId, forwardedId, answerId, now],
+  );
+  return rows.filter((row) => row.read).map((row) => row.id);
+}

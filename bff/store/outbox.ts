@@ -1,0 +1,62 @@
+import type { Queryable } from '../../shared/server/index.ts';
+import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from './conversations.ts';
+
+/** A customer message the engine has not accepted yet. */
+export interface PendingMessage {
+  id: number;
+  text: string;
+  messageId: string;
+}
+
+/** What the relay has to do for a conversation: the conversation, and its oldest pending message (if any). */
+export interface OutboxWork {
+  conversation: ConversationRecord;
+  pending: PendingMessage | undefined;
+}
+
+/**
+ * Takes (or renews) the right to forward a conversation's outbox until `until`, and reads its
+ * work, in one statement. Gives undefined while another relay (another node) holds an unexpired
+ * lease.
+ */
+export async function claimOutbox(db: Queryable, conversationId: number, owner: string, now: Date, until: Date): Promise<OutboxWork | undefined> {
+  const [row] = await db.query<ConversationRow & { pending_id: number | null; pending_text: string | null; pending_message_id: string | null }>(
+    `WITH c AS (
+       UPDATE conversations SET relay_owner = $2, relay_lease_until = $3
+       WHERE id = $1 AND (relay_owner IS NULL OR relay_owner = $2 OR relay_lease_until < $4) RETURNING *
+     )
+     SELECT ${CONVERSATION_COLUMNS}, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
+     FROM c LEFT JOIN LATERAL (SELECT m.id, m.text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
+    [conversationId, owner, until, now],
+  );
+  if (!row) return undefined;
+  const pending = row.pending_id === null ? undefined : { id: row.pending_id, text: row.pending_text!, messageId: row.pending_message_id! };
+  return { conversation: toConversationRecord(row), pending };
+}
+
+/**
+ * Lets the lease go and tells whether work came in meanwhile (a message or a close, stored by
+ * another node that could not claim the lease): then the caller drains again.
+ */
+export async function releaseOutbox(db: Queryable, conversationId: number, owner: string): Promise<boolean> {
+  const [row] = await db.query<{ work_left: boolean }>(
+    `UPDATE conversations c SET relay_owner = NULL, relay_lease_until = NULL WHERE id = $1 AND relay_owner = $2
+     RETURNING EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending')
+       OR (c.close_requested AND NOT c.engine_closed) AS work_left`,
+    [conversationId, owner],
+  );
+  return row?.work_left ?? false;
+}
+
+export async function setUpstream(db: Queryable, messageRowId: number, upstream: 'forwarded' | 'rejected'): Promise<void> {
+  await db.query('UPDATE messages SET upstream = $2 WHERE id = $1', [messageRowId, upstream]);
+}
+
+/** Conversations with work for the engine: messages waiting, or a close not yet passed on. */
+export async function conversationsWithUpstreamWork(db: Queryable): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `SELECT DISTINCT conversation_id AS id FROM messages WHERE upstream = 'pending'
+     UNION SELECT id FROM conversations WHERE close_requested AND NOT engine_closed`,
+  );
+  return rows.map((row) => row.id);
+}
