@@ -415,6 +415,18 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     await until(() => created(tab), (list) => list.some((message) => message.message_id === 'away-3'), 'pushes after the reconnect');
   });
 
+  it('carries out a command sent without an ack: read:mark with no callback still marks the answer read', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await send(token, id, 'Do you ship abroad?', 'noack-1')).status).toBe(201);
+    const answer = (await until(() => created(tab), (list) => list.some((message) => message.author === 'ai'), 'the answer')).find((message) => message.author === 'ai')!;
+    const unread = async () => (await request(widget(`/conversations/${id}`), { token })).body.unread as number;
+    expect(await unread()).toBe(1);
+    tab.socket.emit('read:mark', { conversation_id: id, last_read_id: answer.id });
+    await until(unread, (count) => count === 0, 'the read position to move');
+  });
+
   it('answers a command sent the moment the socket connects', async () => {
     const { token } = await visitor();
     const id = await openConversation(token);

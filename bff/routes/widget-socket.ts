@@ -69,7 +69,9 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
     const reply = typeof ack === 'function' ? (ack as (result: Ack<T>) => void) : undefined;
     try {
       await consumeCommand(socket.data.session);
-      reply?.({ ok: true, data: await run(parseWith(schema, payload, 'payload')) });
+      // Run first: `reply?.(…)` would not evaluate its argument when the client gave no ack.
+      const data = await run(parseWith(schema, payload, 'payload'));
+      reply?.({ ok: true, data });
     } catch (caught) {
       const error = toParleyError(caught);
       if (error.code === 'internal') logger.error({ err: caught }, 'a socket command failed');
