@@ -6,6 +6,11 @@ import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueA
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
 import { addSiteKey, createInbox, enableClientApi, readSetting, writeSetting } from '../bff/index.ts';
 
+/**
+ * The BFF's one sandbox key carries the engine calls of every visitor of the demo (about two per
+ * message; the feed is not polled while webhooks work), so the demo account may make more than the
+ * sandbox's default 60 a minute.
+ */
 export const DEMO_REQUESTS_PER_MINUTE = 6000;
 
 export const KNOWLEDGE_DIR = fileURLToPath(new URL('./knowledge/', import.meta.url));
