@@ -5,7 +5,23 @@ import type { ContactRecord } from '../store/contacts.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientService } from './client-service.ts';
 import { contactRecordShape, contactShape, inboxShape } from './shapes.ts';
-import { ContactPayload, ConversationPayload, CsatUpdatePayload, IdentityQuery, MessagePayload, MessageUpdatePayload, MessagesQuery, TypingPayload, TypingQuery } from './schemas.ts';
+import {
+  ContactPayload,
+  ConversationPayload,
+  CsatSurvey,
+  CsatUpdatePayload,
+  IdentityQuery,
+  MessagePayload,
+  MessageUpdatePayload,
+  MessagesQuery,
+  PublicContact,
+  PublicContactRecord,
+  PublicConversation,
+  PublicInbox,
+  PublicMessage,
+  TypingPayload,
+  TypingQuery,
+} from './schemas.ts';
 
 const tag = 'Client API';
 const base = '/public/api/v1/inboxes/:inbox_identifier';
@@ -15,7 +31,6 @@ const inboxParams = z.strictObject({ inbox_identifier: InboxIdentifier });
 const contactParams = inboxParams.extend({ contact_identifier: ContactIdentifier });
 const conversationParams = contactParams.extend({ conversation_id: z.string().max(20) });
 const messageParams = conversationParams.extend({ message_id: z.string().max(20) });
-const anyObject = z.record(z.string(), z.unknown());
 const errors = ['not_found', 'unauthorized'] as const;
 
 /** What the path's identifiers name, loaded once per request. */
@@ -44,47 +59,47 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
     .param('contact_identifier', async (value, ctx) => {
       ctx.state.contact = await client.contactOf(ctx.state.inbox, parseWith(ContactIdentifier, value, 'path'));
     })
-    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: anyObject } }, errors: ['not_found'] }, async (ctx) => {
+    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: PublicInbox } }, errors: ['not_found'] }, async (ctx) => {
       ctx.body = inboxShape(ctx.state.inbox);
     })
     .add(
-      { method: 'post', path: `${base}/contacts`, tag, summary: 'Create (or find) a contact', description: 'Matches an existing contact by source_id, then identifier, then email, then phone number.', params: inboxParams, body: ContactPayload, responses: { 200: { description: 'The contact.', schema: anyObject } }, errors: [...errors] },
+      { method: 'post', path: `${base}/contacts`, tag, summary: 'Create (or find) a contact', description: 'Matches an existing contact by source_id, then identifier, then email, then phone number.', params: inboxParams, body: ContactPayload, responses: { 200: { description: 'The contact.', schema: PublicContact } }, errors: [...errors] },
       async (ctx, { body }) => {
         ctx.body = contactShape(await client.createContact(ctx.state.inbox, body));
       },
     )
     .add(
-      { method: 'get', path: `${base}/contacts/:contact_identifier`, tag, summary: 'A contact', params: contactParams, query: IdentityQuery, responses: { 200: { description: 'The contact.', schema: anyObject } }, errors: [...errors] },
+      { method: 'get', path: `${base}/contacts/:contact_identifier`, tag, summary: 'A contact', params: contactParams, query: IdentityQuery, responses: { 200: { description: 'The contact.', schema: PublicContact } }, errors: [...errors] },
       async (ctx, { query }) => {
         ctx.body = contactShape(client.checkContact(ctx.state.inbox, ctx.state.contact, query));
       },
     )
     .add(
-      { method: 'patch', path: `${base}/contacts/:contact_identifier`, tag, summary: 'Update a contact (custom_attributes are deep-merged)', params: contactParams, body: ContactPayload, responses: { 200: { description: 'The contact record.', schema: anyObject } }, errors: [...errors] },
+      { method: 'patch', path: `${base}/contacts/:contact_identifier`, tag, summary: 'Update a contact (custom_attributes are deep-merged)', params: contactParams, body: ContactPayload, responses: { 200: { description: 'The contact record.', schema: PublicContactRecord } }, errors: [...errors] },
       async (ctx, { body }) => {
         ctx.body = contactRecordShape(await client.updateContact(ctx.state.inbox, ctx.state.contact, body));
       },
     )
     .add(
-      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: 'Start a conversation', params: contactParams, body: ConversationPayload, responses: { 200: { description: 'The conversation.', schema: anyObject } }, errors: [...errors] },
+      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: 'Start a conversation', params: contactParams, body: ConversationPayload, responses: { 200: { description: 'The conversation.', schema: PublicConversation } }, errors: [...errors] },
       async (ctx, { body }) => {
         ctx.body = await client.createConversation(ctx.state.inbox, ctx.state.contact, body.custom_attributes);
       },
     )
     .add(
-      { method: 'get', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: "The contact's conversations", params: contactParams, responses: { 200: { description: 'The conversations.', schema: z.array(anyObject) } }, errors: [...errors] },
+      { method: 'get', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: "The contact's conversations", params: contactParams, responses: { 200: { description: 'The conversations.', schema: z.array(PublicConversation) } }, errors: [...errors] },
       async (ctx) => {
         ctx.body = await client.listConversations(ctx.state.inbox, ctx.state.contact);
       },
     )
     .add(
-      { method: 'get', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id`, tag, summary: 'A conversation', params: conversationParams, responses: { 200: { description: 'The conversation.', schema: anyObject } }, errors: [...errors] },
+      { method: 'get', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id`, tag, summary: 'A conversation', params: conversationParams, responses: { 200: { description: 'The conversation.', schema: PublicConversation } }, errors: [...errors] },
       async (ctx, { params }) => {
         ctx.body = await client.getConversation(ctx.state.inbox, ctx.state.contact, params.conversation_id);
       },
     )
     .add(
-      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/toggle_status`, tag, summary: 'Resolve the conversation', params: conversationParams, responses: { 200: { description: 'The resolved conversation.', schema: anyObject } }, errors: [...errors] },
+      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/toggle_status`, tag, summary: 'Resolve the conversation', params: conversationParams, responses: { 200: { description: 'The resolved conversation.', schema: PublicConversation } }, errors: [...errors] },
       async (ctx, { params }) => {
         ctx.body = await client.resolve(ctx.state.inbox, ctx.state.contact, params.conversation_id);
       },
@@ -128,7 +143,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         params: conversationParams,
         body: MessagePayload,
         bodyLimit: MESSAGE_BODY_LIMIT,
-        responses: { 200: { description: 'The message.', schema: anyObject } },
+        responses: { 200: { description: 'The message.', schema: PublicMessage } },
         errors: [...errors, 'rate_limited', 'invalid_state'],
       },
       async (ctx, { params, body }) => {
@@ -143,7 +158,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         summary: 'The latest 20 messages, oldest first; before=<id> for older ones',
         params: conversationParams,
         query: MessagesQuery,
-        responses: { 200: { description: 'The messages.', schema: z.array(anyObject) } },
+        responses: { 200: { description: 'The messages.', schema: z.array(PublicMessage) } },
         errors: [...errors],
       },
       async (ctx, { params, query }) => {
@@ -158,7 +173,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         summary: 'Answer an interactive message (choices, forms, the survey)',
         params: messageParams,
         body: MessageUpdatePayload,
-        responses: { 200: { description: 'The message.', schema: anyObject } },
+        responses: { 200: { description: 'The message.', schema: PublicMessage } },
         errors: [...errors, 'unprocessable'],
       },
       async (ctx, { params, body }) => {
@@ -166,7 +181,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'get', path: '/public/api/v1/csat_survey/:uuid', tag: 'Survey', summary: 'The survey of a conversation', params: z.strictObject({ uuid: z.string().max(64) }), responses: { 200: { description: 'The survey.', schema: anyObject } }, errors: ['not_found'] },
+      { method: 'get', path: '/public/api/v1/csat_survey/:uuid', tag: 'Survey', summary: 'The survey of a conversation', params: z.strictObject({ uuid: z.string().max(64) }), responses: { 200: { description: 'The survey.', schema: CsatSurvey } }, errors: ['not_found'] },
       async (ctx, { params }) => {
         ctx.body = csatShape(await client.survey(params.uuid));
       },
@@ -179,7 +194,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         summary: 'Answer the survey',
         params: z.strictObject({ uuid: z.string().max(64) }),
         body: CsatUpdatePayload,
-        responses: { 200: { description: 'The survey with the answer.', schema: anyObject } },
+        responses: { 200: { description: 'The survey with the answer.', schema: CsatSurvey } },
         errors: ['not_found', 'unprocessable'],
       },
       async (ctx, { params, body }) => {
@@ -189,7 +204,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
     );
 }
 
-function csatShape({ row, inbox }: Awaited<ReturnType<ClientService['survey']>>) {
+function csatShape({ row, inbox }: Awaited<ReturnType<ClientService['survey']>>): CsatSurvey {
   return {
     id: row.csat_id,
     csat_survey_response: row.rating === null ? null : { rating: row.rating, feedback_message: row.comment ?? '', conversation_id: row.id, created_at: row.survey_at?.toISOString() },

@@ -51,3 +51,93 @@ export const MessageUpdatePayload = z.strictObject({
 export type MessageUpdatePayload = z.infer<typeof MessageUpdatePayload>;
 
 export const CsatUpdatePayload = z.strictObject({ message: z.strictObject({ submitted_values: z.strictObject({ csat_survey_response: CsatResponse }) }) });
+
+/**
+ * Answers of the helpdesk Client API, Chatwoot's views (shared/reference/chatwoot-client-api.md):
+ * the shapes in `shapes.ts` are typed by these, and the OpenAPI document describes them.
+ */
+
+const EpochSeconds = z.number().int().describe('Unix seconds');
+
+export const PublicInbox = z.object({
+  identifier: z.string(),
+  name: z.string(),
+  timezone: z.string(),
+  working_hours: z.array(
+    z.object({
+      day_of_week: z.number().int().min(0).max(6),
+      closed_all_day: z.boolean(),
+      open_hour: z.number().int().nullable(),
+      open_minutes: z.number().int().nullable(),
+      close_hour: z.number().int().nullable(),
+      close_minutes: z.number().int().nullable(),
+      open_all_day: z.boolean(),
+    }),
+  ),
+  working_hours_enabled: z.boolean(),
+  csat_survey_enabled: z.boolean(),
+  greeting_enabled: z.boolean(),
+  identity_validation_enabled: z.boolean(),
+});
+export type PublicInbox = z.infer<typeof PublicInbox>;
+
+export const PublicContact = z.object({
+  id: z.number().int().describe("The person's id, shared by the contacts of one person"),
+  source_id: z.string().describe('The contact identifier: with the inbox identifier, the capability'),
+  pubsub_token: z.string().describe('For the realtime namespace /client'),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone_number: z.string().nullable(),
+});
+export type PublicContact = z.infer<typeof PublicContact>;
+
+export const PublicContactRecord = PublicContact.extend({
+  identifier: z.string().nullable(),
+  custom_attributes: z.record(z.string(), z.unknown()),
+  additional_attributes: z.record(z.string(), z.unknown()),
+  created_at: EpochSeconds,
+  updated_at: EpochSeconds,
+});
+export type PublicContactRecord = z.infer<typeof PublicContactRecord>;
+
+/** Who wrote a message: the contact, the AI (an agent bot) or a person (a user). Other fields follow Chatwoot's. */
+const Sender = z.looseObject({ id: z.number().int(), name: z.string(), type: z.enum(['contact', 'agent_bot', 'user']) });
+
+export const PublicMessage = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  message_type: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).describe('0 incoming, 1 outgoing, 2 activity, 3 template (the survey question)'),
+  content_type: z.string().describe('text, input_select (choices), cards, input_csat'),
+  content_attributes: z.record(z.string(), z.unknown()),
+  created_at: EpochSeconds,
+  conversation_id: z.number().int(),
+  sender: Sender.optional(),
+});
+export type PublicMessage = z.infer<typeof PublicMessage>;
+
+export const PublicConversation = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  inbox_id: z.number().int(),
+  contact_last_seen_at: EpochSeconds,
+  status: z.enum(['open', 'resolved']),
+  agent_last_seen_at: EpochSeconds,
+  messages: z.array(PublicMessage),
+  contact: PublicContactRecord,
+});
+export type PublicConversation = z.infer<typeof PublicConversation>;
+
+export const CsatSurvey = z.object({
+  id: z.number().int().nullable(),
+  csat_survey_response: z
+    .object({ rating: z.number().int(), feedback_message: z.string(), conversation_id: z.number().int(), created_at: z.string().optional() })
+    .nullable(),
+  display_type: z.literal('star'),
+  content: z.string(),
+  inbox_avatar_url: z.string(),
+  inbox_name: z.string(),
+  locale: z.string(),
+  conversation_id: z.number().int(),
+  created_at: z.string(),
+});
+export type CsatSurvey = z.infer<typeof CsatSurvey>;

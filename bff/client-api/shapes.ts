@@ -1,12 +1,13 @@
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientConversationRow as ConversationRow, ClientMessageRow as MessageRow } from '../store/client-views.ts';
 import type { ContactRecord } from '../store/contacts.ts';
+import type { PublicContact, PublicContactRecord, PublicConversation, PublicInbox, PublicMessage } from './schemas.ts';
 
 /** The Client API's records, shaped as Chatwoot's views render them (docs: shared/reference/chatwoot-client-api.md). */
 
 const epoch = (date: Date | null | undefined): number => (date ? Math.floor(date.getTime() / 1000) : 0);
 
-export function inboxShape(inbox: ClientInbox) {
+export function inboxShape(inbox: ClientInbox): PublicInbox {
   return {
     identifier: inbox.identifier,
     name: inbox.name,
@@ -20,13 +21,13 @@ export function inboxShape(inbox: ClientInbox) {
   };
 }
 
-export function contactShape(contact: ContactRecord) {
+export function contactShape(contact: ContactRecord): PublicContact {
   // The id is the person's, as Chatwoot's contact id is shared by all contact-inboxes of one contact.
   return { id: contact.personId, source_id: contact.sourceId, pubsub_token: contact.pubsubToken, name: contact.name, email: contact.email, phone_number: contact.phoneNumber };
 }
 
 /** The contact record (PATCH, and inside conversations): Chatwoot's fields, with its capabilities too. */
-export function contactRecordShape(contact: ContactRecord) {
+export function contactRecordShape(contact: ContactRecord): PublicContactRecord {
   return {
     ...contactShape(contact),
     identifier: contact.identifier,
@@ -44,7 +45,7 @@ export function messageType(row: Pick<MessageRow, 'author' | 'content_type'>): 0
   return 1;
 }
 
-export function messageShape(row: MessageRow, contact: ContactRecord, botName: string) {
+export function messageShape(row: MessageRow, contact: ContactRecord, botName: string): PublicMessage {
   const contentType = row.content_type !== 'text' ? row.content_type : row.attributes?.choices?.length ? 'input_select' : row.attributes?.card ? 'cards' : 'text';
   const contentAttributes: Record<string, unknown> = {};
   if (row.attributes?.choices?.length) contentAttributes['items'] = row.attributes.choices.map((choice) => ({ title: choice.label, value: choice.value }));
@@ -65,7 +66,7 @@ export function messageShape(row: MessageRow, contact: ContactRecord, botName: s
   };
 }
 
-function senderOf(row: MessageRow, contact: ContactRecord, botName: string): { sender?: Record<string, unknown> } {
+function senderOf(row: MessageRow, contact: ContactRecord, botName: string): Pick<PublicMessage, 'sender'> {
   switch (row.author) {
     case 'customer':
       return { sender: { id: contact.personId, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, identifier: contact.identifier, custom_attributes: contact.customAttributes, additional_attributes: {}, thumbnail: '', blocked: false, type: 'contact' } };
@@ -80,7 +81,7 @@ function senderOf(row: MessageRow, contact: ContactRecord, botName: string): { s
   }
 }
 
-export function conversationShape(conversation: ConversationRow, inbox: ClientInbox, contact: ContactRecord, messages: readonly ReturnType<typeof messageShape>[]) {
+export function conversationShape(conversation: ConversationRow, inbox: ClientInbox, contact: ContactRecord, messages: PublicMessage[]): PublicConversation {
   return {
     id: conversation.id,
     uuid: conversation.uuid,
