@@ -27,7 +27,12 @@ import { crossOrigin } from './cors.ts';
 import type { EngineClient } from './engine-client.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
 import { createFeedTail, type FeedTail } from './feed-tail.ts';
-import { bffOpenApi } from './openapi.ts';
+import { bffOpenApi, helpdeskOpenApi, isDeskRoute } from './openapi.ts';
+import { applicationAuth, platformAuth, validationIs422, type ApplicationState, type PlatformState } from './helpdesk/auth.ts';
+import { addApplicationRoutes } from './helpdesk/application-routes.ts';
+import { createHelpdeskService } from './helpdesk/helpdesk-service.ts';
+import { addPlatformRoutes } from './helpdesk/platform-routes.ts';
+import { addSessionSignInRoutes } from './helpdesk/session-routes.ts';
 import { Publisher } from './publisher.ts';
 import { createRelay, type Relay } from './relay.ts';
 import { createSocketServer } from './socket-server.ts';
@@ -75,6 +80,8 @@ export interface BffDeps {
   siteKeyLimiter?: RollingLimiter;
   widgetLimiter?: RateLimiter;
   relayRetryDelaysMs?: readonly number[];
+  /** The BFF's address as people reach it (for sign-in links); by default the address a request came to. */
+  publicUrl?: string | undefined;
   /** Routes a host adds after the BFF's own (the demo's pages). */
   extraRouters?: Router[];
   /**
@@ -165,16 +172,35 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
   addWidgetRoutes(widget, conversations);
+  const helpdesk = createHelpdeskService({ sql, now });
+  const trustProxyHops = deps.trustProxyHops ?? 0;
+  const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
+  addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
+  const application = new ApiRoutes<ApplicationState>({ middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops)] });
+  addApplicationRoutes(application, helpdesk, sql);
+  const signIn = new ApiRoutes({ middleware: [validationIs422] });
+  addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });
+
+  const specs = () => [...open.specs, ...widget.specs, ...desk.specs, ...signIn.specs, ...platform.specs, ...application.specs];
   let document: Record<string, unknown> | undefined;
-  const openApi = () => (document ??= bffOpenApi([...open.specs, ...widget.specs, ...desk.specs]));
-  open.add({ method: 'get', path: '/openapi.json', tag: 'Documents', summary: 'This document', responses: { 200: { description: 'The OpenAPI 3.1 description of the BFF.', schema: z.record(z.string(), z.unknown()) } } }, (ctx) => {
-    ctx.body = openApi();
-  });
+  const openApi = () => (document ??= bffOpenApi(specs()));
+  let helpdeskDocument: Record<string, unknown> | undefined;
+  const documentSchema = z.record(z.string(), z.unknown());
+  open
+    .add({ method: 'get', path: '/openapi.json', tag: 'Documents', summary: 'This document', responses: { 200: { description: 'The OpenAPI 3.1 description of the BFF.', schema: documentSchema } } }, (ctx) => {
+      ctx.body = openApi();
+    })
+    .add(
+      { method: 'get', path: '/helpdesk/openapi.json', tag: 'Documents', summary: "The helpdesk's document", responses: { 200: { description: 'The OpenAPI 3.1.0 description of the helpdesk (version 1.1.0).', schema: documentSchema } } },
+      (ctx) => {
+        ctx.body = helpdeskDocument ??= helpdeskOpenApi(specs());
+      },
+    );
 
   const app = new Koa();
-  app.use(errorBoundary(logger, (path) => path.startsWith('/public/') || path.startsWith('/survey/')));
+  app.use(errorBoundary(logger, isDeskRoute));
   app.use(crossOrigin());
-  const routers: Router<any>[] = [open.router, widget.router, desk.router, ...extraRouters];
+  const routers: Router<any>[] = [open.router, widget.router, desk.router, signIn.router, platform.router, application.router, ...extraRouters];
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods({ throw: true }));

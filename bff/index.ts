@@ -5,5 +5,7 @@ export { openBffInfrastructure, openBffStore, WIDGET_ASSETS_DIR, type BffInfrast
 export { EngineClient, EngineCallError, type EngineClientOptions } from './engine-client.ts';
 export { createInbox, addSiteKey, findSiteKey, readSetting, writeSetting, generateSiteKey, enableClientApi, oldestInboxId } from './store/inboxes.ts';
 export { identifierHash } from './client-api/hmac.ts';
+export { createPlatformToken } from './store/credentials.ts';
+export { insertAccount } from './store/accounts.ts';
 export { WidgetSessions } from './sessions.ts';
 export { SITE_KEY_LIMIT, WIDGET_REQUESTS_PER_MINUTE } from './app.ts';

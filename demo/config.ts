@@ -15,6 +15,7 @@ const Env = BffEnv.extend({
   DEMO_LIVE_SITE_KEY: knownKey(/^pk_live_[0-9A-Za-z]{16,64}$/, 'a live site key (pk_live_ and 16-64 letters or digits)'),
   DEMO_ALLOWED_ORIGINS: optionalVariable(OriginList),
   DEMO_INBOX_IDENTIFIER: optionalVariable(z.string().regex(/^[\w-]{16,100}$/, 'must be 16 to 100 letters, digits, _ or -')),
+  DEMO_PLATFORM_TOKEN: optionalVariable(z.string().regex(/^[0-9A-Za-z]{24,64}$/, 'must be 24 to 64 letters or digits')),
 }).superRefine(keyGoesWithEngineUrl);
 
 export interface DemoConfig extends BffSettings {
@@ -26,6 +27,8 @@ export interface DemoConfig extends BffSettings {
   /** Where the live demo key works; undefined means the demo's own origin. */
   demoAllowedOrigins: string[] | undefined;
   demoInboxIdentifier: string | undefined;
+  /** The helpdesk's platform app token for the demo's operator; made on first start when unset. */
+  demoPlatformToken: string | undefined;
 }
 
 /** Reads the configuration from the environment; anything wrong stops start-up with a clear message (a ConfigError). */
@@ -39,5 +42,6 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
     demoLiveSiteKey: value.DEMO_LIVE_SITE_KEY,
     demoAllowedOrigins: value.DEMO_ALLOWED_ORIGINS,
     demoInboxIdentifier: value.DEMO_INBOX_IDENTIFIER,
+    demoPlatformToken: value.DEMO_PLATFORM_TOKEN,
   };
 }

@@ -4,7 +4,7 @@ import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '..
 import { createEngine } from '../engine/index.ts';
 import { createBff, EngineClient, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
-import { ensureClientApi, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureEngineWebhook } from './seed.ts';
+import { ensureClientApi, ensureDemoHelpdesk, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureEngineWebhook } from './seed.ts';
 import { storefrontRouter } from './storefront.ts';
 
 export { WIDGET_ASSETS_DIR };
@@ -18,6 +18,10 @@ export interface RunningDemo {
   siteKey: string;
   /** The demo inbox's identifier for the helpdesk Client API. */
   inboxIdentifier: string;
+  /** The helpdesk account that holds the demo inbox. */
+  accountId: number;
+  /** The operator's platform app token, when this start made it (print it once). */
+  newPlatformToken: string | undefined;
   /** The engine API key the BFF uses; `printable` only when it was made by this start. */
   apiKey: string;
   firstStart: boolean;
@@ -76,6 +80,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
 
     const inbox = await ensureDemoInbox(bffSql, config.demoSiteKey);
     const inboxIdentifier = await ensureClientApi(bffSql, inbox.inboxId, config.demoInboxIdentifier);
+    const helpdesk = await ensureDemoHelpdesk(bffSql, inbox.inboxId, config.demoPlatformToken);
     const bff = await createBff({
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
@@ -103,6 +108,8 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       engineUrl,
       siteKey: inbox.siteKey,
       inboxIdentifier,
+      accountId: helpdesk.accountId,
+      newPlatformToken: helpdesk.newPlatformToken,
       apiKey: apiKey!,
       firstStart: engineSeeded || inbox.created,
       bff,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Sql } from '../shared/server/index.ts';
 import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
-import { addSiteKey, createInbox, enableClientApi, readSetting, writeSetting } from '../bff/index.ts';
+import { addSiteKey, createInbox, createPlatformToken, enableClientApi, insertAccount, readSetting, writeSetting } from '../bff/index.ts';
 
 /**
  * The BFF's one sandbox key carries the engine calls of every visitor of the demo (about two per
@@ -117,4 +117,37 @@ export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bff
   const endpoint = (await created.json()) as { id: string; secret: string };
   await writeSetting(bffSql, 'engine_webhook', JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret }));
   return endpoint.secret;
+}
+
+/**
+ * The demo operator's platform app token (DEMO_PLATFORM_TOKEN, else one made on the first start,
+ * shown once) and the demo account it administers, which holds the demo inbox. Gives the token
+ * when it was made now (to print), and the account's id.
+ */
+export async function ensureDemoHelpdesk(bffSql: Sql, inboxId: string, configuredToken: string | undefined): Promise<{ newPlatformToken: string | undefined; accountId: number }> {
+  const now = new Date();
+  let newPlatformToken: string | undefined;
+  let tokenId: number;
+  if (configuredToken) {
+    tokenId = (await createPlatformToken(bffSql, 'demo operator', now, configuredToken)).id;
+  } else {
+    const stored = await readSetting(bffSql, 'demo_platform_token_id');
+    if (stored) {
+      tokenId = Number(stored);
+    } else {
+      const made = await createPlatformToken(bffSql, 'demo operator', now);
+      await writeSetting(bffSql, 'demo_platform_token_id', String(made.id));
+      tokenId = made.id;
+      newPlatformToken = made.token;
+    }
+  }
+  const [inbox] = await bffSql.query<{ account_id: number | null }>('SELECT account_id FROM inboxes WHERE id = $1', [inboxId]);
+  let accountId = inbox?.account_id ?? undefined;
+  if (accountId === undefined) {
+    accountId = (await insertAccount(bffSql, { name: 'Demo store' }, tokenId, now)).id;
+    await bffSql.query('UPDATE inboxes SET account_id = $2 WHERE id = $1', [inboxId, accountId]);
+  }
+  // The operator's token reaches the demo account, also after DEMO_PLATFORM_TOKEN changed.
+  await bffSql.query('UPDATE accounts SET platform_token_id = $2 WHERE id = $1', [accountId, tokenId]);
+  return { newPlatformToken, accountId };
 }

@@ -19,10 +19,12 @@ try {
     `  Engine (AI conversation API): ${demo.engineUrl}/v1`,
     `  Sandbox site key: ${demo.siteKey}`,
     `  Client API inbox: ${demo.url}/public/api/v1/inboxes/${demo.inboxIdentifier}`,
+    `  Helpdesk: ${demo.url}/platform/api/v1 and ${demo.url}/api/v1 (account ${demo.accountId}; document at ${demo.url}/helpdesk/openapi.json)`,
   ];
   if (demo.firstStart && !config.aiApiKey && !config.demoApiKey) {
     lines.push(`  Sandbox API key (shown once, keep it safe): ${demo.apiKey}`);
   }
+  if (demo.newPlatformToken) lines.push(`  Platform app token (shown once, keep it safe; header api_access_token): ${demo.newPlatformToken}`);
   lines.push('', '  Open the URL, click the chat button and ask "How do I return an item?"', '');
   process.stdout.write(`${lines.join('\n')}\n`);
   const stop = async () => {

@@ -32,6 +32,8 @@ export interface RouteSpec<P extends z.ZodType | undefined = z.ZodType | undefin
   body?: B;
   /** Largest body the route reads, in bytes. */
   bodyLimit?: number;
+  /** The body may also come as an HTML form (`application/x-www-form-urlencoded`); fields are text. */
+  form?: boolean;
   responses: Record<number, ResponseSpec>;
   /** The error codes this route may answer with (besides those every route may give). */
   errors?: ErrorCode[];
@@ -80,7 +82,7 @@ export class ApiRoutes<State extends object = Record<string, unknown>> {
       const input = {
         params: (spec.params ? parseWith(spec.params, ctx.params, 'path') : undefined) as Parsed<P>,
         query: (spec.query ? readQuery(ctx, spec.query) : undefined) as Parsed<Q>,
-        body: (spec.body ? await readJson(ctx, spec.body, spec.bodyLimit) : undefined) as Parsed<B>,
+        body: (spec.body ? await readJson(ctx, spec.body, spec.bodyLimit, spec.form) : undefined) as Parsed<B>,
       };
       await handler(ctx, input);
     });

@@ -88,12 +88,17 @@ function nulPath(value: unknown, path = '', depth = 0): string | undefined {
   return undefined;
 }
 
-/** Reads the request body as JSON (at most `limit` bytes) and validates it with `schema`. */
-export async function readJson<S extends z.ZodType>(ctx: Context, schema: S, limit = DEFAULT_BODY_LIMIT): Promise<z.output<S>> {
+/**
+ * Reads the request body as JSON (at most `limit` bytes) and validates it with `schema`. With
+ * `form`, an HTML form's body (`application/x-www-form-urlencoded`) is taken too: each field once,
+ * as text (a field named twice is refused).
+ */
+export async function readJson<S extends z.ZodType>(ctx: Context, schema: S, limit = DEFAULT_BODY_LIMIT, form = false): Promise<z.output<S>> {
   const raw = await readRawBody(ctx, limit);
   if (raw.length === 0) return parseWith(schema, {});
+  if (form && ctx.is('application/x-www-form-urlencoded')) return parseWith(schema, formFields(raw.toString('utf8')));
   if (!ctx.is('application/json') && !ctx.is('+json')) {
-    throw new ParleyError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json.');
+    throw new ParleyError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${form ? ' (or as a form, application/x-www-form-urlencoded)' : ''}.`);
   }
   let parsed: unknown;
   try {
@@ -102,6 +107,15 @@ export async function readJson<S extends z.ZodType>(ctx: Context, schema: S, lim
     throw new ParleyError('invalid_json', 'The request body is not valid JSON.');
   }
   return parseWith(schema, parsed);
+}
+
+function formFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(fields, name)) throw new ParleyError('invalid_request', `The form field ${name} is given twice.`, { problems: [{ field: name, message: 'given twice' }] });
+    fields[name] = value;
+  }
+  return fields;
 }
 
 // A body can be read once from the socket; middleware that needs it first (idempotency,

@@ -6,11 +6,13 @@ export interface OpenApiOptions {
   title: string;
   version: string;
   description: string;
-  securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string }>;
+  securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string } | { type: 'apiKey'; in: 'header'; name: string; description: string }>;
   /** Error codes that any route may answer with (bad credential, limits, bad JSON…). */
   commonErrors: ErrorCode[];
   /** Routes whose errors use the helpdesk `bad_request_error` body instead of `{error}`. */
   isDeskRoute?: (path: string) => boolean;
+  /** Routes that answer a failed validation with 422 `unprocessable` instead of 400 `invalid_request` (SPEC Errors rule 1). */
+  validationIs422?: (path: string) => boolean;
   /** The request header that makes a keyed POST safe to retry, documented on each of them. */
   idempotencyHeader?: object;
   /** Headers sent on every answer of routes that have security (e.g. rate-limit headers). */
@@ -77,7 +79,9 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
     }
     const keyedPost = Boolean(route.security) && route.method === 'post';
     if (keyedPost && options.idempotencyHeader) parameters.push(options.idempotencyHeader);
-    const errorCodes = [...new Set([...options.commonErrors.filter((code) => errorApplies(code, route)), ...(route.errors ?? [])])];
+    const common = options.commonErrors.filter((code) => errorApplies(code, route));
+    const validation422 = options.validationIs422?.(route.path) ?? false;
+    const errorCodes = [...new Set([...common, ...(route.errors ?? [])].map((code) => (validation422 && code === 'invalid_request' ? 'unprocessable' : code)))];
     for (const [status, codes] of groupByStatus(errorCodes)) {
       responses[status] = {
         description: `Error: ${codes.join(', ')}`,
@@ -92,7 +96,7 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
       tags: [route.tag],
       ...(route.security ? { security: [{ [route.security]: [] }] } : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
+      ...(route.body ? { requestBody: { required: true, content: bodyContent(route.body, route.form) } } : {}),
       responses,
     };
   }
@@ -106,6 +110,11 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
       ...(options.commonHeaders ? { headers: options.commonHeaders } : {}),
     },
   };
+}
+
+function bodyContent(body: z.ZodType, form: boolean | undefined): Record<string, { schema: JsonSchema }> {
+  const schema = jsonSchema(body, 'input');
+  return form ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } : { 'application/json': { schema } };
 }
 
 /** Whether a common error can come from a route: credential and limit errors only from keyed routes, idempotency errors only from keyed POSTs, body errors only with a body. */

@@ -1,0 +1,93 @@
+import type { Context, Middleware } from 'koa';
+import { ParleyError } from '../../shared/index.ts';
+import { clientAddress, type Sql } from '../../shared/server/index.ts';
+import { roleIn, type Role } from '../store/accounts.ts';
+import { findAgentBot, type AgentBotRecord } from '../store/agent-bots.ts';
+import type { Actor } from '../store/audit-log.ts';
+import { findPlatformToken, findTokenHolder } from '../store/credentials.ts';
+import { findUser, type UserRecord } from '../store/users.ts';
+
+/** The helpdesk's credential header, as Chatwoot's (SPEC Authentication rule 3). */
+export const TOKEN_HEADER = 'api_access_token';
+
+const tokenOf = (ctx: Context): string => {
+  const token = ctx.get(TOKEN_HEADER);
+  if (!token) throw new ParleyError('unauthorized', `Send your access token in the ${TOKEN_HEADER} header.`);
+  if (token.length > 200) throw new ParleyError('unauthorized', 'The access token is not valid.');
+  return token;
+};
+
+export interface PlatformState {
+  platformTokenId: number;
+  actor: Actor;
+}
+
+/** Lets through only requests with a valid platform app token. */
+export function platformAuth(sql: Sql, trustProxyHops: number): Middleware<PlatformState> {
+  return async (ctx, next) => {
+    const id = await findPlatformToken(sql, tokenOf(ctx));
+    if (id === undefined) throw new ParleyError('unauthorized', 'The platform token is not valid.');
+    ctx.state.platformTokenId = id;
+    ctx.state.actor = { type: 'PlatformApp', id, name: 'platform app', remoteAddress: clientAddress(ctx.req, trustProxyHops) };
+    await next();
+  };
+}
+
+/** Who calls the Application API: a person, or an agent bot acting with its own token. */
+export type Caller = { kind: 'user'; user: UserRecord } | { kind: 'agent_bot'; bot: AgentBotRecord };
+
+export interface ApplicationState {
+  caller: Caller;
+  actor: Actor;
+}
+
+/** Lets through only requests with a valid (unexpired) access token of a person or an agent bot. */
+export function applicationAuth(sql: Sql, now: () => Date, trustProxyHops: number): Middleware<ApplicationState> {
+  return async (ctx, next) => {
+    const holder = await findTokenHolder(sql, tokenOf(ctx), now());
+    const caller: Caller | undefined =
+      holder?.kind === 'user'
+        ? await findUser(sql, holder.id).then((user) => user && { kind: 'user' as const, user })
+        : holder?.kind === 'agent_bot'
+          ? await findAgentBot(sql, holder.id).then((bot) => bot && { kind: 'agent_bot' as const, bot })
+          : undefined;
+    if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
+    ctx.state.caller = caller;
+    const remoteAddress = clientAddress(ctx.req, trustProxyHops);
+    ctx.state.actor =
+      caller.kind === 'user'
+        ? { type: 'User', id: caller.user.id, name: caller.user.email, remoteAddress }
+        : { type: 'AgentBot', id: caller.bot.id, name: caller.bot.name, remoteAddress };
+    await next();
+  };
+}
+
+/** What the caller may be in an account: its role, `bot` for a bot of the account, or nothing. */
+export async function standingIn(sql: Sql, caller: Caller, accountId: number): Promise<Role | 'bot' | undefined> {
+  if (caller.kind === 'agent_bot') return caller.bot.accountId === accountId ? 'bot' : undefined;
+  return roleIn(sql, accountId, caller.user.id);
+}
+
+/**
+ * Checks the caller's standing in the account: any standing by default, `administrator` when
+ * asked. Anyone else is refused with 401, as SPEC's Application API rows say.
+ */
+export async function requireStanding(sql: Sql, caller: Caller, accountId: number, needed: 'member' | 'administrator' = 'member'): Promise<Role | 'bot'> {
+  const standing = await standingIn(sql, caller, accountId);
+  if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
+  if (needed === 'administrator' && standing !== 'administrator') throw new ParleyError('unauthorized', 'Only an administrator of this account may do this.');
+  return standing;
+}
+
+/**
+ * Helpdesk routes answer a failed validation with 422 (SPEC Errors rule 1), where `/v1` routes
+ * answer 400: the same problem, the helpdesk's status.
+ */
+export const validationIs422: Middleware = async (_ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    if (error instanceof ParleyError && error.code === 'invalid_request') throw new ParleyError('unprocessable', error.message, error.details);
+    throw error;
+  }
+};
