@@ -74,7 +74,7 @@ export async function listAudit(db: Queryable, accountId: number, query: AuditQu
   const where = ['account_id = $1'];
   if (query.q) {
     params.push(`%${query.q.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
-    where.push(`(lower(username) LIKE $${params.length} OR user_id IN (SELECT id FROM users WHERE lower(name) LIKE $${params.length}))`);
+    where.push(`(lower(username) LIKE $${params.length} OR (user_type = 'User' AND user_id IN (SELECT id FROM users WHERE lower(name) LIKE $${params.length})))`);
   }
   if (query.types?.length) {
     params.push(query.types);
