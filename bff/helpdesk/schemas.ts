@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Origin } from '../../shared/server/index.ts';
 
 /**
  * Requests and answers of the helpdesk Platform API (`/platform/api/v1`) and Application API
@@ -148,3 +149,102 @@ export const SessionCreate = z.union([
 ]);
 
 export const Session = z.object({ access_token: z.string(), expires_at: z.string(), user: User });
+
+// Inboxes, their site keys and their agents (Application API; Chatwoot-shaped, Parley's settings).
+
+export const InboxParams = z.strictObject({ account_id: IdParam, inbox_id: IdParam });
+export const SiteKeyParams = InboxParams.extend({ key_id: IdParam });
+const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour such as #1f3a5f');
+const Timezone = z.string().max(64).refine((zone) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'an IANA time zone such as Europe/Berlin');
+const Origins = z.array(Origin).max(50);
+/** Form fields arrive as text: "true"/"false" are taken for booleans. */
+const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')]);
+
+export const InboxCreate = z.strictObject({
+  name: Name,
+  greeting_enabled: Flag.optional(),
+  greeting_message: z.string().max(2000).optional(),
+  widget_color: Color.optional(),
+  locale: z.enum(['en', 'de', 'fr', 'es', 'ar', 'ja']).optional(),
+  csat_survey_enabled: Flag.optional(),
+  pre_chat_form_enabled: Flag.optional(),
+  lock_to_single_conversation: Flag.optional(),
+  working_hours_enabled: Flag.optional(),
+  timezone: Timezone.optional(),
+  out_of_office_message: z.string().max(2000).optional(),
+  /** Identity validation: contacts must prove their identifier with identifier_hash. */
+  hmac_mandatory: Flag.optional(),
+  /** Origins that may call this inbox's Client API from a browser; empty: any. */
+  allowed_origins: Origins.optional(),
+});
+export const InboxUpdate = InboxCreate.partial();
+export type InboxFields = z.infer<typeof InboxUpdate>;
+
+export const Inbox = z.object({
+  id: z.number().int(),
+  account_id: z.number().int(),
+  name: z.string(),
+  channel_type: z.literal('Channel::WebWidget'),
+  greeting_enabled: z.boolean(),
+  greeting_message: z.string(),
+  widget_color: z.string(),
+  locale: z.string(),
+  csat_survey_enabled: z.boolean(),
+  pre_chat_form_enabled: z.boolean(),
+  lock_to_single_conversation: z.boolean(),
+  working_hours_enabled: z.boolean(),
+  timezone: z.string(),
+  out_of_office_message: z.string(),
+  hmac_mandatory: z.boolean(),
+  /** The Client API's inbox identifier. */
+  inbox_identifier: z.string().nullable(),
+  allowed_origins: z.array(z.string()),
+  created_at: z.string(),
+  /** The identity validation key: in the answers that made or rotated it only. */
+  hmac_token: z.string().optional(),
+});
+export type Inbox = z.infer<typeof Inbox>;
+
+export const InboxList = z.object({ payload: z.array(Inbox) });
+
+export const SiteKeyCreate = z
+  .strictObject({ environment: z.enum(['live', 'sandbox']), allowed_origins: Origins.default([]) })
+  .refine((key) => key.environment === 'sandbox' || key.allowed_origins.length > 0, { message: 'a live site key works only from the origins listed: give at least one', path: ['allowed_origins'] })
+  .refine((key) => key.environment === 'live' || key.allowed_origins.length === 0, { message: 'a sandbox site key works from any origin: list none', path: ['allowed_origins'] });
+export const SiteKeyUpdate = z.strictObject({ allowed_origins: Origins.min(1) });
+
+export const SiteKey = z.object({
+  id: z.number().int(),
+  environment: z.enum(['live', 'sandbox']),
+  /** The key's first characters, to tell keys apart; the whole key is in the answer that made it only. */
+  key_prefix: z.string(),
+  key: z.string().optional(),
+  allowed_origins: z.array(z.string()),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type SiteKey = z.infer<typeof SiteKey>;
+
+export const Agent = z.object({
+  id: z.number().int(),
+  uid: z.string(),
+  name: z.string(),
+  available_name: z.string(),
+  display_name: z.string().nullable(),
+  email: z.string(),
+  account_id: z.number().int(),
+  role: Role,
+  confirmed: z.boolean(),
+  custom_attributes: z.record(z.string(), z.unknown()),
+});
+export type Agent = z.infer<typeof Agent>;
+
+export const InboxMembersChange = z.strictObject({ inbox_id: IdParam, user_ids: z.array(IdParam).max(500) });
+export const InboxMembersParams = InboxParams;
