@@ -31,6 +31,7 @@ import { bffOpenApi, helpdeskOpenApi, isDeskRoute } from './openapi.ts';
 import { applicationAuth, platformAuth, validationIs422, type ApplicationState, type PlatformState } from './helpdesk/auth.ts';
 import { addApplicationRoutes } from './helpdesk/application-routes.ts';
 import { addInboxRoutes } from './helpdesk/inbox-routes.ts';
+import { addCannedResponseRoutes } from './helpdesk/canned-response-routes.ts';
 import { createInboxService } from './helpdesk/inbox-service.ts';
 import { createHelpdeskService } from './helpdesk/helpdesk-service.ts';
 import { addPlatformRoutes } from './helpdesk/platform-routes.ts';
@@ -181,6 +182,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const application = new ApiRoutes<ApplicationState>({ middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops)] });
   addApplicationRoutes(application, helpdesk, sql);
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
+  addCannedResponseRoutes(application, { sql, now });
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });
 

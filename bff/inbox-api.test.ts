@@ -128,3 +128,42 @@ describe('inboxes, site keys and inbox people through the Application API', () =
     expect(again.status).toBe(401);
   });
 });
+
+describe('canned responses through the Application API', () => {
+  let stack: TestStack;
+  let admin: User;
+  let agent: User;
+  beforeAll(async () => {
+    stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
+    const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+    admin = User.parse((await platform('/users', { name: 'Ada', email: 'ada@canned.example' })).body);
+    agent = User.parse((await platform('/users', { name: 'Sam', email: 'sam@canned.example' })).body);
+    await platform(`/accounts/${stack.accountId}/account_users`, { user_id: admin.id, role: 'administrator' });
+    await platform(`/accounts/${stack.accountId}/account_users`, { user_id: agent.id, role: 'agent' });
+  });
+  afterAll(() => stack?.stop());
+
+  it('are kept by administrators, read and searched by everyone of the account, with unique short codes', async () => {
+    const canned = (path: string, token: string | undefined, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/api/v1/accounts/${stack.accountId}/canned_responses${path}`, token, options);
+    const returns = await canned('', admin.access_token, { body: { short_code: 'returns', content: 'You can return any item within 30 days.' } });
+    expect(returns.status).toBe(200);
+    expect(returns.body).toMatchObject({ short_code: 'returns', account_id: stack.accountId });
+    await canned('', admin.access_token, { body: { short_code: 'hello', content: 'Hello! How can I help?' } });
+    expect((await canned('', admin.access_token, { body: { short_code: 'returns', content: 'Again' } })).status).toBe(422);
+    expect((await canned('', admin.access_token, { body: { short_code: 'two words', content: 'x' } })).status).toBe(422);
+    expect((await canned('', agent.access_token, { body: { short_code: 'mine', content: 'x' } })).status).toBe(401);
+
+    expect(((await canned('', agent.access_token)).body as { short_code: string }[]).map((entry) => entry.short_code)).toEqual(['hello', 'returns']);
+    expect(((await canned('?search=30%20days', agent.access_token)).body as { short_code: string }[]).map((entry) => entry.short_code)).toEqual(['returns']);
+    expect((await canned('?search=%25', agent.access_token)).body).toEqual([]);
+
+    const id = returns.body.id as number;
+    expect((await canned(`/${id}`, admin.access_token, { method: 'PATCH', body: { content: 'Returns are free within 30 days.' } })).body.content).toBe('Returns are free within 30 days.');
+    expect((await canned(`/${id}`, admin.access_token, { method: 'PATCH', body: { short_code: 'hello' } })).status).toBe(422);
+    expect((await canned(`/${id}`, agent.access_token, { method: 'DELETE' })).status).toBe(401);
+    expect((await canned(`/${id}`, admin.access_token, { method: 'DELETE' })).status).toBe(200);
+    expect((await canned(`/${id}`, admin.access_token, { method: 'DELETE' })).status).toBe(404);
+    const log = (await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/audit_logs?types[]=CannedResponse`, admin.access_token)).body as { audit_logs: { action: string }[] };
+    expect(log.audit_logs.map((entry) => entry.action)).toEqual(['destroy', 'update', 'create', 'create']);
+  });
+});

@@ -248,3 +248,12 @@ export type Agent = z.infer<typeof Agent>;
 
 export const InboxMembersChange = z.strictObject({ inbox_id: IdParam, user_ids: z.array(IdParam).max(500) });
 export const InboxMembersParams = InboxParams;
+
+// Canned responses (Chatwoot's shape), inserted in replies by their short code.
+export const CannedResponseParams = z.strictObject({ account_id: IdParam, id: IdParam });
+const ShortCode = z.string().trim().min(1).max(64).regex(/^[\w-]+$/, 'letters, digits, _ or - (it follows a / in the console)');
+export const CannedResponseCreate = z.strictObject({ short_code: ShortCode, content: z.string().trim().min(1).max(10_000) });
+export const CannedResponseUpdate = CannedResponseCreate.partial();
+export const CannedResponseQuery = z.strictObject({ search: z.string().max(100).optional() });
+export const CannedResponse = z.object({ id: z.number().int(), account_id: z.number().int(), short_code: z.string(), content: z.string() });
+export type CannedResponse = z.infer<typeof CannedResponse>;
