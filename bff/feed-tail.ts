@@ -89,7 +89,8 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs, webhooks
   /** Reads the feed soon (now, or right after the read under way). */
   function wake(): void {
     if (running) {
-      void current?.finally(() => schedule(0));
+      // A failed read schedules its own retry; either way, read again once it is over.
+      void current?.catch(() => undefined).then(() => schedule(0));
       return;
     }
     clearTimeout(timer);
