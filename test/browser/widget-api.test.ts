@@ -98,6 +98,24 @@ describe('the widget API (window.Parley) in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('draws a change of the chat at once, in one render from the fresh state: the panel is there as soon as Parley(\'open\') returns, and gone after close', async () => {
+    const { page, problems } = await open('/one-render', hostPage(harness.stack));
+    await launcher(page).waitFor(SHORT);
+    await page.evaluate(() => (window as unknown as PageWindow).Parley.ready);
+    // Within one task: no second, later render may be what shows the change.
+    const shown = await page.evaluate(() => {
+      const root = document.querySelector('[data-parley]')!.shadowRoot!;
+      const w = window as unknown as PageWindow;
+      w.Parley('open');
+      const afterOpen = root.querySelector('section.panel') !== null;
+      w.Parley('close');
+      const afterClose = root.querySelector('section.panel') !== null;
+      return { afterOpen, afterClose };
+    });
+    expect(shown).toEqual({ afterOpen: true, afterClose: false });
+    expect(problems).toEqual([]);
+  });
+
   it("Parley('on') returns an unsubscribe function that works, and open/close fire", async () => {
     const { page, problems } = await open('/on', hostPage(harness.stack));
     await launcher(page).waitFor(SHORT);

@@ -29,6 +29,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   let wanted = settings.locale;
   const systemDark = matchMedia('(prefers-color-scheme: dark)');
 
+  // The one place that renders: once per change of the chat's state (or of theme or language).
   const draw = () => {
     const resolved = resolveTheme(theme, systemDark.matches, chat.state.config?.inbox.color);
     for (const [name, value] of Object.entries(resolved.style)) container.style.setProperty(name, value);
@@ -43,7 +44,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     }
     render(
       <I18n.Provider value={i18n}>
-        <Panel chat={chat} fullPage={fullPage} onClose={() => close()} />
+        <Panel chat={chat} state={chat.state} fullPage={fullPage} onClose={() => close()} />
       </I18n.Provider>,
       container,
     );

@@ -29,18 +29,18 @@ function useExtras(needed: boolean, root: () => Node | null): Extras | undefined
 
 interface Props {
   chat: Chat;
+  /** The chat's state: the app draws once per change (widget/app/index.tsx), and the panel takes it as it is. */
+  state: Chat['state'];
   /** On the hosted page the chat fills the page and cannot be closed. */
   fullPage: boolean;
   onClose: () => void;
 }
 
 /** The open chat: header, then the conversation, the list of conversations or the pre-chat form. Escape closes it. */
-export function Panel({ chat, fullPage, onClose }: Props) {
+export function Panel({ chat, state, fullPage, onClose }: Props) {
   const { t } = useI18n();
-  const [state, setState] = useState(chat.state);
   const input = useRef<HTMLTextAreaElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => chat.subscribe(() => setState(chat.state)), [chat]);
   const section = useRef<HTMLElement>(null);
   const more = useExtras(state.open && (state.view !== 'chat' || state.resolved), () => section.current);
   // Focus moves into the panel when it opens: to the message box when it can take text.
