@@ -174,10 +174,19 @@ export class Chat {
     if (this.#session && Date.parse(this.#session.expires_at) - Date.now() >= RENEW_MARGIN_MS) return this.#session;
     if (typeof navigator === 'undefined' || !navigator.locks) return this.#ensureSessionNow();
     // A frame on another site's page may be refused the lock (partitioned storage): then go without it.
+    const name = `parley-session:${this.#options.siteKey ?? 'none'}`;
     let granted = false;
     try {
-      return await navigator.locks.request(`parley-session:${this.#options.siteKey ?? 'none'}`, { mode: 'exclusive' }, () => {
+      const free = await navigator.locks.request(name, { ifAvailable: true }, (lock) => {
+        granted = Boolean(lock);
+        return lock ? this.#ensureSessionNow() : undefined;
+      });
+      if (free) return free;
+      // Another tab is making the session. What it stores reaches this tab a moment after its lock
+      // is let go (localStorage is shared across processes lazily): wait for it before deciding.
+      return await navigator.locks.request(name, async () => {
         granted = true;
+        if (!this.#session) await this.#options.storage.whenSet('session', 2_000);
         return this.#ensureSessionNow();
       });
     } catch (error) {

@@ -45,6 +45,26 @@ export function siteStorage(siteKey: string) {
         // As above.
       }
     },
+    /**
+     * Resolves once `name` holds a value on this page: at once, when another tab's write reaches
+     * this one (localStorage reaches other tabs a little later, in a `storage` event), or after
+     * `timeoutMs`.
+     */
+    whenSet(name: string, timeoutMs: number): Promise<void> {
+      return new Promise((resolve) => {
+        if (this.get(name) !== undefined) return resolve();
+        const done = () => {
+          removeEventListener('storage', written);
+          clearTimeout(timer);
+          resolve();
+        };
+        const written = (event: StorageEvent) => {
+          if (event.key === prefix + name && event.newValue) done();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        addEventListener('storage', written);
+      });
+    },
     /** Forgets everything stored for this site. */
     clear(): void {
       for (const key of keys()) {
