@@ -6,7 +6,6 @@ import { randomToken, WIDGET_NAMESPACE } from '../shared/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { newVisitor } from '../test/widget-client.ts';
-import { createAccount, issueApiKey, revokeApiKey } from '../engine/index.ts';
 import { addSiteKey, createInbox, readSetting } from './index.ts';
 
 /**
@@ -430,15 +429,14 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
   });
 
   it('refuses a key revoked in the engine on the very next call', async () => {
-    const { id, key } = await issueApiKey(engine.sql, engine.accountId, 'sandbox');
+    const { id, key } = await engine.issueKey();
     expect((await verifiedSession({ customer_ref: 'cust-revoked' }, key)).status).toBe(201);
-    await revokeApiKey(engine.sql, id);
+    await engine.revokeKey(id);
     expectError(await verifiedSession({ customer_ref: 'cust-revoked' }, key), 401, 'unauthorized');
   });
 
   it('refuses a valid key of another engine account: the BFF vouches only for its own account', async () => {
-    const otherAccount = await createAccount(engine.sql, 'Another shop');
-    const { key } = await issueApiKey(engine.sql, otherAccount, 'sandbox');
+    const { key, accountId: otherAccount } = await engine.issueKey({ otherAccount: true });
     // The key itself is good at the engine...
     const me = await request(`${engine.url}/v1/me`, { token: key });
     expect(me.status).toBe(200);

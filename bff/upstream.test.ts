@@ -6,7 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { randomToken, signWebhook, WIDGET_NAMESPACE, type EngineEvent, type MessageUpdate, type WidgetMessage } from '../shared/index.ts';
 import { parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
-import { setAccountRateLimit } from '../engine/index.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, startStack, type Driver, type TestEngine, type TestStack } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
@@ -367,7 +366,7 @@ describe.each(DRIVERS)('the BFF when the engine answers 429, on $name', (driver:
     await stack.bff.relay.settled();
 
     // The BFF opened the conversation and sent a message this minute: with a limit of 2, its key is spent.
-    await setAccountRateLimit(engine.sql, engine.accountId, 'sandbox', 2);
+    await engine.setRequestsPerMinute(2);
     const probe = await request(`${engine.url}/v1/me`, { token: engine.apiKey });
     expect(probe.status).toBe(429);
     expect(probe.headers.get('retry-after')).toBe('2');
@@ -390,7 +389,7 @@ describe.each(DRIVERS)('the BFF when the engine answers 429, on $name', (driver:
     // Not retried at the BFF's own 100 ms pace: it waited the 2 s the engine asked for.
     expect(waited).toBeGreaterThanOrEqual(1_950);
 
-    await setAccountRateLimit(engine.sql, engine.accountId, 'sandbox', 100_000);
+    await engine.setRequestsPerMinute(100_000);
     const engineId = await engineIdOf(stack, conversationId);
     expect(await customerTurns(engine, engineId)).toEqual([QUESTIONS[0].text, QUESTIONS[1].text]);
     // One Idempotency-Key per message, each settled once: the relay's `send-<uuid>-<message_id>`.

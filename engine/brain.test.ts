@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACTIONS } from '../demo/actions.ts';
+import { shopActions } from '../test/shop-fixtures.ts';
 import { request, startEngine, type TestEngine } from '../test/stack.ts';
 import { createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from './index.ts';
 
@@ -28,11 +28,11 @@ describe('the AI agent', () => {
 
   beforeAll(async () => {
     engine = await startEngine();
-    for (const action of DEMO_ACTIONS) await defineAction(engine.sql, engine.accountId, action);
+    for (const action of shopActions) await defineAction(engine.sql, engine.accountId, action);
     // A second account whose sandbox runs lookup_order itself, from a fixture.
     const withFixtures = await createAccount(engine.sql, 'Fixture shop');
     await setAccountRateLimit(engine.sql, withFixtures, 'sandbox', 100_000);
-    for (const action of DEMO_ACTIONS) await defineAction(engine.sql, withFixtures, action);
+    for (const action of shopActions) await defineAction(engine.sql, withFixtures, action);
     await setSandboxFixture(engine.sql, withFixtures, 'lookup_order', { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' });
     fixtureKey = (await issueApiKey(engine.sql, withFixtures, 'sandbox')).key;
     fixtureLiveKey = (await issueApiKey(engine.sql, withFixtures, 'live')).key;

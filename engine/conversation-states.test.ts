@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ACTIONS } from '../demo/actions.ts';
+import { shopActions } from '../test/shop-fixtures.ts';
 import { request, startEngine, type TestEngine } from '../test/stack.ts';
 import { CONVERSATION_MOVES, defineAction } from './index.ts';
 
@@ -23,7 +23,7 @@ describe('the conversation state table', () => {
 
   beforeAll(async () => {
     engine = await startEngine();
-    await defineAction(engine.sql, engine.accountId, DEMO_ACTIONS[0]!);
+    await defineAction(engine.sql, engine.accountId, shopActions[0]!);
   });
   afterAll(() => engine?.stop());
 

@@ -4,10 +4,10 @@ import pg from 'pg';
 import { randomToken } from '../shared/index.ts';
 import { createLogger, MemoryRollingLimiter, openSql, type SessionTokens, type Sql } from '../shared/server/index.ts';
 import type { BffDeps } from '../bff/index.ts';
-import { createAccount, createEngine, issueApiKey, setAccountRateLimit, type Engine, type EngineDeps } from '../engine/index.ts';
+import { createAccount, createEngine, issueApiKey, revokeApiKey, setAccountRateLimit, type Engine, type EngineDeps } from '../engine/index.ts';
 import { readDemoConfig } from '../demo/config.ts';
 import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
-import { readKnowledge } from '../demo/seed.ts';
+import { shopKnowledge } from './shop-fixtures.ts';
 import { addKnowledgeDocument } from '../engine/index.ts';
 
 /**
@@ -83,6 +83,12 @@ export interface TestEngine {
   pause(): Promise<void>;
   /** Answers again on the same port. */
   resume(): Promise<void>;
+  /** Another API key of the test account (or, with `otherAccount`, of a new account): what a site's server holds. */
+  issueKey(options?: { otherAccount?: boolean }): Promise<{ id: string; key: string; accountId: string }>;
+  /** Revokes an API key, as an operator would. */
+  revokeKey(id: string): Promise<void>;
+  /** The test account's sandbox limit of requests a minute. */
+  setRequestsPerMinute(limit: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -95,7 +101,7 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
   const { key } = await issueApiKey(sql, accountId, 'sandbox');
   // Tests make many requests a minute; the limiter has tests of its own.
   await setAccountRateLimit(sql, accountId, 'sandbox', 100_000);
-  for (const document of await readKnowledge()) await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
+  for (const document of await shopKnowledge()) await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
   let server = createServer(engine.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -106,6 +112,12 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
     engine,
     accountId,
     apiKey: key,
+    async issueKey({ otherAccount = false } = {}) {
+      const owner = otherAccount ? await createAccount(sql, 'Another shop') : accountId;
+      return { ...(await issueApiKey(sql, owner, 'sandbox')), accountId: owner };
+    },
+    revokeKey: (id) => revokeApiKey(sql, id),
+    setRequestsPerMinute: (limit) => setAccountRateLimit(sql, accountId, 'sandbox', limit),
     async pause() {
       if (!listening) return;
       listening = false;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readKnowledge } from '../../demo/seed.ts';
+import { shopKnowledge } from '../../test/shop-fixtures.ts';
 import { answerQuestion } from './brain.ts';
 import { KnowledgeBase, splitSections } from './knowledge-base.ts';
 
 describe('the knowledge base', async () => {
-  const documents = (await readKnowledge()).map((document, index) => ({ id: `doc_${index}`, ...document }));
+  const documents = (await shopKnowledge()).map((document, index) => ({ id: `doc_${index}`, ...document }));
   const knowledge = new KnowledgeBase(documents);
 
   it('splits a document into sections under their headings', () => {
