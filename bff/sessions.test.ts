@@ -1,88 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { io } from 'socket.io-client';
 import { base64url, decodeJwt, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWTHeaderParameters, type JWTPayload } from 'jose';
-import { randomToken, WIDGET_NAMESPACE } from '../shared/index.ts';
-import { DEMO_SITE_KEY, DRIVERS, request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
+import { randomToken } from '../shared/index.ts';
+import { DEMO_SITE_KEY, request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { newVisitor } from '../test/widget-client.ts';
 import { addSiteKey, createInbox, readSetting } from './index.ts';
+import { PGLITE, SESSION_KID, SESSION_SECRET, SESSION_KEYS, newSession, listConversations, openConversation, conversationIds, expectError, handshake, conversationRow, conversationsOf, expectLifetime } from './sessions-fixture.ts';
 
 /**
  * Widget sessions over real HTTP and Socket.IO: visitor sessions from site keys and their renewal,
  * origin allowlists for live keys and live sessions, verified sessions bought with an API key,
  * revocation through the deny-list, forged tokens, and tokens minted by the engine.
  */
-
-const PGLITE = DRIVERS[0]!;
-
-/** A known session key, so that the forgery tests can sign with the real secret and change one thing at a time. */
-const SESSION_KID = 'k1';
-const SESSION_SECRET = new Uint8Array(randomBytes(32));
-const SESSION_KEYS = `${SESSION_KID}:${Buffer.from(SESSION_SECRET).toString('base64url')}`;
-
-type Response = Awaited<ReturnType<typeof request>>;
-
-const newSession = (url: string, credential: string, body: object = {}, headers: Record<string, string> = {}): Promise<Response> =>
-  request(`${url}/v1/widget-sessions`, { token: credential, body, headers });
-
-const listConversations = (url: string, token: string, headers: Record<string, string> = {}): Promise<Response> =>
-  request(`${url}/v1/widget/conversations`, { token, headers });
-
-const openConversation = (url: string, token: string, headers: Record<string, string> = {}): Promise<Response> =>
-  request(`${url}/v1/widget/conversations`, { token, body: {}, headers });
-
-const conversationIds = async (url: string, token: string): Promise<string[]> => {
-  const response = await listConversations(url, token);
-  expect(response.status).toBe(200);
-  return (response.body.conversations as { id: string }[]).map((conversation) => conversation.id);
-};
-
-function expectError(response: Response, status: number, code: string): void {
-  expect(response.status).toBe(status);
-  expect(response.body.error).toMatchObject({ code, message: expect.any(String) });
-  expect(response.body.token).toBeUndefined();
-}
-
-/** Connects to the widget namespace once: `connected`, or the code the handshake was refused with. */
-function handshake(url: string, token: string, origin?: string): Promise<string> {
-  const socket = io(url + WIDGET_NAMESPACE, {
-    auth: { token },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-    ...(origin === undefined ? {} : { extraHeaders: { origin } }),
-  });
-  return new Promise((resolve) => {
-    socket.once('connect', () => {
-      socket.close();
-      resolve('connected');
-    });
-    socket.once('connect_error', (error: Error & { data?: { code?: string } }) => {
-      socket.close();
-      resolve(error.data?.code ?? `transport error: ${error.message}`);
-    });
-  });
-}
-
-async function conversationRow(stack: TestStack, uuid: string): Promise<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null } | undefined> {
-  const [row] = await stack.bffSql.query<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null }>(
-    'SELECT inbox_id, customer_ref, engine_conversation_id FROM conversations WHERE uuid = $1',
-    [uuid],
-  );
-  return row;
-}
-
-async function conversationsOf(stack: TestStack, customerRef: string): Promise<number> {
-  const [row] = await stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', [customerRef]);
-  return row!.count;
-}
-
-function expectLifetime(body: { expires_at: string }, seconds: number): void {
-  const lifetime = Date.parse(body.expires_at) - Date.now();
-  expect(lifetime).toBeGreaterThan((seconds - 15) * 1000);
-  expect(lifetime).toBeLessThanOrEqual(seconds * 1000);
-}
 
 describe('widget sessions (PGlite)', () => {
   let stack: TestStack;
@@ -463,72 +393,5 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
   it('answers broken JSON with 400 invalid_json', async () => {
     const response = await request(`${stack.url}/v1/widget-sessions`, { token: engine.apiKey, rawBody: '{"customer_ref":' });
     expectError(response, 400, 'invalid_json');
-  });
-});
-
-describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) => {
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    stack = await startStack(driver);
-  });
-  afterAll(async () => {
-    await stack?.stop();
-  });
-
-  const visitor = () => newVisitor(stack.url);
-  const works = async (token: string) => (await listConversations(stack.url, token)).status === 200;
-
-  it('ends a token with DELETE /v1/widget-sessions/current on HTTP and the socket, while another token of the same visitor still works', async () => {
-    const first = await visitor();
-    const opened = await openConversation(stack.url, first.token);
-    expect(opened.status).toBe(201);
-    const second = await newSession(stack.url, DEMO_SITE_KEY, { token: first.token });
-    expect(second.body.customer_ref).toBe(first.customer_ref);
-    expect(await handshake(stack.url, first.token)).toBe('connected');
-
-    const ended = await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token });
-    expect(ended.status).toBe(204);
-
-    expectError(await listConversations(stack.url, first.token), 401, 'unauthorized');
-    expectError(await openConversation(stack.url, first.token), 401, 'unauthorized');
-    expectError(await request(`${stack.url}/v1/widget/config`, { token: first.token }), 401, 'unauthorized');
-    expect(await handshake(stack.url, first.token)).toBe('unauthorized');
-    expectError(await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token }), 401, 'unauthorized');
-
-    // The other token of the same visitor is untouched, and the refused open left nothing behind.
-    expect(await conversationIds(stack.url, second.body.token)).toEqual([opened.body.id]);
-    expect(await handshake(stack.url, second.body.token)).toBe('connected');
-  });
-
-  it('does not renew a revoked token into the same visitor: the site key gives a new one', async () => {
-    const first = await visitor();
-    expect((await openConversation(stack.url, first.token)).status).toBe(201);
-    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token })).status).toBe(204);
-    const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: first.token });
-    expect(renewed.status).toBe(201);
-    expect(renewed.body.customer_ref).toMatch(/^vis_/);
-    expect(renewed.body.customer_ref).not.toBe(first.customer_ref);
-    expect(await conversationIds(stack.url, renewed.body.token)).toEqual([]);
-  });
-
-  it("revokes a customer's token with POST /v1/widget-sessions/revoke and the API key, and with nothing else", async () => {
-    const customerRef = `cust-${randomToken(8)}`;
-    const target = (await newSession(stack.url, stack.apiKey, { customer_ref: customerRef })).body.token as string;
-    const sibling = (await newSession(stack.url, stack.apiKey, { customer_ref: customerRef })).body.token as string;
-    expect(await works(target)).toBe(true);
-
-    const someVisitor = await visitor();
-    for (const credential of [DEMO_SITE_KEY, someVisitor.token, target, `service_test_${randomToken(32)}`]) {
-      expectError(await request(`${stack.url}/v1/widget-sessions/revoke`, { token: credential, body: { token: target } }), 401, 'unauthorized');
-      expect(await works(target)).toBe(true);
-    }
-
-    const revoked = await request(`${stack.url}/v1/widget-sessions/revoke`, { token: stack.apiKey, body: { token: target } });
-    expect(revoked.status).toBe(204);
-    expectError(await listConversations(stack.url, target), 401, 'unauthorized');
-    expect(await handshake(stack.url, target)).toBe('unauthorized');
-    expect(await works(sibling)).toBe(true);
-    expect(await works(someVisitor.token)).toBe(true);
   });
 });

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomToken } from '../shared/index.ts';
+import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
+import { newVisitor } from '../test/widget-client.ts';
+import { newSession, listConversations, openConversation, conversationIds, expectError, handshake } from './sessions-fixture.ts';
+
+/** Revoking widget session tokens: the deny-list, on both drivers, over HTTP and Socket.IO. */
+
+describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startStack(driver);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const visitor = () => newVisitor(stack.url);
+  const works = async (token: string) => (await listConversations(stack.url, token)).status === 200;
+
+  it('ends a token with DELETE /v1/widget-sessions/current on HTTP and the socket, while another token of the same visitor still works', async () => {
+    const first = await visitor();
+    const opened = await openConversation(stack.url, first.token);
+    expect(opened.status).toBe(201);
+    const second = await newSession(stack.url, DEMO_SITE_KEY, { token: first.token });
+    expect(second.body.customer_ref).toBe(first.customer_ref);
+    expect(await handshake(stack.url, first.token)).toBe('connected');
+
+    const ended = await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token });
+    expect(ended.status).toBe(204);
+
+    expectError(await listConversations(stack.url, first.token), 401, 'unauthorized');
+    expectError(await openConversation(stack.url, first.token), 401, 'unauthorized');
+    expectError(await request(`${stack.url}/v1/widget/config`, { token: first.token }), 401, 'unauthorized');
+    expect(await handshake(stack.url, first.token)).toBe('unauthorized');
+    expectError(await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token }), 401, 'unauthorized');
+
+    // The other token of the same visitor is untouched, and the refused open left nothing behind.
+    expect(await conversationIds(stack.url, second.body.token)).toEqual([opened.body.id]);
+    expect(await handshake(stack.url, second.body.token)).toBe('connected');
+  });
+
+  it('does not renew a revoked token into the same visitor: the site key gives a new one', async () => {
+    const first = await visitor();
+    expect((await openConversation(stack.url, first.token)).status).toBe(201);
+    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token })).status).toBe(204);
+    const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: first.token });
+    expect(renewed.status).toBe(201);
+    expect(renewed.body.customer_ref).toMatch(/^vis_/);
+    expect(renewed.body.customer_ref).not.toBe(first.customer_ref);
+    expect(await conversationIds(stack.url, renewed.body.token)).toEqual([]);
+  });
+
+  it("revokes a customer's token with POST /v1/widget-sessions/revoke and the API key, and with nothing else", async () => {
+    const customerRef = `cust-${randomToken(8)}`;
+    const target = (await newSession(stack.url, stack.apiKey, { customer_ref: customerRef })).body.token as string;
+    const sibling = (await newSession(stack.url, stack.apiKey, { customer_ref: customerRef })).body.token as string;
+    expect(await works(target)).toBe(true);
+
+    const someVisitor = await visitor();
+    for (const credential of [DEMO_SITE_KEY, someVisitor.token, target, `service_test_${randomToken(32)}`]) {
+      expectError(await request(`${stack.url}/v1/widget-sessions/revoke`, { token: credential, body: { token: target } }), 401, 'unauthorized');
+      expect(await works(target)).toBe(true);
+    }
+
+    const revoked = await request(`${stack.url}/v1/widget-sessions/revoke`, { token: stack.apiKey, body: { token: target } });
+    expect(revoked.status).toBe(204);
+    expectError(await listConversations(stack.url, target), 401, 'unauthorized');
+    expect(await handshake(stack.url, target)).toBe('unauthorized');
+    expect(await works(sibling)).toBe(true);
+    expect(await works(someVisitor.token)).toBe(true);
+  });
+});
