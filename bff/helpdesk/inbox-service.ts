@@ -22,6 +22,7 @@ import {
 import { listAccountUsers } from '../store/accounts.ts';
 import { changesBetween, writeAudit, type Actor } from '../store/audit-log.ts';
 import { findUser } from '../store/users.ts';
+import { personShape } from './shapes.ts';
 import type { Agent, Inbox, InboxCreate, InboxFields, SiteKey, SiteKeyCreate } from './schemas.ts';
 
 const inboxChanges = (body: InboxFields): InboxChanges => ({
@@ -99,18 +100,7 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
       if (userIds && !userIds.includes(member.userId)) continue;
       const user = await findUser(sql, member.userId);
       if (!user) continue;
-      agents.push({
-        id: user.id,
-        uid: user.email,
-        name: user.name,
-        available_name: user.displayName ?? user.name,
-        display_name: user.displayName,
-        email: user.email,
-        account_id: accountId,
-        role: member.role,
-        confirmed: true,
-        custom_attributes: user.customAttributes,
-      });
+      agents.push({ ...personShape(user), account_id: accountId, role: member.role });
     }
     return agents;
   }

@@ -92,7 +92,8 @@ export type AccountView = z.infer<typeof AccountView>;
 export const AccountUser = z.object({ account_id: z.number().int(), user_id: z.number().int(), role: Role });
 export type AccountUser = z.infer<typeof AccountUser>;
 
-export const User = z.object({
+/** A person, as Chatwoot shows users and agents. */
+export const Person = z.object({
   id: z.number().int(),
   uid: z.string(),
   name: z.string(),
@@ -101,6 +102,10 @@ export const User = z.object({
   email: z.string(),
   confirmed: z.boolean(),
   custom_attributes: z.record(z.string(), z.unknown()),
+});
+export type Person = z.infer<typeof Person>;
+
+export const User = Person.extend({
   accounts: z.array(z.object({ id: z.number().int(), name: z.string(), role: Role })),
   /** Only in the answer that made the person (shown once; kept hashed). */
   access_token: z.string().optional(),
@@ -232,18 +237,8 @@ export const SiteKey = z.object({
 });
 export type SiteKey = z.infer<typeof SiteKey>;
 
-export const Agent = z.object({
-  id: z.number().int(),
-  uid: z.string(),
-  name: z.string(),
-  available_name: z.string(),
-  display_name: z.string().nullable(),
-  email: z.string(),
-  account_id: z.number().int(),
-  role: Role,
-  confirmed: z.boolean(),
-  custom_attributes: z.record(z.string(), z.unknown()),
-});
+/** A person of an account, with their role there. */
+export const Agent = Person.extend({ account_id: z.number().int(), role: Role });
 export type Agent = z.infer<typeof Agent>;
 
 export const InboxMembersChange = z.strictObject({ inbox_id: IdParam, user_ids: z.array(IdParam).max(500) });

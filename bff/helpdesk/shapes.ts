@@ -2,7 +2,7 @@ import type { AccountRecord, Role } from '../store/accounts.ts';
 import type { AgentBotRecord } from '../store/agent-bots.ts';
 import type { AuditLogRecord } from '../store/audit-log.ts';
 import type { UserRecord } from '../store/users.ts';
-import type { AccountView, AgentBot, PlatformAccount, User } from './schemas.ts';
+import type { AccountView, AgentBot, Person, PlatformAccount, User } from './schemas.ts';
 
 /** The helpdesk's records as its APIs show them (Chatwoot's field names). */
 
@@ -20,7 +20,7 @@ export const platformAccountShape = (account: AccountRecord): PlatformAccount =>
 
 export const accountViewShape = (account: AccountRecord, role: Role | undefined): AccountView => ({ ...platformAccountShape(account), role: role ?? null });
 
-export const userShape = (user: UserRecord, accounts: { id: number; name: string; role: Role }[], accessToken?: string): User => ({
+export const personShape = (user: UserRecord): Person => ({
   id: user.id,
   uid: user.email,
   name: user.name,
@@ -29,6 +29,10 @@ export const userShape = (user: UserRecord, accounts: { id: number; name: string
   email: user.email,
   confirmed: true,
   custom_attributes: user.customAttributes,
+});
+
+export const userShape = (user: UserRecord, accounts: { id: number; name: string; role: Role }[], accessToken?: string): User => ({
+  ...personShape(user),
   accounts,
   ...(accessToken ? { access_token: accessToken } : {}),
 });
