@@ -32,6 +32,8 @@ import { applicationAuth, platformAuth, validationIs422, type ApplicationState, 
 import { addApplicationRoutes } from './helpdesk/application-routes.ts';
 import { addInboxRoutes } from './helpdesk/inbox-routes.ts';
 import { addCannedResponseRoutes } from './helpdesk/canned-response-routes.ts';
+import { addDeskConversationRoutes } from './helpdesk/desk-conversation-routes.ts';
+import { createDeskConversationService } from './helpdesk/desk-conversation-service.ts';
 import { createInboxService } from './helpdesk/inbox-service.ts';
 import { createHelpdeskService } from './helpdesk/helpdesk-service.ts';
 import { addPlatformRoutes } from './helpdesk/platform-routes.ts';
@@ -183,6 +185,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addApplicationRoutes(application, helpdesk, sql);
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
+  addDeskConversationRoutes(application, createDeskConversationService({ sql, engine, recorder, conversations, now }), sql);
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });
 

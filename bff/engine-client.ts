@@ -72,6 +72,21 @@ export class EngineClient {
     return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/close`, ChangeAnswer, {}, idempotencyKey);
   }
 
+  /** Hands the conversation to people (a person answers from the helpdesk). */
+  handover(conversationId: string, reason: string, idempotencyKey?: string): Promise<ConversationChange> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/handover`, ChangeAnswer, { reason }, idempotencyKey);
+  }
+
+  /** Gives the conversation back to the AI. */
+  handback(conversationId: string, idempotencyKey?: string): Promise<ConversationChange> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/handback`, ChangeAnswer, {}, idempotencyKey);
+  }
+
+  /** Relays a person's answer to the customer. */
+  humanMessage(conversationId: string, message: { text: string; author_name?: string | undefined }, idempotencyKey?: string): Promise<ConversationChange> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/human-messages`, ChangeAnswer, message, idempotencyKey);
+  }
+
   /** The same engine, reached with another API key (to check a site's server's own key). */
   withKey(apiKey: string): EngineClient {
     return new EngineClient({ baseUrl: this.#baseUrl, apiKey, timeoutMs: this.#timeoutMs, fetch: this.#fetch });

@@ -252,3 +252,55 @@ export const CannedResponseUpdate = CannedResponseCreate.partial();
 export const CannedResponseQuery = z.strictObject({ search: z.string().max(100).optional() });
 export const CannedResponse = z.object({ id: z.number().int(), account_id: z.number().int(), short_code: z.string(), content: z.string() });
 export type CannedResponse = z.infer<typeof CannedResponse>;
+
+// Conversations for people (Application API, Chatwoot-shaped).
+export const ConversationParams = z.strictObject({ account_id: IdParam, conversation_id: IdParam });
+export const ConversationListQuery = z.strictObject({
+  status: z.enum(['open', 'resolved', 'all']).default('open'),
+  assignee_type: z.enum(['me', 'unassigned', 'all']).default('all'),
+  inbox_id: IdParam.optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
+export const DeskMessageCreate = z.strictObject({
+  content: z.string().trim().min(1).max(150_000),
+  /** A note for the people answering, never shown to the customer. */
+  private: z.boolean().default(false),
+  /** Makes a retry safe: the same echo_id again gives the same message. */
+  echo_id: z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -').optional(),
+});
+export const AssignmentCreate = z.strictObject({ assignee_id: IdParam.nullable() });
+export const StatusChange = z.strictObject({ status: z.enum(['open', 'resolved']) });
+
+export const DeskMessage = z.object({
+  id: z.number().int(),
+  content: z.string(),
+  message_type: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).describe('0 incoming, 1 outgoing, 2 activity, 3 template'),
+  content_type: z.string(),
+  private: z.boolean(),
+  created_at: z.number().int(),
+  conversation_id: z.number().int(),
+  sender: z.object({ type: z.enum(['contact', 'agent_bot', 'user']), name: z.string() }).nullable(),
+});
+export type DeskMessage = z.infer<typeof DeskMessage>;
+
+export const DeskConversation = z.object({
+  id: z.number().int(),
+  uuid: z.string(),
+  account_id: z.number().int(),
+  inbox_id: z.number().int(),
+  status: z.enum(['open', 'resolved']),
+  /** Who answers now: the AI, or people (after a handover). */
+  handled_by: z.enum(['ai', 'human']),
+  assignee_id: z.number().int().nullable(),
+  contact: z.object({ name: z.string().nullable(), email: z.string().nullable() }),
+  last_activity_at: z.number().int(),
+  created_at: z.number().int(),
+});
+export type DeskConversation = z.infer<typeof DeskConversation>;
+
+export const DeskConversationList = z.object({
+  data: z.object({
+    meta: z.object({ mine_count: z.number().int(), unassigned_count: z.number().int(), all_count: z.number().int() }),
+    payload: z.array(DeskConversation),
+  }),
+});

@@ -38,7 +38,7 @@ export async function findClientMessage(db: Queryable, id: number): Promise<Clie
 /** A conversation's messages without the widget's notices, oldest first; with `limit`, the newest ones (before `before`). */
 export async function clientMessages(db: Queryable, conversationId: number, options: { before?: number | undefined; limit?: number | undefined } = {}): Promise<ClientMessageRow[]> {
   const params: unknown[] = [conversationId];
-  let filter = "AND NOT (m.author = 'system' AND m.content_type = 'text')";
+  let filter = "AND NOT (m.author = 'system' AND m.content_type = 'text') AND NOT m.private";
   if (options.before) {
     params.push(options.before);
     filter += ` AND m.id < $${params.length}`;

@@ -3,7 +3,7 @@ import type { Queryable } from '../../shared/server/index.ts';
 import type { ConversationRecord } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
-export const FOR_WIDGET = "m.content_type <> 'input_csat'";
+export const FOR_WIDGET = "m.content_type <> 'input_csat' AND NOT m.private";
 
 interface MessageRow {
   id: number;
@@ -55,6 +55,8 @@ export interface NewMessage {
   attributes?: MessageAttributes | undefined;
   /** `text` unless the message is something else, such as the survey question (`input_csat`). */
   contentType?: string | undefined;
+  /** A note of the people answering: never shown to the customer. */
+  private?: boolean | undefined;
 }
 
 /**
@@ -63,8 +65,8 @@ export interface NewMessage {
  */
 export async function insertMessage(db: Queryable, conversation: ConversationRecord, message: NewMessage, now: Date): Promise<{ message: WidgetMessage; created: boolean }> {
   const [inserted] = await db.query<{ id: number }>(
-    `INSERT INTO messages (conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10) ON CONFLICT DO NOTHING RETURNING id`,
+    `INSERT INTO messages (conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type, private)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING id`,
     [
       conversation.id,
       message.author,
@@ -76,6 +78,7 @@ export async function insertMessage(db: Queryable, conversation: ConversationRec
       message.attributes && (message.attributes.choices || message.attributes.card) ? JSON.stringify(message.attributes) : null,
       now,
       message.contentType ?? 'text',
+      message.private ?? false,
     ],
   );
   if (inserted) {

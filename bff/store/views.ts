@@ -18,7 +18,7 @@ export async function conversationViews(db: Queryable, where: { inboxId: string;
   const rows = await db.query<ConversationRow & { unread: number; rating: number | null; comment: string | null; last_id: number | null }>(
     `SELECT ${CONVERSATION_COLUMNS},
        (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author <> 'customer' AND m.id > c.customer_last_read_id AND ${FOR_WIDGET})::int AS unread,
-       (SELECT max(l.id) FROM messages l WHERE l.conversation_id = c.id AND l.author <> 'system') AS last_id,
+       (SELECT max(l.id) FROM messages l WHERE l.conversation_id = c.id AND l.author <> 'system' AND NOT l.private) AS last_id,
        s.rating, s.comment
      FROM conversations c LEFT JOIN surveys s ON s.conversation_id = c.id
      WHERE c.inbox_id = $1 AND c.customer_ref = $2 ${where.id !== undefined ? 'AND c.id = $3' : ''}
