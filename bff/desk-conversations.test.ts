@@ -3,7 +3,7 @@ import type { WidgetMessage } from '../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from '../test/helpdesk-client.ts';
 import { request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
-import { DeskConversation, DeskConversationList, DeskMessage, Inbox, InboxList, User } from './helpdesk/schemas.ts';
+import { AgentBot, DeskConversation, DeskConversationList, DeskMessage, Inbox, InboxList, User } from './helpdesk/schemas.ts';
 
 /**
  * People answer customers through the Application API: a customer's conversation with the AI shows
@@ -17,6 +17,7 @@ describe('conversations for people through the Application API', () => {
   let admin: User;
   let agent: User;
   let otherAgent: User;
+  let inbox: Inbox;
 
   beforeAll(async () => {
     // The engine runs apart, so that a test can take it away.
@@ -31,7 +32,7 @@ describe('conversations for people through the Application API', () => {
     admin = await person('Ada', 'ada@desk.example', 'administrator');
     agent = await person('Sam', 'sam@desk.example', 'agent');
     otherAgent = await person('Kim', 'kim@desk.example', 'agent');
-    const inbox = InboxList.parse((await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`, admin.access_token)).body).payload[0] as Inbox;
+    inbox = InboxList.parse((await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`, admin.access_token)).body).payload[0] as Inbox;
     await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inbox_members`, admin.access_token, { body: { inbox_id: inbox.id, user_ids: [agent.id] } });
   });
   afterAll(async () => {
@@ -135,6 +136,24 @@ describe('conversations for people through the Application API', () => {
     await stack.bff.relay.settled();
     const [row] = await stack.bffSql.query<{ engine_closed: boolean }>('SELECT engine_closed FROM conversations WHERE id = $1', [id]);
     expect(row!.engine_closed).toBe(true);
+  });
+
+  it('lets an agent bot act only on the inboxes it is connected to', async () => {
+    const bot = AgentBot.parse((await app('/agent_bots', admin.access_token, { body: { name: 'Order bot' } })).body);
+    const { id, widgetMessages } = await customerAsks('Where is my order?');
+    expect((await list(bot.access_token)).payload).toEqual([]);
+    expect((await app(`/conversations/${id}/messages`, bot.access_token, { body: { content: 'Beep.' } })).status).toBe(404);
+
+    expect((await app(`/inboxes/${inbox.id}/set_agent_bot`, agent.access_token, { body: { agent_bot: bot.id } })).status).toBe(401);
+    expect((await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: 999999 } })).status).toBe(422);
+    const connected = await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: bot.id } });
+    expect(connected.body.agent_bot_id).toBe(bot.id);
+    expect((await list(bot.access_token)).payload.some((conversation) => conversation.id === id)).toBe(true);
+    expect((await app(`/conversations/${id}/messages`, bot.access_token, { body: { content: 'Your order left the warehouse today.' } })).status).toBe(200);
+    expect((await widgetMessages()).at(-1)).toMatchObject({ author: 'human', author_name: 'Order bot', text: 'Your order left the warehouse today.' });
+
+    await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: null } });
+    expect((await list(bot.access_token)).payload).toEqual([]);
   });
 
   it('answers 503 when the engine is away and stores nothing; the same answer sent again later goes through once', async () => {

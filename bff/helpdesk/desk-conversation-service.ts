@@ -66,9 +66,12 @@ function engineFailure(error: unknown): never {
 export function createDeskConversationService(deps: { sql: Sql; engine: EngineClient; recorder: EngineEventRecorder; conversations: ConversationService; now: () => Date }) {
   const { sql, engine, recorder, conversations, now } = deps;
 
-  /** The inboxes the caller may see: every one (administrators, bots), or those they answer (agents). */
+  /** The inboxes the caller may see: every one (administrators), those they answer (agents), those it is connected to (bots). */
   async function visibleInboxIds(accountId: number, caller: Caller, standing: Role | 'bot'): Promise<string[] | undefined> {
-    if (standing !== 'agent' || caller.kind !== 'user') return undefined;
+    if (caller.kind === 'agent_bot') {
+      return (await sql.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1 AND agent_bot_id = $2', [accountId, caller.bot.id])).map((row) => row.id);
+    }
+    if (standing !== 'agent') return undefined;
     const rows = await sql.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1', [accountId]);
     const visible: string[] = [];
     for (const row of rows) if ((await inboxMembers(sql, row.id)).includes(caller.user.id)) visible.push(row.id);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import type { InboxService } from './inbox-service.ts';
-import { AccountParams, Agent, Inbox, InboxCreate, InboxList, InboxMembersChange, InboxParams, InboxUpdate, SiteKey, SiteKeyCreate, SiteKeyParams, SiteKeyUpdate } from './schemas.ts';
+import { AccountParams, Agent, Inbox, InboxCreate, InboxList, InboxMembersChange, InboxParams, InboxUpdate, SetAgentBot, SiteKey, SiteKeyCreate, SiteKeyParams, SiteKeyUpdate } from './schemas.ts';
 
 const tag = 'Application API';
 const security = 'accessToken';
@@ -56,6 +56,13 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
       async (ctx, { params }) => {
         await administrator(ctx, params.account_id);
         ctx.body = await inboxes.rotateHmac(params.account_id, ctx.state.actor, params.inbox_id);
+      },
+    )
+    .add(
+      { method: 'post', path: `${base}/inboxes/:inbox_id/set_agent_bot`, tag, security, summary: "Connect an agent bot to the inbox (administrators); null disconnects it", params: InboxParams, body: SetAgentBot, responses: { 200: { description: 'The inbox.', schema: Inbox } }, errors: [...errors] },
+      async (ctx, { params, body }) => {
+        await administrator(ctx, params.account_id);
+        ctx.body = await inboxes.setAgentBot(params.account_id, ctx.state.actor, params.inbox_id, body.agent_bot);
       },
     )
     .add({ method: 'get', path: `${base}/inboxes/:inbox_id/site_keys`, tag, security, summary: "The inbox's site keys (administrators)", params: InboxParams, responses: { 200: { description: 'The site keys, by prefix.', schema: z.array(SiteKey) } }, errors: [...errors] }, async (ctx, { params }) => {

@@ -12,6 +12,7 @@ import {
   listInboxSiteKeys,
   revokeSiteKey,
   rotateHmacToken,
+  setInboxAgentBot,
   setInboxMembers,
   setSiteKeyOrigins,
   updateAccountInbox,
@@ -20,6 +21,7 @@ import {
   type SiteKeyRecord,
 } from '../store/account-inboxes.ts';
 import { listAccountUsers } from '../store/accounts.ts';
+import { findAgentBot } from '../store/agent-bots.ts';
 import { changesBetween, writeAudit, type Actor } from '../store/audit-log.ts';
 import { findUser } from '../store/users.ts';
 import { personShape } from './shapes.ts';
@@ -59,6 +61,7 @@ export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
   hmac_mandatory: inbox.hmacMandatory,
   inbox_identifier: inbox.identifier,
   allowed_origins: inbox.clientApiOrigins,
+  agent_bot_id: inbox.agentBotId,
   created_at: inbox.createdAt.toISOString(),
   ...(hmacToken ? { hmac_token: hmacToken } : {}),
 });
@@ -160,6 +163,19 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
         // The key itself is never written to the log; that it changed is.
         await writeAudit(tx, { accountId, actor, auditableType: 'Inbox', auditableId: displayId, action: 'update', changes: { hmac_token: ['[hidden]', '[hidden]'] } }, now());
         return inboxShape(inbox, token);
+      });
+    },
+
+    async setAgentBot(accountId: number, actor: Actor, displayId: number, botId: number | null) {
+      const before = await inboxOf(accountId, displayId);
+      if (botId !== null && (await findAgentBot(sql, botId))?.accountId !== accountId) {
+        throw new ParleyError('unprocessable', `No agent bot ${botId} in this account.`, { problems: [{ field: 'agent_bot', message: 'not a bot of this account' }] });
+      }
+      return sql.transaction(async (tx) => {
+        await setInboxAgentBot(tx, before.id, botId);
+        const after = { ...before, agentBotId: botId };
+        await audit(tx, accountId, actor, 'Inbox', displayId, 'update', inboxShape(before), inboxShape(after));
+        return inboxShape(after);
       });
     },
 

@@ -211,6 +211,8 @@ export const Inbox = z.object({
   /** The Client API's inbox identifier. */
   inbox_identifier: z.string().nullable(),
   allowed_origins: z.array(z.string()),
+  /** The agent bot connected to the inbox: it acts on this inbox's conversations. */
+  agent_bot_id: z.number().int().nullable(),
   created_at: z.string(),
   /** The identity validation key: in the answers that made or rotated it only. */
   hmac_token: z.string().optional(),
@@ -218,6 +220,9 @@ export const Inbox = z.object({
 export type Inbox = z.infer<typeof Inbox>;
 
 export const InboxList = z.object({ payload: z.array(Inbox) });
+
+/** `POST …/inboxes/{id}/set_agent_bot`, as Chatwoot's: the bot's id, or null to disconnect. */
+export const SetAgentBot = z.strictObject({ agent_bot: IdParam.nullable() });
 
 export const SiteKeyCreate = z
   .strictObject({ environment: z.enum(['live', 'sandbox']), allowed_origins: Origins.default([]) })

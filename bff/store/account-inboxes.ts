@@ -21,6 +21,8 @@ export interface InboxRecord {
   hmacMandatory: boolean;
   identifier: string | null;
   clientApiOrigins: string[];
+  /** The agent bot connected to the inbox, if any. */
+  agentBotId: number | null;
   createdAt: Date;
 }
 
@@ -42,6 +44,7 @@ interface InboxRow {
   hmac_mandatory: boolean;
   identifier: string | null;
   client_api_origins: string[];
+  agent_bot_id: number | null;
   created_at: Date;
 }
 
@@ -63,11 +66,12 @@ const toInbox = (row: InboxRow): InboxRecord => ({
   hmacMandatory: row.hmac_mandatory,
   identifier: row.identifier,
   clientApiOrigins: row.client_api_origins,
+  agentBotId: row.agent_bot_id,
   createdAt: row.created_at,
 });
 
 const COLUMNS =
-  'id, display_id, account_id, name, greeting, greeting_enabled, color, locale, survey_enabled, prechat_enabled, lock_to_single_conversation, working_hours_enabled, timezone, out_of_office_message, hmac_mandatory, identifier, client_api_origins, created_at';
+  'id, display_id, account_id, name, greeting, greeting_enabled, color, locale, survey_enabled, prechat_enabled, lock_to_single_conversation, working_hours_enabled, timezone, out_of_office_message, hmac_mandatory, identifier, client_api_origins, agent_bot_id, created_at';
 
 export interface InboxChanges {
   name?: string | undefined;
@@ -142,6 +146,11 @@ export async function deleteAccountInbox(db: Queryable, id: string): Promise<voi
   await db.query('DELETE FROM contacts WHERE inbox_id = $1', [id]);
   await db.query('DELETE FROM site_keys WHERE inbox_id = $1', [id]);
   await db.query('DELETE FROM inboxes WHERE id = $1', [id]);
+}
+
+/** Connects an agent bot to the inbox (or none). */
+export async function setInboxAgentBot(db: Queryable, id: string, agentBotId: number | null): Promise<void> {
+  await db.query('UPDATE inboxes SET agent_bot_id = $2 WHERE id = $1', [id, agentBotId]);
 }
 
 /** A new HMAC key for identity validation; the old one stops working at once. */
