@@ -16,6 +16,7 @@ describe("the BFF's own configuration (npm run bff)", () => {
       REDIS_URL: 'rediss://cache.internal:6380',
       SESSION_KEYS: `${SESSION_KEY}, k0:${Buffer.alloc(40, 1).toString('base64url')}`,
       TRUST_PROXY_HOPS: '1',
+      PUBLIC_URL: 'https://Chat.Example.com:443',
       ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef',
       FEED_POLL_MS: '5000',
       LOG_LEVEL: 'warn',
@@ -29,6 +30,7 @@ describe("the BFF's own configuration (npm run bff)", () => {
       databaseUrl: 'postgresql://parley@db.internal/parley',
       redisUrl: 'rediss://cache.internal:6380',
       trustProxyHops: 1,
+      publicUrl: 'https://chat.example.com',
       engineWebhookSecret: 'whsec_0123456789abcdef',
       feedPollMs: 5000,
       logLevel: 'warn',
@@ -70,6 +72,7 @@ describe("the BFF's own configuration (npm run bff)", () => {
     ['a short webhook secret', { ...ENGINE, ENGINE_WEBHOOK_SECRET: 'short' }, 'ENGINE_WEBHOOK_SECRET'],
     ['a feed poll under 100 ms', { ...ENGINE, FEED_POLL_MS: '10' }, 'FEED_POLL_MS'],
     ['an unknown log level', { ...ENGINE, LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    ['a public URL with a path', { ...ENGINE, PUBLIC_URL: 'https://chat.example.com/parley' }, 'PUBLIC_URL'],
   ])('refuses %s with a message that names the variable', (_name, env, variable) => {
     expect(() => readBffConfig(env)).toThrow(ConfigError);
     expect(() => readBffConfig(env)).toThrow(new RegExp(`^  ${variable}: `, 'm'));

@@ -6,6 +6,7 @@ import {
   HttpUrl,
   LogLevel,
   optionalVariable,
+  Origin,
   Port,
   PostgresUrl,
   readEnv,
@@ -32,6 +33,8 @@ export const BffEnv = z.object({
   REDIS_URL: optionalVariable(RedisUrl),
   SESSION_KEYS: optionalVariable(SessionKeySet),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Where people reach this BFF (for one-time sign-in links), e.g. https://chat.example.com. */
+  PUBLIC_URL: optionalVariable(Origin),
   ENGINE_WEBHOOK_SECRET: optionalVariable(z.string().min(16, 'must be at least 16 characters')),
   FEED_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   LOG_LEVEL: optionalVariable(LogLevel),
@@ -59,6 +62,8 @@ export interface BffSettings {
   /** Unset: a key set made on first start and kept in the BFF's store. */
   sessionKeys: SessionKey[] | undefined;
   trustProxyHops: number;
+  /** Unset: the address each request came to. */
+  publicUrl: string | undefined;
   engineWebhookSecret: string | undefined;
   feedPollMs: number;
   logLevel: z.output<typeof LogLevel> | undefined;
@@ -76,6 +81,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     redisUrl: value.REDIS_URL,
     sessionKeys: value.SESSION_KEYS,
     trustProxyHops: value.TRUST_PROXY_HOPS,
+    publicUrl: value.PUBLIC_URL,
     engineWebhookSecret: value.ENGINE_WEBHOOK_SECRET,
     feedPollMs: value.FEED_POLL_MS,
     logLevel: value.LOG_LEVEL,

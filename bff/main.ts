@@ -54,6 +54,7 @@ const bff = await createBff({
   widgetAssetsDir: WIDGET_ASSETS_DIR,
   defaultInboxId,
   trustProxyHops: config.trustProxyHops,
+      publicUrl: config.publicUrl,
   engineWebhookSecret: config.engineWebhookSecret,
   feedPollMs: config.feedPollMs,
   redis: infrastructure.redis,

@@ -172,4 +172,15 @@ describe('the helpdesk Platform API', () => {
     }
     expect((await platform('/users/999999/login')).status).toBe(404);
   });
+
+  it('builds sign-in links on PUBLIC_URL when it is set (the address people reach, behind a proxy)', async () => {
+    const behindProxy = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, PUBLIC_URL: 'https://chat.example.com' });
+    try {
+      const user = User.parse((await desk(`${behindProxy.url}/platform/api/v1/users`, PLATFORM_TOKEN, { body: { name: 'Pia', email: 'pia@example.com' } })).body);
+      const link = SignInLink.parse((await desk(`${behindProxy.url}/platform/api/v1/users/${user.id}/login`, PLATFORM_TOKEN)).body);
+      expect(link.url).toMatch(/^https:\/\/chat\.example\.com\/console\/#sign_in_token=[0-9A-Za-z]{32}$/);
+    } finally {
+      await behindProxy.stop();
+    }
+  });
 });

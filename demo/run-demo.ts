@@ -90,6 +90,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       defaultInboxId: inbox.inboxId,
       extraRouters: [storefrontRouter(inbox.siteKey, config.demoLiveSiteKey)],
       trustProxyHops: config.trustProxyHops,
+      publicUrl: config.publicUrl,
       engineWebhookSecret: webhookSecret,
       feedPollMs: config.feedPollMs,
       redis,
