@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { Origin } from '../shared/server/index.ts';
-import { readBffStoreConfig } from './config.ts';
-import { openBffStore } from './infrastructure.ts';
+import { withCliStore } from './cli-store.ts';
 import { addSiteKey, createInbox } from './store/inboxes.ts';
 
 /**
@@ -31,15 +30,7 @@ if (!origins.success) {
 }
 const liveOrigins = [...new Set(origins.data)];
 
-let store: ReturnType<typeof readBffStoreConfig>;
-try {
-  store = readBffStoreConfig(process.env);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
-const sql = await openBffStore(store);
-try {
+await withCliStore(async (sql) => {
   // All or nothing: an inbox without its keys is of no use.
   const made = await sql.transaction(async (tx) => {
     const inbox = await createInbox(tx, { name });
@@ -50,9 +41,4 @@ try {
   const lines = [`Inbox ${made.inbox.id} (${made.inbox.name})`, `  sandbox site key: ${made.sandbox.key}`];
   if (made.live) lines.push(`  live site key (works from ${made.live.allowedOrigins.join(', ')}): ${made.live.key}`);
   process.stdout.write(`${lines.join('\n')}\n`);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exitCode = 1;
-} finally {
-  await sql.close();
-}
+});

@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { readBffStoreConfig } from './config.ts';
-import { openBffStore } from './infrastructure.ts';
+import { withCliStore } from './cli-store.ts';
 import { createPlatformToken } from './store/credentials.ts';
 
 /**
@@ -16,20 +15,7 @@ try {
   process.exit(2);
 }
 const name = values.name?.trim() || 'operator';
-let store: ReturnType<typeof readBffStoreConfig>;
-try {
-  store = readBffStoreConfig(process.env);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
-const sql = await openBffStore(store);
-try {
+await withCliStore(async (sql) => {
   const { token } = await createPlatformToken(sql, name, new Date());
   process.stdout.write(`Platform app token for ${name} (shown once, keep it safe; send it as the api_access_token header):\n  ${token}\n`);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exitCode = 1;
-} finally {
-  await sql.close();
-}
+});
