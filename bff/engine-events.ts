@@ -88,6 +88,7 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
         if (forwarded) changes.unshift({ type: 'message.status', messageId: forwarded, status: 'delivered' });
         for (const id of read) changes.push({ type: 'message.status', messageId: id, status: 'read' });
       });
+      // After the commit only; `then` is copied as it is now.
       publisher.publish(conversation, ...changes, ...(options.then ?? []));
     },
   };

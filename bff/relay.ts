@@ -55,7 +55,9 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     if (typingDone.length) publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
     try {
       const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
-      await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone.splice(0) });
+      await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone });
+      // Sent with the answer; should recording fail, `finally` still ends the indicator.
+      typingDone.length = 0;
       onAnswer?.(answer.events);
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
