@@ -115,6 +115,9 @@ describe('conversations for people through the Application API', () => {
     const mine = await list(agent.access_token, '?assignee_type=me');
     expect(mine.payload.map((conversation) => conversation.id)).toEqual([id]);
     expect(mine.meta.mine_count).toBe(1);
+    // The counts are the caller's whatever the page shows.
+    expect((await list(agent.access_token, '?assignee_type=unassigned')).meta.mine_count).toBe(1);
+    expect((await list(admin.access_token)).meta.mine_count).toBe(0);
     expect((await app(`/conversations/${id}/assignments`, admin.access_token, { body: { assignee_id: 999999 } })).status).toBe(422);
     expect((await app(`/conversations/${id}/assignments`, admin.access_token, { body: { assignee_id: null } })).body.assignee_id).toBeNull();
     expect((await list(agent.access_token, '?assignee_type=me')).payload).toEqual([]);

@@ -5,7 +5,6 @@ import type { Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { EngineCallError, type EngineClient } from '../engine-client.ts';
 import type { EngineEventRecorder } from '../engine-events.ts';
-import { inboxMembers } from '../store/account-inboxes.ts';
 import { roleIn, type Role } from '../store/accounts.ts';
 import { attachEngineConversation, type ConversationRecord } from '../store/conversations.ts';
 import { deskMessages, findDeskConversation, listDeskConversations, setAssignee, type DeskConversation, type DeskMessageRow } from '../store/desk-conversations.ts';
@@ -72,10 +71,11 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
       return (await sql.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1 AND agent_bot_id = $2', [accountId, caller.bot.id])).map((row) => row.id);
     }
     if (standing !== 'agent') return undefined;
-    const rows = await sql.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1', [accountId]);
-    const visible: string[] = [];
-    for (const row of rows) if ((await inboxMembers(sql, row.id)).includes(caller.user.id)) visible.push(row.id);
-    return visible;
+    const rows = await sql.query<{ id: string }>(
+      'SELECT i.id FROM inboxes i JOIN inbox_members m ON m.inbox_id = i.id WHERE i.account_id = $1 AND m.user_id = $2',
+      [accountId, caller.user.id],
+    );
+    return rows.map((row) => row.id);
   }
 
   async function conversationFor(accountId: number, caller: Caller, standing: Role | 'bot', id: number): Promise<DeskConversation> {
@@ -102,11 +102,9 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
         status: query.status === 'all' ? undefined : query.status,
       };
       const me = caller.kind === 'user' ? caller.user.id : 0;
-      const assignee = query.assignee_type === 'me' ? { kind: 'mine' as const, userId: me } : { kind: query.assignee_type === 'unassigned' ? ('unassigned' as const) : ('all' as const) };
-      const { conversations: rows, counts } = await listDeskConversations(sql, filter, assignee.kind === 'all' ? { kind: 'all' } : assignee, { number: query.page, size: PER_PAGE });
-      // The counts are "mine" for the caller whatever the filter.
-      const mine = assignee.kind === 'mine' ? counts.mine : (await listDeskConversations(sql, filter, { kind: 'mine', userId: me }, { number: 1, size: 1 })).counts.mine;
-      return { data: { meta: { mine_count: mine, unassigned_count: counts.unassigned, all_count: counts.all }, payload: rows.map(conversationShape) } };
+      const assignee = query.assignee_type === 'me' ? 'mine' : query.assignee_type;
+      const { conversations: rows, counts } = await listDeskConversations(sql, filter, assignee, me, { number: query.page, size: PER_PAGE });
+      return { data: { meta: { mine_count: counts.mine, unassigned_count: counts.unassigned, all_count: counts.all }, payload: rows.map(conversationShape) } };
     },
 
     async get(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {

@@ -54,23 +54,26 @@ function where(filter: DeskFilter, params: unknown[]): string {
   return clauses.join(' AND ');
 }
 
-/** One page of conversations, handed-over ones first, then the longest waiting; with the counts per assignee. */
+/**
+ * One page of conversations, handed-over ones first, then by last activity; with the counts of
+ * those assigned to `me` (the caller), unassigned and all, whatever the page shows.
+ */
 export async function listDeskConversations(
   db: Queryable,
   filter: DeskFilter,
-  assignee: { kind: 'all' } | { kind: 'unassigned' } | { kind: 'mine'; userId: number },
+  assignee: 'mine' | 'unassigned' | 'all',
+  me: number,
   page: { number: number; size: number },
 ): Promise<{ conversations: DeskConversation[]; counts: { mine: number; unassigned: number; all: number } }> {
   const params: unknown[] = [];
   const base = where(filter, params);
-  const me = assignee.kind === 'mine' ? assignee.userId : 0;
   const [counts] = await db.query<{ mine: number; unassigned: number; all: number }>(
     `SELECT count(*) FILTER (WHERE c.assignee_id = $${params.length + 1}::int)::int AS mine, count(*) FILTER (WHERE c.assignee_id IS NULL)::int AS unassigned, count(*)::int AS "all"
      FROM conversations c JOIN inboxes i ON i.id = c.inbox_id WHERE ${base}`,
     [...params, me],
   );
-  if (assignee.kind === 'mine') params.push(me);
-  const byAssignee = assignee.kind === 'mine' ? ` AND c.assignee_id = $${params.length}::int` : assignee.kind === 'unassigned' ? ' AND c.assignee_id IS NULL' : '';
+  if (assignee === 'mine') params.push(me);
+  const byAssignee = assignee === 'mine' ? ` AND c.assignee_id = $${params.length}::int` : assignee === 'unassigned' ? ' AND c.assignee_id IS NULL' : '';
   const rows = await db.query<DeskRow>(
     `SELECT * FROM (${SELECT} WHERE ${base}${byAssignee}) d
      ORDER BY (d.handled_by = 'human' AND d.status = 'open') DESC, d.last_activity_at DESC, d.id DESC
