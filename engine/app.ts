@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { ApiRoutes, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SessionTokens, type Sql } from '../shared/server/index.ts';
+import { ApiRoutes, createSender, createWebhookWorker, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
 import { apiKeyAuth, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { createConversationService } from './conversation-service.ts';
@@ -11,8 +11,7 @@ import { addAccountRoutes } from './routes/account.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
-import { createSender, type SendWebhook } from './webhooks/sender.ts';
-import { createWebhookWorker, type WebhookWorker } from './webhooks/worker.ts';
+import { feedEndpoints } from './webhooks/endpoints.ts';
 
 export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
 
@@ -52,7 +51,7 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
   await migrate(sql, ENGINE_MIGRATIONS);
   const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
-  const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy) });
+  const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints });
 
   const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
   addConversationRoutes(keyed, conversations);

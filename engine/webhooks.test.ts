@@ -4,10 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../shared/index.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, type TestEngine } from '../test/stack.ts';
 import { issueApiKey } from './index.ts';
-import { createSender } from './webhooks/sender.ts';
-import { RETRY_WAITS_MS } from './webhooks/store.ts';
-import { isPrivateAddress } from './webhooks/targets.ts';
-import { createWebhookWorker } from './webhooks/worker.ts';
+import { createSender, createWebhookWorker, isPrivateAddress, RETRY_WAITS_MS } from '../shared/server/index.ts';
+import { feedEndpoints } from './webhooks/endpoints.ts';
 
 /** A real HTTP receiver on loopback that records what it is sent and answers with `status`. */
 interface Receiver {
@@ -315,7 +313,7 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
 
   it('gives up on a receiver that does not answer in time and records it as an attempt without a status', async () => {
     receiver.hang = true;
-    const send = createSender({ allowedPrivateOrigins: [receiver.origin] }, 300);
+    const send = createSender({ allowedPrivateOrigins: [receiver.origin] }, { timeoutMs: 300 });
     const result = await send({ id: 'whd_y', endpointId: 'whe_y', eventId: 'evt_y', eventType: 'ping', body: '{}', roundAttempts: 0, url: receiver.url, secret: 'whsec_y' }, Date.now());
     expect(result).toMatchObject({ status: null, error: 'no answer within 0.3 seconds' });
     expect(receiver.received).toHaveLength(1);
@@ -324,7 +322,7 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
   it('sends each event once when several engine processes deliver at the same time', async () => {
     await addEndpoint({ url: receiver.url, event_types: ['conversation.opened'] });
     const ids = await Promise.all(Array.from({ length: 12 }, (_, index) => open(`parallel-${index}`)));
-    const workers = [engine.engine.webhooks, ...Array.from({ length: 2 }, () => createWebhookWorker({ sql: engine.sql, logger, now, send: createSender({ allowedPrivateOrigins: [receiver.origin] }) }))];
+    const workers = [engine.engine.webhooks, ...Array.from({ length: 2 }, () => createWebhookWorker({ sql: engine.sql, logger, now, send: createSender({ allowedPrivateOrigins: [receiver.origin] }), feed: feedEndpoints }))];
     await Promise.all(workers.map((worker) => worker.drain()));
     await Promise.all(workers.map((worker) => worker.drain()));
     const sent = bodies(receiver).map((body) => body.conversation_id);

@@ -9,11 +9,9 @@ import {
   WebhookEndpointList,
   WebhookEndpointParams,
 } from '../../shared/index.ts';
-import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
+import { checkEndpointAddress, checkEndpointUrl, type ApiRoutes, type Sql, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import { checkEndpointAddress, checkEndpointUrl, type TargetPolicy } from '../webhooks/targets.ts';
-import { deleteEndpoint, enableEndpoint, findEndpoint, insertEndpoint, insertPing, listDeliveries, listEndpoints, resendDelivery } from '../webhooks/store.ts';
-import type { WebhookWorker } from '../webhooks/worker.ts';
+import { deleteEndpoint, enableEndpoint, findEndpoint, insertEndpoint, insertPing, listEndpoints, listOwnDeliveries, resendOwnDelivery } from '../webhooks/endpoints.ts';
 
 const tag = 'Webhooks';
 const security = 'apiKey';
@@ -96,7 +94,7 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
       async (ctx, { params }) => {
         const deliveryId = await insertPing(sql, ctx.state.caller, params.id, now());
         await worker.sendNow(deliveryId);
-        const [delivery] = await listDeliveries(sql, ctx.state.caller, params.id, undefined, deliveryId);
+        const [delivery] = await listOwnDeliveries(sql, ctx.state.caller, params.id, undefined, deliveryId);
         ctx.status = 201;
         ctx.body = delivery;
       },
@@ -115,7 +113,7 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         errors: ['not_found'],
       },
       async (ctx, { params, query }) => {
-        ctx.body = { deliveries: await listDeliveries(sql, ctx.state.caller, params.id, query.status) };
+        ctx.body = { deliveries: await listOwnDeliveries(sql, ctx.state.caller, params.id, query.status) };
       },
     )
     .add(
@@ -131,7 +129,7 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         errors: ['not_found', 'invalid_state'],
       },
       async (ctx, { params }) => {
-        await resendDelivery(sql, ctx.state.caller, params.id, now());
+        await resendOwnDelivery(sql, ctx.state.caller, params.id, now());
         void worker.tick();
         ctx.status = 202;
       },

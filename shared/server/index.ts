@@ -9,3 +9,7 @@ export * from './rate-limiter.ts';
 export * from './client-address.ts';
 export * from './redis.ts';
 export * from './env.ts';
+export * from './webhooks/targets.ts';
+export * from './webhooks/sender.ts';
+export * from './webhooks/deliveries.ts';
+export * from './webhooks/worker.ts';

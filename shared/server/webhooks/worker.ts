@@ -1,8 +1,8 @@
-import type { Logger, Sql } from '../../shared/server/index.ts';
+import type { Logger } from '../logger.ts';
+import type { Sql } from '../sql.ts';
+import { claimDue, pruneDeliveries, recordAttempt, type ClaimedDelivery } from './deliveries.ts';
 import { ANSWER_TIMEOUT_MS, type SendWebhook } from './sender.ts';
-import { claimDue, enabledEndpointIds, feedOneEndpoint, pruneDeliveries, recordAttempt, type ClaimedDelivery } from './store.ts';
 
-const FEED_BATCH = 500;
 const SEND_BATCH = 20;
 // A claim outlives the longest attempt, so only a process that died lets it lapse.
 const LEASE_MS = ANSWER_TIMEOUT_MS * 6;
@@ -13,26 +13,24 @@ export interface WebhookWorkerDeps {
   logger: Logger;
   send: SendWebhook;
   now: () => Date;
+  /**
+   * Turns new events into deliveries before each pass sends (the engine reads its feed here). A
+   * room that writes deliveries with its events (the helpdesk) has none.
+   */
+  feed?: ((sql: Sql, now: Date) => Promise<void>) | undefined;
 }
 
 /**
- * Delivers webhooks. Each pass feeds every endpoint its new events, then sends what is due.
- * Everything it does is claimed in the database (SKIP LOCKED), so any number of engine processes
- * may run one: an event goes to an endpoint once per round of attempts, at least once in all.
+ * Delivers webhooks. Each pass feeds the endpoints their new events (when the room has a feed),
+ * then sends what is due. Everything it does is claimed in the database (SKIP LOCKED), so any
+ * number of processes may run one: an event goes to an endpoint once per round of attempts, at
+ * least once in all.
  */
-export function createWebhookWorker({ sql, logger, send, now }: WebhookWorkerDeps) {
+export function createWebhookWorker({ sql, logger, send, now, feed }: WebhookWorkerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let prunedAt = 0;
   let again = false;
-
-  async function feed(): Promise<void> {
-    for (const id of await enabledEndpointIds(sql)) {
-      while ((await sql.transaction((tx) => feedOneEndpoint(tx, id, FEED_BATCH, now()))) === FEED_BATCH) {
-        // A long backlog is read a batch at a time.
-      }
-    }
-  }
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const result = await send(delivery, now().getTime());
@@ -57,7 +55,7 @@ export function createWebhookWorker({ sql, logger, send, now }: WebhookWorkerDep
 
   /** One pass: feed, send what is due, and now and then forget old deliveries. */
   async function pass(): Promise<void> {
-    await feed();
+    await feed?.(sql, now());
     await sendDue();
     if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
       prunedAt = now().getTime();

@@ -1,11 +1,11 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { ParleyError } from '../../shared/index.ts';
-import type { Environment } from '../store/environment.ts';
+import { ParleyError } from '../../errors.ts';
 
 /**
  * Where webhooks may go (SPEC "Webhook delivery", rule 1): live endpoints use https, sandbox ones
- * may use http, and private addresses are never called. The address is checked when the endpoint
+ * may use http, and private addresses are never called. The engine's webhooks and the helpdesk's
+ * follow the same rules. The address is checked when the endpoint
  * is created and again on every connection, at the moment of connecting (a name that later
  * resolves to a private address is refused then, so DNS rebinding gains nothing).
  */
@@ -67,10 +67,15 @@ export interface TargetPolicy {
 
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
-/** Refuses a URL that may never be an endpoint, before any address is looked up. */
-export function checkEndpointUrl(raw: string, environment: Environment): URL {
+/**
+ * Refuses a URL that may never be an endpoint, before any address is looked up. A live endpoint
+ * uses https; a room that passes its `policy` also lets the operator's own allowed private origins
+ * use http (the helpdesk's webhooks to services beside it).
+ */
+export function checkEndpointUrl(raw: string, environment: 'live' | 'sandbox', policy?: TargetPolicy): URL {
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && environment === 'sandbox')) {
+  const httpAllowed = environment === 'sandbox' || (policy?.allowedPrivateOrigins.includes(url.origin) ?? false);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) {
     throw new ParleyError('invalid_request', environment === 'live' ? 'Live webhook endpoints must use https.' : 'Webhook endpoints use http or https.');
   }
   if (url.username || url.password) throw new ParleyError('invalid_request', 'A webhook URL may not carry a user name or password.');

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { signWebhook } from '../../shared/index.ts';
+import { signWebhook } from '../../webhook-signature.ts';
+import type { AttemptResult, ClaimedDelivery } from './deliveries.ts';
 import { guardedLookup, type TargetPolicy } from './targets.ts';
-import type { AttemptResult, ClaimedDelivery } from './store.ts';
 
 /** A receiver must answer within this time (SPEC "Limits"). */
 export const ANSWER_TIMEOUT_MS = 10_000;
@@ -12,10 +12,19 @@ const KEEP_ERROR_CHARS = 300;
 export type SendWebhook = (delivery: ClaimedDelivery, nowMs: number) => Promise<AttemptResult>;
 
 /**
- * The real sender: node:http(s) with a lookup that refuses private addresses at connect time,
- * no redirects followed, and a 10-second limit on the whole exchange.
+ * Whose headers a delivery carries (SPEC "Verifying requests sent by the service"): the AI API's
+ * `X-Service-*`, the helpdesk's `X-Desk-*`.
  */
-export function createSender(policy: TargetPolicy, timeoutMs = ANSWER_TIMEOUT_MS): SendWebhook {
+export type HeaderPrefix = 'X-Service' | 'X-Desk';
+
+/**
+ * The real sender: node:http(s) with a lookup that refuses private addresses at connect time,
+ * no redirects followed, and a 10-second limit on the whole exchange. Every delivery is signed
+ * `sha256=` over `<timestamp>.<body>` and names its event and delivery in `<prefix>-*` headers.
+ *
+ * @example createSender({ allowedPrivateOrigins: [] }, { prefix: 'X-Desk' })
+ */
+export function createSender(policy: TargetPolicy, { prefix = 'X-Service', timeoutMs = ANSWER_TIMEOUT_MS }: { prefix?: HeaderPrefix; timeoutMs?: number } = {}): SendWebhook {
   return async (delivery, nowMs) => {
     const started = performance.now();
     const timestamp = Math.floor(nowMs / 1000);
@@ -30,11 +39,11 @@ export function createSender(policy: TargetPolicy, timeoutMs = ANSWER_TIMEOUT_MS
       'Content-Type': 'application/json',
       'Content-Length': String(Buffer.byteLength(delivery.body)),
       'User-Agent': 'Parley-Webhooks/1',
-      'X-Service-Timestamp': String(timestamp),
-      'X-Service-Signature': await signWebhook(delivery.secret, timestamp, delivery.body),
-      'X-Service-Event-Id': delivery.eventId,
-      'X-Service-Event-Type': delivery.eventType,
-      'X-Service-Delivery-Id': delivery.id,
+      [`${prefix}-Timestamp`]: String(timestamp),
+      [`${prefix}-Signature`]: await signWebhook(delivery.secret, timestamp, delivery.body),
+      [`${prefix}-Event-Id`]: delivery.eventId,
+      [`${prefix}-Event-Type`]: delivery.eventType,
+      [`${prefix}-Delivery-Id`]: delivery.id,
     };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<AttemptResult>((done) => {
