@@ -18,6 +18,12 @@ export type Change =
   | { type: 'handed_over' }
   | { type: 'handed_back' }
   | { type: 'closed'; resolved: boolean }
+  /** People opened the resolved conversation again, on a new engine conversation, and answer it. */
+  | { type: 'reopened' }
+  /** The conversation was assigned to a person of the account (null: unassigned). */
+  | { type: 'assigned'; assigneeId: number | null }
+  /** A person snoozed the conversation until `until` (null: until the customer writes); a snooze ended by a person is one until now. */
+  | { type: 'snoozed'; until: Date | null }
   /** A resolve asked for a rating with this survey question. */
   | { type: 'survey.asked'; question: WidgetMessage };
 

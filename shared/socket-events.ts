@@ -20,6 +20,8 @@ export interface WidgetServerEvents {
   'typing:changed': (change: TypingChange) => void;
   'conversation:handed_over': (notice: ConversationNotice) => void;
   'conversation:handed_back': (notice: ConversationNotice) => void;
+  /** People opened the resolved conversation again and answer it. */
+  'conversation:reopened': (notice: ConversationNotice) => void;
   'conversation:closed': (notice: ConversationClosed) => void;
 }
 

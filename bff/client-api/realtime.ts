@@ -70,8 +70,12 @@ export function addClientSocket(io: Server, { sql, publisher, logger }: { sql: S
         case 'closed':
           events.push(['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'resolved' }]);
           break;
+        case 'reopened':
+          events.push(['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'open' }]);
+          break;
         default:
-          // The contact's own typing and reads are for the people answering; handovers show as messages.
+          // The contact's own typing and reads are for the people answering; handovers show as messages;
+          // assignments and snoozes are the people's.
           break;
       }
     }

@@ -8,13 +8,14 @@ const tag = 'Application API';
 const security = 'accessToken';
 const base = '/api/v1/accounts/:account_id/conversations';
 const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
-const moves = [...errors, 'invalid_state', 'upstream_unavailable'] as const;
+const moves = [...errors, 'invalid_state', 'conflict', 'upstream_unavailable'] as const;
 const conversation = { 200: { description: 'The conversation.', schema: DeskConversation } };
 
 /**
- * The people's side of conversations: list (handed-over ones first), read, answer, note, assign,
- * hand back to the AI, resolve. Every person of the account (and its bots) may; agents see the
- * inboxes they answer.
+ * The people's side of conversations: list by status (pending with the AI, open with people,
+ * snoozed, resolved), read, answer, note, assign, hand back to the AI, and toggle the status
+ * (resolve, snooze, hand over or back, reopen). Every person of the account (and its bots) may;
+ * agents see the inboxes they answer.
  */
 export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, desk: DeskConversationService, sql: Sql): void {
   const standing = (ctx: { state: ApplicationState }, accountId: number) => requireStanding(sql, ctx.state.caller, accountId);
@@ -25,10 +26,12 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         path: base,
         tag,
         security,
-        summary: 'Conversations: handed-over ones first, then by last activity; 25 a page',
+        summary: 'Conversations in a status (default open: people answer them): those people answer first, then by last activity; 25 a page',
+        description:
+          'status: pending (the AI answers), open (handed over to people), snoozed (by a person, until a time or until the customer writes), resolved, or all.',
         params: AccountParams,
         query: ConversationListQuery,
-        responses: { 200: { description: 'A page, with the counts mine / unassigned / all.', schema: DeskConversationList } },
+        responses: { 200: { description: 'A page, with the counts mine / unassigned / all under the same status and inbox.', schema: DeskConversationList } },
         errors: [...errors],
       },
       async (ctx, { params, query }) => {
@@ -69,15 +72,40 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
       },
     )
     .add(
-      { method: 'post', path: `${base}/:conversation_id/handback`, tag, security, summary: 'Give the conversation back to the AI', params: ConversationParams, responses: conversation, errors: [...moves] },
+      {
+        method: 'post',
+        path: `${base}/:conversation_id/handback`,
+        tag,
+        security,
+        summary: 'Give the conversation back to the AI (it becomes pending; a snooze ends)',
+        params: ConversationParams,
+        responses: conversation,
+        errors: [...moves],
+      },
       async (ctx, { params }) => {
         ctx.body = await desk.handback(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
       },
     )
     .add(
-      { method: 'post', path: `${base}/:conversation_id/toggle_status`, tag, security, summary: 'Resolve (a resolved conversation is not reopened)', params: ConversationParams, body: StatusChange, responses: conversation, errors: [...moves] },
+      {
+        method: 'post',
+        path: `${base}/:conversation_id/toggle_status`,
+        tag,
+        security,
+        summary: 'Resolve, snooze, give to the AI (pending) or to people (open); open also reopens a resolved conversation',
+        description:
+          'resolved: closed as the customer closes it (a survey question when the inbox asks). pending: back to the AI. ' +
+          'snoozed: until snoozed_until (Unix seconds; a time already past ends it at once), or without one until the customer writes; ' +
+          'the customer writing ends any snooze. open: handed over to people, or no longer snoozed, or a resolved conversation reopened ' +
+          'for people on a new AI conversation. Without a status: resolved, or open when it is resolved. The status it has already ' +
+          'changes nothing. A move that needs the AI engine answers 503 and changes nothing while the engine cannot be reached.',
+        params: ConversationParams,
+        body: StatusChange,
+        responses: conversation,
+        errors: [...moves],
+      },
       async (ctx, { params, body }) => {
-        ctx.body = await desk.setStatus(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id, body.status);
+        ctx.body = await desk.setStatus(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id, body);
       },
     );
 }

@@ -5,64 +5,62 @@ import type { Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { EngineCallError, type EngineClient } from '../engine-client.ts';
 import type { EngineEventRecorder } from '../engine-events.ts';
+import type { Change, Publisher } from '../publisher.ts';
 import { roleIn, type Role } from '../store/accounts.ts';
-import { attachEngineConversation, type ConversationRecord } from '../store/conversations.ts';
-import { deskMessages, findDeskConversation, listDeskConversations, setAssignee, type DeskConversation, type DeskMessageRow } from '../store/desk-conversations.ts';
-import { insertMessage } from '../store/messages.ts';
+import {
+  attachEngineConversation,
+  findConversationById,
+  reopenConversation,
+  UNTIL_CUSTOMER_WRITES,
+  updateConversation,
+  type ConversationRecord,
+} from '../store/conversations.ts';
+import { deskMessages, findDeskConversation, listDeskConversations, setAssignee, type DeskConversation } from '../store/desk-conversations.ts';
+import { insertMessage, setMessageSender, type MessageSender } from '../store/messages.ts';
 import type { Caller } from './auth.ts';
-import type { ConversationListQuery, DeskConversation as DeskConversationView, DeskMessage, DeskMessageCreate } from './schemas.ts';
+import type { ConversationListQuery, DeskMessage, DeskMessageCreate, StatusChange } from './schemas.ts';
+import { deskConversationShape as conversationShape, deskMessageShape as messageShape } from './shapes.ts';
 
 const PER_PAGE = 25;
-const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
-
-const conversationShape = (conversation: DeskConversation): DeskConversationView => ({
-  id: conversation.record.id,
-  uuid: conversation.record.uuid,
-  account_id: conversation.accountId,
-  inbox_id: conversation.inboxDisplayId,
-  status: conversation.record.status,
-  handled_by: conversation.record.handledBy,
-  assignee_id: conversation.assigneeId,
-  contact: { name: conversation.contactName, email: conversation.contactEmail },
-  last_activity_at: epoch(conversation.lastActivityAt),
-  created_at: epoch(conversation.record.createdAt),
-});
-
-const messageShape = (row: DeskMessageRow): DeskMessage => ({
-  id: row.id,
-  content: row.text,
-  message_type: row.author === 'customer' ? 0 : row.author === 'system' ? (row.content_type === 'input_csat' ? 3 : 2) : 1,
-  content_type: row.content_type,
-  private: row.private,
-  created_at: epoch(row.created_at),
-  conversation_id: row.conversation_id,
-  sender:
-    row.author === 'customer'
-      ? { type: 'contact', name: 'Customer' }
-      : row.author === 'ai'
-        ? { type: 'agent_bot', name: 'AI assistant' }
-        : row.author === 'human'
-          ? { type: 'user', name: row.author_name ?? 'Support' }
-          : null,
-});
 
 /** Engine trouble, as the people's client is told it: try again later, or the move is not allowed now. */
 function engineFailure(error: unknown): never {
   if (error instanceof EngineCallError) {
     if (error.code === 'invalid_state') throw new ParleyError('invalid_state', `The AI engine refused: ${error.message}`);
-    if (error.retryable) throw new ParleyError('upstream_unavailable', 'The AI engine cannot be reached just now; nothing was sent. Try again.');
+    if (error.code === 'idempotency_key_in_use') throw new ParleyError('conflict', 'The same change is being made by another request just now; read the conversation again.');
+    if (error.retryable) throw new ParleyError('upstream_unavailable', 'The AI engine cannot be reached just now; nothing was changed. Try again.');
   }
   throw error;
 }
 
+/** A move the engine says is made already (by another request, or the engine itself): nothing left to do. */
+function unlessMadeAlready(error: unknown): undefined {
+  if (error instanceof EngineCallError && error.code === 'invalid_state') return undefined;
+  return engineFailure(error);
+}
+
+export interface DeskConversationDeps {
+  sql: Sql;
+  engine: EngineClient;
+  recorder: EngineEventRecorder;
+  conversations: ConversationService;
+  now: () => Date;
+  /**
+   * Where the changes people make (assignments, snoozes, a reopening) are published. Without it
+   * they go out through the recorder, which publishes a batch after its commit just the same.
+   */
+  publisher?: Pick<Publisher, 'publish'> | undefined;
+}
+
 /**
- * Conversations for the people of an account: list them (administrators see every inbox, agents
- * the inboxes they answer), read every message (notes included), answer (a person's answer hands
- * the conversation to people first when the AI has it), write private notes, assign, hand back to
- * the AI, and resolve. A person's answer reaches the engine at once, or is refused with 503 and
- * nothing stored: the console keeps it and sends it again (with the same echo_id).
+ * Conversations for the people of an account: list them by their status as people see it
+ * (administrators see every inbox, agents the inboxes they answer), read every message (notes
+ * included, each with who wrote it), answer (a person's answer hands the conversation to people
+ * first when the AI has it), write private notes, assign, hand over and back, snooze, resolve and
+ * reopen. A move that needs the engine is made there first, and refused with 503 and nothing
+ * stored when it cannot be reached: the console sends it again (an answer with the same echo_id).
  */
-export function createDeskConversationService(deps: { sql: Sql; engine: EngineClient; recorder: EngineEventRecorder; conversations: ConversationService; now: () => Date }) {
+export function createDeskConversationService(deps: DeskConversationDeps) {
   const { sql, engine, recorder, conversations, now } = deps;
 
   /** The inboxes the caller may see: every one (administrators), those they answer (agents), those it is connected to (bots). */
@@ -79,11 +77,13 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
   }
 
   async function conversationFor(accountId: number, caller: Caller, standing: Role | 'bot', id: number): Promise<DeskConversation> {
-    const found = await findDeskConversation(sql, accountId, id);
+    const found = await findDeskConversation(sql, accountId, id, now());
     const visible = found && (await visibleInboxIds(accountId, caller, standing));
     if (!found || (visible && !visible.includes(found.record.inboxId))) throw new ParleyError('not_found', `No conversation ${id} for you in this account.`);
     return found;
   }
+
+  const reread = async (conversation: DeskConversation) => conversationShape((await findDeskConversation(sql, conversation.accountId, conversation.record.id, now()))!);
 
   async function engineConversation(record: ConversationRecord): Promise<string> {
     if (record.engineConversationId) return record.engineConversationId;
@@ -91,12 +91,73 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
     return (record.engineConversationId = await attachEngineConversation(sql, record.id, opened.id));
   }
 
-  const record = async (conversation: ConversationRecord, events: readonly EngineEvent[]) => recorder.record(conversation, events);
+  const record = async (conversation: ConversationRecord, events: readonly EngineEvent[], then?: readonly Change[]) =>
+    recorder.record(conversation, events, then ? { then } : {});
+
+  /** Publishes what people changed, once it is committed. */
+  async function publish(conversation: ConversationRecord, ...changes: Change[]): Promise<void> {
+    if (deps.publisher) deps.publisher.publish(conversation, ...changes);
+    else await record(conversation, [], changes);
+  }
+
+  /** People take the conversation from the AI (the AI goes quiet). */
+  async function handOver(conversation: ConversationRecord, reason: string, key: string): Promise<void> {
+    const change = await engine.handover(await engineConversation(conversation), reason, `handover-${conversation.uuid}-${key}`).catch(unlessMadeAlready);
+    if (change) await record(conversation, change.events);
+  }
+
+  async function handBack(conversation: ConversationRecord): Promise<void> {
+    const change = await engine.handback(await engineConversation(conversation), `handback-${conversation.uuid}-${randomUUID()}`).catch(engineFailure);
+    await record(conversation, change.events);
+  }
+
+  /** A person's snooze: until a time, until the customer writes, or (null) ended now. */
+  async function snooze(conversation: ConversationRecord, until: Date | typeof UNTIL_CUSTOMER_WRITES | null): Promise<void> {
+    const at = now();
+    await updateConversation(sql, conversation.id, { snoozedUntil: until }, at);
+    await publish(conversation, { type: 'snoozed', until: until === UNTIL_CUSTOMER_WRITES ? null : (until ?? at) });
+  }
+
+  /** Back to the AI (Chatwoot's `pending`): handed back when people have it, and no longer snoozed. */
+  async function toPending(conversation: DeskConversation): Promise<void> {
+    if (conversation.record.handledBy === 'human') await handBack(conversation.record);
+    if (conversation.status === 'snoozed') await snooze(conversation.record, null);
+  }
+
+  /**
+   * Opens a resolved conversation again, for people. Its engine conversation has ended for good
+   * (closed there now if the resolve has not reached it yet), so a new one is opened and handed
+   * over at once; only then is the conversation changed here, in one transaction. The new one's
+   * key is the old one's id: fresh for each reopening, the same for a retry, which goes on with
+   * the conversation the first attempt opened.
+   */
+  async function reopen(conversation: ConversationRecord): Promise<void> {
+    const from = conversation.engineConversationId;
+    if (from && !conversation.engineClosed) {
+      // The relay's own key: whichever of us comes second gets the same answer.
+      const closed = await engine.close(from, `close-${conversation.uuid}`).catch(unlessMadeAlready);
+      if (closed) await record(conversation, closed.events);
+    }
+    const opened = await engine.openConversation(conversation.customerRef, `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
+    const handover = await engine
+      .handover(opened.id, 'a person reopened the conversation from the helpdesk', `handover-${conversation.uuid}-${opened.id}`)
+      .catch(unlessMadeAlready);
+    const outcome = await sql.transaction((tx) => reopenConversation(tx, conversation.id, from, opened.id, now()));
+    if (outcome === 'relay_busy') throw new ParleyError('upstream_unavailable', 'The close of this conversation is still on its way to the AI engine; try again in a moment.');
+    if (outcome === 'changed') {
+      // The same reopening sent twice reaches the same engine conversation: done already.
+      if ((await findConversationById(sql, conversation.id))?.engineConversationId === opened.id) return;
+      throw new ParleyError('invalid_state', 'The conversation changed meanwhile; read it again.');
+    }
+    Object.assign(conversation, { status: 'open', handledBy: 'human', engineConversationId: opened.id, engineClosed: false, closeRequested: false });
+    await record(conversation, handover?.events ?? [], [{ type: 'reopened' }]);
+  }
 
   return {
     async list(accountId: number, caller: Caller, standing: Role | 'bot', query: z.infer<typeof ConversationListQuery>) {
       const filter = {
         accountId,
+        now: now(),
         inboxIds: await visibleInboxIds(accountId, caller, standing),
         inboxDisplayId: query.inbox_id,
         status: query.status === 'all' ? undefined : query.status,
@@ -119,26 +180,24 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
     async reply(accountId: number, caller: Caller, standing: Role | 'bot', id: number, body: z.infer<typeof DeskMessageCreate>): Promise<DeskMessage> {
       const conversation = await conversationFor(accountId, caller, standing, id);
       const author = caller.kind === 'user' ? (caller.user.displayName ?? caller.user.name) : caller.bot.name;
+      const sender: MessageSender = caller.kind === 'user' ? { userId: caller.user.id } : { agentBotId: caller.bot.id };
       const key = body.echo_id ?? randomUUID();
       if (body.private) {
-        const { message } = await insertMessage(sql, conversation.record, { author: 'human', authorName: author, text: body.content, messageId: `note.${key}`, private: true }, now());
+        const note = { author: 'human' as const, authorName: author, text: body.content, messageId: `note.${key}`, private: true, sender };
+        const { message } = await insertMessage(sql, conversation.record, note, now());
         return messageShape((await deskMessages(sql, conversation.record.id, { ids: [message.id] }))[0]!);
       }
-      if (conversation.record.status === 'resolved') throw new ParleyError('invalid_state', 'This conversation is resolved; the customer starts a new one.');
+      if (conversation.record.status === 'resolved') throw new ParleyError('invalid_state', 'This conversation is resolved; reopen it (toggle_status open) to answer.');
+      // A person who answers takes the conversation over: the AI goes quiet.
+      if (conversation.record.handledBy === 'ai') await handOver(conversation.record, 'a person answered from the helpdesk', key);
       const engineId = await engineConversation(conversation.record);
-      if (conversation.record.handledBy === 'ai') {
-        // A person who answers takes the conversation over: the AI goes quiet.
-        const change = await engine.handover(engineId, 'a person answered from the helpdesk', `handover-${conversation.record.uuid}-${key}`).catch((error: unknown) => {
-          // Handed over already (by another request, or the engine itself): go on.
-          if (error instanceof EngineCallError && error.code === 'invalid_state') return undefined;
-          return engineFailure(error);
-        });
-        if (change) await record(conversation.record, change.events);
-      }
       const answer = await engine.humanMessage(engineId, { text: body.content, author_name: author }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
       await record(conversation.record, answer.events);
       const event = answer.events.find((candidate) => candidate.type === 'conversation.human_message');
-      const [stored] = event ? await deskMessages(sql, conversation.record.id, { eventId: event.id }) : [];
+      if (!event) throw new ParleyError('upstream_unavailable', 'The AI engine did not confirm the message; try again with the same echo_id.');
+      // A webhook may have recorded the answer first, without knowing who wrote it.
+      await setMessageSender(sql, event.id, sender);
+      const [stored] = await deskMessages(sql, conversation.record.id, { eventId: event.id });
       if (!stored) throw new ParleyError('upstream_unavailable', 'The AI engine did not confirm the message; try again with the same echo_id.');
       return messageShape(stored);
     },
@@ -149,6 +208,7 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
         throw new ParleyError('unprocessable', `User ${assigneeId} is not a person of this account.`, { problems: [{ field: 'assignee_id', message: 'not a person of this account' }] });
       }
       await setAssignee(sql, conversation.record.id, assigneeId);
+      await publish(conversation.record, { type: 'assigned', assigneeId });
       return conversationShape({ ...conversation, assigneeId });
     },
 
@@ -157,20 +217,44 @@ export function createDeskConversationService(deps: { sql: Sql; engine: EngineCl
       if (conversation.record.status === 'resolved' || conversation.record.handledBy !== 'human') {
         throw new ParleyError('invalid_state', 'Only an open conversation that people answer can go back to the AI.');
       }
-      const change = await engine.handback(await engineConversation(conversation.record), `handback-${conversation.record.uuid}-${randomUUID()}`).catch(engineFailure);
-      await record(conversation.record, change.events);
-      return conversationShape((await findDeskConversation(sql, accountId, id))!);
+      await toPending(conversation);
+      return reread(conversation);
     },
 
-    async setStatus(accountId: number, caller: Caller, standing: Role | 'bot', id: number, status: 'open' | 'resolved') {
+    /**
+     * Chatwoot's toggle_status: `resolved` closes it as the customer's close does (a survey question
+     * when the inbox asks, the engine told through the outbox); `pending` gives it back to the AI;
+     * `snoozed` snoozes it; `open` hands it to people, ends a snooze, or reopens a resolved one.
+     * Asking for the status it has changes nothing; without a status it is resolved, or reopened.
+     */
+    async setStatus(accountId: number, caller: Caller, standing: Role | 'bot', id: number, change: z.infer<typeof StatusChange>) {
       const conversation = await conversationFor(accountId, caller, standing, id);
-      if (status === 'open') {
-        if (conversation.record.status === 'resolved') throw new ParleyError('invalid_state', 'A resolved conversation stays resolved (the AI conversation has ended); the customer starts a new one.');
-      } else if (conversation.record.status !== 'resolved') {
-        // The same close as the customer's: a survey question when the inbox asks, and the engine told through the outbox.
-        await conversations.close({ inboxId: conversation.record.inboxId, customerRef: conversation.record.customerRef, verified: false }, conversation.record.uuid);
+      const { record: current, status } = conversation;
+      const wanted = change.status ?? (status === 'resolved' ? 'open' : 'resolved');
+      if (status === 'resolved' && (wanted === 'pending' || wanted === 'snoozed')) {
+        throw new ParleyError('invalid_state', `A resolved conversation is not made ${wanted}; reopen it with status open (people answer it then).`);
       }
-      return conversationShape((await findDeskConversation(sql, accountId, id))!);
+      switch (wanted) {
+        case 'resolved':
+          if (status === 'resolved') break;
+          await conversations.close({ inboxId: current.inboxId, customerRef: current.customerRef, verified: false }, current.uuid);
+          break;
+        case 'pending':
+          await toPending(conversation);
+          break;
+        case 'snoozed':
+          await snooze(current, change.snoozed_until == null ? UNTIL_CUSTOMER_WRITES : new Date(change.snoozed_until * 1000));
+          break;
+        case 'open':
+          if (status === 'resolved') {
+            await reopen(current);
+            break;
+          }
+          if (current.handledBy === 'ai') await handOver(current, 'a person took the conversation from the helpdesk', randomUUID());
+          if (status === 'snoozed') await snooze(current, null);
+          break;
+      }
+      return reread(conversation);
     },
   };
 }

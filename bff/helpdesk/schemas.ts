@@ -260,8 +260,15 @@ export type CannedResponse = z.infer<typeof CannedResponse>;
 
 // Conversations for people (Application API, Chatwoot-shaped).
 export const ConversationParams = z.strictObject({ account_id: IdParam, conversation_id: IdParam });
+/**
+ * A conversation's status as people see it (Chatwoot's): `pending` while the AI answers it, `open`
+ * once people answer it (handed over), `snoozed` while a person's snooze lasts, `resolved`.
+ */
+export const DeskStatus = z.enum(['open', 'pending', 'snoozed', 'resolved']);
+export type DeskStatus = z.infer<typeof DeskStatus>;
 export const ConversationListQuery = z.strictObject({
-  status: z.enum(['open', 'resolved', 'all']).default('open'),
+  /** `all`: every conversation, those people answer first. */
+  status: z.enum([...DeskStatus.options, 'all']).default('open'),
   assignee_type: z.enum(['me', 'unassigned', 'all']).default('all'),
   inbox_id: IdParam.optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
@@ -274,7 +281,18 @@ export const DeskMessageCreate = z.strictObject({
   echo_id: z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -').optional(),
 });
 export const AssignmentCreate = z.strictObject({ assignee_id: IdParam.nullable() });
-export const StatusChange = z.strictObject({ status: z.enum(['open', 'resolved']) });
+/** Unix seconds up to the year 9999. */
+const UnixTime = z.number().int().min(0).max(253_402_300_799);
+/**
+ * `POST …/toggle_status`, as Chatwoot's: the status wanted (without one: resolved, or open when it is
+ * resolved), and for `snoozed` until when (Unix seconds; absent or null: until the customer writes).
+ */
+export const StatusChange = z
+  .strictObject({ status: DeskStatus.optional(), snoozed_until: UnixTime.nullable().optional() })
+  .refine((change) => change.snoozed_until === undefined || change.status === 'snoozed', {
+    message: 'snoozed_until goes with status snoozed only',
+    path: ['snoozed_until'],
+  });
 
 export const DeskMessage = z.object({
   id: z.number().int(),
@@ -284,7 +302,20 @@ export const DeskMessage = z.object({
   private: z.boolean(),
   created_at: z.number().int(),
   conversation_id: z.number().int(),
-  sender: z.object({ type: z.enum(['contact', 'agent_bot', 'user']), name: z.string() }).nullable(),
+  /** Who wrote it; null for notices. The AI's own replies are the agent bot `AI assistant` with id null. */
+  sender: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('contact'), name: z.string() }),
+      z.object({
+        type: z.literal('user'),
+        /** null when the person is not known here (answered elsewhere, or since removed). */
+        id: z.number().int().nullable(),
+        name: z.string(),
+        available_name: z.string().optional(),
+      }),
+      z.object({ type: z.literal('agent_bot'), id: z.number().int().nullable(), name: z.string() }),
+    ])
+    .nullable(),
 });
 export type DeskMessage = z.infer<typeof DeskMessage>;
 
@@ -293,9 +324,11 @@ export const DeskConversation = z.object({
   uuid: z.string(),
   account_id: z.number().int(),
   inbox_id: z.number().int(),
-  status: z.enum(['open', 'resolved']),
-  /** Who answers now: the AI, or people (after a handover). */
+  status: DeskStatus,
+  /** Who answers now: the AI, or people (after a handover); a snoozed conversation keeps its own. */
   handled_by: z.enum(['ai', 'human']),
+  /** When a snooze ends (Unix seconds); null when not snoozed, or snoozed until the customer writes. */
+  snoozed_until: z.number().int().nullable(),
   assignee_id: z.number().int().nullable(),
   contact: z.object({ name: z.string().nullable(), email: z.string().nullable() }),
   last_activity_at: z.number().int(),

@@ -1,8 +1,9 @@
 import type { AccountRecord, Role } from '../store/accounts.ts';
 import type { AgentBotRecord } from '../store/agent-bots.ts';
 import type { AuditLogRecord } from '../store/audit-log.ts';
+import type { DeskConversation, DeskMessageRow } from '../store/desk-conversations.ts';
 import type { UserRecord } from '../store/users.ts';
-import type { AccountView, AgentBot, Person, PlatformAccount, User } from './schemas.ts';
+import type { AccountView, AgentBot, DeskConversation as DeskConversationView, DeskMessage, Person, PlatformAccount, User } from './schemas.ts';
 
 /** The helpdesk's records as its APIs show them (Chatwoot's field names). */
 
@@ -60,4 +61,55 @@ export const auditLogShape = (entry: AuditLogRecord) => ({
   associated_type: 'Account' as const,
   remote_address: entry.remoteAddress,
   created_at: Math.floor(entry.createdAt.getTime() / 1000),
+});
+
+const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** A conversation as the people of its account see it. */
+export const deskConversationShape = (conversation: DeskConversation): DeskConversationView => ({
+  id: conversation.record.id,
+  uuid: conversation.record.uuid,
+  account_id: conversation.accountId,
+  inbox_id: conversation.inboxDisplayId,
+  status: conversation.status,
+  handled_by: conversation.record.handledBy,
+  snoozed_until: conversation.snoozedUntil && epoch(conversation.snoozedUntil),
+  assignee_id: conversation.assigneeId,
+  contact: { name: conversation.contactName, email: conversation.contactEmail },
+  last_activity_at: epoch(conversation.lastActivityAt),
+  created_at: epoch(conversation.record.createdAt),
+});
+
+/**
+ * Who wrote a message: the customer (a contact), the AI (an agent bot without an id: it is no bot
+ * of the account), a person or an agent bot of the account (known since they are recorded with
+ * their answers; an answer made elsewhere is a person's without an id), or nobody (notices).
+ */
+function senderOf(row: DeskMessageRow): DeskMessage['sender'] {
+  switch (row.author) {
+    case 'customer':
+      return { type: 'contact', name: row.contact_name ?? 'Customer' };
+    case 'ai':
+      return { type: 'agent_bot', id: null, name: 'AI assistant' };
+    case 'human':
+      if (row.sender_agent_bot_id !== null) return { type: 'agent_bot', id: row.sender_agent_bot_id, name: row.sender_agent_bot_name ?? row.author_name ?? 'Agent bot' };
+      if (row.sender_user_id !== null && row.sender_user_name !== null) {
+        return { type: 'user', id: row.sender_user_id, name: row.sender_user_name, available_name: row.sender_user_display_name ?? row.sender_user_name };
+      }
+      return { type: 'user', id: row.sender_user_id, name: row.author_name ?? 'Support' };
+    default:
+      return null;
+  }
+}
+
+/** A message as the people see it, with who wrote it. */
+export const deskMessageShape = (row: DeskMessageRow): DeskMessage => ({
+  id: row.id,
+  content: row.text,
+  message_type: row.author === 'customer' ? 0 : row.author === 'system' ? (row.content_type === 'input_csat' ? 3 : 2) : 1,
+  content_type: row.content_type,
+  private: row.private,
+  created_at: epoch(row.created_at),
+  conversation_id: row.conversation_id,
+  sender: senderOf(row),
 });

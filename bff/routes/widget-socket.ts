@@ -121,9 +121,12 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
         case 'closed':
           to.emit('conversation:closed', { conversation_id, resolved: change.resolved });
           break;
+        case 'reopened':
+          to.emit('conversation:reopened', { conversation_id });
+          break;
         default:
           // The customer's own typing and reads are for the people answering; the widget shows its
-          // own survey form and keeps answers in its own state.
+          // own survey form and keeps answers in its own state; assignments and snoozes are the people's.
           break;
       }
     }

@@ -85,12 +85,17 @@ export async function attachEngineConversation(db: Queryable, id: number, engine
   return row!.engine_conversation_id;
 }
 
+/** A snooze that lasts until the customer writes again (which clears it: store/messages.ts). */
+export const UNTIL_CUSTOMER_WRITES = 'infinity';
+
 export interface ConversationChanges {
   status?: 'open' | 'resolved';
   handledBy?: 'ai' | 'human';
   closeRequested?: boolean;
   engineClosed?: boolean;
   resolvedByAi?: boolean;
+  /** A person's snooze: until a time, or until the customer writes; null ends it. */
+  snoozedUntil?: Date | typeof UNTIL_CUSTOMER_WRITES | null;
 }
 
 export async function updateConversation(db: Queryable, id: number, changes: ConversationChanges, now: Date): Promise<void> {
@@ -102,6 +107,7 @@ export async function updateConversation(db: Queryable, id: number, changes: Con
     ['closeRequested', 'close_requested'],
     ['engineClosed', 'engine_closed'],
     ['resolvedByAi', 'resolved_by_ai'],
+    ['snoozedUntil', 'snoozed_until'],
   ];
   for (const [key, column] of columns) {
     if (changes[key] === undefined) continue;
@@ -109,6 +115,35 @@ export async function updateConversation(db: Queryable, id: number, changes: Con
     sets.push(`${column} = $${params.length}`);
   }
   await db.query(`UPDATE conversations SET ${sets.join(', ')} WHERE id = $1`, params);
+}
+
+/**
+ * Opens a resolved conversation again for people, on a new engine conversation (`engineConversationId`,
+ * already handed over there): the old one has ended for good, so its close is no longer owed. Only
+ * while the conversation is still resolved on the engine conversation `from` and no relay is passing
+ * something on for it (a relay that finished the old close afterwards would mark the new one closed).
+ * Gives what held it back, if anything. Run it in a transaction.
+ */
+export async function reopenConversation(
+  db: Queryable,
+  id: number,
+  from: string | null,
+  engineConversationId: string,
+  now: Date,
+): Promise<'reopened' | 'changed' | 'relay_busy'> {
+  const [current] = await db.query<{ status: string; engine_conversation_id: string | null; relay_busy: boolean }>(
+    `SELECT status, engine_conversation_id, relay_owner IS NOT NULL AND relay_lease_until >= $2 AS relay_busy
+     FROM conversations WHERE id = $1 FOR UPDATE`,
+    [id, now],
+  );
+  if (!current || current.status !== 'resolved' || current.engine_conversation_id !== from) return 'changed';
+  if (current.relay_busy) return 'relay_busy';
+  await db.query(
+    `UPDATE conversations SET status = 'open', handled_by = 'human', engine_conversation_id = $2, engine_closed = false, close_requested = false,
+       resolved_by_ai = NULL, snoozed_until = NULL, updated_at = $3 WHERE id = $1`,
+    [id, engineConversationId, now],
+  );
+  return 'reopened';
 }
 
 /** Moves the customer's read position forward (never back); gives the position that holds. */

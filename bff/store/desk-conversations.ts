@@ -1,9 +1,18 @@
 import type { Queryable } from '../../shared/server/index.ts';
 import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
+/**
+ * A conversation's status as people see it (Chatwoot's): `pending` while the AI answers it, `open`
+ * once people answer it (handed over), `snoozed` while a person's snooze lasts, `resolved`.
+ */
+export type DeskStatus = 'open' | 'pending' | 'snoozed' | 'resolved';
+
 /** A conversation as the people of its account see it. */
 export interface DeskConversation {
   record: ConversationRecord;
+  status: DeskStatus;
+  /** When a snooze ends; null while not snoozed, or snoozed until the customer writes. */
+  snoozedUntil: Date | null;
   accountId: number;
   inboxDisplayId: number;
   assigneeId: number | null;
@@ -12,14 +21,35 @@ export interface DeskConversation {
   lastActivityAt: Date;
 }
 
-type DeskRow = ConversationRow & { account_id: number; inbox_display_id: number; assignee_id: number | null; contact_name: string | null; contact_email: string | null; last_activity_at: Date };
+type DeskRow = ConversationRow & {
+  desk_status: DeskStatus;
+  snoozed_until: Date | null;
+  account_id: number;
+  inbox_display_id: number;
+  assignee_id: number | null;
+  contact_name: string | null;
+  contact_email: string | null;
+  last_activity_at: Date;
+};
 
-const SELECT = `SELECT ${CONVERSATION_COLUMNS}, i.account_id, i.display_id AS inbox_display_id, c.assignee_id, c.contact_name, c.contact_email,
+/**
+ * The people's status in SQL, the one definition the shape and the filter share; `now` is the
+ * placeholder of the time a snooze is measured against. A snooze until the customer writes is
+ * stored as 'infinity' (the customer's next message clears it: store/messages.ts).
+ */
+const deskStatus = (now: string) =>
+  `CASE WHEN c.status = 'resolved' THEN 'resolved' WHEN c.snoozed_until > ${now} THEN 'snoozed' WHEN c.handled_by = 'ai' THEN 'pending' ELSE 'open' END`;
+
+const select = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${deskStatus(now)} AS desk_status,
+    CASE WHEN c.snoozed_until > ${now} AND c.snoozed_until <> 'infinity' THEN c.snoozed_until END AS snoozed_until,
+    i.account_id, i.display_id AS inbox_display_id, c.assignee_id, c.contact_name, c.contact_email,
     COALESCE((SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) AS last_activity_at
   FROM conversations c JOIN inboxes i ON i.id = c.inbox_id`;
 
 const toDesk = (row: DeskRow): DeskConversation => ({
   record: toConversationRecord(row),
+  status: row.desk_status,
+  snoozedUntil: row.snoozed_until,
   accountId: row.account_id,
   inboxDisplayId: row.inbox_display_id,
   assigneeId: row.assignee_id,
@@ -30,10 +60,13 @@ const toDesk = (row: DeskRow): DeskConversation => ({
 
 export interface DeskFilter {
   accountId: number;
+  /** The time snoozes are measured against. */
+  now: Date;
   /** Only these inboxes (an agent's); undefined: all of the account's. */
   inboxIds?: readonly string[] | undefined;
   inboxDisplayId?: number | undefined;
-  status?: 'open' | 'resolved' | undefined;
+  /** Only conversations in this status; undefined: every one. */
+  status?: DeskStatus | undefined;
 }
 
 function where(filter: DeskFilter, params: unknown[]): string {
@@ -48,15 +81,16 @@ function where(filter: DeskFilter, params: unknown[]): string {
     clauses.push(`i.display_id = $${params.length}`);
   }
   if (filter.status) {
-    params.push(filter.status);
-    clauses.push(`c.status = $${params.length}`);
+    params.push(filter.now, filter.status);
+    clauses.push(`${deskStatus(`$${params.length - 1}::timestamptz`)} = $${params.length}`);
   }
   return clauses.join(' AND ');
 }
 
 /**
- * One page of conversations, handed-over ones first, then by last activity; with the counts of
- * those assigned to `me` (the caller), unassigned and all, whatever the page shows.
+ * One page of conversations, those people answer (`open`) first, then by last activity; with the
+ * counts of those assigned to `me` (the caller), unassigned and all under the filter, whatever the
+ * page shows.
  */
 export async function listDeskConversations(
   db: Queryable,
@@ -74,18 +108,19 @@ export async function listDeskConversations(
   );
   if (assignee === 'mine') params.push(me);
   const byAssignee = assignee === 'mine' ? ` AND c.assignee_id = $${params.length}::int` : assignee === 'unassigned' ? ' AND c.assignee_id IS NULL' : '';
+  params.push(filter.now);
   const rows = await db.query<DeskRow>(
-    `SELECT * FROM (${SELECT} WHERE ${base}${byAssignee}) d
-     ORDER BY (d.handled_by = 'human' AND d.status = 'open') DESC, d.last_activity_at DESC, d.id DESC
+    `SELECT * FROM (${select(`$${params.length}::timestamptz`)} WHERE ${base}${byAssignee}) d
+     ORDER BY (d.desk_status = 'open') DESC, d.last_activity_at DESC, d.id DESC
      LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, page.size, (page.number - 1) * page.size],
   );
   return { conversations: rows.map(toDesk), counts: counts ?? { mine: 0, unassigned: 0, all: 0 } };
 }
 
-/** A conversation of the account by its number; undefined for another account's. */
-export async function findDeskConversation(db: Queryable, accountId: number, id: number): Promise<DeskConversation | undefined> {
-  const [row] = await db.query<DeskRow>(`${SELECT} WHERE c.id = $1 AND i.account_id = $2`, [id, accountId]);
+/** A conversation of the account by its number, its status as at `now`; undefined for another account's. */
+export async function findDeskConversation(db: Queryable, accountId: number, id: number, now: Date): Promise<DeskConversation | undefined> {
+  const [row] = await db.query<DeskRow>(`${select('$3::timestamptz')} WHERE c.id = $1 AND i.account_id = $2`, [id, accountId, now]);
   return row && toDesk(row);
 }
 
@@ -93,7 +128,7 @@ export async function setAssignee(db: Queryable, conversationId: number, userId:
   await db.query('UPDATE conversations SET assignee_id = $2 WHERE id = $1', [conversationId, userId]);
 }
 
-/** A message as the people see it: every one, private notes included. */
+/** A message as the people see it: every one, private notes included, with who sent it. */
 export interface DeskMessageRow {
   id: number;
   author: 'customer' | 'ai' | 'human' | 'system';
@@ -103,6 +138,14 @@ export interface DeskMessageRow {
   private: boolean;
   created_at: Date;
   conversation_id: number;
+  contact_name: string | null;
+  /** The person who wrote it (null for the AI's replies and answers made elsewhere); names null once removed. */
+  sender_user_id: number | null;
+  sender_user_name: string | null;
+  sender_user_display_name: string | null;
+  /** The agent bot that wrote it; its name null once removed. */
+  sender_agent_bot_id: number | null;
+  sender_agent_bot_name: string | null;
 }
 
 export async function deskMessages(db: Queryable, conversationId: number, options: { ids?: readonly number[]; eventId?: string } = {}): Promise<DeskMessageRow[]> {
@@ -110,14 +153,19 @@ export async function deskMessages(db: Queryable, conversationId: number, option
   let filter = '';
   if (options.ids) {
     params.push(options.ids);
-    filter = ` AND id = ANY($${params.length}::bigint[])`;
+    filter = ` AND m.id = ANY($${params.length}::bigint[])`;
   }
   if (options.eventId) {
     params.push(options.eventId);
-    filter += ` AND engine_event_id = $${params.length}`;
+    filter += ` AND m.engine_event_id = $${params.length}`;
   }
   return db.query<DeskMessageRow>(
-    `SELECT id, author, author_name, text, content_type, private, created_at, conversation_id FROM messages WHERE conversation_id = $1${filter} ORDER BY id`,
+    `SELECT m.id, m.author, m.author_name, m.text, m.content_type, m.private, m.created_at, m.conversation_id, c.contact_name,
+       m.sender_user_id, u.name AS sender_user_name, u.display_name AS sender_user_display_name,
+       m.sender_agent_bot_id, b.name AS sender_agent_bot_name
+     FROM messages m JOIN conversations c ON c.id = m.conversation_id
+       LEFT JOIN users u ON u.id = m.sender_user_id LEFT JOIN agent_bots b ON b.id = m.sender_agent_bot_id
+     WHERE m.conversation_id = $1${filter} ORDER BY m.id`,
     params,
   );
 }

@@ -57,16 +57,28 @@ export interface NewMessage {
   contentType?: string | undefined;
   /** A note of the people answering: never shown to the customer. */
   private?: boolean | undefined;
+  /** Who wrote a note: a person of the account, or an agent bot (answers get theirs with `setMessageSender`). */
+  sender?: MessageSender | undefined;
 }
+
+/** A person or an agent bot of the helpdesk, who wrote an answer or a note. */
+export type MessageSender = { userId: number } | { agentBotId: number };
 
 /**
  * Inserts a message unless its `message_id` (per conversation) or `engine_event_id` is already
  * stored. Gives the message and whether it is new, so a repeat is answered with the first copy.
  */
 export async function insertMessage(db: Queryable, conversation: ConversationRecord, message: NewMessage, now: Date): Promise<{ message: WidgetMessage; created: boolean }> {
+  const insert = `INSERT INTO messages (conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type, private,
+       sender_user_id, sender_agent_bot_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING id`;
   const [inserted] = await db.query<{ id: number }>(
-    `INSERT INTO messages (conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type, private)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11) ON CONFLICT DO NOTHING RETURNING id`,
+    // The customer writing again ends a snooze (Chatwoot's): in the same statement, only when the message is new.
+    message.author === 'customer'
+      ? `WITH inserted AS (${insert}),
+           woken AS (UPDATE conversations SET snoozed_until = NULL WHERE id = $1 AND snoozed_until IS NOT NULL AND EXISTS (SELECT 1 FROM inserted))
+         SELECT id FROM inserted`
+      : insert,
     [
       conversation.id,
       message.author,
@@ -79,6 +91,8 @@ export async function insertMessage(db: Queryable, conversation: ConversationRec
       now,
       message.contentType ?? 'text',
       message.private ?? false,
+      message.sender && 'userId' in message.sender ? message.sender.userId : null,
+      message.sender && 'agentBotId' in message.sender ? message.sender.agentBotId : null,
     ],
   );
   if (inserted) {
@@ -135,4 +149,17 @@ export async function settleCustomerMessages(db: Queryable, conversationId: numb
     [conversationId, forwardedId, answerId, now],
   );
   return rows.filter((row) => row.read).map((row) => row.id);
+}
+
+/**
+ * Records who sent an answer that came back from the engine as an event (a person's answer, or an
+ * agent bot's). The event may have been recorded first by a webhook that raced the answer, so the
+ * stored message is found by the event's id.
+ */
+export async function setMessageSender(db: Queryable, engineEventId: string, sender: MessageSender): Promise<void> {
+  await db.query('UPDATE messages SET sender_user_id = $2, sender_agent_bot_id = $3 WHERE engine_event_id = $1', [
+    engineEventId,
+    'userId' in sender ? sender.userId : null,
+    'agentBotId' in sender ? sender.agentBotId : null,
+  ]);
 }

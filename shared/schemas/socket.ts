@@ -33,7 +33,7 @@ export const TypingChange = z.object({
 });
 export type TypingChange = z.infer<typeof TypingChange>;
 
-/** `conversation:handed_over`, `conversation:handed_back`. */
+/** `conversation:handed_over`, `conversation:handed_back`, `conversation:reopened`. */
 export const ConversationNotice = z.object({ conversation_id: z.string() });
 export type ConversationNotice = z.infer<typeof ConversationNotice>;
 

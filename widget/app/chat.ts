@@ -416,6 +416,7 @@ export class Chat {
     socket.on('conversation:handed_over', (notice) => this.#patchConversation(notice.conversation_id, { handled_by: 'human' }));
     socket.on('conversation:handed_back', (notice) => this.#patchConversation(notice.conversation_id, { handled_by: 'ai' }));
     socket.on('conversation:closed', (notice) => this.#patchConversation(notice.conversation_id, { status: 'resolved' }));
+    socket.on('conversation:reopened', (notice) => this.#patchConversation(notice.conversation_id, { status: 'open', handled_by: 'human' }));
     socket.on('connect', () => {
       this.#setOnline(true);
       // After every (re)connect, recovered or not, read by cursor what may have been missed, and take
@@ -446,7 +447,7 @@ export class Chat {
     this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === id ? { ...conversation, ...patch } : conversation)) });
     if (id !== this.state.conversationId) return;
     if (patch.handled_by) this.#set({ handledBy: patch.handled_by });
-    if (patch.status === 'resolved') this.#set({ resolved: true, typing: false });
+    if (patch.status) this.#set({ resolved: patch.status === 'resolved', typing: false });
   }
 
   /** A message pushed by the BFF: shown if it belongs to the open conversation, counted as unread when unseen. */
