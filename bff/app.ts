@@ -8,6 +8,8 @@ import { ParleyError } from '../shared/index.ts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import {
   ApiRoutes,
+  createSender,
+  createWebhookWorker,
   errorBoundary,
   forStreamsAdapter,
   MemoryRateLimiter,
@@ -19,8 +21,10 @@ import {
   type RateLimiter,
   type Redis,
   type RollingLimiter,
+  type SendWebhook,
   type SessionTokens,
   type Sql,
+  type WebhookWorker,
 } from '../shared/server/index.ts';
 import { createConversationService, type ConversationService } from './conversation-service.ts';
 import { crossOrigin } from './cors.ts';
@@ -34,6 +38,8 @@ import { addInboxRoutes } from './helpdesk/inbox-routes.ts';
 import { addCannedResponseRoutes } from './helpdesk/canned-response-routes.ts';
 import { addDeskConversationRoutes } from './helpdesk/desk-conversation-routes.ts';
 import { createDeskConversationService } from './helpdesk/desk-conversation-service.ts';
+import { deskWebhooks } from './helpdesk/desk-webhooks.ts';
+import { addWebhookRoutes } from './helpdesk/webhook-routes.ts';
 import { createInboxService } from './helpdesk/inbox-service.ts';
 import { createHelpdeskService } from './helpdesk/helpdesk-service.ts';
 import { addPlatformRoutes } from './helpdesk/platform-routes.ts';
@@ -94,6 +100,8 @@ export interface BffDeps {
    * streams under `prefix`). Without it, both stay in this process.
    */
   redis?: { client: Redis; prefix: string } | undefined;
+  /** The helpdesk's webhooks (`X-Desk-*`): how often the worker looks for due deliveries (0: only when nudged or drained, for tests), and the operator's own private origins they may reach. */
+  deskWebhooks?: { pollMs?: number; allowedPrivateOrigins?: readonly string[]; send?: SendWebhook } | undefined;
 }
 
 export interface Bff {
@@ -101,6 +109,8 @@ export interface Bff {
   conversations: ConversationService;
   relay: Relay;
   feed: FeedTail;
+  /** Sends the helpdesk's webhooks (drain it in tests). */
+  webhooks: WebhookWorker;
   openApi(): Record<string, unknown>;
   /** Attaches Socket.IO to the HTTP server that serves `app`. */
   attach(server: HttpServer): void;
@@ -136,6 +146,11 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   };
   // Built in dependency order: each part gets what it needs, and nothing is set afterwards.
   const publisher = new Publisher(logger);
+  const webhookPolicy = { allowedPrivateOrigins: deps.deskWebhooks?.allowedPrivateOrigins ?? [] };
+  const webhooks = createWebhookWorker({ sql, logger, now, send: deps.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }) });
+  const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge() });
+  publisher.subscribeDurable(deskHooks.record);
+  publisher.subscribe(deskHooks.nudge);
   const recorder = createEngineEventRecorder({ sql, publisher, now });
   const feed = createFeedTail({
     sql,
@@ -176,8 +191,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addClientApiRoutes(desk, client);
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
-  addWidgetRoutes(widget, conversations);
-  const helpdesk = createHelpdeskService({ sql, now });
+  addWidgetRoutes(widget, conversations, deskHooks);
+  const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy });
   const trustProxyHops = deps.trustProxyHops ?? 0;
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
   addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
@@ -185,7 +200,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addApplicationRoutes(application, helpdesk, sql);
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
-  addDeskConversationRoutes(application, createDeskConversationService({ sql, engine, recorder, conversations, now }), sql);
+  addWebhookRoutes(application, { sql, worker: webhooks, policy: webhookPolicy, now });
+  addDeskConversationRoutes(application, createDeskConversationService({ sql, engine, recorder, conversations, publisher, now }), sql);
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });
 
@@ -215,6 +231,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   }
   await relay.resume();
   feed.start();
+  const webhookPollMs = deps.deskWebhooks?.pollMs ?? 1000;
+  if (webhookPollMs > 0) webhooks.start(webhookPollMs);
   let io: SocketServer | undefined;
 
   return {
@@ -222,6 +240,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     conversations,
     relay,
     feed,
+    webhooks,
     openApi,
     attach(server) {
       io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
@@ -231,6 +250,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     async close() {
       await feed.stop();
       await relay.close();
+      await webhooks.stop();
       await io?.close();
     },
   };

@@ -7,6 +7,7 @@ import {
   LogLevel,
   optionalVariable,
   Origin,
+  OriginList,
   Port,
   PostgresUrl,
   readEnv,
@@ -37,6 +38,10 @@ export const BffEnv = z.object({
   PUBLIC_URL: optionalVariable(Origin),
   ENGINE_WEBHOOK_SECRET: optionalVariable(z.string().min(16, 'must be at least 16 characters')),
   FEED_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+  /** How often the helpdesk's webhook worker looks for due deliveries (it also sends right after each change). */
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** The operator's own services that helpdesk webhooks and agent bots may reach although private (exact origins). */
+  WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
 });
 
@@ -66,6 +71,8 @@ export interface BffSettings {
   publicUrl: string | undefined;
   engineWebhookSecret: string | undefined;
   feedPollMs: number;
+  webhookPollMs: number;
+  webhookAllowedPrivateOrigins: string[];
   logLevel: z.output<typeof LogLevel> | undefined;
 }
 
@@ -84,6 +91,8 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     publicUrl: value.PUBLIC_URL,
     engineWebhookSecret: value.ENGINE_WEBHOOK_SECRET,
     feedPollMs: value.FEED_POLL_MS,
+    webhookPollMs: value.WEBHOOK_POLL_MS,
+    webhookAllowedPrivateOrigins: value.WEBHOOK_ALLOWED_PRIVATE_ORIGINS,
     logLevel: value.LOG_LEVEL,
   };
 }

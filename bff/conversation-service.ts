@@ -1,6 +1,6 @@
 import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
 import type { Sql } from '../shared/server/index.ts';
-import type { Publisher } from './publisher.ts';
+import type { Change, Publisher } from './publisher.ts';
 import type { Relay } from './relay.ts';
 import type { Customer, Session } from './sessions.ts';
 import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from './store/conversations.ts';
@@ -51,7 +51,13 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
     async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined } = {}): Promise<WidgetConversation> {
-      return view(customer, await insertConversation(sql, customer.inboxId, customer.customerRef, now(), contact));
+      const conversation = await sql.transaction(async (tx) => {
+        const created = await insertConversation(tx, customer.inboxId, customer.customerRef, now(), contact);
+        await publisher.record(tx, created, [{ type: 'conversation.created' }]);
+        return created;
+      });
+      publisher.publish(conversation, { type: 'conversation.created' });
+      return view(customer, conversation);
     },
 
     list(customer: Customer): Promise<WidgetConversation[]> {
@@ -79,6 +85,7 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
         if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
         const result = await insertMessage(tx, conversation, { author: 'customer', text: request.text, messageId: request.message_id, upstream: 'pending' }, now());
         if (result.created && conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+        if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
         return { conversation, result };
       });
       if (result.created) {
@@ -106,12 +113,15 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
     async close(customer: Customer, uuid: string): Promise<WidgetConversation> {
       const conversation = await mine(customer, uuid);
       if (conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is already resolved.`);
-      const question = await sql.transaction(async (tx) => {
+      const changes = await sql.transaction(async (tx) => {
         await updateConversation(tx, conversation.id, { status: 'resolved', closeRequested: true }, now());
-        return askSurvey(tx, conversation, now());
+        conversation.status = 'resolved';
+        const question = await askSurvey(tx, conversation, now());
+        const changes: Change[] = [{ type: 'closed', resolved: false }, ...(question ? [{ type: 'survey.asked' as const, question }] : [])];
+        await publisher.record(tx, conversation, changes);
+        return changes;
       });
-      conversation.status = 'resolved';
-      publisher.publish(conversation, { type: 'closed', resolved: false }, ...(question ? [{ type: 'survey.asked' as const, question }] : []));
+      publisher.publish(conversation, ...changes);
       relay.kick(conversation.id);
       return view(customer, conversation);
     },
@@ -137,6 +147,7 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
     await sql.transaction(async (tx) => {
       await saveSurvey(tx, conversation.id, rating, comment, now());
       await saveSurveyAnswer(tx, question.id, rating, comment);
+      await publisher.record(tx, conversation, [{ type: 'message.answered', messageId: question.id }]);
     });
     publisher.publish(conversation, { type: 'message.answered', messageId: question.id });
   }

@@ -83,7 +83,7 @@ export class EngineClient {
   }
 
   /** Relays a person's answer to the customer. */
-  humanMessage(conversationId: string, message: { text: string; author_name?: string | undefined }, idempotencyKey?: string): Promise<ConversationChange> {
+  humanMessage(conversationId: string, message: { text: string; author_name?: string | undefined; author_ref?: string | undefined }, idempotencyKey?: string): Promise<ConversationChange> {
     return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/human-messages`, ChangeAnswer, message, idempotencyKey);
   }
 

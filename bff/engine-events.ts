@@ -3,7 +3,7 @@ import type { Queryable, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
 import { updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { markEventSeen } from './store/events-seen.ts';
-import { insertMessage, settleCustomerMessages, type NewMessage } from './store/messages.ts';
+import { insertMessage, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
 import { askSurvey } from './store/surveys.ts';
 
 /** Notices the widget shows when the engine moves a conversation. */
@@ -11,6 +11,13 @@ export const NOTICES = {
   handover: "You're being connected with a person from our team. They will answer here.",
   handback: "You're chatting with our AI assistant again.",
 } as const;
+
+/** Who answered, from the `author_ref` the helpdesk gave the engine (`user:12`, `agent_bot:3`); anything else names nobody. */
+function senderOf(ref: string | undefined): MessageSender | undefined {
+  const [, kind, id] = /^(user|agent_bot):(\d{1,9})$/.exec(ref ?? '') ?? [];
+  if (!kind || !id) return undefined;
+  return kind === 'user' ? { userId: Number(id) } : { agentBotId: Number(id) };
+}
 
 export interface RecordOptions {
   /** The customer message whose forwarding brought these events: the engine has accepted it. */
@@ -43,7 +50,7 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
         return say({ author: 'ai', text, attributes: { choices, card } });
       }
       case 'conversation.human_message':
-        return say({ author: 'human', text: event.data.text, authorName: event.data.author_name });
+        return say({ author: 'human', text: event.data.text, authorName: event.data.author_name, sender: senderOf(event.data.author_ref) });
       case 'conversation.handover':
         await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
         conversation.handledBy = 'human';
@@ -83,10 +90,12 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
         const at = now();
         let answerId = 0;
         for (const event of events) answerId = (await apply(tx, conversation, event, at, changes, options.byWebhook ?? false)) ?? answerId;
-        if (forwarded === 0 && answerId === 0) return;
-        const read = await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at);
-        if (forwarded) changes.unshift({ type: 'message.status', messageId: forwarded, status: 'delivered' });
-        for (const id of read) changes.push({ type: 'message.status', messageId: id, status: 'read' });
+        if (forwarded !== 0 || answerId !== 0) {
+          const read = await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at);
+          if (forwarded) changes.unshift({ type: 'message.status', messageId: forwarded, status: 'delivered' });
+          for (const id of read) changes.push({ type: 'message.status', messageId: id, status: 'read' });
+        }
+        await publisher.record(tx, conversation, changes);
       });
       // After the commit only; `then` is copied as it is now.
       publisher.publish(conversation, ...changes, ...(options.then ?? []));

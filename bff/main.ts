@@ -57,6 +57,7 @@ const bff = await createBff({
       publicUrl: config.publicUrl,
   engineWebhookSecret: config.engineWebhookSecret,
   feedPollMs: config.feedPollMs,
+  deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
   redis: infrastructure.redis,
 });
 const server = createServer(bff.app.callback());

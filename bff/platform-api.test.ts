@@ -128,7 +128,9 @@ describe('the helpdesk Platform API', () => {
     const bot = AgentBot.parse(created.body);
     expect(bot).toMatchObject({ name: 'Triage bot', description: 'Sorts new chats', outgoing_url: 'https://bots.example/triage', account_id: null, bot_type: 'webhook' });
     expect(bot.access_token).toMatch(/^[0-9A-Za-z]{32}$/);
-    expect((await platform('/agent_bots')).body).toEqual([{ ...bot, access_token: undefined }].map(({ access_token: _, ...rest }) => rest));
+    // The secret its webhooks are signed with, like the token, is shown only when it is made.
+    expect(bot.secret).toMatch(/^whsec_/);
+    expect((await platform('/agent_bots')).body).toEqual([bot].map(({ access_token: _, secret: __, ...rest }) => rest));
     expect((await platform(`/agent_bots/${bot.id}`, { method: 'PATCH', body: { outgoing_url: null } })).body).toMatchObject({ id: bot.id, outgoing_url: null });
     expect((await platform('/agent_bots', { method: 'POST', body: { name: 'Bad', outgoing_url: 'ftp://x' } })).status).toBe(422);
     expect((await platform(`/agent_bots/${bot.id}`, { method: 'DELETE' })).status).toBe(200);

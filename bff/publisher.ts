@@ -1,10 +1,14 @@
 import type { MessageStatus, WidgetMessage } from '../shared/index.ts';
-import type { Logger } from '../shared/server/index.ts';
+import type { Logger, Queryable } from '../shared/server/index.ts';
 import type { ConversationRecord } from './store/conversations.ts';
 
 /** Something that changed in a conversation, told to the sockets that follow it after it is committed. */
 export type Change =
+  /** The customer opened a new conversation. */
+  | { type: 'conversation.created' }
   | { type: 'message.created'; message: WidgetMessage }
+  /** A person's private note: for the people (and the account's webhooks) only, never the customer. */
+  | { type: 'note.created'; messageId: number }
   /** A customer message moved on: delivered (the engine has it), read (answered), failed. */
   | { type: 'message.status'; messageId: number; status: MessageStatus }
   /** An interactive message (choices, the survey question) got its answer. */
@@ -37,13 +41,24 @@ export interface ChangeBatch {
 export type Subscriber = (batch: ChangeBatch) => void;
 
 /**
- * The one way the BFF tells connected clients what changed. Services publish the changes of a step
- * once it is committed, as one batch; each subscriber decides what its clients are sent.
+ * What must outlive the process, written in the step's own transaction: the helpdesk's webhooks
+ * (each delivery commits with the change it tells of, so none is lost to a crash after the commit).
+ */
+export type DurableSubscriber = (tx: Queryable, batch: ChangeBatch) => Promise<void>;
+
+/**
+ * The one way the BFF tells what changed. A step records its changes in its transaction (for the
+ * durable subscribers: webhooks), then publishes them once committed, as one batch (for the
+ * sockets); each subscriber decides what its clients are sent. Changes with nothing durable to say
+ * (typing, read marks) are only published.
  *
- * @example publisher.publish(conversation, { type: 'message.created', message }, { type: 'typing', who: 'ai', typing: false })
+ * @example
+ * await sql.transaction(async (tx) => { …; await publisher.record(tx, conversation, changes) });
+ * publisher.publish(conversation, ...changes);
  */
 export class Publisher {
   readonly #subscribers: Subscriber[] = [];
+  readonly #durable: DurableSubscriber[] = [];
   readonly #logger: Logger;
 
   constructor(logger: Logger) {
@@ -52,6 +67,17 @@ export class Publisher {
 
   subscribe(subscriber: Subscriber): void {
     this.#subscribers.push(subscriber);
+  }
+
+  subscribeDurable(subscriber: DurableSubscriber): void {
+    this.#durable.push(subscriber);
+  }
+
+  /** Hands a step's changes to the durable subscribers inside its transaction (a failure there fails the step). */
+  async record(tx: Queryable, conversation: ConversationRecord, changes: readonly Change[]): Promise<void> {
+    if (changes.length === 0) return;
+    const batch: ChangeBatch = { conversation, changes: coalesce(changes) };
+    for (const subscriber of this.#durable) await subscriber(tx, batch);
   }
 
   publish(conversation: ConversationRecord, ...changes: Change[]): void {

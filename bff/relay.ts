@@ -62,8 +62,12 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
       logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
-      await setUpstream(sql, pending.id, 'rejected');
-      publisher.publish(conversation, { type: 'message.status', messageId: pending.id, status: 'failed' }, ...typingDone.splice(0));
+      const failed: Change = { type: 'message.status', messageId: pending.id, status: 'failed' };
+      await sql.transaction(async (tx) => {
+        await setUpstream(tx, pending.id, 'rejected');
+        await publisher.record(tx, conversation, [failed]);
+      });
+      publisher.publish(conversation, failed, ...typingDone.splice(0));
     } finally {
       publisher.publish(conversation, ...typingDone);
     }

@@ -93,6 +93,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       publicUrl: config.publicUrl,
       engineWebhookSecret: webhookSecret,
       feedPollMs: config.feedPollMs,
+      deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
       redis,
       ...overrides,
     });

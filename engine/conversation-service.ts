@@ -276,10 +276,10 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
         await close(move, resolved ?? (conversation.state === 'ai' && memory.lastReplyAnswered && handoverCount === 0), 'caller');
       }),
 
-    humanMessage: (caller: Caller, id: string, text: string, authorName: string | undefined) =>
+    humanMessage: (caller: Caller, id: string, text: string, author: { name?: string | undefined; ref?: string | undefined } = {}) =>
       changeOf(caller, id, 'human_message', async (move) => {
         await insertTurn(move.tx, id, { role: 'human', text }, move.at);
-        move.emit('conversation.human_message', { text, ...(authorName ? { author_name: authorName } : {}) });
+        move.emit('conversation.human_message', { text, ...(author.name ? { author_name: author.name } : {}), ...(author.ref ? { author_ref: author.ref } : {}) });
       }),
 
     async voiceSession(caller: Caller, id: string) {

@@ -78,7 +78,7 @@ export const EVENT_DATA = {
   }),
   'conversation.handback': z.object({ type: z.literal('handback') }),
   'conversation.closed': z.object({ type: z.literal('close'), resolved: z.boolean(), closed_by: z.enum(['ai', 'caller']) }),
-  'conversation.human_message': z.object({ text: z.string(), author_name: z.string().optional() }),
+  'conversation.human_message': z.object({ text: z.string(), author_name: z.string().optional(), author_ref: z.string().optional() }),
   'call.started': z.record(z.string(), z.unknown()),
   'call.ended': z.record(z.string(), z.unknown()),
   'media.understood': z.record(z.string(), z.unknown()),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ParleyError } from '../../shared/index.ts';
 import type { RateLimiter, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
-import type { Publisher } from '../publisher.ts';
+import type { Change, Publisher } from '../publisher.ts';
 import type { Customer } from '../sessions.ts';
 import {
   clientConversations,
@@ -191,9 +191,13 @@ export function createClientService({ sql, conversations, publisher, floodLimite
         return messageView(message.id, contact);
       }
       if (message.author === 'customer') throw new ParleyError('unprocessable', "A contact's own message takes no submitted values.");
-      await setSubmittedValues(sql, message.id, submitted);
       const conversation = await conversations.mine(customerOf(contact), row.uuid);
-      publisher.publish(conversation, { type: 'message.answered', messageId: message.id });
+      const answered: Change = { type: 'message.answered', messageId: message.id };
+      await sql.transaction(async (tx) => {
+        await setSubmittedValues(tx, message.id, submitted);
+        await publisher.record(tx, conversation, [answered]);
+      });
+      publisher.publish(conversation, answered);
       const picked = submitted[0];
       const text = picked?.value || picked?.title;
       if (message.attributes?.choices?.length && text && row.status !== 'resolved') {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { ParleyError, type EngineEvent } from '../../shared/index.ts';
-import type { Sql } from '../../shared/server/index.ts';
+import type { Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { EngineCallError, type EngineClient } from '../engine-client.ts';
 import type { EngineEventRecorder } from '../engine-events.ts';
@@ -45,11 +45,8 @@ export interface DeskConversationDeps {
   recorder: EngineEventRecorder;
   conversations: ConversationService;
   now: () => Date;
-  /**
-   * Where the changes people make (assignments, snoozes, a reopening) are published. Without it
-   * they go out through the recorder, which publishes a batch after its commit just the same.
-   */
-  publisher?: Pick<Publisher, 'publish'> | undefined;
+  /** Where the changes people make (notes, assignments, snoozes, a reopening) are recorded (webhooks) and published (sockets). */
+  publisher: Pick<Publisher, 'record' | 'publish'>;
 }
 
 /**
@@ -61,7 +58,7 @@ export interface DeskConversationDeps {
  * stored when it cannot be reached: the console sends it again (an answer with the same echo_id).
  */
 export function createDeskConversationService(deps: DeskConversationDeps) {
-  const { sql, engine, recorder, conversations, now } = deps;
+  const { sql, engine, recorder, conversations, publisher, now } = deps;
 
   /** The inboxes the caller may see: every one (administrators), those they answer (agents), those it is connected to (bots). */
   async function visibleInboxIds(accountId: number, caller: Caller, standing: Role | 'bot'): Promise<string[] | undefined> {
@@ -94,10 +91,15 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
   const record = async (conversation: ConversationRecord, events: readonly EngineEvent[], then?: readonly Change[]) =>
     recorder.record(conversation, events, then ? { then } : {});
 
-  /** Publishes what people changed, once it is committed. */
-  async function publish(conversation: ConversationRecord, ...changes: Change[]): Promise<void> {
-    if (deps.publisher) deps.publisher.publish(conversation, ...changes);
-    else await record(conversation, [], changes);
+  /** A change people made: written and recorded for the webhooks in one transaction, then pushed to the sockets. */
+  async function commit<T>(conversation: ConversationRecord, write: (tx: Queryable) => Promise<{ value: T; change: Change }>): Promise<T> {
+    const { value, change } = await sql.transaction(async (tx) => {
+      const made = await write(tx);
+      await publisher.record(tx, conversation, [made.change]);
+      return made;
+    });
+    publisher.publish(conversation, change);
+    return value;
   }
 
   /** People take the conversation from the AI (the AI goes quiet). */
@@ -114,8 +116,10 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
   /** A person's snooze: until a time, until the customer writes, or (null) ended now. */
   async function snooze(conversation: ConversationRecord, until: Date | typeof UNTIL_CUSTOMER_WRITES | null): Promise<void> {
     const at = now();
-    await updateConversation(sql, conversation.id, { snoozedUntil: until }, at);
-    await publish(conversation, { type: 'snoozed', until: until === UNTIL_CUSTOMER_WRITES ? null : (until ?? at) });
+    await commit(conversation, async (tx) => {
+      await updateConversation(tx, conversation.id, { snoozedUntil: until }, at);
+      return { value: undefined, change: { type: 'snoozed', until: until === UNTIL_CUSTOMER_WRITES ? null : (until ?? at) } };
+    });
   }
 
   /** Back to the AI (Chatwoot's `pending`): handed back when people have it, and no longer snoozed. */
@@ -142,7 +146,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
     const handover = await engine
       .handover(opened.id, 'a person reopened the conversation from the helpdesk', `handover-${conversation.uuid}-${opened.id}`)
       .catch(unlessMadeAlready);
-    const outcome = await sql.transaction((tx) => reopenConversation(tx, conversation.id, from, opened.id, now()));
+    const outcome = await commit(conversation, async (tx) => ({ value: await reopenConversation(tx, conversation.id, from, opened.id, now()), change: { type: 'reopened' } }));
     if (outcome === 'relay_busy') throw new ParleyError('upstream_unavailable', 'The close of this conversation is still on its way to the AI engine; try again in a moment.');
     if (outcome === 'changed') {
       // The same reopening sent twice reaches the same engine conversation: done already.
@@ -150,7 +154,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       throw new ParleyError('invalid_state', 'The conversation changed meanwhile; read it again.');
     }
     Object.assign(conversation, { status: 'open', handledBy: 'human', engineConversationId: opened.id, engineClosed: false, closeRequested: false });
-    await record(conversation, handover?.events ?? [], [{ type: 'reopened' }]);
+    await record(conversation, handover?.events ?? []);
   }
 
   return {
@@ -184,18 +188,22 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       const key = body.echo_id ?? randomUUID();
       if (body.private) {
         const note = { author: 'human' as const, authorName: author, text: body.content, messageId: `note.${key}`, private: true, sender };
-        const { message } = await insertMessage(sql, conversation.record, note, now());
-        return messageShape((await deskMessages(sql, conversation.record.id, { ids: [message.id] }))[0]!);
+        const id = await commit(conversation.record, async (tx) => {
+          const { message } = await insertMessage(tx, conversation.record, note, now());
+          return { value: message.id, change: { type: 'note.created', messageId: message.id } };
+        });
+        return messageShape((await deskMessages(sql, conversation.record.id, { ids: [id] }))[0]!);
       }
       if (conversation.record.status === 'resolved') throw new ParleyError('invalid_state', 'This conversation is resolved; reopen it (toggle_status open) to answer.');
       // A person who answers takes the conversation over: the AI goes quiet.
       if (conversation.record.handledBy === 'ai') await handOver(conversation.record, 'a person answered from the helpdesk', key);
       const engineId = await engineConversation(conversation.record);
-      const answer = await engine.humanMessage(engineId, { text: body.content, author_name: author }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
+      const authorRef = 'userId' in sender ? `user:${sender.userId}` : `agent_bot:${sender.agentBotId}`;
+      const answer = await engine.humanMessage(engineId, { text: body.content, author_name: author, author_ref: authorRef }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
       await record(conversation.record, answer.events);
       const event = answer.events.find((candidate) => candidate.type === 'conversation.human_message');
       if (!event) throw new ParleyError('upstream_unavailable', 'The AI engine did not confirm the message; try again with the same echo_id.');
-      // A webhook may have recorded the answer first, without knowing who wrote it.
+      // An engine that does not echo author_ref leaves the sender to be filled in here.
       await setMessageSender(sql, event.id, sender);
       const [stored] = await deskMessages(sql, conversation.record.id, { eventId: event.id });
       if (!stored) throw new ParleyError('upstream_unavailable', 'The AI engine did not confirm the message; try again with the same echo_id.');
@@ -207,8 +215,10 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       if (assigneeId !== null && !(await roleIn(sql, accountId, assigneeId))) {
         throw new ParleyError('unprocessable', `User ${assigneeId} is not a person of this account.`, { problems: [{ field: 'assignee_id', message: 'not a person of this account' }] });
       }
-      await setAssignee(sql, conversation.record.id, assigneeId);
-      await publish(conversation.record, { type: 'assigned', assigneeId });
+      await commit(conversation.record, async (tx) => {
+        await setAssignee(tx, conversation.record.id, assigneeId);
+        return { value: undefined, change: { type: 'assigned', assigneeId } };
+      });
       return conversationShape({ ...conversation, assigneeId });
     },
 

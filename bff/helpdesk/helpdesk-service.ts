@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import type { Queryable, Sql } from '../../shared/server/index.ts';
+import type { Queryable, Sql, TargetPolicy } from '../../shared/server/index.ts';
 import {
   accountsOf,
   deleteAccount,
@@ -15,10 +15,12 @@ import {
   type Role,
 } from '../store/accounts.ts';
 import { deleteAgentBot, findAgentBot, insertAgentBot, listAgentBots, updateAgentBot, type AgentBotRecord } from '../store/agent-bots.ts';
+import { syncBotEndpoint } from '../store/desk-webhooks.ts';
 import { changesBetween, listAudit, writeAudit, type Actor } from '../store/audit-log.ts';
 import { createSignInLink, hashPassword, issueAccessToken, issueSession, passwordMatches, useSignInLink } from '../store/credentials.ts';
 import { deleteUser, findUser, findUserByEmail, insertUser, updateUser, type UserRecord } from '../store/users.ts';
 import type { AccountUpdate, AgentBotCreate, AgentBotUpdate, AuditLogQuery, PlatformAccountCreate, PlatformAccountUpdate, UserCreate, UserUpdate } from './schemas.ts';
+import { deskReceiverUrl } from './desk-webhooks.ts';
 import { accountViewShape, agentBotShape, auditLogShape, platformAccountShape, userShape } from './shapes.ts';
 
 /** How long a one-time sign-in link works. */
@@ -40,14 +42,19 @@ const accountChanges = (body: AccountFields): AccountChanges => ({
   features: body.features,
 });
 
-const botChanges = (body: z.infer<typeof AgentBotUpdate>) => ({ name: body.name, description: body.description, outgoingUrl: body.outgoing_url });
+const botChanges = (body: z.infer<typeof AgentBotUpdate>, policy: TargetPolicy) => ({
+  name: body.name,
+  description: body.description,
+  outgoingUrl: body.outgoing_url ? deskReceiverUrl(body.outgoing_url, policy, 'outgoing_url') : body.outgoing_url,
+});
 
 /**
  * The helpdesk's administration: accounts, people, agent bots, sign-in, and the audit log. Every
  * change to an account runs in one transaction with its audit entry (who, what, when, before and
  * after). The Platform API reaches only what its token created; others are "not found".
  */
-export function createHelpdeskService({ sql, now }: { sql: Sql; now: () => Date }) {
+/** `policy`: the operator's own private origins an agent bot's outgoing_url may name. */
+export function createHelpdeskService({ sql, now, policy }: { sql: Sql; now: () => Date; policy: TargetPolicy }) {
   const audit = (db: Queryable, accountId: number, actor: Actor, type: string, id: string | number, action: 'create' | 'update' | 'destroy', before?: object, after?: object) =>
     writeAudit(db, { accountId, actor, auditableType: type, auditableId: id, action, changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>) }, now());
 
@@ -161,8 +168,9 @@ export function createHelpdeskService({ sql, now }: { sql: Sql; now: () => Date 
     },
     async createPlatformBot(platformTokenId: number, body: z.infer<typeof AgentBotCreate>) {
       return sql.transaction(async (tx) => {
-        const bot = await insertAgentBot(tx, { accountId: null, platformTokenId }, { ...botChanges(body), name: body.name }, now());
-        return agentBotShape(bot, await issueAccessToken(tx, { kind: 'agent_bot', id: bot.id }, now()));
+        const bot = await insertAgentBot(tx, { accountId: null, platformTokenId }, { ...botChanges(body, policy), name: body.name }, now());
+        await syncBotEndpoint(tx, bot, now());
+        return agentBotShape(bot, { accessToken: await issueAccessToken(tx, { kind: 'agent_bot', id: bot.id }, now()), secret: bot.webhookSecret });
       });
     },
     async getPlatformBot(platformTokenId: number, id: number) {
@@ -170,7 +178,11 @@ export function createHelpdeskService({ sql, now }: { sql: Sql; now: () => Date 
     },
     async patchPlatformBot(platformTokenId: number, id: number, body: z.infer<typeof AgentBotUpdate>) {
       await platformBot(platformTokenId, id);
-      return agentBotShape((await updateAgentBot(sql, id, botChanges(body), now()))!);
+      return sql.transaction(async (tx) => {
+        const after = (await updateAgentBot(tx, id, botChanges(body, policy), now()))!;
+        await syncBotEndpoint(tx, after, now());
+        return agentBotShape(after);
+      });
     },
     async deletePlatformBot(platformTokenId: number, id: number) {
       await platformBot(platformTokenId, id);
@@ -195,9 +207,10 @@ export function createHelpdeskService({ sql, now }: { sql: Sql; now: () => Date 
     },
     async createAccountBot(accountId: number, actor: Actor, body: z.infer<typeof AgentBotCreate>) {
       return sql.transaction(async (tx) => {
-        const bot = await insertAgentBot(tx, { accountId, platformTokenId: null }, { ...botChanges(body), name: body.name }, now());
+        const bot = await insertAgentBot(tx, { accountId, platformTokenId: null }, { ...botChanges(body, policy), name: body.name }, now());
+        await syncBotEndpoint(tx, bot, now());
         await audit(tx, accountId, actor, 'AgentBot', bot.id, 'create', {}, agentBotShape(bot));
-        return agentBotShape(bot, await issueAccessToken(tx, { kind: 'agent_bot', id: bot.id }, now()));
+        return agentBotShape(bot, { accessToken: await issueAccessToken(tx, { kind: 'agent_bot', id: bot.id }, now()), secret: bot.webhookSecret });
       });
     },
     async getAccountBot(accountId: number, id: number) {
@@ -206,7 +219,8 @@ export function createHelpdeskService({ sql, now }: { sql: Sql; now: () => Date 
     async patchAccountBot(accountId: number, actor: Actor, id: number, body: z.infer<typeof AgentBotUpdate>) {
       const before = await accountBot(accountId, id);
       return sql.transaction(async (tx) => {
-        const after = (await updateAgentBot(tx, id, botChanges(body), now()))!;
+        const after = (await updateAgentBot(tx, id, botChanges(body, policy), now()))!;
+        await syncBotEndpoint(tx, after, now());
         await audit(tx, accountId, actor, 'AgentBot', id, 'update', agentBotShape(before), agentBotShape(after));
         return agentBotShape(after);
       });

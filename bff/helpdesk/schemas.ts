@@ -121,6 +121,8 @@ export const AgentBot = z.object({
   bot_type: z.literal('webhook'),
   /** Only in the answer that made the bot (shown once; kept hashed). */
   access_token: z.string().optional(),
+  /** Only in the answer that made the bot: what is posted to its outgoing_url is signed with it (X-Desk-Signature). */
+  secret: z.string().optional(),
 });
 export type AgentBot = z.infer<typeof AgentBot>;
 

@@ -38,14 +38,15 @@ export const userShape = (user: UserRecord, accounts: { id: number; name: string
   ...(accessToken ? { access_token: accessToken } : {}),
 });
 
-export const agentBotShape = (bot: AgentBotRecord, accessToken?: string): AgentBot => ({
+/** A bot; the answer that made it also carries its access token and the secret its webhooks are signed with. */
+export const agentBotShape = (bot: AgentBotRecord, made?: { accessToken: string; secret: string }): AgentBot => ({
   id: bot.id,
   name: bot.name,
   description: bot.description,
   account_id: bot.accountId,
   outgoing_url: bot.outgoingUrl,
   bot_type: 'webhook',
-  ...(accessToken ? { access_token: accessToken } : {}),
+  ...(made ? { access_token: made.accessToken, secret: made.secret } : {}),
 });
 
 export const auditLogShape = (entry: AuditLogRecord) => ({

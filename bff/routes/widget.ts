@@ -17,17 +17,26 @@ import {
 } from '../../shared/index.ts';
 import { MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
+import type { DeskWebhooks } from '../helpdesk/desk-webhooks.ts';
 import type { WidgetState } from '../session-auth.ts';
 
 const tag = 'Widget';
 const security = 'sessionToken';
 const params = ConversationUuid;
 
-/** `/v1/widget/...`: what the widget (and the hosted chat, and apps) call with a `wst_` session token. */
-export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService): void {
+/**
+ * `/v1/widget/...`: what the widget (and the hosted chat, and apps) call with a `wst_` session token.
+ * `opened` hears that a customer opened the chat (the config is what the widget asks for first).
+ */
+export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService, opened: Pick<DeskWebhooks, 'widgetOpened'>): void {
   routes
     .add({ method: 'get', path: '/v1/widget/config', tag, security, summary: "The inbox's look and features, and who the session is", responses: { 200: { description: 'The configuration.', schema: WidgetConfig } } }, async (ctx) => {
-      ctx.body = await conversations.config(ctx.state.session);
+      const { session } = ctx.state;
+      const [config] = await Promise.all([
+        conversations.config(session),
+        opened.widgetOpened(session, { referer: ctx.get('referer') || ctx.get('origin') || null, language: ctx.get('accept-language').split(',')[0] || null }),
+      ]);
+      ctx.body = config;
     })
     .add({ method: 'get', path: '/v1/widget/conversations', tag, security, summary: "The customer's conversations, newest first", responses: { 200: { description: 'The conversations.', schema: WidgetConversationList } } }, async (ctx) => {
       ctx.body = { conversations: await conversations.list(ctx.state.session) };

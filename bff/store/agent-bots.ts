@@ -1,3 +1,4 @@
+import { randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 
 export interface AgentBotRecord {
@@ -34,12 +35,14 @@ export interface AgentBotChanges {
   outgoingUrl?: string | null | undefined;
 }
 
-export async function insertAgentBot(db: Queryable, owner: { accountId: number | null; platformTokenId: number | null }, fields: AgentBotChanges & { name: string }, now: Date): Promise<AgentBotRecord> {
+/** Makes a bot, with the secret its webhook deliveries are signed with (given back this once). */
+export async function insertAgentBot(db: Queryable, owner: { accountId: number | null; platformTokenId: number | null }, fields: AgentBotChanges & { name: string }, now: Date): Promise<AgentBotRecord & { webhookSecret: string }> {
+  const webhookSecret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<AgentBotRow>(
-    `INSERT INTO agent_bots (account_id, name, description, outgoing_url, platform_token_id, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING *`,
-    [owner.accountId, fields.name, fields.description ?? '', fields.outgoingUrl ?? null, owner.platformTokenId, now],
+    `INSERT INTO agent_bots (account_id, name, description, outgoing_url, platform_token_id, webhook_secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
+    [owner.accountId, fields.name, fields.description ?? '', fields.outgoingUrl ?? null, owner.platformTokenId, webhookSecret, now],
   );
-  return toBot(row!);
+  return { ...toBot(row!), webhookSecret };
 }
 
 export async function findAgentBot(db: Queryable, id: number): Promise<AgentBotRecord | undefined> {

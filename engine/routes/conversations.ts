@@ -103,7 +103,7 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
     .add(
       { method: 'post', path: '/v1/conversations/:id/human-messages', tag, security, summary: "Relay a person's answer from the helpdesk", params, body: HumanMessageRequest, responses: { 200: { description: 'The conversation and the conversation.human_message event.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
       async (ctx, { params, body }) => {
-        ctx.body = await conversations.humanMessage(ctx.state.caller, params.id, body.text, body.author_name);
+        ctx.body = await conversations.humanMessage(ctx.state.caller, params.id, body.text, { name: body.author_name, ref: body.author_ref });
       },
     )
     .add(

@@ -68,9 +68,13 @@ export const CloseRequest = z.strictObject({
   resolved: z.boolean().optional(),
 });
 
+/** Who answered, as the helpdesk names them (`user:12`, `agent_bot:3`); echoed in the event so that every path that records it knows. */
+export const AuthorRef = z.string().regex(/^[a-z_]{1,20}:[0-9A-Za-z_-]{1,40}$/, 'a kind and an id, e.g. user:12');
+
 export const HumanMessageRequest = z.strictObject({
   text: MessageText,
   author_name: z.string().trim().min(1).max(100).optional(),
+  author_ref: AuthorRef.optional(),
 });
 
 export const ActionRequestId = z.string().regex(/^act_[0-9A-Za-z]{16,64}$/, 'an action request id (act_…)');

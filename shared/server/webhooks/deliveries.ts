@@ -66,13 +66,15 @@ export interface ClaimedDelivery {
 /**
  * Claims deliveries that are due (or the one named by `only`), for `leaseMs`: another process
  * skips them meanwhile, and takes them up again only if this one died before recording the attempt.
+ * A delivery named by `only` (a ping) is sent even when its endpoint is switched off, so that a
+ * repaired receiver can be tested before it is switched on.
  */
 export async function claimDue(db: Queryable, now: Date, leaseMs: number, limit: number, only?: string): Promise<ClaimedDelivery[]> {
   const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; event_seq: string; body: string; round_attempts: number; url: string; secret: string }>(
     `UPDATE webhook_deliveries d SET next_attempt_at = $2
      FROM (
        SELECT d2.id FROM webhook_deliveries d2 JOIN webhook_endpoints e2 ON e2.id = d2.endpoint_id
-       WHERE d2.status = 'pending' AND d2.next_attempt_at <= $1 AND e2.enabled AND e2.deleted_at IS NULL ${only ? 'AND d2.id = $4' : ''}
+       WHERE d2.status = 'pending' AND d2.next_attempt_at <= $1 AND e2.deleted_at IS NULL ${only ? 'AND d2.id = $4' : 'AND e2.enabled'}
        ORDER BY d2.next_attempt_at, d2.event_seq LIMIT $3 FOR UPDATE OF d2 SKIP LOCKED
      ) due, webhook_endpoints e
      WHERE d.id = due.id AND e.id = d.endpoint_id

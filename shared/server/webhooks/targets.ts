@@ -88,6 +88,20 @@ function resolve(host: string): Promise<LookupAddress[]> {
   return new Promise((done, fail) => dnsLookup(host, { all: true }, (error, addresses) => (error ? fail(error) : done(addresses))));
 }
 
+/**
+ * Refuses an endpoint whose host is plainly private without looking it up: an IP literal in a
+ * private range, or a `localhost` name (unless its origin is allowed). A host name is checked at
+ * every connection instead (`guardedLookup`), so a name that does not resolve from here yet (a
+ * bot's server being set up) can still be saved.
+ */
+export function checkEndpointHost(url: URL, policy: TargetPolicy): void {
+  if (policy.allowedPrivateOrigins.includes(url.origin)) return;
+  const host = hostOf(url).toLowerCase();
+  if ((isIP(host) && isPrivateAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) {
+    throw new ParleyError('invalid_request', `The host ${url.hostname} is a private address; webhooks never call private addresses.`);
+  }
+}
+
 /** Refuses an endpoint whose host resolves to a private address now (unless its origin is allowed). */
 export async function checkEndpointAddress(url: URL, policy: TargetPolicy): Promise<void> {
   if (policy.allowedPrivateOrigins.includes(url.origin)) return;
