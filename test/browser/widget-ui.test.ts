@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { request } from '../stack.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import {
   SHORT,
+  axeViolations,
   currentConversation,
   engineCall,
   engineConversationId,
@@ -286,6 +287,59 @@ describe('the chat widget UI in Chromium', () => {
       "You're chatting with our AI assistant again.",
     ]);
     await expect.poll(() => subtitle.textContent(), SHORT).toBe('Our AI assistant is answering');
+    expect(problems).toEqual([]);
+  });
+
+  it("sets a person's messages apart from the AI's: their name, an avatar with their initials, a bubble of its own", async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    await send(page, 'How do I return an item?');
+    await waitForAnswer(page, 'within 30 days');
+    const ai = log(page).locator('.message.ai.first').first();
+    expect(await ai.locator('.avatar').textContent()).toBe('AI');
+    expect(await ai.locator('.author').textContent()).toBe('Assistant');
+    // The customer's own messages have no avatar.
+    expect(await log(page).locator('.message.mine .avatar').count()).toBe(0);
+
+    await send(page, 'I want to talk to a person');
+    await page.getByText('connected with a person').waitFor(SHORT);
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
+    await personSays(harness.stack, conversationId, 'Hi, I am Sam. Let me help.', ' sam  lee jones');
+    await personSays(harness.stack, conversationId, 'Your parcel is on its way.', ' sam  lee jones');
+    await waitForAnswer(page, 'on its way');
+    const person = log(page).locator('.message.human');
+    expect(await person.count()).toBe(2);
+    // One group: the name and the avatar head the person's first message only.
+    expect(await person.locator('.avatar').allTextContents()).toEqual(['SL']);
+    expect(await person.first().locator('.avatar').getAttribute('aria-hidden')).toBe('true');
+    expect(await person.locator('.author').allTextContents()).toEqual(['sam  lee jones']);
+    // The name, not the initials, is what assistive technology reads.
+    const heard = await person.first().locator('.meta').ariaSnapshot();
+    expect(heard).toContain('sam lee jones');
+    expect(heard).not.toContain('SL');
+
+    const look = (bubble: Locator) => bubble.evaluate((element) => {
+      const style = getComputedStyle(element);
+      return { background: style.backgroundColor, border: `${style.borderTopWidth} ${style.borderTopStyle}` };
+    });
+    const [aiLook, personLook] = [await look(ai.locator('.bubble')), await look(person.first().locator('.bubble'))];
+    expect(personLook.background).not.toBe(aiLook.background);
+    expect(aiLook.border).toBe('0px none');
+    expect(personLook.border).toBe('1px solid');
+
+    // Another person (or one without a name) starts a group of their own.
+    const engineId = await engineConversationId(harness.stack, conversationId);
+    await engineCall(harness.stack, `/v1/conversations/${engineId}/human-messages`, { text: 'Taking over from Sam.' });
+    await waitForAnswer(page, 'Taking over');
+    expect(await person.locator('.avatar').allTextContents()).toEqual(['SL', '?']);
+    expect(await person.locator('.author').allTextContents()).toEqual(['sam  lee jones', 'Support']);
+
+    // Both looks keep their contrast (axe's WCAG AA rules) in the light and the dark theme.
+    await page.mouse.move(0, 0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect.poll(() => page.locator('[data-parley] .root').getAttribute('data-theme'), SHORT).toBe('dark');
+    expect(await axeViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 

@@ -26,6 +26,8 @@ button:disabled{cursor:default}
 .meta{margin:0 4px 2px;font-size:12px;color:var(--p-muted)}
 .bubble{padding:8px 12px;border-radius:12px;background:var(--p-bubble);color:var(--p-text)}
 .mine .bubble{background:var(--p-primary);color:var(--p-on-primary)}
+.avatar{display:inline-grid;place-items:center;width:22px;height:22px;margin-inline-end:6px;border-radius:50%;background:var(--p-primary);color:var(--p-on-primary);font-size:10px;font-weight:600}
+.human .bubble{background:var(--p-bg);border:1px solid var(--p-border)}
 .status{margin:2px 4px 0;font-size:12px;color:var(--p-muted);display:flex;gap:8px}
 .notice{align-self:center;margin:10px 0;font-size:13px;color:var(--p-muted);text-align:center}
 .text{overflow-wrap:anywhere}

@@ -9,8 +9,12 @@ import { RichText } from '../rich-text/rich-text.tsx';
 
 const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = { customer: 'you', ai: 'assistant', human: 'support' };
 const STATUS: Record<ShownMessage['status'], MessageKey> = { sending: 'sending', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
-// Messages by the same sender within this time share one name and time.
+// Messages by the same sender within this time share one name, avatar and time.
 const GROUP_MS = 5 * 60_000;
+
+/** "Sam Lee Jones" → "SL": the first letters of the first two words, "?" without a name. */
+const initials = (name: string | null) =>
+  name?.match(/\S+/g)?.slice(0, 2).map((word) => [...word][0]).join('').toUpperCase() || '?';
 
 interface Props {
   messages: readonly ShownMessage[];
@@ -61,13 +65,24 @@ export function MessageList({ messages, greeting, typing, canChoose, onChoose, o
           );
         }
         const previous = messages[index - 1];
-        const startsGroup = !previous || previous.author !== message.author || Date.parse(message.createdAt) - Date.parse(previous.createdAt) > GROUP_MS;
+        // Two people answering one after the other are two groups, each with its name.
+        const startsGroup =
+          !previous ||
+          previous.author !== message.author ||
+          previous.authorName !== message.authorName ||
+          Date.parse(message.createdAt) - Date.parse(previous.createdAt) > GROUP_MS;
         const mine = message.author === 'customer';
         const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
         return (
-          <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'}${startsGroup ? ' first' : ''}`} data-status={message.status}>
+          <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`} data-status={message.status}>
             {startsGroup && (
               <p class="meta">
+                {/* A person's initials or "AI", so who answered shows at a glance; the name is the text that is read. */}
+                {!mine && (
+                  <span class="avatar" aria-hidden="true">
+                    {message.author === 'human' ? initials(message.authorName) : 'AI'}
+                  </span>
+                )}
                 <span class="author">{name}</span> <time dateTime={message.createdAt}>{time.format(new Date(message.createdAt))}</time>
               </p>
             )}
