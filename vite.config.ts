@@ -7,13 +7,15 @@ import { defineConfig } from 'vitest/config';
  * - `vite build --mode loader` builds the loader (`dist/widget/widget.js`), a classic script for the
  *   `<script async>` tag, kept apart so that nothing of the app can leak into it;
  * - `vite build --mode hosted` builds the hosted chat page's script (`dist/widget/chat.js`), an ES
- *   module that imports `app.js` at run time like the loader does.
+ *   module that imports `app.js` at run time like the loader does;
+ * - `vite build --mode console` builds the agent console (`dist/console/console.js`), served at `/console/`.
  */
 const WEBSOCKET_ONLY = fileURLToPath(new URL('./widget/app/engine-websocket-only.ts', import.meta.url));
 
 export default defineConfig(({ mode }) => {
   const loader = mode === 'loader';
   const hosted = mode === 'hosted';
+  const desk = mode === 'console';
   return {
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     // The app's Socket.IO client speaks WebSocket only (see widget/app/engine-websocket-only.ts).
@@ -28,8 +30,8 @@ export default defineConfig(({ mode }) => {
       },
     ],
     build: {
-      outDir: 'dist/widget',
-      emptyOutDir: !loader && !hosted,
+      outDir: desk ? 'dist/console' : 'dist/widget',
+      emptyOutDir: desk || (!loader && !hosted),
       // Evergreen browsers; ES2022 keeps class private fields as they are instead of WeakMap helpers.
       target: 'es2022',
       minify: true,
@@ -42,6 +44,8 @@ export default defineConfig(({ mode }) => {
         ? { entry: 'widget/loader/index.ts', formats: ['iife'], name: 'ParleyLoader', fileName: () => 'widget.js' }
         : hosted
         ? { entry: 'widget/hosted/index.ts', formats: ['es'], fileName: () => 'chat.js' }
+        : desk
+        ? { entry: 'console/index.tsx', formats: ['es'], fileName: () => 'console.js' }
         : { entry: 'widget/app/index.tsx', formats: ['es'], fileName: () => 'app.js' },
     },
     test: {

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Server as SocketServer } from 'socket.io';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type Router from '@koa/router';
@@ -39,6 +40,7 @@ import { addCannedResponseRoutes } from './helpdesk/canned-response-routes.ts';
 import { addDeskConversationRoutes } from './helpdesk/desk-conversation-routes.ts';
 import { createDeskConversationService } from './helpdesk/desk-conversation-service.ts';
 import { deskWebhooks } from './helpdesk/desk-webhooks.ts';
+import { addDeskSocket } from './helpdesk/desk-socket.ts';
 import { addWebhookRoutes } from './helpdesk/webhook-routes.ts';
 import { createInboxService } from './helpdesk/inbox-service.ts';
 import { createHelpdeskService } from './helpdesk/helpdesk-service.ts';
@@ -53,6 +55,7 @@ import { addClientApiRoutes, type DeskState } from './client-api/routes.ts';
 import { addEngineWebhookRoutes } from './routes/engine-webhooks.ts';
 import { addSurveyPageRoutes } from './routes/survey-page.ts';
 import { addHostedChatRoutes } from './routes/hosted-chat.ts';
+import { addConsoleRoutes } from './routes/console-page.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
 import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
 import { addSessionRoutes } from './routes/widget-sessions.ts';
@@ -74,6 +77,8 @@ export interface BffDeps {
   tokens: SessionTokens;
   /** The folder with the built widget (`widget.js`, `app.js`, chunks). */
   widgetAssetsDir: string;
+  /** The folder with the built agent console (`console.js`); by default `console/` beside the widget's folder. */
+  consoleAssetsDir?: string | undefined;
   now?: () => Date;
   /** The inbox of sessions whose token names none (tokens minted by the engine or with an API key). */
   defaultInboxId?: string | undefined;
@@ -186,6 +191,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
   addHostedChatRoutes(open);
+  addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
   const client = createClientService({ sql, conversations, publisher, floodLimiter, now });
   const desk = new ApiRoutes<DeskState>();
   addClientApiRoutes(desk, client);
@@ -201,7 +207,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
   addWebhookRoutes(application, { sql, worker: webhooks, policy: webhookPolicy, now });
-  addDeskConversationRoutes(application, createDeskConversationService({ sql, engine, recorder, conversations, publisher, now }), sql);
+  const deskConversations = createDeskConversationService({ sql, engine, recorder, conversations, publisher, now });
+  addDeskConversationRoutes(application, deskConversations, sql);
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });
 
@@ -246,6 +253,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
       addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand });
       addClientSocket(io, { sql, publisher, logger });
+      addDeskSocket(io, { sql, desk: deskConversations, publisher, logger, now });
     },
     async close() {
       await feed.stop();

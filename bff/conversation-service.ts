@@ -50,7 +50,7 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
     },
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
-    async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined } = {}): Promise<WidgetConversation> {
+    async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined } = {}): Promise<WidgetConversation> {
       const conversation = await sql.transaction(async (tx) => {
         const created = await insertConversation(tx, customer.inboxId, customer.customerRef, now(), contact);
         await publisher.record(tx, created, [{ type: 'conversation.created' }]);

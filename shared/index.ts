@@ -12,3 +12,5 @@ export * from './schemas/socket.ts';
 export * from './socket-events.ts';
 export * from './webhook-signature.ts';
 export * from './contrast.ts';
+export * from './schemas/desk-socket.ts';
+export * from './desk-socket-events.ts';

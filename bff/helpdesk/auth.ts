@@ -41,16 +41,21 @@ export interface ApplicationState {
   actor: Actor;
 }
 
+/** The person or bot a token (access token or console session) belongs to, while it is valid. */
+export async function callerOfToken(sql: Sql, token: string, now: Date): Promise<Caller | undefined> {
+  if (token.length > 200) return undefined;
+  const holder = await findTokenHolder(sql, token, now);
+  return holder?.kind === 'user'
+    ? await findUser(sql, holder.id).then((user) => user && { kind: 'user' as const, user })
+    : holder?.kind === 'agent_bot'
+      ? await findAgentBot(sql, holder.id).then((bot) => bot && { kind: 'agent_bot' as const, bot })
+      : undefined;
+}
+
 /** Lets through only requests with a valid (unexpired) access token of a person or an agent bot. */
 export function applicationAuth(sql: Sql, now: () => Date, trustProxyHops: number): Middleware<ApplicationState> {
   return async (ctx, next) => {
-    const holder = await findTokenHolder(sql, tokenOf(ctx), now());
-    const caller: Caller | undefined =
-      holder?.kind === 'user'
-        ? await findUser(sql, holder.id).then((user) => user && { kind: 'user' as const, user })
-        : holder?.kind === 'agent_bot'
-          ? await findAgentBot(sql, holder.id).then((bot) => bot && { kind: 'agent_bot' as const, bot })
-          : undefined;
+    const caller = await callerOfToken(sql, tokenOf(ctx), now());
     if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
     ctx.state.caller = caller;
     const remoteAddress = clientAddress(ctx.req, trustProxyHops);

@@ -74,6 +74,37 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
     .add(
       {
         method: 'post',
+        path: `${base}/:conversation_id/update_last_seen`,
+        tag,
+        security,
+        summary: 'Mark the conversation read by people',
+        description: "Its unread count starts again, and the customer's messages show as read in their widget (read receipts).",
+        params: ConversationParams,
+        responses: conversation,
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        ctx.body = await desk.markRead(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: `${base}/:conversation_id/contact_conversations`,
+        tag,
+        security,
+        summary: "The customer's other conversations (that you may see), newest first",
+        params: ConversationParams,
+        responses: { 200: { description: 'Up to 25 conversations.', schema: z.object({ payload: z.array(DeskConversation) }) } },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        ctx.body = await desk.contactConversations(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
+      },
+    )
+    .add(
+      {
+        method: 'post',
         path: `${base}/:conversation_id/handback`,
         tag,
         security,

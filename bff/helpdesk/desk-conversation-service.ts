@@ -15,7 +15,7 @@ import {
   updateConversation,
   type ConversationRecord,
 } from '../store/conversations.ts';
-import { deskMessages, findDeskConversation, listDeskConversations, setAssignee, type DeskConversation } from '../store/desk-conversations.ts';
+import { deskMessages, findDeskConversation, listDeskConversations, markReadByPeople, setAssignee, type DeskConversation } from '../store/desk-conversations.ts';
 import { insertMessage, setMessageSender, type MessageSender } from '../store/messages.ts';
 import type { Caller } from './auth.ts';
 import type { ConversationListQuery, DeskMessage, DeskMessageCreate, StatusChange } from './schemas.ts';
@@ -158,6 +158,11 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
   }
 
   return {
+    visibleInboxIds,
+
+    /** A conversation the caller may see (404 otherwise), as the store keeps it. */
+    find: conversationFor,
+
     async list(accountId: number, caller: Caller, standing: Role | 'bot', query: z.infer<typeof ConversationListQuery>) {
       const filter = {
         accountId,
@@ -170,6 +175,27 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       const assignee = query.assignee_type === 'me' ? 'mine' : query.assignee_type;
       const { conversations: rows, counts } = await listDeskConversations(sql, filter, assignee, me, { number: query.page, size: PER_PAGE });
       return { data: { meta: { mine_count: counts.mine, unassigned_count: counts.unassigned, all_count: counts.all }, payload: rows.map(conversationShape) } };
+    },
+
+    /** The other conversations of the same customer (the console's sidebar), newest first. */
+    async contactConversations(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {
+      const conversation = await conversationFor(accountId, caller, standing, id);
+      const filter = { accountId, now: now(), inboxIds: await visibleInboxIds(accountId, caller, standing), sameCustomerAs: conversation.record.id };
+      const { conversations: rows } = await listDeskConversations(sql, filter, 'all', 0, { number: 1, size: PER_PAGE });
+      return { payload: rows.filter((row) => row.record.id !== id).sort((a, b) => b.record.id - a.record.id).map(conversationShape) };
+    },
+
+    /** People read the conversation: its unread count starts again, and the customer's widget shows their messages read. */
+    async markRead(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {
+      const conversation = await conversationFor(accountId, caller, standing, id);
+      const read = await sql.transaction(async (tx) => {
+        const ids = await markReadByPeople(tx, conversation.record.id, now());
+        const changes: Change[] = ids.map((messageId) => ({ type: 'message.status', messageId, status: 'read' }));
+        await publisher.record(tx, conversation.record, changes);
+        return changes;
+      });
+      publisher.publish(conversation.record, ...read);
+      return reread(conversation);
     },
 
     async get(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {

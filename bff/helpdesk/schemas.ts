@@ -332,7 +332,23 @@ export const DeskConversation = z.object({
   /** When a snooze ends (Unix seconds); null when not snoozed, or snoozed until the customer writes. */
   snoozed_until: z.number().int().nullable(),
   assignee_id: z.number().int().nullable(),
-  contact: z.object({ name: z.string().nullable(), email: z.string().nullable() }),
+  contact: z.object({
+    name: z.string().nullable(),
+    email: z.string().nullable(),
+    /** The customer's reference (`vis_…` for a visitor, the site's own id for a verified customer, `ctc_…` for a Client API contact). */
+    customer_ref: z.string(),
+    /** A Client API contact's identifier and custom attributes. */
+    identifier: z.string().nullable(),
+    custom_attributes: z.record(z.string(), z.unknown()),
+  }),
+  /** The page the customer was on when the conversation started. */
+  page_url: z.string().nullable(),
+  /** The customer's messages since people last read it (POST …/update_last_seen). */
+  unread_count: z.number().int(),
+  /** When people last read it (Unix seconds). */
+  agent_last_seen_at: z.number().int().nullable(),
+  /** The last message the customer has read. */
+  contact_last_read_id: z.number().int(),
   last_activity_at: z.number().int(),
   created_at: z.number().int(),
 });

@@ -76,7 +76,17 @@ export const deskConversationShape = (conversation: DeskConversation): DeskConve
   handled_by: conversation.record.handledBy,
   snoozed_until: conversation.snoozedUntil && epoch(conversation.snoozedUntil),
   assignee_id: conversation.assigneeId,
-  contact: { name: conversation.contactName, email: conversation.contactEmail },
+  contact: {
+    name: conversation.contactName,
+    email: conversation.contactEmail,
+    customer_ref: conversation.record.customerRef,
+    identifier: conversation.contactIdentifier,
+    custom_attributes: conversation.contactAttributes,
+  },
+  page_url: conversation.pageUrl,
+  unread_count: conversation.unreadCount,
+  agent_last_seen_at: conversation.agentLastSeenAt && epoch(conversation.agentLastSeenAt),
+  contact_last_read_id: conversation.record.customerLastReadId,
   last_activity_at: epoch(conversation.lastActivityAt),
   created_at: epoch(conversation.record.createdAt),
 });

@@ -21,15 +21,12 @@ interface Encoded {
 }
 
 /**
- * Serves the built widget: `/widget.js` (the loader, short cache so fixes reach pages quickly)
- * and `/widget/<chunk>.js` (content-hashed chunks, cached for a year; `app.js` short like the loader).
- * Every file has an ETag (a browser revalidates with a 304 once its copy is stale) and goes out
- * brotli- or gzip-compressed when the browser takes it; the compressed copies are made once per
- * version of a file.
+ * Sends built scripts from `assetsDir`: each with an ETag (a browser revalidates with a 304 once
+ * its copy is stale), brotli- or gzip-compressed when the browser takes it; the compressed copies
+ * are made once per version of a file, off the event loop (zlib's thread pool).
  */
-export function addWidgetAssetRoutes(routes: ApiRoutes, assetsDir: string): void {
+export function scriptSender(assetsDir: string, what: string) {
   const encoded = new Map<string, Promise<Encoded>>();
-  // Compressed off the event loop (zlib's thread pool), once per version of a file.
   const encode = (body: Buffer): Promise<Encoded> => {
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     let file = encoded.get(etag);
@@ -39,14 +36,15 @@ export function addWidgetAssetRoutes(routes: ApiRoutes, assetsDir: string): void
     }
     return file;
   };
-  const send = async (ctx: RouterContext, name: string, cacheSeconds: number) => {
-    if (!ASSET_NAME.test(name)) throw new ParleyError('not_found', `No widget file ${name}.`);
+  return async (ctx: RouterContext, name: string, cacheSeconds: number, crossOrigin = true) => {
+    if (!ASSET_NAME.test(name)) throw new ParleyError('not_found', `No ${what} file ${name}.`);
     const body = await readFile(join(assetsDir, name)).catch(() => undefined);
-    if (!body) throw new ParleyError('not_found', `No widget file ${name}; has the widget been built (npm run build)?`);
+    if (!body) throw new ParleyError('not_found', `No ${what} file ${name}; has it been built (npm run build)?`);
     const file = await encode(body);
     ctx.type = 'application/javascript; charset=utf-8';
     ctx.set('Cache-Control', `public, max-age=${cacheSeconds}`);
-    ctx.set('Access-Control-Allow-Origin', '*');
+    if (crossOrigin) ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('ETag', file.etag);
     ctx.vary('Accept-Encoding');
     ctx.status = 200;
@@ -63,6 +61,14 @@ export function addWidgetAssetRoutes(routes: ApiRoutes, assetsDir: string): void
       ctx.body = file.identity;
     }
   };
+}
+
+/**
+ * Serves the built widget: `/widget.js` (the loader, short cache so fixes reach pages quickly)
+ * and `/widget/<chunk>.js` (content-hashed chunks, cached for a year; `app.js` short like the loader).
+ */
+export function addWidgetAssetRoutes(routes: ApiRoutes, assetsDir: string): void {
+  const send = scriptSender(assetsDir, 'widget');
   const script = { description: 'The script.', schema: z.string(), contentType: 'application/javascript' };
   routes
     .add({ method: 'get', path: '/widget.js', tag: 'Widget files', summary: 'The loader for the script tag', responses: { 200: script }, errors: ['not_found'] }, (ctx) => send(ctx, 'widget.js', 300))

@@ -45,7 +45,7 @@ export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: C
       { method: 'post', path: '/v1/widget/conversations', tag, security, summary: 'Start a new conversation', body: OpenWidgetConversationRequest, responses: { 201: { description: 'The new conversation.', schema: WidgetConversation } } },
       async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await conversations.open(ctx.state.session, body);
+        ctx.body = await conversations.open(ctx.state.session, { ...body, pageUrl: ctx.get('referer') || undefined });
       },
     )
     .add(

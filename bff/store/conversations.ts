@@ -46,10 +46,18 @@ export const toConversationRecord = (row: ConversationRow): ConversationRecord =
   createdAt: row.created_at,
 });
 
-export async function insertConversation(db: Queryable, inboxId: string, customerRef: string, now: Date, contact: { name?: string | undefined; email?: string | undefined } = {}): Promise<ConversationRecord> {
+/** Opens a conversation; `pageUrl` is the page the customer was on (an http(s) address), kept for the people who answer. */
+export async function insertConversation(
+  db: Queryable,
+  inboxId: string,
+  customerRef: string,
+  now: Date,
+  contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined } = {},
+): Promise<ConversationRecord> {
+  const pageUrl = contact.pageUrl && /^https?:\/\//i.test(contact.pageUrl) ? contact.pageUrl.slice(0, 2000) : null;
   const [row] = await db.query<ConversationRow>(
-    `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, contact_name, contact_email, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING ${CONVERSATION_COLUMNS}`,
-    [randomUUID(), inboxId, customerRef, contact.name ?? null, contact.email ?? null, now],
+    `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, contact_name, contact_email, page_url, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${CONVERSATION_COLUMNS}`,
+    [randomUUID(), inboxId, customerRef, contact.name ?? null, contact.email ?? null, pageUrl, now],
   );
   return toConversationRecord(row!);
 }

@@ -18,6 +18,14 @@ export interface DeskConversation {
   assigneeId: number | null;
   contactName: string | null;
   contactEmail: string | null;
+  /** The customer as the Client API knows them (a `ctc_` contact): identifier and custom attributes. */
+  contactIdentifier: string | null;
+  contactAttributes: Record<string, unknown>;
+  /** The page the customer was on when the conversation started. */
+  pageUrl: string | null;
+  /** The customer's messages since people last read the conversation. */
+  unreadCount: number;
+  agentLastSeenAt: Date | null;
   lastActivityAt: Date;
 }
 
@@ -29,6 +37,11 @@ type DeskRow = ConversationRow & {
   assignee_id: number | null;
   contact_name: string | null;
   contact_email: string | null;
+  contact_identifier: string | null;
+  contact_attributes: Record<string, unknown> | null;
+  page_url: string | null;
+  unread_count: number;
+  agent_last_seen_at: Date | null;
   last_activity_at: Date;
 };
 
@@ -42,9 +55,15 @@ const deskStatus = (now: string) =>
 
 const select = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${deskStatus(now)} AS desk_status,
     CASE WHEN c.snoozed_until > ${now} AND c.snoozed_until <> 'infinity' THEN c.snoozed_until END AS snoozed_until,
-    i.account_id, i.display_id AS inbox_display_id, c.assignee_id, c.contact_name, c.contact_email,
+    i.account_id, i.display_id AS inbox_display_id, c.assignee_id,
+    COALESCE(c.contact_name, k.name) AS contact_name, COALESCE(c.contact_email, k.email) AS contact_email,
+    k.identifier AS contact_identifier, k.custom_attributes AS contact_attributes, c.page_url, c.agent_last_seen_at,
+    (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author = 'customer'
+       AND m.created_at > COALESCE(c.agent_last_seen_at, '-infinity'::timestamptz))::int AS unread_count,
     COALESCE((SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) AS last_activity_at
-  FROM conversations c JOIN inboxes i ON i.id = c.inbox_id`;
+  FROM conversations c JOIN inboxes i ON i.id = c.inbox_id
+  LEFT JOIN contacts k ON k.inbox_id = c.inbox_id
+    AND k.id = CASE WHEN c.customer_ref ~ '^ctc_[0-9]{1,18}$' THEN substr(c.customer_ref, 5)::bigint END`;
 
 const toDesk = (row: DeskRow): DeskConversation => ({
   record: toConversationRecord(row),
@@ -55,6 +74,11 @@ const toDesk = (row: DeskRow): DeskConversation => ({
   assigneeId: row.assignee_id,
   contactName: row.contact_name,
   contactEmail: row.contact_email,
+  contactIdentifier: row.contact_identifier,
+  contactAttributes: row.contact_attributes ?? {},
+  pageUrl: row.page_url,
+  unreadCount: row.unread_count,
+  agentLastSeenAt: row.agent_last_seen_at,
   lastActivityAt: row.last_activity_at,
 });
 
@@ -67,6 +91,8 @@ export interface DeskFilter {
   inboxDisplayId?: number | undefined;
   /** Only conversations in this status; undefined: every one. */
   status?: DeskStatus | undefined;
+  /** Only the conversations of the customer of this conversation (its earlier ones, in the console's sidebar). */
+  sameCustomerAs?: number | undefined;
 }
 
 function where(filter: DeskFilter, params: unknown[]): string {
@@ -79,6 +105,10 @@ function where(filter: DeskFilter, params: unknown[]): string {
   if (filter.inboxDisplayId !== undefined) {
     params.push(filter.inboxDisplayId);
     clauses.push(`i.display_id = $${params.length}`);
+  }
+  if (filter.sameCustomerAs !== undefined) {
+    params.push(filter.sameCustomerAs);
+    clauses.push(`(c.inbox_id, c.customer_ref) = (SELECT o.inbox_id, o.customer_ref FROM conversations o WHERE o.id = $${params.length})`);
   }
   if (filter.status) {
     params.push(filter.now, filter.status);
@@ -168,4 +198,17 @@ export async function deskMessages(db: Queryable, conversationId: number, option
      WHERE m.conversation_id = $1${filter} ORDER BY m.id`,
     params,
   );
+}
+
+/**
+ * People have read the conversation now: its unread count starts again, and the customer's
+ * messages are marked read (their widget shows it). Gives the ids of the messages newly read.
+ */
+export async function markReadByPeople(db: Queryable, conversationId: number, now: Date): Promise<number[]> {
+  await db.query('UPDATE conversations SET agent_last_seen_at = $2 WHERE id = $1', [conversationId, now]);
+  const rows = await db.query<{ id: number }>(
+    "UPDATE messages SET read_at = $2 WHERE conversation_id = $1 AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded' RETURNING id",
+    [conversationId, now],
+  );
+  return rows.map((row) => row.id).sort((a, b) => a - b);
 }

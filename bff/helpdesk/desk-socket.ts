@@ -1,0 +1,161 @@
+import type { Namespace, Server, Socket } from 'socket.io';
+import type { z } from 'zod';
+import {
+  DESK_NAMESPACE,
+  DeskTypingCommand,
+  DeskWatchCommand,
+  ParleyError,
+  type Ack,
+  type DeskClientEvents,
+  type DeskConversationChanged,
+  type DeskServerEvents,
+} from '../../shared/index.ts';
+import { parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
+import type { Role } from '../store/accounts.ts';
+import type { ChangeBatch, Publisher } from '../publisher.ts';
+import type { ConversationRecord } from '../store/conversations.ts';
+import { callerOfToken, standingIn, type Caller } from './auth.ts';
+import type { DeskConversationService } from './desk-conversation-service.ts';
+
+interface SocketData {
+  caller: Caller;
+  accountId: number;
+  standing: Role | 'bot';
+  /** The conversation this console has open: its customer's typing and read marks come here. */
+  watching: ConversationRecord | undefined;
+}
+
+type DeskNamespace = Namespace<DeskClientEvents, DeskServerEvents, Record<string, never>, SocketData>;
+type DeskSocket = Socket<DeskClientEvents, DeskServerEvents, Record<string, never>, SocketData>;
+
+/** Administrators hear of the whole account (inboxes made later included); agents and bots of the inboxes they may see. */
+const accountRoom = (accountId: number) => `desk:account:${accountId}`;
+const inboxRoom = (inboxId: string) => `desk:inbox:${inboxId}`;
+const conversationRoom = (id: number) => `desk:conversation:${id}`;
+
+/** What a batch changed, for the list: the first that applies of created, status, assignee, message. */
+function whatChanged({ changes }: ChangeBatch): DeskConversationChanged['what'] | undefined {
+  const types = new Set(changes.map((change) => change.type));
+  if (types.has('conversation.created')) return 'created';
+  if (['handed_over', 'handed_back', 'closed', 'reopened', 'snoozed'].some((type) => types.has(type as never))) return 'status';
+  if (types.has('assigned')) return 'assignee';
+  if (['message.created', 'note.created', 'survey.asked', 'message.answered'].some((type) => types.has(type as never))) return 'message';
+  if (types.has('customer.read')) return 'read';
+  return undefined;
+}
+
+export interface DeskSocketDeps {
+  sql: Sql;
+  desk: DeskConversationService;
+  publisher: Publisher;
+  logger: Logger;
+  now: () => Date;
+}
+
+/**
+ * The `/desk` namespace, for the agent console: a person (or bot) connects with their token and an
+ * account in `auth`, and joins the rooms of what they may see (the account for administrators,
+ * each inbox they answer for agents). Pushes are small: `conversation:changed` (read it again
+ * through the Application API), and for the conversation the console watches, the customer's
+ * `typing:changed` and `read:changed`. Commands: `conversation:watch` and `typing:set` (the
+ * person's typing, shown in the customer's widget).
+ */
+export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }: DeskSocketDeps): void {
+  const namespace = io.of(DESK_NAMESPACE) as unknown as DeskNamespace;
+
+  namespace.use((socket, next) => {
+    authenticate(socket).then(
+      () => next(),
+      (error: unknown) => {
+        const refusal = error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The token could not be checked.');
+        if (!(error instanceof ParleyError)) logger.error({ err: error }, 'a desk socket handshake failed');
+        next(Object.assign(new Error(`${refusal.code}: ${refusal.message}`), { data: { code: refusal.code } }));
+      },
+    );
+  });
+
+  async function authenticate(socket: DeskSocket): Promise<void> {
+    const auth = socket.handshake.auth as { token?: unknown; account_id?: unknown };
+    if (typeof auth.token !== 'string' || !auth.token) throw new ParleyError('unauthorized', 'Send your access token as auth.token.');
+    const accountId = Number(auth.account_id);
+    if (!Number.isSafeInteger(accountId) || accountId < 1) throw new ParleyError('unauthorized', 'Send the account as auth.account_id.');
+    const caller = await callerOfToken(sql, auth.token, now());
+    if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
+    const standing = await standingIn(sql, caller, accountId);
+    if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
+    socket.data = { caller, accountId, standing, watching: undefined };
+  }
+
+  namespace.on('connection', async (socket) => {
+    const { caller, accountId, standing } = socket.data;
+    try {
+      const inboxes = await desk.visibleInboxIds(accountId, caller, standing);
+      await socket.join(inboxes ? inboxes.map(inboxRoom) : [accountRoom(accountId)]);
+    } catch (error) {
+      logger.error({ err: error }, 'a desk socket could not join its rooms');
+      socket.disconnect(true);
+      return;
+    }
+
+    const command =
+      <S extends z.ZodType, T>(schema: S, run: (payload: z.output<S>) => Promise<T>) =>
+      (payload: unknown, reply?: (result: Ack<T>) => void) => {
+        const answer = (result: Ack<T>) => (typeof reply === 'function' ? reply(result) : undefined);
+        (async () => run(parseWith(schema, payload)))().then(
+          (data) => answer({ ok: true, data }),
+          (error: unknown) => {
+            const failure = toParleyError(error);
+            if (failure.code === 'internal') logger.error({ err: error }, 'a desk socket command failed');
+            answer({ ok: false, error: { code: failure.code, message: failure.message } });
+          },
+        );
+      };
+
+    socket.on(
+      'conversation:watch',
+      command(DeskWatchCommand, async ({ conversation_id }) => {
+        const found = conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
+        if (socket.data.watching) await socket.leave(conversationRoom(socket.data.watching.id));
+        socket.data.watching = found;
+        if (found) await socket.join(conversationRoom(found.id));
+        return { conversation_id: found?.id ?? null };
+      }),
+    );
+    socket.on(
+      'typing:set',
+      command(DeskTypingCommand, async ({ conversation_id, typing }) => {
+        const watching = socket.data.watching;
+        if (!watching || watching.id !== conversation_id) throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
+        if (watching.status !== 'resolved') publisher.publish(watching, { type: 'typing', who: 'human', typing });
+        return null;
+      }),
+    );
+  });
+
+  // An inbox never moves to another account: its account and number are read once per process.
+  const inboxes = new Map<string, { accountId: number; number: number }>();
+  async function inboxOf(inboxId: string): Promise<{ accountId: number; number: number } | undefined> {
+    const known = inboxes.get(inboxId);
+    if (known) return known;
+    const [row] = await sql.query<{ account_id: number | null; display_id: number }>('SELECT account_id, display_id FROM inboxes WHERE id = $1', [inboxId]);
+    if (row?.account_id == null) return undefined;
+    const found = { accountId: row.account_id, number: row.display_id };
+    inboxes.set(inboxId, found);
+    return found;
+  }
+
+  publisher.subscribe((batch) => {
+    const { conversation, changes } = batch;
+    for (const change of changes) {
+      if (change.type === 'customer.typing') namespace.to(conversationRoom(conversation.id)).emit('typing:changed', { conversation_id: conversation.id, typing: change.typing });
+      if (change.type === 'customer.read') namespace.to(conversationRoom(conversation.id)).emit('read:changed', { conversation_id: conversation.id, last_read_id: change.lastReadId });
+    }
+    const what = whatChanged(batch);
+    if (!what) return;
+    void (async () => {
+      const inbox = await inboxOf(conversation.inboxId);
+      if (!inbox) return;
+      namespace.to([accountRoom(inbox.accountId), inboxRoom(conversation.inboxId)]).emit('conversation:changed', { id: conversation.id, inbox_id: inbox.number, what });
+    })().catch((error: unknown) => logger.error({ err: error }, 'a desk push failed'));
+  });
+}

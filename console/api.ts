@@ -1,0 +1,97 @@
+import type { DeskConversation, DeskConversationList, DeskMessage, Session } from './types.ts';
+
+/** A refusal of the Application API, with its status and the helpdesk's message. */
+export class DeskError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export interface ListQuery {
+  status: 'open' | 'pending' | 'snoozed' | 'resolved' | 'all';
+  assignee_type: 'me' | 'unassigned' | 'all';
+}
+
+/**
+ * The console's only way to the helpdesk: the Application API with the session's token in
+ * `api_access_token` (never in a URL). Every answer is the API's own shape.
+ */
+export class DeskApi {
+  readonly #token: string;
+  readonly #account: number;
+
+  constructor(token: string, accountId: number) {
+    this.#token = token;
+    this.#account = accountId;
+  }
+
+  async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(path, {
+      method,
+      headers: { api_access_token: this.#token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? null : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!response.ok) throw new DeskError(response.status, (parsed as { description?: string } | undefined)?.description ?? `The helpdesk answered ${response.status}.`);
+    return parsed as T;
+  }
+
+  #account_(path: string): string {
+    return `/api/v1/accounts/${this.#account}${path}`;
+  }
+
+  account(): Promise<{ id: number; name: string }> {
+    return this.#call('GET', this.#account_(''));
+  }
+
+  list(query: ListQuery): Promise<DeskConversationList> {
+    return this.#call('GET', this.#account_(`/conversations?status=${query.status}&assignee_type=${query.assignee_type}`));
+  }
+
+  conversation(id: number): Promise<DeskConversation> {
+    return this.#call('GET', this.#account_(`/conversations/${id}`));
+  }
+
+  messages(id: number): Promise<{ payload: DeskMessage[] }> {
+    return this.#call('GET', this.#account_(`/conversations/${id}/messages`));
+  }
+
+  earlier(id: number): Promise<{ payload: DeskConversation[] }> {
+    return this.#call('GET', this.#account_(`/conversations/${id}/contact_conversations`));
+  }
+
+  reply(id: number, content: string, isPrivate: boolean, echoId: string): Promise<DeskMessage> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/messages`), { content, private: isPrivate, echo_id: echoId });
+  }
+
+  assign(id: number, assigneeId: number | null): Promise<DeskConversation> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/assignments`), { assignee_id: assigneeId });
+  }
+
+  setStatus(id: number, status: 'open' | 'pending' | 'resolved'): Promise<DeskConversation> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/toggle_status`), { status });
+  }
+
+  markRead(id: number): Promise<DeskConversation> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/update_last_seen`), {});
+  }
+
+  canned(search: string): Promise<{ id: number; short_code: string; content: string }[]> {
+    return this.#call('GET', this.#account_(`/canned_responses?search=${encodeURIComponent(search)}`));
+  }
+
+  signOut(): Promise<void> {
+    return this.#call('DELETE', '/api/v1/sessions/current');
+  }
+}
+
+/** Signs in with a one-time link's token or with e-mail and password. */
+export async function signIn(body: { sign_in_token: string } | { email: string; password: string }): Promise<Session> {
+  const response = await fetch('/api/v1/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const parsed = (await response.json().catch(() => ({}))) as Session & { description?: string };
+  if (!response.ok) throw new DeskError(response.status, parsed.description ?? `Signing in failed (${response.status}).`);
+  return parsed;
+}

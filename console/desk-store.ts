@@ -1,0 +1,250 @@
+import { io, type Socket } from 'socket.io-client';
+import { DESK_NAMESPACE, type DeskClientEvents, type DeskServerEvents } from '../shared/desk-socket-events.ts';
+import { DeskApi, DeskError, type ListQuery } from './api.ts';
+import { alertWaiting } from './alert.ts';
+import type { DeskConversation, DeskMessage, Session } from './types.ts';
+
+export interface DeskState {
+  session: Session;
+  accountId: number;
+  accountName: string;
+  query: ListQuery;
+  conversations: DeskConversation[];
+  counts: { mine: number; unassigned: number; all: number };
+  selected: DeskConversation | undefined;
+  messages: DeskMessage[];
+  earlier: DeskConversation[];
+  /** The customer of the open conversation is typing. */
+  customerTyping: boolean;
+  connected: boolean;
+  /** A sound and a browser notification when a customer starts waiting for a person (opt-in). */
+  alerts: boolean;
+  error: string | undefined;
+}
+
+const TYPING_EVERY_MS = 2_000;
+const TYPING_IDLE_MS = 4_000;
+
+/**
+ * The console's state and everything that talks to the helpdesk: the Application API for every
+ * record, the `/desk` socket for what changed (then read again), the customer's typing and read
+ * marks. Components render `state` and call the methods.
+ */
+export class DeskStore {
+  state: DeskState;
+  readonly #api: DeskApi;
+  readonly #socket: Socket<DeskServerEvents, DeskClientEvents>;
+  readonly #listeners = new Set<() => void>();
+  #listTimer: ReturnType<typeof setTimeout> | undefined;
+  #typingSentAt = 0;
+  #typingTimer: ReturnType<typeof setTimeout> | undefined;
+  #onSignedOut: () => void;
+
+  constructor(session: Session, accountId: number, onSignedOut: () => void) {
+    const account = session.user.accounts.find((entry) => entry.id === accountId);
+    this.state = {
+      session,
+      accountId,
+      accountName: account?.name ?? '',
+      query: { status: 'open', assignee_type: 'all' },
+      conversations: [],
+      counts: { mine: 0, unassigned: 0, all: 0 },
+      selected: undefined,
+      messages: [],
+      earlier: [],
+      customerTyping: false,
+      connected: false,
+      alerts: localStorage.getItem('parley-console-alerts') === 'on',
+      error: undefined,
+    };
+    this.#onSignedOut = onSignedOut;
+    this.#api = new DeskApi(session.access_token, accountId);
+    this.#socket = io(DESK_NAMESPACE, { auth: { token: session.access_token, account_id: accountId }, transports: ['websocket'] });
+    this.#socket.on('connect', () => {
+      this.#set({ connected: true });
+      // After any reconnect: read what may have been missed, and watch the open conversation again.
+      void this.refreshList();
+      if (this.state.selected) {
+        this.#socket.emit('conversation:watch', { conversation_id: this.state.selected.id });
+        void this.#reloadSelected();
+      }
+    });
+    this.#socket.on('disconnect', () => this.#set({ connected: false, customerTyping: false }));
+    this.#socket.on('connect_error', (error) => {
+      if (error.message.startsWith('unauthorized')) this.#signedOut();
+    });
+    this.#socket.on('conversation:changed', (change) => {
+      if (change.id === this.state.selected?.id) void this.#reloadSelected();
+      this.#scheduleList();
+    });
+    this.#socket.on('typing:changed', (change) => {
+      if (change.conversation_id === this.state.selected?.id) this.#set({ customerTyping: change.typing });
+    });
+    this.#socket.on('read:changed', (change) => {
+      const selected = this.state.selected;
+      if (selected && change.conversation_id === selected.id) this.#set({ selected: { ...selected, contact_last_read_id: change.last_read_id } });
+    });
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #set(patch: Partial<DeskState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** Runs a call of the API; a refused session signs out, anything else is shown. */
+  async #try<T>(call: () => Promise<T>): Promise<T | undefined> {
+    try {
+      const value = await call();
+      if (this.state.error) this.#set({ error: undefined });
+      return value;
+    } catch (error) {
+      if (error instanceof DeskError && error.status === 401) {
+        this.#signedOut();
+        return undefined;
+      }
+      this.#set({ error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    }
+  }
+
+  #signedOut(): void {
+    this.close();
+    this.#onSignedOut();
+  }
+
+  get me(): number {
+    return this.state.session.user.id;
+  }
+
+  async start(): Promise<void> {
+    const account = await this.#try(() => this.#api.account());
+    if (account) this.#set({ accountName: account.name });
+  }
+
+  #scheduleList(): void {
+    clearTimeout(this.#listTimer);
+    this.#listTimer = setTimeout(() => void this.refreshList(), 100);
+  }
+
+  async refreshList(): Promise<void> {
+    const before = new Map(this.state.conversations.map((conversation) => [conversation.id, conversation]));
+    const list = await this.#try(() => this.#api.list(this.state.query));
+    if (!list) return;
+    const { meta, payload } = list.data;
+    this.#set({ conversations: payload, counts: { mine: meta.mine_count, unassigned: meta.unassigned_count, all: meta.all_count } });
+    // A customer who starts waiting for a person: one alert per handover.
+    const waiting = payload.filter((conversation) => conversation.status === 'open' && before.size > 0 && before.get(conversation.id)?.status !== 'open');
+    if (this.state.alerts && waiting.length > 0) alertWaiting(waiting[0]!.contact.name ?? 'A customer');
+  }
+
+  async setQuery(patch: Partial<DeskState['query']>): Promise<void> {
+    this.#set({ query: { ...this.state.query, ...patch } });
+    await this.refreshList();
+  }
+
+  async open(id: number | undefined): Promise<void> {
+    if (id === undefined) {
+      this.#socket.emit('conversation:watch', { conversation_id: null });
+      this.#set({ selected: undefined, messages: [], earlier: [], customerTyping: false });
+      return;
+    }
+    this.#socket.emit('conversation:watch', { conversation_id: id });
+    const [conversation, messages, earlier] = await Promise.all([
+      this.#try(() => this.#api.conversation(id)),
+      this.#try(() => this.#api.messages(id)),
+      this.#try(() => this.#api.earlier(id)),
+    ]);
+    if (!conversation || !messages) return;
+    this.#set({ selected: conversation, messages: messages.payload, earlier: earlier?.payload ?? [], customerTyping: false });
+    await this.#markRead();
+  }
+
+  async #reloadSelected(): Promise<void> {
+    const id = this.state.selected?.id;
+    if (id === undefined) return;
+    const [conversation, messages] = await Promise.all([this.#try(() => this.#api.conversation(id)), this.#try(() => this.#api.messages(id))]);
+    if (!conversation || !messages || this.state.selected?.id !== id) return;
+    this.#set({ selected: conversation, messages: messages.payload });
+    if (conversation.unread_count > 0 && document.visibilityState === 'visible') await this.#markRead();
+  }
+
+  async #markRead(): Promise<void> {
+    const id = this.state.selected?.id;
+    if (id === undefined || (this.state.selected?.unread_count ?? 0) === 0) return;
+    const read = await this.#try(() => this.#api.markRead(id));
+    if (read && this.state.selected?.id === id) this.#set({ selected: read });
+    this.#scheduleList();
+  }
+
+  /** Sends an answer (or a private note); the same echo id again is safe after a failure. */
+  async send(content: string, isPrivate: boolean, echoId: string): Promise<boolean> {
+    const id = this.state.selected?.id;
+    if (id === undefined) return false;
+    this.stopTyping();
+    const sent = await this.#try(() => this.#api.reply(id, content, isPrivate, echoId));
+    if (!sent) return false;
+    await this.#reloadSelected();
+    this.#scheduleList();
+    return true;
+  }
+
+  async #move(call: (id: number) => Promise<DeskConversation>): Promise<void> {
+    const id = this.state.selected?.id;
+    if (id === undefined) return;
+    const moved = await this.#try(() => call(id));
+    if (moved) this.#set({ selected: moved });
+    await this.#reloadSelected();
+    this.#scheduleList();
+  }
+
+  assignToMe = () => this.#move((id) => this.#api.assign(id, this.me));
+  handBack = () => this.#move((id) => this.#api.setStatus(id, 'pending'));
+  resolve = () => this.#move((id) => this.#api.setStatus(id, 'resolved'));
+  reopen = () => this.#move((id) => this.#api.setStatus(id, 'open'));
+
+  canned(search: string) {
+    return this.#try(() => this.#api.canned(search)).then((found) => found ?? []);
+  }
+
+  /** The person types: the customer sees it, at most every two seconds, and it ends after a pause. */
+  typing(): void {
+    const id = this.state.selected?.id;
+    if (id === undefined || this.state.selected?.status === 'resolved') return;
+    const now = Date.now();
+    if (now - this.#typingSentAt > TYPING_EVERY_MS) {
+      this.#typingSentAt = now;
+      this.#socket.emit('typing:set', { conversation_id: id, typing: true });
+    }
+    clearTimeout(this.#typingTimer);
+    this.#typingTimer = setTimeout(() => this.stopTyping(), TYPING_IDLE_MS);
+  }
+
+  stopTyping(): void {
+    clearTimeout(this.#typingTimer);
+    const id = this.state.selected?.id;
+    if (this.#typingSentAt && id !== undefined) this.#socket.emit('typing:set', { conversation_id: id, typing: false });
+    this.#typingSentAt = 0;
+  }
+
+  async setAlerts(on: boolean): Promise<void> {
+    if (on && 'Notification' in window && Notification.permission === 'default') await Notification.requestPermission();
+    localStorage.setItem('parley-console-alerts', on ? 'on' : 'off');
+    this.#set({ alerts: on });
+  }
+
+  async signOut(): Promise<void> {
+    await this.#api.signOut().catch(() => undefined);
+    this.#signedOut();
+  }
+
+  close(): void {
+    clearTimeout(this.#listTimer);
+    clearTimeout(this.#typingTimer);
+    this.#socket.close();
+  }
+}

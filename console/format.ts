@@ -1,0 +1,20 @@
+import type { DeskConversation } from './types.ts';
+
+/** The customer's name as the people see it: their name, e-mail, or "Visitor" and a short id. */
+export function contactName(conversation: DeskConversation): string {
+  return conversation.contact.name ?? conversation.contact.email ?? `Visitor ${conversation.contact.customer_ref.slice(-4)}`;
+}
+
+/** How long ago a Unix time was, briefly ("just now", "4 min", "2 h", "3 d"). */
+export function sinceText(epochSeconds: number, nowMs: number): string {
+  const seconds = Math.max(0, Math.floor(nowMs / 1000 - epochSeconds));
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86_400)} d`;
+}
+
+/** A Unix time as the person's clock shows it. */
+export function clockText(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
