@@ -33,7 +33,7 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .banner{grid-area:banner;margin:.5rem 1rem}
 .list{grid-area:list;border-right:1px solid var(--line);overflow:auto;background:var(--panel)}
 .filters{padding:.75rem;display:grid;gap:.5rem;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--panel)}
-.tabs{display:flex;gap:.25rem}.tabs button{flex:1}.tabs button[aria-pressed=true]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
+.tabs{display:flex;gap:.25rem}.tabs button{flex:1;white-space:nowrap;padding:.4rem .5rem}.tabs button[aria-pressed=true]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
 .count{font-size:.8rem;opacity:.9}
 .status-filter{grid-template-columns:auto 1fr;align-items:center;gap:.5rem}
 .list ul{list-style:none;margin:0;padding:0}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { desk } from '../helpdesk-client.ts';
+import { useBrowserStack } from './browser-stack.ts';
+import { ARTIFACTS_DIR } from './chromium.ts';
+import { launcher, log, messageBox, SHORT, waitReady } from './widget-helpers.ts';
+
+/**
+ * A support shift in the agent console, in Chromium, beside a customer in the demo store: the
+ * customer asks for a person, the conversation appears live in the agent's list, the agent sees
+ * the customer typing, answers (the customer sees the agent's name), writes a note the customer
+ * never sees, and hands back to the AI, whose next answer appears live in the agent's transcript.
+ */
+describe('the agent console in Chromium', () => {
+  const harness = useBrowserStack();
+
+  /** A person of the demo account who answers the demo inbox, and a one-time sign-in link for them. */
+  async function agentWithLink(name: string, email: string) {
+    const { stack } = harness;
+    const platformToken = stack.newPlatformToken!;
+    const platform = (path: string, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/platform/api/v1${path}`, platformToken, options);
+    const user = (await platform('/users', { body: { name, email, password: 'correct horse battery' } })).body as { id: number; access_token: string };
+    expect((await platform(`/accounts/${stack.accountId}/account_users`, { body: { user_id: user.id, role: 'administrator' } })).status).toBe(200);
+    const inboxes = (await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`, user.access_token)).body as { payload: { id: number }[] };
+    await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inbox_members`, user.access_token, { body: { inbox_id: inboxes.payload[0]!.id, user_ids: [user.id] } });
+    const link = (await platform(`/users/${user.id}/login`)).body as { url: string };
+    return { user, url: link.url };
+  }
+
+  async function customerAsks(page: Page, text: string): Promise<void> {
+    await messageBox(page).fill(text);
+    await messageBox(page).press('Enter');
+  }
+
+  it('lets a person take a handed-over customer, answer live, and hand back to the AI', async () => {
+    const { url } = await agentWithLink('Ada Lovelace', 'ada@console.example');
+    const agent = await harness.freshPage({ viewport: { width: 1280, height: 800 } });
+    await agent.page.goto(url);
+    const conversations = agent.page.getByRole('navigation', { name: 'Conversations' });
+    await conversations.waitFor(SHORT);
+    // The link's token left the address bar at once.
+    expect(agent.page.url()).not.toContain('sign_in_token');
+    await agent.page.getByText('Live').waitFor(SHORT);
+
+    const customer = await harness.freshPage();
+    await customer.page.goto(harness.stack.url);
+    await launcher(customer.page).click();
+    await waitReady(customer.page);
+    await customerAsks(customer.page, 'I want to talk to a person');
+    await log(customer.page).getByText('connected with a person').waitFor(SHORT);
+
+    // Live, without a reload: the conversation appears as waiting for a person.
+    const item = conversations.getByRole('button', { name: /Waiting for a person/ });
+    await item.waitFor(SHORT);
+    await item.click();
+    const transcript = agent.page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByText('I want to talk to a person').waitFor(SHORT);
+
+    // The customer types: the agent sees it.
+    await messageBox(customer.page).pressSequentially('Are you there', { delay: 20 });
+    await transcript.getByText(/is typing/).waitFor(SHORT);
+
+    // The agent answers; the customer sees it with the agent's name within a second or so.
+    const reply = agent.page.getByRole('textbox', { name: 'Reply' });
+    await reply.fill('Hello, this is Ada. How can I help?');
+    await reply.press('Enter');
+    const answered = Date.now();
+    await log(customer.page).getByText('Hello, this is Ada. How can I help?').waitFor(SHORT);
+    expect(Date.now() - answered).toBeLessThan(3_000);
+    await log(customer.page).getByText('Ada Lovelace').first().waitFor(SHORT);
+    await expect.poll(() => reply.inputValue()).toBe('');
+
+    // A private note stays with the people.
+    await agent.page.getByRole('checkbox', { name: 'Private note' }).check();
+    await reply.fill('Customer sounds upset; offer the 10% code.');
+    await agent.page.getByRole('button', { name: 'Send' }).click();
+    await transcript.getByText('Customer sounds upset').waitFor(SHORT);
+    await agent.page.screenshot({ path: `${ARTIFACTS_DIR}/agent-console.png` });
+
+    // Back to the AI: the widget says so, and the AI answers the next question, live in the transcript too.
+    await agent.page.getByRole('button', { name: 'Hand back to AI' }).click();
+    await customer.page.getByText(/AI assistant again/).waitFor(SHORT);
+    await messageBox(customer.page).fill('');
+    await customerAsks(customer.page, 'How do I return an item?');
+    await log(customer.page).getByText('within 30 days of delivery').waitFor(SHORT);
+    await transcript.getByText('within 30 days of delivery').waitFor(SHORT);
+    expect(await log(customer.page).getByText('Customer sounds upset').count()).toBe(0);
+
+    await agent.page.getByRole('button', { name: 'Resolve' }).click();
+    await agent.page.getByRole('button', { name: 'Reopen' }).waitFor(SHORT);
+    expect(agent.problems).toEqual([]);
+    expect(customer.problems).toEqual([]);
+  });
+
+  it('signs in once per link: a used link gets a clear message and the password form', async () => {
+    const { url } = await agentWithLink('Grace Hopper', 'grace@console.example');
+    const first = await harness.freshPage();
+    await first.page.goto(url);
+    await first.page.getByRole('navigation', { name: 'Conversations' }).waitFor(SHORT);
+    await first.page.getByRole('button', { name: 'Sign out' }).click();
+    await first.page.getByRole('heading', { name: 'Sign in to Parley' }).waitFor(SHORT);
+
+    const again = await harness.freshPage();
+    await again.page.goto(url);
+    await again.page.getByRole('alert').getByText('already been used or has expired').waitFor(SHORT);
+    // The password still works.
+    await again.page.getByRole('textbox', { name: 'E-mail' }).fill('grace@console.example');
+    await again.page.getByLabel('Password').fill('correct horse battery');
+    await again.page.getByRole('button', { name: 'Sign in' }).click();
+    await again.page.getByRole('navigation', { name: 'Conversations' }).waitFor(SHORT);
+    expect([...first.problems, ...again.problems]).toEqual([]);
+  });
+});
