@@ -1,12 +1,14 @@
 /**
- * `npm run size [-- <dir>]`: prints the sizes of the built widget (default `dist/widget`) and the
- * two budgets of DESIGN.md. Exit code 0 when both budgets hold, 1 when one is over, 2 when the
+ * `npm run size [-- <dir>]`: prints the sizes of the built widget (default `dist/widget`), the
+ * two budgets of DESIGN.md, and the agent console's own budget (`dist/console`). Exit code 0 when both budgets hold, 1 when one is over, 2 when the
  * widget has not been built (or cannot be measured). The measuring is in `scripts/widget-size.ts`.
  */
 import { fileURLToPath } from 'node:url';
+import { measureConsole } from './console-size.ts';
 import { MissingBuildError, measureWidget, type BudgetResult, type FileSize, type WidgetSize } from './widget-size.ts';
 
 const defaultDir = fileURLToPath(new URL('../dist/widget', import.meta.url));
+const consoleDir = fileURLToPath(new URL('../dist/console', import.meta.url));
 
 function kb(bytes: number): string {
   return `${(bytes / 1024).toFixed(2)} KB`;
@@ -93,7 +95,9 @@ const dir = process.argv[2] ?? defaultDir;
 try {
   const size = measureWidget(dir);
   print(size);
-  process.exitCode = size.ok ? 0 : 1;
+  const desk = measureConsole(consoleDir);
+  console.log(budgetLine(desk.budget));
+  process.exitCode = size.ok && desk.budget.ok ? 0 : 1;
 } catch (error) {
   if (error instanceof MissingBuildError) {
     console.error(`size: ${error.message}`);

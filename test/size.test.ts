@@ -14,8 +14,17 @@ import {
   measureWidget,
   type WidgetSize,
 } from '../scripts/widget-size.ts';
+import { CONSOLE_BUDGET_GZIP, measureConsole } from '../scripts/console-size.ts';
 
 const distDir = fileURLToPath(new URL('../dist/widget', import.meta.url));
+
+describe('agent console size budget (built dist/console)', () => {
+  it('keeps the console within 40 KB gzip', () => {
+    const measured = measureConsole(fileURLToPath(new URL('../dist/console', import.meta.url)));
+    expect(measured.gzip, `console.js is ${measured.gzip} B gzip`).toBeLessThanOrEqual(CONSOLE_BUDGET_GZIP);
+    expect(measured.budget.ok).toBe(true);
+  });
+});
 
 function describeSizes(size: WidgetSize): string {
   const files = [size.loader, size.app, ...size.staticChunks]
