@@ -49,7 +49,7 @@ function Shift({ store }: { store: DeskStore }) {
           {state.connected ? 'Live' : 'Connecting…'}
         </p>
         <label class="check">
-          <input type="checkbox" checked={state.alerts} onChange={(event) => void store.setAlerts((event.currentTarget as HTMLInputElement).checked)} /> Sound and notification when a customer waits
+          <input type="checkbox" checked={state.alerts} onChange={(event) => void store.setAlerts((event.currentTarget as HTMLInputElement).checked)} /> Alert me (sound, notification) when a customer waits
         </label>
         <p class="me">{me.display_name ?? me.name}</p>
         <button type="button" onClick={() => void store.signOut()}>

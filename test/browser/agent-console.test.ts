@@ -3,7 +3,8 @@ import type { Page } from 'playwright-core';
 import { desk } from '../helpdesk-client.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import { ARTIFACTS_DIR } from './chromium.ts';
-import { launcher, log, messageBox, SHORT, waitReady } from './widget-helpers.ts';
+import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../widget-client.ts';
+import { axeViolations, launcher, log, messageBox, SHORT, waitReady } from './widget-helpers.ts';
 
 /**
  * A support shift in the agent console, in Chromium, beside a customer in the demo store: the
@@ -109,5 +110,38 @@ describe('the agent console in Chromium', () => {
     await again.page.getByRole('button', { name: 'Sign in' }).click();
     await again.page.getByRole('navigation', { name: 'Conversations' }).waitFor(SHORT);
     expect([...first.problems, ...again.problems]).toEqual([]);
+  });
+
+  it('is accessible: no axe violations in light and dark, on a laptop and a tablet, and usable from the keyboard alone', async () => {
+    const { url } = await agentWithLink('Alan Turing', 'alan@console.example');
+    // A customer who waits for a person, made over HTTP.
+    const { token } = await newVisitor(harness.stack.url);
+    const { id: uuid } = await openWidgetConversation(harness.stack.url, token);
+    await sendWidgetMessage(harness.stack.url, token, uuid, 'I want to talk to a person', `ask-${uuid}`);
+    // axe is injected as a script: the page's CSP is bypassed for the test only.
+    const { page, problems } = await harness.freshPage({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
+    await page.goto(url);
+    const item = page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /Waiting for a person/ }).first();
+    await item.waitFor(SHORT);
+    // Keyboard only: focus moves to the conversation, Enter opens it, and an answer is sent with Enter.
+    await item.focus();
+    expect(await item.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe('none');
+    await page.keyboard.press('Enter');
+    const transcript = page.getByRole('log', { name: 'Transcript' });
+    await transcript.getByText('I want to talk to a person').first().waitFor(SHORT);
+    await page.getByRole('textbox', { name: 'Reply' }).focus();
+    await page.keyboard.type('Hi, Alan here.');
+    await page.keyboard.press('Enter');
+    await transcript.getByText('Hi, Alan here.').waitFor(SHORT);
+
+    expect(await axeViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/agent-console-dark.png` });
+    await page.setViewportSize({ width: 820, height: 1100 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/agent-console-tablet.png` });
+    expect(problems).toEqual([]);
   });
 });
