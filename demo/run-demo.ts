@@ -4,7 +4,16 @@ import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '..
 import { createEngine } from '../engine/index.ts';
 import { createBff, EngineClient, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
-import { ensureClientApi, ensureDemoHelpdesk, ensureDemoInbox, ensureDemoLiveKey, ensureEngineKey, ensureEngineWebhook } from './seed.ts';
+import {
+  demoAgentSignInUrl,
+  ensureClientApi,
+  ensureDemoAgent,
+  ensureDemoHelpdesk,
+  ensureDemoInbox,
+  ensureDemoLiveKey,
+  ensureEngineKey,
+  ensureEngineWebhook,
+} from './seed.ts';
 import { storefrontRouter } from './storefront.ts';
 
 export { WIDGET_ASSETS_DIR };
@@ -22,6 +31,8 @@ export interface RunningDemo {
   accountId: number;
   /** The operator's platform app token, when this start made it (print it once). */
   newPlatformToken: string | undefined;
+  /** The demo agent's one-time link into the agent console, made by this start (it works once, for 5 minutes). */
+  agentSignInUrl: string;
   /** The engine API key the BFF uses; `printable` only when it was made by this start. */
   apiKey: string;
   firstStart: boolean;
@@ -81,6 +92,9 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     const inbox = await ensureDemoInbox(bffSql, config.demoSiteKey);
     const inboxIdentifier = await ensureClientApi(bffSql, inbox.inboxId, config.demoInboxIdentifier);
     const helpdesk = await ensureDemoHelpdesk(bffSql, inbox.inboxId, config.demoPlatformToken);
+    const agentId = await ensureDemoAgent(bffSql, helpdesk, inbox.inboxId);
+    // Where people reach the console: PUBLIC_URL behind a proxy, as the Platform API's links.
+    const agentSignInUrl = await demoAgentSignInUrl(bffSql, agentId, config.publicUrl ?? url);
     const bff = await createBff({
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
@@ -112,6 +126,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       inboxIdentifier,
       accountId: helpdesk.accountId,
       newPlatformToken: helpdesk.newPlatformToken,
+      agentSignInUrl,
       apiKey: apiKey!,
       firstStart: engineSeeded || inbox.created,
       bff,

@@ -4,7 +4,23 @@ import { join } from 'node:path';
 import type { Sql } from '../shared/server/index.ts';
 import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
-import { addSiteKey, createInbox, createPlatformToken, enableClientApi, insertAccount, readSetting, writeSetting } from '../bff/index.ts';
+import {
+  addSiteKey,
+  createInbox,
+  createPlatformToken,
+  createSignInLink,
+  enableClientApi,
+  findUserByEmail,
+  inboxMembers,
+  insertAccount,
+  insertUser,
+  readSetting,
+  roleIn,
+  setInboxMembers,
+  SIGN_IN_LINK_TTL_MS,
+  upsertAccountUser,
+  writeSetting,
+} from '../bff/index.ts';
 
 /**
  * The BFF's one sandbox key carries the engine calls of every visitor of the demo (about two per
@@ -119,12 +135,18 @@ export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bff
   return endpoint.secret;
 }
 
+export interface DemoHelpdesk {
+  /** The operator's platform app token when this start made it (to print once). */
+  newPlatformToken: string | undefined;
+  platformTokenId: number;
+  accountId: number;
+}
+
 /**
  * The demo operator's platform app token (DEMO_PLATFORM_TOKEN, else one made on the first start,
- * shown once) and the demo account it administers, which holds the demo inbox. Gives the token
- * when it was made now (to print), and the account's id.
+ * shown once) and the demo account it administers, which holds the demo inbox.
  */
-export async function ensureDemoHelpdesk(bffSql: Sql, inboxId: string, configuredToken: string | undefined): Promise<{ newPlatformToken: string | undefined; accountId: number }> {
+export async function ensureDemoHelpdesk(bffSql: Sql, inboxId: string, configuredToken: string | undefined): Promise<DemoHelpdesk> {
   const now = new Date();
   let newPlatformToken: string | undefined;
   let tokenId: number;
@@ -149,5 +171,38 @@ export async function ensureDemoHelpdesk(bffSql: Sql, inboxId: string, configure
   }
   // The operator's token reaches the demo account, also after DEMO_PLATFORM_TOKEN changed.
   await bffSql.query('UPDATE accounts SET platform_token_id = $2 WHERE id = $1', [accountId, tokenId]);
-  return { newPlatformToken, accountId };
+  return { newPlatformToken, platformTokenId: tokenId, accountId };
+}
+
+/** The person who answers the demo's handed-over customers in the agent console. */
+export const DEMO_AGENT = { name: 'Demo Agent', email: 'agent@demo.parley.example' } as const;
+
+/**
+ * The demo agent: a person of the demo account with the role `agent` who answers the demo inbox.
+ * Made on the first start with the operator's token (so the Platform API reaches them too) and
+ * found again by e-mail later. Later starts leave their name and role as an administrator set
+ * them, and only join them to the account and the inbox again if they were taken out. Gives
+ * their id.
+ */
+export async function ensureDemoAgent(bffSql: Sql, helpdesk: DemoHelpdesk, inboxId: string): Promise<number> {
+  const now = new Date();
+  return bffSql.transaction(async (tx) => {
+    const agent = (await findUserByEmail(tx, DEMO_AGENT.email)) ?? (await insertUser(tx, DEMO_AGENT, helpdesk.platformTokenId, now));
+    // Only another process making the same person at this very moment gets here.
+    if (!agent) throw new Error(`the demo agent ${DEMO_AGENT.email} was being made by another start; start again`);
+    if (!(await roleIn(tx, helpdesk.accountId, agent.id))) await upsertAccountUser(tx, helpdesk.accountId, agent.id, 'agent', now);
+    const members = await inboxMembers(tx, inboxId);
+    if (!members.includes(agent.id)) await setInboxMembers(tx, inboxId, [...members, agent.id]);
+    return agent.id;
+  });
+}
+
+/**
+ * A one-time link that signs the demo agent in to the agent console, made anew at every start;
+ * it works once, for SIGN_IN_LINK_TTL_MS (5 minutes). The same link as the Platform API's
+ * `GET /platform/api/v1/users/{id}/login`: the token is in the fragment, which no server sees.
+ */
+export async function demoAgentSignInUrl(bffSql: Sql, agentId: number, baseUrl: string): Promise<string> {
+  const token = await createSignInLink(bffSql, agentId, new Date(), SIGN_IN_LINK_TTL_MS);
+  return `${baseUrl}/console/#sign_in_token=${token}`;
 }

@@ -20,6 +20,8 @@ try {
     `  Sandbox site key: ${demo.siteKey}`,
     `  Client API inbox: ${demo.url}/public/api/v1/inboxes/${demo.inboxIdentifier}`,
     `  Helpdesk: ${demo.url}/platform/api/v1 and ${demo.url}/api/v1 (account ${demo.accountId}; document at ${demo.url}/helpdesk/openapi.json)`,
+    `  Agent console: ${demo.url}/console`,
+    `  sign in as the demo agent (once, within 5 minutes): ${demo.agentSignInUrl}`,
   ];
   if (demo.firstStart && !config.aiApiKey && !config.demoApiKey) {
     lines.push(`  Sandbox API key (shown once, keep it safe): ${demo.apiKey}`);
