@@ -44,7 +44,18 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
       changes.push({ type: 'message.created', message: stored });
       return stored.id;
     };
+    /** A line for the people only (never the customer): why the AI handed over, what it asked the site to do. */
+    const tellPeople = async (text: string): Promise<void> => {
+      const { message: stored, created } = await insertMessage(tx, conversation, { author: 'system', text, messageId: `team.${event.id}`, private: true }, at);
+      if (created) changes.push({ type: 'note.created', messageId: stored.id });
+    };
     switch (event.type) {
+      case 'conversation.action_request': {
+        const { action, inputs, handled_by } = event.data;
+        const given = Object.entries(inputs).map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+        await tellPeople(`The AI asked the site to run ${action}${given.length ? ` (${given.join(', ')})` : ''}${handled_by === 'sandbox' ? '; the sandbox ran it with its fixture' : ''}.`);
+        return undefined;
+      }
       case 'conversation.reply': {
         const { text, choices, card } = event.data;
         return say({ author: 'ai', text, attributes: { choices, card } });
@@ -55,6 +66,7 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
         await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
         conversation.handledBy = 'human';
         await say({ author: 'system', text: NOTICES.handover });
+        await tellPeople(`Handed over ${event.data.requested_by === 'ai' ? 'by the AI' : 'from the helpdesk'}: ${event.data.reason.replaceAll('_', ' ')}`);
         changes.push({ type: 'handed_over' });
         return undefined;
       case 'conversation.handback':

@@ -63,6 +63,7 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .tag{font-weight:600}
 .seen{font-size:.75rem;color:var(--muted);text-align:right;margin-top:.2rem!important}
 .notice{align-self:center;font-size:.85rem;color:var(--muted);margin:0;text-align:center}
+.notice.team{font-style:italic;border:1px dashed var(--line);border-radius:6px;padding:.2rem .6rem}
 .typing{font-size:.85rem;color:var(--muted);margin:0}
 .composer{border-top:1px solid var(--line);padding:.75rem 1rem;background:var(--panel);display:grid;gap:.5rem;position:relative}
 .composer.note textarea{background:var(--note)}

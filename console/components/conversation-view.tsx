@@ -15,6 +15,7 @@ function authorOf(message: DeskMessage, customer: string): string {
 }
 
 function kindOf(message: DeskMessage): string {
+  if (message.private && message.message_type === 2) return 'team-notice';
   if (message.private) return 'note';
   if (message.message_type === 0) return 'customer';
   if (message.message_type === 2 || message.message_type === 3) return 'notice';
@@ -70,6 +71,13 @@ export function ConversationView({ state, store }: { state: DeskState; store: De
       <div ref={log} class="transcript" role="log" aria-label="Transcript" aria-live="polite" tabIndex={0}>
         {state.messages.map((message) => {
           const kind = kindOf(message);
+          if (kind === 'team-notice') {
+            return (
+              <p key={message.id} class="notice team">
+                {message.content} <span class="visually-hidden">(only your team sees this)</span>
+              </p>
+            );
+          }
           if (kind === 'notice') {
             return (
               <p key={message.id} class="notice">
