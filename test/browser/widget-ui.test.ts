@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
+import { io } from 'socket.io-client';
+import { DESK_NAMESPACE } from '../../shared/index.ts';
 import { request } from '../stack.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import {
@@ -340,6 +342,46 @@ describe('the chat widget UI in Chromium', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => page.locator('[data-parley] .root').getAttribute('data-theme'), SHORT).toBe('dark');
     expect(await axeViolations(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('shows the typing indicator while a person from the team types, as for the AI, and ends it when they stop or answer', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    await send(page, 'I want to talk to a person');
+    await page.getByText('connected with a person').waitFor(SHORT);
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
+    const [row] = await harness.stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [conversationId]);
+
+    // The demo agent (seeded by every start, with a one-time link) types in the agent console's socket.
+    const token = harness.stack.agentSignInUrl.split('#sign_in_token=')[1];
+    const session = await request(`${harness.stack.url}/api/v1/sessions`, { body: { sign_in_token: token } });
+    expect(session.status).toBe(200);
+    const desk = io(harness.stack.url + DESK_NAMESPACE, {
+      auth: { token: session.body.access_token, account_id: harness.stack.accountId },
+      transports: ['websocket'],
+      reconnection: false,
+    });
+    try {
+      const command = (event: string, payload: unknown) => desk.timeout(SHORT.timeout).emitWithAck(event, payload);
+      expect(await command('conversation:watch', { conversation_id: row!.id })).toMatchObject({ ok: true });
+      const typing = log(page).locator('.typing[role=status]');
+      expect(await typing.count()).toBe(0);
+
+      expect(await command('typing:set', { conversation_id: row!.id, typing: true })).toMatchObject({ ok: true });
+      await typing.waitFor(SHORT);
+      expect(await typing.textContent()).toBe('Writing an answer…');
+      expect(await command('typing:set', { conversation_id: row!.id, typing: false })).toMatchObject({ ok: true });
+      await expect.poll(() => typing.count(), SHORT).toBe(0);
+
+      expect(await command('typing:set', { conversation_id: row!.id, typing: true })).toMatchObject({ ok: true });
+      await typing.waitFor(SHORT);
+      await personSays(harness.stack, conversationId, 'Here I am.', 'Demo Agent');
+      await waitForAnswer(page, 'Here I am.');
+      await expect.poll(() => typing.count(), SHORT).toBe(0);
+    } finally {
+      desk.close();
+    }
     expect(problems).toEqual([]);
   });
 
