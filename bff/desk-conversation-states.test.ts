@@ -178,6 +178,8 @@ and the customer's next message goes to the engine, not answered by the AI", asy
       expect(senders).toEqual([
         { type: 'contact', name: 'Customer' },
         { type: 'agent_bot', id: null, name: 'AI assistant' },
+        // The notice of the handover, and its reason for the people: written by no one.
+        null,
         null,
         { type: 'agent_bot', id: bot.id, name: 'Order bot' },
         { type: 'user', id: desk.admin.id, name: 'Ada', available_name: 'Ada' },

@@ -146,5 +146,9 @@ describe('the /desk socket for the agent console', () => {
     expect(read.unread_count).toBe(0);
     const statuses = (await request(`${stack.url}/v1/widget/conversations/${uuid}/messages`, { token })).body.messages as { author: string; status: string }[];
     expect(statuses.filter((message) => message.author === 'customer').map((message) => message.status)).toEqual(['read']);
+
+    // A console that closes while its person types: the widget hears that they stopped.
+    ada.socket.close();
+    await until(() => seen.at(-1), (last) => last?.who === 'human' && last.typing === false, 'the end of the typing');
   });
 });

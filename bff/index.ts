@@ -9,6 +9,6 @@ export { createPlatformToken, createSignInLink } from './store/credentials.ts';
 export { insertAccount, roleIn, upsertAccountUser } from './store/accounts.ts';
 export { findUserByEmail, insertUser } from './store/users.ts';
 export { inboxMembers, setInboxMembers } from './store/account-inboxes.ts';
-export { SIGN_IN_LINK_TTL_MS } from './helpdesk/helpdesk-service.ts';
+export { consoleSignInUrl, SIGN_IN_LINK_TTL_MS } from './helpdesk/helpdesk-service.ts';
 export { WidgetSessions } from './sessions.ts';
 export { SITE_KEY_LIMIT, WIDGET_REQUESTS_PER_MINUTE } from './app.ts';

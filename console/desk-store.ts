@@ -39,6 +39,9 @@ export class DeskStore {
   #typingSentAt = 0;
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
   #onSignedOut: () => void;
+  /** The last status seen of each conversation listed, to notice a new handover. */
+  readonly #seen = new Map<number, string>();
+  #listed = false;
 
   constructor(session: Session, accountId: number, onSignedOut: () => void) {
     const account = session.user.accounts.find((entry) => entry.id === accountId);
@@ -132,14 +135,16 @@ export class DeskStore {
   }
 
   async refreshList(): Promise<void> {
-    const before = new Map(this.state.conversations.map((conversation) => [conversation.id, conversation]));
     const list = await this.#try(() => this.#api.list(this.state.query));
     if (!list) return;
     const { meta, payload } = list.data;
     this.#set({ conversations: payload, counts: { mine: meta.mine_count, unassigned: meta.unassigned_count, all: meta.all_count } });
-    // A customer who starts waiting for a person: one alert per handover.
-    const waiting = payload.filter((conversation) => conversation.status === 'open' && before.size > 0 && before.get(conversation.id)?.status !== 'open');
-    if (this.state.alerts && waiting.length > 0) alertWaiting(waiting[0]!.contact.name ?? 'A customer');
+    // A customer who starts waiting for a person (handed over since the list was first read): one alert each time.
+    const waiting = payload.filter((conversation) => conversation.status === 'open' && this.#seen.get(conversation.id) !== 'open');
+    const first = !this.#listed;
+    this.#listed = true;
+    for (const conversation of payload) this.#seen.set(conversation.id, conversation.status);
+    if (this.state.alerts && !first && waiting.length > 0) alertWaiting(waiting[0]!.contact.name ?? 'A customer');
   }
 
   async setQuery(patch: Partial<DeskState['query']>): Promise<void> {

@@ -18,6 +18,7 @@ import {
   roleIn,
   setInboxMembers,
   SIGN_IN_LINK_TTL_MS,
+  consoleSignInUrl,
   upsertAccountUser,
   writeSetting,
 } from '../bff/index.ts';
@@ -204,5 +205,5 @@ export async function ensureDemoAgent(bffSql: Sql, helpdesk: DemoHelpdesk, inbox
  */
 export async function demoAgentSignInUrl(bffSql: Sql, agentId: number, baseUrl: string): Promise<string> {
   const token = await createSignInLink(bffSql, agentId, new Date(), SIGN_IN_LINK_TTL_MS);
-  return `${baseUrl}/console/#sign_in_token=${token}`;
+  return consoleSignInUrl(baseUrl, token);
 }

@@ -23,6 +23,8 @@ interface SocketData {
   standing: Role | 'bot';
   /** The conversation this console has open: its customer's typing and read marks come here. */
   watching: ConversationRecord | undefined;
+  /** The person said they type in the watched conversation and has not said they stopped. */
+  typing: boolean;
 }
 
 type DeskNamespace = Namespace<DeskClientEvents, DeskServerEvents, Record<string, never>, SocketData>;
@@ -83,7 +85,7 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
     const standing = await standingIn(sql, caller, accountId);
     if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
-    socket.data = { caller, accountId, standing, watching: undefined };
+    socket.data = { caller, accountId, standing, watching: undefined, typing: false };
   }
 
   namespace.on('connection', async (socket) => {
@@ -111,10 +113,19 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
         );
       };
 
+    /** A person who leaves a conversation (or the console) while typing has stopped: the widget must not show it for ever. */
+    const stopTyping = () => {
+      const { watching, typing } = socket.data;
+      socket.data.typing = false;
+      if (watching && typing) publisher.publish(watching, { type: 'typing', who: 'human', typing: false });
+    };
+    socket.on('disconnect', stopTyping);
+
     socket.on(
       'conversation:watch',
       command(DeskWatchCommand, async ({ conversation_id }) => {
         const found = conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
+        stopTyping();
         if (socket.data.watching) await socket.leave(conversationRoom(socket.data.watching.id));
         socket.data.watching = found;
         if (found) await socket.join(conversationRoom(found.id));
@@ -126,7 +137,9 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
       command(DeskTypingCommand, async ({ conversation_id, typing }) => {
         const watching = socket.data.watching;
         if (!watching || watching.id !== conversation_id) throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
-        if (watching.status !== 'resolved') publisher.publish(watching, { type: 'typing', who: 'human', typing });
+        if (watching.status === 'resolved' || socket.data.typing === typing) return null;
+        socket.data.typing = typing;
+        publisher.publish(watching, { type: 'typing', who: 'human', typing });
         return null;
       }),
     );

@@ -25,6 +25,12 @@ import { accountViewShape, agentBotShape, auditLogShape, platformAccountShape, u
 
 /** How long a one-time sign-in link works. */
 export const SIGN_IN_LINK_TTL_MS = 5 * 60_000;
+/**
+ * The agent console's address that signs a person in with a one-time link's token. The token is in
+ * the fragment: a browser does not send it to any server, and it stays out of logs.
+ */
+export const consoleSignInUrl = (baseUrl: string, token: string): string => `${baseUrl}/console/#sign_in_token=${token}`;
+
 /** How long a console session lasts. */
 export const SESSION_TTL_MS = 12 * 3600_000;
 /** Audit log entries per page, as Chatwoot's. */
@@ -158,8 +164,7 @@ export function createHelpdeskService({ sql, now, policy }: { sql: Sql; now: () 
     async signInLink(platformTokenId: number, id: number, baseUrl: string) {
       await platformUser(platformTokenId, id);
       const token = await createSignInLink(sql, id, now(), SIGN_IN_LINK_TTL_MS);
-      // In the fragment: a browser does not send it to any server, and it stays out of logs.
-      return { url: `${baseUrl}/console/#sign_in_token=${token}` };
+      return { url: consoleSignInUrl(baseUrl, token) };
     },
 
     // Platform API: the installation's agent bots.

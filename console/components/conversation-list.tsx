@@ -2,7 +2,7 @@ import type { DeskState, DeskStore } from '../desk-store.ts';
 import { contactName, sinceText } from '../format.ts';
 
 const STATUSES = [
-  ['open', 'Open'],
+  ['open', 'With people'],
   ['pending', 'With the AI'],
   ['snoozed', 'Snoozed'],
   ['resolved', 'Resolved'],
@@ -47,7 +47,8 @@ export function ConversationList({ state, store, now }: { state: DeskState; stor
       ) : (
         <ul>
           {state.conversations.map((conversation) => {
-            const waiting = conversation.status === 'open';
+            // A customer waits when people have the conversation and the customer's last messages are unread.
+            const waiting = conversation.status === 'open' && conversation.unread_count > 0;
             return (
               <li key={conversation.id}>
                 <button
@@ -57,7 +58,7 @@ export function ConversationList({ state, store, now }: { state: DeskState; stor
                   onClick={() => void store.open(conversation.id)}
                 >
                   <span class="who">{contactName(conversation)}</span>
-                  <span class={`badge ${conversation.status}`}>{waiting ? 'Waiting for a person' : STATUSES.find(([value]) => value === conversation.status)?.[1]}</span>
+                  <span class={`badge ${conversation.status}`}>{conversation.status === 'open' ? 'With people' : STATUSES.find(([value]) => value === conversation.status)?.[1]}</span>
                   <span class="when">{waiting ? `waiting ${sinceText(conversation.last_activity_at, now)}` : sinceText(conversation.last_activity_at, now)}</span>
                   {conversation.unread_count > 0 && (
                     <span class="unread" aria-label={`${conversation.unread_count} unread`}>

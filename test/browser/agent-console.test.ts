@@ -50,8 +50,8 @@ describe('the agent console in Chromium', () => {
     await customerAsks(customer.page, 'I want to talk to a person');
     await log(customer.page).getByText('connected with a person').waitFor(SHORT);
 
-    // Live, without a reload: the conversation appears as waiting for a person.
-    const item = conversations.getByRole('button', { name: /Waiting for a person/ });
+    // Live, without a reload: the conversation appears as with people, its customer waiting.
+    const item = conversations.getByRole('button', { name: /With people.*waiting/ });
     await item.waitFor(SHORT);
     await item.click();
     const transcript = agent.page.getByRole('log', { name: 'Transcript' });
@@ -121,7 +121,7 @@ describe('the agent console in Chromium', () => {
     // axe is injected as a script: the page's CSP is bypassed for the test only.
     const { page, problems } = await harness.freshPage({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
     await page.goto(url);
-    const item = page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /Waiting for a person/ }).first();
+    const item = page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /With people.*waiting/ }).first();
     await item.waitFor(SHORT);
     // Keyboard only: focus moves to the conversation, Enter opens it, and an answer is sent with Enter.
     await item.focus();
