@@ -145,13 +145,18 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     );
   });
 
-  // An inbox never moves to another account: its account and number are read once per process.
-  const inboxes = new Map<string, { accountId: number; number: number }>();
+  // An inbox never moves to another account: its account and number are read once per process. One
+  // of no account (made by `npm run bff:inbox` before the helpdesk) is asked about again after a minute.
+  const inboxes = new Map<string, { accountId: number; number: number } | { until: number }>();
   async function inboxOf(inboxId: string): Promise<{ accountId: number; number: number } | undefined> {
     const known = inboxes.get(inboxId);
-    if (known) return known;
+    if (known && 'accountId' in known) return known;
+    if (known && known.until > Date.now()) return undefined;
     const [row] = await sql.query<{ account_id: number | null; display_id: number }>('SELECT account_id, display_id FROM inboxes WHERE id = $1', [inboxId]);
-    if (row?.account_id == null) return undefined;
+    if (row?.account_id == null) {
+      inboxes.set(inboxId, { until: Date.now() + 60_000 });
+      return undefined;
+    }
     const found = { accountId: row.account_id, number: row.display_id };
     inboxes.set(inboxId, found);
     return found;
