@@ -129,7 +129,17 @@ export interface Bff {
 export async function createBff(deps: BffDeps): Promise<Bff> {
   const { sql, logger, engine, tokens, widgetAssetsDir, defaultInboxId, now = () => new Date(), extraRouters = [] } = deps;
   await migrate(sql, BFF_MIGRATIONS);
-  const sessions = new WidgetSessions(sql, tokens, defaultInboxId, now);
+  // This BFF's engine account, asked once (again after a failure): only its keys speak for customers here.
+  let ownAccount: Promise<string> | undefined;
+  const ownAccountId = () =>
+    (ownAccount ??= engine.me().then(
+      (me) => me.account_id,
+      (error: unknown) => {
+        ownAccount = undefined;
+        throw error;
+      },
+    ));
+  const sessions = new WidgetSessions(sql, tokens, defaultInboxId, ownAccountId, now);
   const { redis } = deps;
   // While Redis is away the limits let requests through; said in the log at most every 10 s.
   let warnedAt = 0;
@@ -184,6 +194,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     sql,
     sessions,
     engine,
+    ownAccountId,
     siteKeyLimiter,
     trustProxyHops: deps.trustProxyHops ?? 0,
     now,
@@ -251,7 +262,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     openApi,
     attach(server) {
       io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
-      addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand });
+      addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops });
       addClientSocket(io, { sql, publisher, logger });
       addDeskSocket(io, { sql, desk: deskConversations, publisher, logger, now });
     },

@@ -452,9 +452,10 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     });
 
     it("refuses an expired token with connect_error 'unauthorized', where the same token still in date is let in", async () => {
-      const { customer_ref } = await visitor();
-      const claims = { customerRef: customer_ref, verified: false, environment: 'sandbox' as const };
+      const { customer_ref, token } = await visitor();
       const keys = parseSessionKeys(SESSION_KEYS);
+      const { inboxId } = await new SessionTokens(keys).verify(token);
+      const claims = { customerRef: customer_ref, inboxId, verified: false, environment: 'sandbox' as const };
       const twoHoursAgo = new SessionTokens(keys, () => new Date(Date.now() - 2 * 3600_000));
       const expired = await twoHoursAgo.issue(claims, 3600);
       const error = await refusal(expired.token);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../shared/index.ts';
 import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
-import { newVisitor } from '../test/widget-client.ts';
+import { connectWidget, newVisitor } from '../test/widget-client.ts';
 import { newSession, listConversations, openConversation, conversationIds, expectError, handshake } from './sessions-fixture.ts';
 
 /** Revoking widget session tokens: the deny-list, on both drivers, over HTTP and Socket.IO. */
@@ -19,26 +19,33 @@ describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) 
   const visitor = () => newVisitor(stack.url);
   const works = async (token: string) => (await listConversations(stack.url, token)).status === 200;
 
-  it('ends a token with DELETE /v1/widget-sessions/current on HTTP and the socket, while another token of the same visitor still works', async () => {
+  it('ends the visitor as a whole with DELETE /v1/widget-sessions/current: this token and every other of theirs, on HTTP and the socket', async () => {
     const first = await visitor();
     const opened = await openConversation(stack.url, first.token);
     expect(opened.status).toBe(201);
     const second = await newSession(stack.url, DEMO_SITE_KEY, { token: first.token });
     expect(second.body.customer_ref).toBe(first.customer_ref);
     expect(await handshake(stack.url, first.token)).toBe('connected');
+    // Both tabs' sockets are open when the visitor is ended.
+    const sockets = await Promise.all([first.token, second.body.token].map((token) => connectWidget(stack.url, token)));
+    const closed = sockets.map(({ socket }) => new Promise<string>((resolve) => socket.once('disconnect', resolve)));
 
     const ended = await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token });
     expect(ended.status).toBe(204);
 
-    expectError(await listConversations(stack.url, first.token), 401, 'unauthorized');
-    expectError(await openConversation(stack.url, first.token), 401, 'unauthorized');
-    expectError(await request(`${stack.url}/v1/widget/config`, { token: first.token }), 401, 'unauthorized');
-    expect(await handshake(stack.url, first.token)).toBe('unauthorized');
+    // The revoked token's socket is closed by the server at once; the other token no longer connects.
+    expect(await closed[0]).toBe('io server disconnect');
+    sockets[1]!.socket.close();
+    for (const token of [first.token, second.body.token]) {
+      expectError(await listConversations(stack.url, token), 401, 'unauthorized');
+      expectError(await openConversation(stack.url, token), 401, 'unauthorized');
+      expectError(await request(`${stack.url}/v1/widget/config`, { token }), 401, 'unauthorized');
+      expect(await handshake(stack.url, token)).toBe('unauthorized');
+    }
     expectError(await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token }), 401, 'unauthorized');
-
-    // The other token of the same visitor is untouched, and the refused open left nothing behind.
-    expect(await conversationIds(stack.url, second.body.token)).toEqual([opened.body.id]);
-    expect(await handshake(stack.url, second.body.token)).toBe('connected');
+    // Neither renews the visitor.
+    const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: second.body.token });
+    expect(renewed.body.customer_ref).not.toBe(first.customer_ref);
   });
 
   it('does not renew a revoked token into the same visitor: the site key gives a new one', async () => {

@@ -7,7 +7,7 @@ import { Server, type ServerOptions } from 'socket.io';
  * several nodes `adapter` shares the rooms (Redis streams).
  */
 export function createSocketServer(server: HttpServer, adapter?: ServerOptions['adapter']): Server {
-  return new Server(server, {
+  const io = new Server(server, {
     serveClient: false,
     // The widget is embedded on other sites' pages; who may connect is decided by each namespace's
     // handshake (the token, and the Origin for live sessions).
@@ -17,4 +17,7 @@ export function createSocketServer(server: HttpServer, adapter?: ServerOptions['
     maxHttpBufferSize: 512 * 1024,
     ...(adapter ? { adapter } : {}),
   });
+  // Every namespace decides who may connect; the main one serves no one.
+  io.of('/').use((_socket, next) => next(Object.assign(new Error('unauthorized: connect to /widget, /client or /desk'), { data: { code: 'unauthorized' } })));
+  return io;
 }

@@ -4,7 +4,7 @@ import { bearerToken, clientAddress, readJson, type ApiRoutes, type RollingLimit
 import type { EngineClient } from '../engine-client.ts';
 import { EngineCallError } from '../engine-client.ts';
 import { assertSiteKeyOrigin } from '../origins.ts';
-import { RENEWAL_GRACE_S, type WidgetSessions } from '../sessions.ts';
+import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from '../sessions.ts';
 import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
 
 export const DEFAULT_SESSION_TTL_S = 3600;
@@ -13,6 +13,8 @@ export interface SessionRouteDeps {
   sql: Sql;
   sessions: WidgetSessions;
   engine: EngineClient;
+  /** This BFF's engine account (its key's): a site's API key must be of the same. */
+  ownAccountId: () => Promise<string>;
   siteKeyLimiter: RollingLimiter;
   trustProxyHops: number;
   now: () => Date;
@@ -25,12 +27,7 @@ export interface SessionRouteDeps {
  * and `POST /v1/widget-sessions/revoke` end a session before it expires.
  */
 export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
-  const { sql, sessions, engine, siteKeyLimiter, trustProxyHops, now } = deps;
-  let ownAccount: Promise<string> | undefined;
-  const ownAccountId = () => (ownAccount ??= engine.me().then((me) => me.account_id).catch((error: unknown) => {
-    ownAccount = undefined;
-    throw error;
-  }));
+  const { sql, sessions, engine, ownAccountId, siteKeyLimiter, trustProxyHops, now } = deps;
 
   routes
     .add(
@@ -68,9 +65,9 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         }
         if (credential.startsWith('service_')) {
           const body = await readJson(ctx, VerifiedSessionRequest);
-          const environment = await checkApiKey(credential);
+          const { environment, accountId } = await checkApiKey(credential);
           const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
-          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, name: body.name, email: body.email }, ttl);
+          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
           ctx.status = 201;
           ctx.body = { token: issued.token, ttl_s: ttl, expires_at: issued.expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true } satisfies WidgetSession;
           return;
@@ -84,12 +81,13 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         path: '/v1/widget-sessions/current',
         tag: 'Sessions',
         security: 'sessionToken',
-        summary: 'End this session (the widget forgets the visitor)',
+        summary: 'End this session and the identity it speaks for (the widget forgets the visitor)',
+        description: "Every token of this customer issued until now stops working, and an expired one no longer renews the visitor: the next session is a new visitor.",
         responses: { 204: { description: 'The token no longer works.' } },
       },
       async (ctx) => {
         const session = await sessions.verify(bearerToken(ctx));
-        await sessions.revoke(session);
+        await sessions.endIdentity(session);
         ctx.status = 204;
       },
     )
@@ -114,19 +112,31 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
       },
     );
 
+  /**
+   * A visitor's session: the same visitor again when the previous token (expired at most a week
+   * ago) was a visitor's of this inbox and environment, and their identity is younger than
+   * VISITOR_LIFETIME_S; a new visitor otherwise.
+   */
   async function visitorSession(siteKey: SiteKey, previous: string | undefined): Promise<WidgetSession> {
     const renewed = previous ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined) : undefined;
-    const customerRef = renewed && !renewed.verified && renewed.inboxId === siteKey.inboxId ? renewed.customerRef : newId('visitor');
-    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment }, DEFAULT_SESSION_TTL_S);
+    const same =
+      renewed &&
+      !renewed.verified &&
+      renewed.inboxId === siteKey.inboxId &&
+      renewed.environment === siteKey.environment &&
+      now().getTime() - renewed.identitySince.getTime() < VISITOR_LIFETIME_S * 1000;
+    const customerRef = same ? renewed.customerRef : newId('visitor');
+    const identitySince = same ? renewed.identitySince : now();
+    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment, identitySince }, DEFAULT_SESSION_TTL_S);
     return { token: issued.token, ttl_s: DEFAULT_SESSION_TTL_S, expires_at: issued.expiresAt.toISOString(), customer_ref: customerRef, verified: false };
   }
 
   /** Checks a site's server's API key with the engine: valid now, and of this BFF's own account. */
-  async function checkApiKey(apiKey: string): Promise<'sandbox' | 'live'> {
+  async function checkApiKey(apiKey: string): Promise<{ environment: 'sandbox' | 'live'; accountId: string }> {
     try {
       const [me, own] = await Promise.all([engine.withKey(apiKey).me(), ownAccountId()]);
       if (me.account_id !== own) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
-      return me.environment;
+      return { environment: me.environment, accountId: me.account_id };
     } catch (error) {
       if (error instanceof ParleyError) throw error;
       if (error instanceof EngineCallError && error.status === 401) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');

@@ -9,7 +9,7 @@ import {
   type WidgetClientEvents,
   type WidgetServerEvents,
 } from '../../shared/index.ts';
-import { parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
+import { clientAddress, parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { assertSessionOrigin } from '../origins.ts';
 import type { ChangeBatch, Publisher } from '../publisher.ts';
@@ -33,7 +33,18 @@ export interface WidgetSocketDeps {
   logger: Logger;
   /** Counts a customer's commands with the widget routes' limit. */
   consumeCommand: (session: Session) => Promise<void>;
+  /** How many proxies in front append to X-Forwarded-For (for the per-address cap). */
+  trustProxyHops: number;
 }
+
+/** Open sockets one session may hold on one node (its tabs); one more is refused. */
+export const SOCKETS_PER_SESSION = 20;
+/** Open sockets one client address may hold on one node (a household or an office behind one address). */
+export const SOCKETS_PER_ADDRESS = 200;
+/** Longest a timer may wait (2^31 - 1 ms); a token that lives longer is checked again then. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+const sessionRoom = (jti: string) => `session:${jti}`;
 
 /**
  * The `/widget` namespace: authenticated by the `wst_` token in `auth` (live sessions also by
@@ -41,8 +52,18 @@ export interface WidgetSocketDeps {
  * `shared/schemas/socket.ts`, answered through acks with the same error codes as HTTP), and the
  * pushes of every committed change to the customer's tabs. Messages are sent over HTTP.
  */
-export function addWidgetSocket(io: Server, { sql, sessions, conversations, publisher, logger, consumeCommand }: WidgetSocketDeps): void {
+export function addWidgetSocket(io: Server, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops }: WidgetSocketDeps): void {
   const widget = io.of(WIDGET_NAMESPACE) as unknown as WidgetNamespace;
+  // Open sockets per session and per address on this node, for the caps.
+  const open = new Map<string, number>();
+  const count = (key: string, by: number) => {
+    const next = (open.get(key) ?? 0) + by;
+    if (next > 0) open.set(key, next);
+    else open.delete(key);
+  };
+
+  // A revoked token's sockets close at once, on every node (the adapter carries it across).
+  sessions.onRevoke((jti) => widget.in(sessionRoom(jti)).disconnectSockets(true));
 
   widget.use((socket, next) => {
     authenticate(socket).then(
@@ -61,8 +82,12 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
     const { origin, host } = socket.handshake.headers;
     const protocol = (socket.request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     await assertSessionOrigin(sql, session, origin ?? '', `${protocol}://${host ?? ''}`);
+    if ((open.get(sessionRoom(session.jti)) ?? 0) >= SOCKETS_PER_SESSION) throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_SESSION} open connections per session.`);
+    if ((open.get(addressKey(socket)) ?? 0) >= SOCKETS_PER_ADDRESS) throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_ADDRESS} open connections per address.`);
     socket.data.session = session;
   }
+
+  const addressKey = (socket: WidgetSocket) => `address:${clientAddress(socket.request, trustProxyHops)}`;
 
   /** Runs a client command; answers its ack (when it gave a function) with the result or an error code. */
   async function command<S extends z.ZodType, T>(socket: WidgetSocket, schema: S, payload: unknown, ack: unknown, run: (input: z.output<S>) => Promise<T>): Promise<void> {
@@ -84,7 +109,16 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
   // their conversations.
   widget.on('connection', (socket) => {
     const { session } = socket.data;
-    if (!socket.recovered) void socket.join(customerRoom(session.inboxId, session.customerRef));
+    if (!socket.recovered) void socket.join([customerRoom(session.inboxId, session.customerRef), sessionRoom(session.jti)]);
+    // The token is checked at the handshake; when it expires the socket closes (the widget
+    // reconnects with its renewed token), and a revoked one is closed by the room above.
+    const expires = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())));
+    const keys = [sessionRoom(session.jti), addressKey(socket)];
+    for (const key of keys) count(key, 1);
+    socket.on('disconnect', () => {
+      clearTimeout(expires);
+      for (const key of keys) count(key, -1);
+    });
     socket.on('typing:set', (payload) => {
       void command(socket, TypingCommand, payload, undefined, (typing) => conversations.setTyping(session, typing.conversation_id, typing.typing));
     });

@@ -52,7 +52,7 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
         if (!tokens) throw new ParleyError('not_configured', 'This engine has no session keys configured (SESSION_KEYS), so it cannot mint widget sessions.');
         const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
         const { token, expiresAt } = await tokens.issue(
-          { customerRef: body.customer_ref, verified: true, environment: ctx.state.caller.environment, name: body.name, email: body.email },
+          { customerRef: body.customer_ref, verified: true, environment: ctx.state.caller.environment, accountId: ctx.state.caller.accountId, name: body.name, email: body.email },
           ttl,
         );
         const session: WidgetSession = { token, ttl_s: ttl, expires_at: expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true };

@@ -27,12 +27,22 @@ export interface SessionClaims {
   /** True only for a customer whose site's server vouched for them with its API key. */
   verified: boolean;
   environment: 'sandbox' | 'live';
+  /**
+   * The engine account whose API key minted the token (tokens minted by the engine, or by a BFF
+   * with a site's API key). A BFF takes a token that names no inbox only from its own account.
+   */
+  accountId?: string | undefined;
+  /** When this customer's identity began: renewals carry it forward, so a visitor cannot renew for ever. */
+  identitySince?: Date | undefined;
 }
 
 export interface VerifiedSession extends SessionClaims {
   /** The token's own id, by which it can be revoked before it expires. */
   jti: string;
+  issuedAt: Date;
   expiresAt: Date;
+  /** When the identity began: the token's `since`, or when it was issued. */
+  identitySince: Date;
 }
 
 const ALGORITHM = 'HS256';
@@ -79,6 +89,8 @@ export class SessionTokens {
     if (claims.inboxId !== undefined) extra['inb'] = claims.inboxId;
     if (claims.name !== undefined) extra['name'] = claims.name;
     if (claims.email !== undefined) extra['email'] = claims.email;
+    if (claims.accountId !== undefined) extra['acc'] = claims.accountId;
+    if (claims.identitySince !== undefined) extra['since'] = Math.floor(claims.identitySince.getTime() / 1000);
     const jwt = await new SignJWT({ ...extra, vrf: claims.verified, env: claims.environment })
       .setProtectedHeader({ alg: ALGORITHM, kid: signer.kid, typ: 'JWT' })
       .setSubject(claims.customerRef)
@@ -124,17 +136,27 @@ export class SessionTokens {
 }
 
 function toSession(payload: JWTPayload): VerifiedSession {
-  const { sub, jti, inb, vrf, env, exp, name, email } = payload as JWTPayload & Record<'inb' | 'vrf' | 'env' | 'name' | 'email', unknown>;
-  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof vrf !== 'boolean' || (env !== 'sandbox' && env !== 'live') || typeof exp !== 'number') {
+  const { sub, jti, inb, vrf, env, exp, iat, name, email, acc, since } = payload as JWTPayload & Record<'inb' | 'vrf' | 'env' | 'name' | 'email' | 'acc' | 'since', unknown>;
+  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof vrf !== 'boolean' || (env !== 'sandbox' && env !== 'live') || typeof exp !== 'number' || typeof iat !== 'number') {
     throw invalid('its claims are incomplete');
   }
-  if ((inb !== undefined && typeof inb !== 'string') || (name !== undefined && typeof name !== 'string') || (email !== undefined && typeof email !== 'string')) {
+  const text = (value: unknown) => value === undefined || typeof value === 'string';
+  if (!text(inb) || !text(name) || !text(email) || !text(acc) || (since !== undefined && (typeof since !== 'number' || since > iat))) {
     throw invalid('its claims have the wrong types');
   }
-  const session: VerifiedSession = { customerRef: sub, jti, verified: vrf, environment: env, expiresAt: new Date(exp * 1000) };
-  if (inb !== undefined) session.inboxId = inb;
-  if (name !== undefined) session.name = name;
-  if (email !== undefined) session.email = email;
+  const session: VerifiedSession = {
+    customerRef: sub,
+    jti,
+    verified: vrf,
+    environment: env,
+    issuedAt: new Date(iat * 1000),
+    expiresAt: new Date(exp * 1000),
+    identitySince: new Date((typeof since === 'number' ? since : iat) * 1000),
+  };
+  if (typeof acc === 'string') session.accountId = acc;
+  if (typeof inb === 'string') session.inboxId = inb;
+  if (typeof name === 'string') session.name = name;
+  if (typeof email === 'string') session.email = email;
   return session;
 }
 

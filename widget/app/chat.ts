@@ -403,7 +403,9 @@ export class Chat {
   #connect(token: string): void {
     this.#socket?.close();
     // WebSocket only (the widget's bundle carries no other transport); while it cannot connect, poll.
-    const socket: Socket<WidgetServerEvents, WidgetClientEvents> = io(new URL(WIDGET_NAMESPACE, this.#options.baseUrl).href, { auth: { token }, transports: ['websocket'] });
+    // The token is asked for at every (re)connect: the server closes a socket whose token expired.
+    const auth = (send: (data: object) => void) => void this.#ensureSession().then((session) => send({ token: session.token }), () => send({ token }));
+    const socket: Socket<WidgetServerEvents, WidgetClientEvents> = io(new URL(WIDGET_NAMESPACE, this.#options.baseUrl).href, { auth, transports: ['websocket'] });
     socket.on('connect_error', () => this.#pollWhileDisconnected());
     socket.on('message:created', (message) => this.#received(message));
     socket.on('message:updated', (update) => {
@@ -425,7 +427,10 @@ export class Chat {
       void this.#refreshList().catch(() => undefined);
       void this.#flushOutbox();
     });
-    socket.on('disconnect', () => this.#set({ typing: false }));
+    socket.on('disconnect', (reason) => {
+      this.#set({ typing: false });
+      if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 1e3);
+    });
     this.#socket = socket;
   }
 
