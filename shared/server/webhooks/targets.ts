@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { ParleyError } from '../../errors.ts';
+import { ipv4Of, ipv6Groups } from '../ip-address.ts';
 
 /**
  * Where webhooks may go (SPEC "Webhook delivery", rule 1): live endpoints use https, sandbox ones
@@ -30,31 +31,50 @@ for (const [network, prefix] of [
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible addresses (::a.b.c.d), deprecated and never routed (RFC 4291 §2.5.5.1); holds :: and ::1.
+  ['::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local, deprecated but still routed inside some networks (RFC 3879).
+  ['fec0::', 10],
   ['ff00::', 8],
   ['2001:db8::', 32],
   ['100::', 64],
+  // Local-use NAT64: a network's own translator, to whatever IPv4 it is set up to reach (RFC 8215).
+  ['64:ff9b:1::', 48],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether an IP address is private, loopback, link-local, reserved or multicast (IPv4 inside IPv6 included). */
+/**
+ * The IPv4 addresses an IPv6 address leads to: IPv4-mapped `::ffff:0:0/96` (RFC 4291), SIIT's
+ * `::ffff:0:0:0/96` (RFC 2765), NAT64's `64:ff9b::/96` (RFC 6052), 6to4's `2002::/16` with the
+ * IPv4 in bits 16–47 (RFC 3056), and Teredo's `2001::/32` with its server's IPv4 and its client's,
+ * inverted (RFC 4380). Any of them private makes the IPv6 address private.
+ */
+function embeddedIpv4(groups: number[]): string[] {
+  const [g0, g1, g2, g3, g4, g5, g6, g7] = groups as [number, number, number, number, number, number, number, number];
+  const zeros = (...values: number[]) => values.every((value) => value === 0);
+  if (zeros(g0, g1, g2, g3, g4) && g5 === 0xffff) return [ipv4Of(g6, g7)];
+  if (zeros(g0, g1, g2, g3, g5) && g4 === 0xffff) return [ipv4Of(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && zeros(g2, g3, g4, g5)) return [ipv4Of(g6, g7)];
+  if (g0 === 0x2002) return [ipv4Of(g1, g2)];
+  if (g0 === 0x2001 && g1 === 0) return [ipv4Of(g2, g3), ipv4Of(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
+}
+
+/**
+ * Whether an IP address is private, loopback, link-local, reserved or multicast, in any of its
+ * spellings (`::ffff:10.0.0.1`, `::ffff:a00:1`, expanded, with a zone), IPv4 inside IPv6 included.
+ *
+ * @example isPrivateAddress('2002:a00:1::') // true: 6to4 to 10.0.0.1
+ */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return PRIVATE.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const embedded = /^(?:::ffff:|::ffff:0:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (embedded) return PRIVATE.check(embedded, 'ipv4');
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (hex) {
-    const high = Number.parseInt(hex[1]!, 16);
-    const low = Number.parseInt(hex[2]!, 16);
-    return PRIVATE.check(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, 'ipv4');
-  }
-  return PRIVATE.check(address, 'ipv6');
+  if (isIP(address) === 4) return PRIVATE.check(address, 'ipv4');
+  const groups = ipv6Groups(address);
+  if (!groups) return true;
+  if (PRIVATE.check(groups.map((group) => group.toString(16)).join(':'), 'ipv6')) return true;
+  return embeddedIpv4(groups).some((ipv4) => PRIVATE.check(ipv4, 'ipv4'));
 }
 
 export interface TargetPolicy {
