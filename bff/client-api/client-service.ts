@@ -17,7 +17,7 @@ import {
   setSubmittedValues,
   type ClientConversationRow,
 } from '../store/client-views.ts';
-import { contactCustomerRef, findContactBySource, insertContact, matchContact, updateContact, type ContactRecord } from '../store/contacts.ts';
+import { contactCustomerRef, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from '../store/contacts.ts';
 import { findConversationById } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
@@ -93,25 +93,32 @@ export function createClientService({ sql, conversations, publisher, floodLimite
     },
 
     /**
-     * Gives the contact of a known source_id as it is; gives the contact of an identifier proved by
-     * its identifier_hash; otherwise makes a new contact (new source_id and pubsub_token). A match by
-     * identifier, email or phone without proof links the new contact to the same person but hands
-     * out nothing of the matched one (naming someone's email must not open their conversations).
+     * Gives the contact of a known source_id; gives the contact whose identifier was proved when the
+     * caller proves it too; otherwise makes a new contact (new source_id and pubsub_token). What a
+     * caller claims without proof never reaches a proved contact (issue 12: whoever named a
+     * customer's identifier first would otherwise be handed that customer's contact once the site
+     * proved it): a match by identifier, email or phone links the new contact to a person nobody
+     * proved and hands out nothing of the matched one, and an identifier someone proved is not
+     * stored on a contact that did not prove it.
      */
     async createContact(inbox: ClientInbox, body: ContactPayload) {
       const proved = checkIdentity(inbox, body.identifier, body.identifier_hash);
       if (body.source_id) {
         const known = await findContactBySource(sql, inbox.id, body.source_id);
+        // A proved identity gets only its own proved contact, never one someone registered under a source_id they guessed.
+        if (known && proved && !(known.hmacVerified && known.identifier === body.identifier)) {
+          throw new ParleyError('unauthorized', 'This source_id belongs to another contact: create the contact without a source_id, or with one of its own.');
+        }
         if (known) return known;
       }
+      const fields = { name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes };
       if (proved) {
-        const own = await matchContact(sql, inbox.id, { identifier: body.identifier });
-        if (own) return updateContact(sql, own, {}, true, now());
+        const own = await findProvedContact(sql, inbox.id, body.identifier!);
+        return own ?? insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: body.identifier }, now(), { hmacVerified: true });
       }
-      const person = await matchContact(sql, inbox.id, { identifier: body.identifier, email: body.email, phoneNumber: body.phone_number });
-      const fields = { identifier: body.identifier, name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes };
-      const contact = await insertContact(sql, inbox.id, body.source_id, fields, now(), person?.personId);
-      return proved ? updateContact(sql, contact, {}, true, now()) : contact;
+      const claimed = body.identifier && !(await findProvedContact(sql, inbox.id, body.identifier)) ? body.identifier : undefined;
+      const person = await matchUnprovedContact(sql, inbox.id, { identifier: claimed, email: body.email, phoneNumber: body.phone_number });
+      return insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: claimed }, now(), { personId: person?.personId });
     },
 
     checkContact(inbox: ClientInbox, contact: ContactRecord, identity: { identifier?: string | undefined; identifier_hash?: string | undefined }): ContactRecord {
@@ -120,10 +127,15 @@ export function createClientService({ sql, conversations, publisher, floodLimite
       return contact;
     },
 
+    /**
+     * Updates the contact. The identifier is set only with its identifier_hash and only where the
+     * contact has none; without proof it is ignored, as Chatwoot's update ignores it.
+     */
     async updateContact(inbox: ClientInbox, contact: ContactRecord, body: ContactPayload) {
       const proved = checkIdentity(inbox, body.identifier, body.identifier_hash);
       if (proved && contact.identifier && body.identifier !== contact.identifier) throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
-      return updateContact(sql, contact, { identifier: body.identifier, name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes }, proved, now());
+      const fields = { name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes };
+      return updateContact(sql, contact, fields, proved ? { proved, identifier: body.identifier! } : { proved }, now());
     },
 
     async createConversation(inbox: ClientInbox, contact: ContactRecord, customAttributes: Record<string, unknown> | undefined) {

@@ -63,7 +63,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       ctx.body = inboxShape(ctx.state.inbox);
     })
     .add(
-      { method: 'post', path: `${base}/contacts`, tag, summary: 'Create (or find) a contact', description: 'Matches an existing contact by source_id, then identifier, then email, then phone number.', params: inboxParams, body: ContactPayload, responses: { 200: { description: 'The contact.', schema: PublicContact } }, errors: [...errors] },
+      { method: 'post', path: `${base}/contacts`, tag, summary: 'Create (or find) a contact', description: 'Gives the contact of a known source_id, or the contact that proved the same identifier with identifier_hash; otherwise a new contact (new source_id and pubsub_token), of the same person when an unproved contact has the identifier, email or phone number. Nothing claimed without identifier_hash reaches a contact whose identifier was proved; a proved identifier naming another contact\'s source_id is 401.', params: inboxParams, body: ContactPayload, responses: { 200: { description: 'The contact.', schema: PublicContact } }, errors: [...errors] },
       async (ctx, { body }) => {
         ctx.body = contactShape(await client.createContact(ctx.state.inbox, body));
       },
@@ -75,7 +75,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'patch', path: `${base}/contacts/:contact_identifier`, tag, summary: 'Update a contact (custom_attributes are deep-merged)', params: contactParams, body: ContactPayload, responses: { 200: { description: 'The contact record.', schema: PublicContactRecord } }, errors: [...errors] },
+      { method: 'patch', path: `${base}/contacts/:contact_identifier`, tag, summary: 'Update a contact (custom_attributes are deep-merged)', description: 'identifier is set only with its identifier_hash, and only on a contact without one; without proof it is ignored, as in Chatwoot.', params: contactParams, body: ContactPayload, responses: { 200: { description: 'The contact record.', schema: PublicContactRecord } }, errors: [...errors] },
       async (ctx, { body }) => {
         ctx.body = contactRecordShape(await client.updateContact(ctx.state.inbox, ctx.state.contact, body));
       },

@@ -71,8 +71,22 @@ export async function findContactById(db: Queryable, id: number): Promise<Contac
   return row && toContact(row);
 }
 
-/** An existing contact of the inbox with this identifier, else this email, else this phone number (as Chatwoot matches). */
-export async function matchContact(db: Queryable, inboxId: string, by: { identifier?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined }): Promise<ContactRecord | undefined> {
+/**
+ * The contact whose identifier was proved with its identifier_hash (the first, when a proved PATCH
+ * gave the same identifier to another). Only these are found by a proved identifier: a contact
+ * that merely claimed it (issue 12) is someone else as far as anyone can tell.
+ */
+export async function findProvedContact(db: Queryable, inboxId: string, identifier: string): Promise<ContactRecord | undefined> {
+  const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND identifier = $2 AND hmac_verified ORDER BY id LIMIT 1`, [inboxId, identifier]);
+  return row && toContact(row);
+}
+
+/**
+ * For a create without proof: an existing contact of the same person, matched by identifier, else
+ * email, else phone number (as Chatwoot matches), among contacts nobody proved and whose person was
+ * not proved either, so that what a caller merely claims never links them to a proved contact.
+ */
+export async function matchUnprovedContact(db: Queryable, inboxId: string, by: { identifier?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined }): Promise<ContactRecord | undefined> {
   const tries: [string, string | undefined][] = [
     ['identifier = $2', by.identifier],
     ['lower(email) = lower($2)', by.email],
@@ -81,7 +95,12 @@ export async function matchContact(db: Queryable, inboxId: string, by: { identif
   for (const [condition, value] of tries) {
     if (!value) continue;
     // The person's first contact, so that every match points at one record.
-    const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND ${condition} ORDER BY COALESCE(person_id, id), id LIMIT 1`, [inboxId, value]);
+    const [row] = await db.query<ContactRow>(
+      `SELECT ${COLUMNS} FROM contacts c WHERE inbox_id = $1 AND ${condition} AND NOT hmac_verified
+         AND NOT EXISTS (SELECT 1 FROM contacts p WHERE p.id = c.person_id AND p.hmac_verified)
+       ORDER BY COALESCE(person_id, id), id LIMIT 1`,
+      [inboxId, value],
+    );
     if (row) return toContact(row);
   }
   return undefined;
@@ -95,10 +114,18 @@ export interface ContactFields {
   customAttributes?: Record<string, unknown> | undefined;
 }
 
-export async function insertContact(db: Queryable, inboxId: string, sourceId: string | undefined, fields: ContactFields, now: Date, personId?: number): Promise<ContactRecord> {
+/** A new contact: `hmacVerified` when its identifier was proved, `personId` when it is another contact of a known person. */
+export async function insertContact(
+  db: Queryable,
+  inboxId: string,
+  sourceId: string | undefined,
+  fields: ContactFields,
+  now: Date,
+  { personId, hmacVerified = false }: { personId?: number | undefined; hmacVerified?: boolean } = {},
+): Promise<ContactRecord> {
   const [row] = await db.query<ContactRow>(
-    `INSERT INTO contacts (inbox_id, source_id, pubsub_token, identifier, name, email, phone_number, custom_attributes, created_at, updated_at, person_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $9, $10) RETURNING ${COLUMNS}`,
+    `INSERT INTO contacts (inbox_id, source_id, pubsub_token, identifier, name, email, phone_number, custom_attributes, created_at, updated_at, person_id, hmac_verified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $9, $10, $11) RETURNING ${COLUMNS}`,
     [
       inboxId,
       sourceId ?? randomToken(24),
@@ -110,19 +137,25 @@ export async function insertContact(db: Queryable, inboxId: string, sourceId: st
       JSON.stringify(fields.customAttributes ?? {}),
       now,
       personId ?? null,
+      hmacVerified,
     ],
   );
   return toContact(row!);
 }
 
-/** Updates the given fields (blank ones are skipped) and deep-merges custom attributes. */
-export async function updateContact(db: Queryable, contact: ContactRecord, fields: ContactFields, hmacVerified: boolean, now: Date): Promise<ContactRecord> {
+/**
+ * Updates the given fields (blank ones are skipped) and deep-merges custom attributes. The
+ * identifier is set only with proof (`proved`), and only where there was none: a contact proved
+ * here becomes a person of its own, leaving any person it was matched to by what it claimed.
+ */
+export async function updateContact(db: Queryable, contact: ContactRecord, fields: Omit<ContactFields, 'identifier'>, proof: { proved: false } | { proved: true; identifier: string }, now: Date): Promise<ContactRecord> {
   const merged = deepMerge(contact.customAttributes, fields.customAttributes ?? {});
   const [row] = await db.query<ContactRow>(
     `UPDATE contacts SET name = COALESCE($2, name), email = COALESCE($3, email), phone_number = COALESCE($4, phone_number),
-       identifier = COALESCE(identifier, $5), custom_attributes = $6::jsonb, hmac_verified = hmac_verified OR $7, updated_at = $8
+       identifier = COALESCE(identifier, $5), custom_attributes = $6::jsonb, updated_at = $7,
+       person_id = CASE WHEN $8 AND NOT hmac_verified THEN NULL ELSE person_id END, hmac_verified = hmac_verified OR $8
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [contact.id, blankToNull(fields.name), blankToNull(fields.email), blankToNull(fields.phoneNumber), blankToNull(fields.identifier), JSON.stringify(merged), hmacVerified, now],
+    [contact.id, blankToNull(fields.name), blankToNull(fields.email), blankToNull(fields.phoneNumber), proof.proved ? proof.identifier : null, JSON.stringify(merged), now, proof.proved],
   );
   return toContact(row!);
 }
