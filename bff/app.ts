@@ -201,7 +201,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   });
   addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
-  addHostedChatRoutes(open);
+  addHostedChatRoutes(open, sql);
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
   const client = createClientService({ sql, conversations, publisher, floodLimiter, now });
   const desk = new ApiRoutes<DeskState>();

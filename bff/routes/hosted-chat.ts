@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { ApiRoutes } from '../../shared/server/index.ts';
+import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
+import { findSiteKey } from '../store/inboxes.ts';
 
 // The one inline style of the page, allowed by its hash so that the policy needs no 'unsafe-inline'.
 // The chat's own styles are constructable stylesheets in its shadow root, which CSP does not govern.
@@ -11,11 +12,13 @@ const PAGE_CSS_HASH = `'sha256-${createHash('sha256').update(PAGE_CSS).digest('b
  * What the page may do: its own scripts and its own server, nothing else. `connect-src 'self'`
  * covers ws:/wss: to the same host in CSP Level 3 (Chromium, Firefox), but older WebKit, which
  * iOS WebViews use, matched 'self' to http(s) only (gitlab-org/gitlab MR 70932), so the page's own
- * host is also listed with ws: and wss: for the chat's Socket.IO connection. `frame-ancestors *`:
- * any site may frame the chat, as an app's page does; who may use a site key or a session is
- * checked on every request.
+ * host is also listed with ws: and wss: for the chat's Socket.IO connection. Who may frame it:
+ * with a live site key in the address (`/chat?site_key=pk_live_…`), only that key's listed origins
+ * (none listed: no one); otherwise any site, as an app's page does — and then the page itself
+ * refuses a live site key sent by postMessage while it is framed (widget/hosted/index.ts), so a
+ * live key is never used from a frame its sites did not make.
  */
-export function hostedChatCsp(host: string | undefined): string {
+export function hostedChatCsp(host: string | undefined, framers: readonly string[] | '*' = '*'): string {
   const sockets = host === undefined ? '' : ` ws://${host} wss://${host}`;
   return [
     "default-src 'none'",
@@ -25,7 +28,7 @@ export function hostedChatCsp(host: string | undefined): string {
     "img-src 'self' data:",
     "base-uri 'none'",
     "form-action 'none'",
-    'frame-ancestors *',
+    `frame-ancestors ${framers === '*' ? '*' : framers.length > 0 ? framers.join(' ') : "'none'"}`,
   ].join('; ');
 }
 
@@ -55,7 +58,7 @@ const PAGE = `<!doctype html>
  * settings; its script (`/widget/chat.js`) takes them from the bridge (React Native or
  * postMessage) or a `site_key` in the query, and never a token from the URL.
  */
-export function addHostedChatRoutes(routes: ApiRoutes): void {
+export function addHostedChatRoutes(routes: ApiRoutes, sql: Sql): void {
   routes.add(
     {
       method: 'get',
@@ -66,9 +69,13 @@ export function addHostedChatRoutes(routes: ApiRoutes): void {
         'An HTML page for app WebViews, iframes and direct links (`/chat?site_key=pk_…`). A verified customer\'s token reaches it through the React Native bridge or postMessage, never in the URL.',
       responses: { 200: { description: 'The page.', schema: z.string(), contentType: 'text/html' } },
     },
-    (ctx) => {
+    async (ctx) => {
+      const named = ctx.query['site_key'];
+      const liveKey = typeof named === 'string' && named.startsWith('pk_live_') ? await findSiteKey(sql, named) : undefined;
+      // A live key's page may be framed only by its own sites (an unknown or revoked one: by no one).
+      const framers = typeof named === 'string' && named.startsWith('pk_live_') ? (liveKey?.allowedOrigins ?? []) : '*';
       ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', hostedChatCsp(PLAIN_HOST.test(ctx.host) ? ctx.host : undefined));
+      ctx.set('Content-Security-Policy', hostedChatCsp(PLAIN_HOST.test(ctx.host) ? ctx.host : undefined, framers));
       // The page's address may carry a site key; it goes nowhere else.
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.set('X-Content-Type-Options', 'nosniff');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Frame, Page, Request } from 'playwright-core';
 import { request } from '../stack.ts';
+import { addSiteKey } from '../../bff/index.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import { ARTIFACTS_DIR } from './chromium.ts';
 
@@ -188,6 +189,28 @@ describe('the hosted chat page at /chat', () => {
       { origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'error', payload: { code: 'invalid_request', message: expect.stringMatching(/hex colour/) } } },
     ]);
     expect(await intruder.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
+  });
+
+  it("lets only a live key's own sites frame its chat, and refuses a live key sent by postMessage to a framed chat", async () => {
+    const [inbox] = await harness.stack.bffSql.query<{ id: string }>('SELECT id FROM inboxes ORDER BY created_at LIMIT 1');
+    const live = await addSiteKey(harness.stack.bffSql, inbox!.id, 'live', ['https://shop.example', 'https://www.shop.example']);
+    const framers = async (query: string) => {
+      const csp = (await request(`${harness.stack.url}/chat${query}`)).headers.get('content-security-policy')!;
+      return /frame-ancestors ([^;]+)/.exec(csp)![1]!.split(' ');
+    };
+    expect(await framers(`?site_key=${live.key}`)).toEqual(['https://shop.example', 'https://www.shop.example']);
+    expect(await framers('?site_key=pk_live_AAAAAAAAAAAAAAAAAAAAAAAA')).toEqual(["'none'"]);
+    expect(await framers(`?site_key=${harness.stack.siteKey}`)).toEqual(['*']);
+
+    // A page of an unlisted site frames the chat and hands it the live key by postMessage: refused.
+    const { page } = await harness.freshPage();
+    await page.goto(`${shopOrigin}/`);
+    await expect.poll(() => page.frames().find((frame) => frame.url() === `${chatOrigin}/chat`)).toBeDefined();
+    await page.frames().find((frame) => frame.url() === `${chatOrigin}/chat`)!.waitForFunction(() => 'ParleyBridge' in window);
+    const received = () => page.evaluate(() => (window as unknown as ShopWindow).received);
+    await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), live.key);
+    await expect.poll(async () => (await received()).map(({ data }) => data.payload?.code ?? data.event)).toContain('invalid_request');
+    expect((await received()).some(({ data }) => data.event === 'ready')).toBe(false);
   });
 
   it('never takes a token from the URL, and takes it out of the address bar', async () => {

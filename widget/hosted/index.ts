@@ -108,6 +108,11 @@ async function start(init: InitMessage): Promise<void> {
     send(refusal('init needs a siteKey (pk_…) or a token (wst_…).'));
     return;
   }
+  // Framed, a live key must be in the page's address, where the server lets only the key's own sites frame it.
+  if (window.parent !== window && siteKey !== querySiteKey && siteKey?.startsWith('pk_live_')) {
+    send(refusal('A framed chat takes a live site key only in its address (/chat?site_key=pk_live_…), so that only the sites listed on the key may frame it.'));
+    return;
+  }
   started = true;
   Object.assign(applied, { siteKey, token: init.token, locale: init.locale, theme: init.theme && JSON.stringify(init.theme) });
   const settings: WidgetSettings = { baseUrl, siteKey, sessionToken: init.token, locale: init.locale, theme: init.theme };
