@@ -22,15 +22,32 @@ export function deskErrorBody(error: ParleyError): { description: string; errors
   };
 }
 
+/** HSTS for answers over https: a year, subdomains included (RFC 6797). */
+const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
 /**
- * Turns every error into the wire shape of its route: `/v1` routes answer `{error: {code,
+ * The first middleware of both apps. It puts the headers every answer carries (issue 12):
+ * `X-Content-Type-Options: nosniff`, so no answer is ever read as a script or a page it is not,
+ * and over https `Strict-Transport-Security`. `ctx.secure` honours X-Forwarded-Proto only when
+ * the app trusts proxies (`app.proxy`); otherwise it is the socket's own TLS, and a browser ignores
+ * HSTS that comes over http anyway (RFC 6797 §8.1). The headers are set before anything runs, so
+ * error answers carry them too.
+ *
+ * It refuses a path with a malformed %-escape (`/inboxes/%E0%A4%A`) as 400 `invalid_request`
+ * before any route sees it, so no route decodes one and fails later.
+ *
+ * Then it turns every error into the wire shape of its route: `/v1` routes answer `{error: {code,
  * message}}`, helpdesk routes (those `isDeskRoute` picks) the `bad_request_error` shape. A
  * `ParleyError` goes out as it is; anything else is a bug: it is logged with its cause and the
  * client sees a generic 500.
  */
 export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boolean = () => false): Middleware {
   return async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    if (ctx.secure) ctx.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     try {
+      // A malformed %-escape throws URIError here: 400 invalid_request (toParleyError).
+      decodeURIComponent(ctx.path);
       await next();
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new ParleyError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
@@ -46,11 +63,13 @@ export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boo
 
 /**
  * The one mapping from anything thrown to the error a client is told, for HTTP and socket acks
- * alike: a `ParleyError` as it is, a router's 405/501 as `method_not_allowed`, anything else
+ * alike: a `ParleyError` as it is, a router's 405/501 as `method_not_allowed`, a malformed
+ * %-escape (URIError, from decoding what the client sent) as `invalid_request`, anything else
  * `internal` (a bug; the caller logs the cause).
  */
 export function toParleyError(caught: unknown): ParleyError {
   if (caught instanceof ParleyError) return caught;
+  if (caught instanceof URIError) return new ParleyError('invalid_request', 'The request has a malformed %-escape (a % not followed by UTF-8 written as %XX).');
   // @koa/router's allowedMethods throws http-errors with a status; keep their meaning.
   const status = (caught as { status?: unknown } | null)?.status;
   if (status === 405) return new ParleyError('method_not_allowed', 'This route does not take that method.');
