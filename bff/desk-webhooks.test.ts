@@ -269,6 +269,15 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     expect((await app('/webhooks/1/deliveries/not-a-delivery/resend', admin.access_token, { body: {} })).status).toBe(422);
   });
 
+  it('lets an account have at most 20 webhooks', async () => {
+    const made = [];
+    for (let index = 0; index < 20; index++) made.push(await addWebhook({ url: `${shop.url}?n=${index}` }));
+    const refused = await app('/webhooks', admin.access_token, { body: { url: `${shop.url}?n=20` } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.description).toMatch(/at most 20/);
+    for (const webhook of made) await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
+  });
+
   it("audits every change to the account's webhooks, never their secret", async () => {
     const webhook = await addWebhook({ url: shop.url, name: 'Audited' });
     await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'PATCH', body: { subscriptions: ['message_created'] } });

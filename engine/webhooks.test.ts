@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../shared/index.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, type TestEngine } from '../test/stack.ts';
+import { until } from '../test/until.ts';
 import { issueApiKey } from './index.ts';
 import { createSender, createWebhookWorker, isPrivateAddress, RETRY_WAITS_MS } from '../shared/server/index.ts';
 import { feedEndpoints } from './webhooks/endpoints.ts';
@@ -327,6 +328,40 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     await Promise.all(workers.map((worker) => worker.drain()));
     const sent = bodies(receiver).map((body) => body.conversation_id);
     expect(sent.sort()).toEqual(ids.map((conversation) => conversation.id).sort());
+  });
+
+  it('keeps a slow endpoint from holding up a healthy one, and sends each delivery once with two processes', async () => {
+    other.hang = true;
+    const healthy = await addEndpoint({ url: receiver.url, event_types: ['conversation.opened'] });
+    const slow = await addEndpoint({ url: other.url, event_types: ['conversation.opened'] });
+    await Promise.all(Array.from({ length: 30 }, (_, index) => open(`fair-${index}`)));
+    // Two processes on the real clock; each attempt at the slow receiver takes 300 ms (no answer).
+    const workers = Array.from({ length: 2 }, () =>
+      createWebhookWorker({ sql: engine.sql, logger, now: () => new Date(), send: createSender({ allowedPrivateOrigins: [receiver.origin, other.origin] }, { timeoutMs: 300 }), feed: feedEndpoints, answerTimeoutMs: 300 }),
+    );
+    for (const worker of workers) worker.start(50);
+    try {
+      await until(() => receiver.received.length, (count) => count >= 30, 'the healthy endpoint to have every delivery');
+      // The slow endpoint is still at its first few: it held no one else up.
+      expect(other.received.length).toBeLessThan(5);
+      await until(() => other.received.length, (count) => count >= 30, 'every delivery to have been tried at the slow endpoint', 30_000);
+    } finally {
+      for (const worker of workers) await worker.stop();
+    }
+    const ids = (target: Receiver) => target.received.map((entry) => String(entry.headers['x-service-delivery-id']));
+    expect(new Set(ids(receiver)).size).toBe(30);
+    expect(new Set(ids(other)).size).toBe(30);
+    expect(other.received).toHaveLength(30);
+    expect((await deliveries(healthy.id)).every((delivery) => delivery.status === 'delivered' && delivery.attempts.length === 1)).toBe(true);
+    expect((await deliveries(slow.id)).every((delivery) => delivery.status === 'pending' && delivery.attempts.length === 1)).toBe(true);
+  });
+
+  it('lets an account have at most 20 endpoints in an environment', async () => {
+    for (let index = 0; index < 20; index++) await addEndpoint({ url: `${receiver.url}?n=${index}` });
+    const refused = await api('/v1/webhook-endpoints', { body: { url: `${receiver.url}?n=20` } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.code).toBe('unprocessable');
+    expect((await api('/v1/webhook-endpoints')).body.endpoints).toHaveLength(20);
   });
 
   it('forgets deliveries 30 days old, and keeps younger ones', async () => {

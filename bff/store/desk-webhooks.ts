@@ -51,8 +51,18 @@ export interface DeskWebhookFields {
   eventTypes?: readonly string[] | null | undefined;
 }
 
+/** Webhooks one account may have (each is sent to, so a tenant's count is bounded). */
+export const MAX_DESK_WEBHOOKS = 20;
+
 /** Adds an account webhook; gives it with its signing secret, which is shown this once. */
 export async function insertDeskWebhook(db: Queryable, accountId: number, fields: DeskWebhookFields & { url: string }, now: Date): Promise<{ webhook: DeskWebhookRecord; secret: string }> {
+  const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM webhook_endpoints WHERE account_id = $1 AND agent_bot_id IS NULL AND deleted_at IS NULL',
+    [accountId],
+  );
+  if (count >= MAX_DESK_WEBHOOKS) {
+    throw new ParleyError('unprocessable', `An account has at most ${MAX_DESK_WEBHOOKS} webhooks; remove one first.`, { problems: [{ field: 'url', message: 'too many webhooks' }] });
+  }
   const secret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<WebhookRow>(
     `INSERT INTO webhook_endpoints (id, account_id, name, url, event_types, secret, created_at) VALUES ($1, $2, $3, $4, $5::text[], $6, $7) RETURNING ${COLUMNS}`,

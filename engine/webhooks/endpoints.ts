@@ -28,8 +28,16 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
   created_at: row.created_at.toISOString(),
 });
 
+/** Endpoints one account may have in one environment: each is fed and sent to, so a tenant's count is bounded. */
+export const MAX_ENDPOINTS = 20;
+
 /** Adds an endpoint that receives the events recorded from now on. Gives it with its secret, shown this once. */
 export async function insertEndpoint(db: Queryable, owner: Owner, input: { url: string; eventTypes: string[] | undefined; description: string }, now: Date): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+  const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM webhook_endpoints WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL',
+    [owner.accountId, owner.environment],
+  );
+  if (count >= MAX_ENDPOINTS) throw new ParleyError('unprocessable', `An account has at most ${MAX_ENDPOINTS} webhook endpoints in each environment; remove one first.`);
   const secret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, account_id, environment, url, event_types, description, secret, fed_seq, created_at)

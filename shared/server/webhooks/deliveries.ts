@@ -64,22 +64,43 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Claims deliveries that are due (or the one named by `only`), for `leaseMs`: another process
- * skips them meanwhile, and takes them up again only if this one died before recording the attempt.
- * A delivery named by `only` (a ping) is sent even when its endpoint is switched off, so that a
- * repaired receiver can be tested before it is switched on.
+ * Claims deliveries that are due, for `leaseMs`: another process skips them meanwhile, and takes
+ * them up again only if this one died before recording the attempt. At most `perEndpoint` of one
+ * endpoint are claimed at once (its first ones in event order), so that sending them one after
+ * another always ends within the lease; endpoints in `skipEndpoints` (this process is still
+ * sending to them) are left for later. A delivery named by `only` (a ping) is claimed alone, even
+ * when its endpoint is switched off, so that a repaired receiver can be tested before it is
+ * switched on.
  */
-export async function claimDue(db: Queryable, now: Date, leaseMs: number, limit: number, only?: string): Promise<ClaimedDelivery[]> {
+export async function claimDue(
+  db: Queryable,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+  options: { only?: string | undefined; perEndpoint?: number; skipEndpoints?: readonly string[] } = {},
+): Promise<ClaimedDelivery[]> {
+  const params: unknown[] = [now, new Date(now.getTime() + leaseMs), limit, options.perEndpoint ?? limit];
+  const filters = options.only ? [`d2.id = $${params.push(options.only)}`] : ['e2.enabled'];
+  if (options.skipEndpoints?.length) filters.push(`NOT (d2.endpoint_id = ANY($${params.push(options.skipEndpoints)}::text[]))`);
+  // FOR UPDATE takes no window function: lock candidates first, then keep each endpoint's first few.
   const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; event_seq: string; body: string; round_attempts: number; url: string; secret: string }>(
     `UPDATE webhook_deliveries d SET next_attempt_at = $2
      FROM (
-       SELECT d2.id FROM webhook_deliveries d2 JOIN webhook_endpoints e2 ON e2.id = d2.endpoint_id
-       WHERE d2.status = 'pending' AND d2.next_attempt_at <= $1 AND e2.deleted_at IS NULL ${only ? 'AND d2.id = $4' : 'AND e2.enabled'}
-       ORDER BY d2.next_attempt_at, d2.event_seq LIMIT $3 FOR UPDATE OF d2 SKIP LOCKED
+       SELECT ranked.id FROM (
+         SELECT candidate.id, candidate.next_attempt_at, candidate.event_seq,
+           row_number() OVER (PARTITION BY candidate.endpoint_id ORDER BY candidate.event_seq) AS place
+         FROM (
+           SELECT d2.id, d2.endpoint_id, d2.event_seq, d2.next_attempt_at
+           FROM webhook_deliveries d2 JOIN webhook_endpoints e2 ON e2.id = d2.endpoint_id
+           WHERE d2.status = 'pending' AND d2.next_attempt_at <= $1 AND e2.deleted_at IS NULL AND ${filters.join(' AND ')}
+           ORDER BY d2.next_attempt_at, d2.event_seq LIMIT $3 * 4 FOR UPDATE OF d2 SKIP LOCKED
+         ) candidate
+       ) ranked
+       WHERE ranked.place <= $4 ORDER BY ranked.next_attempt_at, ranked.event_seq LIMIT $3
      ) due, webhook_endpoints e
      WHERE d.id = due.id AND e.id = d.endpoint_id
      RETURNING d.id, d.endpoint_id, d.event_id, d.event_type, d.event_seq, d.body, d.round_attempts, e.url, e.secret`,
-    only ? [now, new Date(now.getTime() + leaseMs), limit, only] : [now, new Date(now.getTime() + leaseMs), limit],
+    params,
   );
   // RETURNING keeps no order: put each endpoint's deliveries back in their events' order.
   rows.sort((a, b) => Number(a.event_seq) - Number(b.event_seq));

@@ -4,8 +4,8 @@ import { claimDue, pruneDeliveries, recordAttempt, type ClaimedDelivery } from '
 import { ANSWER_TIMEOUT_MS, type SendWebhook } from './sender.ts';
 
 const SEND_BATCH = 20;
-// A claim outlives the longest attempt, so only a process that died lets it lapse.
-const LEASE_MS = ANSWER_TIMEOUT_MS * 6;
+/** Deliveries of one endpoint claimed at once: a slow receiver holds no more than these. */
+const PER_ENDPOINT = 5;
 const PRUNE_EVERY_MS = 3600_000;
 
 export interface WebhookWorkerDeps {
@@ -18,6 +18,8 @@ export interface WebhookWorkerDeps {
    * room that writes deliveries with its events (the helpdesk) has none.
    */
   feed?: ((sql: Sql, now: Date) => Promise<void>) | undefined;
+  /** How long `send` may take for one attempt (the sender's own limit); the claims are sized from it. */
+  answerTimeoutMs?: number;
 }
 
 /**
@@ -26,11 +28,16 @@ export interface WebhookWorkerDeps {
  * number of processes may run one: an event goes to an endpoint once per round of attempts, at
  * least once in all.
  */
-export function createWebhookWorker({ sql, logger, send, now, feed }: WebhookWorkerDeps) {
+export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeoutMs = ANSWER_TIMEOUT_MS }: WebhookWorkerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let prunedAt = 0;
   let again = false;
+  // A claim outlives every attempt it covers, sent one after another, twice over: only a process
+  // that died lets it lapse, so no delivery is sent by two processes at once.
+  const leaseMs = PER_ENDPOINT * (answerTimeoutMs + 1_000) * 2;
+  /** Endpoints this process is sending to now, each one delivery after another. */
+  const chains = new Map<string, Promise<void>>();
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
     const result = await send(delivery, now().getTime());
@@ -38,17 +45,28 @@ export function createWebhookWorker({ sql, logger, send, now, feed }: WebhookWor
     if (result.error) logger.info({ delivery: delivery.id, endpoint: delivery.endpointId, status: result.status, error: result.error }, 'a webhook attempt failed');
   }
 
-  /** Sends what is due: endpoints side by side, each endpoint's deliveries one after another in feed order. */
+  /**
+   * Sends what is due: endpoints side by side, each endpoint's deliveries one after another in
+   * event order. A pass does not wait for them: a slow receiver delays its own deliveries only,
+   * and the next pass claims the other endpoints' work while it is still being sent to.
+   */
   async function sendDue(): Promise<void> {
     for (;;) {
-      const due = await claimDue(sql, now(), LEASE_MS, SEND_BATCH);
+      const due = await claimDue(sql, now(), leaseMs, SEND_BATCH, { perEndpoint: PER_ENDPOINT, skipEndpoints: [...chains.keys()] });
       const byEndpoint = new Map<string, ClaimedDelivery[]>();
       for (const delivery of due) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
-      await Promise.all(
-        [...byEndpoint.values()].map(async (deliveries) => {
+      for (const [endpointId, deliveries] of byEndpoint) {
+        const chain = (async () => {
           for (const delivery of deliveries) await attempt(delivery);
-        }),
-      );
+        })()
+          .catch((error: unknown) => logger.error({ err: error, endpoint: endpointId }, 'sending to a webhook endpoint failed'))
+          .finally(() => {
+            chains.delete(endpointId);
+            // Its next deliveries may be due already.
+            if (timer) nudge();
+          });
+        chains.set(endpointId, chain);
+      }
       if (due.length < SEND_BATCH) return;
     }
   }
@@ -77,28 +95,34 @@ export function createWebhookWorker({ sql, logger, send, now, feed }: WebhookWor
     return running;
   }
 
+  /**
+   * Something may have happened: once started, the worker makes a pass now rather than at the
+   * next interval (or right after the pass under way), so webhooks follow events closely.
+   */
+  function nudge(): void {
+    if (!timer) return;
+    if (running) again = true;
+    else void tick();
+  }
+
   return {
     tick,
 
-    /** Feeds and sends at once, and waits for it: for tests and for a nudge after new events. */
+    /** Feeds and sends until nothing is due and nothing is being sent: for tests. */
     async drain(): Promise<void> {
-      await running;
-      await tick();
+      for (;;) {
+        await running;
+        await tick();
+        if (chains.size === 0) return;
+        await Promise.all([...chains.values()]);
+      }
     },
 
-    /**
-     * Something may have happened: once started, the worker makes a pass now rather than at the
-     * next interval (or right after the pass under way), so webhooks follow events closely.
-     */
-    nudge(): void {
-      if (!timer) return;
-      if (running) again = true;
-      else void tick();
-    },
+    nudge,
 
     /** Attempts one delivery now (the ping), whatever else is due. */
     async sendNow(deliveryId: string): Promise<void> {
-      const [claimed] = await claimDue(sql, now(), LEASE_MS, 1, deliveryId);
+      const [claimed] = await claimDue(sql, now(), leaseMs, 1, { only: deliveryId });
       if (claimed) await attempt(claimed);
     },
 
@@ -112,6 +136,7 @@ export function createWebhookWorker({ sql, logger, send, now, feed }: WebhookWor
       clearInterval(timer);
       timer = undefined;
       await running;
+      await Promise.all([...chains.values()]);
     },
   };
 }
