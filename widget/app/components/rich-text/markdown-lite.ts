@@ -11,8 +11,6 @@ export type Inline =
 
 export type Block = { kind: 'paragraph'; children: Inline[] } | { kind: 'list'; ordered: boolean; items: Inline[][] };
 
-const INLINE = /(\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\))/;
-
 /** Only web and mail links become links; anything else (javascript:, data:) stays text. */
 export function safeHref(href: string): string | undefined {
   try {
@@ -23,22 +21,68 @@ export function safeHref(href: string): string | undefined {
   }
 }
 
-export function parseInline(text: string): Inline[] {
-  const out: Inline[] = [];
-  let rest = text;
-  for (let match = INLINE.exec(rest); match; match = INLINE.exec(rest)) {
-    if (match.index > 0) out.push({ kind: 'text', text: rest.slice(0, match.index) });
-    const [whole, , strong, em, code, label, href] = match;
-    if (strong !== undefined) out.push({ kind: 'strong', children: parseInline(strong) });
-    else if (em !== undefined) out.push({ kind: 'em', children: parseInline(em) });
-    else if (code !== undefined) out.push({ kind: 'code', text: code });
-    else {
-      const safe = safeHref(href!);
-      out.push(safe ? { kind: 'link', href: safe, children: parseInline(label!) } : { kind: 'text', text: whole });
+/**
+ * Finds the next index at or after `from` where `pattern` (global) matches, `text.length` when
+ * none. It remembers the last answer, so a scan that asks with `from` only growing reads the text
+ * once: the parse stays linear however the marks are placed (issue 12: the regex it replaces
+ * tried each `[` against the rest of the text, and 150,000 of them froze the tab for 15 to 25 s).
+ */
+function finder(text: string, pattern: RegExp): (from: number) => number {
+  let found = -1;
+  return (from) => {
+    if (found < from) {
+      pattern.lastIndex = from;
+      found = pattern.exec(text)?.index ?? text.length;
     }
-    rest = rest.slice(match.index + whole.length);
+    return found;
+  };
+}
+
+/**
+ * One left-to-right scan. At each mark the first form that closes wins, as with the pattern it
+ * replaces: `\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)`.
+ */
+export function parseInline(text: string): Inline[] {
+  const star = finder(text, /\*/g);
+  const tick = finder(text, /`/g);
+  const bracket = finder(text, /]/g);
+  const hrefEnd = finder(text, /[)\s]/g);
+  const out: Inline[] = [];
+  let plain = 0;
+  for (let at = 0; at < text.length; at++) {
+    const mark = text[at];
+    let node: Inline | undefined;
+    let end = 0;
+    if (mark === '*') {
+      // `**strong**` when a second star follows, else `*em*` unless a space follows.
+      const inner = text[at + 1] === '*' ? at + 2 : at + 1;
+      const close = star(inner);
+      if (inner > at + 1 ? close > inner && text[close + 1] === '*' : close < text.length && !/\s/.test(text[inner]!)) {
+        node = { kind: inner > at + 1 ? 'strong' : 'em', children: parseInline(text.slice(inner, close)) };
+        end = close + inner - at;
+      }
+    } else if (mark === '`') {
+      const close = tick(at + 1);
+      if (close > at + 1 && close < text.length) {
+        node = { kind: 'code', text: text.slice(at + 1, close) };
+        end = close + 1;
+      }
+    } else if (mark === '[') {
+      const close = bracket(at + 1);
+      const stop = text[close + 1] === '(' ? hrefEnd(close + 2) : 0;
+      if (close > at + 1 && stop > close + 2 && text[stop] === ')') {
+        const href = safeHref(text.slice(close + 2, stop));
+        end = stop + 1;
+        node = href ? { kind: 'link', href, children: parseInline(text.slice(at + 1, close)) } : { kind: 'text', text: text.slice(at, end) };
+      }
+    }
+    if (!node) continue;
+    if (at > plain) out.push({ kind: 'text', text: text.slice(plain, at) });
+    out.push(node);
+    plain = end;
+    at = end - 1;
   }
-  if (rest) out.push({ kind: 'text', text: rest });
+  if (plain < text.length) out.push({ kind: 'text', text: text.slice(plain) });
   return out;
 }
 
