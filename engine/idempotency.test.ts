@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS, request, startEngine, type TestEngine } from '../test/stack.ts';
 import { issueApiKey } from './index.ts';
+import { WITHHELD } from './idempotency.ts';
 
 const OPEN_ROUTE = 'POST /v1/conversations';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -190,6 +191,32 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
     expect(expired.headers.get('idempotent-replayed')).toBeNull();
     expect(expired.body.id).not.toBe(first.body.id);
     expect((await feed()).slice(before.length)).toEqual([expect.objectContaining({ type: 'conversation.opened', conversation_id: expired.body.id })]);
+  });
+
+  it('never keeps a secret: a replayed answer withholds the token it carried, and the record holds none', async () => {
+    const { id } = (await api('/v1/conversations', { body: { customer_ref: 'secret-keeper' } })).body as { id: string };
+    const key = randomUUID();
+    const first = await api(`/v1/conversations/${id}/voice-sessions`, withKey(key, { body: {} }));
+    expect(first.status).toBe(201);
+    expect(first.body.token).toMatch(/^vst_/);
+    const again = await api(`/v1/conversations/${id}/voice-sessions`, withKey(key, { body: {} }));
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual({ ...first.body, token: WITHHELD });
+    const stored = await engine.sql.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE idempotency_key = $1', [key]);
+    expect(stored[0]!.body).not.toContain(first.body.token);
+    expect(stored[0]!.body).not.toMatch(/vst_|wst_|whsec_/);
+  });
+
+  it('deletes records older than a day on its own, once an hour, without waiting for the same key to come back', async () => {
+    const key = randomUUID();
+    const start = new Date('2026-03-01T08:00:00Z');
+    now = start;
+    await api('/v1/conversations', withKey(key, { body: { customer_ref: 'forgotten' } }));
+    expect(await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).toHaveLength(1);
+    // Two days on, any request (with another key) prunes what is past its day.
+    now = new Date(start.getTime() + 2 * 24 * 3600_000);
+    await api('/v1/conversations', withKey(randomUUID(), { body: { customer_ref: 'someone-else' } }));
+    expect(await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).toHaveLength(0);
   });
 
   it('keeps and replays error answers too: a 404 comes back the same, with Idempotent-Replayed', async () => {

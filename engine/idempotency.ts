@@ -8,15 +8,34 @@ const KEPT_MS = 24 * 3600_000;
 // A first request still "running" after this long died with its process; a retry may take over.
 const ABANDONED_MS = 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const PRUNE_EVERY_MS = 3600_000;
+/** What a kept answer shows instead of a secret: secrets are shown once, and never stored. */
+export const WITHHELD = '[shown once]';
+const SECRET_VALUE = /^(whsec_|wst_|vst_|service_(test|live)_|pk_(test|live)_)/;
+
+/** The answer as it may be kept: every string that is a secret or a token replaced by WITHHELD. */
+export function withoutSecrets(value: unknown): unknown {
+  if (typeof value === 'string') return SECRET_VALUE.test(value) ? WITHHELD : value;
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutSecrets(inner)]));
+  return value;
+}
 
 /**
  * `Idempotency-Key` on a POST: the first answer (status and body) is kept 24 hours per key, route
  * and credential. The same key with the same body replays it (`Idempotent-Replayed: true`); with a
  * different body it is a 422; while the first is still running, a 409. Server errors are not kept,
- * so a retry after one runs again.
+ * so a retry after one runs again. A secret in the answer (a signing secret, a session or voice
+ * token) is never kept: the replay shows WITHHELD in its place. Records older than a day are
+ * deleted once an hour.
  */
 export function idempotency(sql: Sql, now: () => Date): Middleware<EngineState> {
+  let prunedAt = 0;
   return async (ctx, next) => {
+    if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = now().getTime();
+      await sql.query('DELETE FROM idempotency_keys WHERE created_at < $1', [new Date(prunedAt - KEPT_MS)]);
+    }
     const key = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !key) return next();
     if (!KEY_PATTERN.test(key)) throw new ParleyError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters.');
@@ -62,7 +81,7 @@ export function idempotency(sql: Sql, now: () => Date): Middleware<EngineState> 
         route,
         at,
         status,
-        body === undefined ? null : JSON.stringify(body),
+        body === undefined ? null : JSON.stringify(withoutSecrets(body)),
       ]);
     const forget = () => sql.query('DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4', [keyId, key, route, at]);
     try {
