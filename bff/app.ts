@@ -27,7 +27,7 @@ import {
   type Sql,
   type WebhookWorker,
 } from '../shared/server/index.ts';
-import { createConversationService, type ConversationService } from './conversation-service.ts';
+import { createConversationService, type ConversationService, type MessageLimits } from './conversation-service.ts';
 import { crossOrigin } from './cors.ts';
 import type { EngineClient } from './engine-client.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
@@ -95,6 +95,8 @@ export interface BffDeps {
   webhookGraceMs?: number;
   siteKeyLimiter?: RollingLimiter;
   widgetLimiter?: RateLimiter;
+  /** New messages a minute per customer and per inbox (fairness on the shared engine key); MESSAGE_LIMITS by default. */
+  messageLimits?: MessageLimits | undefined;
   relayRetryDelaysMs?: readonly number[];
   /** The BFF's address as people reach it (for sign-in links); by default the address a request came to. */
   publicUrl?: string | undefined;
@@ -187,7 +189,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     onEngineBack: () => feed.wake(),
     ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}),
   });
-  const conversations = createConversationService({ sql, relay, publisher, now });
+  const conversations = createConversationService({ sql, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: deps.messageLimits });
 
   const open = new ApiRoutes();
   addSessionRoutes(open, {

@@ -1,5 +1,5 @@
 import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
-import type { Sql } from '../shared/server/index.ts';
+import type { RateLimiter, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
 import type { Relay } from './relay.ts';
 import type { Customer, Session } from './sessions.ts';
@@ -14,7 +14,22 @@ export interface ConversationServiceDeps {
   relay: Pick<Relay, 'kick'>;
   publisher: Publisher;
   now: () => Date;
+  /** Counts new messages per customer and per inbox before they go to the engine (fairness). */
+  messageLimiter: RateLimiter;
+  messageLimits?: MessageLimits | undefined;
 }
+
+/**
+ * How many new messages a minute go to the engine: per customer (a visitor, a verified customer or
+ * a Client API contact) and per inbox. Every inbox shares the engine key's quota, so no customer,
+ * and no inbox, may use it all up.
+ */
+export interface MessageLimits {
+  perCustomerPerMinute: number;
+  perInboxPerMinute: number;
+}
+
+export const MESSAGE_LIMITS: MessageLimits = { perCustomerPerMinute: 30, perInboxPerMinute: 3_000 };
 
 const PAGE_SIZE = 100;
 /** A survey takes answers (and changes) for 14 days after it was asked, as Chatwoot's does. */
@@ -24,7 +39,17 @@ const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
  * The BFF's one implementation of conversations, behind the widget routes and the socket
  * (and, later, the helpdesk Client API). Every lookup is scoped to the asking customer.
  */
-export function createConversationService({ sql, relay, publisher, now }: ConversationServiceDeps) {
+export function createConversationService({ sql, relay, publisher, now, messageLimiter, messageLimits = MESSAGE_LIMITS }: ConversationServiceDeps) {
+  /** A new message counts against its customer's and its inbox's minute; over either it is refused (and not kept). */
+  async function countMessage(customer: Customer): Promise<void> {
+    const at = now();
+    // The customer's own count first: a message refused for them takes nothing from the inbox's.
+    const mine = await messageLimiter.consume(`messages:customer:${customer.inboxId}:${customer.customerRef}`, messageLimits.perCustomerPerMinute, at);
+    if (!mine.allowed) throw new ParleyError('rate_limited', `At most ${mine.limit} messages a minute from one customer; wait a moment.`);
+    const inbox = await messageLimiter.consume(`messages:inbox:${customer.inboxId}`, messageLimits.perInboxPerMinute, at);
+    if (!inbox.allowed) throw new ParleyError('rate_limited', 'This chat is taking too many messages right now; wait a moment.');
+  }
+
   async function mine(customer: Customer, uuid: string): Promise<ConversationRecord> {
     const conversation = await findCustomerConversation(sql, customer.inboxId, customer.customerRef, uuid);
     if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
@@ -85,6 +110,8 @@ export function createConversationService({ sql, relay, publisher, now }: Conver
         if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
         const result = await insertMessage(tx, conversation, { author: 'customer', text: request.text, messageId: request.message_id, upstream: 'pending' }, now());
         if (result.created && conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+        // Only a new message counts (a retry of one kept already is free); over the limit it is not kept.
+        if (result.created) await countMessage(customer);
         if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
         return { conversation, result };
       });
