@@ -1,5 +1,5 @@
 import { ParleyError } from '../../shared/index.ts';
-import { clientAddress, type ApiRoutes, type RateLimiter, type Sql } from '../../shared/server/index.ts';
+import { clientLimitKey, type ApiRoutes, type RateLimiter, type Sql } from '../../shared/server/index.ts';
 import { endSession } from '../store/credentials.ts';
 import { TOKEN_HEADER } from './auth.ts';
 import type { HelpdeskService } from './helpdesk-service.ts';
@@ -30,7 +30,7 @@ export function addSessionSignInRoutes(
         errors: ['unauthorized', 'unprocessable', 'rate_limited'],
       },
       async (ctx, { body }) => {
-        const decision = await limiter.consume(`sign-in:${clientAddress(ctx.req, trustProxyHops)}`, SIGN_INS_PER_MINUTE, now());
+        const decision = await limiter.consume(`sign-in:${clientLimitKey(ctx.req, trustProxyHops)}`, SIGN_INS_PER_MINUTE, now());
         if (!decision.allowed) throw new ParleyError('rate_limited', `At most ${SIGN_INS_PER_MINUTE} sign-in attempts a minute from one address.`);
         ctx.body = await helpdesk.signIn(body);
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
-import { bearerToken, clientAddress, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
+import { bearerToken, clientLimitKey, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
 import type { EngineClient } from '../engine-client.ts';
 import { EngineCallError } from '../engine-client.ts';
 import { assertSiteKeyOrigin } from '../origins.ts';
@@ -47,7 +47,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         const credential = bearerToken(ctx);
         if (credential.startsWith('pk_')) {
           // Every site-key request counts, valid or not, so the limit also slows down key guessing.
-          const decision = await siteKeyLimiter.consume(clientAddress(ctx.req, trustProxyHops), now());
+          const decision = await siteKeyLimiter.consume(clientLimitKey(ctx.req, trustProxyHops), now());
           ctx.set('X-RateLimit-Limit', String(decision.limit));
           ctx.set('X-RateLimit-Remaining', String(decision.remaining));
           if (!decision.allowed) {
@@ -126,8 +126,8 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
       renewed.environment === siteKey.environment &&
       now().getTime() - renewed.identitySince.getTime() < VISITOR_LIFETIME_S * 1000;
     const customerRef = same ? renewed.customerRef : newId('visitor');
-    const identitySince = same ? renewed.identitySince : now();
-    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment, identitySince }, DEFAULT_SESSION_TTL_S);
+    // A new identity begins when its first token is issued (the token's own time); a renewal carries the start forward.
+    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment, identitySince: same ? renewed.identitySince : undefined }, DEFAULT_SESSION_TTL_S);
     return { token: issued.token, ttl_s: DEFAULT_SESSION_TTL_S, expires_at: issued.expiresAt.toISOString(), customer_ref: customerRef, verified: false };
   }
 

@@ -9,7 +9,7 @@ import {
   type WidgetClientEvents,
   type WidgetServerEvents,
 } from '../../shared/index.ts';
-import { clientAddress, parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
+import { clientLimitKey, parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { assertSessionOrigin } from '../origins.ts';
 import type { ChangeBatch, Publisher } from '../publisher.ts';
@@ -87,7 +87,7 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
     socket.data.session = session;
   }
 
-  const addressKey = (socket: WidgetSocket) => `address:${clientAddress(socket.request, trustProxyHops)}`;
+  const addressKey = (socket: WidgetSocket) => `address:${clientLimitKey(socket.request, trustProxyHops)}`;
 
   /** Runs a client command; answers its ack (when it gave a function) with the result or an error code. */
   async function command<S extends z.ZodType, T>(socket: WidgetSocket, schema: S, payload: unknown, ack: unknown, run: (input: z.output<S>) => Promise<T>): Promise<void> {

@@ -15,7 +15,9 @@ describe('widget session tokens', () => {
     const { token, expiresAt } = await tokens.issue(claims, 3600);
     expect(token).toMatch(/^wst_ey/);
     const session = await tokens.verify(token);
-    expect(session).toEqual({ ...claims, expiresAt, jti: expect.stringMatching(/^[0-9A-Za-z]{22}$/) });
+    const issuedAt = new Date(expiresAt.getTime() - 3600_000);
+    // A token that names no start of its identity starts it when it is issued.
+    expect(session).toEqual({ ...claims, expiresAt, issuedAt, identitySince: issuedAt, jti: expect.stringMatching(/^[0-9A-Za-z]{22}$/) });
   });
 
   it('verifies tokens signed with an older key of the set, and signs with the first', async () => {
