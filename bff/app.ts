@@ -242,6 +242,9 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     );
 
   const app = new Koa();
+  // Behind the proxies TRUST_PROXY_HOPS names, the scheme is theirs (X-Forwarded-Proto): HSTS is
+  // sent when they took the request over https. Client addresses are read by clientAddress alone.
+  app.proxy = trustProxyHops > 0;
   app.use(errorBoundary(logger, isDeskRoute));
   app.use(crossOrigin());
   const routers: Router<any>[] = [open.router, widget.router, desk.router, signIn.router, platform.router, application.router, ...extraRouters];

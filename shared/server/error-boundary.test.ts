@@ -79,6 +79,19 @@ describe('headers on every answer', () => {
   });
 });
 
+describe('the BFF behind the proxies it trusts (TRUST_PROXY_HOPS)', () => {
+  it('sends HSTS when its proxy took the request over https, and not over http', async () => {
+    const proxied = await startStack(undefined, { TRUST_PROXY_HOPS: '1' });
+    try {
+      const over = (proto: string) => request(`${proxied.url}/openapi.json`, { headers: { 'x-forwarded-proto': proto, 'x-forwarded-for': '203.0.113.9' } });
+      expect((await over('https')).headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect((await over('http')).headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
 describe('the boundary over https', () => {
   // No TLS server is started here. With `app.proxy` set, Koa's ctx.secure is true for
   // X-Forwarded-Proto: https, the same flag a TLS socket sets; that is all the boundary reads.
