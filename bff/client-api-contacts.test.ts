@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DRIVERS, request } from '../test/stack.ts';
-import { INBOX_FIELDS, WORKING_HOURS_FIELDS, CONTACT_FIELDS, CONTACT_RECORD_FIELDS, CAPABILITY, expectFields, expectDeskError, useClientApi, type Conversation } from './client-api-fixture.ts';
+import { DRIVERS } from '../test/stack.ts';
+import { request, INBOX_FIELDS, WORKING_HOURS_FIELDS, CONTACT_FIELDS, CONTACT_RECORD_FIELDS, CAPABILITY, expectFields, expectDeskError, useClientApi, type Conversation } from './client-api-fixture.ts';
 
 /** The helpdesk Client API over HTTP (the inbox, contacts and identity validation); see bff/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: the inbox, contacts and identity validation, on $name', (driver) => {

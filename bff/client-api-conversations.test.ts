@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DRIVERS, request } from '../test/stack.ts';
+import { DRIVERS } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { NOTICES } from './engine-events.ts';
-import { expectMessage, expectConversation, expectDeskError, useClientApi, type Conversation, type Message } from './client-api-fixture.ts';
+import { request, expectMessage, expectConversation, expectDeskError, useClientApi, type Conversation, type Message } from './client-api-fixture.ts';
 
 /** The helpdesk Client API over HTTP (conversations and messages); see bff/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $name', (driver) => {
   const api = useClientApi(driver);
-  const { clock, contactUrl, conversationUrl, newInbox, createContact, openConversation, send, listMessages, getConversation, resolve, ask, engineId, engine, storedMessages, conversationRow, surveyOf } = api;
+  const { contactUrl, conversationUrl, newInbox, createContact, openConversation, send, listMessages, getConversation, resolve, ask, engineId, engine, storedMessages, conversationRow, surveyOf } = api;
 
   describe('conversations', () => {
     it("POST opens an open conversation, keeps its custom_attributes, and answers with Chatwoot's public conversation", async () => {
@@ -233,34 +233,6 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const before = await storedMessages(conversation.id);
       expectDeskError(await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'One more thing'), 409, 'invalid_state');
       expect(await storedMessages(conversation.id)).toEqual(before);
-    });
-
-    it('takes at most 200 messages a minute in one conversation: the 201st is 429 rate_limited and not stored, other conversations go on, and the next minute takes more', async () => {
-      clock.frozenAt = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
-      try {
-        const contact = await createContact();
-        const conversation = await openConversation(contact.source_id);
-        const other = await openConversation(contact.source_id);
-        for (let batch = 0; batch < 200; batch += 25) {
-          const answers = await Promise.all(Array.from({ length: 25 }, (_, index) => send(api.stack.inboxIdentifier, contact.source_id, conversation.id, `m${batch + index}`)));
-          expect(answers.map((answer) => answer.status)).toEqual(Array(25).fill(200));
-        }
-        const customerMessages = async () => (await storedMessages(conversation.id)).filter((row) => row.author === 'customer').length;
-        expect(await customerMessages()).toBe(200);
-
-        const refused = await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'one too many');
-        expectDeskError(refused, 429, 'rate_limited');
-        expect(await customerMessages()).toBe(200);
-        expect((await storedMessages(conversation.id)).map((row) => row.text)).not.toContain('one too many');
-
-        expect((await send(api.stack.inboxIdentifier, contact.source_id, other.id, 'another conversation')).status).toBe(200);
-
-        clock.frozenAt += 60_000;
-        expect((await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'a new minute')).status).toBe(200);
-        expect(await customerMessages()).toBe(201);
-      } finally {
-        clock.frozenAt = undefined;
-      }
     });
   });
 });

@@ -1,6 +1,7 @@
-import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { request, startStack, type Driver, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
+import { createHmac, randomInt } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { startStack, type Driver, type TestStack, engineConversationOf, engineMove } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { createInbox, enableClientApi } from './index.ts';
 
@@ -96,6 +97,51 @@ export function expectDeskError(response: { status: number; body: any }, status:
   expect(response.body.errors[0].code).toBe(code);
 }
 
+type Response = { status: number; headers: Headers; body: any };
+type RequestOptions = { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> };
+
+/**
+ * A loopback address of its own (all of 127.0.0.0/8 reaches this machine), for a client the
+ * Client API's per-address limits must tell apart from the others.
+ */
+export const newClientAddress = (): string => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+
+/** The test client of test/stack.ts's `request`, sending from `address` (the peer the BFF sees). */
+export function requestFrom(address: string, url: string, options: RequestOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  const payload = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { method: options.method ?? (payload === undefined ? 'GET' : 'POST'), headers, localAddress: address }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('error', reject);
+      answer.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // Not JSON: keep the text.
+        }
+        const received = new Headers();
+        for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined) received.set(name, Array.isArray(value) ? value.join(', ') : value);
+        resolve({ status: answer.statusCode!, headers: received, body });
+      });
+    });
+    sent.on('error', reject);
+    sent.end(payload);
+  });
+}
+
+let testAddress = newClientAddress();
+/**
+ * The Client API tests' `request`: each test calls from an address of its own, so that the
+ * per-address limits (tested in client-api-limits.test.ts) count one test's requests, as they
+ * would count one visitor's, and not the whole file's.
+ */
+export const request = (url: string, options: RequestOptions = {}): Promise<Response> => requestFrom(testAddress, url, options);
+
 export interface Contact {
   id: number;
   source_id: string;
@@ -131,6 +177,9 @@ export function useClientApi(driver: Driver) {
   const clock: { frozenAt: number | undefined } = { frozenAt: undefined };
   const now = () => new Date(clock.frozenAt ?? Date.now());
 
+  beforeEach(() => {
+    testAddress = newClientAddress();
+  });
   beforeAll(async () => {
     // The feed is read by hand (stack.bff.feed.catchUp()), so engine-side moves arrive when a test says.
     stack = await startStack(driver, {}, { feedPollMs: 0, now });

@@ -1,8 +1,8 @@
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DRIVERS, request } from '../test/stack.ts';
+import { DRIVERS } from '../test/stack.ts';
 import { until } from '../test/until.ts';
-import { expectDeskError, useClientApi, type Contact, type Conversation } from './client-api-fixture.ts';
+import { request, expectDeskError, useClientApi, type Contact, type Conversation } from './client-api-fixture.ts';
 
 /**
  * Issue 12, finding 1: on an inbox where identity validation is optional, an identifier set

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
-import { DRIVERS, request } from '../test/stack.ts';
-import { expectDeskError, useClientApi } from './client-api-fixture.ts';
+import { DRIVERS } from '../test/stack.ts';
+import { request, expectDeskError, useClientApi } from './client-api-fixture.ts';
 
 /** The helpdesk Client API over HTTP (scoping, CORS and the OpenAPI document); see bff/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI document, on $name', (driver) => {

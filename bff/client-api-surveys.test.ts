@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DRIVERS, request } from '../test/stack.ts';
+import { DRIVERS } from '../test/stack.ts';
 import { until } from '../test/until.ts';
-import { DAY_MS, expectFields, expectMessage, expectDeskError, useClientApi, type Message } from './client-api-fixture.ts';
+import { request, DAY_MS, expectFields, expectMessage, expectDeskError, useClientApi, type Message } from './client-api-fixture.ts';
 
 /** The helpdesk Client API over HTTP (answers to messages and surveys); see bff/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on $name', (driver) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParleyError } from '../../shared/index.ts';
-import type { RateLimiter, Sql } from '../../shared/server/index.ts';
+import type { RateDecision, RateLimiter, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import type { Change, Publisher } from '../publisher.ts';
 import type { Customer } from '../sessions.ts';
@@ -21,12 +21,10 @@ import { contactCustomerRef, findContactBySource, findProvedContact, insertConta
 import { findConversationById } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
+import { CLIENT_API_PAGES, type ClientApiLimit } from './limits.ts';
 import { conversationShape, messageShape } from './shapes.ts';
 import type { ContactPayload, MessageUpdatePayload } from './schemas.ts';
 
-// Chatwoot's default flood guard: messages per conversation per minute.
-export const MESSAGES_PER_CONVERSATION_PER_MINUTE = 200;
-const PAGE = 20;
 export const BOT_NAME = 'AI assistant';
 /** The prefix of message ids the BFF makes for Client API messages sent without an echo_id. */
 export const SERVER_MESSAGE_ID_PREFIX = 'srv.';
@@ -62,12 +60,13 @@ export function createClientService({ sql, conversations, publisher, floodLimite
     return row;
   }
 
-  async function messagesOf(conversationId: number, contact: ContactRecord, options: { before?: number | undefined; limit?: number } = {}) {
+  async function messagesOf(conversationId: number, contact: ContactRecord, options: { before?: number | undefined; limit: number }) {
     return (await clientMessages(sql, conversationId, options)).map((row) => messageShape(row, contact, BOT_NAME));
   }
 
+  /** A conversation with its newest messages (Chatwoot sends them all); older ones come from `GET …/messages?before=`. */
   async function conversationView(inbox: ClientInbox, contact: ContactRecord, row: ClientConversationRow) {
-    return conversationShape(row, inbox, contact, await messagesOf(row.id, contact));
+    return conversationShape(row, inbox, contact, await messagesOf(row.id, contact, { limit: CLIENT_API_PAGES.messagesInConversation }));
   }
 
   const messageView = async (id: number, contact: ContactRecord) => (await loadClientMessage(sql, id, contact))!;
@@ -80,6 +79,15 @@ export function createClientService({ sql, conversations, publisher, floodLimite
   }
 
   return {
+    /**
+     * Counts one request against a limit of the Client API (`limits.ts`) for `key` (an address, an
+     * inbox, a contact) in the current minute; the routes turn a refusal into 429 with Retry-After.
+     */
+    async count(limit: ClientApiLimit, key: string | number, perMinute: number): Promise<{ decision: RateDecision; at: Date }> {
+      const at = now();
+      return { decision: await floodLimiter.consume(`client-api:${limit}:${key}`, perMinute, at), at };
+    },
+
     async inboxOf(identifier: string): Promise<ClientInbox> {
       const inbox = await findInboxByIdentifier(sql, identifier);
       if (!inbox) throw new ParleyError('not_found', `No inbox ${identifier}.`);
@@ -140,7 +148,7 @@ export function createClientService({ sql, conversations, publisher, floodLimite
 
     async createConversation(inbox: ClientInbox, contact: ContactRecord, customAttributes: Record<string, unknown> | undefined) {
       if (inbox.lockToSingleConversation) {
-        const [last] = await clientConversations(sql, ownerOf(contact), true);
+        const [last] = await clientConversations(sql, ownerOf(contact), { limit: 1 });
         if (last) return conversationView(inbox, contact, last);
       }
       const opened = await conversations.open(customerOf(contact), { name: contact.name, email: contact.email ?? undefined });
@@ -148,8 +156,10 @@ export function createClientService({ sql, conversations, publisher, floodLimite
       return conversationView(inbox, contact, (await findClientConversationByUuid(sql, opened.id))!);
     },
 
-    async listConversations(inbox: ClientInbox, contact: ContactRecord) {
-      return Promise.all((await clientConversations(sql, ownerOf(contact))).map((row) => conversationView(inbox, contact, row)));
+    /** Page `page` (from 1) of the contact's conversations: the newest first, each page oldest first. */
+    async listConversations(inbox: ClientInbox, contact: ContactRecord, page: number) {
+      const rows = await clientConversations(sql, ownerOf(contact), { limit: CLIENT_API_PAGES.conversations, offset: (page - 1) * CLIENT_API_PAGES.conversations });
+      return Promise.all(rows.map((row) => conversationView(inbox, contact, row)));
     },
 
     async getConversation(inbox: ClientInbox, contact: ContactRecord, displayId: string) {
@@ -176,15 +186,13 @@ export function createClientService({ sql, conversations, publisher, floodLimite
 
     async createMessage(contact: ContactRecord, displayId: string, content: string, echoId: string | undefined) {
       const row = await conversationRow(contact, displayId);
-      const flood = await floodLimiter.consume(`conversation:${row.id}`, MESSAGES_PER_CONVERSATION_PER_MINUTE, now());
-      if (!flood.allowed) throw new ParleyError('rate_limited', `At most ${MESSAGES_PER_CONVERSATION_PER_MINUTE} messages a minute in one conversation.`);
       // Without an echo_id the BFF names the message itself; such ids are never echoed back.
       const { message } = await conversations.send(customerOf(contact), row.uuid, { text: content, message_id: echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}` });
       return messageView(message.id, contact);
     },
 
     async listMessages(contact: ContactRecord, displayId: string, before: number | undefined) {
-      return messagesOf((await conversationRow(contact, displayId)).id, contact, { before, limit: PAGE });
+      return messagesOf((await conversationRow(contact, displayId)).id, contact, { before, limit: CLIENT_API_PAGES.messages });
     },
 
     /**

@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import { MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
+import { clientAddress, MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
 import type { ContactRecord } from '../store/contacts.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientService } from './client-service.ts';
+import { CLIENT_API_PAGES, clientApiLimits, refuseOverLimit, type ClientApiLimits } from './limits.ts';
 import { contactRecordShape, contactShape, inboxShape } from './shapes.ts';
 import {
   ContactPayload,
   ConversationPayload,
+  ConversationsQuery,
   CsatSurvey,
   CsatUpdatePayload,
   IdentityQuery,
@@ -31,12 +33,20 @@ const inboxParams = z.strictObject({ inbox_identifier: InboxIdentifier });
 const contactParams = inboxParams.extend({ contact_identifier: ContactIdentifier });
 const conversationParams = contactParams.extend({ conversation_id: z.string().max(20) });
 const messageParams = conversationParams.extend({ message_id: z.string().max(20) });
-const errors = ['not_found', 'unauthorized'] as const;
+const errors = ['not_found', 'unauthorized', 'rate_limited'] as const;
 
-/** What the path's identifiers name, loaded once per request. */
+/** The client's address (the limits count by it), and what the path's identifiers name, loaded once per request. */
 export interface DeskState {
+  address: string;
   inbox: ClientInbox;
   contact: ContactRecord;
+}
+
+export interface ClientApiRouteOptions {
+  /** How many proxies in front append to X-Forwarded-For (0, the default: the peer is the client). */
+  trustProxyHops?: number;
+  /** Other numbers for some limits (a test lifts one); by default CLIENT_API_LIMITS. */
+  limits?: Partial<ClientApiLimits>;
 }
 
 /**
@@ -44,11 +54,30 @@ export interface DeskState {
  * the inbox identifier and the contact identifier are the capability. The inbox and the contact are
  * loaded once per request, and a browser's Origin is checked against the inbox's allowlist when it
  * has one (without a list any origin may call). Errors use the `bad_request_error` shape.
+ *
+ * Every request counts against its client address, then against its inbox (limits.ts); creating a
+ * contact and sending a message have tighter limits of their own. Over a limit the answer is 429
+ * with Retry-After. The address count runs first, before anything is looked up, on every route
+ * under /public/api/v1 (not the survey page's HTML, which `routes` also carries).
  */
-export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientService): void {
+export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientService, { trustProxyHops = 0, limits: overrides }: ClientApiRouteOptions = {}): void {
+  const limits = clientApiLimits(overrides);
+  const { requestsPerAddress, requestsPerInbox, contactsPerAddress, messagesPerContact } = limits;
+  routes.router.use(async (ctx, next) => {
+    ctx.state.address = clientAddress(ctx.req, trustProxyHops);
+    if (!ctx.path.startsWith('/public/api/v1/')) return next();
+    const counted = await client.count('requestsPerAddress', ctx.state.address, requestsPerAddress);
+    ctx.set('X-RateLimit-Limit', String(counted.decision.limit));
+    ctx.set('X-RateLimit-Remaining', String(counted.decision.remaining));
+    ctx.set('X-RateLimit-Reset', String(counted.decision.resetS));
+    refuseOverLimit(ctx, counted, `This address may make ${requestsPerAddress} requests a minute to the Client API.`);
+    await next();
+  });
   routes
     .param('inbox_identifier', async (value, ctx) => {
       const inbox = await client.inboxOf(parseWith(InboxIdentifier, value, 'path'));
+      const counted = await client.count('requestsPerInbox', inbox.id, requestsPerInbox);
+      refuseOverLimit(ctx, counted, `This inbox takes ${requestsPerInbox} requests a minute from all its clients together.`);
       // A browser request from an origin the inbox does not list is refused (and gets no Access-Control-Allow-Origin).
       const origin = ctx.get('origin');
       if (origin && inbox.clientApiOrigins.length > 0 && !inbox.clientApiOrigins.includes(origin)) {
@@ -59,12 +88,28 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
     .param('contact_identifier', async (value, ctx) => {
       ctx.state.contact = await client.contactOf(ctx.state.inbox, parseWith(ContactIdentifier, value, 'path'));
     })
-    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: PublicInbox } }, errors: ['not_found'] }, async (ctx) => {
+    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: PublicInbox } }, errors: ['not_found', 'rate_limited'] }, async (ctx) => {
       ctx.body = inboxShape(ctx.state.inbox);
     })
     .add(
-      { method: 'post', path: `${base}/contacts`, tag, summary: 'Create (or find) a contact', description: 'Gives the contact of a known source_id, or the contact that proved the same identifier with identifier_hash; otherwise a new contact (new source_id and pubsub_token), of the same person when an unproved contact has the identifier, email or phone number. Nothing claimed without identifier_hash reaches a contact whose identifier was proved; a proved identifier naming another contact\'s source_id is 401.', params: inboxParams, body: ContactPayload, responses: { 200: { description: 'The contact.', schema: PublicContact } }, errors: [...errors] },
+      {
+        method: 'post',
+        path: `${base}/contacts`,
+        tag,
+        summary: 'Create (or find) a contact',
+        description:
+          'Gives the contact of a known source_id, or the contact that proved the same identifier with identifier_hash; ' +
+          'otherwise a new contact (new source_id and pubsub_token), of the same person when an unproved contact has the identifier, email or phone number. ' +
+          "Nothing claimed without identifier_hash reaches a contact whose identifier was proved; a proved identifier naming another contact's source_id is 401. " +
+          `One address creates at most ${contactsPerAddress} contacts a minute.`,
+        params: inboxParams,
+        body: ContactPayload,
+        responses: { 200: { description: 'The contact.', schema: PublicContact } },
+        errors: [...errors],
+      },
       async (ctx, { body }) => {
+        const counted = await client.count('contactsPerAddress', ctx.state.address, contactsPerAddress);
+        refuseOverLimit(ctx, counted, `This address may create ${contactsPerAddress} contacts a minute.`);
         ctx.body = contactShape(await client.createContact(ctx.state.inbox, body));
       },
     )
@@ -75,7 +120,17 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'patch', path: `${base}/contacts/:contact_identifier`, tag, summary: 'Update a contact (custom_attributes are deep-merged)', description: 'identifier is set only with its identifier_hash, and only on a contact without one; without proof it is ignored, as in Chatwoot.', params: contactParams, body: ContactPayload, responses: { 200: { description: 'The contact record.', schema: PublicContactRecord } }, errors: [...errors] },
+      {
+        method: 'patch',
+        path: `${base}/contacts/:contact_identifier`,
+        tag,
+        summary: 'Update a contact (custom_attributes are deep-merged)',
+        description: 'identifier is set only with its identifier_hash, and only on a contact without one; without proof it is ignored, as in Chatwoot.',
+        params: contactParams,
+        body: ContactPayload,
+        responses: { 200: { description: 'The contact record.', schema: PublicContactRecord } },
+        errors: [...errors],
+      },
       async (ctx, { body }) => {
         ctx.body = contactRecordShape(await client.updateContact(ctx.state.inbox, ctx.state.contact, body));
       },
@@ -87,9 +142,19 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'get', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: "The contact's conversations", params: contactParams, responses: { 200: { description: 'The conversations.', schema: z.array(PublicConversation) } }, errors: [...errors] },
-      async (ctx) => {
-        ctx.body = await client.listConversations(ctx.state.inbox, ctx.state.contact);
+      {
+        method: 'get',
+        path: `${base}/contacts/:contact_identifier/conversations`,
+        tag,
+        summary: "The contact's conversations, 25 a page",
+        description: `Page 1 (the default) is the newest ${CLIENT_API_PAGES.conversations} conversations, page 2 the ${CLIENT_API_PAGES.conversations} before them; each page lists oldest first, and a page with fewer is the last. Each conversation carries its newest ${CLIENT_API_PAGES.messagesInConversation} messages.`,
+        params: contactParams,
+        query: ConversationsQuery,
+        responses: { 200: { description: 'A page of conversations.', schema: z.array(PublicConversation).max(CLIENT_API_PAGES.conversations) } },
+        errors: [...errors],
+      },
+      async (ctx, { query }) => {
+        ctx.body = await client.listConversations(ctx.state.inbox, ctx.state.contact, query.page ?? 1);
       },
     )
     .add(
@@ -139,14 +204,16 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/messages`,
         tag,
         summary: 'Send a message',
-        description: 'content of at most 150,000 characters; echo_id comes back in the realtime event. At most 200 messages a minute in one conversation.',
+        description: `content of at most 150,000 characters, in a body of at most 640 KB (413 payload_too_large over that); echo_id comes back in the realtime event. A contact sends at most ${messagesPerContact} messages a minute over all its conversations.`,
         params: conversationParams,
         body: MessagePayload,
         bodyLimit: MESSAGE_BODY_LIMIT,
         responses: { 200: { description: 'The message.', schema: PublicMessage } },
-        errors: [...errors, 'rate_limited', 'invalid_state'],
+        errors: [...errors, 'invalid_state'],
       },
       async (ctx, { params, body }) => {
+        const counted = await client.count('messagesPerContact', ctx.state.contact.id, messagesPerContact);
+        refuseOverLimit(ctx, counted, `A contact may send ${messagesPerContact} messages a minute.`);
         ctx.body = await client.createMessage(ctx.state.contact, params.conversation_id, body.content, body.echo_id);
       },
     )
@@ -155,7 +222,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         method: 'get',
         path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/messages`,
         tag,
-        summary: 'The latest 20 messages, oldest first; before=<id> for older ones',
+        summary: `The latest ${CLIENT_API_PAGES.messages} messages, oldest first; before=<id> for the ${CLIENT_API_PAGES.messages} before that message`,
         params: conversationParams,
         query: MessagesQuery,
         responses: { 200: { description: 'The messages.', schema: z.array(PublicMessage) } },
@@ -181,7 +248,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'get', path: '/public/api/v1/csat_survey/:uuid', tag: 'Survey', summary: 'The survey of a conversation', params: z.strictObject({ uuid: z.string().max(64) }), responses: { 200: { description: 'The survey.', schema: CsatSurvey } }, errors: ['not_found'] },
+      { method: 'get', path: '/public/api/v1/csat_survey/:uuid', tag: 'Survey', summary: 'The survey of a conversation', params: z.strictObject({ uuid: z.string().max(64) }), responses: { 200: { description: 'The survey.', schema: CsatSurvey } }, errors: ['not_found', 'rate_limited'] },
       async (ctx, { params }) => {
         ctx.body = csatShape(await client.survey(params.uuid));
       },
@@ -195,7 +262,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         params: z.strictObject({ uuid: z.string().max(64) }),
         body: CsatUpdatePayload,
         responses: { 200: { description: 'The survey with the answer.', schema: CsatSurvey } },
-        errors: ['not_found', 'unprocessable'],
+        errors: ['not_found', 'unprocessable', 'rate_limited'],
       },
       async (ctx, { params, body }) => {
         const { rating, feedback_message } = body.message.submitted_values.csat_survey_response;

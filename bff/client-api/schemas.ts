@@ -35,7 +35,13 @@ export const MessagePayload = z.strictObject({
   echo_id: z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -').optional(),
 });
 
-export const MessagesQuery = z.strictObject({ before: z.coerce.number().int().min(1).optional() });
+export const MessagesQuery = z.strictObject({
+  before: z.coerce.number().int().min(1).optional().describe('The id of a message: the 20 messages before it (the oldest a page or a conversation showed)'),
+});
+
+export const ConversationsQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).max(10_000).optional().describe('From 1 (the default): page 1 is the newest 25 conversations, page 2 the 25 before them'),
+});
 
 export const CsatResponse = z.strictObject({
   rating: z.number().int().min(1).max(5),
@@ -122,7 +128,7 @@ export const PublicConversation = z.object({
   contact_last_seen_at: EpochSeconds,
   status: z.enum(['open', 'resolved']),
   agent_last_seen_at: EpochSeconds,
-  messages: z.array(PublicMessage),
+  messages: z.array(PublicMessage).max(100).describe('The newest 100 messages, oldest first; older ones from GET …/messages?before=<id of the first>'),
   contact: PublicContactRecord,
 });
 export type PublicConversation = z.infer<typeof PublicConversation>;

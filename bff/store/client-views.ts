@@ -35,18 +35,17 @@ export async function findClientMessage(db: Queryable, id: number): Promise<Clie
   return row;
 }
 
-/** A conversation's messages without the widget's notices, oldest first; with `limit`, the newest ones (before `before`). */
-export async function clientMessages(db: Queryable, conversationId: number, options: { before?: number | undefined; limit?: number | undefined } = {}): Promise<ClientMessageRow[]> {
+/** The newest `limit` messages of a conversation (before the message `before`) without the widget's notices, oldest first. */
+export async function clientMessages(db: Queryable, conversationId: number, options: { before?: number | undefined; limit: number }): Promise<ClientMessageRow[]> {
   const params: unknown[] = [conversationId];
   let filter = "AND NOT (m.author = 'system' AND m.content_type = 'text') AND NOT m.private";
   if (options.before) {
     params.push(options.before);
     filter += ` AND m.id < $${params.length}`;
   }
-  if (options.limit) params.push(options.limit);
-  const order = options.limit ? ` ORDER BY m.id DESC LIMIT $${params.length}` : ' ORDER BY m.id';
-  const rows = await db.query<ClientMessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ${filter}${order}`, params);
-  return options.limit ? rows.reverse() : rows;
+  params.push(options.limit);
+  const rows = await db.query<ClientMessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 ${filter} ORDER BY m.id DESC LIMIT $${params.length}`, params);
+  return rows.reverse();
 }
 
 /** One conversation of a customer by its number; undefined for anyone else's. */
@@ -60,12 +59,18 @@ export async function findClientConversationByUuid(db: Queryable, uuid: string):
   return row;
 }
 
-/** A customer's conversations, oldest first; `latest` gives only the newest. */
-export async function clientConversations(db: Queryable, owner: { inboxId: string; customerRef: string }, latest = false): Promise<ClientConversationRow[]> {
-  return db.query<ClientConversationRow>(
-    `${CONVERSATION_SELECT} WHERE inbox_id = $1 AND customer_ref = $2 ORDER BY id ${latest ? 'DESC LIMIT 1' : ''}`,
-    [owner.inboxId, owner.customerRef],
-  );
+/**
+ * A page of a customer's conversations: pages count from the newest (`offset` conversations are
+ * skipped from there), and each page lists oldest first, so that the first page is the latest.
+ */
+export async function clientConversations(db: Queryable, owner: { inboxId: string; customerRef: string }, page: { limit: number; offset?: number }): Promise<ClientConversationRow[]> {
+  const rows = await db.query<ClientConversationRow>(`${CONVERSATION_SELECT} WHERE inbox_id = $1 AND customer_ref = $2 ORDER BY id DESC LIMIT $3 OFFSET $4`, [
+    owner.inboxId,
+    owner.customerRef,
+    page.limit,
+    page.offset ?? 0,
+  ]);
+  return rows.reverse();
 }
 
 export async function setCustomAttributes(db: Queryable, uuid: string, attributes: Record<string, unknown>): Promise<void> {

@@ -86,7 +86,11 @@ export async function findProvedContact(db: Queryable, inboxId: string, identifi
  * email, else phone number (as Chatwoot matches), among contacts nobody proved and whose person was
  * not proved either, so that what a caller merely claims never links them to a proved contact.
  */
-export async function matchUnprovedContact(db: Queryable, inboxId: string, by: { identifier?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined }): Promise<ContactRecord | undefined> {
+export async function matchUnprovedContact(
+  db: Queryable,
+  inboxId: string,
+  by: { identifier?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined },
+): Promise<ContactRecord | undefined> {
   const tries: [string, string | undefined][] = [
     ['identifier = $2', by.identifier],
     ['lower(email) = lower($2)', by.email],
@@ -148,7 +152,13 @@ export async function insertContact(
  * identifier is set only with proof (`proved`), and only where there was none: a contact proved
  * here becomes a person of its own, leaving any person it was matched to by what it claimed.
  */
-export async function updateContact(db: Queryable, contact: ContactRecord, fields: Omit<ContactFields, 'identifier'>, proof: { proved: false } | { proved: true; identifier: string }, now: Date): Promise<ContactRecord> {
+export async function updateContact(
+  db: Queryable,
+  contact: ContactRecord,
+  fields: Omit<ContactFields, 'identifier'>,
+  proof: { proved: false } | { proved: true; identifier: string },
+  now: Date,
+): Promise<ContactRecord> {
   const merged = deepMerge(contact.customAttributes, fields.customAttributes ?? {});
   const [row] = await db.query<ContactRow>(
     `UPDATE contacts SET name = COALESCE($2, name), email = COALESCE($3, email), phone_number = COALESCE($4, phone_number),
