@@ -44,9 +44,9 @@ export interface DeskState {
 
 export interface ClientApiRouteOptions {
   /** How many proxies in front append to X-Forwarded-For (0, the default: the peer is the client). */
-  trustProxyHops?: number;
+  trustProxyHops?: number | undefined;
   /** Other numbers for some limits (a test lifts one); by default CLIENT_API_LIMITS. */
-  limits?: Partial<ClientApiLimits>;
+  limits?: Partial<ClientApiLimits> | undefined;
 }
 
 /**
