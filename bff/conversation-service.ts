@@ -2,6 +2,7 @@ import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type Wid
 import type { RateLimiter, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
 import type { Relay } from './relay.ts';
+import { givenCustomerRef } from './customer-refs.ts';
 import type { Customer, Session } from './sessions.ts';
 import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { findInbox } from './store/inboxes.ts';
@@ -70,7 +71,8 @@ export function createConversationService({ sql, relay, publisher, now, messageL
       return {
         inbox: { name: inbox.name, greeting: inbox.greeting, color: inbox.color, locale: inbox.locale },
         features: { survey: inbox.surveyEnabled, prechat_form: inbox.prechatEnabled && !session.verified, several_conversations: true },
-        customer: { customer_ref: session.customerRef, verified: session.verified, name: session.name ?? null },
+        // The reference as the site's server gave it (a sandbox customer's own space is the BFF's business).
+        customer: { customer_ref: givenCustomerRef(session.customerRef), verified: session.verified, name: session.name ?? null },
       };
     },
 

@@ -2,6 +2,7 @@ import { randomToken, type EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError, type EngineClient } from './engine-client.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
+import { givenCustomerRef } from './customer-refs.ts';
 import type { Change, Publisher } from './publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { claimOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type PendingMessage } from './store/outbox.ts';
@@ -44,7 +45,7 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
 
   async function engineConversation(conversation: ConversationRecord): Promise<string> {
     if (conversation.engineConversationId) return conversation.engineConversationId;
-    const opened = await engine.openConversation(conversation.customerRef, `open-${conversation.uuid}`);
+    const opened = await engine.openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 

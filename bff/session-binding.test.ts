@@ -2,6 +2,7 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../shared/index.ts';
 import { parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
+import { issueApiKey } from '../engine/index.ts';
 import { DEMO_SITE_KEY, request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
 import { connectWidget } from '../test/widget-client.ts';
 import { SOCKETS_PER_SESSION } from './routes/widget-socket.ts';
@@ -45,6 +46,25 @@ describe('what a widget session token is bound to', () => {
     expectError(await request(`${stack.url}/v1/widget/conversations`, { token: foreign.body.token }), 401, 'unauthorized');
     expectError(await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token: foreign.body.token }), 401, 'unauthorized');
     expect(await handshake(stack.url, foreign.body.token)).toBe('unauthorized');
+  });
+
+  it("keeps a sandbox key's verified customers apart from the live ones of the same reference", async () => {
+    const { key: liveKey } = await issueApiKey(engine.sql, engine.accountId, 'live');
+    const live = await newSession(stack.url, liveKey, { customer_ref: 'cust-shared' });
+    expect(live.status).toBe(201);
+    const opened = await openConversation(stack.url, live.body.token);
+    expect(opened.status).toBe(201);
+    // The sandbox key of the same account, for the same reference: none of the live customer's conversations.
+    const sandbox = await newSession(stack.url, engine.apiKey, { customer_ref: 'cust-shared' });
+    expect(sandbox.status).toBe(201);
+    expect((await request(`${stack.url}/v1/widget/conversations`, { token: sandbox.body.token })).body.conversations).toEqual([]);
+    expectError(await request(`${stack.url}/v1/widget/conversations/${opened.body.id}`, { token: sandbox.body.token }), 404, 'not_found');
+    expect((await request(`${stack.url}/v1/widget/config`, { token: sandbox.body.token })).body.customer.customer_ref).toBe('cust-shared');
+  });
+
+  it.each(['vis_AAAAAAAAAAAAAAAAAAAAAA', 'ctc_1', 'test:cust-1'])('refuses a verified customer named %s: that name is one Parley gives', async (customerRef) => {
+    expectError(await newSession(stack.url, engine.apiKey, { customer_ref: customerRef }), 400, 'invalid_request');
+    expect((await request(`${engine.url}/v1/widget-sessions`, { token: engine.apiKey, body: { customer_ref: customerRef } })).status).toBe(400);
   });
 
   it('refuses a token for an inbox this BFF does not have, and one that names neither inbox nor account', async () => {

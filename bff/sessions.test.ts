@@ -278,7 +278,8 @@ describe('widget sessions (PGlite)', () => {
 
       const opened = await openConversation(stack.url, minted.body.token);
       expect(opened.status).toBe(201);
-      expect(await conversationRow(stack, opened.body.id)).toMatchObject({ inbox_id: defaultInboxId, customer_ref: customerRef });
+      // The stack's key is a sandbox key: its customers live in the inbox's sandbox space.
+      expect(await conversationRow(stack, opened.body.id)).toMatchObject({ inbox_id: defaultInboxId, customer_ref: `test:${customerRef}` });
       expect(await conversationIds(stack.url, minted.body.token)).toEqual([opened.body.id]);
       expect(await handshake(stack.url, minted.body.token)).toBe('connected');
     });
@@ -316,7 +317,8 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
     const token = (await verifiedSession({ customer_ref: customerRef })).body.token as string;
     const opened = await openConversation(stack.url, token);
     expect(opened.status).toBe(201);
-    expect((await conversationRow(stack, opened.body.id))?.customer_ref).toBe(customerRef);
+    // A sandbox key's customer, kept apart from a live customer of the same reference; the engine is told the reference as given.
+    expect((await conversationRow(stack, opened.body.id))?.customer_ref).toBe(`test:${customerRef}`);
 
     // Another token for the same customer sees it; a token for someone else does not.
     const again = (await verifiedSession({ customer_ref: customerRef })).body.token as string;

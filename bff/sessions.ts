@@ -1,5 +1,6 @@
 import { ParleyError } from '../shared/index.ts';
 import type { SessionClaims, SessionTokens, Sql, VerifiedSession } from '../shared/server/index.ts';
+import { bffCustomerRef } from './customer-refs.ts';
 
 /** A visitor who comes back within this long keeps their conversations, though their token expired. */
 export const RENEWAL_GRACE_S = 7 * 24 * 3600;
@@ -114,7 +115,8 @@ export class WidgetSessions {
     if (state.ended && verified.issuedAt.getTime() <= state.ended.getTime()) throw new ParleyError('unauthorized', 'This session has been ended.');
     return {
       inboxId,
-      customerRef: verified.customerRef,
+      // A sandbox key's verified customers live apart from the live ones of the same reference.
+      customerRef: bffCustomerRef(verified.customerRef, verified.verified, verified.environment),
       verified: verified.verified,
       jti: verified.jti,
       environment: verified.environment,

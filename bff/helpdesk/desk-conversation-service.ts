@@ -5,6 +5,7 @@ import type { Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { EngineCallError, type EngineClient } from '../engine-client.ts';
 import type { EngineEventRecorder } from '../engine-events.ts';
+import { givenCustomerRef } from '../customer-refs.ts';
 import type { Change, Publisher } from '../publisher.ts';
 import { roleIn, type Role } from '../store/accounts.ts';
 import {
@@ -84,7 +85,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
 
   async function engineConversation(record: ConversationRecord): Promise<string> {
     if (record.engineConversationId) return record.engineConversationId;
-    const opened = await engine.openConversation(record.customerRef, `open-${record.uuid}`).catch(engineFailure);
+    const opened = await engine.openConversation(givenCustomerRef(record.customerRef), `open-${record.uuid}`).catch(engineFailure);
     return (record.engineConversationId = await attachEngineConversation(sql, record.id, opened.id));
   }
 
@@ -142,7 +143,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       const closed = await engine.close(from, `close-${conversation.uuid}`).catch(unlessMadeAlready);
       if (closed) await record(conversation, closed.events);
     }
-    const opened = await engine.openConversation(conversation.customerRef, `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
+    const opened = await engine.openConversation(givenCustomerRef(conversation.customerRef), `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
     const handover = await engine
       .handover(opened.id, 'a person reopened the conversation from the helpdesk', `handover-${conversation.uuid}-${opened.id}`)
       .catch(unlessMadeAlready);

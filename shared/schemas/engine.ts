@@ -190,8 +190,15 @@ export type MeResponse = z.infer<typeof MeResponse>;
 
 export const MAX_SESSION_TTL_S = 6 * 3600;
 
+/**
+ * A verified customer's reference, as a site's server names it: never one of the forms Parley
+ * gives customers itself (`vis_…` visitors, `ctc_…` Client API contacts), nor its sandbox space
+ * (`test:…`), so a key cannot mint a token that speaks for a customer it did not make.
+ */
+export const VerifiedCustomerRef = CustomerRef.refine((ref) => !/^(vis_|ctc_|test:)/.test(ref), 'may not start with vis_, ctc_ or test: (those name customers Parley made)');
+
 export const CreateSessionRequest = z.strictObject({
-  customer_ref: CustomerRef,
+  customer_ref: VerifiedCustomerRef,
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(320).optional(),
   ttl_s: z.number().int().min(60).max(MAX_SESSION_TTL_S).optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientMessageId, CustomerRef, MAX_SESSION_TTL_S, MessageText } from './engine.ts';
+import { ClientMessageId, MAX_SESSION_TTL_S, MessageText, VerifiedCustomerRef } from './engine.ts';
 import { ReplyCard, ReplyChoice } from '../events.ts';
 
 /** Bodies of the BFF's widget routes (`/v1/widget-sessions`, `/v1/widget/...`). */
@@ -14,7 +14,7 @@ export const VisitorSessionRequest = z.strictObject({
 
 /** With an API key: the verified customer the site's server vouches for. */
 export const VerifiedSessionRequest = z.strictObject({
-  customer_ref: CustomerRef,
+  customer_ref: VerifiedCustomerRef,
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(320).optional(),
   ttl_s: z.number().int().min(60).max(MAX_SESSION_TTL_S).optional(),
