@@ -52,6 +52,7 @@ import { createSocketServer } from './socket-server.ts';
 import { createClientService } from './client-api/client-service.ts';
 import { addClientSocket } from './client-api/realtime.ts';
 import { addClientApiRoutes, type DeskState } from './client-api/routes.ts';
+import type { ClientApiLimits } from './client-api/limits.ts';
 import { addEngineWebhookRoutes } from './routes/engine-webhooks.ts';
 import { addSurveyPageRoutes } from './routes/survey-page.ts';
 import { addHostedChatRoutes } from './routes/hosted-chat.ts';
@@ -95,6 +96,8 @@ export interface BffDeps {
   webhookGraceMs?: number;
   siteKeyLimiter?: RollingLimiter;
   widgetLimiter?: RateLimiter;
+  /** Other numbers for the Client API's limits (a test lifts one); CLIENT_API_LIMITS by default. */
+  clientApiLimits?: Partial<ClientApiLimits> | undefined;
   /** New messages a minute per customer and per inbox (fairness on the shared engine key); MESSAGE_LIMITS by default. */
   messageLimits?: MessageLimits | undefined;
   relayRetryDelaysMs?: readonly number[];
@@ -207,7 +210,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
   const client = createClientService({ sql, conversations, publisher, floodLimiter, now });
   const desk = new ApiRoutes<DeskState>();
-  addClientApiRoutes(desk, client);
+  addClientApiRoutes(desk, client, { trustProxyHops: deps.trustProxyHops ?? 0, limits: deps.clientApiLimits });
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
   addWidgetRoutes(widget, conversations, deskHooks);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import { clientAddress, MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
+import { clientLimitKey, MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
 import type { ContactRecord } from '../store/contacts.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientService } from './client-service.ts';
@@ -64,7 +64,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
   const limits = clientApiLimits(overrides);
   const { requestsPerAddress, requestsPerInbox, contactsPerAddress, messagesPerContact } = limits;
   routes.router.use(async (ctx, next) => {
-    ctx.state.address = clientAddress(ctx.req, trustProxyHops);
+    ctx.state.address = clientLimitKey(ctx.req, trustProxyHops);
     if (!ctx.path.startsWith('/public/api/v1/')) return next();
     const counted = await client.count('requestsPerAddress', ctx.state.address, requestsPerAddress);
     ctx.set('X-RateLimit-Limit', String(counted.decision.limit));
