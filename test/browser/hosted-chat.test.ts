@@ -258,7 +258,8 @@ describe('the hosted chat page at /chat', () => {
     for (const url of [...requests.map((request) => request.url()), ...sockets]) expect(url).not.toContain(token);
     expect(sockets.length).toBeGreaterThan(0);
 
-    const stored = await harness.stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', ['hosted-customer-1']);
+    // The stack's key is a sandbox key: its verified customers live in the inbox's sandbox space.
+    const stored = await harness.stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', ['test:hosted-customer-1']);
     expect(stored).toEqual([{ count: 1 }]);
     const events = (await sent(page)).filter((message) => message.event === 'message');
     expect(events).toContainEqual(expect.objectContaining({ payload: expect.objectContaining({ author: 'ai', text: expect.stringContaining('within 30 days') }) }));
