@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { ApiRoutes } from '../../shared/server/index.ts';
+import { policyHost } from './hosted-chat.ts';
 import { scriptSender } from './widget-assets.ts';
 
-// A Host header goes into the policy only when it is a plain host[:port], so it cannot add directives.
-const PLAIN_HOST = /^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
 /**
  * What the console page may do: its own script, its own server (HTTP and the `/desk` socket),
@@ -47,7 +46,7 @@ export function addConsoleRoutes(routes: ApiRoutes, assetsDir: string): void {
     })
     .add({ method: 'get', path: '/console/', tag: 'Agent console', summary: 'The agent console', responses: { 200: html } }, (ctx) => {
       ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', consoleCsp(PLAIN_HOST.test(ctx.host) ? ctx.host : undefined));
+      ctx.set('Content-Security-Policy', consoleCsp(policyHost(ctx.host)));
       ctx.set('X-Frame-Options', 'DENY');
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.set('X-Content-Type-Options', 'nosniff');

@@ -35,6 +35,9 @@ export function hostedChatCsp(host: string | undefined, framers: readonly string
 // A Host header goes into the policy only when it is a plain host[:port], so it cannot add directives.
 const PLAIN_HOST = /^([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
 
+/** The request's host for a page's policy (its WebSocket sources), or undefined when it is anything but a plain host[:port]. */
+export const policyHost = (host: string): string | undefined => (PLAIN_HOST.test(host) ? host : undefined);
+
 // The script is relative so that the page also works when the BFF is served under a path prefix.
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -75,7 +78,7 @@ export function addHostedChatRoutes(routes: ApiRoutes, sql: Sql): void {
       // A live key's page may be framed only by its own sites (an unknown or revoked one: by no one).
       const framers = typeof named === 'string' && named.startsWith('pk_live_') ? (liveKey?.allowedOrigins ?? []) : '*';
       ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', hostedChatCsp(PLAIN_HOST.test(ctx.host) ? ctx.host : undefined, framers));
+      ctx.set('Content-Security-Policy', hostedChatCsp(policyHost(ctx.host), framers));
       // The page's address may carry a site key; it goes nowhere else.
       ctx.set('Referrer-Policy', 'no-referrer');
       ctx.set('X-Content-Type-Options', 'nosniff');

@@ -93,6 +93,25 @@ describe('the agent console in Chromium', () => {
     expect(customer.problems).toEqual([]);
   });
 
+  it('serves the console under a policy that lets no other site frame it or load anything else', async () => {
+    const page = await fetch(`${harness.stack.url}/console/`);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("default-src 'none'");
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    // A framing page's attempt: the browser refuses to show the console in its frame.
+    const { page: framer } = await harness.freshPage();
+    await framer.route('http://shop.example/', (route) => route.fulfill({ contentType: 'text/html', body: `<iframe title="console" src="${harness.stack.url}/console/"></iframe>` }));
+    await framer.goto('http://shop.example/');
+    const frame = framer.frames().find((candidate) => candidate !== framer.mainFrame());
+    const inside = frame ? await frame.evaluate(() => document.getElementById('console') !== null).catch(() => false) : false;
+    expect(inside).toBe(false);
+    expect((await fetch(`${harness.stack.url}/console`, { redirect: 'manual' })).headers.get('location')).toBe('/console/');
+  });
+
   it('signs in once per link: a used link gets a clear message and the password form', async () => {
     const { url } = await agentWithLink('Grace Hopper', 'grace@console.example');
     const first = await harness.freshPage();
