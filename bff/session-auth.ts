@@ -26,13 +26,22 @@ export function sessionAuth(sessions: WidgetSessions, sql: Sql): Middleware<Widg
 /** Polling for new lines is free (SPEC "Limits"); everything else a customer does counts. */
 export const isPolling = (ctx: Pick<Context, 'method' | 'path'>): boolean => ctx.method === 'GET' && /^\/v1\/widget\/conversations\/[^/]+\/messages$/.test(ctx.path);
 
-/** Limits each customer's widget requests per minute, with `X-RateLimit-*` on every answer. */
+/**
+ * How often a customer may poll for new lines a minute: free of the widget limit (SPEC "Limits"),
+ * but not unlimited. The widget polls every few seconds while its socket is down, in each tab.
+ */
+export const POLLS_PER_MINUTE = 600;
+
+/**
+ * Limits each customer's widget requests per minute, with `X-RateLimit-*` on every answer; polling
+ * counts apart, against its own, higher limit.
+ */
 export function widgetRateLimit(limiter: RateLimiter, perMinute: number, now: () => Date): Middleware<WidgetState> {
   return async (ctx, next) => {
-    if (isPolling(ctx)) return next();
     const at = now();
     const { inboxId, customerRef } = ctx.state.session;
-    enforceRateDecision(ctx, await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at), at, 'This customer');
+    if (isPolling(ctx)) enforceRateDecision(ctx, await limiter.consume(`poll:${inboxId}:${customerRef}`, POLLS_PER_MINUTE, at), at, 'Polling by this customer');
+    else enforceRateDecision(ctx, await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at), at, 'This customer');
     await next();
   };
 }

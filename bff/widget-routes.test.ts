@@ -6,6 +6,7 @@ import { until } from '../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
 import { NOTICES } from './engine-events.ts';
 import { addSiteKey, createInbox, WIDGET_REQUESTS_PER_MINUTE } from './index.ts';
+import { POLLS_PER_MINUTE } from './session-auth.ts';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -203,13 +204,12 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
         expect(opened.headers.get('x-ratelimit-remaining')).toBe(String(WIDGET_REQUESTS_PER_MINUTE - 1));
         expect(opened.headers.get('x-ratelimit-reset')).toBe(String(minuteStart / 1000 + 60));
 
-        // Polling is free: no headers, and it does not use up the minute.
+        // Polling is free of the widget limit: it counts against its own, and does not use up the minute.
         for (let poll = 0; poll < 10; poll++) {
           const polled = await request(widget(`/conversations/${id}/messages?after=0`), { token });
           expect(polled.status).toBe(200);
-          expect(polled.headers.get('x-ratelimit-limit')).toBeNull();
-          expect(polled.headers.get('x-ratelimit-remaining')).toBeNull();
-          expect(polled.headers.get('x-ratelimit-reset')).toBeNull();
+          expect(polled.headers.get('x-ratelimit-limit')).toBe(String(POLLS_PER_MINUTE));
+          expect(polled.headers.get('x-ratelimit-remaining')).toBe(String(POLLS_PER_MINUTE - poll - 1));
         }
         const got = await request(widget(`/conversations/${id}`), { token });
         expect(got.headers.get('x-ratelimit-remaining')).toBe(String(WIDGET_REQUESTS_PER_MINUTE - 2));
@@ -256,6 +256,23 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
         clock.frozenAt = undefined;
       }
     });
+  });
+
+  it(`lets a customer poll ${POLLS_PER_MINUTE} times a minute, not more: polling is free of the widget limit, not unlimited`, async () => {
+    const { token } = await visitor();
+    const { id } = (await request(widget('/conversations'), { token, body: {} })).body as { id: string };
+    const minuteStart = (Math.floor(Date.now() / 60_000) + 120) * 60_000;
+    clock.frozenAt = minuteStart + 5_000;
+    try {
+      for (let poll = 0; poll < POLLS_PER_MINUTE; poll++) expect((await request(widget(`/conversations/${id}/messages?after=0`), { token })).status).toBe(200);
+      const refused = await request(widget(`/conversations/${id}/messages?after=0`), { token });
+      expectError(refused, 429, 'rate_limited');
+      expect(refused.headers.get('retry-after')).toBe('55');
+      // The widget limit is untouched by it.
+      expect((await request(widget('/config'), { token })).status).toBe(200);
+    } finally {
+      clock.frozenAt = undefined;
+    }
   });
 
   it('moves the read position forward only, clamps it to the last message, and counts unread answers after it', async () => {
