@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { desk, PLATFORM_TOKEN } from '../test/helpdesk-client.ts';
 import { DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
+import { until } from '../test/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/webhook-receiver.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
 import { AgentBot, DeskConversationList, Inbox, InboxList, User } from './helpdesk/schemas.ts';
@@ -286,5 +287,24 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     const entries = (log.body.audit_logs as { action: string; auditable_id: string; audited_changes: unknown }[]).filter((entry) => String(entry.auditable_id) === String(webhook.id));
     expect(entries.map((entry) => entry.action).sort()).toEqual(['create', 'destroy', 'update']);
     expect(JSON.stringify(log.body)).not.toContain(webhook.secret!);
+  });
+});
+
+describe('helpdesk webhooks follow the change at once', () => {
+  it('sends a delivery right after the commit that wrote it, long before the worker would look again', async () => {
+    const receiver = await startWebhookReceiver('/soon');
+    // The worker looks for due deliveries only once a minute: only the nudge after the commit can be this quick.
+    const stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0, deskWebhooks: { pollMs: 60_000, allowedPrivateOrigins: [receiver.origin] } });
+    try {
+      const admin = User.parse((await desk(`${stack.url}/platform/api/v1/users`, PLATFORM_TOKEN, { body: { name: 'Ada', email: 'ada@soon.example' } })).body);
+      await desk(`${stack.url}/platform/api/v1/accounts/${stack.accountId}/account_users`, PLATFORM_TOKEN, { body: { user_id: admin.id, role: 'administrator' } });
+      await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/webhooks`, admin.access_token, { body: { url: receiver.url, subscriptions: ['conversation_created'] } });
+      const { token } = await newVisitor(stack.url);
+      await openWidgetConversation(stack.url, token);
+      await until(() => receiver.received.length, (count) => count === 1, 'the delivery, sent on the nudge', 5_000);
+    } finally {
+      await stack.stop();
+      await receiver.close();
+    }
   });
 });

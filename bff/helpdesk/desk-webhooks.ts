@@ -56,7 +56,8 @@ function eventOf(change: Change): { type: DeskEventType; messageId?: number; cha
  * `nudge` is the live side: right after the commit it wakes the worker, when something was written.
  */
 export function deskWebhooks({ sql, now, wake }: { sql: Sql; now: () => Date; wake: () => void }) {
-  let written = false;
+  // Conversations whose step wrote deliveries: their batch, published after the commit, wakes the worker.
+  const toSend = new Set<number>();
 
   async function record(tx: Queryable, { conversation, changes }: ChangeBatch): Promise<void> {
     const wanted = changes.map(eventOf).filter((event) => event !== undefined);
@@ -80,7 +81,7 @@ export function deskWebhooks({ sql, now, wake }: { sql: Sql; now: () => Date; wa
       // A private note is for the people: it goes to webhooks (marked private) as in Chatwoot.
       if (message) events.push({ type: event.type, body: { ...message, conversation: view } });
     }
-    if ((await writeDeskDeliveries(tx, targets, events, at)) > 0) written = true;
+    if ((await writeDeskDeliveries(tx, targets, events, at)) > 0) toSend.add(conversation.id);
   }
 
   /**
@@ -108,10 +109,8 @@ export function deskWebhooks({ sql, now, wake }: { sql: Sql; now: () => Date; wa
 
   return {
     record: record satisfies DurableSubscriber,
-    nudge: (() => {
-      if (!written) return;
-      written = false;
-      wake();
+    nudge: ((batch: ChangeBatch) => {
+      if (toSend.delete(batch.conversation.id)) wake();
     }) satisfies Subscriber,
     widgetOpened,
   };
