@@ -11,6 +11,7 @@ import {
   ApiRoutes,
   createSender,
   createWebhookWorker,
+  openSecretBox,
   errorBoundary,
   forStreamsAdapter,
   MemoryRateLimiter,
@@ -22,6 +23,7 @@ import {
   type RateLimiter,
   type Redis,
   type RollingLimiter,
+  type SecretBox,
   type SendWebhook,
   type SessionTokens,
   type Sql,
@@ -110,6 +112,8 @@ export interface BffDeps {
    * streams under `prefix`). Without it, both stay in this process.
    */
   redis?: { client: Redis; prefix: string } | undefined;
+  /** Seals the secrets the BFF stores (webhook signing secrets); by default a key of this process only. */
+  secrets?: SecretBox | undefined;
   /** The helpdesk's webhooks (`X-Desk-*`): how often the worker looks for due deliveries (0: only when nudged or drained, for tests), and the operator's own private origins they may reach. */
   deskWebhooks?: { pollMs?: number; allowedPrivateOrigins?: readonly string[]; send?: SendWebhook } | undefined;
 }
@@ -167,7 +171,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   // Built in dependency order: each part gets what it needs, and nothing is set afterwards.
   const publisher = new Publisher(logger);
   const webhookPolicy = { allowedPrivateOrigins: deps.deskWebhooks?.allowedPrivateOrigins ?? [] };
-  const webhooks = createWebhookWorker({ sql, logger, now, send: deps.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }) });
+  const secrets = deps.secrets ?? openSecretBox(undefined, 'memory://');
+  const webhooks = createWebhookWorker({ sql, logger, now, send: deps.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }), secrets });
   const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge() });
   publisher.subscribeDurable(deskHooks.record);
   publisher.subscribe(deskHooks.nudge);
@@ -214,7 +219,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
   addWidgetRoutes(widget, conversations, deskHooks);
-  const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy });
+  const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy, secrets });
   const trustProxyHops = deps.trustProxyHops ?? 0;
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
   addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
@@ -222,7 +227,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addApplicationRoutes(application, helpdesk, sql);
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
-  addWebhookRoutes(application, { sql, worker: webhooks, policy: webhookPolicy, now });
+  addWebhookRoutes(application, { sql, worker: webhooks, policy: webhookPolicy, now, secrets });
   const deskConversations = createDeskConversationService({ sql, engine, recorder, conversations, publisher, now });
   addDeskConversationRoutes(application, deskConversations, sql);
   const signIn = new ApiRoutes({ middleware: [validationIs422] });

@@ -14,6 +14,7 @@ describe("the BFF's own configuration (npm run bff)", () => {
       DATA_DIR: 'memory://',
       DATABASE_URL: 'postgresql://parley@db.internal/parley',
       REDIS_URL: 'rediss://cache.internal:6380',
+      SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc',
       SESSION_KEYS: `${SESSION_KEY}, k0:${Buffer.alloc(40, 1).toString('base64url')}`,
       TRUST_PROXY_HOPS: '1',
       PUBLIC_URL: 'https://Chat.Example.com:443',

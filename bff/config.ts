@@ -12,7 +12,9 @@ import {
   PostgresUrl,
   readEnv,
   RedisUrl,
+  SecretKeySet,
   SessionKeySet,
+  type SecretKey,
   type SessionKey,
 } from '../shared/server/index.ts';
 
@@ -33,6 +35,8 @@ export const BffEnv = z.object({
   DATABASE_URL: optionalVariable(PostgresUrl),
   REDIS_URL: optionalVariable(RedisUrl),
   SESSION_KEYS: optionalVariable(SessionKeySet),
+  /** Seals the secrets the BFF stores; unset: a key of this node in DATA_DIR/secrets.key. Several nodes (REDIS_URL) must share one. */
+  SECRETS_KEYS: optionalVariable(SecretKeySet),
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Where people reach this BFF (for one-time sign-in links), e.g. https://chat.example.com. */
   PUBLIC_URL: optionalVariable(Origin),
@@ -44,6 +48,13 @@ export const BffEnv = z.object({
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
 });
+
+/** Several nodes (REDIS_URL) open each other's stored secrets: they need one key set, not a key file each. */
+export function secretsGoWithRedis(value: { REDIS_URL?: string | undefined; SECRETS_KEYS?: unknown }, ctx: z.RefinementCtx): void {
+  if (value.REDIS_URL && !value.SECRETS_KEYS) {
+    ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: 'must be set when REDIS_URL is (every node must open the secrets another node stored)' });
+  }
+}
 
 /** AI_API_URL names an engine elsewhere; the BFF can only speak to it with a key. */
 export function keyGoesWithEngineUrl(value: { AI_API_URL?: string | undefined; AI_API_KEY?: string | undefined }, ctx: z.RefinementCtx): void {
@@ -66,6 +77,8 @@ export interface BffSettings {
   redisUrl: string | undefined;
   /** Unset: a key set made on first start and kept in the BFF's store. */
   sessionKeys: SessionKey[] | undefined;
+  /** Unset: a key of this node in DATA_DIR/secrets.key. */
+  secretKeys: SecretKey[] | undefined;
   trustProxyHops: number;
   /** Unset: the address each request came to. */
   publicUrl: string | undefined;
@@ -87,6 +100,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
     sessionKeys: value.SESSION_KEYS,
+    secretKeys: value.SECRETS_KEYS,
     trustProxyHops: value.TRUST_PROXY_HOPS,
     publicUrl: value.PUBLIC_URL,
     engineWebhookSecret: value.ENGINE_WEBHOOK_SECRET,
@@ -110,7 +124,7 @@ const required = <S extends z.ZodType<unknown, string>>(schema: S, meaning: stri
 const StandaloneEnv = BffEnv.extend({
   AI_API_URL: required(HttpUrl, "the engine's base URL, without /v1 (e.g. http://127.0.0.1:8081)"),
   AI_API_KEY: required(ApiKey, 'the API key (service_test_… or service_live_…) this BFF uses with the engine'),
-});
+}).superRefine(secretsGoWithRedis);
 
 /** Reads the BFF's settings; anything wrong throws a ConfigError whose message names every bad variable. */
 export function readBffConfig(env: NodeJS.ProcessEnv): BffConfig {

@@ -279,6 +279,29 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     for (const webhook of made) await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
   });
 
+  it('keeps signing secrets sealed at rest: the store holds neither the webhook nor the bot secret', async () => {
+    const webhook = await addWebhook({ url: shop.url, subscriptions: ['conversation_created'] });
+    const bot = AgentBot.parse((await app('/agent_bots', admin.access_token, { body: { name: 'Sealed bot', outgoing_url: bots.url } })).body);
+    const stored = await stack.bffSql.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE url IN ($1, $2)', [shop.url, bots.url]);
+    const botRow = await stack.bffSql.query<{ webhook_secret: string }>('SELECT webhook_secret FROM agent_bots WHERE id = $1', [bot.id]);
+    for (const value of [...stored.map((row) => row.secret), botRow[0]!.webhook_secret]) {
+      expect(value).toMatch(/^sealed:v1:/);
+      expect(value).not.toContain(webhook.secret!.slice(6));
+      expect(value).not.toContain(bot.secret!.slice(6));
+    }
+    // The deliveries are still signed with the secret the create answer showed.
+    const { token } = await newVisitor(stack.url);
+    await openWidgetConversation(stack.url, token);
+    await drain();
+    expect(shop.received.length).toBeGreaterThan(0);
+    for (const entry of shop.received) expect(verifiedByReceiver(webhook.secret!, entry.headers, entry.body)).toBe(true);
+    const settings = await stack.bffSql.query<{ name: string; value: string }>("SELECT name, value FROM settings WHERE name IN ('session_keys', 'engine_api_key', 'engine_webhook')");
+    expect(settings.length).toBeGreaterThan(0);
+    for (const { name, value } of settings) expect([name, value.startsWith('sealed:v1:')]).toEqual([name, true]);
+    await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
+    await app(`/agent_bots/${bot.id}`, admin.access_token, { method: 'DELETE' });
+  });
+
   it("audits every change to the account's webhooks, never their secret", async () => {
     const webhook = await addWebhook({ url: shop.url, name: 'Audited' });
     await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'PATCH', body: { subscriptions: ['message_created'] } });

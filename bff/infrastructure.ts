@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { closeRedis, dataFolder, migrate, openSql, SessionTokens, type Logger, type Sql } from '../shared/server/index.ts';
+import { closeRedis, dataFolder, migrate, openSecretBox, openSql, SessionTokens, type Logger, type SecretBox, type Sql } from '../shared/server/index.ts';
 import { BFF_MIGRATIONS } from './app.ts';
 import type { BffSettings } from './config.ts';
 import { openBffRedis, type BffRedis } from './redis-connection.ts';
@@ -29,6 +29,8 @@ export async function openBffStore(settings: Pick<BffSettings, 'databaseUrl' | '
 export interface BffInfrastructure {
   sql: Sql;
   tokens: SessionTokens;
+  /** Seals what the BFF stores that is secret (SECRETS_KEYS, or DATA_DIR/secrets.key). */
+  secrets: SecretBox;
   redis: BffRedis | undefined;
   /** Closes Redis, then the store. */
   close(): Promise<void>;
@@ -40,17 +42,19 @@ export interface BffInfrastructure {
  * build the BFF's dependencies with this; both then call createBff.
  */
 export async function openBffInfrastructure(
-  settings: Pick<BffSettings, 'databaseUrl' | 'dataDir' | 'sessionKeys' | 'redisUrl'>,
+  settings: Pick<BffSettings, 'databaseUrl' | 'dataDir' | 'sessionKeys' | 'redisUrl' | 'secretKeys'>,
   logger: Logger,
   { schemaPrefix = '' }: BffStoreOptions = {},
 ): Promise<BffInfrastructure> {
   const sql = await openBffStore(settings, { schemaPrefix });
   try {
-    const tokens = new SessionTokens(await ensureSessionKeys(sql, settings.sessionKeys));
+    const secrets = openSecretBox(settings.secretKeys, settings.dataDir);
+    const tokens = new SessionTokens(await ensureSessionKeys(sql, settings.sessionKeys, secrets));
     const redis = settings.redisUrl ? await openBffRedis(settings.redisUrl, logger, `parley:${schemaPrefix}`) : undefined;
     return {
       sql,
       tokens,
+      secrets,
       redis,
       async close() {
         if (redis) await closeRedis(redis.client);

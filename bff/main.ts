@@ -58,6 +58,7 @@ const bff = await createBff({
   engineWebhookSecret: config.engineWebhookSecret,
   feedPollMs: config.feedPollMs,
   deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
+  secrets: infrastructure.secrets,
   redis: infrastructure.redis,
 });
 const server = createServer(bff.app.callback());

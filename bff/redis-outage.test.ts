@@ -41,7 +41,7 @@ describe('the BFF when its Redis goes away', () => {
     port = await freePort();
     redis = await startRedis(port);
     // Built without startStack, which lifts the site-key limit: here the real one, in Redis, is under test.
-    stack = await runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', DEMO_SITE_KEY, DEMO_API_KEY, REDIS_URL: `redis://127.0.0.1:${port}` }), logger, {
+    stack = await runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', DEMO_SITE_KEY, DEMO_API_KEY, REDIS_URL: `redis://127.0.0.1:${port}`, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' }), logger, {
       schemaPrefix: uniqueSchemaPrefix(),
     });
   });

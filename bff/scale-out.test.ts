@@ -31,7 +31,7 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
   beforeAll(async () => {
     const enginePort = await freePort();
     const engineUrl = `http://127.0.0.1:${enginePort}`;
-    const shared = { PORT: '0', DATABASE_URL: POSTGRES_URL, REDIS_URL, DEMO_SITE_KEY, DEMO_API_KEY, FEED_POLL_MS: '500' };
+    const shared = { PORT: '0', DATABASE_URL: POSTGRES_URL, REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', DEMO_SITE_KEY, DEMO_API_KEY, FEED_POLL_MS: '500' };
     const engine = () => new EngineClient({ baseUrl: engineUrl, apiKey: DEMO_API_KEY, fetch: countingFetch });
     nodeA = await runDemo(readDemoConfig({ ...shared, ENGINE_PORT: String(enginePort) }), logger, { schemaPrefix: prefix, bff: { engine: engine() } });
     nodeB = await runDemo(readDemoConfig({ ...shared, AI_API_URL: engineUrl, AI_API_KEY: DEMO_API_KEY }), logger, { schemaPrefix: prefix, bff: { engine: engine() } });

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken, signWebhook } from '../shared/index.ts';
-import { parseSessionKeys, SessionTokens } from '../shared/server/index.ts';
+import { openSecretBox, SessionTokens } from '../shared/server/index.ts';
+import { ensureSessionKeys } from './session-keys.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, startStack, type Driver, type TestEngine, type TestStack } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { createBff, EngineClient, readSetting, type Bff } from './index.ts';
@@ -172,12 +173,14 @@ describe.each(DRIVERS)('a BFF restarted while the engine is down, on $name', (dr
 
   /** A new BFF process over the same store, as after a crash or a deploy. */
   async function restartBff(): Promise<{ bff: Bff; server: Server; url: string }> {
-    const sessionKeys = await readSetting(stack.bffSql, 'session_keys');
+    // The stored session keys, opened as a new process on this store opens them (the stack's DATA_DIR is memory://).
+    const secrets = openSecretBox(undefined, 'memory://');
     const bff = await createBff({
       sql: stack.bffSql,
       logger,
       engine: new EngineClient({ baseUrl: engine.url, apiKey: engine.apiKey }),
-      tokens: new SessionTokens(parseSessionKeys(sessionKeys!)),
+      tokens: new SessionTokens(await ensureSessionKeys(stack.bffSql, undefined, secrets)),
+      secrets,
       widgetAssetsDir: fileURLToPath(new URL('../dist/widget/', import.meta.url)),
       defaultInboxId: await readSetting(stack.bffSql, 'demo_inbox_id'),
       relayRetryDelaysMs: FAST_RETRIES,

@@ -17,8 +17,8 @@ describe('the start-up configuration', () => {
   });
 
   it('takes a Redis URL (plain or TLS) for running several nodes', () => {
-    expect(readDemoConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redisUrl).toBe('redis://127.0.0.1:6379');
-    expect(readDemoConfig({ REDIS_URL: 'rediss://cache.internal:6380' }).redisUrl).toBe('rediss://cache.internal:6380');
+    expect(readDemoConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' }).redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(readDemoConfig({ REDIS_URL: 'rediss://cache.internal:6380', SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' }).redisUrl).toBe('rediss://cache.internal:6380');
   });
 
   it.each([
@@ -26,6 +26,7 @@ describe('the start-up configuration', () => {
     ['a port out of range', { ENGINE_PORT: '70000' }, 'ENGINE_PORT'],
     ['a database URL of another kind', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     ['a Redis URL of another kind', { REDIS_URL: 'http://cache.internal:6379' }, 'REDIS_URL'],
+    ['Redis (several nodes) without a shared secrets key', { REDIS_URL: 'redis://127.0.0.1:6379' }, 'SECRETS_KEYS'],
     ['a Redis URL that is not a URL', { REDIS_URL: 'localhost:6379' }, 'REDIS_URL'],
     ['an engine URL without a key', { AI_API_URL: 'http://engine.internal:8081' }, 'AI_API_KEY'],
     ['a live key as the demo key', { DEMO_SITE_KEY: 'pk_live_AAAAAAAAAAAAAAAAAAAA' }, 'DEMO_SITE_KEY'],

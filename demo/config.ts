@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { optionalVariable, OriginList, Port, readEnv } from '../shared/server/index.ts';
-import { bffSettings, BffEnv, keyGoesWithEngineUrl, type BffSettings } from '../bff/index.ts';
+import { bffSettings, BffEnv, keyGoesWithEngineUrl, secretsGoWithRedis, type BffSettings } from '../bff/index.ts';
 
 export { ConfigError } from '../shared/server/index.ts';
 
@@ -16,7 +16,9 @@ const Env = BffEnv.extend({
   DEMO_ALLOWED_ORIGINS: optionalVariable(OriginList),
   DEMO_INBOX_IDENTIFIER: optionalVariable(z.string().regex(/^[\w-]{16,100}$/, 'must be 16 to 100 letters, digits, _ or -')),
   DEMO_PLATFORM_TOKEN: optionalVariable(z.string().regex(/^[0-9A-Za-z]{24,64}$/, 'must be 24 to 64 letters or digits')),
-}).superRefine(keyGoesWithEngineUrl);
+})
+  .superRefine(keyGoesWithEngineUrl)
+  .superRefine(secretsGoWithRedis);
 
 export interface DemoConfig extends BffSettings {
   /** Where the demo's own engine listens; it is not started when `aiApiUrl` is set. */

@@ -54,7 +54,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
   const closers: (() => Promise<void>)[] = [];
   try {
     // The BFF's store, session keys and Redis, built as `npm run bff` builds them.
-    const { sql: bffSql, tokens, redis, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
+    const { sql: bffSql, tokens, secrets, redis, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
     closers.unshift(closeInfrastructure);
     // The BFF's server listens first: its address is where the engine pushes events. It answers once the BFF is attached below.
     const server = createServer();
@@ -74,6 +74,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
         sql: engineSql,
         logger: logger.child({ room: 'engine' }),
         tokens,
+        secrets,
         webhooks: { allowedPrivateOrigins: [url] },
         ...(redis ? { rateLimiter: new RedisRateLimiter(redis.client, `${redis.prefix}engine:`) } : {}),
       });
@@ -83,10 +84,10 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       engine.webhooks.start(WEBHOOK_POLL_MS);
       closers.unshift(() => engine.webhooks.stop());
       engineUrl = `http://${urlHost(config.host)}:${(engineServer.address() as AddressInfo).port}`;
-      const key = await ensureEngineKey(engineSql, bffSql, config.demoApiKey);
+      const key = await ensureEngineKey(engineSql, bffSql, secrets, config.demoApiKey);
       apiKey = key.apiKey;
       engineSeeded = key.created;
-      webhookSecret ??= await ensureEngineWebhook(engineUrl, apiKey, bffSql, `${url}/v1/engine-webhooks`);
+      webhookSecret ??= await ensureEngineWebhook(engineUrl, apiKey, bffSql, secrets, `${url}/v1/engine-webhooks`);
     }
 
     const inbox = await ensureDemoInbox(bffSql, config.demoSiteKey);
@@ -108,6 +109,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       engineWebhookSecret: webhookSecret,
       feedPollMs: config.feedPollMs,
       deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
+      secrets,
       redis,
       ...overrides,
     });

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import type { Sql } from '../shared/server/index.ts';
+import type { SecretBox, Sql } from '../shared/server/index.ts';
 import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
 import {
@@ -86,15 +86,25 @@ export async function ensureDemoInbox(bffSql: Sql, siteKey?: string): Promise<De
  * The API key the BFF uses with the local engine: DEMO_API_KEY, else the one kept from an earlier
  * start, as long as the engine still knows it; otherwise a new sandbox account is seeded with it.
  */
-export async function ensureEngineKey(engineSql: Sql, bffSql: Sql, demoApiKey?: string): Promise<{ apiKey: string; created: boolean }> {
-  const wanted = demoApiKey ?? (await readSetting(bffSql, 'engine_api_key'));
+export async function ensureEngineKey(engineSql: Sql, bffSql: Sql, box: SecretBox, demoApiKey?: string): Promise<{ apiKey: string; created: boolean }> {
+  const wanted = demoApiKey ?? (await readSealedSetting(bffSql, box, 'engine_api_key'));
   if (wanted && (await apiKeyExists(engineSql, wanted))) {
-    await writeSetting(bffSql, 'engine_api_key', wanted);
+    await writeSetting(bffSql, 'engine_api_key', box.seal(wanted));
     return { apiKey: wanted, created: false };
   }
   const seeded = await seedEngineAccount(engineSql, wanted);
-  await writeSetting(bffSql, 'engine_api_key', seeded.apiKey);
+  await writeSetting(bffSql, 'engine_api_key', box.seal(seeded.apiKey));
   return { apiKey: seeded.apiKey, created: true };
+}
+
+/** A setting kept sealed; one sealed with a key this start does not hold counts as never kept (it is made again). */
+async function readSealedSetting(bffSql: Sql, box: SecretBox, name: string): Promise<string | undefined> {
+  const stored = await readSetting(bffSql, name);
+  try {
+    return stored === undefined ? undefined : box.open(stored);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -119,10 +129,10 @@ export async function ensureClientApi(bffSql: Sql, inboxId: string, wanted?: str
  * made through the engine's own API and remembered (id and secret) in the BFF's settings. A
  * changed address (another port) replaces the old endpoint. Gives the signing secret.
  */
-export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bffSql: Sql, webhookUrl: string): Promise<string> {
+export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bffSql: Sql, box: SecretBox, webhookUrl: string): Promise<string> {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(engineUrl + path, { ...init, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } });
-  const stored = await readSetting(bffSql, 'engine_webhook');
+  const stored = await readSealedSetting(bffSql, box, 'engine_webhook');
   const known = stored ? (JSON.parse(stored) as { id: string; url: string; secret: string }) : undefined;
   if (known?.url === webhookUrl) {
     const found = await api(`/v1/webhook-endpoints/${known.id}`);
@@ -132,7 +142,7 @@ export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bff
   const created = await api('/v1/webhook-endpoints', { method: 'POST', body: JSON.stringify({ url: webhookUrl, description: 'Parley BFF' }) });
   if (!created.ok) throw new Error(`the engine refused the BFF's webhook endpoint: ${created.status} ${await created.text()}`);
   const endpoint = (await created.json()) as { id: string; secret: string };
-  await writeSetting(bffSql, 'engine_webhook', JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret }));
+  await writeSetting(bffSql, 'engine_webhook', box.seal(JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret })));
   return endpoint.secret;
 }
 

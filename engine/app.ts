@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { ApiRoutes, createSender, createWebhookWorker, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
+import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
 import { apiKeyAuth, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { createConversationService } from './conversation-service.ts';
@@ -22,6 +22,8 @@ export interface EngineDeps {
   /** Signs widget session tokens for `POST /v1/widget-sessions`; the same key set as the BFF's. */
   tokens?: SessionTokens | undefined;
   rateLimiter?: RateLimiter;
+  /** Seals the webhook signing secrets it stores (SECRETS_KEYS, or DATA_DIR/secrets.key); by default a key of this process only. */
+  secrets?: SecretBox;
   webhooks?: {
     /** Exact origins that may be private anyway (the operator's own BFF); nothing else private is called. */
     allowedPrivateOrigins?: readonly string[];
@@ -47,16 +49,16 @@ export interface Engine {
  * Every keyed route passes, in order: the API key check, the key's rate limit (so a 429 changes
  * nothing), the Idempotency-Key check, then its handler with validated input.
  */
-export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {} }: EngineDeps): Promise<Engine> {
+export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {}, secrets = openSecretBox(undefined, 'memory://') }: EngineDeps): Promise<Engine> {
   await migrate(sql, ENGINE_MIGRATIONS);
   const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
-  const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints });
+  const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints, secrets });
 
   const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
   addConversationRoutes(keyed, conversations);
   addAccountRoutes(keyed, { sql, tokens });
-  addWebhookRoutes(keyed, { sql, worker, policy, now });
+  addWebhookRoutes(keyed, { sql, worker, policy, now, secrets });
   const open = new ApiRoutes();
   let document: Record<string, unknown> | undefined;
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs]));

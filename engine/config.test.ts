@@ -10,7 +10,7 @@ describe("the standalone engine's configuration", () => {
   });
 
   it('reads the private origins webhooks may reach as exact origins, and a Redis URL', () => {
-    const config = readEngineConfig({ WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080, https://bff.internal', REDIS_URL: 'redis://127.0.0.1:6379' });
+    const config = readEngineConfig({ WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080, https://bff.internal', REDIS_URL: 'redis://127.0.0.1:6379', SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' });
     expect(config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS).toEqual(['http://127.0.0.1:8080', 'https://bff.internal']);
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
@@ -19,6 +19,8 @@ describe("the standalone engine's configuration", () => {
     ['a port out of range', { ENGINE_PORT: '70000' }, 'ENGINE_PORT'],
     ['a database URL of another kind', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     ['a Redis URL of another kind', { REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],
+    ['Redis (several processes) without a shared secrets key', { REDIS_URL: 'redis://127.0.0.1:6379' }, 'SECRETS_KEYS'],
+    ['a secrets key of the wrong length', { SECRETS_KEYS: 's1:c2hvcnQ' }, 'SECRETS_KEYS'],
     ['a webhook poll under 100 ms', { WEBHOOK_POLL_MS: '10' }, 'WEBHOOK_POLL_MS'],
     ['an allowed private origin with a path', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080/v1/engine-webhooks' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],
     ['an allowed private origin that is not a URL', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: '127.0.0.1:8080' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { closeRedis, createLogger, dataFolder, openRedis, openSql, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
+import { closeRedis, createLogger, dataFolder, openRedis, openSecretBox, openSql, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
 import { readEngineConfig, type EngineConfig } from './config.ts';
 
@@ -22,6 +22,7 @@ const engine = await createEngine({
   sql,
   logger,
   tokens,
+  secrets: openSecretBox(config.SECRETS_KEYS, config.DATA_DIR),
   webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
 });

@@ -90,6 +90,10 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     const listed = (await api('/v1/webhook-endpoints')).body.endpoints;
     expect(listed).toEqual([{ id: endpoint.id, url: receiver.url, environment: 'sandbox', event_types: null, description: 'Our helpdesk', enabled: true, disabled_reason: null, created_at: expect.any(String) }]);
     expect(JSON.stringify(listed)).not.toContain(endpoint.secret);
+    // Kept sealed at rest: the store does not hold the secret.
+    const [row] = await engine.sql.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    expect(row!.secret).toMatch(/^sealed:v1:/);
+    expect(row!.secret).not.toContain(endpoint.secret.slice(6));
 
     const { id } = await open('after-the-endpoint');
     await api(`/v1/conversations/${id}/messages`, { body: { text: 'How do I return an item?' } });

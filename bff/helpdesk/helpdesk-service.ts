@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import type { Queryable, Sql, TargetPolicy } from '../../shared/server/index.ts';
+import type { Queryable, SecretBox, Sql, TargetPolicy } from '../../shared/server/index.ts';
 import {
   accountsOf,
   deleteAccount,
@@ -60,7 +60,7 @@ const botChanges = (body: z.infer<typeof AgentBotUpdate>, policy: TargetPolicy) 
  * after). The Platform API reaches only what its token created; others are "not found".
  */
 /** `policy`: the operator's own private origins an agent bot's outgoing_url may name. */
-export function createHelpdeskService({ sql, now, policy }: { sql: Sql; now: () => Date; policy: TargetPolicy }) {
+export function createHelpdeskService({ sql, now, policy, secrets }: { sql: Sql; now: () => Date; policy: TargetPolicy; secrets: SecretBox }) {
   const audit = (db: Queryable, accountId: number, actor: Actor, type: string, id: string | number, action: 'create' | 'update' | 'destroy', before?: object, after?: object) =>
     writeAudit(db, { accountId, actor, auditableType: type, auditableId: id, action, changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>) }, now());
 
@@ -173,7 +173,7 @@ export function createHelpdeskService({ sql, now, policy }: { sql: Sql; now: () 
     },
     async createPlatformBot(platformTokenId: number, body: z.infer<typeof AgentBotCreate>) {
       return sql.transaction(async (tx) => {
-        const bot = await insertAgentBot(tx, { accountId: null, platformTokenId }, { ...botChanges(body, policy), name: body.name }, now());
+        const bot = await insertAgentBot(tx, { accountId: null, platformTokenId }, { ...botChanges(body, policy), name: body.name }, now(), secrets);
         await syncBotEndpoint(tx, bot, now());
         return agentBotShape(bot, { accessToken: await issueAccessToken(tx, { kind: 'agent_bot', id: bot.id }, now()), secret: bot.webhookSecret });
       });
@@ -212,7 +212,7 @@ export function createHelpdeskService({ sql, now, policy }: { sql: Sql; now: () 
     },
     async createAccountBot(accountId: number, actor: Actor, body: z.infer<typeof AgentBotCreate>) {
       return sql.transaction(async (tx) => {
-        const bot = await insertAgentBot(tx, { accountId, platformTokenId: null }, { ...botChanges(body, policy), name: body.name }, now());
+        const bot = await insertAgentBot(tx, { accountId, platformTokenId: null }, { ...botChanges(body, policy), name: body.name }, now(), secrets);
         await syncBotEndpoint(tx, bot, now());
         await audit(tx, accountId, actor, 'AgentBot', bot.id, 'create', {}, agentBotShape(bot));
         return agentBotShape(bot, { accessToken: await issueAccessToken(tx, { kind: 'agent_bot', id: bot.id }, now()), secret: bot.webhookSecret });

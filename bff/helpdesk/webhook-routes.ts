@@ -1,5 +1,5 @@
 import { newId, ParleyError } from '../../shared/index.ts';
-import { enableEndpointRow, insertDeliveries, listDeliveries, resendDelivery, type ApiRoutes, type Queryable, type Sql, type DeliveryRecord, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
+import { enableEndpointRow, insertDeliveries, listDeliveries, resendDelivery, type ApiRoutes, type Queryable, type Sql, type DeliveryRecord, type SecretBox, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
 import { changesBetween, writeAudit } from '../store/audit-log.ts';
 import { findAccount } from '../store/accounts.ts';
 import { DESK_EVENT_TYPES, deleteDeskWebhook, findDeskWebhook, insertDeskWebhook, listDeskWebhooks, updateDeskWebhook, type DeskWebhookRecord } from '../store/desk-webhooks.ts';
@@ -29,7 +29,7 @@ const shape = (webhook: DeskWebhookRecord, secret?: string): Webhook => ({
  * posted, signed `X-Desk-*`, with the same retries, switch-off and address rules as the engine's.
  * Beyond Chatwoot: a test `ping`, the deliveries with their attempts (30 days), and resending one.
  */
-export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, worker, policy, now }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date }): void {
+export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, worker, policy, now, secrets }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox }): void {
   const administrator = (ctx: { state: ApplicationState }, accountId: number) => requireStanding(sql, ctx.state.caller, accountId, 'administrator');
   const audit = (db: Queryable, accountId: number, state: ApplicationState, id: number, action: 'create' | 'update' | 'destroy', before: object, after: object) =>
     writeAudit(db, { accountId, actor: state.actor, auditableType: 'Webhook', auditableId: id, action, changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>) }, now());
@@ -62,7 +62,7 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         const fields = 'webhook' in body ? body.webhook : body;
         const url = receiver(fields.url);
         ctx.body = await sql.transaction(async (tx) => {
-          const { webhook, secret } = await insertDeskWebhook(tx, params.account_id, { url, name: fields.name, eventTypes: fields.subscriptions }, now());
+          const { webhook, secret } = await insertDeskWebhook(tx, params.account_id, { url, name: fields.name, eventTypes: fields.subscriptions }, now(), secrets);
           await audit(tx, params.account_id, ctx.state, webhook.number, 'create', {}, shape(webhook));
           return { payload: { webhook: shape(webhook, secret) } };
         });

@@ -1,5 +1,5 @@
 import { randomToken } from '../../shared/index.ts';
-import type { Queryable } from '../../shared/server/index.ts';
+import type { Queryable, SecretBox } from '../../shared/server/index.ts';
 
 export interface AgentBotRecord {
   id: number;
@@ -36,11 +36,11 @@ export interface AgentBotChanges {
 }
 
 /** Makes a bot, with the secret its webhook deliveries are signed with (given back this once). */
-export async function insertAgentBot(db: Queryable, owner: { accountId: number | null; platformTokenId: number | null }, fields: AgentBotChanges & { name: string }, now: Date): Promise<AgentBotRecord & { webhookSecret: string }> {
+export async function insertAgentBot(db: Queryable, owner: { accountId: number | null; platformTokenId: number | null }, fields: AgentBotChanges & { name: string }, now: Date, box: SecretBox): Promise<AgentBotRecord & { webhookSecret: string }> {
   const webhookSecret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<AgentBotRow>(
     `INSERT INTO agent_bots (account_id, name, description, outgoing_url, platform_token_id, webhook_secret, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
-    [owner.accountId, fields.name, fields.description ?? '', fields.outgoingUrl ?? null, owner.platformTokenId, webhookSecret, now],
+    [owner.accountId, fields.name, fields.description ?? '', fields.outgoingUrl ?? null, owner.platformTokenId, box.seal(webhookSecret), now],
   );
   return { ...toBot(row!), webhookSecret };
 }

@@ -1,5 +1,5 @@
 import { newId, ParleyError, randomToken } from '../../shared/index.ts';
-import { insertDeliveries, type Queryable } from '../../shared/server/index.ts';
+import { insertDeliveries, type Queryable, type SecretBox } from '../../shared/server/index.ts';
 
 /** The helpdesk's webhook events (Chatwoot's names). */
 export const DESK_EVENT_TYPES = ['conversation_created', 'conversation_status_changed', 'conversation_updated', 'message_created', 'message_updated', 'webwidget_triggered'] as const;
@@ -55,7 +55,7 @@ export interface DeskWebhookFields {
 export const MAX_DESK_WEBHOOKS = 20;
 
 /** Adds an account webhook; gives it with its signing secret, which is shown this once. */
-export async function insertDeskWebhook(db: Queryable, accountId: number, fields: DeskWebhookFields & { url: string }, now: Date): Promise<{ webhook: DeskWebhookRecord; secret: string }> {
+export async function insertDeskWebhook(db: Queryable, accountId: number, fields: DeskWebhookFields & { url: string }, now: Date, box: SecretBox): Promise<{ webhook: DeskWebhookRecord; secret: string }> {
   const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM webhook_endpoints WHERE account_id = $1 AND agent_bot_id IS NULL AND deleted_at IS NULL',
     [accountId],
@@ -66,7 +66,7 @@ export async function insertDeskWebhook(db: Queryable, accountId: number, fields
   const secret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<WebhookRow>(
     `INSERT INTO webhook_endpoints (id, account_id, name, url, event_types, secret, created_at) VALUES ($1, $2, $3, $4, $5::text[], $6, $7) RETURNING ${COLUMNS}`,
-    [newId('webhookEndpoint'), accountId, fields.name ?? null, fields.url, fields.eventTypes?.length ? fields.eventTypes : null, secret, now],
+    [newId('webhookEndpoint'), accountId, fields.name ?? null, fields.url, fields.eventTypes?.length ? fields.eventTypes : null, box.seal(secret), now],
   );
   return { webhook: toWebhook(row!), secret };
 }

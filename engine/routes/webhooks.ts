@@ -9,7 +9,7 @@ import {
   WebhookEndpointList,
   WebhookEndpointParams,
 } from '../../shared/index.ts';
-import { checkEndpointAddress, checkEndpointUrl, type ApiRoutes, type Sql, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
+import { checkEndpointAddress, checkEndpointUrl, type ApiRoutes, type SecretBox, type Sql, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { deleteEndpoint, enableEndpoint, findEndpoint, insertEndpoint, insertPing, listEndpoints, listOwnDeliveries, resendOwnDelivery } from '../webhooks/endpoints.ts';
 
@@ -21,7 +21,7 @@ const security = 'apiKey';
  * test event on request, and the record of every delivery and attempt (30 days). An endpoint
  * belongs to the key's environment and receives only that environment's events.
  */
-export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, policy, now }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date }): void {
+export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, policy, now, secrets }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox }): void {
   routes
     .add(
       {
@@ -39,7 +39,7 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         const { caller } = ctx.state;
         const url = checkEndpointUrl(body.url, caller.environment);
         await checkEndpointAddress(url, policy);
-        const { endpoint, secret } = await insertEndpoint(sql, caller, { url: url.href, eventTypes: body.event_types, description: body.description ?? '' }, now());
+        const { endpoint, secret } = await insertEndpoint(sql, caller, { url: url.href, eventTypes: body.event_types, description: body.description ?? '' }, now(), secrets);
         ctx.status = 201;
         ctx.body = { ...endpoint, secret } satisfies CreatedWebhookEndpoint;
       },

@@ -1,5 +1,5 @@
 import { newId, ParleyError, randomToken, type WebhookDelivery, type WebhookEndpoint } from '../../shared/index.ts';
-import { insertDeliveries, listDeliveries, resendDelivery, type Queryable, type Sql } from '../../shared/server/index.ts';
+import { insertDeliveries, listDeliveries, resendDelivery, type Queryable, type SecretBox, type Sql } from '../../shared/server/index.ts';
 import type { Caller, Environment } from '../store/environment.ts';
 
 type Owner = Pick<Caller, 'accountId' | 'environment'>;
@@ -32,7 +32,7 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
 export const MAX_ENDPOINTS = 20;
 
 /** Adds an endpoint that receives the events recorded from now on. Gives it with its secret, shown this once. */
-export async function insertEndpoint(db: Queryable, owner: Owner, input: { url: string; eventTypes: string[] | undefined; description: string }, now: Date): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function insertEndpoint(db: Queryable, owner: Owner, input: { url: string; eventTypes: string[] | undefined; description: string }, now: Date, box: SecretBox): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM webhook_endpoints WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL',
     [owner.accountId, owner.environment],
@@ -43,7 +43,7 @@ export async function insertEndpoint(db: Queryable, owner: Owner, input: { url: 
     `INSERT INTO webhook_endpoints (id, account_id, environment, url, event_types, description, secret, fed_seq, created_at)
      SELECT $1, $2, $3, $4, $5::text[], $6, $7, f.last_seq, $8 FROM feeds f WHERE f.account_id = $2 AND f.environment = $3
      RETURNING ${ENDPOINT_COLUMNS}`,
-    [newId('webhookEndpoint'), owner.accountId, owner.environment, input.url, input.eventTypes ?? null, input.description, secret, now],
+    [newId('webhookEndpoint'), owner.accountId, owner.environment, input.url, input.eventTypes ?? null, input.description, box.seal(secret), now],
   );
   if (!row) throw new Error(`no feed for account ${owner.accountId} (${owner.environment})`);
   return { endpoint: toEndpoint(row), secret };

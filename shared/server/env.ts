@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { parseSessionKeys } from './session-tokens.ts';
+import { parseSecretKeys } from './secret-box.ts';
 
 /**
  * The pieces every process's settings are made of (the engine's, the BFF's and the demo's
@@ -97,6 +98,16 @@ export const OriginList = z
 export const SessionKeySet = z.string().transform((text, ctx) => {
   try {
     return parseSessionKeys(text);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+/** `SECRETS_KEYS`: `kid:base64url` pairs of 32-byte keys; the first seals the secrets a service stores. */
+export const SecretKeySet = z.string().transform((text, ctx) => {
+  try {
+    return parseSecretKeys(text);
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
     return z.NEVER;

@@ -13,3 +13,4 @@ export * from './webhooks/targets.ts';
 export * from './webhooks/sender.ts';
 export * from './webhooks/deliveries.ts';
 export * from './webhooks/worker.ts';
+export * from './secret-box.ts';

@@ -1,4 +1,5 @@
 import type { Logger } from '../logger.ts';
+import type { SecretBox } from '../secret-box.ts';
 import type { Sql } from '../sql.ts';
 import { claimDue, pruneDeliveries, recordAttempt, type ClaimedDelivery } from './deliveries.ts';
 import { ANSWER_TIMEOUT_MS, type SendWebhook } from './sender.ts';
@@ -20,6 +21,8 @@ export interface WebhookWorkerDeps {
   feed?: ((sql: Sql, now: Date) => Promise<void>) | undefined;
   /** How long `send` may take for one attempt (the sender's own limit); the claims are sized from it. */
   answerTimeoutMs?: number;
+  /** Opens the endpoints' signing secrets, stored sealed. */
+  secrets?: Pick<SecretBox, 'open'> | undefined;
 }
 
 /**
@@ -28,7 +31,7 @@ export interface WebhookWorkerDeps {
  * number of processes may run one: an event goes to an endpoint once per round of attempts, at
  * least once in all.
  */
-export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeoutMs = ANSWER_TIMEOUT_MS }: WebhookWorkerDeps) {
+export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeoutMs = ANSWER_TIMEOUT_MS, secrets }: WebhookWorkerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let prunedAt = 0;
@@ -40,7 +43,7 @@ export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeou
   const chains = new Map<string, Promise<void>>();
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const result = await send(delivery, now().getTime());
+    const result = await send(secrets ? { ...delivery, secret: secrets.open(delivery.secret) } : delivery, now().getTime());
     await sql.transaction((tx) => recordAttempt(tx, delivery, result, now()));
     if (result.error) logger.info({ delivery: delivery.id, endpoint: delivery.endpointId, status: result.status, error: result.error }, 'a webhook attempt failed');
   }

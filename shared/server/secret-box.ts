@@ -1,0 +1,93 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Secrets the services must keep to use them again (webhook signing secrets, session keys made on
+ * first start, an engine key) are stored sealed: AES-256-GCM under a key from `SECRETS_KEYS`
+ * (`kid:base64url` pairs; the first seals, all open, so keys rotate: put the new one first, and
+ * keep the old one until every sealed value was written again). Without it, a single node keeps a
+ * key of its own in `DATA_DIR/secrets.key` (readable by its owner only), so the database alone
+ * gives no secret away.
+ *
+ * @example
+ * const box = new SecretBox(parseSecretKeys('k1:…'));
+ * box.open(box.seal('whsec_…')) // 'whsec_…'
+ */
+export interface SecretKey {
+  kid: string;
+  key: Buffer;
+}
+
+const PREFIX = 'sealed:v1:';
+
+/** Parses `kid:base64url-key` pairs separated by commas; each key is 32 bytes; the first one seals. */
+export function parseSecretKeys(text: string): SecretKey[] {
+  const keys = text
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean)
+    .map((pair) => {
+      const [kid, encoded] = pair.split(':');
+      if (!kid || !encoded || !/^[\w-]{1,64}$/.test(kid)) throw new TypeError('each secrets key must be kid:key, with a kid of letters, digits, _ or -');
+      const key = Buffer.from(encoded, 'base64url');
+      if (key.length !== 32) throw new TypeError(`secrets key ${kid} is ${key.length} bytes; it must be 32 (AES-256)`);
+      return { kid, key };
+    });
+  if (keys.length === 0) throw new TypeError('the secrets key set is empty');
+  return keys;
+}
+
+export class SecretBox {
+  readonly #keys: readonly SecretKey[];
+
+  constructor(keys: readonly SecretKey[]) {
+    if (keys.length === 0) throw new TypeError('SecretBox needs at least one key');
+    this.#keys = keys;
+  }
+
+  /** `sealed:v1:<kid>:<iv>:<ciphertext and tag>`, all base64url. */
+  seal(plain: string): string {
+    const { kid, key } = this.#keys[0]!;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', key, iv);
+    const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+    return `${PREFIX}${kid}:${iv.toString('base64url')}:${sealed.toString('base64url')}`;
+  }
+
+  /** The plain value; a value stored before sealing began comes back as it is. */
+  open(stored: string): string {
+    if (!stored.startsWith(PREFIX)) return stored;
+    const [kid, iv, sealed] = stored.slice(PREFIX.length).split(':');
+    const found = this.#keys.find((candidate) => candidate.kid === kid);
+    if (!found || !iv || !sealed) throw new Error(`a secret is sealed with key ${kid ?? '?'}, which SECRETS_KEYS does not hold`);
+    const bytes = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', found.key, Buffer.from(iv, 'base64url'));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
+  }
+}
+
+/** For `memory://`: one key for the whole process, so a service restarted in it (tests do) opens what it sealed. */
+let memoryKey: Buffer | undefined;
+
+/**
+ * The box of a process: `SECRETS_KEYS` when set; otherwise the key in `<dataDir>/secrets.key`,
+ * made on first start; for `memory://` (nothing kept on disk) a key of this process only.
+ */
+export function openSecretBox(configured: SecretKey[] | undefined, dataDir: string): SecretBox {
+  if (configured) return new SecretBox(configured);
+  if (dataDir.startsWith('memory://')) return new SecretBox([{ kid: 'memory', key: (memoryKey ??= randomBytes(32)) }]);
+  const file = join(dataDir, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    // wx: two processes starting at once on an empty folder keep the first key written.
+    try {
+      writeFileSync(file, `local:${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    chmodSync(file, 0o600);
+  }
+  return new SecretBox(parseSecretKeys(readFileSync(file, 'utf8').trim()));
+}
