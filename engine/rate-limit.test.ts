@@ -65,15 +65,15 @@ describe('MemoryRateLimiter', () => {
     expect(await limiter.consume('key-a', 0, new Date('2026-01-01T10:00:10Z'))).toMatchObject({ allowed: false, limit: 0, remaining: 0 });
   });
 
-  it('prunes only finished windows when it holds over 10,000 keys, keeping the counts of the current minute', async () => {
+  it('forgets the windows of a finished minute among many keys, and keeps every count of the current minute', async () => {
     const limiter = new MemoryRateLimiter();
     const old = new Date('2026-01-01T10:00:10Z');
     const later = new Date('2026-01-01T10:01:10Z');
     for (let index = 0; index <= 10_001; index++) await limiter.consume(`old-${index}`, 1, old);
-    // The first new entry of the next minute prunes the old windows; this one is current and must stay.
+    // A new minute leaves the old windows behind; this one is current and must be kept.
     expect(await limiter.consume('current', 1, later)).toMatchObject({ allowed: true, remaining: 0 });
     for (let index = 0; index <= 10_001; index++) await limiter.consume(`new-${index}`, 1, later);
-    // Past 10,000 keys again, within the same minute: a prune now must not forget 'current'.
+    // Many more keys within the same minute: none of them may push 'current' out.
     expect((await limiter.consume('new-0', 1, later)).allowed).toBe(false);
     expect((await limiter.consume('current', 1, later)).allowed).toBe(false);
     expect(await limiter.consume('old-0', 1, later)).toMatchObject({ allowed: true, remaining: 0 });

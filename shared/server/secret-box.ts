@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseKeyPairs } from './key-pairs.ts';
 
 /**
  * Secrets the services must keep to use them again (webhook signing secrets, session keys made on
@@ -23,19 +24,8 @@ const PREFIX = 'sealed:v1:';
 
 /** Parses `kid:base64url-key` pairs separated by commas; each key is 32 bytes; the first one seals. */
 export function parseSecretKeys(text: string): SecretKey[] {
-  const keys = text
-    .split(',')
-    .map((pair) => pair.trim())
-    .filter(Boolean)
-    .map((pair) => {
-      const [kid, encoded] = pair.split(':');
-      if (!kid || !encoded || !/^[\w-]{1,64}$/.test(kid)) throw new TypeError('each secrets key must be kid:key, with a kid of letters, digits, _ or -');
-      const key = Buffer.from(encoded, 'base64url');
-      if (key.length !== 32) throw new TypeError(`secrets key ${kid} is ${key.length} bytes; it must be 32 (AES-256)`);
-      return { kid, key };
-    });
-  if (keys.length === 0) throw new TypeError('the secrets key set is empty');
-  return keys;
+  const keys = parseKeyPairs(text, 'secrets key', (kid, bytes) => bytes.length === 32 || `secrets key ${kid} is ${bytes.length} bytes; it must be 32 (AES-256)`);
+  return keys.map(({ kid, bytes }) => ({ kid, key: bytes }));
 }
 
 export class SecretBox {

@@ -2,6 +2,7 @@ import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import { ParleyError } from '../errors.ts';
 import { randomToken } from '../ids.ts';
 import { SESSION_TOKEN_PREFIX } from '../schemas/widget.ts';
+import { parseKeyPairs } from './key-pairs.ts';
 
 /**
  * Widget session tokens (`wst_…`): HS256 JWTs behind a prefix, signed with the first key of a
@@ -51,22 +52,9 @@ const AUDIENCE = 'parley-widget';
 
 /** Parses `kid:base64url-secret` pairs separated by commas; the first one signs. */
 export function parseSessionKeys(text: string): SessionKey[] {
-  const keys = text
-    .split(',')
-    .map((pair) => pair.trim())
-    .filter(Boolean)
-    .map((pair) => {
-      const [kid, secret] = pair.split(':');
-      if (!kid || !secret || !/^[\w-]{1,64}$/.test(kid)) {
-        throw new TypeError('each session key must be kid:secret, with a kid of letters, digits, _ or -');
-      }
-      const bytes = Buffer.from(secret, 'base64url');
-      // OWASP: an HS256 secret is at least as long as the hash output (256 bits).
-      if (bytes.length < 32) throw new TypeError(`session key ${kid} is ${bytes.length} bytes; it must be at least 32`);
-      return { kid, secret: new Uint8Array(bytes) };
-    });
-  if (keys.length === 0) throw new TypeError('the session key set is empty');
-  return keys;
+  // OWASP: an HS256 secret is at least as long as the hash output (256 bits).
+  const keys = parseKeyPairs(text, 'session key', (kid, bytes) => bytes.length >= 32 || `session key ${kid} is ${bytes.length} bytes; it must be at least 32`);
+  return keys.map(({ kid, bytes }) => ({ kid, secret: new Uint8Array(bytes) }));
 }
 
 export class SessionTokens {
