@@ -32,6 +32,8 @@ import {
 import { createConversationService, type ConversationService, type MessageLimits } from './conversation-service.ts';
 import { crossOrigin } from './cors.ts';
 import type { EngineClient } from './engine-client.ts';
+import { EngineKeys } from './engine-keys.ts';
+import { placeUnplacedState } from './store/environments.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
 import { createFeedTail, type FeedTail } from './feed-tail.ts';
 import { bffOpenApi, helpdeskOpenApi, isDeskRoute } from './openapi.ts';
@@ -76,7 +78,12 @@ export const WIDGET_REQUESTS_PER_MINUTE = 120;
 export interface BffDeps {
   sql: Sql;
   logger: Logger;
-  engine: EngineClient;
+  /**
+   * The BFF's keys to its engine, at most one per environment, all of one engine account; a
+   * conversation goes up with its own environment's key. The first is the key the BFF had when it
+   * held only one: what it kept then belongs to that key's environment.
+   */
+  engine: EngineClient | readonly EngineClient[];
   tokens: SessionTokens;
   /** The folder with the built widget (`widget.js`, `app.js`, chunks). */
   widgetAssetsDir: string;
@@ -87,8 +94,8 @@ export interface BffDeps {
   defaultInboxId?: string | undefined;
   /** How many proxies in front append to X-Forwarded-For (0: the peer is the client). */
   trustProxyHops?: number;
-  /** The secret the engine signs its webhooks to this BFF with; without it, webhooks are refused. */
-  engineWebhookSecret?: string | undefined;
+  /** The secrets the engine signs its webhooks to this BFF with (one per endpoint, so one per environment); without one, webhooks are refused. */
+  engineWebhookSecret?: string | readonly string[] | undefined;
   /**
    * How often the engine's feed is read while webhooks are quiet or not set up (it is also read at
    * start and after the engine was unreachable); 0 turns the tail off (tests drive it by hand).
@@ -136,12 +143,15 @@ export interface Bff {
  * starts reading the engine's feed.
  */
 export async function createBff(deps: BffDeps): Promise<Bff> {
-  const { sql, logger, engine, tokens, widgetAssetsDir, defaultInboxId, now = () => new Date(), extraRouters = [] } = deps;
+  const { sql, logger, tokens, widgetAssetsDir, defaultInboxId, now = () => new Date(), extraRouters = [] } = deps;
+  const engines = new EngineKeys(deps.engine);
   await migrate(sql, BFF_MIGRATIONS);
+  await placeUnplacedState(sql, engines.first.environment);
+  const webhookSecrets = [deps.engineWebhookSecret ?? []].flat();
   // This BFF's engine account, asked once (again after a failure): only its keys speak for customers here.
   let ownAccount: Promise<string> | undefined;
   const ownAccountId = () =>
-    (ownAccount ??= engine.me().then(
+    (ownAccount ??= engines.first.me().then(
       (me) => me.account_id,
       (error: unknown) => {
         ownAccount = undefined;
@@ -179,16 +189,16 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const recorder = createEngineEventRecorder({ sql, publisher, now });
   const feed = createFeedTail({
     sql,
-    engine,
+    engines,
     recorder,
     logger,
     pollMs: deps.feedPollMs ?? 2_000,
-    webhooks: Boolean(deps.engineWebhookSecret),
+    webhooks: webhookSecrets.length > 0,
     ...(deps.webhookGraceMs ? { webhookGraceMs: deps.webhookGraceMs } : {}),
   });
   const relay = createRelay({
     sql,
-    engine,
+    engines,
     recorder,
     publisher,
     logger,
@@ -197,19 +207,19 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     onEngineBack: () => feed.wake(),
     ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}),
   });
-  const conversations = createConversationService({ sql, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: deps.messageLimits });
+  const conversations = createConversationService({ sql, engines, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: deps.messageLimits });
 
   const open = new ApiRoutes();
   addSessionRoutes(open, {
     sql,
     sessions,
-    engine,
+    engines,
     ownAccountId,
     siteKeyLimiter,
     trustProxyHops: deps.trustProxyHops ?? 0,
     now,
   });
-  addEngineWebhookRoutes(open, { sql, recorder, secret: deps.engineWebhookSecret, now, onWebhook: () => feed.webhookArrived() });
+  addEngineWebhookRoutes(open, { sql, recorder, secrets: webhookSecrets, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
   addHostedChatRoutes(open, sql);
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
@@ -228,7 +238,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
   addWebhookRoutes(application, { sql, worker: webhooks, policy: webhookPolicy, now, secrets });
-  const deskConversations = createDeskConversationService({ sql, engine, recorder, conversations, publisher, now });
+  const deskConversations = createDeskConversationService({ sql, engines, recorder, conversations, publisher, now });
   addDeskConversationRoutes(application, deskConversations, sql);
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });

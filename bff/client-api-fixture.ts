@@ -236,7 +236,8 @@ export function useClientApi(driver: Driver) {
     return until(() => listMessages(inbox, source, id), (list) => list.some((message) => message.id > sent.body.id && message.message_type === 1), `an answer to "${content}"`);
   }
   const engineId = (uuid: string) => engineConversationOf(stack, uuid);
-  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
+  // The Client API's contacts are live customers: their conversations are the live key's.
+  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove({ engineUrl: stack.engineUrl, apiKey: stack.liveApiKey! }, engineConversationId, move, body);
   // People, not contact rows: a match gives a new contact (new source_id and pubsub_token, as Chatwoot's new contact-inbox) of the same person.
   const contactCount = async (inboxId: string) =>
     (await stack.bffSql.query<{ n: number }>('SELECT count(DISTINCT COALESCE(person_id, id))::int AS n FROM contacts WHERE inbox_id = $1', [inboxId]))[0]!.n;

@@ -59,7 +59,8 @@ describe.each(DRIVERS)('helpdesk Client API realtime on $name', (driver) => {
   const send = (source: string, id: number, content: string, echo_id?: string) =>
     request(`${conversationUrl(source, id)}/messages`, { body: echo_id === undefined ? { content } : { content, echo_id } });
   const engineId = (uuid: string) => engineConversationOf(stack, uuid);
-  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
+  // The Client API's contacts are live customers: their conversations are the live key's.
+  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove({ engineUrl: stack.engineUrl, apiKey: stack.liveApiKey! }, engineConversationId, move, body);
 
   function socketWith(auth: Record<string, unknown> | undefined): Socket {
     const socket = io(`${stack.url}/client`, { ...(auth ? { auth } : {}), transports: ['websocket'], reconnection: false });

@@ -26,13 +26,13 @@ describe("the BFF's own configuration (npm run bff)", () => {
       port: 9000,
       host: '0.0.0.0',
       aiApiUrl: 'http://engine.internal:8081',
-      aiApiKey: ENGINE.AI_API_KEY,
+      aiApiKeys: [ENGINE.AI_API_KEY],
       dataDir: 'memory://',
       databaseUrl: 'postgresql://parley@db.internal/parley',
       redisUrl: 'rediss://cache.internal:6380',
       trustProxyHops: 1,
       publicUrl: 'https://chat.example.com',
-      engineWebhookSecret: 'whsec_0123456789abcdef',
+      engineWebhookSecrets: ['whsec_0123456789abcdef'],
       feedPollMs: 5000,
       logLevel: 'warn',
     });
@@ -46,12 +46,19 @@ describe("the BFF's own configuration (npm run bff)", () => {
     expect(config.dataDir).toMatch(/\.data$/);
   });
 
+  it('takes one engine key per environment, and a webhook secret for each, separated by commas', () => {
+    const sandbox = `service_test_${'c'.repeat(32)}`;
+    const config = readBffConfig({ ...ENGINE, AI_API_KEY: ` ${sandbox} , ${ENGINE.AI_API_KEY} `, ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef,whsec_1123456789abcdef' });
+    expect(config.aiApiKeys).toEqual([sandbox, ENGINE.AI_API_KEY]);
+    expect(config.engineWebhookSecrets).toEqual(['whsec_0123456789abcdef', 'whsec_1123456789abcdef']);
+  });
+
   it('treats empty variables as unset', () => {
     expect(readBffConfig({ ...ENGINE, DATABASE_URL: '', REDIS_URL: '', SESSION_KEYS: '', ENGINE_WEBHOOK_SECRET: '' })).toMatchObject({
       databaseUrl: undefined,
       redisUrl: undefined,
       sessionKeys: undefined,
-      engineWebhookSecret: undefined,
+      engineWebhookSecrets: [],
     });
   });
 
@@ -71,6 +78,9 @@ describe("the BFF's own configuration (npm run bff)", () => {
     ['a session key without its kid', { ...ENGINE, SESSION_KEYS: Buffer.alloc(32, 7).toString('base64url') }, 'SESSION_KEYS'],
     ['a negative number of proxy hops', { ...ENGINE, TRUST_PROXY_HOPS: '-1' }, 'TRUST_PROXY_HOPS'],
     ['a short webhook secret', { ...ENGINE, ENGINE_WEBHOOK_SECRET: 'short' }, 'ENGINE_WEBHOOK_SECRET'],
+    ['two keys of one environment', { ...ENGINE, AI_API_KEY: `${ENGINE.AI_API_KEY},service_live_${'b'.repeat(32)}` }, 'AI_API_KEY'],
+    ['a list with a bad key', { ...ENGINE, AI_API_KEY: `${ENGINE.AI_API_KEY},pk_test_${'b'.repeat(32)}` }, 'AI_API_KEY'],
+    ['three webhook secrets', { ...ENGINE, ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef,whsec_1123456789abcdef,whsec_2123456789abcdef' }, 'ENGINE_WEBHOOK_SECRET'],
     ['a feed poll under 100 ms', { ...ENGINE, FEED_POLL_MS: '10' }, 'FEED_POLL_MS'],
     ['an unknown log level', { ...ENGINE, LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     ['a public URL with a path', { ...ENGINE, PUBLIC_URL: 'https://chat.example.com/parley' }, 'PUBLIC_URL'],

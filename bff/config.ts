@@ -19,7 +19,29 @@ import {
 } from '../shared/server/index.ts';
 
 /** A key of the engine's (`service_test_…` / `service_live_…`), as SPEC's API keys look. */
-const ApiKey = z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be an API key (service_test_… or service_live_…)');
+const ApiKey = z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be API keys (service_test_… or service_live_…)');
+
+/**
+ * The BFF's engine keys (`AI_API_KEY`): one, or one per environment separated by a comma, all of
+ * one engine account. Sandbox customers go up with the `service_test_` key, live ones with the
+ * `service_live_` key; an environment without a key is not served. The first key is the one whose
+ * environment what was kept before belongs to.
+ */
+const ApiKeySet = z
+  .string()
+  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(
+    z
+      .array(ApiKey)
+      .min(1)
+      .refine((keys) => new Set(keys.map((key) => key.slice(0, 13))).size === keys.length, 'give at most one key per environment (one service_test_…, one service_live_…)'),
+  );
+
+/** The secrets of the engine's webhook endpoints for this BFF (one per environment), comma-separated. */
+const WebhookSecretSet = z
+  .string()
+  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .pipe(z.array(z.string().min(16, 'each must be at least 16 characters')).max(2, 'at most one secret per environment'));
 
 /**
  * The variables the BFF reads. The demo (`npm start`) reads the same ones and adds its own, so
@@ -30,7 +52,7 @@ export const BffEnv = z.object({
   HOST: Host,
   /** The engine's base URL, without `/v1`. */
   AI_API_URL: optionalVariable(HttpUrl),
-  AI_API_KEY: optionalVariable(ApiKey),
+  AI_API_KEY: optionalVariable(ApiKeySet),
   DATA_DIR: DataDir,
   DATABASE_URL: optionalVariable(PostgresUrl),
   REDIS_URL: optionalVariable(RedisUrl),
@@ -40,7 +62,7 @@ export const BffEnv = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Where people reach this BFF (for one-time sign-in links), e.g. https://chat.example.com. */
   PUBLIC_URL: optionalVariable(Origin),
-  ENGINE_WEBHOOK_SECRET: optionalVariable(z.string().min(16, 'must be at least 16 characters')),
+  ENGINE_WEBHOOK_SECRET: optionalVariable(WebhookSecretSet),
   FEED_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   /** How often the helpdesk's webhook worker looks for due deliveries (it also sends right after each change). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
@@ -57,7 +79,7 @@ export function secretsGoWithRedis(value: { REDIS_URL?: string | undefined; SECR
 }
 
 /** AI_API_URL names an engine elsewhere; the BFF can only speak to it with a key. */
-export function keyGoesWithEngineUrl(value: { AI_API_URL?: string | undefined; AI_API_KEY?: string | undefined }, ctx: z.RefinementCtx): void {
+export function keyGoesWithEngineUrl(value: { AI_API_URL?: string | undefined; AI_API_KEY?: readonly string[] | undefined }, ctx: z.RefinementCtx): void {
   if (value.AI_API_URL && !value.AI_API_KEY) {
     ctx.addIssue({ code: 'custom', path: ['AI_API_KEY'], message: 'must be set when AI_API_URL is (the key this BFF uses with that engine)' });
   }
@@ -69,7 +91,8 @@ export interface BffSettings {
   host: string;
   /** Set when the engine runs elsewhere. */
   aiApiUrl: string | undefined;
-  aiApiKey: string | undefined;
+  /** One key per environment served; the first is the one what was kept before belongs to. */
+  aiApiKeys: string[] | undefined;
   /** An absolute folder, or `memory://`. */
   dataDir: string;
   databaseUrl: string | undefined;
@@ -82,7 +105,7 @@ export interface BffSettings {
   trustProxyHops: number;
   /** Unset: the address each request came to. */
   publicUrl: string | undefined;
-  engineWebhookSecret: string | undefined;
+  engineWebhookSecrets: string[];
   feedPollMs: number;
   webhookPollMs: number;
   webhookAllowedPrivateOrigins: string[];
@@ -95,7 +118,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     port: value.PORT,
     host: value.HOST,
     aiApiUrl: value.AI_API_URL,
-    aiApiKey: value.AI_API_KEY,
+    aiApiKeys: value.AI_API_KEY,
     dataDir: value.DATA_DIR,
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,
@@ -103,7 +126,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     secretKeys: value.SECRETS_KEYS,
     trustProxyHops: value.TRUST_PROXY_HOPS,
     publicUrl: value.PUBLIC_URL,
-    engineWebhookSecret: value.ENGINE_WEBHOOK_SECRET,
+    engineWebhookSecrets: value.ENGINE_WEBHOOK_SECRET ?? [],
     feedPollMs: value.FEED_POLL_MS,
     webhookPollMs: value.WEBHOOK_POLL_MS,
     webhookAllowedPrivateOrigins: value.WEBHOOK_ALLOWED_PRIVATE_ORIGINS,
@@ -114,7 +137,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
 /** The settings of a BFF alone (`npm run bff`): it has no engine of its own, so both engine variables are required. */
 export interface BffConfig extends BffSettings {
   aiApiUrl: string;
-  aiApiKey: string;
+  aiApiKeys: string[];
 }
 
 /** A variable the BFF alone cannot do without; unset and empty both say what it is for. */
@@ -123,13 +146,13 @@ const required = <S extends z.ZodType<unknown, string>>(schema: S, meaning: stri
 
 const StandaloneEnv = BffEnv.extend({
   AI_API_URL: required(HttpUrl, "the engine's base URL, without /v1 (e.g. http://127.0.0.1:8081)"),
-  AI_API_KEY: required(ApiKey, 'the API key (service_test_… or service_live_…) this BFF uses with the engine'),
+  AI_API_KEY: required(ApiKeySet, 'the API keys this BFF uses with the engine: a service_live_… key, a service_test_… key, or both separated by a comma'),
 }).superRefine(secretsGoWithRedis);
 
 /** Reads the BFF's settings; anything wrong throws a ConfigError whose message names every bad variable. */
 export function readBffConfig(env: NodeJS.ProcessEnv): BffConfig {
   const value = readEnv(StandaloneEnv, env);
-  return { ...bffSettings(value), aiApiUrl: value.AI_API_URL, aiApiKey: value.AI_API_KEY };
+  return { ...bffSettings(value), aiApiUrl: value.AI_API_URL, aiApiKeys: value.AI_API_KEY };
 }
 
 /** What a tool that only opens the BFF's store reads (`npm run bff:inbox`). */

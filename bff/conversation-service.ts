@@ -1,6 +1,7 @@
 import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
 import type { RateLimiter, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
+import type { EngineKeys } from './engine-keys.ts';
 import type { Relay } from './relay.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Customer, Session } from './sessions.ts';
@@ -12,6 +13,8 @@ import { conversationViews, unreadCount } from './store/views.ts';
 
 export interface ConversationServiceDeps {
   sql: Sql;
+  /** A conversation is opened only in an environment this BFF holds an engine key for. */
+  engines: Pick<EngineKeys, 'for'>;
   relay: Pick<Relay, 'kick'>;
   publisher: Publisher;
   now: () => Date;
@@ -40,7 +43,7 @@ const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
  * The BFF's one implementation of conversations, behind the widget routes and the socket
  * (and, later, the helpdesk Client API). Every lookup is scoped to the asking customer.
  */
-export function createConversationService({ sql, relay, publisher, now, messageLimiter, messageLimits = MESSAGE_LIMITS }: ConversationServiceDeps) {
+export function createConversationService({ sql, engines, relay, publisher, now, messageLimiter, messageLimits = MESSAGE_LIMITS }: ConversationServiceDeps) {
   /** A new message counts against its customer's and its inbox's minute; over either it is refused (and not kept). */
   async function countMessage(customer: Customer): Promise<void> {
     const at = now();
@@ -52,13 +55,13 @@ export function createConversationService({ sql, relay, publisher, now, messageL
   }
 
   async function mine(customer: Customer, uuid: string): Promise<ConversationRecord> {
-    const conversation = await findCustomerConversation(sql, customer.inboxId, customer.customerRef, uuid);
+    const conversation = await findCustomerConversation(sql, customer, uuid);
     if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
     return conversation;
   }
 
   async function view(customer: Customer, conversation: ConversationRecord): Promise<WidgetConversation> {
-    const [found] = await conversationViews(sql, { inboxId: customer.inboxId, customerRef: customer.customerRef, id: conversation.id });
+    const [found] = await conversationViews(sql, { ...customer, id: conversation.id });
     return found!;
   }
 
@@ -78,8 +81,10 @@ export function createConversationService({ sql, relay, publisher, now, messageL
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
     async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined } = {}): Promise<WidgetConversation> {
+      // Kept only when it can go to the engine: with the key of the customer's own environment.
+      engines.for(customer.environment);
       const conversation = await sql.transaction(async (tx) => {
-        const created = await insertConversation(tx, customer.inboxId, customer.customerRef, now(), contact);
+        const created = await insertConversation(tx, customer, now(), contact);
         await publisher.record(tx, created, [{ type: 'conversation.created' }]);
         return created;
       });
@@ -88,7 +93,7 @@ export function createConversationService({ sql, relay, publisher, now, messageL
     },
 
     list(customer: Customer): Promise<WidgetConversation[]> {
-      return conversationViews(sql, { inboxId: customer.inboxId, customerRef: customer.customerRef });
+      return conversationViews(sql, customer);
     },
 
     async get(customer: Customer, uuid: string): Promise<WidgetConversation> {
@@ -108,7 +113,7 @@ export function createConversationService({ sql, relay, publisher, now, messageL
     async send(customer: Customer, uuid: string, request: SendWidgetMessageRequest): Promise<{ message: WidgetMessage; created: boolean }> {
       const { conversation, result } = await sql.transaction(async (tx) => {
         // The lock orders this conversation's messages: ids commit in the order they are taken.
-        const conversation = await findCustomerConversation(tx, customer.inboxId, customer.customerRef, uuid, true);
+        const conversation = await findCustomerConversation(tx, customer, uuid, true);
         if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
         const result = await insertMessage(tx, conversation, { author: 'customer', text: request.text, messageId: request.message_id, upstream: 'pending' }, now());
         if (result.created && conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);

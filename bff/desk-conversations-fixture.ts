@@ -50,7 +50,7 @@ export interface CustomerTab {
 
 export async function startDeskStack(): Promise<DeskStack> {
   const engine = await startEngine();
-  const stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, AI_API_URL: engine.url, AI_API_KEY: engine.apiKey }, { feedPollMs: 0 });
+  const stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { feedPollMs: 0 });
   const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
   const person = async (name: string, email: string, role: 'administrator' | 'agent') => {
     const user = User.parse((await platform('/users', { name, email })).body);

@@ -50,12 +50,15 @@ export class EngineClient {
   readonly #apiKey: string;
   readonly #timeoutMs: number;
   readonly #fetch: typeof globalThis.fetch;
+  /** The environment the key opens, by its prefix (`service_test_` sandbox, `service_live_` live). */
+  readonly environment: 'sandbox' | 'live';
 
   constructor(options: EngineClientOptions) {
     const url = new URL(options.baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
     this.#baseUrl = url.href.replace(/\/$/, '');
     this.#apiKey = options.apiKey;
+    this.environment = options.apiKey.startsWith('service_live_') ? 'live' : 'sandbox';
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#fetch = options.fetch ?? globalThis.fetch;
   }

@@ -21,7 +21,7 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
 
   beforeAll(async () => {
     engine = await startEngine(driver);
-    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0, engineWebhookSecret: secret, now: () => bffNow });
+    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0, engineWebhookSecret: secret, now: () => bffNow });
   });
   afterAll(async () => {
     closeSockets();
@@ -44,8 +44,9 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     return { token, conversationId, tab, engineId: await engineIdOf(stack, conversationId) };
   }
 
-  /** The events of one conversation from the engine's feed, after the ones already known. */
-  const feedEventsOf = async (engineId: string, types: string[]) => (await engineFeed(engine)).filter((event) => event.conversation_id === engineId && types.includes(event.type));
+  /** The events of one conversation from the engine's feed, as its sandbox webhook endpoint would post them (with the environment). */
+  const feedEventsOf = async (engineId: string, types: string[]) =>
+    (await engineFeed(engine)).filter((event) => event.conversation_id === engineId && types.includes(event.type)).map((event) => ({ ...event, environment: 'sandbox' }));
 
   it("stores a signed webhook's event as exactly one message, pushed once; the same webhook again and the feed add nothing", async () => {
     const { token, conversationId, tab, engineId } = await answeredCustomer();
@@ -119,6 +120,10 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.code).toBe('invalid_json');
 
+    // Genuinely signed, but naming the other environment: a sandbox conversation takes nothing from a live endpoint.
+    const otherEnvironment = JSON.stringify({ ...event, environment: 'live' });
+    expect((await postWebhook(otherEnvironment, await signedHeaders(otherEnvironment))).status).toBe(200);
+
     await tab.barrier(conversationId);
     expect(tab.created).toHaveLength(pushedBefore);
     expect(await widget.messages(token, conversationId)).toEqual(before);
@@ -152,7 +157,7 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
       ['human', 'Your parcel is on its way.'],
     ]);
     const feed = await engineFeed(engine);
-    const cursor = await readSetting(stack.bffSql, 'engine_feed_cursor');
+    const cursor = await readSetting(stack.bffSql, 'engine_feed_cursor_sandbox');
     expect(cursor).toBe(feed.at(-1)!.id);
 
     // A second catch-up starts after the cursor: there is nothing after it, and nothing changes.
@@ -163,14 +168,14 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     await tab.barrier(conversationId);
     expect(tab.created).toHaveLength(pushedBefore + 2);
     expect(await widget.messages(token, conversationId)).toEqual(stored);
-    expect(await readSetting(stack.bffSql, 'engine_feed_cursor')).toBe(cursor);
+    expect(await readSetting(stack.bffSql, 'engine_feed_cursor_sandbox')).toBe(cursor);
 
     // The next event moves the cursor on by exactly that one.
     const [next] = await atEngine(engine, engineId, 'human-messages', { text: 'It arrives tomorrow.', author_name: 'Alex' });
     await stack.bff.feed.catchUp();
     await tab.barrier(conversationId);
     expect(tab.created.slice(pushedBefore + 2).map((message) => message.text)).toEqual(['It arrives tomorrow.']);
-    expect(await readSetting(stack.bffSql, 'engine_feed_cursor')).toBe(next!.id);
+    expect(await readSetting(stack.bffSql, 'engine_feed_cursor_sandbox')).toBe(next!.id);
     expect(await widget.messages(token, conversationId)).toHaveLength(stored.length + 1);
   });
 });

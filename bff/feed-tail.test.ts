@@ -75,7 +75,7 @@ describe("reading the engine's feed only when it is needed", () => {
 
   it('reads the feed on a timer when no webhooks are set up, the only way to hear of what the BFF did not cause', async () => {
     engine = await startEngine();
-    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey, FEED_POLL_MS: '100' });
+    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, FEED_POLL_MS: '100' });
     expect(stack.bff.feed.polling).toBe(true);
     const { id, messages } = await exchange(stack, 'How do I return an item?', 'nohooks-1');
     const engineId = await engineConversationOf(stack, id);

@@ -1,12 +1,13 @@
 import type { EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
-import { EngineCallError, type EngineClient } from './engine-client.ts';
+import { EngineCallError } from './engine-client.ts';
+import type { EngineKeys } from './engine-keys.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
 import { findConversationByEngineId } from './store/conversations.ts';
+import { feedCursorName } from './store/environments.ts';
 import { notBroughtByWebhook, seenEngineEvents } from './store/events-seen.ts';
-import { readSetting, writeSetting } from './store/inboxes.ts';
+import { readSetting, writeSetting, type Environment } from './store/inboxes.ts';
 
-const CURSOR = 'engine_feed_cursor';
 /** How long an event from the engine's answer may take to come again by webhook before webhooks count as quiet. */
 const WEBHOOK_GRACE_MS = 30_000;
 /** At most this many answer events are watched at once; beyond, the oldest are dropped from the watch. */
@@ -14,7 +15,7 @@ const WATCHED_EVENTS = 1_000;
 
 export interface FeedTailDeps {
   sql: Sql;
-  engine: EngineClient;
+  engines: EngineKeys;
   recorder: EngineEventRecorder;
   logger: Logger;
   /** How often the feed is read while webhooks are quiet (or not set up); 0 turns the tail off. */
@@ -25,14 +26,14 @@ export interface FeedTailDeps {
 }
 
 /**
- * The engine's event feed, read from the stored cursor only when it is needed (DESIGN "after any
+ * The engine's event feeds (one per environment the BFF has a key for, each with its own cursor), read from the stored cursor only when it is needed (DESIGN "after any
  * downtime"): at start, after a gap (the engine was unreachable and is back), and while webhooks
  * are quiet. Webhooks count as quiet when none are set up, or when an event the engine answered
  * with has not come again by webhook, to any node, within 30 seconds; they are working again when
  * one arrives. Events of conversations this BFF knows are recorded once, whichever path brought
  * them first; the cursor moves on only after a page is recorded, so a crash re-reads rather than skips.
  */
-export function createFeedTail({ sql, engine, recorder, logger, pollMs, webhooks, webhookGraceMs = WEBHOOK_GRACE_MS }: FeedTailDeps) {
+export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhooks, webhookGraceMs = WEBHOOK_GRACE_MS }: FeedTailDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let stopped = true;
@@ -42,19 +43,25 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs, webhooks
   const watched = new Map<string, number>();
   let watchTimer: NodeJS.Timeout | undefined;
 
-  /** Reads one page; true when there is more to read at once. */
-  async function readPage(): Promise<boolean> {
-    const cursor = await readSetting(sql, CURSOR);
-    const page = await engine.events(cursor, 100);
+  /** Reads one page of an environment's feed; true when there is more to read at once. */
+  async function readPage(environment: Environment): Promise<boolean> {
+    const cursorName = feedCursorName(environment);
+    const cursor = await readSetting(sql, cursorName);
+    const page = await engines.for(environment).events(cursor, 100);
     // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
     const seen = await seenEngineEvents(sql, page.events.map((event) => event.id));
     for (const event of page.events) {
       if (seen.has(event.id) || !event.conversation_id) continue;
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
-      if (conversation) await recorder.record(conversation, [event]);
+      if (conversation?.environment === environment) await recorder.record(conversation, [event]);
     }
-    if (page.next && page.next !== cursor) await writeSetting(sql, CURSOR, page.next);
+    if (page.next && page.next !== cursor) await writeSetting(sql, cursorName, page.next);
     return page.has_more;
+  }
+
+  /** Reads every environment's feed until it has nothing more. */
+  async function readAll(): Promise<void> {
+    for (const environment of engines.environments) while (await readPage(environment));
   }
 
   /** Reads until the feed has nothing more; then, while webhooks are quiet, again after `pollMs`. */
@@ -63,9 +70,7 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs, webhooks
     let delay = pollMs;
     running = true;
     try {
-      current = (async () => {
-        while (await readPage());
-      })();
+      current = readAll();
       await current;
     } catch (error) {
       delay = error instanceof EngineCallError && error.retryAfterMs ? error.retryAfterMs : Math.max(pollMs, 2_000);
@@ -154,7 +159,7 @@ export function createFeedTail({ sql, engine, recorder, logger, pollMs, webhooks
     /** Reads until the feed has nothing more (for tests and for catching up on demand). */
     async catchUp(): Promise<void> {
       await current?.catch(() => undefined);
-      while (await readPage());
+      await readAll();
     },
     async stop(): Promise<void> {
       stopped = true;

@@ -32,7 +32,7 @@ describe('npm run bff: the BFF alone, in front of an engine elsewhere', () => {
   /** Starts bff/main.ts on a free port and waits until it answers `GET /openapi.json`. */
   async function startBff(env: Record<string, string> = {}): Promise<{ url: string; script: RunningScript }> {
     const port = await freePort();
-    const script = startNodeScript('bff/main.ts', [], { PORT: String(port), AI_API_URL: engine.url, AI_API_KEY: engine.apiKey, DATA_DIR: 'memory://', ...env });
+    const script = startNodeScript('bff/main.ts', [], { PORT: String(port), AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, DATA_DIR: 'memory://', ...env });
     started.push(script);
     const url = `http://127.0.0.1:${port}`;
     await until(

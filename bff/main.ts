@@ -21,13 +21,21 @@ try {
   process.exit(1);
 }
 const logger = createLogger('bff', config.logLevel);
-const engine = new EngineClient({ baseUrl: config.aiApiUrl, apiKey: config.aiApiKey });
+const engines = config.aiApiKeys.map((apiKey) => new EngineClient({ baseUrl: config.aiApiUrl, apiKey }));
 
-// A key or URL the engine refuses is bad configuration: stop now rather than fail every message.
-// An engine that is merely down is not: messages wait in the outbox until it is back.
+// A key or URL the engine refuses is bad configuration, and so are keys of two accounts: stop now
+// rather than fail every message. An engine that is merely down is not: messages wait in the outbox until it is back.
 try {
-  const me = await engine.me();
-  logger.info({ engine: config.aiApiUrl, accountId: me.account_id, environment: me.environment }, 'engine key accepted');
+  const accounts = new Set<string>();
+  for (const engine of engines) {
+    const me = await engine.me();
+    accounts.add(me.account_id);
+    logger.info({ engine: config.aiApiUrl, accountId: me.account_id, environment: me.environment }, 'engine key accepted');
+  }
+  if (accounts.size > 1) {
+    process.stderr.write(`The configuration is not valid:\n  AI_API_KEY: the keys are of different engine accounts (${[...accounts].join(', ')}); give the keys of one account\n`);
+    process.exit(1);
+  }
 } catch (error) {
   if (!(error instanceof EngineCallError) || error.retryable) {
     logger.warn({ err: error, engine: config.aiApiUrl }, 'the engine cannot be reached now; messages wait in the outbox until it can');
@@ -49,13 +57,13 @@ if (!existsSync(join(WIDGET_ASSETS_DIR, 'widget.js'))) {
 const bff = await createBff({
   sql: infrastructure.sql,
   logger,
-  engine,
+  engine: engines,
   tokens: infrastructure.tokens,
   widgetAssetsDir: WIDGET_ASSETS_DIR,
   defaultInboxId,
   trustProxyHops: config.trustProxyHops,
-      publicUrl: config.publicUrl,
-  engineWebhookSecret: config.engineWebhookSecret,
+  publicUrl: config.publicUrl,
+  engineWebhookSecret: config.engineWebhookSecrets,
   feedPollMs: config.feedPollMs,
   deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
   secrets: infrastructure.secrets,

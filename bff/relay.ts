@@ -1,6 +1,7 @@
 import { randomToken, type EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
-import { EngineCallError, type EngineClient } from './engine-client.ts';
+import { EngineCallError } from './engine-client.ts';
+import type { EngineKeys } from './engine-keys.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Change, Publisher } from './publisher.ts';
@@ -14,7 +15,7 @@ const LEASE_MS = 60_000;
 
 export interface RelayDeps {
   sql: Sql;
-  engine: EngineClient;
+  engines: EngineKeys;
   recorder: EngineEventRecorder;
   publisher: Publisher;
   logger: Logger;
@@ -33,7 +34,7 @@ export interface RelayDeps {
  * cannot be reached, or asks us to slow down, the work stays in the store and is tried again
  * (honouring `Retry-After`); nothing is dropped, and pending work is picked up again at start.
  */
-export function createRelay({ sql, engine, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, onAnswer, onEngineBack }: RelayDeps) {
+export function createRelay({ sql, engines, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, onAnswer, onEngineBack }: RelayDeps) {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
   // At most one waiting retry per conversation, however many of its messages wait.
@@ -45,7 +46,7 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
 
   async function engineConversation(conversation: ConversationRecord): Promise<string> {
     if (conversation.engineConversationId) return conversation.engineConversationId;
-    const opened = await engine.openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
+    const opened = await engines.for(conversation.environment).openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
@@ -55,7 +56,7 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
     if (typingDone.length) publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
     try {
-      const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
+      const answer = await engines.for(conversation.environment).sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
       await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
       typingDone.length = 0;
@@ -78,7 +79,7 @@ export function createRelay({ sql, engine, recorder, publisher, logger, now, ret
     if (!conversation.closeRequested || conversation.engineClosed) return;
     if (conversation.engineConversationId) {
       try {
-        const change = await engine.close(conversation.engineConversationId, `close-${conversation.uuid}`);
+        const change = await engines.for(conversation.environment).close(conversation.engineConversationId, `close-${conversation.uuid}`);
         await recorder.record(conversation, change.events);
         onAnswer?.(change.events);
       } catch (error) {

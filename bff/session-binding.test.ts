@@ -24,7 +24,7 @@ describe('what a widget session token is bound to', () => {
 
   beforeAll(async () => {
     engine = await startEngine(undefined, undefined, { tokens });
-    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey, SESSION_KEYS });
+    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, SESSION_KEYS });
   });
   afterAll(async () => {
     await stack?.stop();

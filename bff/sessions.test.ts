@@ -292,7 +292,7 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
 
   beforeAll(async () => {
     engine = await startEngine(PGLITE);
-    stack = await startStack(PGLITE, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey });
+    stack = await startStack(PGLITE, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys });
   });
   afterAll(async () => {
     await stack?.stop();

@@ -1,6 +1,7 @@
 import { ParleyError } from '../shared/index.ts';
 import type { SessionClaims, SessionTokens, Sql, VerifiedSession } from '../shared/server/index.ts';
 import { bffCustomerRef } from './customer-refs.ts';
+import type { Environment } from './store/inboxes.ts';
 
 /** A visitor who comes back within this long keeps their conversations, though their token expired. */
 export const RENEWAL_GRACE_S = 7 * 24 * 3600;
@@ -10,16 +11,16 @@ export const RENEWAL_GRACE_S = 7 * 24 * 3600;
  */
 export const VISITOR_LIFETIME_S = 30 * 24 * 3600;
 
-/** Who is asking: one customer of one inbox. A widget session and (later) a Client API contact both map to it. */
+/** Who is asking: one customer of one inbox, in one environment. A widget session and a Client API contact both map to it. */
 export interface Customer {
   inboxId: string;
   customerRef: string;
+  environment: Environment;
   verified: boolean;
 }
 
 export interface Session extends Customer {
   jti: string;
-  environment: 'sandbox' | 'live';
   expiresAt: Date;
   name: string | undefined;
   /** When this customer's identity began (renewals keep it). */

@@ -24,7 +24,7 @@ describe.each(DRIVERS)('the BFF when the engine goes away or refuses, on $name',
 
   beforeAll(async () => {
     engine = await startEngine(driver);
-    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
+    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
   });
   // A test that fails while the engine is down must not leave it down for the next one.
   afterEach(() => engine.resume());
@@ -159,7 +159,7 @@ describe.each(DRIVERS)('a BFF restarted while the engine is down, on $name', (dr
 
   beforeAll(async () => {
     engine = await startEngine(driver);
-    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
+    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
   });
   afterAll(async () => {
     closeSockets();
@@ -246,7 +246,7 @@ describe.each(DRIVERS)('the BFF when the engine answers 429, on $name', (driver:
 
   beforeAll(async () => {
     engine = await startEngine(driver, () => engineNow);
-    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKey }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
+    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
   });
   afterAll(async () => {
     closeSockets();

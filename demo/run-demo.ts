@@ -11,7 +11,7 @@ import {
   ensureDemoHelpdesk,
   ensureDemoInbox,
   ensureDemoLiveKey,
-  ensureEngineKey,
+  ensureEngineKeys,
   ensureEngineWebhook,
 } from './seed.ts';
 import { storefrontRouter } from './storefront.ts';
@@ -33,8 +33,10 @@ export interface RunningDemo {
   newPlatformToken: string | undefined;
   /** The demo agent's one-time link into the agent console, made by this start (it works once, for 5 minutes). */
   agentSignInUrl: string;
-  /** The engine API key the BFF uses; `printable` only when it was made by this start. */
+  /** The engine API key the BFF uses for sandbox customers (the first of its keys); printed only when this start made it. */
   apiKey: string;
+  /** The engine API key the BFF uses for live customers (the Client API's contacts, live site keys), when it has one. */
+  liveApiKey: string | undefined;
   firstStart: boolean;
   bff: Bff;
   /** The BFF's store (tests and tools seed inboxes and keys through it). */
@@ -63,9 +65,9 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     const url = `http://${urlHost(config.host)}:${(server.address() as AddressInfo).port}`;
 
     let engineUrl = config.aiApiUrl;
-    let apiKey = config.aiApiKey;
+    let apiKeys = config.aiApiKeys;
     let engineSeeded = false;
-    let webhookSecret = config.engineWebhookSecret;
+    let webhookSecrets = config.engineWebhookSecrets;
     if (!engineUrl) {
       const engineSql = await openSql({ databaseUrl: config.databaseUrl, dataDir: dataFolder(config.dataDir, 'engine'), schema: `${schemaPrefix}engine` });
       closers.unshift(() => engineSql.close());
@@ -84,10 +86,13 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       engine.webhooks.start(WEBHOOK_POLL_MS);
       closers.unshift(() => engine.webhooks.stop());
       engineUrl = `http://${urlHost(config.host)}:${(engineServer.address() as AddressInfo).port}`;
-      const key = await ensureEngineKey(engineSql, bffSql, secrets, config.demoApiKey);
-      apiKey = key.apiKey;
-      engineSeeded = key.created;
-      webhookSecret ??= await ensureEngineWebhook(engineUrl, apiKey, bffSql, secrets, `${url}/v1/engine-webhooks`);
+      const keys = await ensureEngineKeys(engineSql, bffSql, secrets, config.demoApiKey);
+      apiKeys = keys.apiKeys;
+      engineSeeded = keys.created;
+      // One endpoint per environment, each with its own secret.
+      if (webhookSecrets.length === 0) {
+        for (const key of keys.apiKeys) webhookSecrets = [...webhookSecrets, await ensureEngineWebhook(engineUrl, key, bffSql, secrets, `${url}/v1/engine-webhooks`)];
+      }
     }
 
     const inbox = await ensureDemoInbox(bffSql, config.demoSiteKey);
@@ -99,14 +104,14 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     const bff = await createBff({
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
-      engine: new EngineClient({ baseUrl: engineUrl, apiKey: apiKey! }),
+      engine: apiKeys!.map((apiKey) => new EngineClient({ baseUrl: engineUrl, apiKey })),
       tokens,
       widgetAssetsDir: WIDGET_ASSETS_DIR,
       defaultInboxId: inbox.inboxId,
       extraRouters: [storefrontRouter(inbox.siteKey, config.demoLiveSiteKey)],
       trustProxyHops: config.trustProxyHops,
       publicUrl: config.publicUrl,
-      engineWebhookSecret: webhookSecret,
+      engineWebhookSecret: webhookSecrets,
       feedPollMs: config.feedPollMs,
       deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
       secrets,
@@ -129,7 +134,8 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       accountId: helpdesk.accountId,
       newPlatformToken: helpdesk.newPlatformToken,
       agentSignInUrl,
-      apiKey: apiKey!,
+      apiKey: apiKeys![0]!,
+      liveApiKey: apiKeys!.find((key) => key.startsWith('service_live_')),
       firstStart: engineSeeded || inbox.created,
       bff,
       bffSql,

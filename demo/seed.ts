@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { SecretBox, Sql } from '../shared/server/index.ts';
-import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
+import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, findCallerByKey, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
 import {
   addSiteKey,
@@ -86,7 +86,33 @@ export async function ensureDemoInbox(bffSql: Sql, siteKey?: string): Promise<De
  * The API key the BFF uses with the local engine: DEMO_API_KEY, else the one kept from an earlier
  * start, as long as the engine still knows it; otherwise a new sandbox account is seeded with it.
  */
-export async function ensureEngineKey(engineSql: Sql, bffSql: Sql, box: SecretBox, demoApiKey?: string): Promise<{ apiKey: string; created: boolean }> {
+export interface DemoEngineKeys {
+  /** The sandbox key (DEMO_API_KEY when given), then the live key of the same account. */
+  apiKeys: [string, string];
+  /** The sandbox key was made by this start (it is printed once). */
+  created: boolean;
+}
+
+/**
+ * The demo's engine keys, one per environment, of one account: the sandbox key (`engine_api_key`)
+ * serves the sandbox site key's visitors, the live key (`engine_api_key_live`) live customers (the
+ * Client API's contacts, DEMO_LIVE_SITE_KEY's visitors), so sandbox fixtures never answer them.
+ */
+export async function ensureEngineKeys(engineSql: Sql, bffSql: Sql, box: SecretBox, demoApiKey?: string): Promise<DemoEngineKeys> {
+  const sandbox = await ensureSandboxKey(engineSql, bffSql, box, demoApiKey);
+  const caller = await findCallerByKey(engineSql, sandbox.apiKey);
+  if (!caller) throw new Error('the demo sandbox key opens no account');
+  const storedLive = await readSealedSetting(bffSql, box, 'engine_api_key_live');
+  const liveCaller = storedLive ? await findCallerByKey(engineSql, storedLive) : undefined;
+  if (storedLive && liveCaller?.accountId === caller.accountId) return { apiKeys: [sandbox.apiKey, storedLive], created: sandbox.created };
+  const { key } = await issueApiKey(engineSql, caller.accountId, 'live');
+  // Every live customer's call goes through the BFF's one live key, as the sandbox's do through theirs.
+  await setAccountRateLimit(engineSql, caller.accountId, 'live', DEMO_REQUESTS_PER_MINUTE);
+  await writeSetting(bffSql, 'engine_api_key_live', box.seal(key));
+  return { apiKeys: [sandbox.apiKey, key], created: sandbox.created };
+}
+
+async function ensureSandboxKey(engineSql: Sql, bffSql: Sql, box: SecretBox, demoApiKey?: string): Promise<{ apiKey: string; created: boolean }> {
   const wanted = demoApiKey ?? (await readSealedSetting(bffSql, box, 'engine_api_key'));
   if (wanted && (await apiKeyExists(engineSql, wanted))) {
     await writeSetting(bffSql, 'engine_api_key', box.seal(wanted));
@@ -132,7 +158,9 @@ export async function ensureClientApi(bffSql: Sql, inboxId: string, wanted?: str
 export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bffSql: Sql, box: SecretBox, webhookUrl: string): Promise<string> {
   const api = (path: string, init: RequestInit = {}) =>
     fetch(engineUrl + path, { ...init, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } });
-  const stored = await readSealedSetting(bffSql, box, 'engine_webhook');
+  // One endpoint per environment (an endpoint hears of its key's environment only); the sandbox's keeps its older name.
+  const setting = apiKey.startsWith('service_live_') ? 'engine_webhook_live' : 'engine_webhook';
+  const stored = await readSealedSetting(bffSql, box, setting);
   const known = stored ? (JSON.parse(stored) as { id: string; url: string; secret: string }) : undefined;
   if (known?.url === webhookUrl) {
     const found = await api(`/v1/webhook-endpoints/${known.id}`);
@@ -142,7 +170,7 @@ export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bff
   const created = await api('/v1/webhook-endpoints', { method: 'POST', body: JSON.stringify({ url: webhookUrl, description: 'Parley BFF' }) });
   if (!created.ok) throw new Error(`the engine refused the BFF's webhook endpoint: ${created.status} ${await created.text()}`);
   const endpoint = (await created.json()) as { id: string; secret: string };
-  await writeSetting(bffSql, 'engine_webhook', box.seal(JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret })));
+  await writeSetting(bffSql, setting, box.seal(JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret })));
   return endpoint.secret;
 }
 

@@ -23,7 +23,7 @@ try {
     `  Agent console: ${demo.url}/console`,
     `  sign in as the demo agent (once, within 5 minutes): ${demo.agentSignInUrl}`,
   ];
-  if (demo.firstStart && !config.aiApiKey && !config.demoApiKey) {
+  if (demo.firstStart && !config.aiApiKeys && !config.demoApiKey) {
     lines.push(`  Sandbox API key (shown once, keep it safe): ${demo.apiKey}`);
   }
   if (demo.newPlatformToken) lines.push(`  Platform app token (shown once, keep it safe; header api_access_token): ${demo.newPlatformToken}`);

@@ -252,10 +252,13 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     expect((await live('/v1/conversations', { body: { customer_ref: 'live-customer' } })).status).toBe(201);
     await drain();
     expect(receiver.received).toEqual([]);
-    // And a live endpoint must use https.
-    const plain = await live('/v1/webhook-endpoints', { body: { url: receiver.url } });
+    // And a live endpoint must use https, unless its origin is the operator's own (listed as an allowed private origin).
+    const plain = await live('/v1/webhook-endpoints', { body: { url: 'http://hooks.example.com/parley' } });
     expect(plain.status).toBe(400);
     expect(plain.body.error.message).toMatch(/https/);
+    const own = await live('/v1/webhook-endpoints', { body: { url: receiver.url } });
+    expect(own.status).toBe(201);
+    expect((await live(`/v1/webhook-endpoints/${own.body.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 
   it('refuses bad endpoint requests with 400 and a stable code, adding nothing', async () => {

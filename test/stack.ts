@@ -78,7 +78,12 @@ export interface TestEngine {
   sql: Sql;
   engine: Engine;
   accountId: string;
+  /** The test account's sandbox key. */
   apiKey: string;
+  /** The test account's live key. */
+  liveApiKey: string;
+  /** Both keys as a BFF's AI_API_KEY holds them (the sandbox key first). */
+  apiKeys: string;
   /** Stops answering HTTP (connections refused), keeping the store: the engine is "down". */
   pause(): Promise<void>;
   /** Answers again on the same port. */
@@ -99,8 +104,10 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
   const engine = await createEngine({ sql, logger, ...(now ? { now } : {}), ...(options.tokens ? { tokens: options.tokens } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
   const accountId = await createAccount(sql, 'Test shop');
   const { key } = await issueApiKey(sql, accountId, 'sandbox');
+  const { key: liveKey } = await issueApiKey(sql, accountId, 'live');
   // Tests make many requests a minute; the limiter has tests of its own.
   await setAccountRateLimit(sql, accountId, 'sandbox', 100_000);
+  await setAccountRateLimit(sql, accountId, 'live', 100_000);
   for (const document of await shopKnowledge()) await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
   let server = createServer(engine.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -112,6 +119,8 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
     engine,
     accountId,
     apiKey: key,
+    liveApiKey: liveKey,
+    apiKeys: `${key},${liveKey}`,
     async issueKey({ otherAccount = false } = {}) {
       const owner = otherAccount ? await createAccount(sql, 'Another shop') : accountId;
       return { ...(await issueApiKey(sql, owner, 'sandbox')), accountId: owner };

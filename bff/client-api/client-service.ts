@@ -18,7 +18,7 @@ import {
   type ClientConversationRow,
 } from '../store/client-views.ts';
 import { contactCustomerRef, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from '../store/contacts.ts';
-import { findConversationById } from '../store/conversations.ts';
+import { findConversationById, type ConversationOwner } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
 import { CLIENT_API_PAGES, type ClientApiLimit } from './limits.ts';
@@ -50,8 +50,9 @@ export interface ClientServiceDeps {
  * after is scoped to them.
  */
 export function createClientService({ sql, conversations, publisher, floodLimiter, now }: ClientServiceDeps) {
-  const customerOf = (contact: ContactRecord): Customer => ({ inboxId: contact.inboxId, customerRef: contactCustomerRef(contact), verified: contact.hmacVerified });
-  const ownerOf = (contact: ContactRecord) => ({ inboxId: contact.inboxId, customerRef: contactCustomerRef(contact) });
+  // The Client API is a public, production surface: its contacts are live customers.
+  const ownerOf = (contact: ContactRecord): ConversationOwner => ({ inboxId: contact.inboxId, customerRef: contactCustomerRef(contact), environment: 'live' });
+  const customerOf = (contact: ContactRecord): Customer => ({ ...ownerOf(contact), verified: contact.hmacVerified });
 
   async function conversationRow(contact: ContactRecord, displayId: string): Promise<ClientConversationRow> {
     const id = Number(displayId);

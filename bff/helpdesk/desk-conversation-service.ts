@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { ParleyError, type EngineEvent } from '../../shared/index.ts';
 import type { Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
-import { EngineCallError, type EngineClient } from '../engine-client.ts';
+import { EngineCallError } from '../engine-client.ts';
+import type { EngineKeys } from '../engine-keys.ts';
 import type { EngineEventRecorder } from '../engine-events.ts';
 import { givenCustomerRef } from '../customer-refs.ts';
 import type { Change, Publisher } from '../publisher.ts';
@@ -42,7 +43,7 @@ function unlessMadeAlready(error: unknown): undefined {
 
 export interface DeskConversationDeps {
   sql: Sql;
-  engine: EngineClient;
+  engines: EngineKeys;
   recorder: EngineEventRecorder;
   conversations: ConversationService;
   now: () => Date;
@@ -59,7 +60,9 @@ export interface DeskConversationDeps {
  * stored when it cannot be reached: the console sends it again (an answer with the same echo_id).
  */
 export function createDeskConversationService(deps: DeskConversationDeps) {
-  const { sql, engine, recorder, conversations, publisher, now } = deps;
+  const { sql, engines, recorder, conversations, publisher, now } = deps;
+  // Each conversation goes to the engine with the key of its own environment.
+  const engineOf = (record: ConversationRecord) => engines.for(record.environment);
 
   /** The inboxes the caller may see: every one (administrators), those they answer (agents), those it is connected to (bots). */
   async function visibleInboxIds(accountId: number, caller: Caller, standing: Role | 'bot'): Promise<string[] | undefined> {
@@ -85,7 +88,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
 
   async function engineConversation(record: ConversationRecord): Promise<string> {
     if (record.engineConversationId) return record.engineConversationId;
-    const opened = await engine.openConversation(givenCustomerRef(record.customerRef), `open-${record.uuid}`).catch(engineFailure);
+    const opened = await engineOf(record).openConversation(givenCustomerRef(record.customerRef), `open-${record.uuid}`).catch(engineFailure);
     return (record.engineConversationId = await attachEngineConversation(sql, record.id, opened.id));
   }
 
@@ -105,12 +108,12 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
 
   /** People take the conversation from the AI (the AI goes quiet). */
   async function handOver(conversation: ConversationRecord, reason: string, key: string): Promise<void> {
-    const change = await engine.handover(await engineConversation(conversation), reason, `handover-${conversation.uuid}-${key}`).catch(unlessMadeAlready);
+    const change = await engineOf(conversation).handover(await engineConversation(conversation), reason, `handover-${conversation.uuid}-${key}`).catch(unlessMadeAlready);
     if (change) await record(conversation, change.events);
   }
 
   async function handBack(conversation: ConversationRecord): Promise<void> {
-    const change = await engine.handback(await engineConversation(conversation), `handback-${conversation.uuid}-${randomUUID()}`).catch(engineFailure);
+    const change = await engineOf(conversation).handback(await engineConversation(conversation), `handback-${conversation.uuid}-${randomUUID()}`).catch(engineFailure);
     await record(conversation, change.events);
   }
 
@@ -140,11 +143,11 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
     const from = conversation.engineConversationId;
     if (from && !conversation.engineClosed) {
       // The relay's own key: whichever of us comes second gets the same answer.
-      const closed = await engine.close(from, `close-${conversation.uuid}`).catch(unlessMadeAlready);
+      const closed = await engineOf(conversation).close(from, `close-${conversation.uuid}`).catch(unlessMadeAlready);
       if (closed) await record(conversation, closed.events);
     }
-    const opened = await engine.openConversation(givenCustomerRef(conversation.customerRef), `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
-    const handover = await engine
+    const opened = await engineOf(conversation).openConversation(givenCustomerRef(conversation.customerRef), `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
+    const handover = await engineOf(conversation)
       .handover(opened.id, 'a person reopened the conversation from the helpdesk', `handover-${conversation.uuid}-${opened.id}`)
       .catch(unlessMadeAlready);
     const outcome = await commit(conversation, async (tx) => ({ value: await reopenConversation(tx, conversation.id, from, opened.id, now()), change: { type: 'reopened' } }));
@@ -226,7 +229,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       if (conversation.record.handledBy === 'ai') await handOver(conversation.record, 'a person answered from the helpdesk', key);
       const engineId = await engineConversation(conversation.record);
       const authorRef = 'userId' in sender ? `user:${sender.userId}` : `agent_bot:${sender.agentBotId}`;
-      const answer = await engine.humanMessage(engineId, { text: body.content, author_name: author, author_ref: authorRef }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
+      const answer = await engineOf(conversation.record).humanMessage(engineId, { text: body.content, author_name: author, author_ref: authorRef }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
       await record(conversation.record, answer.events);
       const event = answer.events.find((candidate) => candidate.type === 'conversation.human_message');
       if (!event) throw new ParleyError('upstream_unavailable', 'The AI engine did not confirm the message; try again with the same echo_id.');
@@ -274,7 +277,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       switch (wanted) {
         case 'resolved':
           if (status === 'resolved') break;
-          await conversations.close({ inboxId: current.inboxId, customerRef: current.customerRef, verified: false }, current.uuid);
+          await conversations.close({ inboxId: current.inboxId, customerRef: current.customerRef, environment: current.environment, verified: false }, current.uuid);
           break;
         case 'pending':
           await toPending(conversation);

@@ -14,7 +14,7 @@ import { confirmByWebhook } from '../store/events-seen.ts';
  */
 export function addEngineWebhookRoutes(
   routes: ApiRoutes,
-  { sql, recorder, secret, now, onWebhook }: { sql: Sql; recorder: EngineEventRecorder; secret: string | undefined; now: () => Date; onWebhook?: () => void },
+  { sql, recorder, secrets, now, onWebhook }: { sql: Sql; recorder: EngineEventRecorder; secrets: readonly string[]; now: () => Date; onWebhook?: () => void },
 ): void {
   routes.add(
     {
@@ -27,9 +27,14 @@ export function addEngineWebhookRoutes(
       errors: ['unauthorized', 'not_configured'],
     },
     async (ctx) => {
-      if (!secret) throw new ParleyError('not_configured', 'This BFF has no ENGINE_WEBHOOK_SECRET, so it takes no webhooks.');
+      if (secrets.length === 0) throw new ParleyError('not_configured', 'This BFF has no ENGINE_WEBHOOK_SECRET, so it takes no webhooks.');
       const raw = (await readRawBody(ctx, 256 * 1024)).toString('utf8');
-      const problem = await verifyWebhook(secret, ctx.get('x-service-timestamp'), ctx.get('x-service-signature'), raw, now().getTime());
+      // One secret per engine endpoint (one endpoint per environment): any of them may have signed.
+      let problem: string | undefined;
+      for (const secret of secrets) {
+        problem = await verifyWebhook(secret, ctx.get('x-service-timestamp'), ctx.get('x-service-signature'), raw, now().getTime());
+        if (!problem) break;
+      }
       if (problem) throw new ParleyError('unauthorized', `The webhook signature is not valid (${problem.replace('_', ' ')}).`);
       let parsed: unknown;
       try {
@@ -39,10 +44,12 @@ export function addEngineWebhookRoutes(
       }
       onWebhook?.();
       const [event] = readEvents([parsed]);
+      // The body names the environment of the endpoint that sent it: an event is taken only for a conversation of that environment.
+      const environment = (parsed as { environment?: unknown }).environment;
       // Usually the event came first in the engine's answer: then one statement and done.
       if (event?.conversation_id && !(await confirmByWebhook(sql, event.id, now()))) {
         const conversation = await findConversationByEngineId(sql, event.conversation_id);
-        if (conversation) await recorder.record(conversation, [event], { byWebhook: true });
+        if (conversation && conversation.environment === environment) await recorder.record(conversation, [event], { byWebhook: true });
       }
       ctx.body = { received: true };
     },

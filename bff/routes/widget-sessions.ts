@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
 import { bearerToken, clientLimitKey, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
-import type { EngineClient } from '../engine-client.ts';
 import { EngineCallError } from '../engine-client.ts';
+import type { EngineKeys } from '../engine-keys.ts';
 import { assertSiteKeyOrigin } from '../origins.ts';
 import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from '../sessions.ts';
 import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
@@ -12,7 +12,7 @@ export const DEFAULT_SESSION_TTL_S = 3600;
 export interface SessionRouteDeps {
   sql: Sql;
   sessions: WidgetSessions;
-  engine: EngineClient;
+  engines: EngineKeys;
   /** This BFF's engine account (its key's): a site's API key must be of the same. */
   ownAccountId: () => Promise<string>;
   siteKeyLimiter: RollingLimiter;
@@ -27,7 +27,7 @@ export interface SessionRouteDeps {
  * and `POST /v1/widget-sessions/revoke` end a session before it expires.
  */
 export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
-  const { sql, sessions, engine, ownAccountId, siteKeyLimiter, trustProxyHops, now } = deps;
+  const { sql, sessions, engines, ownAccountId, siteKeyLimiter, trustProxyHops, now } = deps;
 
   routes
     .add(
@@ -41,7 +41,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           'With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?}; ttl_s defaults to 3600 and is at most 21600.',
         body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
         responses: { 201: { description: 'The session.', schema: WidgetSession } },
-        errors: ['origin_not_allowed', 'rate_limited', 'upstream_unavailable'],
+        errors: ['origin_not_allowed', 'rate_limited', 'upstream_unavailable', 'not_configured'],
       },
       async (ctx) => {
         const credential = bearerToken(ctx);
@@ -58,6 +58,8 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           const siteKey = await findSiteKey(sql, credential);
           if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
           assertSiteKeyOrigin(siteKey.environment, siteKey.allowedOrigins, ctx.get('origin'));
+          // A customer of an environment this BFF holds no engine key for could never be answered.
+          engines.for(siteKey.environment);
           const body = await readJson(ctx, VisitorSessionRequest);
           ctx.status = 201;
           ctx.body = await visitorSession(siteKey, body.token);
@@ -66,6 +68,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         if (credential.startsWith('service_')) {
           const body = await readJson(ctx, VerifiedSessionRequest);
           const { environment, accountId } = await checkApiKey(credential);
+          engines.for(environment);
           const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
           const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
           ctx.status = 201;
@@ -134,7 +137,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
   /** Checks a site's server's API key with the engine: valid now, and of this BFF's own account. */
   async function checkApiKey(apiKey: string): Promise<{ environment: 'sandbox' | 'live'; accountId: string }> {
     try {
-      const [me, own] = await Promise.all([engine.withKey(apiKey).me(), ownAccountId()]);
+      const [me, own] = await Promise.all([engines.first.withKey(apiKey).me(), ownAccountId()]);
       if (me.account_id !== own) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
       return { environment: me.environment, accountId: me.account_id };
     } catch (error) {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../shared/server/index.ts';
+import type { ConversationOwner } from './conversations.ts';
 
 /** What the helpdesk Client API reads and writes beyond the shared conversations: Chatwoot's views of them. */
 
@@ -49,8 +50,13 @@ export async function clientMessages(db: Queryable, conversationId: number, opti
 }
 
 /** One conversation of a customer by its number; undefined for anyone else's. */
-export async function findClientConversation(db: Queryable, owner: { inboxId: string; customerRef: string }, id: number): Promise<ClientConversationRow | undefined> {
-  const [row] = await db.query<ClientConversationRow>(`${CONVERSATION_SELECT} WHERE id = $1 AND inbox_id = $2 AND customer_ref = $3`, [id, owner.inboxId, owner.customerRef]);
+export async function findClientConversation(db: Queryable, owner: ConversationOwner, id: number): Promise<ClientConversationRow | undefined> {
+  const [row] = await db.query<ClientConversationRow>(`${CONVERSATION_SELECT} WHERE id = $1 AND inbox_id = $2 AND customer_ref = $3 AND environment = $4`, [
+    id,
+    owner.inboxId,
+    owner.customerRef,
+    owner.environment,
+  ]);
   return row;
 }
 
@@ -63,10 +69,11 @@ export async function findClientConversationByUuid(db: Queryable, uuid: string):
  * A page of a customer's conversations: pages count from the newest (`offset` conversations are
  * skipped from there), and each page lists oldest first, so that the first page is the latest.
  */
-export async function clientConversations(db: Queryable, owner: { inboxId: string; customerRef: string }, page: { limit: number; offset?: number }): Promise<ClientConversationRow[]> {
-  const rows = await db.query<ClientConversationRow>(`${CONVERSATION_SELECT} WHERE inbox_id = $1 AND customer_ref = $2 ORDER BY id DESC LIMIT $3 OFFSET $4`, [
+export async function clientConversations(db: Queryable, owner: ConversationOwner, page: { limit: number; offset?: number }): Promise<ClientConversationRow[]> {
+  const rows = await db.query<ClientConversationRow>(`${CONVERSATION_SELECT} WHERE inbox_id = $1 AND customer_ref = $2 AND environment = $3 ORDER BY id DESC LIMIT $4 OFFSET $5`, [
     owner.inboxId,
     owner.customerRef,
+    owner.environment,
     page.limit,
     page.offset ?? 0,
   ]);

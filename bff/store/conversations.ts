@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../shared/server/index.ts';
+import type { Environment } from './inboxes.ts';
+
+/** One customer of one inbox, in one environment: whose conversations a lookup may find. */
+export interface ConversationOwner {
+  inboxId: string;
+  customerRef: string;
+  environment: Environment;
+}
 
 /** A conversation as the BFF keeps it: its own ids, the customer, and the engine's id once known. */
 export interface ConversationRecord {
@@ -7,6 +15,7 @@ export interface ConversationRecord {
   uuid: string;
   inboxId: string;
   customerRef: string;
+  environment: Environment;
   engineConversationId: string | null;
   status: 'open' | 'resolved';
   handledBy: 'ai' | 'human';
@@ -21,6 +30,7 @@ export interface ConversationRow {
   uuid: string;
   inbox_id: string;
   customer_ref: string;
+  environment: Environment;
   engine_conversation_id: string | null;
   status: 'open' | 'resolved';
   handled_by: 'ai' | 'human';
@@ -30,13 +40,14 @@ export interface ConversationRow {
   created_at: Date;
 }
 
-export const CONVERSATION_COLUMNS = 'c.id, c.uuid, c.inbox_id, c.customer_ref, c.engine_conversation_id, c.status, c.handled_by, c.close_requested, c.engine_closed, c.customer_last_read_id, c.created_at';
+export const CONVERSATION_COLUMNS = 'c.id, c.uuid, c.inbox_id, c.customer_ref, c.environment, c.engine_conversation_id, c.status, c.handled_by, c.close_requested, c.engine_closed, c.customer_last_read_id, c.created_at';
 
 export const toConversationRecord = (row: ConversationRow): ConversationRecord => ({
   id: row.id,
   uuid: row.uuid,
   inboxId: row.inbox_id,
   customerRef: row.customer_ref,
+  environment: row.environment,
   engineConversationId: row.engine_conversation_id,
   status: row.status,
   handledBy: row.handled_by,
@@ -49,15 +60,14 @@ export const toConversationRecord = (row: ConversationRow): ConversationRecord =
 /** Opens a conversation; `pageUrl` is the page the customer was on (an http(s) address), kept for the people who answer. */
 export async function insertConversation(
   db: Queryable,
-  inboxId: string,
-  customerRef: string,
+  owner: ConversationOwner,
   now: Date,
   contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined } = {},
 ): Promise<ConversationRecord> {
   const pageUrl = contact.pageUrl && /^https?:\/\//i.test(contact.pageUrl) ? contact.pageUrl.slice(0, 2000) : null;
   const [row] = await db.query<ConversationRow>(
-    `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, contact_name, contact_email, page_url, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING ${CONVERSATION_COLUMNS}`,
-    [randomUUID(), inboxId, customerRef, contact.name ?? null, contact.email ?? null, pageUrl, now],
+    `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, environment, contact_name, contact_email, page_url, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${CONVERSATION_COLUMNS}`,
+    [randomUUID(), owner.inboxId, owner.customerRef, owner.environment, contact.name ?? null, contact.email ?? null, pageUrl, now],
   );
   return toConversationRecord(row!);
 }
@@ -65,11 +75,11 @@ export async function insertConversation(
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The customer's conversation by its public id; undefined for anyone else's or a malformed id. */
-export async function findCustomerConversation(db: Queryable, inboxId: string, customerRef: string, uuid: string, lock = false): Promise<ConversationRecord | undefined> {
+export async function findCustomerConversation(db: Queryable, owner: ConversationOwner, uuid: string, lock = false): Promise<ConversationRecord | undefined> {
   if (!UUID_PATTERN.test(uuid)) return undefined;
   const [row] = await db.query<ConversationRow>(
-    `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3${lock ? ' FOR UPDATE' : ''}`,
-    [uuid, inboxId, customerRef],
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4${lock ? ' FOR UPDATE' : ''}`,
+    [uuid, owner.inboxId, owner.customerRef, owner.environment],
   );
   return row && toConversationRecord(row);
 }

@@ -1,6 +1,6 @@
 import type { WidgetConversation } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import { CONVERSATION_COLUMNS, type ConversationRow } from './conversations.ts';
+import { CONVERSATION_COLUMNS, type ConversationOwner, type ConversationRow } from './conversations.ts';
 import { FOR_WIDGET, findMessage } from './messages.ts';
 
 export async function unreadCount(db: Queryable, id: number): Promise<number> {
@@ -12,8 +12,8 @@ export async function unreadCount(db: Queryable, id: number): Promise<number> {
 }
 
 /** The widget's view of conversations: with unread count, last message (notices aside, for the list's preview) and survey answer. */
-export async function conversationViews(db: Queryable, where: { inboxId: string; customerRef: string; id?: number }): Promise<WidgetConversation[]> {
-  const params: unknown[] = [where.inboxId, where.customerRef];
+export async function conversationViews(db: Queryable, where: ConversationOwner & { id?: number }): Promise<WidgetConversation[]> {
+  const params: unknown[] = [where.inboxId, where.customerRef, where.environment];
   if (where.id !== undefined) params.push(where.id);
   const rows = await db.query<ConversationRow & { unread: number; rating: number | null; comment: string | null; last_id: number | null }>(
     `SELECT ${CONVERSATION_COLUMNS},
@@ -21,7 +21,7 @@ export async function conversationViews(db: Queryable, where: { inboxId: string;
        (SELECT max(l.id) FROM messages l WHERE l.conversation_id = c.id AND l.author <> 'system' AND NOT l.private) AS last_id,
        s.rating, s.comment
      FROM conversations c LEFT JOIN surveys s ON s.conversation_id = c.id
-     WHERE c.inbox_id = $1 AND c.customer_ref = $2 ${where.id !== undefined ? 'AND c.id = $3' : ''}
+     WHERE c.inbox_id = $1 AND c.customer_ref = $2 AND c.environment = $3 ${where.id !== undefined ? 'AND c.id = $4' : ''}
      ORDER BY c.id DESC LIMIT 100`,
     params,
   );

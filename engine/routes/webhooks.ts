@@ -31,13 +31,13 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         security,
         summary: 'Add a webhook endpoint',
         description:
-          'Events recorded from now on are posted to the URL, signed with the secret in this answer (shown only now). Live endpoints must use https; sandbox ones may use http. A URL whose host is or resolves to a private address is refused.',
+          "Events recorded from now on are posted to the URL, signed with the secret in this answer (shown only now). Live endpoints must use https (origins listed in the engine's WEBHOOK_ALLOWED_PRIVATE_ORIGINS may use http); sandbox ones may use http. A URL whose host is or resolves to a private address is refused, unless its origin is one of those.",
         body: CreateWebhookEndpointRequest,
         responses: { 201: { description: 'The endpoint and its signing secret.', schema: CreatedWebhookEndpoint } },
       },
       async (ctx, { body }) => {
         const { caller } = ctx.state;
-        const url = checkEndpointUrl(body.url, caller.environment);
+        const url = checkEndpointUrl(body.url, caller.environment, policy);
         await checkEndpointAddress(url, policy);
         const { endpoint, secret } = await insertEndpoint(sql, caller, { url: url.href, eventTypes: body.event_types, description: body.description ?? '' }, now(), secrets);
         ctx.status = 201;
