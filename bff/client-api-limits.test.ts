@@ -58,6 +58,8 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     expectLimited(await requestFrom(flooder, `${base(inbox.identifier)}/contacts`, { body: { name: 'One more' } }));
     expectLimited(await requestFrom(flooder, base('NoSuchInboxIdentifier0000000')));
     expectLimited(await requestFrom(flooder, `${api.stack.url}/public/api/v1/csat_survey/00000000-0000-0000-0000-000000000000`));
+    // The survey page (HTML) counts against the same limit.
+    expect((await requestFrom(flooder, `${api.stack.url}/survey/responses/00000000-0000-0000-0000-000000000000`)).status).toBe(429);
 
     const other = await requestFrom(newClientAddress(), base(inbox.identifier));
     expect(other.status).toBe(200);
@@ -131,6 +133,45 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     nextMinute();
     expect((await send(contact.source_id, first, 'a new minute')).status).toBe(200);
     expect(await customerMessages()).toHaveLength(31);
+  });
+
+  it(`lets one contact start at most ${CLIENT_API_LIMITS.conversationsPerContact} conversations a minute: the next is 429 and opens nothing, another contact goes on`, async () => {
+    expect(CLIENT_API_LIMITS.conversationsPerContact).toBe(10);
+    const inbox = await newInbox({ name: 'Many threads' });
+    const address = newClientAddress();
+    const contact = await contactFrom(address, inbox.identifier);
+    const open = (source: string) => requestFrom(address, `${contactUrl(inbox.identifier, source)}/conversations`, { body: {} });
+    for (let index = 0; index < 10; index++) expect((await open(contact.source_id)).status).toBe(200);
+    expectLimited(await open(contact.source_id));
+    const listed = await requestFrom(address, `${contactUrl(inbox.identifier, contact.source_id)}/conversations`);
+    expect(listed.body).toHaveLength(10);
+    const other = await contactFrom(address, inbox.identifier);
+    expect((await open(other.source_id)).status).toBe(200);
+    nextMinute();
+    expect((await open(contact.source_id)).status).toBe(200);
+  });
+
+  it('holds custom attributes to 16 KB: on one request, and on what a contact keeps after PATCHes are merged, changing nothing when refused', async () => {
+    const inbox = await newInbox({ name: 'Big attributes' });
+    const address = newClientAddress();
+    const tooBig = { notes: 'x'.repeat(16 * 1024) };
+    const refusedCreate = await requestFrom(address, `${base(inbox.identifier)}/contacts`, { body: { name: 'Heavy', custom_attributes: tooBig } });
+    expect(refusedCreate.status).toBeGreaterThanOrEqual(400);
+    expect(refusedCreate.status).toBeLessThan(500);
+    expect(JSON.stringify(refusedCreate.body)).toMatch(/16 KB/);
+    expect(await contactCount(inbox.id)).toBe(0);
+
+    const contact = await contactFrom(address, inbox.identifier, { custom_attributes: { first: 'a'.repeat(9 * 1024) } });
+    const refusedPatch = await requestFrom(address, contactUrl(inbox.identifier, contact.source_id), { method: 'PATCH', body: { custom_attributes: { second: 'b'.repeat(9 * 1024) } } });
+    expectDeskError(refusedPatch, 422, 'unprocessable');
+    const kept = await api.stack.bffSql.query<{ custom_attributes: Record<string, unknown> }>('SELECT custom_attributes FROM contacts WHERE source_id = $1', [contact.source_id]);
+    expect(Object.keys(kept[0]!.custom_attributes)).toEqual(['first']);
+    // Replacing the one key stays within the limit.
+    expect((await requestFrom(address, contactUrl(inbox.identifier, contact.source_id), { method: 'PATCH', body: { custom_attributes: { first: 'c' } } })).status).toBe(200);
+
+    const refusedConversation = await requestFrom(address, `${contactUrl(inbox.identifier, contact.source_id)}/conversations`, { body: { custom_attributes: tooBig } });
+    expect(refusedConversation.status).toBeGreaterThanOrEqual(400);
+    expect(refusedConversation.status).toBeLessThan(500);
   });
 
   it('says so in the OpenAPI document: every Client API route may answer 429, the conversations take page and the messages before', async () => {

@@ -135,6 +135,16 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     expect(stranger.events).toEqual([]);
   });
 
+  it("marks Socket.IO's own HTTP answers (the polling handshake, a refused one) nosniff, as every other answer", async () => {
+    const handshake = await fetch(`${stack.url}/socket.io/?EIO=4&transport=polling`);
+    expect(handshake.status).toBe(200);
+    expect(handshake.headers.get('x-content-type-options')).toBe('nosniff');
+    await handshake.text();
+    const refused = await fetch(`${stack.url}/socket.io/?EIO=4&transport=polling&sid=unknown`);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('takes no message over the socket: message:send is not a command (messages go over HTTP only) and stores nothing', async () => {
     const { token } = await visitor();
     const id = await openConversation(token);

@@ -17,6 +17,11 @@ export function createSocketServer(server: HttpServer, adapter?: ServerOptions['
     maxHttpBufferSize: 512 * 1024,
     ...(adapter ? { adapter } : {}),
   });
+  // Socket.IO's own HTTP answers (the polling transport, its refusals) bypass Koa: put nosniff on
+  // before anyone answers (a header set now joins whatever writeHead sends later).
+  server.prependListener('request', (request, response) => {
+    if (request.url?.startsWith('/socket.io/')) response.setHeader('X-Content-Type-Options', 'nosniff');
+  });
   // Every namespace decides who may connect; the main one serves no one.
   io.of('/').use((_socket, next) => next(Object.assign(new Error('unauthorized: connect to /widget, /client or /desk'), { data: { code: 'unauthorized' } })));
   return io;

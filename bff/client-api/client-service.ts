@@ -17,13 +17,13 @@ import {
   setSubmittedValues,
   type ClientConversationRow,
 } from '../store/client-views.ts';
-import { contactCustomerRef, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from '../store/contacts.ts';
+import { contactCustomerRef, deepMerge, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from '../store/contacts.ts';
 import { findConversationById, type ConversationOwner } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
 import { CLIENT_API_PAGES, type ClientApiLimit } from './limits.ts';
 import { conversationShape, messageShape } from './shapes.ts';
-import type { ContactPayload, MessageUpdatePayload } from './schemas.ts';
+import { CUSTOM_ATTRIBUTES_MAX_BYTES, type ContactPayload, type MessageUpdatePayload } from './schemas.ts';
 
 export const BOT_NAME = 'AI assistant';
 /** The prefix of message ids the BFF makes for Client API messages sent without an echo_id. */
@@ -141,6 +141,10 @@ export function createClientService({ sql, conversations, publisher, floodLimite
      * contact has none; without proof it is ignored, as Chatwoot's update ignores it.
      */
     async updateContact(inbox: ClientInbox, contact: ContactRecord, body: ContactPayload) {
+      // Each request is held to the limit; so is what the contact keeps once merged, or PATCHes would add up without end.
+      if (body.custom_attributes && Buffer.byteLength(JSON.stringify(deepMerge(contact.customAttributes, body.custom_attributes))) > CUSTOM_ATTRIBUTES_MAX_BYTES) {
+        throw new ParleyError('unprocessable', `A contact keeps at most ${CUSTOM_ATTRIBUTES_MAX_BYTES / 1024} KB of custom attributes (as JSON); these would make it more.`);
+      }
       const proved = checkIdentity(inbox, body.identifier, body.identifier_hash);
       if (proved && contact.identifier && body.identifier !== contact.identifier) throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
       const fields = { name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes };

@@ -17,6 +17,8 @@ export const CLIENT_API_LIMITS = {
   contactsPerAddress: 20,
   /** Messages one contact may send a minute, over all its conversations. */
   messagesPerContact: 30,
+  /** Conversations one contact may start a minute. */
+  conversationsPerContact: 10,
 } as const;
 
 export type ClientApiLimit = keyof typeof CLIENT_API_LIMITS;

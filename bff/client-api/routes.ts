@@ -62,10 +62,11 @@ export interface ClientApiRouteOptions {
  */
 export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientService, { trustProxyHops = 0, limits: overrides }: ClientApiRouteOptions = {}): void {
   const limits = clientApiLimits(overrides);
-  const { requestsPerAddress, requestsPerInbox, contactsPerAddress, messagesPerContact } = limits;
+  const { requestsPerAddress, requestsPerInbox, contactsPerAddress, messagesPerContact, conversationsPerContact } = limits;
   routes.router.use(async (ctx, next) => {
     ctx.state.address = clientLimitKey(ctx.req, trustProxyHops);
-    if (!ctx.path.startsWith('/public/api/v1/')) return next();
+    // The survey page (HTML) counts against the same address limit as the API.
+    if (!ctx.path.startsWith('/public/api/v1/') && !ctx.path.startsWith('/survey/responses/')) return next();
     const counted = await client.count('requestsPerAddress', ctx.state.address, requestsPerAddress);
     ctx.set('X-RateLimit-Limit', String(counted.decision.limit));
     ctx.set('X-RateLimit-Remaining', String(counted.decision.remaining));
@@ -136,8 +137,20 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations`, tag, summary: 'Start a conversation', params: contactParams, body: ConversationPayload, responses: { 200: { description: 'The conversation.', schema: PublicConversation } }, errors: [...errors] },
+      {
+        method: 'post',
+        path: `${base}/contacts/:contact_identifier/conversations`,
+        tag,
+        summary: 'Start a conversation',
+        description: `A contact starts at most ${conversationsPerContact} conversations a minute. custom_attributes: at most 16 KB as JSON.`,
+        params: contactParams,
+        body: ConversationPayload,
+        responses: { 200: { description: 'The conversation.', schema: PublicConversation } },
+        errors: [...errors],
+      },
       async (ctx, { body }) => {
+        const counted = await client.count('conversationsPerContact', ctx.state.contact.id, conversationsPerContact);
+        refuseOverLimit(ctx, counted, `A contact may start ${conversationsPerContact} conversations a minute.`);
         ctx.body = await client.createConversation(ctx.state.inbox, ctx.state.contact, body.custom_attributes);
       },
     )

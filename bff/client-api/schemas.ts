@@ -5,6 +5,12 @@ import { MessageText } from '../../shared/index.ts';
 
 const Identifier = z.string().trim().min(1).max(255);
 
+/** At most this much custom data on a contact or a conversation, as JSON (a request's and a contact's total after merging). */
+export const CUSTOM_ATTRIBUTES_MAX_BYTES = 16 * 1024;
+const CustomAttributes = z
+  .record(z.string(), z.unknown())
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= CUSTOM_ATTRIBUTES_MAX_BYTES, `at most ${CUSTOM_ATTRIBUTES_MAX_BYTES / 1024} KB of custom attributes (as JSON)`);
+
 export const ContactPayload = z.strictObject({
   identifier: Identifier.optional(),
   identifier_hash: z.string().max(128).optional(),
@@ -12,7 +18,7 @@ export const ContactPayload = z.strictObject({
   name: z.string().trim().min(1).max(255).optional(),
   phone_number: z.string().trim().regex(/^\+?[0-9 ()-]{4,32}$/, 'a phone number').optional(),
   avatar_url: z.url().max(2000).optional(),
-  custom_attributes: z.record(z.string(), z.unknown()).optional(),
+  custom_attributes: CustomAttributes.optional(),
   /** A client may choose the contact's identifier itself (Chatwoot accepts it, undocumented). */
   source_id: z.string().regex(/^[\w-]{8,128}$/, '8 to 128 letters, digits, _ or -').optional(),
 });
@@ -24,7 +30,7 @@ export const IdentityQuery = z.strictObject({
 });
 
 export const ConversationPayload = z.strictObject({
-  custom_attributes: z.record(z.string(), z.unknown()).optional(),
+  custom_attributes: CustomAttributes.optional(),
 });
 
 export const TypingQuery = z.strictObject({ typing_status: z.enum(['on', 'off']).optional() });
