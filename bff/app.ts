@@ -12,6 +12,8 @@ import {
   createSender,
   createWebhookWorker,
   openSecretBox,
+  resealStored,
+  type SealedColumn,
   errorBoundary,
   forStreamsAdapter,
   MemoryRateLimiter,
@@ -69,6 +71,13 @@ import { sessionAuth, widgetRateLimit, type WidgetState } from './session-auth.t
 import { WidgetSessions } from './sessions.ts';
 
 export const BFF_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
+
+/** Where the BFF keeps sealed secrets: sealed again under the current key at start (`resealStored`). */
+export const BFF_SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'settings', key: 'name', column: 'value', where: "name IN ('session_keys', 'engine_api_key', 'engine_api_key_live', 'engine_webhook', 'engine_webhook_live')" },
+  { table: 'webhook_endpoints', key: 'id', column: 'secret' },
+  { table: 'agent_bots', key: 'id', column: 'webhook_secret' },
+];
 
 /** At most 20 site-key requests per client address in any rolling 60 minutes (SPEC "Limits"). */
 export const SITE_KEY_LIMIT = { requests: 20, windowMs: 60 * 60_000 } as const;
@@ -147,6 +156,9 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const engines = new EngineKeys(deps.engine);
   await migrate(sql, BFF_MIGRATIONS);
   await placeUnplacedState(sql, engines.first.environment);
+  const secrets = deps.secrets ?? openSecretBox(undefined, 'memory://');
+  const resealed = await resealStored(sql, secrets, BFF_SEALED_COLUMNS);
+  if (resealed > 0) logger.info({ resealed }, 'secrets stored before sealing, or under an older key, are sealed with the current key');
   const webhookSecrets = [deps.engineWebhookSecret ?? []].flat();
   // This BFF's engine account, asked once (again after a failure): only its keys speak for customers here.
   let ownAccount: Promise<string> | undefined;
@@ -181,7 +193,6 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   // Built in dependency order: each part gets what it needs, and nothing is set afterwards.
   const publisher = new Publisher(logger);
   const webhookPolicy = { allowedPrivateOrigins: deps.deskWebhooks?.allowedPrivateOrigins ?? [] };
-  const secrets = deps.secrets ?? openSecretBox(undefined, 'memory://');
   const webhooks = createWebhookWorker({ sql, logger, now, send: deps.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }), secrets });
   const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge() });
   publisher.subscribeDurable(deskHooks.record);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
+import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
 import { apiKeyAuth, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { createConversationService } from './conversation-service.ts';
@@ -51,6 +51,8 @@ export interface Engine {
  */
 export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {}, secrets = openSecretBox(undefined, 'memory://') }: EngineDeps): Promise<Engine> {
   await migrate(sql, ENGINE_MIGRATIONS);
+  // Webhook secrets stored before sealing began, or under an older key, are sealed with the current one.
+  await resealStored(sql, secrets, [{ table: 'webhook_endpoints', key: 'id', column: 'secret' }]);
   const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
   const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints, secrets });

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKeyPairs } from './key-pairs.ts';
+import type { Queryable } from './sql.ts';
 
 /**
  * Secrets the services must keep to use them again (webhook signing secrets, session keys made on
@@ -45,6 +46,11 @@ export class SecretBox {
     return `${PREFIX}${kid}:${iv.toString('base64url')}:${sealed.toString('base64url')}`;
   }
 
+  /** Whether a stored value is sealed with the key that seals now (not plain, not under an older key). */
+  isCurrent(stored: string): boolean {
+    return stored.startsWith(`${PREFIX}${this.#keys[0]!.kid}:`);
+  }
+
   /** The plain value; a value stored before sealing began comes back as it is. */
   open(stored: string): string {
     if (!stored.startsWith(PREFIX)) return stored;
@@ -56,6 +62,34 @@ export class SecretBox {
     decipher.setAuthTag(bytes.subarray(bytes.length - 16));
     return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString('utf8');
   }
+}
+
+/** A column of a room's store that holds sealed values: its table, the row's key column, and which rows (a fixed SQL condition). */
+export interface SealedColumn {
+  table: string;
+  key: string;
+  column: string;
+  where?: string;
+}
+
+/**
+ * Seals again, under the key that seals now, every value of these columns that is plain (stored
+ * before sealing began) or sealed under an older key: run at start, so a rotation needs no
+ * command (put the new key first and restart; drop the old key once every node has started).
+ * Each row is changed only if it still holds what was read, so nodes starting together are safe.
+ * Gives how many values were sealed again.
+ */
+export async function resealStored(db: Queryable, box: SecretBox, columns: readonly SealedColumn[]): Promise<number> {
+  let resealed = 0;
+  for (const { table, key, column, where } of columns) {
+    const rows = await db.query<{ k: string | number; v: string }>(`SELECT ${key} AS k, ${column} AS v FROM ${table}${where ? ` WHERE ${where}` : ''}`);
+    for (const row of rows) {
+      if (box.isCurrent(row.v)) continue;
+      const changed = await db.query(`UPDATE ${table} SET ${column} = $1 WHERE ${key} = $2 AND ${column} = $3 RETURNING 1`, [box.seal(box.open(row.v)), row.k, row.v]);
+      resealed += changed.length;
+    }
+  }
+  return resealed;
 }
 
 /** For `memory://`: one key for the whole process, so a service restarted in it (tests do) opens what it sealed. */
