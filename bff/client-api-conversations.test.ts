@@ -156,8 +156,13 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       list.forEach((message, index) => expectMessage(message, `messages[${index}]`));
       const [question, answer] = list;
       expect(question).toMatchObject({ message_type: 0, content: 'How do I return an item?', sender: { type: 'contact' } });
-      expect(answer).toMatchObject({ message_type: 1, content_type: 'text', conversation_id: conversation.id, sender: { type: 'agent_bot' } });
-      expect(answer!.content!.length).toBeGreaterThan(0);
+      // The answer asks "Did that help?" with yes and no: a choice message (input_select), as Chatwoot's bots send them.
+      expect(answer).toMatchObject({ message_type: 1, content_type: 'input_select', conversation_id: conversation.id, sender: { type: 'agent_bot' } });
+      expect(answer!.content).toContain('within 30 days');
+      expect(answer!.content_attributes['items']).toEqual([
+        { title: 'Yes', value: 'Yes, that helped.' },
+        { title: 'No', value: "No, that didn't help." },
+      ]);
     });
 
     it('GET gives the latest 20 messages oldest first, and before=<id> the 20 before that', async () => {

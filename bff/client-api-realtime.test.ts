@@ -109,7 +109,7 @@ describe.each(DRIVERS)('helpdesk Client API realtime on $name', (driver) => {
 
     // The AI types, then answers as an outgoing message from the bot.
     const answer = await eventOf(live, 'message.created', (data) => data.message_type === 1, "the bot's answer");
-    expect(answer).toMatchObject({ message_type: 1, content_type: 'text', conversation_id: conversation.id, sender: { type: 'agent_bot' } });
+    expect(answer).toMatchObject({ message_type: 1, content_type: 'input_select', conversation_id: conversation.id, sender: { type: 'agent_bot' } });
     expect(typeof answer.content).toBe('string');
     expect(answer.content.length).toBeGreaterThan(0);
     expect(typeof answer.created_at).toBe('number');

@@ -32,19 +32,19 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
     it("passes a choice picked by PATCH on to the AI as the contact's next message, once, and the AI answers it", async () => {
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
-      const list = await ask(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'exchange');
+      const list = await ask(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'gift card');
       const offer = list.find((message) => message.content_type === 'input_select')!;
-      expect(offer.content_attributes['items']).toContainEqual({ title: 'Exchanging an item for another size', value: 'Exchanging an item for another size' });
+      expect(offer.content_attributes['items']).toContainEqual({ title: 'Items that cannot be returned', value: 'Items that cannot be returned' });
 
-      const pick = [{ title: 'Exchanging an item for another size', value: 'Exchanging an item for another size' }];
+      const pick = [{ title: 'Items that cannot be returned', value: 'Items that cannot be returned' }];
       expect((await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status).toBe(200);
       await api.stack.bff.relay.settled();
       const answered = await until(
         () => listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id),
-        (messages) => messages.some((message) => message.message_type === 1 && message.id > offer.id && /quickest way to exchange/.test(message.content ?? '')),
+        (messages) => messages.some((message) => message.message_type === 1 && message.id > offer.id && /Gift cards, opened personal care/.test(message.content ?? '')),
         'the answer to the choice',
       );
-      const picked = answered.filter((message) => message.message_type === 0 && message.content === 'Exchanging an item for another size');
+      const picked = answered.filter((message) => message.message_type === 0 && message.content === 'Items that cannot be returned');
       expect(picked).toHaveLength(1);
 
       // Picking again changes the stored values, not the conversation.

@@ -80,7 +80,7 @@ export function createConversationService({ sql, engines, relay, publisher, now,
     },
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
-    async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined } = {}): Promise<WidgetConversation> {
+    async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined; locale?: string | undefined } = {}): Promise<WidgetConversation> {
       // Kept only when it can go to the engine: with the key of the customer's own environment.
       engines.for(customer.environment);
       const conversation = await sql.transaction(async (tx) => {

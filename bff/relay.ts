@@ -56,7 +56,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
     if (typingDone.length) publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
     try {
-      const answer = await engines.for(conversation.environment).sendMessage(engineId, { text: pending.text, message_id: pending.messageId }, `send-${conversation.uuid}-${pending.messageId}`);
+      const answer = await engines.for(conversation.environment).sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`);
       await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
       typingDone.length = 0;

@@ -58,6 +58,24 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expect(response.body.error).toMatchObject({ code, message: expect.any(String) });
   };
 
+  describe("the customer's language", () => {
+    it("keeps the language the widget opened the conversation in and passes it to the engine: the AI's own words use it", async () => {
+      const { token } = await visitor();
+      const opened = await request(widget('/conversations'), { token, body: { locale: 'de' } });
+      expect(opened.status).toBe(201);
+      const [, reply] = await ask(token, opened.body.id, 'Wie lange dauert der Versand?', 'de-1');
+      expect(reply!.text).toMatch(/Ich bin nicht sicher/);
+      expect(reply!.choices).toContainEqual({ label: 'Mit einer Person sprechen', value: expect.any(String) });
+    });
+
+    it('refuses a locale that is no language tag with 400, opening nothing', async () => {
+      const { token } = await visitor();
+      const before = (await request(widget('/conversations'), { token })).body.conversations.length;
+      expectError(await request(widget('/conversations'), { token, body: { locale: 'de<script>' } }), 400, 'invalid_request');
+      expect((await request(widget('/conversations'), { token })).body.conversations).toHaveLength(before);
+    });
+  });
+
   describe('GET /v1/widget/config', () => {
     it("gives the demo inbox's name, greeting, color, locale and features, and the session's visitor", async () => {
       const session = await visitor();

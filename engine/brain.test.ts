@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopActions } from '../test/shop-fixtures.ts';
 import { request, startEngine, type TestEngine } from '../test/stack.ts';
 import { createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from './index.ts';
+import { FEEDBACK_CHOICES } from './brain/brain.ts';
+import { PERSON_REQUEST } from './brain/texts.ts';
 
 interface Event {
   id: string;
@@ -57,24 +59,63 @@ describe('the AI agent', () => {
       expect(answer[0]!.data.text).toContain('within 30 days');
     });
 
-    it('hands over when it cannot answer twice in a row, and not after one miss', async () => {
+    it('never hands over on its own: each miss says it is not sure and offers a person, who comes when asked for', async () => {
       const id = await open();
-      const first = await say(id, 'What is the airspeed of an unladen swallow?');
-      expect(types(first)).toEqual(['conversation.reply']);
-      expect(first[0]!.data.text).toMatch(/couldn't find an answer/);
-      const second = await say(id, 'Tell me about quantum chromodynamics');
-      expect(types(second)).toEqual(['conversation.reply', 'conversation.handover']);
-      expect(second[1]!.data.reason).toBe('no_answer');
+      for (const question of ['What is the airspeed of an unladen swallow?', 'Tell me about quantum chromodynamics', 'Who won the cup final?']) {
+        const events = await say(id, question);
+        expect(types(events)).toEqual(['conversation.reply']);
+        expect(events[0]!.data.text).toMatch(/not sure/);
+        expect(events[0]!.data.choices).toContainEqual({ label: 'Talk to a person', value: PERSON_REQUEST });
+      }
+      expect(await state(id)).toBe('ai');
+      const handover = await say(id, PERSON_REQUEST);
+      expect(types(handover)).toEqual(['conversation.reply', 'conversation.handover']);
+      expect(handover[1]!.data).toMatchObject({ reason: 'customer_request' });
     });
 
-    it('offers the near topics as choices when it is not sure, and answers the one picked', async () => {
+    it('offers the nearest articles as choices when it is not sure, and answers the one picked, naming its source and asking whether it helped', async () => {
       const id = await open();
-      const [offer] = await say(id, 'exchange');
-      expect(offer!.data.text).toMatch(/Did you mean/);
-      expect(offer!.data.choices).toEqual([{ label: 'Exchanging an item for another size', value: 'Exchanging an item for another size' }]);
+      const [offer] = await say(id, 'gift card');
+      expect(offer!.data.text).toMatch(/not sure/);
+      expect(offer!.data.choices).toEqual([
+        { label: 'Items that cannot be returned', value: 'Items that cannot be returned' },
+        { label: 'Talk to a person', value: PERSON_REQUEST },
+      ]);
       const [answer] = await say(id, offer!.data.choices[0].value);
-      expect(answer!.data.text).toContain('return the item for a refund');
-      expect(answer!.data.choices).toBeUndefined();
+      expect(answer!.data.text).toContain('Gift cards, opened personal care products');
+      expect(answer!.data.text).toContain('Source: Returns and refunds › Items that cannot be returned');
+      expect(answer!.data.text).toMatch(/Did that help\?$/);
+      expect(answer!.data.choices).toEqual(FEEDBACK_CHOICES);
+    });
+
+    it('records "did that help?" once per answer: yes and no are kept with the article, and no offers a person', async () => {
+      const id = await open();
+      await say(id, 'How much does shipping cost?');
+      const [glad] = await say(id, FEEDBACK_CHOICES[0]!.value);
+      expect(glad!.data.text).toMatch(/Glad that helped/);
+      // Pressed again, it is no answer to anything any more: nothing more is recorded.
+      await say(id, FEEDBACK_CHOICES[0]!.value);
+      await say(id, 'How long does delivery take?');
+      const [sorry] = await say(id, FEEDBACK_CHOICES[1]!.value);
+      expect(sorry!.data.text).toMatch(/didn't help/);
+      expect(sorry!.data.choices).toEqual([{ label: 'Talk to a person', value: PERSON_REQUEST }]);
+      const kept = await engine.sql.query<{ source_title: string; helpful: boolean }>('SELECT source_title, helpful FROM answer_feedback WHERE conversation_id = $1 ORDER BY id', [id]);
+      expect(kept).toEqual([
+        { source_title: 'Shipping and delivery', helpful: true },
+        { source_title: 'Shipping and delivery', helpful: false },
+      ]);
+    });
+
+    it("says it is not sure in the customer's language when the articles do not answer", async () => {
+      const id = await open();
+      const asked = await api(`/v1/conversations/${id}/messages`, { body: { text: '¿Cómo puedo devolver un artículo?', locale: 'es-MX' } });
+      expect(asked.status).toBe(200);
+      const [reply] = asked.body.events as Event[];
+      expect(reply!.data.text).toMatch(/No estoy seguro/);
+      expect(reply!.data.choices).toContainEqual({ label: 'Hablar con una persona', value: PERSON_REQUEST });
+      // The language is kept for the conversation's next messages.
+      const [next] = await say(id, 'Wie lange dauert der Versand?');
+      expect(next!.data.text).toMatch(/No estoy seguro/);
     });
 
     it('forgets a miss once it answers', async () => {

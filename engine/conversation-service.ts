@@ -17,7 +17,7 @@ import {
 } from '../shared/index.ts';
 import type { Queryable, Sql } from '../shared/server/index.ts';
 import { cardOf, describeResult, isFailure, type ActionDefinition, type ActionInputs } from './brain/actions.ts';
-import { decide, type BrainMemory, type Decision } from './brain/brain.ts';
+import { decide, FRESH_MEMORY, type BrainMemory, type Decision } from './brain/brain.ts';
 import type { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { maskCodes } from './brain/masking.ts';
 import { scoreQuality } from './brain/quality.ts';
@@ -38,6 +38,7 @@ import {
   listTurns,
   turnCounts,
   updateConversation,
+  recordAnswerFeedback,
   type ConversationRecord,
 } from './store/conversations.ts';
 import type { Caller } from './store/environment.ts';
@@ -114,7 +115,7 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
 
   async function handOver(move: Move, reason: string, requestedBy: 'ai' | 'caller'): Promise<void> {
     const handoverCount = move.record.handoverCount + 1;
-    await updateConversation(move.tx, move.record.conversation.id, { state: nextState(move.record.conversation.state, 'handover'), handoverCount, memory: { unansweredStreak: 0, lastReplyAnswered: false, awaitingAction: null } }, move.at);
+    await updateConversation(move.tx, move.record.conversation.id, { state: nextState(move.record.conversation.state, 'handover'), handoverCount, memory: FRESH_MEMORY }, move.at);
     move.record.conversation.state = 'human';
     move.record.handoverCount = handoverCount;
     await note(move, 'The conversation was handed to people.');
@@ -155,7 +156,7 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
     await note(move, `The action ${action?.name ?? 'requested'} ${status}.`);
     if (move.record.conversation.state === 'ai' && action) {
       await say(move, describeResult(action, inputs, result), status === 'succeeded', { card: cardOf(action, inputs, result) });
-      await setMemory(move, { unansweredStreak: 0, lastReplyAnswered: status === 'succeeded', awaitingAction: null });
+      await setMemory(move, { ...FRESH_MEMORY, lastReplyAnswered: status === 'succeeded' });
     }
     return status;
   }
@@ -165,15 +166,16 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
     switch (decision.kind) {
       case 'reply': {
         await say(move, decision.text, decision.neutral ? undefined : decision.answered, { choices: decision.choices });
-        const next = decision.neutral
-          ? { ...memory, awaitingAction: null }
-          : { unansweredStreak: decision.answered ? 0 : memory.unansweredStreak + 1, lastReplyAnswered: decision.answered, awaitingAction: null };
+        if (decision.feedback) await recordAnswerFeedback(move.tx, move.caller, move.record.conversation.id, decision.feedback, move.at);
+        const next: BrainMemory = decision.neutral
+          ? { ...memory, awaitingAction: null, lastAnswer: null }
+          : { unansweredStreak: decision.answered ? 0 : memory.unansweredStreak + 1, lastReplyAnswered: decision.answered, awaitingAction: null, lastAnswer: decision.source ?? null };
         await setMemory(move, next);
         return;
       }
       case 'ask':
         await say(move, decision.text);
-        await setMemory(move, { ...memory, awaitingAction: { action: decision.action, inputs: decision.inputs } });
+        await setMemory(move, { ...memory, awaitingAction: { action: decision.action, inputs: decision.inputs }, lastAnswer: null });
         return;
       case 'action': {
         const { action, inputs } = decision;
@@ -182,7 +184,7 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
         const requestId = await insertActionRequest(move.tx, move.record.conversation.id, action.name, inputs, handledBy, move.at);
         await note(move, `The AI asked for the action ${action.name}.`);
         move.emit('conversation.action_request', { type: 'action_request', action_request_id: requestId, action: action.name, inputs, ...(handledBy ? { handled_by: handledBy } : {}) });
-        await setMemory(move, { ...memory, awaitingAction: null, lastReplyAnswered: false });
+        await setMemory(move, { ...memory, awaitingAction: null, lastReplyAnswered: false, lastAnswer: null });
         if (fixture) await settleAction(move, requestId, action, inputs, fixture);
         return;
       }
@@ -239,8 +241,13 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
         }
         nextState(move.record.conversation.state, 'message');
         move.causedBy = await insertTurn(move.tx, id, { role: 'customer', text, messageId: request.message_id }, move.at);
+        // The customer's language, when the caller says it, is kept for the AI's own words from now on.
+        if (request.locale && request.locale !== move.record.locale) {
+          await updateConversation(move.tx, id, { locale: request.locale }, move.at);
+          move.record.locale = request.locale;
+        }
         // With people, the AI stays silent until a handback.
-        if (move.record.conversation.state === 'ai') await carryOut(move, decide(text, move.record.memory, kb, actions));
+        if (move.record.conversation.state === 'ai') await carryOut(move, decide(text, move.record.memory, kb, actions, move.record.locale ?? undefined));
         return undefined;
       });
       return { conversation_id: id, message_id: request.message_id ?? null, events: replayed ?? events };
@@ -264,7 +271,7 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
 
     handback: (caller: Caller, id: string) =>
       changeOf(caller, id, 'handback', async (move) => {
-        await updateConversation(move.tx, id, { state: nextState(move.record.conversation.state, 'handback'), memory: { unansweredStreak: 0, lastReplyAnswered: false, awaitingAction: null } }, move.at);
+        await updateConversation(move.tx, id, { state: nextState(move.record.conversation.state, 'handback'), memory: FRESH_MEMORY }, move.at);
         move.record.conversation.state = 'ai';
         await note(move, 'The conversation was handed back to the AI.');
         move.emit('conversation.handback', { type: 'handback' });

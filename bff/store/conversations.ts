@@ -16,6 +16,8 @@ export interface ConversationRecord {
   inboxId: string;
   customerRef: string;
   environment: Environment;
+  /** The customer's language when the widget said it. */
+  locale: string | null;
   engineConversationId: string | null;
   status: 'open' | 'resolved';
   handledBy: 'ai' | 'human';
@@ -31,6 +33,7 @@ export interface ConversationRow {
   inbox_id: string;
   customer_ref: string;
   environment: Environment;
+  locale: string | null;
   engine_conversation_id: string | null;
   status: 'open' | 'resolved';
   handled_by: 'ai' | 'human';
@@ -40,7 +43,7 @@ export interface ConversationRow {
   created_at: Date;
 }
 
-export const CONVERSATION_COLUMNS = 'c.id, c.uuid, c.inbox_id, c.customer_ref, c.environment, c.engine_conversation_id, c.status, c.handled_by, c.close_requested, c.engine_closed, c.customer_last_read_id, c.created_at';
+export const CONVERSATION_COLUMNS = 'c.id, c.uuid, c.inbox_id, c.customer_ref, c.environment, c.locale, c.engine_conversation_id, c.status, c.handled_by, c.close_requested, c.engine_closed, c.customer_last_read_id, c.created_at';
 
 export const toConversationRecord = (row: ConversationRow): ConversationRecord => ({
   id: row.id,
@@ -48,6 +51,7 @@ export const toConversationRecord = (row: ConversationRow): ConversationRecord =
   inboxId: row.inbox_id,
   customerRef: row.customer_ref,
   environment: row.environment,
+  locale: row.locale,
   engineConversationId: row.engine_conversation_id,
   status: row.status,
   handledBy: row.handled_by,
@@ -62,12 +66,12 @@ export async function insertConversation(
   db: Queryable,
   owner: ConversationOwner,
   now: Date,
-  contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined } = {},
+  contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined; locale?: string | undefined } = {},
 ): Promise<ConversationRecord> {
   const pageUrl = contact.pageUrl && /^https?:\/\//i.test(contact.pageUrl) ? contact.pageUrl.slice(0, 2000) : null;
   const [row] = await db.query<ConversationRow>(
-    `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, environment, contact_name, contact_email, page_url, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8) RETURNING ${CONVERSATION_COLUMNS}`,
-    [randomUUID(), owner.inboxId, owner.customerRef, owner.environment, contact.name ?? null, contact.email ?? null, pageUrl, now],
+    `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, environment, contact_name, contact_email, page_url, locale, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING ${CONVERSATION_COLUMNS}`,
+    [randomUUID(), owner.inboxId, owner.customerRef, owner.environment, contact.name ?? null, contact.email ?? null, pageUrl, contact.locale ?? null, now],
   );
   return toConversationRecord(row!);
 }

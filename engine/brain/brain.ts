@@ -1,7 +1,14 @@
 import { extractInputs, matchAction, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
-import type { KnowledgeBase } from './knowledge-base.ts';
+import type { KnowledgeBase, KnowledgeSection } from './knowledge-base.ts';
+import { PERSON_REQUEST, textsFor } from './texts.ts';
 import type { ReplyChoice } from '../../shared/index.ts';
+
+/** The article an answer came from: what "did that help?" is about. */
+export interface AnswerSource {
+  id: string;
+  title: string;
+}
 
 /** What the AI remembers of a conversation between two messages. */
 export interface BrainMemory {
@@ -9,11 +16,25 @@ export interface BrainMemory {
   lastReplyAnswered: boolean;
   /** An action the AI is collecting inputs for. */
   awaitingAction: { action: string; inputs: ActionInputs } | null;
+  /** The article of the last answer, until the customer says whether it helped. */
+  lastAnswer: AnswerSource | null;
 }
+
+export const FRESH_MEMORY: BrainMemory = { unansweredStreak: 0, lastReplyAnswered: false, awaitingAction: null, lastAnswer: null };
 
 /** What the AI decided to do about one customer message. */
 export type Decision =
-  | { kind: 'reply'; text: string; answered: boolean; neutral?: boolean; choices?: ReplyChoice[] }
+  | {
+      kind: 'reply';
+      text: string;
+      answered: boolean;
+      neutral?: boolean;
+      choices?: ReplyChoice[];
+      /** The article this answer is from (asked about next: did it help?). */
+      source?: AnswerSource;
+      /** The customer said whether the last answer helped. */
+      feedback?: { helpful: boolean; source: AnswerSource };
+    }
   | { kind: 'ask'; text: string; action: string; inputs: ActionInputs }
   | { kind: 'action'; action: ActionDefinition; inputs: ActionInputs }
   | { kind: 'handover'; text: string; reason: 'customer_request' | 'no_answer' }
@@ -21,44 +42,78 @@ export type Decision =
 
 // Below this BM25 score a hit is a coincidence of words, not an answer.
 const MIN_SCORE = 5;
-// Hits between this and MIN_SCORE are offered as "did you mean" choices.
+// An answer must match at least this share of what the question says.
+const MIN_COVERAGE = 0.5;
+// When the next section scores this close to the best, the question does not say which it means: ask.
+const CLEAR_LEAD = 1.5;
+// Hits from this score on are offered as choices when the brain is not sure.
 const SUGGEST_SCORE = 3.5;
+// The thresholds are tuned on demo/knowledge-questions.ts: `npm run eval` prints the accuracy.
 
-// After this many questions in a row without an answer, the AI hands over.
-const UNANSWERED_BEFORE_HANDOVER = 2;
-
-export const NO_ANSWER_TEXT = "I'm sorry, I couldn't find an answer to that in our help articles. Could you put it another way?";
 export const HANDOVER_TEXT = "Of course. I'm passing you to a person from our team; they will answer here as soon as they can.";
-export const NO_ANSWER_HANDOVER_TEXT = "I'm sorry, I still couldn't find an answer. I'm passing you to a person from our team; they will answer here as soon as they can.";
 export const FAREWELL_TEXT = "You're welcome! I'm glad I could help. I'll close this chat now; write again any time.";
 export const WELCOME_TEXT = "You're welcome! Is there anything else I can help you with?";
-export const SUGGEST_TEXT = "I'm not sure I understood. Did you mean one of these?";
+export const HELPED_TEXT = "Glad that helped! Is there anything else I can help you with?";
+export const NOT_HELPED_TEXT = "I'm sorry that didn't help. You can put your question another way, or talk to a person from our team.";
+export const DID_THAT_HELP = 'Did that help?';
+/** The buttons under an answer; pressing one sends its value. */
+export const FEEDBACK_CHOICES: readonly ReplyChoice[] = [
+  { label: 'Yes', value: 'Yes, that helped.' },
+  { label: 'No', value: "No, that didn't help." },
+];
 
 export interface BrainAnswer {
   answered: boolean;
   text: string;
-  sourceId?: string;
-  /** When there is no sure answer but some near ones: their headings, to pick from. */
+  /** The section the answer comes from. */
+  source?: KnowledgeSection;
+  /** When there is no sure answer: the nearest articles to pick from, and a person. */
   choices?: ReplyChoice[];
 }
 
-/** Answers from the knowledge base; offers the near topics when unsure; or says plainly that it cannot. */
-export function answerQuestion(knowledge: KnowledgeBase, text: string): BrainAnswer {
+/** Where an answer comes from, as the customer reads it: the article (and its section), linked when it has an address. */
+export function sourceLine(section: KnowledgeSection): string {
+  const name = section.heading === section.title ? section.title : `${section.title} › ${section.heading}`;
+  return section.url ? `Source: [${name}](${section.url})` : `Source: ${name}`;
+}
+
+/**
+ * Answers from the knowledge base only when the match is good: the question's topic is in the
+ * section's heading, most of what it says is matched, and no other section is nearly as good.
+ * Otherwise it says it is not sure (in the customer's language), offering the nearest articles and a person.
+ */
+export function answerQuestion(knowledge: KnowledgeBase, text: string, locale?: string): BrainAnswer {
   const hits = knowledge.search(text, 3);
-  const [best] = hits;
-  if (best && best.score >= MIN_SCORE) return { answered: true, text: best.section.text, sourceId: best.section.id };
+  const [best, next] = hits;
+  // A question that is an article's heading in its own words is that article's, however close another comes.
+  const clear = !next || next.score * CLEAR_LEAD <= (best?.score ?? 0) || best?.asksTheHeading === true;
+  if (best && best.score >= MIN_SCORE && best.coverage >= MIN_COVERAGE && best.headingMatched && clear) {
+    return { answered: true, text: `${best.section.text}\n\n${sourceLine(best.section)}\n\n${DID_THAT_HELP}`, source: best.section };
+  }
+  const texts = textsFor(locale);
+  const person: ReplyChoice = { label: texts.person, value: PERSON_REQUEST };
   const near = [...new Set(hits.filter((hit) => hit.score >= SUGGEST_SCORE).map((hit) => hit.section.heading))];
-  if (near.length > 0) return { answered: false, text: SUGGEST_TEXT, choices: near.map((heading) => ({ label: heading, value: heading })) };
-  return { answered: false, text: NO_ANSWER_TEXT };
+  if (near.length > 0) return { answered: false, text: texts.notSureWithChoices, choices: [...near.map((heading) => ({ label: heading, value: heading })), person] };
+  return { answered: false, text: texts.notSure, choices: [person] };
 }
 
 /**
  * Decides what the AI does with a customer's message (already masked), in this order: hand over
- * when asked for a person; run or keep collecting an action; close after a thank-you that follows a
- * good answer; otherwise answer from the knowledge base, handing over after repeated misses.
+ * when asked for a person; take the answer to "did that help?"; run or keep collecting an action;
+ * close after a thank-you that follows a good answer; otherwise answer from the knowledge base or
+ * say honestly that it is not sure. A pure function of its inputs.
  */
-export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBase, actions: readonly ActionDefinition[]): Decision {
+export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBase, actions: readonly ActionDefinition[], locale?: string): Decision {
   if (asksForPerson(text)) return { kind: 'handover', text: HANDOVER_TEXT, reason: 'customer_request' };
+
+  if (memory.lastAnswer) {
+    const [yes, no] = FEEDBACK_CHOICES;
+    if (text.trim() === yes!.value) return { kind: 'reply', text: HELPED_TEXT, answered: false, neutral: true, feedback: { helpful: true, source: memory.lastAnswer } };
+    if (text.trim() === no!.value) {
+      const person = { label: textsFor(locale).person, value: PERSON_REQUEST };
+      return { kind: 'reply', text: NOT_HELPED_TEXT, answered: false, neutral: true, choices: [person], feedback: { helpful: false, source: memory.lastAnswer } };
+    }
+  }
 
   const matched = matchAction(text, actions);
   const awaited = memory.awaitingAction && actions.find((action) => action.name === memory.awaitingAction?.action);
@@ -78,9 +133,9 @@ export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBa
     return memory.lastReplyAnswered ? { kind: 'close', text: FAREWELL_TEXT } : { kind: 'reply', text: WELCOME_TEXT, answered: false, neutral: true };
   }
 
-  const answer = answerQuestion(knowledge, text);
-  if (!answer.answered && memory.unansweredStreak + 1 >= UNANSWERED_BEFORE_HANDOVER) {
-    return { kind: 'handover', text: NO_ANSWER_HANDOVER_TEXT, reason: 'no_answer' };
+  const answer = answerQuestion(knowledge, text, locale);
+  if (answer.answered && answer.source) {
+    return { kind: 'reply', text: answer.text, answered: true, choices: [...FEEDBACK_CHOICES], source: { id: answer.source.id, title: answer.source.title } };
   }
-  return { kind: 'reply', text: answer.text, answered: answer.answered, ...(answer.choices ? { choices: answer.choices } : {}) };
+  return { kind: 'reply', text: answer.text, answered: false, ...(answer.choices ? { choices: answer.choices } : {}) };
 }

@@ -5,6 +5,8 @@ export interface KnowledgeDocument {
   id: string;
   title: string;
   body: string;
+  /** Where the article is published, when it is: answers from it link there. */
+  url?: string | null | undefined;
 }
 
 /** One retrievable piece: a section of a document under its heading. */
@@ -14,6 +16,7 @@ export interface KnowledgeSection {
   title: string;
   heading: string;
   text: string;
+  url?: string | undefined;
 }
 
 export interface KnowledgeHit {
@@ -21,12 +24,62 @@ export interface KnowledgeHit {
   score: number;
   /** How many different query words the section matched. */
   matchedTerms: number;
+  /** The share of the question's words (those that say something) the section matched, 0–1. */
+  coverage: number;
+  /** Whether a word of the question is in the section's heading or its document's title. */
+  headingMatched: boolean;
+  /** The question is the heading itself, in its words: every word of each is in the other. */
+  asksTheHeading: boolean;
 }
 
 // Words that say nothing about the topic; left out so that "how do I" matches no section.
 const STOP_WORDS = new Set(
-  'a an and are as at be but by can could do does for from have how i if in is it me my of on or our so that the their them there this to was we what when where which who why will with would you your please hi hello hey want need'.split(' '),
+  'a an and are as at be but by can could do does did for from have has how i if in is it its me my of on or our so that the their them there this these those to was we what when where which who why will with would you your please hi hello hey want need get got take still now just any some something thing things one am im ive dont cant there here us'.split(
+    ' ',
+  ),
 );
+
+/**
+ * Ways customers say what an article says in other words, each to the article's word: applied to
+ * the question before it is searched. General shop vocabulary, not one shop's.
+ */
+const SAME_MEANING: [RegExp, string][] = [
+  [/\bsend (?:\w+ )?back\b/g, 'return'],
+  [/\bmoney back\b/g, 'refund'],
+  [/\b(?:secure|safely)\b/g, 'safe'],
+  [/\bwebsite\b/g, 'site'],
+  [/\bswap\b/g, 'exchange'],
+  [/\bways\b/g, 'methods'],
+  [/\bdeliver(?:s)?\b/g, 'ship'],
+  [/\binternationally\b/g, 'abroad'],
+  [/\b(?:package|box)\b/g, 'parcel'],
+  [/\b(?:log ?in|sign ?in)\b/g, 'sign in'],
+  [/\bclose my account\b/g, 'delete my account'],
+  [/\bremove my account\b/g, 'delete my account'],
+];
+
+/** A light English stemmer, the same for documents and questions: "returned", "returns" and "return" meet. */
+export function stem(word: string): string {
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 6 && word.endsWith('ment')) return word.slice(0, -4);
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/** The words of a text that say something, stemmed: what a question is matched on. */
+export function contentTerms(text: string): string[] {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)).map(stem))];
+}
+
+/** The question in the articles' words. */
+export function normaliseQuestion(question: string): string {
+  let text = question.toLowerCase().replaceAll('’', "'");
+  for (const [pattern, word] of SAME_MEANING) text = text.replace(pattern, word);
+  return text;
+}
 
 /** Splits a markdown document into sections at `##` headings; text before the first is its intro. */
 export function splitSections(document: KnowledgeDocument): KnowledgeSection[] {
@@ -35,7 +88,7 @@ export function splitSections(document: KnowledgeDocument): KnowledgeSection[] {
   let lines: string[] = [];
   const flush = () => {
     const text = lines.join('\n').trim();
-    if (text) sections.push({ id: `${document.id}#${sections.length}`, documentId: document.id, title: document.title, heading, text });
+    if (text) sections.push({ id: `${document.id}#${sections.length}`, documentId: document.id, title: document.title, heading, text, ...(document.url ? { url: document.url } : {}) });
     lines = [];
   };
   for (const line of document.body.split('\n')) {
@@ -65,7 +118,7 @@ export class KnowledgeBase {
       storeFields: [],
       processTerm: (term) => {
         const word = term.toLowerCase();
-        return STOP_WORDS.has(word) ? null : word;
+        return STOP_WORDS.has(word) ? null : stem(word);
       },
       searchOptions: { boost: { heading: 3, title: 1.5 }, prefix: true, fuzzy: 0.15 },
     });
@@ -81,15 +134,33 @@ export class KnowledgeBase {
     return this.#sections.size;
   }
 
-  /** The best sections for `question`, best first. */
+  /**
+   * The best sections for `question`, best first: BM25 over heading, title and text, then weighed
+   * by how much of the section's heading the question names (a question that is the heading in
+   * other words beats a section that only mentions its words).
+   */
   search(question: string, limit = 3): KnowledgeHit[] {
+    const normalised = normaliseQuestion(question);
+    const asked = contentTerms(normalised);
+    const names = (term: string) => asked.some((word) => word.startsWith(term) || term.startsWith(word));
     return this.#index
-      .search(question)
-      .slice(0, limit)
-      .map((result) => ({
-        section: this.#sections.get(String(result.id))!,
-        score: result.score,
-        matchedTerms: new Set(Object.keys(result.match)).size,
-      }));
+      .search(normalised)
+      .slice(0, limit + 2)
+      .map((result) => {
+        const section = this.#sections.get(String(result.id))!;
+        const heading = contentTerms(section.heading);
+        const headingCoverage = heading.length === 0 ? 0 : heading.filter(names).length / heading.length;
+        const matched = new Set(result.queryTerms).size;
+        return {
+          section,
+          score: result.score * (1 + headingCoverage) ** 2,
+          matchedTerms: matched,
+          coverage: asked.length === 0 ? 0 : Math.min(1, matched / asked.length),
+          headingMatched: Object.values(result.match).some((fields) => fields.includes('heading') || fields.includes('title')),
+          asksTheHeading: headingCoverage === 1 && asked.length > 0 && asked.every((word) => heading.some((term) => term.startsWith(word) || word.startsWith(term))),
+        };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
   }
 }

@@ -9,6 +9,8 @@ export interface ConversationRecord {
   memory: BrainMemory;
   handoverCount: number;
   quality: unknown;
+  /** The customer's language, when the caller said it (the AI's own words use it). */
+  locale: string | null;
 }
 
 interface ConversationRow {
@@ -21,11 +23,13 @@ interface ConversationRow {
   unanswered_streak: number;
   last_reply_answered: boolean;
   awaiting_action: BrainMemory['awaitingAction'];
+  last_answer: BrainMemory['lastAnswer'];
+  locale: string | null;
   handover_count: number;
   quality: unknown;
 }
 
-const COLUMNS = 'id, customer_ref, state, created_at, closed_at, resolved, unanswered_streak, last_reply_answered, awaiting_action, handover_count, quality';
+const COLUMNS = 'id, customer_ref, state, created_at, closed_at, resolved, unanswered_streak, last_reply_answered, awaiting_action, last_answer, locale, handover_count, quality';
 
 const toRecord = (row: ConversationRow): ConversationRecord => ({
   conversation: {
@@ -36,9 +40,10 @@ const toRecord = (row: ConversationRow): ConversationRecord => ({
     closed_at: row.closed_at?.toISOString() ?? null,
     resolved: row.resolved,
   },
-  memory: { unansweredStreak: row.unanswered_streak, lastReplyAnswered: row.last_reply_answered, awaitingAction: row.awaiting_action },
+  memory: { unansweredStreak: row.unanswered_streak, lastReplyAnswered: row.last_reply_answered, awaitingAction: row.awaiting_action, lastAnswer: row.last_answer },
   handoverCount: row.handover_count,
   quality: row.quality,
+  locale: row.locale,
 });
 
 export async function insertConversation(tx: Queryable, caller: Caller, customerRef: string, now: Date): Promise<Conversation> {
@@ -63,7 +68,22 @@ export interface ConversationUpdate {
   state?: ConversationState;
   memory?: BrainMemory;
   handoverCount?: number;
+  locale?: string;
   closed?: { resolved: boolean; quality: unknown };
+}
+
+/** The customer's answer to "did that help?", kept for reports. */
+export async function recordAnswerFeedback(
+  tx: Queryable,
+  caller: Pick<Caller, 'accountId' | 'environment'>,
+  conversationId: string,
+  feedback: { helpful: boolean; source: { id: string; title: string } },
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    'INSERT INTO answer_feedback (account_id, environment, conversation_id, source_id, source_title, helpful, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [caller.accountId, caller.environment, conversationId, feedback.source.id, feedback.source.title, feedback.helpful, now],
+  );
 }
 
 export async function updateConversation(tx: Queryable, id: string, update: ConversationUpdate, now: Date): Promise<void> {
@@ -78,8 +98,10 @@ export async function updateConversation(tx: Queryable, id: string, update: Conv
     set('unanswered_streak', update.memory.unansweredStreak);
     set('last_reply_answered', update.memory.lastReplyAnswered);
     set('awaiting_action', update.memory.awaitingAction ? JSON.stringify(update.memory.awaitingAction) : null, '::jsonb');
+    set('last_answer', update.memory.lastAnswer ? JSON.stringify(update.memory.lastAnswer) : null, '::jsonb');
   }
   if (update.handoverCount !== undefined) set('handover_count', update.handoverCount);
+  if (update.locale !== undefined) set('locale', update.locale);
   if (update.closed) {
     set('resolved', update.closed.resolved);
     set('quality', JSON.stringify(update.closed.quality), '::jsonb');

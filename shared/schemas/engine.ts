@@ -37,9 +37,13 @@ export const Conversation = z.object({
 });
 export type Conversation = z.infer<typeof Conversation>;
 
+/** A language tag (BCP 47, e.g. `de` or `pt-BR`). */
+export const LocaleTag = z.string().max(35).regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'a language tag such as de or pt-BR');
+
 export const SendMessageRequest = z.strictObject({
   text: MessageText,
   message_id: ClientMessageId.optional(),
+  locale: LocaleTag.optional().describe("The customer's language: the AI's own words (not the articles it quotes) use it from now on."),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 

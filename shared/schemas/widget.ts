@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ClientMessageId, MAX_SESSION_TTL_S, MessageText, VerifiedCustomerRef } from './engine.ts';
+import { ClientMessageId, LocaleTag, MAX_SESSION_TTL_S, MessageText, VerifiedCustomerRef } from './engine.ts';
 import { ReplyCard, ReplyChoice } from '../events.ts';
 
 /** Bodies of the BFF's widget routes (`/v1/widget-sessions`, `/v1/widget/...`). */
@@ -97,6 +97,7 @@ export type WidgetConfig = z.infer<typeof WidgetConfig>;
 export const OpenWidgetConversationRequest = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(320).optional(),
+  locale: LocaleTag.optional().describe("The language the widget shows: the AI's own words use it."),
 });
 
 export const EmptyRequest = z.strictObject({});

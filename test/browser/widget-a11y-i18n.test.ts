@@ -103,8 +103,8 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     await waitForAnswer(page, 'within 30 days');
     await send(page, 'Where is my order 12345?');
     await log(page).locator('.card').waitFor(SHORT);
-    await send(page, 'exchange');
-    await log(page).locator('.choice').waitFor(SHORT);
+    await send(page, 'gift card');
+    await log(page).getByRole('button', { name: 'Talk to a person' }).waitFor(SHORT);
     // Settle: the launcher and the panel draw after the last answer; no input keeps a caret blinking.
     await page.mouse.move(0, 0);
   }
@@ -250,6 +250,18 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
       expect(await page.locator('[data-parley] .root').getAttribute('lang')).toBe(expected);
       expect(problems).toEqual([]);
     }
+  });
+
+  it("tells the engine the widget's language: a question the articles do not answer gets the AI's not-sure in German, with a person to talk to", async () => {
+    const { page, problems } = await store({ locale: 'de-DE' });
+    await expect.poll(() => anyLauncher(page).getAttribute('aria-label'), SHORT).toBe(de.openChat);
+    await anyLauncher(page).click();
+    const box = page.getByRole('textbox', { name: de.message });
+    await waitReady(page, box);
+    await send(page, 'Verkauft ihr Gutscheine für Lehrer?', box);
+    await waitForAnswer(page, 'Ich bin nicht sicher');
+    await expect.poll(() => log(page).getByRole('button', { name: 'Mit einer Person sprechen' }).count(), SHORT).toBe(1);
+    expect(problems).toEqual([]);
   });
 
   it('on a phone (375×740) the panel fills the screen and the message box stays inside the visual viewport', async () => {

@@ -36,7 +36,7 @@ export function createApi(baseUrl: string) {
     endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
     config: (token: string) => call<WidgetConfig>('GET', 'v1/widget/config', token),
     conversations: (token: string) => call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
-    openConversation: (token: string, contact: { name?: string; email?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
+    openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
     getConversation: (token: string, id: string) => call<WidgetConversation>('GET', conversation(id), token),
     messages: (token: string, id: string, after: number) => call<MessagesPage>('GET', `${conversation(id)}/messages?after=${after}`, token),
     send: (token: string, id: string, text: string, messageId: string) => call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, { text, message_id: messageId }),

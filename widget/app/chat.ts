@@ -74,6 +74,8 @@ export interface ChatOptions {
  * touches the network and storage.
  */
 export class Chat {
+  /** The language the widget shows (the AI's own words use it). */
+  locale = 'en';
   state: ChatState;
   readonly #listeners = new Set<() => void>();
   readonly #options: ChatOptions;
@@ -270,7 +272,7 @@ export class Chat {
 
   async newConversation(contact: { name?: string; email?: string } = {}): Promise<void> {
     const session = await this.#ensureSession();
-    const conversation = await this.#options.api.openConversation(session.token, contact);
+    const conversation = await this.#options.api.openConversation(session.token, { ...contact, locale: this.locale });
     this.#set({ conversations: [conversation, ...this.state.conversations] });
     await this.#show(conversation);
   }

@@ -35,7 +35,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     for (const [name, value] of Object.entries(resolved.style)) container.style.setProperty(name, value);
     container.classList.toggle('left', resolved.position === 'left');
     container.dataset['theme'] = resolved.dark ? 'dark' : 'light';
-    container.lang = i18n.locale;
+    container.lang = chat.locale = i18n.locale;
     container.dir = i18n.dir;
     if (launcher) {
       const unread = chat.state.unread;
