@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { optionalVariable, OriginList, Port, readEnv } from '../shared/server/index.ts';
+import { llmSettings, LlmVariables, modelGoesWithLlmUrl, type LlmSettings } from '../engine/index.ts';
 import { bffSettings, BffEnv, keyGoesWithEngineUrl, secretsGoWithRedis, type BffSettings } from '../bff/index.ts';
 
 export { ConfigError } from '../shared/server/index.ts';
@@ -10,6 +11,7 @@ const knownKey = (pattern: RegExp, meaning: string) => optionalVariable(z.string
 /** The BFF's variables (the demo runs a BFF) and the demo's own. */
 const Env = BffEnv.extend({
   ENGINE_PORT: Port.default(8081),
+  ...LlmVariables,
   DEMO_SITE_KEY: knownKey(/^pk_test_[0-9A-Za-z]{16,64}$/, 'a sandbox site key (pk_test_ and 16-64 letters or digits)'),
   DEMO_API_KEY: knownKey(/^service_test_[0-9A-Za-z]{24,64}$/, 'a sandbox API key (service_test_ and 24-64 letters or digits)'),
   DEMO_LIVE_SITE_KEY: knownKey(/^pk_live_[0-9A-Za-z]{16,64}$/, 'a live site key (pk_live_ and 16-64 letters or digits)'),
@@ -18,7 +20,8 @@ const Env = BffEnv.extend({
   DEMO_PLATFORM_TOKEN: optionalVariable(z.string().regex(/^[0-9A-Za-z]{24,64}$/, 'must be 24 to 64 letters or digits')),
 })
   .superRefine(keyGoesWithEngineUrl)
-  .superRefine(secretsGoWithRedis);
+  .superRefine(secretsGoWithRedis)
+  .superRefine(modelGoesWithLlmUrl);
 
 export interface DemoConfig extends BffSettings {
   /** Where the demo's own engine listens; it is not started when `aiApiUrl` is set. */
@@ -31,6 +34,8 @@ export interface DemoConfig extends BffSettings {
   demoInboxIdentifier: string | undefined;
   /** The helpdesk's platform app token for the demo's operator; made on first start when unset. */
   demoPlatformToken: string | undefined;
+  /** The built-in engine's LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); unset: the retrieval brain. */
+  llm: LlmSettings | undefined;
 }
 
 /** Reads the configuration from the environment; anything wrong stops start-up with a clear message (a ConfigError). */
@@ -45,5 +50,6 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
     demoAllowedOrigins: value.DEMO_ALLOWED_ORIGINS,
     demoInboxIdentifier: value.DEMO_INBOX_IDENTIFIER,
     demoPlatformToken: value.DEMO_PLATFORM_TOKEN,
+    llm: llmSettings(value),
   };
 }

@@ -78,6 +78,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
         tokens,
         secrets,
         webhooks: { allowedPrivateOrigins: [url] },
+        llm: config.llm,
         ...(redis ? { rateLimiter: new RedisRateLimiter(redis.client, `${redis.prefix}engine:`) } : {}),
       });
       const engineServer = createServer(engine.app.callback());

@@ -20,6 +20,7 @@ try {
     `  Sandbox site key: ${demo.siteKey}`,
     `  Client API inbox: ${demo.url}/public/api/v1/inboxes/${demo.inboxIdentifier}`,
     `  Helpdesk: ${demo.url}/platform/api/v1 and ${demo.url}/api/v1 (account ${demo.accountId}; document at ${demo.url}/helpdesk/openapi.json)`,
+    `  AI brain: ${config.llm ? `LLM ${config.llm.model} at ${config.llm.baseUrl}` : 'retrieval from the knowledge base (set LLM_BASE_URL and LLM_MODEL for an LLM)'}`,
     `  Agent console: ${demo.url}/console`,
     `  sign in as the demo agent (once, within 5 minutes): ${demo.agentSignInUrl}`,
   ];

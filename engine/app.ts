@@ -3,6 +3,7 @@ import Koa from 'koa';
 import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
 import { apiKeyAuth, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
+import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
 import { createConversationService } from './conversation-service.ts';
 import { idempotency } from './idempotency.ts';
 import { engineOpenApi } from './openapi.ts';
@@ -24,6 +25,8 @@ export interface EngineDeps {
   rateLimiter?: RateLimiter;
   /** Seals the webhook signing secrets it stores (SECRETS_KEYS, or DATA_DIR/secrets.key); by default a key of this process only. */
   secrets?: SecretBox;
+  /** An OpenAI-compatible model for the LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); without it the retrieval brain answers. */
+  llm?: LlmSettings | undefined;
   webhooks?: {
     /** Exact origins that may be private anyway (the operator's own BFF); nothing else private is called. */
     allowedPrivateOrigins?: readonly string[];
@@ -49,11 +52,11 @@ export interface Engine {
  * Every keyed route passes, in order: the API key check, the key's rate limit (so a 429 changes
  * nothing), the Idempotency-Key check, then its handler with validated input.
  */
-export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {}, secrets = openSecretBox(undefined, 'memory://') }: EngineDeps): Promise<Engine> {
+export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {}, secrets = openSecretBox(undefined, 'memory://'), llm }: EngineDeps): Promise<Engine> {
   await migrate(sql, ENGINE_MIGRATIONS);
   // Webhook secrets stored before sealing began, or under an older key, are sealed with the current one.
   await resealStored(sql, secrets, [{ table: 'webhook_endpoints', key: 'id', column: 'secret' }]);
-  const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now });
+  const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now, llm: llm ? new LlmClient(llm) : undefined });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
   const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints, secrets });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readEngineConfig } from './config.ts';
+import { llmSettings, readEngineConfig } from './config.ts';
 
 describe("the standalone engine's configuration", () => {
   it('has defaults that need no services', () => {
@@ -15,7 +15,17 @@ describe("the standalone engine's configuration", () => {
     expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
   });
 
+  it('reads an OpenAI-compatible LLM (base URL with /v1, model, optional key); without one the retrieval brain answers', () => {
+    const config = readEngineConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'llama3.1:8b' });
+    expect(llmSettings(config)).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1:8b', apiKey: undefined, timeoutMs: 20_000 });
+    expect(llmSettings(readEngineConfig({}))).toBeUndefined();
+  });
+
   it.each([
+    ['an LLM URL without its model', { LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }, 'LLM_MODEL'],
+    ['an LLM model without its URL', { LLM_MODEL: 'llama3.1:8b' }, 'LLM_BASE_URL'],
+    ['an LLM URL that is not http(s)', { LLM_BASE_URL: 'ftp://models.internal/v1', LLM_MODEL: 'm' }, 'LLM_BASE_URL'],
+    ['an LLM timeout under a second', { LLM_BASE_URL: 'http://127.0.0.1:11434/v1', LLM_MODEL: 'm', LLM_TIMEOUT_MS: '5' }, 'LLM_TIMEOUT_MS'],
     ['a port out of range', { ENGINE_PORT: '70000' }, 'ENGINE_PORT'],
     ['a database URL of another kind', { DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
     ['a Redis URL of another kind', { REDIS_URL: 'http://cache:6379' }, 'REDIS_URL'],

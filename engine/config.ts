@@ -1,8 +1,33 @@
 import { z } from 'zod';
-import { DataDir, Host, LogLevel, OriginList, optionalVariable, Port, PostgresUrl, readEnv, RedisUrl, SecretKeySet, SessionKeySet } from '../shared/server/index.ts';
+import type { LlmSettings } from './brain/llm-client.ts';
+import { DataDir, Host, HttpUrl, LogLevel, OriginList, optionalVariable, Port, PostgresUrl, readEnv, RedisUrl, SecretKeySet, SessionKeySet } from '../shared/server/index.ts';
+
+/**
+ * The LLM brain's variables, read by `npm run engine` and `npm start` alike: any OpenAI-compatible
+ * API's base with its `/v1` (llama.cpp's server, Ollama, vLLM, a hosted one), the model, and a key
+ * when the API needs one. Unset: the retrieval brain answers.
+ */
+export const LlmVariables = {
+  LLM_BASE_URL: optionalVariable(HttpUrl),
+  LLM_MODEL: optionalVariable(z.string().min(1).max(200)),
+  LLM_API_KEY: optionalVariable(z.string().min(1).max(500)),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
+};
+
+/** LLM_MODEL is what the API is asked for: it goes with LLM_BASE_URL. */
+export function modelGoesWithLlmUrl(value: { LLM_BASE_URL?: string | undefined; LLM_MODEL?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (value.LLM_BASE_URL && !value.LLM_MODEL) ctx.addIssue({ code: 'custom', path: ['LLM_MODEL'], message: 'must be set when LLM_BASE_URL is (the model the API is asked for)' });
+  if (value.LLM_MODEL && !value.LLM_BASE_URL) ctx.addIssue({ code: 'custom', path: ['LLM_BASE_URL'], message: 'must be set when LLM_MODEL is (the OpenAI-compatible API, with its /v1)' });
+}
+
+/** The LLM settings of checked variables, or undefined when no LLM is configured. */
+export function llmSettings(value: { LLM_BASE_URL?: string | undefined; LLM_MODEL?: string | undefined; LLM_API_KEY?: string | undefined; LLM_TIMEOUT_MS: number }): LlmSettings | undefined {
+  return value.LLM_BASE_URL && value.LLM_MODEL ? { baseUrl: value.LLM_BASE_URL, model: value.LLM_MODEL, apiKey: value.LLM_API_KEY, timeoutMs: value.LLM_TIMEOUT_MS } : undefined;
+}
 
 /** The standalone engine's settings (`npm run engine`), read from the environment. */
 const Env = z.object({
+  ...LlmVariables,
   ENGINE_PORT: Port.default(8081),
   HOST: Host,
   DATA_DIR: DataDir,
@@ -17,7 +42,7 @@ const Env = z.object({
   /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
-}).superRefine((value, ctx) => {
+}).superRefine(modelGoesWithLlmUrl).superRefine((value, ctx) => {
   if (value.REDIS_URL && !value.SECRETS_KEYS) {
     ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: 'must be set when REDIS_URL is (every process must open the secrets another stored)' });
   }

@@ -18,6 +18,10 @@ import {
 import type { Queryable, Sql } from '../shared/server/index.ts';
 import { cardOf, describeResult, isFailure, type ActionDefinition, type ActionInputs } from './brain/actions.ts';
 import { decide, FRESH_MEMORY, type BrainMemory, type Decision } from './brain/brain.ts';
+import type { KnowledgeBase } from './brain/knowledge-base.ts';
+import { decideWithLlm } from './brain/llm-brain.ts';
+import type { LlmClient } from './brain/llm-client.ts';
+import { accountBrain, addLlmUsage, recentTurns } from './store/llm.ts';
 import type { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { maskCodes } from './brain/masking.ts';
 import { scoreQuality } from './brain/quality.ts';
@@ -49,6 +53,8 @@ export interface ConversationServiceDeps {
   sql: Sql;
   knowledge: KnowledgeCache;
   now: () => Date;
+  /** The LLM brain's model (LLM_BASE_URL); without it the retrieval brain answers. */
+  llm?: LlmClient | undefined;
 }
 
 const VOICE_TOKEN_TTL_MS = 10 * 60_000;
@@ -66,7 +72,24 @@ interface Move {
 }
 
 /** The engine's conversations: every route that reads or changes one goes through here. */
-export function createConversationService({ sql, knowledge, now }: ConversationServiceDeps) {
+export function createConversationService({ sql, knowledge, now, llm }: ConversationServiceDeps) {
+  /**
+   * The LLM brain's decision, made before the move's transaction (a model may take seconds, and
+   * the conversation's lock is not held meanwhile). Undefined when the retrieval brain decides:
+   * no model, the account chose retrieval, the AI does not have the conversation, or the message
+   * was seen before.
+   */
+  async function decideEarly(caller: Caller, id: string, text: string, request: SendMessageRequest, kb: KnowledgeBase, actions: ActionDefinition[]) {
+    if (!llm) return undefined;
+    const record = await findConversation(sql, caller, id);
+    if (!record || record.conversation.state !== 'ai') return undefined;
+    if (request.message_id && (await findTurnByMessageId(sql, id, request.message_id))) return undefined;
+    if ((await accountBrain(sql, caller.accountId)) === 'retrieval') return undefined;
+    const history = await recentTurns(sql, id, 8);
+    const locale = request.locale ?? record.locale ?? undefined;
+    return { ...(await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history })), memory: record.memory };
+  }
+
   /** Runs `work` on the caller's conversation, locked, after checking that `move` is allowed. */
   async function withConversation<T>(caller: Caller, id: string, move: ConversationMove | undefined, work: (move: Move) => Promise<T>): Promise<{ result: T; events: EngineEvent[] }> {
     return sql.transaction(async (tx) => {
@@ -234,6 +257,7 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
       // Retrieval and the action list are read before the transaction, so the lock is held only for writes.
       const [kb, actions] = await Promise.all([knowledge.forAccount(sql, caller.accountId), listActions(sql, caller.accountId)]);
       const text = maskCodes(request.text);
+      const early = await decideEarly(caller, id, text, request, kb, actions);
       const { result: replayed, events } = await withConversation(caller, id, undefined, async (move) => {
         if (request.message_id) {
           const earlier = await findTurnByMessageId(move.tx, id, request.message_id);
@@ -247,7 +271,12 @@ export function createConversationService({ sql, knowledge, now }: ConversationS
           move.record.locale = request.locale;
         }
         // With people, the AI stays silent until a handback.
-        if (move.record.conversation.state === 'ai') await carryOut(move, decide(text, move.record.memory, kb, actions, move.record.locale ?? undefined));
+        if (early && early.usage.promptTokens + early.usage.completionTokens > 0) await addLlmUsage(move.tx, caller, early.usage, move.at);
+        if (move.record.conversation.state === 'ai') {
+          // The early decision stands unless the conversation moved on meanwhile; then the retrieval brain decides on what is there now.
+          const current = early && JSON.stringify(early.memory) === JSON.stringify(move.record.memory) ? early.decision : undefined;
+          await carryOut(move, current ?? decide(text, move.record.memory, kb, actions, move.record.locale ?? undefined));
+        }
         return undefined;
       });
       return { conversation_id: id, message_id: request.message_id ?? null, events: replayed ?? events };

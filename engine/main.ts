@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { closeRedis, createLogger, dataFolder, openRedis, openSecretBox, openSql, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
-import { readEngineConfig, type EngineConfig } from './config.ts';
+import { llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
 
 /**
  * `npm run engine`: the engine alone, as a self-hosted AI conversation API. Accounts and keys are
@@ -24,12 +24,13 @@ const engine = await createEngine({
   tokens,
   secrets: openSecretBox(config.SECRETS_KEYS, config.DATA_DIR),
   webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
+  llm: llmSettings(config),
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
 });
 engine.webhooks.start(config.WEBHOOK_POLL_MS);
 const server = createServer(engine.app.callback());
 server.listen(config.ENGINE_PORT, config.HOST, () => {
-  logger.info({ url: `http://${config.HOST}:${config.ENGINE_PORT}/v1`, store: sql.driver, widgetSessions: Boolean(tokens) }, 'engine listening');
+  logger.info({ url: `http://${config.HOST}:${config.ENGINE_PORT}/v1`, store: sql.driver, widgetSessions: Boolean(tokens), brain: config.LLM_MODEL ? `llm (${config.LLM_MODEL})` : 'retrieval' }, 'engine listening');
 });
 const stop = () =>
   server.close(

@@ -98,10 +98,10 @@ export interface TestEngine {
 }
 
 /** The engine alone, with a sandbox account, its API key and the demo knowledge base. */
-export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks'] } = {}): Promise<TestEngine> {
+export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks']; llm?: EngineDeps['llm'] } = {}): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
-  const engine = await createEngine({ sql, logger, ...(now ? { now } : {}), ...(options.tokens ? { tokens: options.tokens } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}) });
+  const engine = await createEngine({ sql, logger, ...(now ? { now } : {}), ...(options.tokens ? { tokens: options.tokens } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.llm ? { llm: options.llm } : {}) });
   const accountId = await createAccount(sql, 'Test shop');
   const { key } = await issueApiKey(sql, accountId, 'sandbox');
   const { key: liveKey } = await issueApiKey(sql, accountId, 'live');

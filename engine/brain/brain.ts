@@ -1,6 +1,6 @@
 import { extractInputs, matchAction, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
-import type { KnowledgeBase, KnowledgeSection } from './knowledge-base.ts';
+import type { KnowledgeBase, KnowledgeHit, KnowledgeSection } from './knowledge-base.ts';
 import { PERSON_REQUEST, textsFor } from './texts.ts';
 import type { ReplyChoice } from '../../shared/index.ts';
 
@@ -90,6 +90,11 @@ export function answerQuestion(knowledge: KnowledgeBase, text: string, locale?: 
   if (best && best.score >= MIN_SCORE && best.coverage >= MIN_COVERAGE && best.headingMatched && clear) {
     return { answered: true, text: `${best.section.text}\n\n${sourceLine(best.section)}\n\n${DID_THAT_HELP}`, source: best.section };
   }
+  return notSureAnswer(hits, locale);
+}
+
+/** "Not sure", in the customer's language: the nearest articles to pick from (when some are near), and a person. */
+export function notSureAnswer(hits: readonly KnowledgeHit[], locale?: string): { answered: false; text: string; choices: ReplyChoice[] } {
   const texts = textsFor(locale);
   const person: ReplyChoice = { label: texts.person, value: PERSON_REQUEST };
   const near = [...new Set(hits.filter((hit) => hit.score >= SUGGEST_SCORE).map((hit) => hit.section.heading))];

@@ -1,0 +1,145 @@
+import { extractInputs, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
+import { decide, DID_THAT_HELP, FEEDBACK_CHOICES, notSureAnswer, sourceLine, type BrainMemory, type Decision } from './brain.ts';
+import { asksForPerson, saysThanksOrBye } from './intents.ts';
+import type { KnowledgeBase, KnowledgeHit } from './knowledge-base.ts';
+import { LlmUnavailableError, type LlmClient, type LlmMessage, type LlmTool } from './llm-client.ts';
+import { brainLanguage } from './texts.ts';
+
+/** The model says this, and nothing else, when the passages do not answer the question. */
+export const NOT_SURE_MARK = 'NOT_SURE';
+/** Passages scoring below this are not relevant enough to put in the prompt. */
+const PASSAGE_SCORE = 3.5;
+/** How many earlier turns go with the question. */
+const HISTORY_TURNS = 8;
+
+export interface HistoryTurn {
+  role: 'customer' | 'ai' | 'human';
+  text: string;
+}
+
+export interface LlmDecision {
+  decision: Decision;
+  /** Tokens the LLM used (zero when it was not asked, or failed). */
+  usage: { promptTokens: number; completionTokens: number };
+  /** The LLM was asked but failed: the retrieval brain decided instead. */
+  fellBack: boolean;
+}
+
+const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', ar: 'Arabic', ja: 'Japanese' };
+
+/** The system prompt: the rules, and the knowledge passages with their titles (nothing else is known). */
+export function systemPrompt(passages: readonly KnowledgeHit[], locale: string | undefined): string {
+  const language = LANGUAGE_NAMES[brainLanguage(locale)] ?? 'English';
+  const sources = passages.map((hit, index) => `[${index + 1}] ${hit.section.title} › ${hit.section.heading}\n${hit.section.text}`).join('\n\n');
+  return [
+    "You are the customer support assistant of an online shop. Answer the customer's last message using only the passages below.",
+    'Be brief and friendly. Do not invent facts, prices, dates or policies that the passages do not state.',
+    `If the passages do not answer the question, reply with exactly ${NOT_SURE_MARK} and nothing else.`,
+    'When a tool fits what the customer asks (for example looking up an order), call it instead of answering.',
+    `Answer in ${language} when the customer writes in it.`,
+    '',
+    'Passages:',
+    sources || '(none)',
+  ].join('\n');
+}
+
+/** The account's actions as tools the model may call (their inputs as string parameters). */
+export function actionTools(actions: readonly ActionDefinition[]): LlmTool[] {
+  return actions.map((action) => ({
+    type: 'function',
+    function: {
+      name: action.name,
+      description: action.description,
+      parameters: {
+        type: 'object',
+        properties: Object.fromEntries(action.inputs.map((input) => [input.name, { type: 'string', description: input.description }])),
+        required: action.inputs.filter((input) => input.required).map((input) => input.name),
+      },
+    },
+  }));
+}
+
+/**
+ * The LLM brain: grounded in the best knowledge passages, with the account's actions as tools.
+ * What needs no model (a person asked for, "did that help?", a thank-you, an action collecting its
+ * inputs) is the retrieval brain's; so is every message while the LLM is down (`fellBack`).
+ */
+export async function decideWithLlm(
+  llm: LlmClient,
+  input: { text: string; memory: BrainMemory; knowledge: KnowledgeBase; actions: readonly ActionDefinition[]; locale?: string | undefined; history: readonly HistoryTurn[] },
+): Promise<LlmDecision> {
+  const { text, memory, knowledge, actions, locale, history } = input;
+  const none = { promptTokens: 0, completionTokens: 0 };
+  const feedback = memory.lastAnswer && FEEDBACK_CHOICES.some((choice) => choice.value === text.trim());
+  if (asksForPerson(text) || feedback || memory.awaitingAction || saysThanksOrBye(text)) {
+    return { decision: decide(text, memory, knowledge, actions, locale), usage: none, fellBack: false };
+  }
+  const hits = knowledge.search(text, 3);
+  const passages = hits.filter((hit) => hit.score >= PASSAGE_SCORE);
+  if (passages.length === 0 && actions.length === 0) {
+    return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage: none, fellBack: false };
+  }
+  const messages: LlmMessage[] = [
+    { role: 'system', content: systemPrompt(passages, locale) },
+    ...history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: turn.text })),
+    { role: 'user', content: text },
+  ];
+  let answer;
+  try {
+    answer = await llm.chat(messages, actionTools(actions));
+  } catch (error) {
+    if (!(error instanceof LlmUnavailableError)) throw error;
+    return { decision: decide(text, memory, knowledge, actions, locale), usage: none, fellBack: true };
+  }
+  const { usage } = answer;
+  const [call] = answer.toolCalls;
+  const action = call && actions.find((candidate) => candidate.name === call.function.name);
+  if (action) return { decision: actionDecision(action, call.function.arguments, text), usage, fellBack: false };
+
+  const content = answer.content.trim();
+  if (!content || content.includes(NOT_SURE_MARK) || passages.length === 0) {
+    return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage, fellBack: false };
+  }
+  // The passage the answer cites by its title, else the best one.
+  const cited = passages.find((hit) => content.includes(hit.section.heading) || content.includes(hit.section.title)) ?? passages[0]!;
+  return {
+    decision: {
+      kind: 'reply',
+      text: `${content}\n\n${sourceLine(cited.section)}\n\n${DID_THAT_HELP}`,
+      answered: true,
+      choices: [...FEEDBACK_CHOICES],
+      source: { id: cited.section.id, title: cited.section.title },
+    },
+    usage,
+    fellBack: false,
+  };
+}
+
+/** A tool call as the SPEC's action request, or a question for the input it still lacks (checked as the retrieval brain checks them). */
+function actionDecision(action: ActionDefinition, rawArguments: string, text: string): Decision {
+  let given: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(rawArguments || '{}');
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) given = parsed as Record<string, unknown>;
+  } catch {
+    // Arguments that are not JSON count as none: the inputs are asked for.
+  }
+  const known: ActionInputs = {};
+  for (const inputDefinition of action.inputs) {
+    const value = given[inputDefinition.name];
+    if (typeof value === 'string' && value.trim()) known[inputDefinition.name] = value.trim().slice(0, 300);
+  }
+  // An input the model made up must still look right: what fails the action's own pattern is taken from the text, or asked for.
+  const inputs = extractInputs(action, text, filterByPattern(action, known));
+  const [missing] = missingInputs(action, inputs);
+  return missing ? { kind: 'ask', text: missing.ask, action: action.name, inputs } : { kind: 'action', action, inputs };
+}
+
+function filterByPattern(action: ActionDefinition, inputs: ActionInputs): ActionInputs {
+  const kept: ActionInputs = {};
+  for (const [name, value] of Object.entries(inputs)) {
+    const definition = action.inputs.find((candidate) => candidate.name === name);
+    if (!definition?.pattern || new RegExp(definition.pattern, 'i').test(String(value))) kept[name] = value;
+  }
+  return kept;
+}

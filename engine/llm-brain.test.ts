@@ -1,0 +1,184 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { shopActions } from '../test/shop-fixtures.ts';
+import { closeServer, request, startEngine, type TestEngine } from '../test/stack.ts';
+import { defineAction } from './index.ts';
+import { NOT_SURE_MARK } from './brain/llm-brain.ts';
+
+/**
+ * Issue 13, the LLM brain. The model cannot run here, so a small OpenAI-compatible server written
+ * for these tests stands in for it: real HTTP, `POST /v1/chat/completions`, scripted answers. The
+ * engine under test is real (its store, its routes, its retrieval), and so is everything it sends.
+ */
+
+interface ChatRequest {
+  model: string;
+  messages: { role: string; content: string | null }[];
+  tools?: { type: string; function: { name: string; parameters: { required: string[] } } }[];
+}
+
+type Reply = { status?: number; body: unknown };
+
+function fakeModel() {
+  const requests: ChatRequest[] = [];
+  let next: (request: ChatRequest) => Reply = () => ({ body: completion('Hello.') });
+  const server: Server = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => {
+      const parsed = JSON.parse(raw) as ChatRequest;
+      requests.push(parsed);
+      const reply = req.url === '/v1/chat/completions' ? next(parsed) : { status: 404, body: { error: 'no such path' } };
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
+    });
+  });
+  return {
+    requests,
+    answer(reply: (request: ChatRequest) => Reply) {
+      next = reply;
+    },
+    async start(): Promise<string> {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    },
+    stop: () => closeServer(server),
+  };
+}
+
+const completion = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 120, completion_tokens: 30 }) => ({
+  id: 'chatcmpl-test',
+  object: 'chat.completion',
+  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, ...extra } }],
+  usage,
+});
+
+describe('the LLM brain (an OpenAI-compatible server written for the tests stands in for the model)', () => {
+  const model = fakeModel();
+  let engine: TestEngine;
+
+  beforeAll(async () => {
+    const baseUrl = await model.start();
+    engine = await startEngine(undefined, undefined, { llm: { baseUrl, model: 'test-model', apiKey: 'sk-test' } });
+    for (const action of shopActions) await defineAction(engine.sql, engine.accountId, action);
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await model.stop();
+  });
+  beforeEach(() => {
+    model.requests.length = 0;
+  });
+
+  const open = async () => (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'llm-customer' } })).body.id as string;
+  const say = async (id: string, text: string) => {
+    const response = await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text } });
+    expect(response.status).toBe(200);
+    return response.body.events as { type: string; data: any }[];
+  };
+
+  it("grounds the model in the matching passages with their titles, answers in the model's words and names the source", async () => {
+    model.answer(() => ({ body: completion('You can send it back within 30 days of delivery: open My orders and choose Return an item.') }));
+    const id = await open();
+    const [reply] = await say(id, 'How do I return an item?');
+    expect(reply!.type).toBe('conversation.reply');
+    expect(reply!.data.text).toContain('You can send it back within 30 days of delivery');
+    expect(reply!.data.text).toContain('Source: Returns and refunds › How do I return an item?');
+    expect(reply!.data.text).toMatch(/Did that help\?$/);
+
+    const [sent] = model.requests;
+    expect(sent!.model).toBe('test-model');
+    const system = sent!.messages[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('Returns and refunds › How do I return an item?');
+    expect(system.content).toContain('within 30 days of delivery');
+    expect(system.content).toContain(NOT_SURE_MARK);
+    expect(sent!.messages.at(-1)).toEqual({ role: 'user', content: 'How do I return an item?' });
+    // The account's actions are offered as tools.
+    expect(sent!.tools?.map((tool) => tool.function.name).sort()).toEqual(['cancel_order', 'lookup_order']);
+    expect(sent!.tools?.find((tool) => tool.function.name === 'lookup_order')!.function.parameters.required).toEqual(['order_number']);
+  });
+
+  it("turns the model's tool call into the SPEC's action request, with customer codes still masked", async () => {
+    model.answer(() => ({ body: completion(null, { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"12345"}' } }] }) }));
+    const id = await open();
+    const events = await say(id, 'Has my parcel for order 12345 left yet? My card is 4111 1111 1111 1111');
+    const actionRequest = events.find((event) => event.type === 'conversation.action_request');
+    expect(actionRequest?.data).toMatchObject({ type: 'action_request', action: 'lookup_order', inputs: { order_number: '12345' } });
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain('4111 1111 1111 1111');
+  });
+
+  it('asks for an input the tool call lacks, as the action defines it', async () => {
+    model.answer(() => ({ body: completion(null, { tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'lookup_order', arguments: '{}' } }] }) }));
+    const id = await open();
+    const [reply] = await say(id, 'Can you check on my order?');
+    expect(reply!.data.text).toMatch(/What is your order number/);
+  });
+
+  it('says it is not sure and offers a person when the model says the passages do not answer', async () => {
+    model.answer(() => ({ body: completion(NOT_SURE_MARK) }));
+    const id = await open();
+    const [reply] = await say(id, 'Do you sell gift cards for teachers?');
+    expect(reply!.data.text).toMatch(/not sure/);
+    expect(reply!.data.choices).toContainEqual({ label: 'Talk to a person', value: expect.any(String) });
+  });
+
+  it('counts the tokens the model used per account and month', async () => {
+    const before = await usage();
+    model.answer(() => ({ body: completion('Standard delivery takes 3 to 5 business days.', {}, { prompt_tokens: 200, completion_tokens: 15 }) }));
+    const id = await open();
+    await say(id, 'How long does delivery take?');
+    const after = await usage();
+    expect([after.prompt - before.prompt, after.completion - before.completion]).toEqual([200, 15]);
+  });
+
+  it('never asks the model for an account whose agent chose the retrieval brain', async () => {
+    await engine.sql.query("UPDATE accounts SET brain = 'retrieval' WHERE id = $1", [engine.accountId]);
+    try {
+      const id = await open();
+      const [reply] = await say(id, 'How do I return an item?');
+      expect(reply!.data.text).toContain('within 30 days of delivery');
+      expect(model.requests).toEqual([]);
+    } finally {
+      await engine.sql.query('UPDATE accounts SET brain = NULL WHERE id = $1', [engine.accountId]);
+    }
+  });
+
+  async function usage(): Promise<{ prompt: number; completion: number }> {
+    const [row] = await engine.sql.query<{ prompt: number; completion: number }>(
+      'SELECT coalesce(sum(prompt_tokens), 0)::int AS prompt, coalesce(sum(completion_tokens), 0)::int AS completion FROM llm_usage WHERE account_id = $1',
+      [engine.accountId],
+    );
+    return row!;
+  }
+});
+
+describe('the LLM brain when the model is down', () => {
+  const model = fakeModel();
+  let engine: TestEngine;
+
+  beforeAll(async () => {
+    const baseUrl = await model.start();
+    engine = await startEngine(undefined, undefined, { llm: { baseUrl, model: 'test-model', timeoutMs: 2_000 } });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await model.stop();
+  });
+
+  it('answers from the retrieval brain meanwhile, after a few tries, and stops asking for a while once it failed three times in a row', async () => {
+    model.answer(() => ({ status: 503, body: { error: { message: 'overloaded' } } }));
+    const id = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'down-customer' } })).body.id as string;
+    const ask = async (text: string) => (await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text } })).body.events[0].data.text as string;
+    expect(await ask('How do I return an item?')).toContain('within 30 days of delivery');
+    // One call and two tries again.
+    expect(model.requests).toHaveLength(3);
+    expect(await ask('How much does shipping cost?')).toContain('4.90 euros');
+    expect(await ask('Do you ship abroad?')).toContain('Norway');
+    expect(model.requests).toHaveLength(9);
+    // The circuit is open: the next answer comes at once, without the model.
+    expect(await ask('Which payment methods do you accept?')).toContain('PayPal');
+    expect(model.requests).toHaveLength(9);
+  });
+});
