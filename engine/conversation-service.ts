@@ -79,7 +79,7 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
    * no model, the account chose retrieval, the AI does not have the conversation, or the message
    * was seen before.
    */
-  async function decideEarly(caller: Caller, id: string, text: string, request: SendMessageRequest, kb: KnowledgeBase, actions: ActionDefinition[]) {
+  async function decideEarly(caller: Caller, id: string, text: string, request: SendMessageRequest, kb: KnowledgeBase, actions: ActionDefinition[], onDelta?: (text: string) => void) {
     if (!llm) return undefined;
     const record = await findConversation(sql, caller, id);
     if (!record || record.conversation.state !== 'ai') return undefined;
@@ -87,7 +87,7 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
     if ((await accountBrain(sql, caller.accountId)) === 'retrieval') return undefined;
     const history = await recentTurns(sql, id, 8);
     const locale = request.locale ?? record.locale ?? undefined;
-    return { ...(await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history })), memory: record.memory };
+    return { ...(await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history }, onDelta)), memory: record.memory };
   }
 
   /** Runs `work` on the caller's conversation, locked, after checking that `move` is allowed. */
@@ -253,11 +253,20 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
      * Takes what the customer said and gives the events it caused. A `message_id` already seen in
      * this conversation replays the first answer's events instead of adding anything.
      */
-    async sendMessage(caller: Caller, id: string, request: SendMessageRequest): Promise<SendMessageResponse> {
+    /** Refuses now (404, 409) what sendMessage would refuse, so that a streamed answer starts only for a message that can be taken. */
+    async checkCanSend(caller: Caller, id: string): Promise<void> {
+      nextState((await conversationOf(caller, id)).conversation.state, 'message');
+    },
+
+    /**
+     * `onDelta` gets the reply's text as an LLM writes it (nothing with the retrieval brain, whose
+     * reply comes whole); the events, and what is kept, are the same either way.
+     */
+    async sendMessage(caller: Caller, id: string, request: SendMessageRequest, onDelta?: (text: string) => void): Promise<SendMessageResponse> {
       // Retrieval and the action list are read before the transaction, so the lock is held only for writes.
       const [kb, actions] = await Promise.all([knowledge.forAccount(sql, caller.accountId), listActions(sql, caller.accountId)]);
       const text = maskCodes(request.text);
-      const early = await decideEarly(caller, id, text, request, kb, actions);
+      const early = await decideEarly(caller, id, text, request, kb, actions, onDelta);
       const { result: replayed, events } = await withConversation(caller, id, undefined, async (move) => {
         if (request.message_id) {
           const earlier = await findTurnByMessageId(move.tx, id, request.message_id);

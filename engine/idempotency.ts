@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { ParleyError } from '../shared/index.ts';
@@ -91,7 +92,8 @@ export function idempotency(sql: Sql, now: () => Date): Middleware<EngineState> 
       else await forget();
       throw error;
     }
-    if (ctx.status >= 500) await forget();
+    // A streamed answer cannot be replayed: a retry runs again (a message_id keeps a message send safe on its own).
+    if (ctx.status >= 500 || ctx.body instanceof Readable) await forget();
     else await keep(ctx.status, ctx.body);
   };
 }

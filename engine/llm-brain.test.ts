@@ -14,14 +14,18 @@ import { NOT_SURE_MARK } from './brain/llm-brain.ts';
 
 interface ChatRequest {
   model: string;
+  stream?: boolean;
   messages: { role: string; content: string | null }[];
   tools?: { type: string; function: { name: string; parameters: { required: string[] } } }[];
 }
 
-type Reply = { status?: number; body: unknown };
+/** A JSON answer, or (`pieces`) a streamed one: each piece a chunk, 30 ms apart, then the usage and [DONE]. */
+type Reply = { status?: number; body?: unknown; pieces?: string[] };
 
 function fakeModel() {
   const requests: ChatRequest[] = [];
+  // When the last piece of a streamed answer was written.
+  const streamedAt = { last: 0 };
   let next: (request: ChatRequest) => Reply = () => ({ body: completion('Hello.') });
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -30,12 +34,27 @@ function fakeModel() {
       const parsed = JSON.parse(raw) as ChatRequest;
       requests.push(parsed);
       const reply = req.url === '/v1/chat/completions' ? next(parsed) : { status: 404, body: { error: 'no such path' } };
+      if (reply.pieces) {
+        expect(parsed.stream).toBe(true);
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        void (async () => {
+          for (const [index, piece] of reply.pieces!.entries()) {
+            if (index === reply.pieces!.length - 1) streamedAt.last = Date.now();
+            res.write(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] })}\n\n`);
+            await new Promise((resolve) => setTimeout(resolve, 30));
+          }
+          res.write(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 90, completion_tokens: reply.pieces!.length } })}\n\n`);
+          res.end('data: [DONE]\n\n');
+        })();
+        return;
+      }
       res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply.body));
     });
   });
   return {
     requests,
+    streamedAt,
     answer(reply: (request: ChatRequest) => Reply) {
       next = reply;
     },
@@ -122,6 +141,62 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     const [reply] = await say(id, 'Do you sell gift cards for teachers?');
     expect(reply!.data.text).toMatch(/not sure/);
     expect(reply!.data.choices).toContainEqual({ label: 'Talk to a person', value: expect.any(String) });
+  });
+
+  /** Reads a streamed answer: every server-sent event with the time it arrived. */
+  async function streamed(id: string, text: string, messageId?: string) {
+    const response = await fetch(`${engine.url}/v1/conversations/${id}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ text, ...(messageId ? { message_id: messageId } : {}) }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events: { event: string; data: any; at: number }[] = [];
+    let buffered = '';
+    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += Buffer.from(bytes).toString('utf8');
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        const block = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const event = /^event: (.+)$/m.exec(block)?.[1] ?? 'message';
+        events.push({ event, data: JSON.parse(/^data: (.+)$/m.exec(block)![1]!), at: Date.now() });
+      }
+    }
+    return events;
+  }
+
+  it('streams the reply while the model writes it, then gives the same result, and the feed gets exactly one reply', async () => {
+    const pieces = ['You can ', 'return an item ', 'within 30 days ', 'of delivery.'];
+    model.answer(() => ({ pieces }));
+    const id = await open();
+    const events = await streamed(id, 'How do I return an item?', 'stream-1');
+    const deltas = events.filter((event) => event.event === 'delta');
+    expect(deltas.map((event) => event.data.text)).toEqual(pieces);
+    // The first piece reached the caller before the model had even written its last one.
+    expect(deltas[0]!.at).toBeLessThanOrEqual(model.streamedAt.last);
+    const result = events.at(-1)!;
+    expect(result.event).toBe('result');
+    const replies = (result.data.events as { type: string; data: any }[]).filter((event) => event.type === 'conversation.reply');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]!.data.text).toMatch(/^You can return an item within 30 days of delivery\.\n\nSource: Returns and refunds › How do I return an item\?/);
+    const feed = (await request(`${engine.url}/v1/events?limit=1000`, { token: engine.apiKey })).body.events as { type: string; conversation_id: string }[];
+    expect(feed.filter((event) => event.conversation_id === id && event.type === 'conversation.reply')).toHaveLength(1);
+  });
+
+  it('holds back a streamed NOT_SURE: the customer gets the not-sure answer, never the mark', async () => {
+    model.answer(() => ({ pieces: ['NOT_', 'SURE'] }));
+    const id = await open();
+    const events = await streamed(id, 'Do you sell gift cards for teachers?');
+    expect(events.filter((event) => event.event === 'delta')).toEqual([]);
+    expect(events.at(-1)!.data.events[0].data.text).toMatch(/not sure/);
+  });
+
+  it('answers a streamed request for a conversation it cannot take with the usual error, not a stream', async () => {
+    const response = await request(`${engine.url}/v1/conversations/cnv_nosuchconversation/messages`, { body: { text: 'hi' }, headers: { accept: 'text/event-stream' }, token: engine.apiKey });
+    expect(response.status).toBe(404);
+    expect(response.body.error.code).toBe('not_found');
   });
 
   it('counts the tokens the model used per account and month', async () => {

@@ -67,6 +67,8 @@ export function actionTools(actions: readonly ActionDefinition[]): LlmTool[] {
 export async function decideWithLlm(
   llm: LlmClient,
   input: { text: string; memory: BrainMemory; knowledge: KnowledgeBase; actions: readonly ActionDefinition[]; locale?: string | undefined; history: readonly HistoryTurn[] },
+  /** Streams the answer's text as the model writes it (never a NOT_SURE, which is held back). */
+  onDelta?: (text: string) => void,
 ): Promise<LlmDecision> {
   const { text, memory, knowledge, actions, locale, history } = input;
   const none = { promptTokens: 0, completionTokens: 0 };
@@ -86,7 +88,7 @@ export async function decideWithLlm(
   ];
   let answer;
   try {
-    answer = await llm.chat(messages, actionTools(actions));
+    answer = await llm.chat(messages, actionTools(actions), onDelta && holdBackNotSure(onDelta));
   } catch (error) {
     if (!(error instanceof LlmUnavailableError)) throw error;
     return { decision: decide(text, memory, knowledge, actions, locale), usage: none, fellBack: true };
@@ -112,6 +114,21 @@ export async function decideWithLlm(
     },
     usage,
     fellBack: false,
+  };
+}
+
+/** Passes pieces on once the text can no longer be the NOT_SURE mark (until then they wait). */
+function holdBackNotSure(onDelta: (text: string) => void): (text: string) => void {
+  let held = '';
+  let open = false;
+  return (piece) => {
+    if (open) return onDelta(piece);
+    held += piece;
+    const start = held.trimStart();
+    if (start.length >= NOT_SURE_MARK.length ? !start.startsWith(NOT_SURE_MARK) : !NOT_SURE_MARK.startsWith(start)) {
+      open = true;
+      onDelta(held);
+    }
   };
 }
 

@@ -72,18 +72,27 @@ export class LlmClient {
     return Date.now() < this.#openUntil;
   }
 
-  async chat(messages: readonly LlmMessage[], tools: readonly LlmTool[] = []): Promise<LlmAnswer> {
+  /**
+   * Asks the model. With `onDelta` the answer is streamed (`stream: true`): each piece of text is
+   * passed on as it arrives; once a piece has gone out, a failure is not tried again.
+   */
+  async chat(messages: readonly LlmMessage[], tools: readonly LlmTool[] = [], onDelta?: (text: string) => void): Promise<LlmAnswer> {
     if (this.circuitOpen) throw new LlmUnavailableError('The LLM failed repeatedly; it is not asked again for a while.');
     let lastError: unknown;
+    let streamed = false;
+    const passOn = onDelta && ((text: string) => {
+      streamed = true;
+      onDelta(text);
+    });
     for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
       if (attempt > 0) await this.#sleep(RETRY_DELAYS_MS[attempt - 1]!);
       try {
-        const answer = await this.#once(messages, tools);
+        const answer = await this.#once(messages, tools, passOn);
         this.#failures = 0;
         return answer;
       } catch (error) {
         lastError = error;
-        if (error instanceof PermanentError) break;
+        if (error instanceof PermanentError || streamed) break;
       }
     }
     this.#failures += 1;
@@ -91,10 +100,11 @@ export class LlmClient {
     throw new LlmUnavailableError(`The LLM did not answer: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
   }
 
-  async #once(messages: readonly LlmMessage[], tools: readonly LlmTool[]): Promise<LlmAnswer> {
+  async #once(messages: readonly LlmMessage[], tools: readonly LlmTool[], onDelta?: (text: string) => void): Promise<LlmAnswer> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.#settings.apiKey) headers['authorization'] = `Bearer ${this.#settings.apiKey}`;
-    const body = { model: this.#settings.model, messages, temperature: 0.2, ...(tools.length ? { tools } : {}) };
+    const streaming = onDelta ? { stream: true, stream_options: { include_usage: true } } : {};
+    const body = { model: this.#settings.model, messages, temperature: 0.2, ...(tools.length ? { tools } : {}), ...streaming };
     const response = await this.#fetch(`${this.#settings.baseUrl}/chat/completions`, {
       method: 'POST',
       headers,
@@ -107,6 +117,7 @@ export class LlmClient {
       // Busy or failing: worth another try. Anything else (a bad key, an unknown model) will not mend itself.
       throw response.status === 429 || response.status >= 500 ? new Error(problem) : new PermanentError(problem);
     }
+    if (onDelta) return readStream(response, onDelta);
     const payload = (await response.json()) as {
       choices?: { message?: { content?: string | null; tool_calls?: LlmToolCall[] } }[];
       usage?: { prompt_tokens?: number; completion_tokens?: number };
@@ -122,3 +133,49 @@ export class LlmClient {
 }
 
 class PermanentError extends Error {}
+
+interface StreamChunk {
+  choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] } }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+}
+
+/** Reads a streamed answer (server-sent events of `chat.completion.chunk`s), passing each piece of text on. */
+async function readStream(response: Response, onDelta: (text: string) => void): Promise<LlmAnswer> {
+  if (!response.body) throw new PermanentError('a streamed answer without a body');
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let content = '';
+  const calls: { id: string; name: string; arguments: string }[] = [];
+  const usage = { promptTokens: 0, completionTokens: 0 };
+  const take = (data: string) => {
+    if (data === '[DONE]') return;
+    const chunk = JSON.parse(data) as StreamChunk;
+    const delta = chunk.choices?.[0]?.delta;
+    if (delta?.content) {
+      content += delta.content;
+      onDelta(delta.content);
+    }
+    for (const call of delta?.tool_calls ?? []) {
+      const slot = (calls[call.index] ??= { id: '', name: '', arguments: '' });
+      slot.id ||= call.id ?? '';
+      slot.name += call.function?.name ?? '';
+      slot.arguments += call.function?.arguments ?? '';
+    }
+    if (chunk.usage) Object.assign(usage, { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 });
+  };
+  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(bytes, { stream: true });
+    let end: number;
+    while ((end = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, end).trim();
+      buffered = buffered.slice(end + 1);
+      if (line.startsWith('data:')) take(line.slice(5).trim());
+    }
+  }
+  if (buffered.trim().startsWith('data:')) take(buffered.trim().slice(5).trim());
+  return {
+    content,
+    toolCalls: calls.filter((call) => call?.name).map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+    usage,
+  };
+}

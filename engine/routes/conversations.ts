@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import {
   ActionResultRequest,
@@ -16,10 +17,22 @@ import {
   SendMessageResponse,
   Transcript,
   VoiceSession,
+  ParleyError,
 } from '../../shared/index.ts';
 import { MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { transcriptText, type ConversationService } from '../conversation-service.ts';
+
+/** Server-sent events of one answer: `delta` pieces while it is written, then `result` (or `error`). */
+function streamAnswer(run: (onDelta: (text: string) => void) => Promise<unknown>): PassThrough {
+  const stream = new PassThrough();
+  const send = (event: string, data: unknown) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  run((text) => send('delta', { text }))
+    .then((result) => send('result', result))
+    .catch((error: unknown) => send('error', error instanceof ParleyError ? error.toBody() : { error: { code: 'internal', message: 'The answer failed; send the message again with the same message_id.' } }))
+    .finally(() => stream.end());
+  return stream;
+}
 
 const params = z.strictObject({ id: z.string().max(100).describe('The conversation id (cnv_…)') });
 const tag = 'Conversations';
@@ -42,7 +55,8 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         tag,
         security,
         summary: "Send the customer's message",
-        description: 'The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer.',
+        description:
+          "The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way.",
         params,
         body: SendMessageRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
@@ -50,7 +64,15 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         errors: ['not_found', 'invalid_state'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await conversations.sendMessage(ctx.state.caller, params.id, body);
+        if (!ctx.get('accept').includes('text/event-stream')) {
+          ctx.body = await conversations.sendMessage(ctx.state.caller, params.id, body);
+          return;
+        }
+        await conversations.checkCanSend(ctx.state.caller, params.id);
+        ctx.body = streamAnswer((onDelta) => conversations.sendMessage(ctx.state.caller, params.id, body, onDelta));
+        ctx.type = 'text/event-stream';
+        ctx.set('Cache-Control', 'no-store');
+        ctx.set('X-Accel-Buffering', 'no');
       },
     )
     .add(
