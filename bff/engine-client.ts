@@ -2,6 +2,7 @@ import {
   Conversation,
   ConversationChange,
   EventsPage,
+  ERROR_STATUS,
   isErrorBody,
   MeResponse,
   SendMessageResponse,
@@ -44,6 +45,46 @@ export interface EngineClientOptions {
   fetch?: typeof globalThis.fetch;
 }
 
+/**
+ * Reads an answer the engine streams: `delta` events go to `onDelta`; the `result` event is the
+ * answer; an `error` event is the engine's refusal, thrown as an EngineCallError.
+ */
+async function readAnswerStream(response: Response, onDelta: (text: string) => void, what: string): Promise<unknown> {
+  const decoder = new TextDecoder();
+  let buffered = '';
+  let result: unknown;
+  const take = (block: string) => {
+    const event = /^event: ?(.+)$/m.exec(block)?.[1]?.trim();
+    const data = /^data: ?(.+)$/m.exec(block)?.[1];
+    if (!event || data === undefined) return;
+    const parsed: unknown = JSON.parse(data);
+    if (event === 'delta') {
+      const text = (parsed as { text?: unknown }).text;
+      if (typeof text === 'string') onDelta(text);
+    } else if (event === 'result') {
+      result = parsed;
+    } else if (event === 'error') {
+      const code = isErrorBody(parsed) ? parsed.error.code : 'internal';
+      throw new EngineCallError(isErrorBody(parsed) ? parsed.error.message : `The engine's streamed answer to ${what} failed.`, { status: ERROR_STATUS[code as ErrorCode] ?? 500, code: code as ErrorCode });
+    }
+  };
+  try {
+    for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(bytes, { stream: true });
+      let end: number;
+      while ((end = buffered.indexOf('\n\n')) >= 0) {
+        take(buffered.slice(0, end));
+        buffered = buffered.slice(end + 2);
+      }
+    }
+  } catch (error) {
+    if (error instanceof EngineCallError) throw error;
+    throw new EngineCallError(`The engine's streamed answer to ${what} broke off: ${error instanceof Error ? error.message : String(error)}`, { status: 0, code: 'unreachable' });
+  }
+  if (result === undefined) throw new EngineCallError(`The engine's streamed answer to ${what} ended without a result.`, { status: 0, code: 'unreachable' });
+  return result;
+}
+
 /** The BFF's one way to the engine: HTTP only, exactly as it would reach a hosted engine. */
 export class EngineClient {
   readonly #baseUrl: string;
@@ -67,8 +108,9 @@ export class EngineClient {
     return this.#call('POST', '/v1/conversations', Conversation, { customer_ref: customerRef }, idempotencyKey);
   }
 
-  sendMessage(conversationId: string, message: SendMessageRequest, idempotencyKey?: string): Promise<SendMessageResponse> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/messages`, SendMessageAnswer, message, idempotencyKey);
+  /** With `onDelta`, asks for the reply streamed (server-sent events) and passes each piece on as the AI writes it. */
+  sendMessage(conversationId: string, message: SendMessageRequest, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<SendMessageResponse> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/messages`, SendMessageAnswer, message, idempotencyKey, onDelta);
   }
 
   close(conversationId: string, idempotencyKey?: string): Promise<ConversationChange> {
@@ -105,8 +147,8 @@ export class EngineClient {
     return this.#call('GET', '/v1/me', MeResponse);
   }
 
-  async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string): Promise<z.output<S>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: 'application/json' };
+  async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<z.output<S>> {
+    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: onDelta ? 'text/event-stream, application/json' : 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     let response: Response;
@@ -121,7 +163,8 @@ export class EngineClient {
       const reason = error instanceof Error ? error.message : String(error);
       throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
     }
-    const payload: unknown = await response.json().catch(() => undefined);
+    const streamed = response.ok && onDelta && response.headers.get('content-type')?.startsWith('text/event-stream');
+    const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : await response.json().catch(() => undefined);
     if (!response.ok) {
       const retryAfterS = Number(response.headers.get('retry-after'));
       throw new EngineCallError(

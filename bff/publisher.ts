@@ -13,6 +13,8 @@ export type Change =
   | { type: 'message.status'; messageId: number; status: MessageStatus }
   /** An interactive message (choices, the survey question) got its answer. */
   | { type: 'message.answered'; messageId: number }
+  /** A piece of the AI's reply as an LLM writes it: for open sockets only (the reply is kept whole, once finished). */
+  | { type: 'reply.delta'; text: string }
   /** The AI works on an answer, or a person types. */
   | { type: 'typing'; who: 'ai' | 'human'; typing: boolean }
   /** The customer types: for the people who answer, not for the customer's own tabs. */

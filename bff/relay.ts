@@ -56,7 +56,11 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
     if (typingDone.length) publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
     try {
-      const answer = await engines.for(conversation.environment).sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`);
+      // The reply's pieces go to the customer's open tabs as the AI writes them (an LLM; the retrieval brain's reply comes whole).
+      const onDelta = conversation.handledBy === 'ai' ? (text: string) => publisher.publish(conversation, { type: 'reply.delta', text }) : undefined;
+      const answer = await engines
+        .for(conversation.environment)
+        .sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
       await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
       typingDone.length = 0;

@@ -1,8 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shopActions } from '../test/shop-fixtures.ts';
-import { closeServer, request, startEngine, type TestEngine } from '../test/stack.ts';
+import { completion, fakeModel } from '../test/fake-llm.ts';
+import { request, startEngine, type TestEngine } from '../test/stack.ts';
 import { defineAction } from './index.ts';
 import { NOT_SURE_MARK } from './brain/llm-brain.ts';
 
@@ -11,67 +10,6 @@ import { NOT_SURE_MARK } from './brain/llm-brain.ts';
  * for these tests stands in for it: real HTTP, `POST /v1/chat/completions`, scripted answers. The
  * engine under test is real (its store, its routes, its retrieval), and so is everything it sends.
  */
-
-interface ChatRequest {
-  model: string;
-  stream?: boolean;
-  messages: { role: string; content: string | null }[];
-  tools?: { type: string; function: { name: string; parameters: { required: string[] } } }[];
-}
-
-/** A JSON answer, or (`pieces`) a streamed one: each piece a chunk, 30 ms apart, then the usage and [DONE]. */
-type Reply = { status?: number; body?: unknown; pieces?: string[] };
-
-function fakeModel() {
-  const requests: ChatRequest[] = [];
-  // When the last piece of a streamed answer was written.
-  const streamedAt = { last: 0 };
-  let next: (request: ChatRequest) => Reply = () => ({ body: completion('Hello.') });
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-    req.on('end', () => {
-      const parsed = JSON.parse(raw) as ChatRequest;
-      requests.push(parsed);
-      const reply = req.url === '/v1/chat/completions' ? next(parsed) : { status: 404, body: { error: 'no such path' } };
-      if (reply.pieces) {
-        expect(parsed.stream).toBe(true);
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        void (async () => {
-          for (const [index, piece] of reply.pieces!.entries()) {
-            if (index === reply.pieces!.length - 1) streamedAt.last = Date.now();
-            res.write(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] })}\n\n`);
-            await new Promise((resolve) => setTimeout(resolve, 30));
-          }
-          res.write(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 90, completion_tokens: reply.pieces!.length } })}\n\n`);
-          res.end('data: [DONE]\n\n');
-        })();
-        return;
-      }
-      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply.body));
-    });
-  });
-  return {
-    requests,
-    streamedAt,
-    answer(reply: (request: ChatRequest) => Reply) {
-      next = reply;
-    },
-    async start(): Promise<string> {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-    },
-    stop: () => closeServer(server),
-  };
-}
-
-const completion = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 120, completion_tokens: 30 }) => ({
-  id: 'chatcmpl-test',
-  object: 'chat.completion',
-  choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, ...extra } }],
-  usage,
-});
 
 describe('the LLM brain (an OpenAI-compatible server written for the tests stands in for the model)', () => {
   const model = fakeModel();

@@ -1,5 +1,5 @@
 import type { WidgetMessage } from './schemas/widget.ts';
-import type { ConversationClosed, ConversationNotice, MessageUpdate, ReadCommand, ReadResult, TypingChange, TypingCommand } from './schemas/socket.ts';
+import type { ConversationClosed, ConversationNotice, MessageDelta, MessageUpdate, ReadCommand, ReadResult, TypingChange, TypingCommand } from './schemas/socket.ts';
 
 /**
  * The Socket.IO event map of the `/widget` namespace, shared by the BFF and the widget. Payload
@@ -17,6 +17,8 @@ export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string;
 export interface WidgetServerEvents {
   'message:created': (message: WidgetMessage) => void;
   'message:updated': (update: MessageUpdate) => void;
+  /** A piece of the AI's reply while an LLM writes it; the finished reply comes as message:created. */
+  'message:delta': (delta: MessageDelta) => void;
   'typing:changed': (change: TypingChange) => void;
   'conversation:handed_over': (notice: ConversationNotice) => void;
   'conversation:handed_back': (notice: ConversationNotice) => void;

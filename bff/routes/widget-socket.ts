@@ -140,6 +140,9 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
         case 'message.created':
           to.emit('message:created', change.message);
           break;
+        case 'reply.delta':
+          to.emit('message:delta', { conversation_id, text: change.text });
+          break;
         case 'message.status':
           to.emit('message:updated', { id: change.messageId, conversation_id, status: change.status });
           break;

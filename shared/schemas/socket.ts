@@ -37,6 +37,10 @@ export type TypingChange = z.infer<typeof TypingChange>;
 export const ConversationNotice = z.object({ conversation_id: z.string() });
 export type ConversationNotice = z.infer<typeof ConversationNotice>;
 
+/** `message:delta`: a piece of the AI's reply as it is written (the whole reply follows as `message:created`). */
+export const MessageDelta = ConversationNotice.extend({ text: z.string() });
+export type MessageDelta = z.infer<typeof MessageDelta>;
+
 /** `conversation:closed`, with whether the AI resolved it. */
 export const ConversationClosed = ConversationNotice.extend({ resolved: z.boolean() });
 export type ConversationClosed = z.infer<typeof ConversationClosed>;

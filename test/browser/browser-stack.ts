@@ -30,14 +30,14 @@ export interface BrowserStack {
  *   await page.goto(harness.stack.url);
  * });
  */
-export function useBrowserStack(options: { pageServer?: boolean } = {}): BrowserStack {
+export function useBrowserStack(options: { pageServer?: boolean; /** Variables for the demo stack (made once the hooks run). */ env?: () => Promise<Record<string, string>> } = {}): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
   let pages: PageServer | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [stack, browser, pages] = await Promise.all([startStack(), launchChromium(), options.pageServer ? startPageServer() : undefined]);
+    [stack, browser, pages] = await Promise.all([options.env ? options.env().then((env) => startStack(undefined, env)) : startStack(), launchChromium(), options.pageServer ? startPageServer() : undefined]);
     await mkdir(ARTIFACTS_DIR, { recursive: true });
   });
   afterEach(async () => {

@@ -37,6 +37,8 @@ export interface ChatState {
   resolved: boolean;
   surveyAnswered: boolean;
   typing: boolean;
+  /** The AI's reply as it is being written (pieces streamed from an LLM); empty once it arrives whole. */
+  draft: string;
   unread: number;
   sound: boolean;
 }
@@ -105,6 +107,7 @@ export class Chat {
       resolved: false,
       surveyAnswered: false,
       typing: false,
+      draft: '',
       unread: 0,
       sound: storage.get('sound') === 'on',
     };
@@ -259,6 +262,7 @@ export class Chat {
       surveyAnswered: conversation.survey !== null,
       view: 'chat',
       typing: false,
+      draft: '',
     });
     await this.#catchUp(firstPage);
   }
@@ -414,6 +418,9 @@ export class Chat {
       if (update.conversation_id !== this.state.conversationId) return;
       this.#set({ messages: this.state.messages.map((message) => (message.id === update.id ? { ...message, status: update.status } : message)) });
     });
+    socket.on('message:delta', (delta) => {
+      if (delta.conversation_id === this.state.conversationId) this.#set({ draft: this.state.draft + delta.text });
+    });
     socket.on('typing:changed', (change) => {
       if (change.conversation_id === this.state.conversationId) this.#set({ typing: change.typing });
     });
@@ -430,7 +437,8 @@ export class Chat {
       void this.#flushOutbox();
     });
     socket.on('disconnect', (reason) => {
-      this.#set({ typing: false });
+      // A reply cut off mid-stream comes whole with the catch-up after the reconnect.
+      this.#set({ typing: false, draft: '' });
       if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 1e3);
     });
     this.#socket = socket;
@@ -461,7 +469,10 @@ export class Chat {
   #received(message: WidgetMessage): void {
     const known = this.state.conversations.find((conversation) => conversation.id === message.conversation_id);
     if (!known) void this.#adopt(message.conversation_id);
-    if (message.conversation_id === this.state.conversationId) this.#add([message], true);
+    if (message.conversation_id === this.state.conversationId) {
+      if (message.author !== 'customer') this.state.draft = '';
+      this.#add([message], true);
+    }
     const author = message.author;
     const seen = author === 'customer' || (this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible');
     // The list's preview follows every message but notices at once, so it is right before the list is fetched again.

@@ -21,6 +21,8 @@ interface Props {
   /** The inbox's greeting, shown while the conversation has no messages yet. */
   greeting?: string | undefined;
   typing: boolean;
+  /** The AI's reply while it is written: shown growing, but not read out (the finished reply is). */
+  draft?: string;
   /** Choices are offered only on the last answer, and only while the conversation is open. */
   canChoose: boolean;
   onChoose: (choice: ReplyChoice) => void;
@@ -28,11 +30,11 @@ interface Props {
 }
 
 /** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
-export function MessageList({ messages, greeting, typing, canChoose, onChoose, onRetry }: Props) {
+export function MessageList({ messages, greeting, typing, draft, canChoose, onChoose, onRetry }: Props) {
   const { t, locale } = useI18n();
   const end = useRef<HTMLDivElement>(null);
   const log = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, typing]);
+  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, typing, draft]);
   // The log keeps its bottom in place when it changes height (the survey opens below it, the keyboard shows): what was last in view stays in view.
   useEffect(() => {
     const element = log.current;
@@ -104,7 +106,14 @@ export function MessageList({ messages, greeting, typing, canChoose, onChoose, o
           </div>
         );
       })}
-      {typing && (
+      {draft && (
+        <div class="message theirs ai draft" aria-hidden="true">
+          <div class="bubble">
+            <RichText text={draft} />
+          </div>
+        </div>
+      )}
+      {typing && !draft && (
         <p class="typing" role="status">
           <span class="dots" aria-hidden="true">
             <span />

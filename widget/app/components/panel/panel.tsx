@@ -99,7 +99,7 @@ export function Panel({ chat, state, fullPage, onClose }: Props) {
       {state.view === 'prechat' && more && <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />}
       {state.view === 'chat' && (
         <>
-          <MessageList messages={state.messages} greeting={state.config?.inbox.greeting} typing={state.typing} canChoose={!state.resolved} onChoose={(choice) => void chat.choose(choice)} onRetry={(key) => void chat.retry(key)} />
+          <MessageList messages={state.messages} greeting={state.config?.inbox.greeting} typing={state.typing} draft={state.draft} canChoose={!state.resolved} onChoose={(choice) => void chat.choose(choice)} onRetry={(key) => void chat.retry(key)} />
           {state.resolved && (
             <div class="ended">
               <p>{t('conversationClosed')}</p>
