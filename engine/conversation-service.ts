@@ -253,6 +253,11 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
      * Takes what the customer said and gives the events it caused. A `message_id` already seen in
      * this conversation replays the first answer's events instead of adding anything.
      */
+    /** Whether the account's replies are written by an LLM, which can stream them (the retrieval brain's come whole). */
+    async streams(caller: Caller): Promise<boolean> {
+      return Boolean(llm) && (await accountBrain(sql, caller.accountId)) !== 'retrieval';
+    },
+
     /** Refuses now (404, 409) what sendMessage would refuse, so that a streamed answer starts only for a message that can be taken. */
     async checkCanSend(caller: Caller, id: string): Promise<void> {
       nextState((await conversationOf(caller, id)).conversation.state, 'message');

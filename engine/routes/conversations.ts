@@ -56,7 +56,7 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         security,
         summary: "Send the customer's message",
         description:
-          "The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way.",
+          "The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream, and an LLM writing the replies, the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way.",
         params,
         body: SendMessageRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
@@ -64,7 +64,8 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         errors: ['not_found', 'invalid_state'],
       },
       async (ctx, { params, body }) => {
-        if (!ctx.get('accept').includes('text/event-stream')) {
+        // Streamed only when it can be (an LLM writes the replies); otherwise the usual JSON, whatever was accepted.
+        if (!ctx.get('accept').includes('text/event-stream') || !(await conversations.streams(ctx.state.caller))) {
           ctx.body = await conversations.sendMessage(ctx.state.caller, params.id, body);
           return;
         }
