@@ -19,7 +19,7 @@ import type { Queryable, Sql } from '../shared/server/index.ts';
 import { cardOf, describeResult, isFailure, type ActionDefinition, type ActionInputs } from './brain/actions.ts';
 import { decide, FRESH_MEMORY, type BrainMemory, type Decision } from './brain/brain.ts';
 import type { KnowledgeBase } from './brain/knowledge-base.ts';
-import { decideWithLlm } from './brain/llm-brain.ts';
+import { decideWithLlm, phraseResult } from './brain/llm-brain.ts';
 import type { LlmClient } from './brain/llm-client.ts';
 import { accountBrain, addLlmUsage, recentTurns } from './store/llm.ts';
 import type { KnowledgeCache } from './brain/knowledge-cache.ts';
@@ -73,6 +73,18 @@ interface Move {
 
 /** The engine's conversations: every route that reads or changes one goes through here. */
 export function createConversationService({ sql, knowledge, now, llm }: ConversationServiceDeps) {
+  /** The model's words for a caller's action result (undefined: the action's reply template). */
+  async function phraseEarly(caller: Caller, id: string, request: ActionResultRequest, actions: ActionDefinition[]) {
+    if (!llm || (await accountBrain(sql, caller.accountId)) === 'retrieval') return undefined;
+    const record = await findConversation(sql, caller, id);
+    if (!record || record.conversation.state !== 'ai') return undefined;
+    const pending = await findActionRequest(sql, id, request.action_request_id);
+    const action = pending?.status === 'pending' ? actions.find((candidate) => candidate.name === pending.action) : undefined;
+    if (!action || !pending) return undefined;
+    const history = await recentTurns(sql, id, 8);
+    return phraseResult(llm, { action, inputs: pending.inputs, result: request.result, history, locale: record.locale ?? undefined });
+  }
+
   /**
    * The LLM brain's decision, made before the move's transaction (a model may take seconds, and
    * the conversation's lock is not held meanwhile). Undefined when the retrieval brain decides:
@@ -87,7 +99,18 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
     if ((await accountBrain(sql, caller.accountId)) === 'retrieval') return undefined;
     const history = await recentTurns(sql, id, 8);
     const locale = request.locale ?? record.locale ?? undefined;
-    return { ...(await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history }, onDelta)), memory: record.memory };
+    const early = await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history }, onDelta);
+    // A sandbox fixture answers the tool call at once: its result goes back to the model, which tells the customer.
+    const fixture = early.decision.kind === 'action' && caller.environment === 'sandbox' ? await findSandboxFixture(sql, caller.accountId, early.decision.action.name) : undefined;
+    if (early.decision.kind === 'action' && fixture) {
+      const phrased = await phraseResult(llm, { action: early.decision.action, inputs: early.decision.inputs, result: fixture, history: [...history, { role: 'customer', text }], locale });
+      if (phrased) {
+        early.decision.phrased = phrased.text;
+        early.usage.promptTokens += phrased.usage.promptTokens;
+        early.usage.completionTokens += phrased.usage.completionTokens;
+      }
+    }
+    return { ...early, memory: record.memory };
   }
 
   /** Runs `work` on the caller's conversation, locked, after checking that `move` is allowed. */
@@ -173,12 +196,12 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
   }
 
   /** Records an action's result and, while the AI has the conversation, tells the customer about it. */
-  async function settleAction(move: Move, requestId: string, action: ActionDefinition | undefined, inputs: ActionInputs, result: Record<string, unknown>): Promise<'succeeded' | 'failed'> {
+  async function settleAction(move: Move, requestId: string, action: ActionDefinition | undefined, inputs: ActionInputs, result: Record<string, unknown>, phrased?: string): Promise<'succeeded' | 'failed'> {
     const status = isFailure(result) ? 'failed' : 'succeeded';
     await completeActionRequest(move.tx, requestId, status, result, move.at);
     await note(move, `The action ${action?.name ?? 'requested'} ${status}.`);
     if (move.record.conversation.state === 'ai' && action) {
-      await say(move, describeResult(action, inputs, result), status === 'succeeded', { card: cardOf(action, inputs, result) });
+      await say(move, phrased ?? describeResult(action, inputs, result), status === 'succeeded', { card: cardOf(action, inputs, result) });
       await setMemory(move, { ...FRESH_MEMORY, lastReplyAnswered: status === 'succeeded' });
     }
     return status;
@@ -208,7 +231,7 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
         await note(move, `The AI asked for the action ${action.name}.`);
         move.emit('conversation.action_request', { type: 'action_request', action_request_id: requestId, action: action.name, inputs, ...(handledBy ? { handled_by: handledBy } : {}) });
         await setMemory(move, { ...memory, awaitingAction: null, lastReplyAnswered: false, lastAnswer: null });
-        if (fixture) await settleAction(move, requestId, action, inputs, fixture);
+        if (fixture) await settleAction(move, requestId, action, inputs, fixture, decision.phrased);
         return;
       }
       case 'handover':
@@ -298,12 +321,15 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
 
     async actionResult(caller: Caller, id: string, request: ActionResultRequest): Promise<{ conversation_id: string; action_request_id: string; status: 'succeeded' | 'failed' }> {
       const actions = await listActions(sql, caller.accountId);
+      // With an LLM the result goes back to the model before the move's transaction; its words are the reply.
+      const phrased = await phraseEarly(caller, id, request, actions);
       const { result } = await withConversation(caller, id, 'action_result', async (move) => {
+        if (phrased) await addLlmUsage(move.tx, caller, phrased.usage, move.at);
         const pending = await findActionRequest(move.tx, id, request.action_request_id, true);
         if (!pending) throw new ParleyError('not_found', `No action request ${request.action_request_id} in conversation ${id}.`);
         if (pending.status !== 'pending') throw new ParleyError('invalid_state', `Action request ${pending.id} already has a result.`);
         const action = actions.find((candidate) => candidate.name === pending.action);
-        const status = await settleAction(move, pending.id, action, pending.inputs, request.result);
+        const status = await settleAction(move, pending.id, action, pending.inputs, request.result, phrased?.text);
         return { conversation_id: id, action_request_id: pending.id, status };
       });
       return result;

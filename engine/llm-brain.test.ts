@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { shopActions } from '../test/shop-fixtures.ts';
 import { completion, fakeModel } from '../test/fake-llm.ts';
 import { request, startEngine, type TestEngine } from '../test/stack.ts';
-import { defineAction } from './index.ts';
+import { defineAction, setSandboxFixture } from './index.ts';
 import { NOT_SURE_MARK } from './brain/llm-brain.ts';
 
 /**
@@ -64,6 +64,39 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     const actionRequest = events.find((event) => event.type === 'conversation.action_request');
     expect(actionRequest?.data).toMatchObject({ type: 'action_request', action: 'lookup_order', inputs: { order_number: '12345' } });
     expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain('4111 1111 1111 1111');
+  });
+
+  /** The model calls lookup_order, and, given the result as the tool's output, says it in its own words. */
+  const lookupThenTell = (request: { messages: { role: string; content: string | null }[] }) =>
+    request.messages.some((message) => message.role === 'tool')
+      ? { body: completion('Good news: order 12345 is on its way with DHL and should arrive on Thursday.') }
+      : { body: completion(null, { tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"12345"}' } }] }) };
+
+  it("gives a caller's action result back to the model, whose words tell the customer", async () => {
+    model.answer(lookupThenTell);
+    const live = (path: string, body: unknown) => request(`${engine.url}${path}`, { token: engine.liveApiKey, body });
+    const id = (await live('/v1/conversations', { customer_ref: 'live-customer' })).body.id as string;
+    const events = (await live(`/v1/conversations/${id}/messages`, { text: 'Where is my order 12345?' })).body.events as { type: string; data: any }[];
+    const asked = events.find((event) => event.type === 'conversation.action_request')!;
+    const result = { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' };
+    expect((await live(`/v1/conversations/${id}/action-results`, { action_request_id: asked.data.action_request_id, result })).status).toBe(202);
+    const toolMessage = model.requests.at(-1)!.messages.find((message) => message.role === 'tool');
+    expect(JSON.parse(toolMessage!.content!)).toEqual(result);
+    const feed = (await request(`${engine.url}/v1/events?limit=1000`, { token: engine.liveApiKey })).body.events as { type: string; conversation_id: string; data: any }[];
+    const replies = feed.filter((event) => event.conversation_id === id && event.type === 'conversation.reply');
+    expect(replies.at(-1)!.data.text).toBe('Good news: order 12345 is on its way with DHL and should arrive on Thursday.');
+    // The card still shows the result's fields.
+    expect(replies.at(-1)!.data.card.title).toBe('Order 12345');
+  });
+
+  it("gives a sandbox fixture's result back to the model at once, in the same answer", async () => {
+    await setSandboxFixture(engine.sql, engine.accountId, 'lookup_order', { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' });
+    model.answer(lookupThenTell);
+    const id = await open();
+    const events = await say(id, 'Where is my order 12345?');
+    expect(events.map((event) => event.type)).toEqual(['conversation.action_request', 'conversation.reply']);
+    expect(events[0]!.data.handled_by).toBe('sandbox');
+    expect(events[1]!.data.text).toBe('Good news: order 12345 is on its way with DHL and should arrive on Thursday.');
   });
 
   it('asks for an input the tool call lacks, as the action defines it', async () => {

@@ -36,7 +36,13 @@ export type Decision =
       feedback?: { helpful: boolean; source: AnswerSource };
     }
   | { kind: 'ask'; text: string; action: string; inputs: ActionInputs }
-  | { kind: 'action'; action: ActionDefinition; inputs: ActionInputs }
+  | {
+      kind: 'action';
+      action: ActionDefinition;
+      inputs: ActionInputs;
+      /** The LLM's words for the sandbox fixture's result (the template's otherwise). */
+      phrased?: string;
+    }
   | { kind: 'handover'; text: string; reason: 'customer_request' | 'no_answer' }
   | { kind: 'close'; text: string };
 

@@ -117,6 +117,36 @@ export async function decideWithLlm(
   };
 }
 
+/**
+ * The model's words for an action's result, the tool call's answer going back to it: the result
+ * is given as the tool's output, and the model tells the customer (only what the result says).
+ * Undefined when the model cannot answer now: the action's own reply template is used then.
+ */
+export async function phraseResult(
+  llm: LlmClient,
+  input: { action: ActionDefinition; inputs: ActionInputs; result: Record<string, unknown>; history: readonly HistoryTurn[]; locale?: string | undefined },
+): Promise<{ text: string; usage: LlmDecision['usage'] } | undefined> {
+  const language = LANGUAGE_NAMES[brainLanguage(input.locale)] ?? 'English';
+  const call = { id: 'call_result', type: 'function' as const, function: { name: input.action.name, arguments: JSON.stringify(input.inputs) } };
+  const messages: LlmMessage[] = [
+    {
+      role: 'system',
+      content: `You are the customer support assistant of an online shop. Tell the customer the result of the action in one or two friendly sentences, in ${language}, using only what the result says. If it failed, say so honestly and offer a person.`,
+    },
+    ...input.history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: turn.text })),
+    { role: 'assistant', content: null, tool_calls: [call] },
+    { role: 'tool', tool_call_id: call.id, content: JSON.stringify(input.result) },
+  ];
+  try {
+    const answer = await llm.chat(messages);
+    const text = answer.content.trim();
+    return text && !text.includes(NOT_SURE_MARK) ? { text, usage: answer.usage } : undefined;
+  } catch (error) {
+    if (error instanceof LlmUnavailableError) return undefined;
+    throw error;
+  }
+}
+
 /** Passes pieces on once the text can no longer be the NOT_SURE mark (until then they wait). */
 function holdBackNotSure(onDelta: (text: string) => void): (text: string) => void {
   let held = '';
