@@ -61,7 +61,7 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
   const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints, secrets });
 
   const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
-  addConversationRoutes(keyed, conversations);
+  addConversationRoutes(keyed, conversations, logger);
   addAccountRoutes(keyed, { sql, tokens });
   addWebhookRoutes(keyed, { sql, worker, policy, now, secrets });
   const open = new ApiRoutes();

@@ -19,17 +19,21 @@ import {
   VoiceSession,
   ParleyError,
 } from '../../shared/index.ts';
-import { MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
+import { MESSAGE_BODY_LIMIT, type ApiRoutes, type Logger } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { transcriptText, type ConversationService } from '../conversation-service.ts';
 
 /** Server-sent events of one answer: `delta` pieces while it is written, then `result` (or `error`). */
-function streamAnswer(run: (onDelta: (text: string) => void) => Promise<unknown>): PassThrough {
+function streamAnswer(run: (onDelta: (text: string) => void) => Promise<unknown>, logger?: Logger): PassThrough {
   const stream = new PassThrough();
   const send = (event: string, data: unknown) => stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   run((text) => send('delta', { text }))
     .then((result) => send('result', result))
-    .catch((error: unknown) => send('error', error instanceof ParleyError ? error.toBody() : { error: { code: 'internal', message: 'The answer failed; send the message again with the same message_id.' } }))
+    .catch((error: unknown) => {
+      // The status line went out already: a failure is the stream's last event (and, unless the caller's own fault, logged).
+      if (!(error instanceof ParleyError) || error.status >= 500) logger?.error({ err: error }, 'a streamed answer failed');
+      send('error', error instanceof ParleyError ? error.toBody() : { error: { code: 'internal', message: 'The answer failed; send the message again with the same message_id.' } });
+    })
     .finally(() => stream.end());
   return stream;
 }
@@ -39,7 +43,7 @@ const tag = 'Conversations';
 const security = 'apiKey';
 
 /** `/v1/conversations`: open, talk, hand over and back, close, and read the records. */
-export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService): void {
+export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService, logger?: Logger): void {
   routes
     .add(
       { method: 'post', path: '/v1/conversations', tag, security, summary: 'Open a conversation for a customer', body: OpenConversationRequest, responses: { 201: { description: 'The new conversation; a conversation.opened event is recorded.', schema: Conversation } } },
@@ -70,7 +74,7 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
           return;
         }
         await conversations.checkCanSend(ctx.state.caller, params.id);
-        ctx.body = streamAnswer((onDelta) => conversations.sendMessage(ctx.state.caller, params.id, body, onDelta));
+        ctx.body = streamAnswer((onDelta) => conversations.sendMessage(ctx.state.caller, params.id, body, onDelta), logger);
         ctx.type = 'text/event-stream';
         ctx.set('Cache-Control', 'no-store');
         ctx.set('X-Accel-Buffering', 'no');
