@@ -62,6 +62,7 @@ import type { ClientApiLimits } from './client-api/limits.ts';
 import { addEngineWebhookRoutes } from './routes/engine-webhooks.ts';
 import { addSurveyPageRoutes } from './routes/survey-page.ts';
 import { addHostedChatRoutes } from './routes/hosted-chat.ts';
+import { addHealthRoutes } from './routes/health.ts';
 import { addConsoleRoutes } from './routes/console-page.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
 import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
@@ -232,6 +233,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   });
   addEngineWebhookRoutes(open, { sql, recorder, secrets: webhookSecrets, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
+  addHealthRoutes(open, { sql, engines, redis });
   addHostedChatRoutes(open, sql);
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
   const client = createClientService({ sql, conversations, publisher, floodLimiter, now });

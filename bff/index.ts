@@ -12,3 +12,4 @@ export { inboxMembers, setInboxMembers } from './store/account-inboxes.ts';
 export { consoleSignInUrl, SIGN_IN_LINK_TTL_MS } from './helpdesk/helpdesk-service.ts';
 export { WidgetSessions } from './sessions.ts';
 export { SITE_KEY_LIMIT, WIDGET_REQUESTS_PER_MINUTE } from './app.ts';
+export { answerWhileStarting, STARTING_RETRY_AFTER_S } from './starting.ts';

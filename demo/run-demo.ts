@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { createBff, EngineClient, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
+import { answerWhileStarting, createBff, EngineClient, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
 import {
   demoAgentSignInUrl,
@@ -58,8 +58,9 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     // The BFF's store, session keys and Redis, built as `npm run bff` builds them.
     const { sql: bffSql, tokens, secrets, redis, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
     closers.unshift(closeInfrastructure);
-    // The BFF's server listens first: its address is where the engine pushes events. It answers once the BFF is attached below.
-    const server = createServer();
+    // The BFF's server listens first: its address is where the engine pushes events. Until the BFF
+    // is attached below, it answers 503 `starting` with Retry-After (and /healthz 200).
+    const server = createServer(answerWhileStarting);
     await listen(server, config.port, config.host);
     closers.unshift(() => closeServer(server));
     const url = `http://${urlHost(config.host)}:${(server.address() as AddressInfo).port}`;
@@ -119,6 +120,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       redis,
       ...overrides,
     });
+    server.off('request', answerWhileStarting);
     server.on('request', bff.app.callback());
     bff.attach(server);
     closers.unshift(() => bff.close());

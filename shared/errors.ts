@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   internal: 500,
   upstream_unavailable: 503,
   not_configured: 503,
+  starting: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
