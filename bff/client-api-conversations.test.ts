@@ -49,7 +49,7 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       }
     });
 
-    it('keeps one conversation per contact on an inbox locked to a single conversation', async () => {
+    it('keeps one open conversation per contact on an inbox locked to a single conversation, and starts a new one once it is resolved', async () => {
       const inbox = await newInbox({ name: 'Single thread' }, { lockToSingleConversation: true });
       const contact = await createContact({}, inbox.identifier);
       const first = await openConversation(contact.source_id, inbox.identifier);
@@ -58,6 +58,14 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       expect(again.uuid).toBe(first.uuid);
       const listed = await request(`${contactUrl(inbox.identifier, contact.source_id)}/conversations`);
       expect((listed.body as Conversation[]).map((item) => item.id)).toEqual([first.id]);
+
+      // Once that conversation is resolved it takes no messages, so the next create starts a new one that does.
+      expect((await resolve(inbox.identifier, contact.source_id, first.id)).status).toBe(200);
+      const next = await openConversation(contact.source_id, inbox.identifier);
+      expect(next.id).not.toBe(first.id);
+      expect(next.status).not.toBe('resolved');
+      expect((await send(inbox.identifier, contact.source_id, next.id, 'Where is my parcel?')).status).toBe(200);
+      expect((await openConversation(contact.source_id, inbox.identifier)).id).toBe(next.id);
 
       // Without the lock (the demo inbox), a second create is a second conversation.
       const free = await createContact();

@@ -152,9 +152,11 @@ export function createClientService({ sql, conversations, publisher, floodLimite
     },
 
     async createConversation(inbox: ClientInbox, contact: ContactRecord, customAttributes: Record<string, unknown> | undefined) {
+      // Locked to one conversation, the contact keeps its newest while it is open. A resolved one
+      // takes no more messages (409), so reusing it would leave the contact stuck for good: a new one starts.
       if (inbox.lockToSingleConversation) {
         const [last] = await clientConversations(sql, ownerOf(contact), { limit: 1 });
-        if (last) return conversationView(inbox, contact, last);
+        if (last && last.status !== 'resolved') return conversationView(inbox, contact, last);
       }
       const opened = await conversations.open(customerOf(contact), { name: contact.name, email: contact.email ?? undefined });
       if (customAttributes) await setCustomAttributes(sql, opened.id, customAttributes);
