@@ -397,3 +397,36 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
     expectError(response, 400, 'invalid_json');
   });
 });
+
+describe('verified sessions while the engine is refusing the key checks (PGlite, engine of its own)', () => {
+  let engine: TestEngine;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    engine = await startEngine(PGLITE);
+    stack = await startStack(PGLITE, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await engine?.stop();
+  });
+
+  it("answers 503 upstream_unavailable with the engine's Retry-After when the engine's limit refuses the check (429)", async () => {
+    // The BFF has learnt its own account before the limit bites (it asks once).
+    expect((await newSession(stack.url, engine.apiKey, { customer_ref: 'cust-before' })).status).toBe(201);
+    await engine.sql.query('UPDATE accounts SET requests_per_minute_sandbox = 3 WHERE id = $1', [engine.accountId]);
+    const exhausted = await until(
+      () => request(`${engine.url}/v1/me`, { token: engine.apiKey }),
+      (response) => response.status === 429,
+      "the engine's limit for the account",
+    );
+    const waitS = Number(exhausted.headers.get('retry-after'));
+    expect(waitS).toBeGreaterThan(0);
+
+    const refused = await newSession(stack.url, engine.apiKey, { customer_ref: 'cust-during' });
+    expectError(refused, 503, 'upstream_unavailable');
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(waitS);
+  });
+});

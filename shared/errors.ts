@@ -42,6 +42,8 @@ export class ParleyError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details: unknown;
+  /** Seconds the client should wait before it tries again; sent as Retry-After. */
+  retryAfterS: number | undefined;
 
   constructor(code: ErrorCode, message: string, details?: unknown) {
     super(message);
@@ -49,6 +51,12 @@ export class ParleyError extends Error {
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = details;
+  }
+
+  /** Tells the client when to try again (Retry-After, whole seconds, at least 1). */
+  retryAfter(seconds: number): this {
+    this.retryAfterS = Math.max(1, Math.ceil(seconds));
+    return this;
   }
 
   toBody(): ErrorBody {

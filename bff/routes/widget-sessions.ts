@@ -8,6 +8,8 @@ import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from '../ses
 import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
 
 export const DEFAULT_SESSION_TTL_S = 3600;
+/** What a caller is told to wait when the engine could not check its key and did not say for how long. */
+const UPSTREAM_RETRY_AFTER_MS = 5_000;
 
 export interface SessionRouteDeps {
   sql: Sql;
@@ -143,7 +145,9 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
     } catch (error) {
       if (error instanceof ParleyError) throw error;
       if (error instanceof EngineCallError && error.status === 401) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
-      throw new ParleyError('upstream_unavailable', 'The API key could not be checked right now; try again shortly.');
+      // The engine is busy (its own 429 or 503 says for how long) or away: the caller hears when to try again.
+      const retryAfterMs = error instanceof EngineCallError ? error.retryAfterMs : undefined;
+      throw new ParleyError('upstream_unavailable', 'The API key could not be checked right now; try again shortly.').retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);
     }
   }
 }

@@ -56,6 +56,7 @@ export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boo
       const error = toParleyError(caught);
       if (error.code === 'internal') logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
       ctx.status = error.status;
+      if (error.retryAfterS !== undefined) ctx.set('Retry-After', String(error.retryAfterS));
       ctx.body = isDeskRoute(ctx.path) ? deskErrorBody(error) : error.toBody();
     }
   };
