@@ -13,6 +13,7 @@ import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
 import { feedEndpoints } from './webhooks/endpoints.ts';
+import { sendDuePingsOfSwitchedOffEndpoints } from './webhooks/pings.ts';
 
 export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
 
@@ -58,7 +59,13 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
   await resealStored(sql, secrets, [{ table: 'webhook_endpoints', key: 'id', column: 'secret' }]);
   const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now, llm: llm ? new LlmClient(llm) : undefined });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
-  const worker = createWebhookWorker({ sql, logger, now, send: webhooks.send ?? createSender(policy), feed: feedEndpoints, secrets });
+  const send = webhooks.send ?? createSender(policy);
+  // Each pass also retries the pings of switched-off endpoints, which the worker itself leaves alone.
+  const feed = async (db: Sql, at: Date) => {
+    await feedEndpoints(db, at);
+    await sendDuePingsOfSwitchedOffEndpoints({ sql: db, send, secrets, logger, now });
+  };
+  const worker = createWebhookWorker({ sql, logger, now, send, feed, secrets });
 
   const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
   addConversationRoutes(keyed, conversations, logger);

@@ -223,6 +223,36 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     expect(refused.body).toMatchObject({ status: 'pending', attempts: [{ status: 404, error: 'the receiver answered 404' }] });
   });
 
+  it('posts a ping to a switched-off endpoint, so a repaired receiver can be tested before it is switched on again', async () => {
+    const endpoint = await addEndpoint({ url: receiver.url, event_types: ['conversation.opened'] });
+    receiver.status = 503;
+    await open('fails-for-days');
+    await drain();
+    clock += 5 * DAY + MINUTE;
+    await open('switches-it-off');
+    await drain();
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: false });
+
+    // Repaired: the ping reaches it while it is still switched off, and leaves it off.
+    receiver.status = 200;
+    receiver.received = [];
+    const ping = await api(`/v1/webhook-endpoints/${endpoint.id}/ping`, { body: {} });
+    expect(ping.status).toBe(201);
+    expect(ping.body).toMatchObject({ event_type: 'ping', status: 'delivered', attempts: [{ status: 200, error: null }] });
+    expect(bodies(receiver).map((body) => body.type)).toEqual(['ping']);
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: false });
+
+    // Still broken: the ping's retries reach it too, while its events wait for it to be switched on.
+    receiver.status = 500;
+    receiver.received = [];
+    const refused = await api(`/v1/webhook-endpoints/${endpoint.id}/ping`, { body: {} });
+    expect(refused.body).toMatchObject({ status: 'pending', attempts: [{ status: 500 }] });
+    clock += RETRY_WAITS_MS[0]!;
+    await drain();
+    expect(bodies(receiver).map((body) => body.type)).toEqual(['ping', 'ping']);
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: false });
+  });
+
   it('sends nothing to a removed endpoint, which is then a 404', async () => {
     const endpoint = await addEndpoint({ url: receiver.url });
     expect((await api(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(204);
