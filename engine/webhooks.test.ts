@@ -253,6 +253,52 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: false });
   });
 
+  it("pages an endpoint's deliveries past 100 with after and limit, newest first, each delivery once", async () => {
+    const endpoint = await addEndpoint({ url: receiver.url, event_types: ['conversation.opened'] });
+    const opened: string[] = [];
+    for (let batch = 0; batch < 7; batch++) opened.push(...(await Promise.all(Array.from({ length: 15 }, (_, index) => open(`paged-${batch}-${index}`)))).map((conversation) => conversation.id));
+    await drain();
+    const feed = (await api('/v1/events?limit=1000&types=conversation.opened')).body.events as { id: string; conversation_id: string }[];
+    const newestFirst = feed.filter((event) => opened.includes(event.conversation_id)).map((event) => event.id).reverse();
+    expect(newestFirst).toHaveLength(105);
+
+    const first = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
+    expect(first.status).toBe(200);
+    expect(first.body.deliveries).toHaveLength(100);
+    expect(first.body).toMatchObject({ has_more: true, next: first.body.deliveries[99].id });
+    const rest = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?after=${first.body.next}`);
+    expect(rest.body.deliveries).toHaveLength(5);
+    expect(rest.body).toMatchObject({ has_more: false, next: rest.body.deliveries[4].id });
+    expect([...first.body.deliveries, ...rest.body.deliveries].map((delivery: { event_id: string }) => delivery.event_id)).toEqual(newestFirst);
+    // Read on from the last page: nothing older, and the same cursor back.
+    const end = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?after=${rest.body.next}`);
+    expect(end.body).toEqual({ deliveries: [], next: rest.body.next, has_more: false });
+
+    // Smaller pages walk the same list, with the status filter kept along the way.
+    const walked: string[] = [];
+    let after = '';
+    for (let page = 0; page < 10; page++) {
+      const response = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=delivered&limit=40${after && `&after=${after}`}`);
+      walked.push(...response.body.deliveries.map((delivery: { event_id: string }) => delivery.event_id));
+      if (!response.body.has_more) break;
+      after = response.body.next;
+    }
+    expect(walked).toEqual(newestFirst);
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=failed`)).body).toEqual({ deliveries: [], next: null, has_more: false });
+  });
+
+  it('refuses a bad page of deliveries with 400 invalid_request: a limit out of range, a malformed cursor, or a delivery of another endpoint', async () => {
+    const endpoint = await addEndpoint({ url: receiver.url });
+    const another = await addEndpoint({ url: other.url });
+    const ping = await api(`/v1/webhook-endpoints/${another.id}/ping`, { body: {} });
+    for (const query of ['limit=0', 'limit=101', 'limit=ten', 'after=evt_0000000000000000', 'after=whd_', `after=${ping.body.id}`, 'offset=100']) {
+      const response = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body.error.code, query).toBe('invalid_request');
+    }
+    expect((await api(`/v1/webhook-endpoints/${another.id}/deliveries?after=${ping.body.id}`)).body).toEqual({ deliveries: [], next: ping.body.id, has_more: false });
+  });
+
   it('sends nothing to a removed endpoint, which is then a 404', async () => {
     const endpoint = await addEndpoint({ url: receiver.url });
     expect((await api(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(204);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   CreatedWebhookEndpoint,
   CreateWebhookEndpointRequest,
@@ -11,9 +12,23 @@ import {
 } from '../../shared/index.ts';
 import { checkEndpointAddress, checkEndpointUrl, type ApiRoutes, type SecretBox, type Sql, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import { deleteEndpoint, enableEndpoint, findEndpoint, insertEndpoint, insertPing, listEndpoints, listOwnDeliveries, resendOwnDelivery } from '../webhooks/endpoints.ts';
+import { deleteEndpoint, enableEndpoint, findEndpoint, findOwnDelivery, insertEndpoint, insertPing, listEndpoints, pageOwnDeliveries, resendOwnDelivery } from '../webhooks/endpoints.ts';
 
 const tag = 'Webhooks';
+
+/** The most deliveries one page holds. */
+const DELIVERIES_PAGE_MAX = 100;
+
+/** The deliveries list pages as the feed does: `after` a cursor (the last delivery of the page before), `limit` the page size. */
+const DeliveriesPageQuery = WebhookDeliveriesQuery.extend({
+  after: z.string().regex(/^whd_[0-9A-Za-z]{16,64}$/, 'a webhook delivery id (whd_…)').optional().describe("The page before's next: the deliveries older than this one."),
+  limit: z.coerce.number().int().min(1).max(DELIVERIES_PAGE_MAX).default(DELIVERIES_PAGE_MAX).describe(`Page size, at most ${DELIVERIES_PAGE_MAX}.`),
+});
+
+const DeliveriesPage = WebhookDeliveryList.extend({
+  next: z.string().nullable().describe('Pass as after for the next (older) page: the last delivery of this page, or the after sent when it is empty; null only when there is nothing at all.'),
+  has_more: z.boolean().describe('Whether older deliveries follow.'),
+});
 const security = 'apiKey';
 
 /**
@@ -95,9 +110,8 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
       async (ctx, { params }) => {
         const deliveryId = await insertPing(sql, ctx.state.caller, params.id, now());
         await worker.sendNow(deliveryId);
-        const [delivery] = await listOwnDeliveries(sql, ctx.state.caller, params.id, undefined, deliveryId);
         ctx.status = 201;
-        ctx.body = delivery;
+        ctx.body = await findOwnDelivery(sql, ctx.state.caller, params.id, deliveryId);
       },
     )
     .add(
@@ -107,14 +121,15 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         tag,
         security,
         summary: "An endpoint's deliveries and their attempts",
-        description: 'Newest first, at most 100; kept for 30 days. Each attempt has its time, the HTTP status (null without an answer) and the error.',
+        description:
+          'Newest first, kept for 30 days; a page of limit (at most 100, by default 100). Pass next as after to read older ones while has_more is true; no offsets. Each attempt has its time, the HTTP status (null without an answer) and the error.',
         params: WebhookEndpointParams,
-        query: WebhookDeliveriesQuery,
-        responses: { 200: { description: 'The deliveries.', schema: WebhookDeliveryList } },
+        query: DeliveriesPageQuery,
+        responses: { 200: { description: 'A page of deliveries.', schema: DeliveriesPage } },
         errors: ['not_found'],
       },
       async (ctx, { params, query }) => {
-        ctx.body = { deliveries: await listOwnDeliveries(sql, ctx.state.caller, params.id, query.status) };
+        ctx.body = await pageOwnDeliveries(sql, ctx.state.caller, params.id, query);
       },
     )
     .add(
