@@ -38,6 +38,7 @@ import { EngineKeys } from './engine-keys.ts';
 import { placeUnplacedState } from './store/environments.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
 import { createFeedTail, type FeedTail } from './feed-tail.ts';
+import { startHousekeeping, type Housekeeping } from './housekeeping.ts';
 import { bffOpenApi, helpdeskOpenApi, isDeskRoute } from './openapi.ts';
 import { applicationAuth, platformAuth, validationIs422, type ApplicationState, type PlatformState } from './helpdesk/auth.ts';
 import { addApplicationRoutes } from './helpdesk/application-routes.ts';
@@ -120,6 +121,8 @@ export interface BffDeps {
   /** New messages a minute per customer and per inbox (fairness on the shared engine key); MESSAGE_LIMITS by default. */
   messageLimits?: MessageLimits | undefined;
   relayRetryDelaysMs?: readonly number[];
+  /** How often housekeeping runs (an hour; 0: only when a test asks). */
+  housekeepingMs?: number;
   /** The BFF's address as people reach it (for sign-in links); by default the address a request came to. */
   publicUrl?: string | undefined;
   /** Routes a host adds after the BFF's own (the demo's pages). */
@@ -142,6 +145,8 @@ export interface Bff {
   feed: FeedTail;
   /** Sends the helpdesk's webhooks (drain it in tests). */
   webhooks: WebhookWorker;
+  /** Trims what is kept only for a while (seen engine events). */
+  housekeeping: Housekeeping;
   openApi(): Record<string, unknown>;
   /** Attaches Socket.IO to the HTTP server that serves `app`. */
   attach(server: HttpServer): void;
@@ -287,6 +292,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   feed.start();
   const webhookPollMs = deps.deskWebhooks?.pollMs ?? 1000;
   if (webhookPollMs > 0) webhooks.start(webhookPollMs);
+  const housekeeping = startHousekeeping({ sql, logger, now }, deps.housekeepingMs);
   let io: SocketServer | undefined;
 
   return {
@@ -295,6 +301,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     relay,
     feed,
     webhooks,
+    housekeeping,
     openApi,
     attach(server) {
       io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
@@ -303,6 +310,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       addDeskSocket(io, { sql, desk: deskConversations, publisher, logger, now });
     },
     async close() {
+      housekeeping.stop();
       await feed.stop();
       await relay.close();
       await webhooks.stop();

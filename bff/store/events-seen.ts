@@ -32,3 +32,9 @@ export async function seenEngineEvents(db: Queryable, eventIds: readonly string[
   const rows = await db.query<{ event_id: string }>('SELECT event_id FROM engine_events_seen WHERE event_id = ANY($1::text[])', [eventIds]);
   return new Set(rows.map((row) => row.event_id));
 }
+
+/** Forgets events seen before `before` (no path brings an event again that late); gives how many went. */
+export async function forgetSeenEventsBefore(db: Queryable, before: Date): Promise<number> {
+  const rows = await db.query('DELETE FROM engine_events_seen WHERE seen_at < $1 RETURNING 1', [before]);
+  return rows.length;
+}
