@@ -100,6 +100,37 @@ describe.each(DRIVERS)('engine on $name', (driver) => {
       expect(page.body).toEqual({ events: [], next: last, has_more: false });
     });
 
+    it('gives a cursor on an empty feed that picks up the first event when it comes', async () => {
+      const { key } = await issueApiKey(engine.sql, await createAccount(engine.sql, 'Quiet shop'), 'sandbox');
+      const poll = (query: string) => request(`${engine.url}/v1/events${query}`, { token: key });
+      const empty = await poll('');
+      expect(empty.status).toBe(200);
+      expect(empty.body).toEqual({ events: [], next: expect.stringMatching(/^evt_[0-9A-Za-z]{16,64}$/), has_more: false });
+      // Polling again with it, still nothing: the same cursor back.
+      expect((await poll(`?after=${empty.body.next}`)).body).toEqual(empty.body);
+
+      const opened = await request(`${engine.url}/v1/conversations`, { token: key, body: { customer_ref: 'first-ever' } });
+      const first = await poll(`?after=${empty.body.next}`);
+      expect(first.body).toEqual({ events: [expect.objectContaining({ type: 'conversation.opened', conversation_id: opened.body.id })], next: first.body.events[0].id, has_more: false });
+      expect((await poll(`?after=${first.body.next}`)).body).toEqual({ events: [], next: first.body.next, has_more: false });
+    });
+
+    it("moves a filtered poll's cursor past the events its types leave out, and still gives the next one of those types", async () => {
+      const { key } = await issueApiKey(engine.sql, await createAccount(engine.sql, 'Filtered shop'), 'sandbox');
+      const poll = (query: string) => request(`${engine.url}/v1/events?types=conversation.closed${query}`, { token: key });
+      const { body: conversation } = await request(`${engine.url}/v1/conversations`, { token: key, body: { customer_ref: 'filtered' } });
+      const [opened] = (await request(`${engine.url}/v1/events`, { token: key })).body.events;
+      const none = await poll('');
+      expect(none.body).toEqual({ events: [], next: opened.id, has_more: false });
+
+      await request(`${engine.url}/v1/conversations/${conversation.id}/close`, { token: key, body: { resolved: true } });
+      const closed = await poll(`&after=${none.body.next}`);
+      expect(closed.body.events).toEqual([expect.objectContaining({ type: 'conversation.closed', conversation_id: conversation.id })]);
+      // The close also scored the conversation: the cursor moves past that too.
+      const newest = (await request(`${engine.url}/v1/events?after=${opened.id}`, { token: key })).body.events.at(-1);
+      expect(closed.body).toMatchObject({ next: newest.id, has_more: false });
+    });
+
     it('never skips or repeats an event while messages are written during the read', async () => {
       const conversations = await Promise.all(Array.from({ length: 4 }, (_, index) => open(`racer-${index}`)));
       const seen: string[] = [];

@@ -1,9 +1,15 @@
+import { z } from 'zod';
 import { CreateSessionRequest, EventsPage, EventsQuery, MeResponse, ParleyError, WidgetSession } from '../../shared/index.ts';
 import type { ApiRoutes, SessionTokens, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import { readFeed } from '../store/events.ts';
+import { FEED_START, readFeed } from '../store/events.ts';
 
 const DEFAULT_SESSION_TTL_S = 3600;
+
+/** The engine always gives a cursor to read on from (readFeed). */
+const FeedPage = EventsPage.extend({
+  next: z.string().describe(`Pass as after to read on; never null. On a feed with nothing yet it is ${FEED_START}, the feed's start.`),
+});
 
 /** `/v1/events`, `/v1/me` and `/v1/widget-sessions`. */
 export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }: { sql: Sql; tokens: SessionTokens | undefined }): void {
@@ -15,9 +21,10 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
         tag: 'Events',
         security: 'apiKey',
         summary: 'The feed of every event of the account',
-        description: 'Oldest first. Pass next as after to read on; the feed never skips or repeats an event. No offsets.',
+        description:
+          `Oldest first. Pass next as after to read on; the feed never skips or repeats an event. No offsets. next is always a cursor to poll again with: the last event of the page, or when the page is not full the newest event of the feed (also one that types left out), or the after sent; on an empty feed it is ${FEED_START}, the feed's start, which gives the first event once there is one.`,
         query: EventsQuery,
-        responses: { 200: { description: 'A page of events.', schema: EventsPage } },
+        responses: { 200: { description: 'A page of events.', schema: FeedPage } },
       },
       async (ctx, { query }) => {
         ctx.body = await readFeed(sql, ctx.state.caller, query);

@@ -68,14 +68,26 @@ export async function eventsCausedBy(db: Queryable, turnId: string): Promise<Eng
 
 export interface FeedPage {
   events: EngineEvent[];
-  next: string | null;
+  next: string;
   has_more: boolean;
 }
 
-/** One page of the caller's feed after the event `after` (exclusive), oldest first. */
+/**
+ * The cursor of a feed's start, before its first event: the `next` of a page that has nothing
+ * yet to read on from, so a client polling an empty feed gets its first event when it comes. It
+ * has an event id's form (SPEC: the cursor is an event id) but is no event: real ids are longer.
+ */
+export const FEED_START = 'evt_0000000000000000';
+
+/**
+ * One page of the caller's feed after the event `after` (exclusive), oldest first. `next` is
+ * never null: the last event of the page; on a page that is not full, the feed's newest event,
+ * even one `types` left out, so a filtered poll does not read those again; with nothing after
+ * `after`, `after` itself, or FEED_START.
+ */
 export async function readFeed(db: Queryable, caller: Caller, options: { after?: string | undefined; limit: number; types?: string[] | undefined }): Promise<FeedPage> {
   let afterSeq = 0;
-  if (options.after) {
+  if (options.after && options.after !== FEED_START) {
     const [cursor] = await db.query<{ seq: number }>(
       'SELECT seq FROM events WHERE id = $1 AND account_id = $2 AND environment = $3',
       [options.after, caller.accountId, caller.environment],
@@ -89,15 +101,27 @@ export async function readFeed(db: Queryable, caller: Caller, options: { after?:
     params.push(options.types);
     typeFilter = 'AND type = ANY($5::text[])';
   }
-  const rows = await db.query<EventRow>(
-    `SELECT id, type, conversation_id, data, created_at FROM events
-     WHERE account_id = $1 AND environment = $2 AND seq > $3 ${typeFilter}
-     ORDER BY seq LIMIT $4`,
+  // One statement, so one snapshot: the newest event is read together with the page, and none the
+  // page could hold commits between the two (the feed commits in seq order: appendEvents).
+  const rows = await db.query<Partial<EventRow> & { newest_id: string }>(
+    `WITH newest AS (
+       SELECT id FROM events WHERE account_id = $1 AND environment = $2 AND seq > $3 ORDER BY seq DESC LIMIT 1
+     )
+     SELECT newest.id AS newest_id, page.id, page.type, page.conversation_id, page.data, page.created_at
+     FROM newest LEFT JOIN LATERAL (
+       SELECT seq, id, type, conversation_id, data, created_at FROM events
+       WHERE account_id = $1 AND environment = $2 AND seq > $3 ${typeFilter}
+       ORDER BY seq LIMIT $4
+     ) page ON true
+     ORDER BY page.seq`,
     params,
   );
-  const hasMore = rows.length > options.limit;
-  const events = rows.slice(0, options.limit).map(toEvent);
-  return { events, next: events.at(-1)?.id ?? options.after ?? null, has_more: hasMore };
+  const found = rows.filter((row): row is EventRow & { newest_id: string } => row.id != null);
+  const hasMore = found.length > options.limit;
+  const events = found.slice(0, options.limit).map(toEvent);
+  const newest = rows[0]?.newest_id;
+  const next = hasMore ? events.at(-1)!.id : (newest ?? options.after ?? FEED_START);
+  return { events, next, has_more: hasMore };
 }
 
 /** Every event of one conversation, in feed order. */
