@@ -207,16 +207,26 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
     expect(stored[0]!.body).not.toMatch(/vst_|wst_|whsec_/);
   });
 
-  it('deletes records older than a day on its own, once an hour, without waiting for the same key to come back', async () => {
-    const key = randomUUID();
+  it('deletes records older than a day on its own, without waiting for the same key to come back, and keeps younger ones, which still replay', async () => {
+    const old = randomUUID();
+    const young = randomUUID();
+    const exists = async (key: string) => (await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).length === 1;
     const start = new Date('2026-03-01T08:00:00Z');
     now = start;
-    await api('/v1/conversations', withKey(key, { body: { customer_ref: 'forgotten' } }));
-    expect(await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).toHaveLength(1);
-    // Two days on, any request (with another key) prunes what is past its day.
-    now = new Date(start.getTime() + 2 * 24 * 3600_000);
-    await api('/v1/conversations', withKey(randomUUID(), { body: { customer_ref: 'someone-else' } }));
-    expect(await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).toHaveLength(0);
+    await api('/v1/conversations', withKey(old, { body: { customer_ref: 'forgotten' } }));
+    now = new Date(start.getTime() + 23 * 3600_000);
+    const first = await api('/v1/conversations', withKey(young, { body: { customer_ref: 'remembered' } }));
+    expect(first.status).toBe(201);
+    expect(await exists(old)).toBe(true);
+
+    // A day and an hour on, any request (with another key, on a GET) prunes what is past its day.
+    now = new Date(start.getTime() + 25 * 3600_000);
+    expect((await api('/v1/me')).status).toBe(200);
+    expect(await exists(old)).toBe(false);
+    expect(await exists(young)).toBe(true);
+    const replayed = await api('/v1/conversations', withKey(young, { body: { customer_ref: 'remembered' } }));
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.body).toEqual(first.body);
   });
 
   it('keeps and replays error answers too: a 404 comes back the same, with Idempotent-Replayed', async () => {
