@@ -113,6 +113,46 @@ describe('offline, reconnects and tabs in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('shows "Not sent" with Retry after the server fails a send three times, and Retry sends it once with the same message_id', async () => {
+    const { context, page, problems } = await harness.freshPage();
+    await page.goto(harness.stack.url);
+    await openChat(page);
+    await send(page, 'Do you ship abroad?');
+    await waitForAnswer(page, 'Norway');
+    const conversationId = await currentConversation(page, harness.stack.siteKey);
+
+    // The BFF's own failure, as a broken deploy answers it: every send gets 500.
+    const failedSends: string[] = [];
+    const stopFailing = await intercept(context, MESSAGES_ROUTE, async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      failedSends.push((JSON.parse(route.request().postData() ?? '{}') as { message_id: string }).message_id);
+      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Something went wrong on our side.' } }) });
+    });
+    await send(page, 'When will I get my refund?');
+    const mine = log(page).locator('.message.mine').filter({ hasText: 'refund' });
+    await mine.getByText('Sending…').waitFor(SHORT);
+    await mine.getByText('Not sent').waitFor(RECONNECT);
+    expect(failedSends).toHaveLength(3);
+    expect(new Set(failedSends).size).toBe(1);
+    // It stays failed (no more tries in the background), also after a reload.
+    await page.waitForTimeout(6_000);
+    expect(failedSends).toHaveLength(3);
+    await page.reload();
+    await openChat(page);
+    await mine.getByText('Not sent').waitFor(SHORT);
+
+    await stopFailing();
+    await mine.getByRole('button', { name: 'Retry' }).click();
+    await waitForAnswer(page, '5 business days');
+    await expect.poll(() => stored(page, harness.stack.siteKey, 'outbox'), RECONNECT).toBeNull();
+    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), conversationId);
+    const refunds = server.filter((message) => message.text === 'When will I get my refund?');
+    expect(refunds.map((message) => message.message_id)).toEqual([failedSends[0]]);
+    expect(await mine.count()).toBe(1);
+    expect(await mine.getAttribute('data-status')).not.toBe('failed');
+    expect(problems).toEqual([]);
+  });
+
   it('shows every message exactly once after reconnects, catching up on what came while offline', async () => {
     const { context, page, problems } = await harness.freshPage();
     await page.goto(harness.stack.url);

@@ -49,8 +49,12 @@ interface OutboxItem {
   messageId: string;
   text: string;
   createdAt: string;
+  /** Answers of the server's own failure (5xx) so far; at SERVER_TRIES the message shows failed, kept for Retry. */
+  tries?: number;
 }
 
+// A send the server itself fails (5xx) this many times shows "Not sent" with Retry; network trouble and 429 wait on.
+const SERVER_TRIES = 3;
 // Renew the session this long before it expires.
 const RENEW_MARGIN_MS = 5 * 60_000;
 // The BFF's page size for history; a full page means there may be more.
@@ -323,12 +327,24 @@ export class Chat {
     await this.#flushOutbox();
   }
 
-  /** Sends a failed message again (with a new id: the first one was refused for good). */
+  /**
+   * Sends a failed message again: one the server failed keeps its id (it may have been stored, and
+   * the id makes that harmless); one refused for good goes again as a new message.
+   */
   async retry(key: string): Promise<void> {
     const failed = this.state.messages.find((message) => message.key === key && message.status === 'failed');
     if (!failed) return;
+    if (this.#outbox().some((item) => item.messageId === key)) {
+      this.#saveOutbox(this.#outbox().map((item) => (item.messageId === key ? { ...item, tries: 0 } : item)));
+      this.#status(key, 'sending');
+      return this.#flushOutbox();
+    }
     this.#set({ messages: this.state.messages.filter((message) => message !== failed) });
     await this.send(failed.text);
+  }
+
+  #status(key: string, status: ShownMessage['status']): void {
+    this.#set({ messages: this.state.messages.map((message) => (message.key === key ? { ...message, status } : message)) });
   }
 
   choose(choice: ReplyChoice): Promise<void> {
@@ -375,13 +391,22 @@ export class Chat {
     const session = this.#session;
     if (!session || this.state.phase !== 'ready') return;
     for (const item of this.#outbox()) {
+      // Failed by the server SERVER_TRIES times: it waits for the customer's Retry.
+      if ((item.tries ?? 0) >= SERVER_TRIES) continue;
+      const others = () => this.#outbox().filter((waiting) => waiting.messageId !== item.messageId);
       try {
         this.#add([await this.#options.api.send(session.token, item.conversationId, item.text, item.messageId)]);
-        this.#saveOutbox(this.#outbox().filter((waiting) => waiting.messageId !== item.messageId));
+        this.#saveOutbox(others());
       } catch (error) {
         if (isFinal(error)) {
-          this.#saveOutbox(this.#outbox().filter((waiting) => waiting.messageId !== item.messageId));
-          this.#set({ messages: this.state.messages.map((message) => (message.key === item.messageId ? { ...message, status: 'failed' } : message)) });
+          this.#saveOutbox(others());
+          this.#status(item.messageId, 'failed');
+          continue;
+        }
+        const tries = (item.tries ?? 0) + (error instanceof ApiError && error.status >= 500 ? 1 : 0);
+        this.#saveOutbox(this.#outbox().map((waiting) => (waiting.messageId === item.messageId ? { ...waiting, tries } : waiting)));
+        if (tries >= SERVER_TRIES) {
+          this.#status(item.messageId, 'failed');
           continue;
         }
         // Offline, or the BFF is busy: try again soon, and at once when the browser is back online.
@@ -606,7 +631,7 @@ function tokenExpiry(token: string): string {
 }
 
 function pendingMessage(item: OutboxItem): ShownMessage {
-  return { key: item.messageId, author: 'customer', authorName: null, text: item.text, createdAt: item.createdAt, status: 'sending', messageId: item.messageId, choices: null, card: null };
+  return { key: item.messageId, author: 'customer', authorName: null, text: item.text, createdAt: item.createdAt, status: (item.tries ?? 0) < SERVER_TRIES ? 'sending' : 'failed', messageId: item.messageId, choices: null, card: null };
 }
 
 /** Stored messages in id order; the customer's messages in flight stay last, in the order written. */
