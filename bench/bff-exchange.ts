@@ -12,8 +12,10 @@ import { WIDGET_ASSETS_DIR } from '../demo/run-demo.ts';
  * socket pushes the customer's socket receives, from the widget's POST of a message until the AI's
  * reply and everything after it has settled. Sequential messages on PGlite, one visitor.
  */
-export async function countExchange(messages = 20): Promise<{ statements: number; pushes: number; perPush: Record<string, number> }> {
+export async function countExchange(messages = 20): Promise<{ statements: number; transactions: number; pushes: number; perPush: Record<string, number> }> {
   let statements = 0;
+  // On PostgreSQL each transaction adds two round trips (BEGIN, COMMIT) to its statements.
+  let transactions = 0;
   const counted = (db: Queryable): Queryable => ({
     query: (text, params) => {
       statements++;
@@ -23,7 +25,10 @@ export async function countExchange(messages = 20): Promise<{ statements: number
   const raw = await openSql({ dataDir: 'memory://', schema: 'bff' });
   const sql: Sql = Object.assign(Object.create(raw) as Sql, {
     query: counted(raw).query,
-    transaction: <T>(work: (tx: Queryable) => Promise<T>) => raw.transaction((tx) => work(counted(tx))),
+    transaction: <T>(work: (tx: Queryable) => Promise<T>) => {
+      transactions++;
+      return raw.transaction((tx) => work(counted(tx)));
+    },
   });
   const engine = await startEngine();
   const bff = await createBff({
@@ -66,6 +71,7 @@ export async function countExchange(messages = 20): Promise<{ statements: number
       if (name === 'message:created' && payload.author === 'ai') replied?.();
     });
     statements = 0;
+    transactions = 0;
     const question = 'How long does delivery take?';
     for (let index = 0; index < messages; index++) {
       const answered = new Promise<void>((resolve) => (replied = resolve));
@@ -76,7 +82,7 @@ export async function countExchange(messages = 20): Promise<{ statements: number
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const name of Object.keys(perPush)) perPush[name] = perPush[name]! / messages;
-    return { statements: statements / messages, pushes: pushes / messages, perPush };
+    return { statements: statements / messages, transactions: transactions / messages, pushes: pushes / messages, perPush };
   } finally {
     socket?.close();
     await bff.close();

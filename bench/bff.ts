@@ -10,6 +10,9 @@ import { EngineClient } from '../bff/index.ts';
 import { createLogger } from '../shared/server/index.ts';
 import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/stack.ts';
 import { countExchange } from './bff-exchange.ts';
+import { startBaseline } from './baseline-bff.ts';
+import { openSql } from '../shared/server/index.ts';
+import { dropSchemas, uniqueSchemaPrefix } from '../test/stack.ts';
 
 /**
  * `npm run bench:bff`: the two BFF budgets of DESIGN.md "Budgets". Numbers, not a pass/fail test.
@@ -21,30 +24,44 @@ import { countExchange } from './bff-exchange.ts';
  *    through an EngineClient whose `fetch` is timed; each call is keyed by its Idempotency-Key
  *    (`send-<conversation>-<message_id>`), so every message has its own engine time, which is
  *    subtracted from its total.
+ *    In the same run, on the same store and at the same rate, the same visitors drive a BASELINE
+ *    (bench/baseline-bff.ts: bare Koa + Socket.IO, one POST → one INSERT → one emit), the least a
+ *    BFF can do per message; its added latency is the whole POST → emit received. Both report CPU
+ *    per message (this process's user + system time over the run, per stored message) and the
+ *    ratios Parley / baseline are printed.
  * 0. What one exchange costs, counted: SQL statements and socket pushes per message (bench/bff-exchange.ts).
  * 2. Idle connections. Visitors in a child process open authenticated `/widget` sockets and leave
  *    them idle; this process (the BFF) reports its heap and RSS growth per connection, after GC.
  *
- * BENCH_RATE (messages/s, 200), BENCH_SECONDS (10), BENCH_SESSIONS (one visitor per message a
- * second), BENCH_IDLE (idle connections, 2000; the budget is for 10000).
+ * BENCH_RUNS (store:rate pairs, `PGlite:50,PostgreSQL:50,PostgreSQL:200`), BENCH_SECONDS (10),
+ * BENCH_SESSIONS (one visitor per message a second), BENCH_IDLE (idle connections, 2000; the budget
+ * is for 10000).
  */
-const RATE = Number(process.env['BENCH_RATE'] ?? 200);
+const RUNS = (process.env['BENCH_RUNS'] ?? 'PGlite:50,PostgreSQL:50,PostgreSQL:200').split(',').map((run) => {
+  const [store, rate] = run.trim().split(':');
+  const driver = DRIVERS.find((candidate) => candidate.name.toLowerCase() === store?.toLowerCase());
+  if (!driver || !(Number(rate) > 0)) throw new TypeError(`BENCH_RUNS takes store:rate pairs (PGlite:50,PostgreSQL:200), got ${JSON.stringify(run)}`);
+  return { driver, rate: Number(rate) };
+});
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 // One message per visitor per second keeps each well under the widget routes' 120 a minute, and
 // leaves a conversation a second to get its answer before its next message (the relay forwards
 // one message per conversation at a time, so a faster visitor would measure queueing, not the BFF).
-const SESSIONS = Number(process.env['BENCH_SESSIONS'] ?? Math.max(1, Math.ceil(RATE)));
+const sessionsFor = (rate: number) => Number(process.env['BENCH_SESSIONS'] ?? Math.max(1, Math.ceil(rate)));
 const IDLE = Number(process.env['BENCH_IDLE'] ?? 2000);
 const REPLY_TIMEOUT_MS = 10_000;
 const QUESTIONS = ['How do I return an item?', 'How long does delivery take?', 'Which payment methods do you accept?', 'Do you ship abroad?'];
 
 /** What the orchestrator asks of the visitors' process; each command gets exactly one answer. */
 type VisitorCommand =
-  | { kind: 'sessions'; url: string; siteKey: string; count: number }
+  | { kind: 'sessions'; url: string; siteKey: string; count: number; target: Target }
   | { kind: 'open' }
   | { kind: 'converse'; rate: number; seconds: number }
   | { kind: 'connect' }
   | { kind: 'release' };
+
+/** Parley's BFF, or the bare baseline (whose emit is the visitor's own message, and whose socket joins the conversation's room). */
+type Target = 'parley' | 'baseline';
 
 interface Sample {
   conversation: string;
@@ -124,13 +141,15 @@ interface Visitor {
 
 function serveVisitors(): void {
   let url = '';
+  let target: Target = 'parley';
   let visitors: Visitor[] = [];
 
   const connect = (visitor: Visitor) =>
     new Promise<WidgetSocket>((resolve, reject) => {
       // forceNew: one connection per visitor, as separate browsers would have (the client would
       // otherwise multiplex every socket to the same URL over one connection).
-      const socket: WidgetSocket = io(url + WIDGET_NAMESPACE, { auth: { token: visitor.token }, transports: ['websocket'], reconnection: false, forceNew: true });
+      const auth = { token: target === 'baseline' ? visitor.conversation : visitor.token };
+      const socket: WidgetSocket = io(url + WIDGET_NAMESPACE, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
       visitor.socket = socket;
       socket.once('connect', () => resolve(socket));
       socket.once('connect_error', (error) => {
@@ -200,8 +219,10 @@ function serveVisitors(): void {
       if (opened.status !== 201) throw new Error(`POST /v1/widget/conversations answered ${opened.status}: ${JSON.stringify(opened.body)}`);
       visitor.conversation = opened.body.id;
       const socket = await connect(visitor);
+      // Parley's visitor waits for the AI's answer; the baseline's for its own message, emitted once stored.
+      const awaited = target === 'baseline' ? 'customer' : 'ai';
       socket.on('message:created', (message) => {
-        if (message.author === 'ai' && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(performance.now());
+        if (message.author === awaited && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(performance.now());
       });
       const retire = () => {
         visitor.retired = true;
@@ -262,6 +283,7 @@ function serveVisitors(): void {
     switch (command.kind) {
       case 'sessions':
         url = command.url;
+        target = command.target;
         return makeSessions(command.count, command.siteKey);
       case 'open':
         await startConversations();
@@ -357,7 +379,68 @@ function timedFetch(calls: EngineCalls): typeof globalThis.fetch {
   };
 }
 
-async function measureLatency(driver: Driver): Promise<{ lines: string[]; busy: number }> {
+/** One target's run at one rate on one store. */
+interface Measured {
+  target: Target;
+  sent: number;
+  sentPerSecond: number;
+  answered: number;
+  refused: number;
+  unanswered: number;
+  /** Waited in the relay behind an earlier message of their conversation. */
+  queued: number;
+  engineFailed: number;
+  stored: number[];
+  engines: number[];
+  added: number[];
+  /** This process's CPU time (user + system) over the run, per stored message, ms. */
+  cpuMs: number;
+  /** The event loop's utilisation over the run. */
+  busy: number;
+  loopDelayP99: number;
+}
+
+/** Drives `target`'s visitors at `rate` and measures this process (the BFF) meanwhile. */
+async function converseMeasured(visitors: ChildProcess, target: Target, rate: number, calls: EngineCalls | undefined): Promise<Measured> {
+  const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+  loopDelay.enable();
+  const busyBefore = performance.eventLoopUtilization();
+  const cpuBefore = process.cpuUsage();
+  const run = await ask<Conversed>(visitors, { kind: 'converse', rate, seconds: SECONDS });
+  const cpu = process.cpuUsage(cpuBefore);
+  const busy = performance.eventLoopUtilization(busyBefore).utilization;
+  loopDelay.disable();
+  const engines: number[] = [];
+  const added: number[] = [];
+  const stored: number[] = [];
+  for (const sample of run.samples) {
+    const engineTime = calls ? calls.ms.get(`send-${sample.conversation}-${sample.messageId}`) : 0;
+    if (engineTime === undefined) continue;
+    engines.push(engineTime);
+    added.push(sample.totalMs - engineTime);
+    stored.push(sample.storedMs);
+  }
+  [engines, added, stored].forEach(ascending);
+  const sent = run.samples.length + run.refused + run.unanswered;
+  return {
+    target,
+    sent,
+    sentPerSecond: sent / run.sendSeconds,
+    answered: added.length,
+    refused: run.refused,
+    unanswered: run.unanswered,
+    queued: run.samples.filter((sample) => sample.queued).length,
+    engineFailed: calls?.failed ?? 0,
+    stored,
+    engines,
+    added,
+    cpuMs: (cpu.user + cpu.system) / 1000 / Math.max(1, sent - run.refused),
+    busy,
+    loopDelayP99: loopDelay.percentile(99) / 1e6,
+  };
+}
+
+async function measureParley(driver: Driver, rate: number): Promise<Measured> {
   const engineProcess = startHelper('engine', driver.name);
   const visitors = startHelper('visitors');
   try {
@@ -376,37 +459,10 @@ async function measureLatency(driver: Driver): Promise<{ lines: string[]; busy: 
       },
     );
     try {
-      await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count: SESSIONS });
+      await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count: sessionsFor(rate), target: 'parley' });
       await ask(visitors, { kind: 'open' });
       calls.failed = 0;
-      const loopDelay = monitorEventLoopDelay({ resolution: 5 });
-      loopDelay.enable();
-      const busyBefore = performance.eventLoopUtilization();
-      const run = await ask<Conversed>(visitors, { kind: 'converse', rate: RATE, seconds: SECONDS });
-      const busy = performance.eventLoopUtilization(busyBefore).utilization;
-      loopDelay.disable();
-      const totals: number[] = [];
-      const engines: number[] = [];
-      const added: number[] = [];
-      const stored: number[] = [];
-      for (const sample of run.samples) {
-        const engineTime = calls.ms.get(`send-${sample.conversation}-${sample.messageId}`);
-        if (engineTime === undefined) continue;
-        totals.push(sample.totalMs);
-        engines.push(engineTime);
-        added.push(sample.totalMs - engineTime);
-        stored.push(sample.storedMs);
-      }
-      [totals, engines, added, stored].forEach(ascending);
-      const sent = run.samples.length + run.refused + run.unanswered;
-      const queued = run.samples.filter((sample) => sample.queued).length;
-      const pair = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(percentile(values, 99))}`.padStart(17);
-      const lines = [
-        `${driver.name.padEnd(10)} ${String(sent).padStart(6)} ${(sent / run.sendSeconds).toFixed(1).padStart(7)} ${pair(stored)} ${pair(totals)} ${pair(engines)} ${pair(added)} ${`${(busy * 100).toFixed(0)}%`.padStart(5)}   ≤ 5 / ≤ 25`,
-        `${''.padEnd(10)} answered ${added.length}; refused ${run.refused} (not stored, or no connection); unanswered ${run.unanswered} (handover, close or ${REPLY_TIMEOUT_MS / 1000} s timeout);`,
-        `${''.padEnd(10)} ${queued} waited in the relay behind an earlier message of their conversation (counted as BFF added); engine calls failed ${calls.failed}; BFF event-loop delay p99 ${ms(loopDelay.percentile(99) / 1e6)} ms`,
-      ];
-      return { lines, busy };
+      return await converseMeasured(visitors, 'parley', rate, calls);
     } finally {
       await ask(visitors, { kind: 'release' }).catch(() => undefined);
       await stack.stop();
@@ -415,6 +471,47 @@ async function measureLatency(driver: Driver): Promise<{ lines: string[]; busy: 
     await stopHelper(visitors);
     await stopHelper(engineProcess);
   }
+}
+
+async function measureBaseline(driver: Driver, rate: number): Promise<Measured> {
+  const prefix = uniqueSchemaPrefix();
+  const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}baseline` });
+  const visitors = startHelper('visitors');
+  try {
+    const baseline = await startBaseline(sql);
+    try {
+      await ask(visitors, { kind: 'sessions', url: baseline.url, siteKey: '', count: sessionsFor(rate), target: 'baseline' });
+      await ask(visitors, { kind: 'open' });
+      return await converseMeasured(visitors, 'baseline', rate, undefined);
+    } finally {
+      await ask(visitors, { kind: 'release' }).catch(() => undefined);
+      await baseline.close();
+    }
+  } finally {
+    await stopHelper(visitors);
+    await sql.close();
+    await dropSchemas(driver.databaseUrl, prefix);
+  }
+}
+
+const COLUMNS = `${'target'.padEnd(16)} ${'sent'.padStart(5)} ${'sent/s'.padStart(6)} ${'stored (201)'.padStart(13)} ${'engine'.padStart(13)} ${'BFF added p50 / p95 / p99'.padStart(25)} ${'CPU/msg'.padStart(8)} ${'busy'.padStart(5)}`;
+
+function describe(result: Measured): string[] {
+  const pair = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(percentile(values, 99))}`.padStart(13);
+  const added = `${ms(percentile(result.added, 50))} / ${ms(percentile(result.added, 95))} / ${ms(percentile(result.added, 99))}`.padStart(25);
+  const name = result.target === 'parley' ? "Parley's BFF" : 'baseline';
+  return [
+    `${name.padEnd(16)} ${String(result.sent).padStart(5)} ${result.sentPerSecond.toFixed(1).padStart(6)} ${pair(result.stored)} ${result.target === 'parley' ? pair(result.engines) : '—'.padStart(13)} ${added} ${`${result.cpuMs.toFixed(2)} ms`.padStart(8)} ${`${(result.busy * 100).toFixed(0)}%`.padStart(5)}`,
+    `${''.padEnd(16)} answered ${result.answered}; refused ${result.refused}; unanswered ${result.unanswered}` +
+      (result.target === 'parley' ? `; ${result.queued} waited behind an earlier message of their conversation; engine calls failed ${result.engineFailed}` : '') +
+      `; event-loop delay p99 ${ms(result.loopDelayP99)} ms`,
+  ];
+}
+
+function ratios(parley: Measured, baseline: Measured): string {
+  const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+  const at = (p: number) => ratio(percentile(parley.added, p), percentile(baseline.added, p));
+  return `${'Parley/baseline'.padEnd(16)} ${''.padStart(5)} ${''.padStart(6)} ${''.padStart(13)} ${''.padStart(13)} ${`${at(50)} / ${at(95)} / ${at(99)}`.padStart(25)} ${ratio(parley.cpuMs, baseline.cpuMs).padStart(8)}   budget: p50 ≤ 5 ms, p99 ≤ 25 ms at 200/s on PostgreSQL; CPU ≤ 2×`;
 }
 
 /** `gc()`, exposed at run time when node was not started with --expose-gc. */
@@ -445,7 +542,7 @@ async function measureIdle(count: number): Promise<string[]> {
   const stack = await startStack(DRIVERS[0]);
   const visitors = startHelper('visitors');
   try {
-    await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count });
+    await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count, target: 'parley' });
     const before = await settledMemory(collect);
     const result = await ask<Connected>(visitors, { kind: 'connect' });
     const after = await settledMemory(collect);
@@ -475,29 +572,35 @@ async function main(): Promise<void> {
   out('');
   const counted = await countExchange();
   out(`One exchange, counted (PGlite, one visitor, sequential): POST a message → the AI's reply pushed and everything after it settled`);
-  out(`  ${counted.statements.toFixed(2)} SQL statements and ${counted.pushes.toFixed(2)} socket pushes per message (${Object.entries(counted.perPush).map(([name, count]) => `${name} ${count}`).join(', ')})`);
+  out(`  ${counted.statements.toFixed(2)} SQL statements in ${counted.transactions.toFixed(2)} transactions and ${counted.pushes.toFixed(2)} socket pushes per message (${Object.entries(counted.perPush).map(([name, count]) => `${name} ${count}`).join(', ')})`);
   out('');
-  out(`BFF added latency: POST /v1/widget/conversations/{id}/messages → the AI's message:created on the visitor's socket`);
-  out(`  ${RATE} messages/s for ${SECONDS} s, paced (open loop), over ${SESSIONS} visitor sessions with one conversation and one websocket each.`);
+  out(`BFF added latency and CPU: POST /v1/widget/conversations/{id}/messages → the AI's message:created on the visitor's socket`);
+  out(`  Paced (open loop) for ${SECONDS} s, over one visitor session per message a second, each with one conversation and one websocket.`);
   out(`  The BFF runs in this process; the engine and the visitors each run in a child process. The BFF reaches the engine through`);
   out(`  an EngineClient whose fetch is timed: "engine" is, per message, the wall time of the BFF's HTTP call(s) for it (loopback`);
-  out(`  transport and body read included, retries summed), and "BFF added" = total − engine, per message. All ms, p50 / p99.`);
-  out(`  "stored" is the POST's own answer (201). "busy" is the BFF event loop's utilisation during the run: near 100%, the BFF is`);
-  out(`  saturated, and its delay in picking up the engine's answers is counted as engine time (BFF added is then understated).`);
+  out(`  transport and body read included, retries summed), and "BFF added" = total − engine, per message. All ms.`);
+  out(`  "baseline" is bench/baseline-bff.ts in this process, on the same store, driven by the same visitors at the same rate: bare`);
+  out(`  Koa + Socket.IO, POST → one INSERT → one emit; its "BFF added" is the whole POST → emit received. "CPU/msg" is this`);
+  out(`  process's user + system CPU over the run per stored message (with PGlite the store runs in this process and is included;`);
+  out(`  PostgreSQL's own processes are not). "busy" is the event loop's utilisation: near 100%, the BFF is saturated, and its delay`);
+  out(`  in picking up the engine's answers is counted as engine time (BFF added is then understated).`);
   out(`  Site-key sessions: test/stack.ts's startStack raises the site-key limit (20/h per address) to 100,000/h; the widget`);
   out(`  routes' own limit (120/min per visitor) is left as it is and respected by the pacing.`);
-  out(`${'store'.padEnd(10)} ${'sent'.padStart(6)} ${'sent/s'.padStart(7)} ${'stored (201)'.padStart(17)} ${'total'.padStart(17)} ${'engine'.padStart(17)} ${'BFF added'.padStart(17)} ${'busy'.padStart(5)}   budget BFF added`);
-  let saturated = false;
-  for (const driver of DRIVERS) {
+  for (const { driver, rate } of RUNS) {
+    out('');
+    out(`${driver.name} at ${rate} messages/s`);
+    out(COLUMNS);
     try {
-      const { lines, busy } = await measureLatency(driver);
-      for (const line of lines) out(line);
-      saturated ||= busy > 0.9;
+      const baseline = await measureBaseline(driver, rate);
+      for (const line of describe(baseline)) out(line);
+      const parley = await measureParley(driver, rate);
+      for (const line of describe(parley)) out(line);
+      out(ratios(parley, baseline));
+      if (parley.busy > 0.9) out(`  Parley's BFF was saturated here, so its queues are measured more than its own work.`);
     } catch (error) {
-      out(`${driver.name.padEnd(10)} could not run: ${reason(error)}`);
+      out(`could not run: ${reason(error)}`);
     }
   }
-  if (saturated) out(`  The BFF was saturated at ${RATE} messages/s here, so its queues are measured more than its own work; a lower BENCH_RATE shows the latter.`);
 
   out('');
   const limit = openFileLimit();
