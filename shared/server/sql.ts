@@ -83,6 +83,11 @@ async function openPostgres(url: string, schema: string): Promise<Sql> {
         oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
+  // When the server goes away (a restart, a failover) its connections die. The pool drops an idle
+  // one and emits 'error', and a checked-out one emits it itself: unheard, that 'error' ends the
+  // process (node-postgres "Error handling"). The statement that needed the connection fails on
+  // its own, and the next one connects again. Found by the chaos suite (issue 14, PostgreSQL restarted).
+  pool.on('error', ignoreConnectionError);
   const asQueryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
       return (await target.query(text, [...params])).rows as Row[];
@@ -94,6 +99,7 @@ async function openPostgres(url: string, schema: string): Promise<Sql> {
     ...asQueryable(pool),
     async transaction(work) {
       const client = await pool.connect();
+      client.on('error', ignoreConnectionError);
       try {
         await client.query('BEGIN');
         const result = await work(asQueryable(client));
@@ -103,12 +109,16 @@ async function openPostgres(url: string, schema: string): Promise<Sql> {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
+        client.off('error', ignoreConnectionError);
         client.release();
       }
     },
     close: () => pool.end(),
   };
 }
+
+/** A dead connection's error: the statement that used it has failed already (see openPostgres). */
+function ignoreConnectionError(): void {}
 
 /**
  * Applies the `NNN_name.sql` files of `folder` that this schema has not seen yet, in name order,
