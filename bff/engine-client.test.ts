@@ -1,31 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { EngineClient } from './engine-client.ts';
+import { EngineCallError } from './engine-client.ts';
 
-/**
- * The feed as another engine version may send it: the page is the engine's shape, given by a
- * `fetch` of the test's own (the real engine sends no malformed event, so one stands in here).
- */
-describe("reading a page of the engine's feed", () => {
-  const event = (id: string, fields: object) => ({ id, created_at: '2026-11-23T10:00:00.000Z', environment: 'sandbox', ...fields });
-  const page = {
-    events: [
-      event('evt_report', { type: 'report.ready', conversation_id: null, data: { report_id: 'rep_1' } }),
-      event('evt_future', { type: 'conversation.translated', conversation_id: 'cnv_1', data: { text: 'Hallo' } }),
-      event('evt_broken', { type: 'conversation.reply', conversation_id: null, data: { type: 'reply' } }),
-      event('evt_reply', { type: 'conversation.reply', conversation_id: 'cnv_1', data: { type: 'reply', reply_id: 'rpl_1', format: 'chat', text: 'Hi' } }),
-    ],
-    next: 'evt_reply',
-    has_more: false,
-  };
-  const engine = new EngineClient({
-    baseUrl: 'http://engine.test',
-    apiKey: 'service_test_feed',
-    fetch: async () => new Response(JSON.stringify(page), { status: 200, headers: { 'content-type': 'application/json' } }),
+describe('EngineCallError', () => {
+  it('is retryable when the first call with the same Idempotency-Key is still running at the engine (409 idempotency_key_in_use)', () => {
+    // After the engine or its database crashed mid-call, its key stays "running" until the engine frees it; the relay must wait, not fail the message.
+    expect(new EngineCallError('still running', { status: 409, code: 'idempotency_key_in_use' }).retryable).toBe(true);
   });
 
-  it('keeps the events it knows (one of no conversation too), leaves out the unknown and malformed ones, and still moves on to the next cursor', async () => {
-    const read = await engine.events(undefined);
-    expect(read.events.map((item) => item.id)).toEqual(['evt_report', 'evt_reply']);
-    expect(read.next).toBe('evt_reply');
+  it('is final for the other refusals, and retryable when the engine was unreachable, failed or asked to slow down', () => {
+    expect(new EngineCallError('closed', { status: 409, code: 'invalid_state' }).retryable).toBe(false);
+    expect(new EngineCallError('bad', { status: 400, code: 'invalid_request' }).retryable).toBe(false);
+    expect(new EngineCallError('down', { status: 0, code: 'unreachable' }).retryable).toBe(true);
+    expect(new EngineCallError('slow down', { status: 429, code: 'rate_limited' }).retryable).toBe(true);
+    expect(new EngineCallError('failed', { status: 500, code: 'internal' }).retryable).toBe(true);
   });
 });

@@ -19,7 +19,8 @@ const FeedPage = EventsPage.extend({ events: WireEvents });
 
 /**
  * A failed call to the engine. `retryable` is true when the same call may succeed later
- * (the engine was unreachable, timed out, failed, or asked us to slow down).
+ * (the engine was unreachable, timed out, failed, or asked us to slow down, or the first call with
+ * the same Idempotency-Key is still running there).
  */
 export class EngineCallError extends Error {
   readonly status: number;
@@ -32,7 +33,11 @@ export class EngineCallError extends Error {
     this.name = 'EngineCallError';
     this.status = options.status;
     this.code = options.code;
-    this.retryable = options.status === 0 || options.status === 429 || options.status >= 500;
+    // idempotency_key_in_use (409) is not a refusal: the engine says to retry once the first call
+    // has finished. After a crash of the engine or its database that first call never finishes, and
+    // the engine frees its key after a minute; refusing the message for good then would leave it
+    // "failed" although the customer did nothing wrong (issue 14's chaos suite, PostgreSQL restarted).
+    this.retryable = options.status === 0 || options.status === 429 || options.status >= 500 || options.code === 'idempotency_key_in_use';
     this.retryAfterMs = options.retryAfterMs;
   }
 }
