@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { WIDGET_ASSETS_DIR } from '../../bff/infrastructure.ts';
 import { killBffNode } from './bff-node-kill.ts';
 import { startCluster, type Cluster } from './cluster.ts';
+import { engineDown } from './engine-down.ts';
+import { restartPostgres } from './postgres-restart.ts';
+import { restartRedis } from './redis-restart.ts';
 import type { FaultResult } from './tally.ts';
 
 /**
@@ -38,7 +41,16 @@ function report(result: FaultResult): void {
 try {
   cluster = await startCluster(folder);
   process.stdout.write(`chaos: cluster up in ${Math.round((Date.now() - started) / 1000)} s (logs in ${folder})\n`);
-  report(await killBffNode(cluster));
+  const only = process.env['CHAOS_ONLY'];
+  const faults = { node: killBffNode, engine: engineDown, postgres: restartPostgres, redis: restartRedis };
+  for (const [name, fault] of Object.entries(faults)) {
+    if (only && !only.split(',').includes(name)) continue;
+    report(await fault(cluster));
+    // A process that died on its own during the fault is a failure even when nothing was lost.
+    for (const service of [cluster.engine, ...cluster.bffs]) {
+      if (!service.alive) throw new Error(`${service.name} died during the fault: ${await service.logTail()}`);
+    }
+  }
 } catch (error) {
   failure = error;
   process.stderr.write(`chaos: the run stopped: ${error instanceof Error ? error.stack : String(error)}\n`);

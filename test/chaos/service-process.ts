@@ -18,6 +18,8 @@ const UNSET = ['PORT', 'HOST', 'ENGINE_PORT', 'AI_API_URL', 'AI_API_KEY', 'DATA_
 export interface ServiceProcess {
   readonly name: string;
   readonly pid: number | undefined;
+  /** False once the process has exited (killed by the suite, or died on its own). */
+  readonly alive: boolean;
   /** Starts the process and waits until `ready` says it answers. */
   start(): Promise<void>;
   /** Sends `signal` to the process (SIGKILL: `kill -9`); for SIGKILL and SIGTERM, waits until it is gone. */
@@ -36,6 +38,9 @@ export function serviceProcess(options: { name: string; script: string; env: Rec
     name: options.name,
     get pid() {
       return child?.pid;
+    },
+    get alive() {
+      return alive();
     },
     async start() {
       if (alive()) throw new Error(`${options.name} is running already`);
