@@ -1,13 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
-import { apiKeyAuth, type EngineState } from './auth.ts';
+import { callerOf, requireApiKey, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
 import { createConversationService } from './conversation-service.ts';
 import { idempotency } from './idempotency.ts';
 import { engineOpenApi } from './openapi.ts';
-import { rateLimit } from './rate-limit.ts';
+import { countRequests, refuseOverLimit, type RequestState } from './rate-limit.ts';
 import { addAccountRoutes } from './routes/account.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
@@ -23,7 +23,10 @@ export interface EngineDeps {
   now?: () => Date;
   /** Signs widget session tokens for `POST /v1/widget-sessions`; the same key set as the BFF's. */
   tokens?: SessionTokens | undefined;
+  /** Counts requests a minute per account and environment, and per client address without an API key. */
   rateLimiter?: RateLimiter;
+  /** Proxies in front of the engine that append to X-Forwarded-For (TRUST_PROXY_HOPS): the client address is that many entries from the right. */
+  trustProxyHops?: number;
   /** Seals the webhook signing secrets it stores (SECRETS_KEYS, or DATA_DIR/secrets.key); by default a key of this process only. */
   secrets?: SecretBox;
   /** An OpenAI-compatible model for the LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); without it the retrieval brain answers. */
@@ -37,7 +40,7 @@ export interface EngineDeps {
 }
 
 export interface Engine {
-  app: Koa<EngineState>;
+  app: Koa<RequestState>;
   sql: Sql;
   openApi(): Record<string, unknown>;
   /** Every method and path the app's routers really serve (for checking the document against them). */
@@ -50,10 +53,22 @@ export interface Engine {
  * Builds the engine's HTTP app on its store (migrating it first). The caller listens:
  * `http.createServer(engine.app.callback()).listen(port)`.
  *
- * Every keyed route passes, in order: the API key check, the key's rate limit (so a 429 changes
- * nothing), the Idempotency-Key check, then its handler with validated input.
+ * Every request is counted first, against its account and environment or, without a valid API
+ * key, its client address, and every answer says so (`X-RateLimit-*`); over the limit it goes no
+ * further, so a 429 changes nothing. A keyed route then checks the key, the Idempotency-Key, and
+ * runs its handler with validated input.
  */
-export async function createEngine({ sql, logger, now = () => new Date(), tokens, rateLimiter = new MemoryRateLimiter(), webhooks = {}, secrets = openSecretBox(undefined, 'memory://'), llm }: EngineDeps): Promise<Engine> {
+export async function createEngine({
+  sql,
+  logger,
+  now = () => new Date(),
+  tokens,
+  rateLimiter = new MemoryRateLimiter(),
+  trustProxyHops = 0,
+  webhooks = {},
+  secrets = openSecretBox(undefined, 'memory://'),
+  llm,
+}: EngineDeps): Promise<Engine> {
   await migrate(sql, ENGINE_MIGRATIONS);
   // Webhook secrets stored before sealing began, or under an older key, are sealed with the current one.
   await resealStored(sql, secrets, [{ table: 'webhook_endpoints', key: 'id', column: 'secret' }]);
@@ -67,7 +82,7 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
   };
   const worker = createWebhookWorker({ sql, logger, now, send, feed, secrets });
 
-  const keyed = new ApiRoutes<EngineState>({ middleware: [apiKeyAuth(sql), rateLimit(rateLimiter, now), idempotency(sql, now)] });
+  const keyed = new ApiRoutes<EngineState>({ middleware: [requireApiKey(), idempotency(sql, now)] });
   addConversationRoutes(keyed, conversations, logger);
   addAccountRoutes(keyed, { sql, tokens });
   addWebhookRoutes(keyed, { sql, worker, policy, now, secrets });
@@ -76,16 +91,19 @@ export async function createEngine({ sql, logger, now = () => new Date(), tokens
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs]));
   addPublicRoutes(open, { conversations, document: openApi });
 
-  const app = new Koa<EngineState>();
+  const app = new Koa<RequestState>();
+  // Before the error boundary, so that its own answers carry X-RateLimit-* too; the refusal is given inside it.
+  app.use(countRequests({ identify: (ctx) => callerOf(sql, ctx), limiter: rateLimiter, now, trustProxyHops }));
   app.use(errorBoundary(logger));
+  app.use(refuseOverLimit());
   // A change may have recorded events: the webhook worker (once started) sends them now.
   app.use(async (ctx, next) => {
     await next();
     if (ctx.method === 'POST' && ctx.status < 300) worker.nudge();
   });
   for (const routes of [open, keyed]) {
-    app.use(routes.router.routes() as Koa.Middleware<EngineState>);
-    app.use(routes.router.allowedMethods({ throw: true }) as Koa.Middleware<EngineState>);
+    app.use(routes.router.routes() as Koa.Middleware<RequestState>);
+    app.use(routes.router.allowedMethods({ throw: true }) as Koa.Middleware<RequestState>);
   }
   const servedRoutes = () =>
     [open, keyed].flatMap((routes) =>

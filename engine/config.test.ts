@@ -4,7 +4,7 @@ import { llmSettings, readEngineConfig } from './config.ts';
 describe("the standalone engine's configuration", () => {
   it('has defaults that need no services', () => {
     const config = readEngineConfig({});
-    expect(config).toMatchObject({ ENGINE_PORT: 8081, HOST: '127.0.0.1', WEBHOOK_POLL_MS: 1000, WEBHOOK_ALLOWED_PRIVATE_ORIGINS: [] });
+    expect(config).toMatchObject({ ENGINE_PORT: 8081, HOST: '127.0.0.1', WEBHOOK_POLL_MS: 1000, WEBHOOK_ALLOWED_PRIVATE_ORIGINS: [], TRUST_PROXY_HOPS: 0 });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
   });
@@ -32,6 +32,7 @@ describe("the standalone engine's configuration", () => {
     ['Redis (several processes) without a shared secrets key', { REDIS_URL: 'redis://127.0.0.1:6379' }, 'SECRETS_KEYS'],
     ['a secrets key of the wrong length', { SECRETS_KEYS: 's1:c2hvcnQ' }, 'SECRETS_KEYS'],
     ['a webhook poll under 100 ms', { WEBHOOK_POLL_MS: '10' }, 'WEBHOOK_POLL_MS'],
+    ['a count of trusted proxies that is not a small whole number', { TRUST_PROXY_HOPS: '-1' }, 'TRUST_PROXY_HOPS'],
     ['an allowed private origin with a path', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080/v1/engine-webhooks' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],
     ['an allowed private origin that is not a URL', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: '127.0.0.1:8080' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],
     ['an allowed private origin of another scheme', { WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'ftp://files.internal' }, 'WEBHOOK_ALLOWED_PRIVATE_ORIGINS'],

@@ -34,8 +34,10 @@ const Env = z.object({
   DATABASE_URL: optionalVariable(PostgresUrl),
   /** Without it the engine mints no widget session tokens. */
   SESSION_KEYS: optionalVariable(SessionKeySet),
-  /** With several engine processes: the per-key rate limits are counted in Redis. */
+  /** With several engine processes: the rate limits (per account and environment, per address without a key) are counted in Redis. */
   REDIS_URL: optionalVariable(RedisUrl),
+  /** Proxies in front of the engine that append to X-Forwarded-For: requests without an API key are counted per client address, found that many entries from the right. */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Seals the webhook signing secrets the engine stores; unset: a key in DATA_DIR/secrets.key. Several processes (REDIS_URL) must share one. */
   SECRETS_KEYS: optionalVariable(SecretKeySet),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),

@@ -25,6 +25,7 @@ const engine = await createEngine({
   secrets: openSecretBox(config.SECRETS_KEYS, config.DATA_DIR),
   webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
   llm: llmSettings(config),
+  trustProxyHops: config.TRUST_PROXY_HOPS,
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
 });
 engine.webhooks.start(config.WEBHOOK_POLL_MS);

@@ -139,11 +139,10 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
         const code = error?.code;
         if (typeof code !== 'string' || ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status) problems.push(`${where}: the error code ${String(code)} does not go with this status`);
       }
-      // The rate limiter runs after the key check, so only a 401 comes without the documented headers.
-      if (isKeyed(operation) && status !== 401) {
-        for (const name of Object.keys(documented.headers ?? {})) {
-          if (!/^\d+$/.test(headers.get(name) ?? '')) problems.push(`${where}: the documented header ${name} is missing or not an integer (${String(headers.get(name))})`);
-        }
+      // Every request is counted (SPEC "Limits"), a 401 too: every answer carries the documented headers.
+      for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
+        if (!documented.headers?.[name]) problems.push(`${where}: the document does not give the header ${name}`);
+        if (!/^\d+$/.test(headers.get(name) ?? '')) problems.push(`${where}: the header ${name} is missing or not an integer (${String(headers.get(name))})`);
       }
       return problems;
     });
@@ -223,11 +222,15 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     expect(operationOf('get', '/v1/openapi.json')?.security).toEqual([]);
   });
 
-  it('gives every operation a 2xx response, a unique operationId and its path parameters', () => {
+  it('gives every operation a 2xx response, a 429, the X-RateLimit-* headers on every response, a unique operationId and its path parameters', () => {
     const problems: string[] = [];
     for (const { method, path, operation } of operations()) {
       const where = `${method} ${path}`;
       if (!Object.keys(operation.responses).some((status) => /^2\d\d$/.test(status))) problems.push(`${where}: no 2xx response`);
+      if (!operation.responses['429']) problems.push(`${where}: no 429 response (every request is counted)`);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (Object.keys(response.headers ?? {}).sort().join() !== 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset') problems.push(`${where} → ${status}: not the three X-RateLimit-* headers`);
+      }
       if (typeof operation.operationId !== 'string' || operation.operationId === '') problems.push(`${where}: no operationId`);
       const templated = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const declared = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS, request, startEngine, type TestEngine } from '../test/stack.ts';
 import { createAccount, DEFAULT_REQUESTS_PER_MINUTE, issueApiKey, MemoryRateLimiter, setAccountRateLimit } from './index.ts';
+import { ADDRESS_REQUESTS_PER_MINUTE } from './rate-limit.ts';
 
 /** Unix seconds of `iso`. */
 const unixS = (iso: string) => Date.parse(iso) / 1000;
@@ -244,22 +245,104 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     expect(limitHeaders(restored)).toMatchObject({ limit: '60', remaining: '56' });
   });
 
-  it('counts each key on its own: a second key of the same account has its own window', async () => {
+  it('counts the keys of one account and environment against one budget: a second key gets what the first left', async () => {
     now = new Date('2026-01-01T15:00:30Z');
     const { accountId, key: first } = await freshKey();
     const { key: second } = await issueApiKey(engine.sql, accountId, 'sandbox');
-    await setAccountRateLimit(engine.sql, accountId, 'sandbox', 2);
+    await setAccountRateLimit(engine.sql, accountId, 'sandbox', 3);
 
-    expect((await call(first, '/v1/me')).status).toBe(200);
-    expect((await call(first, '/v1/me')).status).toBe(200);
-    expect((await call(first, '/v1/me')).status).toBe(429);
+    expect(limitHeaders(await call(first, '/v1/me'))).toMatchObject({ limit: '3', remaining: '2' });
+    expect(limitHeaders(await call(second, '/v1/me'))).toMatchObject({ limit: '3', remaining: '1' });
+    expect(limitHeaders(await call(first, '/v1/me'))).toMatchObject({ limit: '3', remaining: '0' });
+    for (const key of [second, first]) {
+      const refused = await call(key, '/v1/me');
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('rate_limited');
+      expect(limitHeaders(refused)).toMatchObject({ limit: '3', remaining: '0' });
+    }
+    // A fresh key is no way round it either.
+    const { key: third } = await issueApiKey(engine.sql, accountId, 'sandbox');
+    expect((await call(third, '/v1/me')).status).toBe(429);
+  });
 
-    const other = await call(second, '/v1/me');
-    expect(other.status).toBe(200);
-    expect(limitHeaders(other)).toMatchObject({ limit: '2', remaining: '1' });
-    expect((await call(second, '/v1/me')).status).toBe(200);
-    expect((await call(second, '/v1/me')).status).toBe(429);
-    expect((await call(first, '/v1/me')).status).toBe(429);
+  it('gives sandbox and live of one account a budget each: a spent sandbox leaves live alone', async () => {
+    now = new Date('2026-01-01T15:30:30Z');
+    const { accountId, key: sandbox } = await freshKey();
+    const { key: live } = await issueApiKey(engine.sql, accountId, 'live');
+    await setAccountRateLimit(engine.sql, accountId, 'sandbox', 1);
+    await setAccountRateLimit(engine.sql, accountId, 'live', 2);
+
+    expect((await call(sandbox, '/v1/me')).status).toBe(200);
+    expect((await call(sandbox, '/v1/me')).status).toBe(429);
+    const liveMe = await call(live, '/v1/me');
+    expect(liveMe.status).toBe(200);
+    expect(limitHeaders(liveMe)).toMatchObject({ limit: '2', remaining: '1' });
+    expect((await call(live, '/v1/me')).status).toBe(200);
+    expect((await call(live, '/v1/me')).status).toBe(429);
+    // And a spent live leaves another account's sandbox alone.
+    expect((await call((await freshKey()).key, '/v1/me')).status).toBe(200);
+  });
+
+  it(`counts requests without a valid API key per client address, ${ADDRESS_REQUESTS_PER_MINUTE} a minute, with the headers on each 401 and a 429 after`, async () => {
+    now = new Date('2026-01-01T17:00:20Z');
+    const reset = String(unixS('2026-01-01T17:01:00Z'));
+    const tries: [string, string][] = [
+      ['', '/v1/me'],
+      ['service_test_forged', '/v1/webhook-endpoints'],
+      ['not-even-a-key', '/v1/events'],
+    ];
+    for (let count = 1; count <= ADDRESS_REQUESTS_PER_MINUTE; count++) {
+      const [token, path] = tries[count % tries.length]!;
+      const response = await call(token, path);
+      expect(response.status).toBe(401);
+      expect(response.body.error.code).toBe('unauthorized');
+      expect(limitHeaders(response)).toEqual({ limit: String(ADDRESS_REQUESTS_PER_MINUTE), remaining: String(ADDRESS_REQUESTS_PER_MINUTE - count), reset });
+    }
+    // Public routes count there too, and a made-up X-Forwarded-For is not believed (no proxy is trusted).
+    for (const response of [await call('', '/v1/openapi.json'), await call('', '/v1/me', { headers: { 'x-forwarded-for': '198.51.100.7' } })]) {
+      expect(response.status).toBe(429);
+      expect(response.body.error.code).toBe('rate_limited');
+      expect(limitHeaders(response)).toEqual({ limit: String(ADDRESS_REQUESTS_PER_MINUTE), remaining: '0', reset });
+      expect(response.headers.get('retry-after')).toBe('40');
+    }
+    // A valid key is counted against its account, not the address.
+    const { key } = await freshKey();
+    expect(limitHeaders(await call(key, '/v1/me'))).toMatchObject({ limit: '60', remaining: '59' });
+
+    now = new Date('2026-01-01T17:01:00Z');
+    const nextMinute = await call('', '/v1/openapi.json');
+    expect(nextMinute.status).toBe(200);
+    expect(limitHeaders(nextMinute)).toMatchObject({ limit: String(ADDRESS_REQUESTS_PER_MINUTE), remaining: String(ADDRESS_REQUESTS_PER_MINUTE - 1) });
+  });
+
+  it('puts X-RateLimit-* on the answer of every operation of the OpenAPI document, with and without a key, and on unknown routes, wrong methods and malformed paths', async () => {
+    now = new Date('2026-01-01T18:00:00Z');
+    const document = (await call('', '/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(document.paths).flatMap(([template, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })));
+    expect(operations.length).toBeGreaterThan(20);
+    const answers: { what: string; status: number; headers: Headers }[] = [];
+    const conversation = (await call(engine.apiKey, '/v1/conversations', { body: { customer_ref: 'headers-everywhere' } })).body.id as string;
+    for (const { method, template } of operations) {
+      for (const [who, token] of [['with the key', engine.apiKey], ['without a key', '']] as const) {
+        // With the key, a real conversation and well-formed ids of nothing; without one, the 401 comes first.
+        for (const id of token ? [conversation, 'cnv_000000000000000000000000', 'whe_0000000000000000', 'whd_0000000000000000'] : ['x']) {
+          const path = template.replace(/\{[^}]+\}/g, id);
+          const response = await call(token, path, { method, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+          answers.push({ what: `${method} ${path} ${who}`, status: response.status, headers: response.headers });
+          if (!template.includes('{')) break;
+        }
+      }
+    }
+    for (const [method, path] of [['GET', '/v1/no-such-route'], ['GET', '/nothing-here'], ['DELETE', '/v1/events'], ['PUT', '/v1/conversations'], ['GET', '/v1/%E0%A4%A']]) {
+      for (const token of [engine.apiKey, '']) {
+        const response = await call(token, path!, { method: method! });
+        answers.push({ what: `${method} ${path} ${token ? 'with the key' : 'without a key'}`, status: response.status, headers: response.headers });
+      }
+    }
+    const statuses = new Set(answers.map((answer) => answer.status));
+    for (const status of [200, 400, 401, 404, 405]) expect(statuses, `some answer was ${status}`).toContain(status);
+    const missing = answers.filter(({ headers }) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].some((name) => !/^\d+$/.test(headers.get(name) ?? '')));
+    expect(missing.map(({ what, status }) => `${what} → ${status}`)).toEqual([]);
   });
 
   it("keeps one account's limit to itself: lowering it leaves another account's keys alone", async () => {

@@ -1,7 +1,7 @@
 /** The two worlds of an account: test keys reach the sandbox, live keys the live data. */
 export type Environment = 'sandbox' | 'live';
 
-/** The default requests per minute of a key, by environment (SPEC "Limits"); an account may have its own. */
+/** The default requests per minute of an account in an environment, shared by its keys there (SPEC "Limits"); an account may have its own. */
 export const DEFAULT_REQUESTS_PER_MINUTE = { live: 300, sandbox: 60 } as const;
 
 /** Who is calling: the account and environment that an API key opens. */
@@ -10,6 +10,6 @@ export interface Caller {
   environment: Environment;
   keyId: string;
   keyPrefix: string;
-  /** The key's limit: the account's own, or the environment's default. */
+  /** The limit of the key's account and environment: the account's own, or the environment's default. */
   requestsPerMinute: number;
 }
