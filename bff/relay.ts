@@ -6,7 +6,7 @@ import type { EngineEventRecorder } from './engine-events.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Change, Publisher } from './publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from './store/conversations.ts';
-import { claimOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type PendingMessage } from './store/outbox.ts';
+import { claimOutbox, continueOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type PendingMessage } from './store/outbox.ts';
 
 // Waits between attempts while the engine cannot be reached; the last one repeats.
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
@@ -98,20 +98,27 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
    * Forwards the pending messages in order, then a close the customer asked for. Each step takes
    * (or renews) the conversation's lease and reads its work in one statement: only the relay
    * holding the lease drains it, so with several nodes its messages still reach the engine one by
-   * one, in order. Gives false when another relay holds the lease.
+   * one, in order. After a message, the same statement lets the lease go when no work is left (work
+   * stored meanwhile by another node, which could not take the lease, is seen there and done here).
+   * Gives false when another relay holds the lease.
    */
   async function drain(conversationId: number): Promise<boolean> {
-    const lease = () => claimOutbox(sql, conversationId, owner, now(), new Date(now().getTime() + LEASE_MS));
+    const until = () => new Date(now().getTime() + LEASE_MS);
     for (;;) {
-      let work = await lease();
+      let work = await claimOutbox(sql, conversationId, owner, now(), until());
       if (!work) return false;
-      let workLeft: boolean;
+      let held = true;
+      let workLeft = false;
       try {
-        for (; work?.pending; work = await lease()) await forwardMessage(work.conversation, work.pending);
+        while (work?.pending) {
+          await forwardMessage(work.conversation, work.pending);
+          work = await continueOutbox(sql, conversationId, owner, until());
+          held = work !== undefined;
+        }
         if (work) await forwardClose(work.conversation);
       } finally {
         // Work stored meanwhile by another node (which could not take the lease) is done here.
-        workLeft = await releaseOutbox(sql, conversationId, owner);
+        if (held) workLeft = await releaseOutbox(sql, conversationId, owner);
       }
       if (failures.delete(conversationId)) onEngineBack?.();
       if (!workLeft) return true;

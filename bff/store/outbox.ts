@@ -35,6 +35,30 @@ export async function claimOutbox(db: Queryable, conversationId: number, owner: 
 }
 
 /**
+ * After a step, while holding the lease: renews it and reads the next work when there is any (a
+ * pending message, or a close not yet passed on), or else lets it go, in one statement. Gives
+ * undefined when the lease was let go, or is no longer this owner's (it ran out and another relay
+ * took it).
+ */
+export async function continueOutbox(db: Queryable, conversationId: number, owner: string, until: Date): Promise<OutboxWork | undefined> {
+  const [row] = await db.query<ConversationRow & { work_left: boolean; pending_id: number | null; pending_text: string | null; pending_message_id: string | null }>(
+    `WITH w AS (
+       SELECT c.id, EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending') OR (c.close_requested AND NOT c.engine_closed) AS work_left
+       FROM conversations c WHERE c.id = $1 AND c.relay_owner = $2
+     ), c AS (
+       UPDATE conversations u SET relay_owner = CASE WHEN w.work_left THEN $2 END, relay_lease_until = CASE WHEN w.work_left THEN $3::timestamptz END
+       FROM w WHERE u.id = w.id AND u.relay_owner = $2 RETURNING u.*, w.work_left
+     )
+     SELECT ${CONVERSATION_COLUMNS}, c.work_left, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
+     FROM c LEFT JOIN LATERAL (SELECT m.id, m.text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
+    [conversationId, owner, until],
+  );
+  if (!row?.work_left) return undefined;
+  const pending = row.pending_id === null ? undefined : { id: row.pending_id, text: row.pending_text!, messageId: row.pending_message_id! };
+  return { conversation: toConversationRecord(row), pending };
+}
+
+/**
  * Lets the lease go and tells whether work came in meanwhile (a message or a close, stored by
  * another node that could not claim the lease): then the caller drains again.
  */
