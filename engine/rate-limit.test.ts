@@ -1,5 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRIVERS, request, startEngine, type TestEngine } from '../test/stack.ts';
+import { openSql } from '../shared/server/index.ts';
+import { closeServer, DRIVERS, logger, request, startEngine, type TestEngine } from '../test/stack.ts';
+import { createEngine } from './app.ts';
 import { createAccount, DEFAULT_REQUESTS_PER_MINUTE, issueApiKey, MemoryRateLimiter, setAccountRateLimit } from './index.ts';
 import { ADDRESS_REQUESTS_PER_MINUTE } from './rate-limit.ts';
 
@@ -353,5 +357,29 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     const mine = await call(engine.apiKey, '/v1/me');
     expect(mine.status).toBe(200);
     expect(mine.body.limits).toEqual({ requests_per_minute: 100_000 });
+  });
+});
+
+describe('the per-address limit behind a proxy', () => {
+  it('counts each client the trusted proxy names on its own, whatever the client wrote further left in X-Forwarded-For', async () => {
+    const sql = await openSql({ databaseUrl: undefined, dataDir: 'memory://', schema: 'engine' });
+    const engine = await createEngine({ sql, logger, now: () => new Date('2026-01-01T09:00:10Z'), trustProxyHops: 1 });
+    const server = createServer(engine.app.callback());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/me`;
+      const remaining = async (forwardedFor: string) => (await request(url, { headers: { 'x-forwarded-for': forwardedFor } })).headers.get('x-ratelimit-remaining');
+      const full = ADDRESS_REQUESTS_PER_MINUTE;
+      expect(await remaining('203.0.113.10')).toBe(String(full - 1));
+      expect(await remaining('203.0.113.10')).toBe(String(full - 2));
+      expect(await remaining('203.0.113.20')).toBe(String(full - 1));
+      expect(await remaining('198.51.100.99, 203.0.113.10')).toBe(String(full - 3));
+      // An IPv6 client is its /64.
+      expect(await remaining('2001:db8:1:2::1')).toBe(String(full - 1));
+      expect(await remaining('2001:db8:1:2:ffff::9')).toBe(String(full - 2));
+    } finally {
+      await closeServer(server);
+      await sql.close();
+    }
   });
 });
