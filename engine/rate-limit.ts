@@ -19,10 +19,11 @@ export interface RequestState {
 }
 
 /**
- * Finds who calls (`identify`), counts every request and puts `X-RateLimit-*` on every answer (SPEC "Limits"): a request with a
- * valid API key against its account and environment, whichever of their keys it sent, so two
- * keys of one environment share a budget and sandbox and live have one each; any other request
- * against its client's address (its /64 for IPv6, behind `trustProxyHops` proxies).
+ * Finds who calls (`identify`), counts every request and puts `X-RateLimit-*` on every answer
+ * (SPEC "Limits"): a request with a valid API key against its account and environment, whichever
+ * of their keys it sent, so two keys of one environment share a budget and sandbox and live have
+ * one each; any other request against its client's address (its /64 for IPv6, behind
+ * `trustProxyHops` proxies).
  *
  * It runs before the error boundary, so even the boundary's own answers (a malformed path) carry
  * the headers; it therefore never throws, and `refuseOverLimit`, inside the boundary, turns what
