@@ -55,6 +55,8 @@ interface OutboxItem {
 
 // A send the server itself fails (5xx) this many times shows "Not sent" with Retry; network trouble and 429 wait on.
 const SERVER_TRIES = 3;
+// A tab that made a session keeps the lock this long after, until other tabs can read what it stored.
+const SESSION_SETTLE_MS = 1_000;
 // Renew the session this long before it expires.
 const RENEW_MARGIN_MS = 5 * 60_000;
 // The BFF's page size for history; a full page means there may be more.
@@ -158,13 +160,15 @@ export class Chat {
     try {
       const session = await this.#ensureSession();
       // The stored conversation's history is asked for alongside the config and the list, not after them.
-      const storedId = this.state.conversationId;
+      // Read again: another tab may have started one since this tab loaded.
+      const storedId = this.state.conversationId ?? this.#options.storage.get('conversation');
       const history = storedId ? this.#options.api.messages(session.token, storedId, 0).catch(() => undefined) : undefined;
       const [config, list] = await Promise.all([this.#options.api.config(session.token), this.#options.api.conversations(session.token)]);
       this.#set({ config, conversations: list.conversations });
       const stored = storedId && list.conversations.find((conversation) => conversation.id === storedId);
       if (stored) await this.#show(stored, await history);
-      else this.#set({ conversationId: undefined, messages: [], view: config.features.prechat_form && list.conversations.length === 0 ? 'prechat' : 'chat' });
+      // Unless a message pushed meanwhile brought one another tab started (#adopt).
+      else if (this.state.conversationId === storedId) this.#set({ conversationId: undefined, messages: [], view: config.features.prechat_form && list.conversations.length === 0 ? 'prechat' : 'chat' });
       this.#connect(session.token);
       this.#set({ phase: 'ready' });
       this.#updateUnread();
@@ -178,27 +182,39 @@ export class Chat {
     }
   }
 
-  /** One tab at a time makes a session, so tabs opened together stay one visitor (Web Locks where there are). */
+  /**
+   * One tab at a time makes a session, so tabs opened together stay one visitor (Web Locks where
+   * there are). The tab holding the lock gives its session back at once, and when it made a new one
+   * holds the lock a moment longer: what it stored reaches other tabs lazily (localStorage is shared
+   * across processes), so a tab asking meanwhile waits for it instead of making a second visitor.
+   */
   async #ensureSession(): Promise<WidgetSession> {
     if (this.#session && Date.parse(this.#session.expires_at) - Date.now() >= RENEW_MARGIN_MS) return this.#session;
     if (typeof navigator === 'undefined' || !navigator.locks) return this.#ensureSessionNow();
-    // A frame on another site's page may be refused the lock (partitioned storage): then go without it.
-    const name = `parley-session:${this.#options.siteKey ?? 'none'}`;
+    const { storage, siteKey } = this.#options;
     let granted = false;
+    const locked = (options: LockOptions, work: () => Promise<WidgetSession>) =>
+      new Promise<WidgetSession | undefined>((resolve, reject) => {
+        navigator.locks
+          .request(`parley-session:${siteKey ?? 'none'}`, options, async (lock) => {
+            if (!lock) return resolve(undefined);
+            granted = true;
+            const before = storage.get('session');
+            resolve(await work());
+            if (storage.get('session') !== before) await new Promise((settled) => setTimeout(settled, SESSION_SETTLE_MS));
+          })
+          .catch(reject);
+      });
     try {
-      const free = await navigator.locks.request(name, { ifAvailable: true }, (lock) => {
-        granted = Boolean(lock);
-        return lock ? this.#ensureSessionNow() : undefined;
-      });
-      if (free) return free;
-      // Another tab is making the session. What it stores reaches this tab a moment after its lock
-      // is let go (localStorage is shared across processes lazily): wait for it before deciding.
-      return await navigator.locks.request(name, async () => {
-        granted = true;
-        if (!this.#session) await this.#options.storage.whenSet('session', 2_000);
-        return this.#ensureSessionNow();
-      });
+      return (
+        (await locked({ ifAvailable: true }, () => this.#ensureSessionNow())) ??
+        (await locked({}, async () => {
+          if (!this.#session) await storage.whenSet('session', 2_000);
+          return this.#ensureSessionNow();
+        }))!
+      );
     } catch (error) {
+      // A frame on another site's page may be refused the lock (partitioned storage): then go without it.
       if (granted) throw error;
       return this.#ensureSessionNow();
     }
@@ -493,7 +509,7 @@ export class Chat {
   /** A message pushed by the BFF: shown if it belongs to the open conversation, counted as unread when unseen. */
   #received(message: WidgetMessage): void {
     const known = this.state.conversations.find((conversation) => conversation.id === message.conversation_id);
-    if (!known) void this.#adopt(message.conversation_id);
+    if (!known || !this.state.conversationId) void this.#adopt(message.conversation_id);
     if (message.conversation_id === this.state.conversationId) {
       if (message.author !== 'customer') this.state.draft = '';
       this.#add([message], true);
