@@ -54,9 +54,8 @@ export default defineConfig(({ mode }) => {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks',
-      // On CI's loaded two-core machine a browser test can miss a deadline; it gets one more try, and
-      // a test that fails twice fails the run. Locally every failure shows at once.
-      retry: process.env['CI'] ? 1 : 0,
+      // No retries, on CI either: a test that fails once is a bug to fix at its cause.
+      retry: 0,
     },
   };
 });
