@@ -34,6 +34,11 @@ export interface Customer {
   /** BFF base URLs; the customer starts at `nodes[0]`. */
   nodes: string[];
   sent: SentMessage[];
+  /**
+   * How a sent message is found in the conversation: by its `message_id`, or (for a widget in
+   * Chromium, which makes its ids itself) by its text, unique per customer there.
+   */
+  matchBy?: 'message_id' | 'text';
 }
 
 export interface NewCustomers {

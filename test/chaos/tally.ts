@@ -1,4 +1,4 @@
-import { call, sleep, type Customer } from './customers.ts';
+import { call, sleep, type Customer, type SentMessage } from './customers.ts';
 
 /**
  * What the customers see once a fault is over, read through the widget's own API (their
@@ -18,7 +18,12 @@ interface ShownMessage {
   id: number;
   author: string;
   message_id: string | null;
+  text: string;
 }
+
+/** The shown message's identity, as `customer.sent` names it (see `Customer.matchBy`). */
+const identity = (customer: Customer, message: ShownMessage): string | null => (customer.matchBy === 'text' ? message.text : message.message_id);
+const sentIdentity = (customer: Customer, message: SentMessage): string => (customer.matchBy === 'text' ? message.text : message.messageId);
 
 export interface FaultResult {
   name: string;
@@ -73,31 +78,32 @@ export async function tally(name: string, customers: Customer[], { settleMs }: T
 
 /** Every acknowledged message is shown, and at least as many AI answers as customer messages. */
 function complete(customer: Customer, shown: ShownMessage[]): boolean {
-  const ids = new Set(shown.filter((message) => message.author === 'customer').map((message) => message.message_id));
+  const ids = new Set(shown.filter((message) => message.author === 'customer').map((message) => identity(customer, message)));
   const asked = ids.size;
   const answered = shown.filter((message) => message.author === 'ai').length;
-  return customer.sent.every((message) => !message.acknowledged || ids.has(message.messageId)) && answered >= asked;
+  return customer.sent.every((message) => !message.acknowledged || ids.has(sentIdentity(customer, message))) && answered >= asked;
 }
 
 function count(customer: Customer, shown: ShownMessage[]) {
   const mine = shown.filter((message) => message.author === 'customer');
   const answers = shown.filter((message) => message.author === 'ai');
-  const sentIndex = new Map(customer.sent.map((message, index) => [message.messageId, index]));
+  const sentIndex = new Map(customer.sent.map((message, index) => [sentIdentity(customer, message), index]));
+  const indexOf = (entry: ShownMessage) => sentIndex.get(identity(customer, entry) ?? '');
   let lost = 0;
   let duplicated = 0;
   let outOfOrder = 0;
   for (const message of customer.sent) {
-    const copies = mine.filter((entry) => entry.message_id === message.messageId).length;
+    const copies = mine.filter((entry) => identity(customer, entry) === sentIdentity(customer, message)).length;
     // Sent again and again and never acknowledged: the customer could not get it through.
     if (copies === 0 && (message.acknowledged || !message.refused)) lost++;
     if (copies > 1) duplicated += copies - 1;
   }
-  duplicated += mine.filter((entry) => !sentIndex.has(entry.message_id ?? '')).length;
+  duplicated += mine.filter((entry) => indexOf(entry) === undefined).length;
   // The first copy of each message, in the order shown.
-  const seen = new Set<string>();
-  const firsts = mine.filter((entry) => sentIndex.has(entry.message_id ?? '') && !seen.has(entry.message_id!) && seen.add(entry.message_id!));
+  const seen = new Set<number>();
+  const firsts = mine.filter((entry) => indexOf(entry) !== undefined && !seen.has(indexOf(entry)!) && seen.add(indexOf(entry)!));
   for (let index = 1; index < firsts.length; index++) {
-    if (sentIndex.get(firsts[index]!.message_id!)! < sentIndex.get(firsts[index - 1]!.message_id!)!) outOfOrder++;
+    if (indexOf(firsts[index]!)! < indexOf(firsts[index - 1]!)!) outOfOrder++;
   }
   const position = new Map(shown.map((message, index) => [message, index]));
   for (let index = 0; index < Math.min(firsts.length, answers.length); index++) {
