@@ -7,7 +7,7 @@ import { givenCustomerRef } from './customer-refs.ts';
 import type { Customer, Session } from './sessions.ts';
 import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { findInbox } from './store/inboxes.ts';
-import { insertMessage, listMessages } from './store/messages.ts';
+import { listMessages, storeCustomerMessage } from './store/messages.ts';
 import { askSurvey, saveSurvey, saveSurveyAnswer, surveyQuestion } from './store/surveys.ts';
 import { conversationViews, unreadCount } from './store/views.ts';
 
@@ -112,11 +112,11 @@ export function createConversationService({ sql, engines, relay, publisher, now,
      */
     async send(customer: Customer, uuid: string, request: SendWidgetMessageRequest): Promise<{ message: WidgetMessage; created: boolean }> {
       const { conversation, result } = await sql.transaction(async (tx) => {
-        // The lock orders this conversation's messages: ids commit in the order they are taken.
-        const conversation = await findCustomerConversation(tx, customer, uuid, true);
-        if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
-        const result = await insertMessage(tx, conversation, { author: 'customer', text: request.text, messageId: request.message_id, upstream: 'pending' }, now());
-        if (result.created && conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+        // Found, locked (which orders the conversation's messages) and kept in one statement.
+        const found = await storeCustomerMessage(tx, customer, uuid, { text: request.text, messageId: request.message_id }, now());
+        if (!found) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+        const { conversation, stored: result } = found;
+        if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
         // Only a new message counts (a retry of one kept already is free); over the limit it is not kept.
         if (result.created) await countMessage(customer);
         if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);

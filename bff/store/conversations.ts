@@ -78,9 +78,12 @@ export async function insertConversation(
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** Whether `uuid` can be a conversation's public id (anything else is found nowhere, without asking the store). */
+export const isConversationUuid = (uuid: string): boolean => UUID_PATTERN.test(uuid);
+
 /** The customer's conversation by its public id; undefined for anyone else's or a malformed id. */
 export async function findCustomerConversation(db: Queryable, owner: ConversationOwner, uuid: string, lock = false): Promise<ConversationRecord | undefined> {
-  if (!UUID_PATTERN.test(uuid)) return undefined;
+  if (!isConversationUuid(uuid)) return undefined;
   const [row] = await db.query<ConversationRow>(
     `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4${lock ? ' FOR UPDATE' : ''}`,
     [uuid, owner.inboxId, owner.customerRef, owner.environment],

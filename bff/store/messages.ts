@@ -1,6 +1,6 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import type { ConversationRecord } from './conversations.ts';
+import { CONVERSATION_COLUMNS, isConversationUuid, toConversationRecord, type ConversationOwner, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
 export const FOR_WIDGET = "m.content_type <> 'input_csat' AND NOT m.private";
@@ -119,6 +119,92 @@ export async function insertMessage(db: Queryable, conversation: ConversationRec
     : await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [message.engineEventId ?? null]);
   if (!existing) throw new Error('a message conflicted with a row that cannot be found');
   return { message: toWidgetMessage(existing), created: false };
+}
+
+/** A customer's message as the widget (or the Client API) sends it. */
+export interface CustomerMessage {
+  text: string;
+  messageId: string;
+}
+
+/**
+ * What `storeCustomerMessage` found: the customer's conversation (locked), and the message (new,
+ * or the copy kept before with the same `message_id`), or none when the conversation is resolved
+ * and the message is new (it is not kept).
+ */
+export interface StoredCustomerMessage {
+  conversation: ConversationRecord;
+  stored: { message: WidgetMessage; created: boolean } | undefined;
+}
+
+/**
+ * Keeps a customer's message as `pending` for the relay, in one statement: finds the customer's
+ * conversation (scoped to its owner) and locks it, which orders the conversation's messages (ids
+ * commit in the order they are taken), inserts the message unless the conversation is resolved or
+ * the `message_id` is kept already, and ends a snooze when the message is new (Chatwoot's). Gives
+ * undefined for anyone else's conversation or a malformed id. Run it in a transaction: what follows
+ * (the limits, the durable subscribers) may still undo it.
+ */
+export async function storeCustomerMessage(db: Queryable, owner: ConversationOwner, uuid: string, message: CustomerMessage, now: Date): Promise<StoredCustomerMessage | undefined> {
+  if (!isConversationUuid(uuid)) return undefined;
+  const [row] = await db.query<ConversationRow & { inserted_id: number | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>(
+    `WITH c AS (
+       SELECT ${CONVERSATION_COLUMNS} FROM conversations c
+       WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4 FOR UPDATE
+     ), inserted AS (
+       INSERT INTO messages (conversation_id, author, text, message_id, upstream, created_at)
+       SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c WHERE c.status <> 'resolved'
+       ON CONFLICT DO NOTHING RETURNING id
+     ), woken AS (
+       UPDATE conversations SET snoozed_until = NULL
+       WHERE id = (SELECT id FROM c) AND snoozed_until IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
+     )
+     SELECT c.*, (SELECT id FROM inserted) AS inserted_id,
+       kept.id AS kept_id, kept.message_id AS kept_message_id, kept.author AS kept_author, kept.author_name AS kept_author_name,
+       kept.text AS kept_text, kept.status AS kept_status, kept.attributes AS kept_attributes, kept.created_at AS kept_created_at
+     FROM c LEFT JOIN LATERAL (
+       SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
+       FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
+     ) kept ON true`,
+    [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now],
+  );
+  if (!row) return undefined;
+  const conversation = toConversationRecord(row);
+  if (row.inserted_id !== null) {
+    // A new message's every field is known here (a new message is always `sent`): no read back.
+    const created: WidgetMessage = {
+      id: row.inserted_id,
+      conversation_id: conversation.uuid,
+      message_id: message.messageId,
+      author: 'customer',
+      author_name: null,
+      text: message.text,
+      status: 'sent',
+      choices: null,
+      card: null,
+      created_at: now.toISOString(),
+    };
+    return { conversation, stored: { message: created, created: true } };
+  }
+  if (row.kept_id !== null) {
+    const kept: MessageRow = {
+      id: row.kept_id,
+      conversation_uuid: conversation.uuid,
+      message_id: row.kept_message_id,
+      author: row.kept_author!,
+      author_name: row.kept_author_name,
+      text: row.kept_text!,
+      status: row.kept_status!,
+      attributes: row.kept_attributes,
+      created_at: row.kept_created_at!,
+    };
+    return { conversation, stored: { message: toWidgetMessage(kept), created: false } };
+  }
+  if (conversation.status === 'resolved') return { conversation, stored: undefined };
+  // Another statement kept the same message_id after this one's snapshot was taken: read it now.
+  const [existing] = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId]);
+  if (!existing) throw new Error('a message conflicted with a row that cannot be found');
+  return { conversation, stored: { message: toWidgetMessage(existing), created: false } };
 }
 
 export async function findMessage(db: Queryable, id: number): Promise<WidgetMessage | undefined> {
