@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { ParleyError } from '../shared/index.ts';
+import { DESK_NAMESPACE, ParleyError, WIDGET_NAMESPACE } from '../shared/index.ts';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import {
   ApiRoutes,
@@ -64,6 +64,10 @@ import { addEngineWebhookRoutes } from './routes/engine-webhooks.ts';
 import { addSurveyPageRoutes } from './routes/survey-page.ts';
 import { addHostedChatRoutes } from './routes/hosted-chat.ts';
 import { addHealthRoutes } from './routes/health.ts';
+import { addMetricsRoutes } from './routes/metrics.ts';
+import { Metrics } from './metrics.ts';
+import { countPending, pendingDeliveries } from './store/backlog.ts';
+import { CLIENT_NAMESPACE } from './client-api/realtime.ts';
 import { addConsoleRoutes } from './routes/console-page.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
 import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
@@ -121,6 +125,10 @@ export interface BffDeps {
   /** New messages a minute per customer and per inbox (fairness on the shared engine key); MESSAGE_LIMITS by default. */
   messageLimits?: MessageLimits | undefined;
   relayRetryDelaysMs?: readonly number[];
+  /** Where the BFF counts what operators watch; give the same one to the EngineClients' `fetch` (timedFetch) to time engine calls. */
+  metrics?: Metrics | undefined;
+  /** Turns GET /metrics on for this bearer token (METRICS_TOKEN). */
+  metricsToken?: string | undefined;
   /** How often housekeeping runs (an hour; 0: only when a test asks). */
   housekeepingMs?: number;
   /** The BFF's address as people reach it (for sign-in links); by default the address a request came to. */
@@ -147,6 +155,7 @@ export interface Bff {
   webhooks: WebhookWorker;
   /** Trims what is kept only for a while (seen engine events). */
   housekeeping: Housekeeping;
+  metrics: Metrics;
   openApi(): Record<string, unknown>;
   /** Attaches Socket.IO to the HTTP server that serves `app`. */
   attach(server: HttpServer): void;
@@ -191,10 +200,13 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     (redis
       ? new RedisRollingLimiter(redis.client, `${redis.prefix}site-key:`, SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs, redisTrouble)
       : new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs));
+  const metrics = deps.metrics ?? new Metrics();
   const floodLimiter = redis ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`, redisTrouble) : new MemoryRateLimiter();
   const consumeCommand = async (session: { inboxId: string; customerRef: string }) => {
     const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
-    if (!decision.allowed) throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);
+    if (decision.allowed) return;
+    metrics.refusals.inc({ surface: 'socket' });
+    throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);
   };
   // Built in dependency order: each part gets what it needs, and nothing is set afterwards.
   const publisher = new Publisher(logger);
@@ -203,6 +215,11 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge() });
   publisher.subscribeDurable(deskHooks.record);
   publisher.subscribe(deskHooks.nudge);
+  publisher.subscribe(({ changes }) => {
+    for (const change of changes) {
+      if (change.type === 'message.created' && change.message.author !== 'system') metrics.messages.inc({ direction: change.message.author === 'customer' ? 'in' : 'out' });
+    }
+  });
   const recorder = createEngineEventRecorder({ sql, publisher, now });
   const feed = createFeedTail({
     sql,
@@ -239,6 +256,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addEngineWebhookRoutes(open, { sql, recorder, secrets: webhookSecrets, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
   addHealthRoutes(open, { sql, engines, redis });
+  addMetricsRoutes(open, metrics, deps.metricsToken);
   addHostedChatRoutes(open, sql);
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
   const client = createClientService({ sql, conversations, publisher, floodLimiter, now });
@@ -281,6 +299,15 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   // Behind the proxies TRUST_PROXY_HOPS names, the scheme is theirs (X-Forwarded-Proto): HSTS is
   // sent when they took the request over https. Client addresses are read by clientAddress alone.
   app.proxy = trustProxyHops > 0;
+  // Outermost, so that it sees every answer as it leaves, errors included.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      metrics.responses.inc({ status: `${String(ctx.status).charAt(0)}xx` });
+      if (ctx.status === 429) metrics.refusals.inc({ surface: 'http' });
+    }
+  });
   app.use(errorBoundary(logger, isDeskRoute));
   app.use(crossOrigin());
   const routers: Router<any>[] = [open.router, widget.router, desk.router, signIn.router, platform.router, application.router, ...extraRouters];
@@ -294,6 +321,15 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   if (webhookPollMs > 0) webhooks.start(webhookPollMs);
   const housekeeping = startHousekeeping({ sql, logger, now }, deps.housekeepingMs);
   let io: SocketServer | undefined;
+  metrics.gauge(async () => [
+    { name: 'parley_relay_queue_depth', help: 'Customer messages stored and waiting to reach the engine.', values: [{ value: await countPending(sql) }] },
+    { name: 'parley_webhook_backlog', help: "Helpdesk webhook deliveries not yet delivered.", values: [{ value: await pendingDeliveries(sql) }] },
+    {
+      name: 'parley_sockets',
+      help: 'Socket.IO connections to this node, by namespace.',
+      values: [WIDGET_NAMESPACE, CLIENT_NAMESPACE, DESK_NAMESPACE].map((namespace) => ({ labels: { namespace }, value: io?.of(namespace).sockets.size ?? 0 })),
+    },
+  ]);
 
   return {
     app,
@@ -302,6 +338,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     feed,
     webhooks,
     housekeeping,
+    metrics,
     openApi,
     attach(server) {
       io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);

@@ -84,6 +84,8 @@ describe("the BFF's own configuration (npm run bff)", () => {
     ['a feed poll under 100 ms', { ...ENGINE, FEED_POLL_MS: '10' }, 'FEED_POLL_MS'],
     ['an unknown log level', { ...ENGINE, LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     ['a public URL with a path', { ...ENGINE, PUBLIC_URL: 'https://chat.example.com/parley' }, 'PUBLIC_URL'],
+    ['a metrics token shorter than 16 characters', { ...ENGINE, METRICS_TOKEN: 'short' }, 'METRICS_TOKEN'],
+    ['a metrics token with a space', { ...ENGINE, METRICS_TOKEN: 'a metrics token with spaces' }, 'METRICS_TOKEN'],
   ])('refuses %s with a message that names the variable', (_name, env, variable) => {
     expect(() => readBffConfig(env)).toThrow(ConfigError);
     expect(() => readBffConfig(env)).toThrow(new RegExp(`^  ${variable}: `, 'm'));

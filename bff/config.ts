@@ -69,6 +69,8 @@ export const BffEnv = z.object({
   /** The operator's own services that helpdesk webhooks and agent bots may reach although private (exact origins). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
+  /** Turns GET /metrics on: Prometheus scrapes it with this bearer token. Unset: /metrics answers 404. */
+  METRICS_TOKEN: optionalVariable(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
 });
 
 /** Several nodes (REDIS_URL) open each other's stored secrets: they need one key set, not a key file each. */
@@ -110,6 +112,7 @@ export interface BffSettings {
   webhookPollMs: number;
   webhookAllowedPrivateOrigins: string[];
   logLevel: z.output<typeof LogLevel> | undefined;
+  metricsToken: string | undefined;
 }
 
 /** The BFF's part of checked variables, by the names the code uses. */
@@ -131,6 +134,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     webhookPollMs: value.WEBHOOK_POLL_MS,
     webhookAllowedPrivateOrigins: value.WEBHOOK_ALLOWED_PRIVATE_ORIGINS,
     logLevel: value.LOG_LEVEL,
+    metricsToken: value.METRICS_TOKEN,
   };
 }
 

@@ -13,3 +13,4 @@ export { consoleSignInUrl, SIGN_IN_LINK_TTL_MS } from './helpdesk/helpdesk-servi
 export { WidgetSessions } from './sessions.ts';
 export { SITE_KEY_LIMIT, WIDGET_REQUESTS_PER_MINUTE } from './app.ts';
 export { answerWhileStarting, STARTING_RETRY_AFTER_S } from './starting.ts';
+export { Metrics } from './metrics.ts';

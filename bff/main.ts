@@ -7,6 +7,7 @@ import { createBff } from './app.ts';
 import { readBffConfig, type BffConfig } from './config.ts';
 import { EngineCallError, EngineClient } from './engine-client.ts';
 import { openBffInfrastructure, WIDGET_ASSETS_DIR } from './infrastructure.ts';
+import { Metrics } from './metrics.ts';
 import { oldestInboxId } from './store/inboxes.ts';
 
 /**
@@ -21,7 +22,9 @@ try {
   process.exit(1);
 }
 const logger = createLogger('bff', config.logLevel);
-const engines = config.aiApiKeys.map((apiKey) => new EngineClient({ baseUrl: config.aiApiUrl, apiKey }));
+// Engine calls are timed for /metrics (on when METRICS_TOKEN is set).
+const metrics = new Metrics();
+const engines = config.aiApiKeys.map((apiKey) => new EngineClient({ baseUrl: config.aiApiUrl, apiKey, fetch: metrics.timedFetch }));
 
 // A key or URL the engine refuses is bad configuration, and so are keys of two accounts: stop now
 // rather than fail every message. An engine that is merely down is not: messages wait in the outbox until it is back.
@@ -68,6 +71,8 @@ const bff = await createBff({
   deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
   secrets: infrastructure.secrets,
   redis: infrastructure.redis,
+  metrics,
+  metricsToken: config.metricsToken,
 });
 const server = createServer(bff.app.callback());
 bff.attach(server);

@@ -21,6 +21,7 @@ export function bffOpenApi(routes: readonly RouteSpec[]): Record<string, unknown
       siteKeyOrApiKey: { type: 'http', scheme: 'bearer', description: 'A site key (pk_test_… / pk_live_…) for a visitor, or an API key (service_…) for a verified customer.' },
       sessionToken: { type: 'http', scheme: 'bearer', description: 'A widget session token (wst_…).' },
       apiKey: { type: 'http', scheme: 'bearer', description: "Your API key (service_…)." },
+      metricsToken: { type: 'http', scheme: 'bearer', description: 'The operator\'s METRICS_TOKEN (GET /metrics).' },
       ...helpdeskSecurity,
     },
     commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'rate_limited', 'origin_not_allowed'],

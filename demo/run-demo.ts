@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { answerWhileStarting, createBff, EngineClient, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
+import { answerWhileStarting, createBff, EngineClient, Metrics, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
 import {
   demoAgentSignInUrl,
@@ -103,10 +103,13 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     const agentId = await ensureDemoAgent(bffSql, helpdesk, inbox.inboxId);
     // Where people reach the console: PUBLIC_URL behind a proxy, as the Platform API's links.
     const agentSignInUrl = await demoAgentSignInUrl(bffSql, agentId, config.publicUrl ?? url);
+    const metrics = new Metrics();
     const bff = await createBff({
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
-      engine: apiKeys!.map((apiKey) => new EngineClient({ baseUrl: engineUrl, apiKey })),
+      engine: apiKeys!.map((apiKey) => new EngineClient({ baseUrl: engineUrl, apiKey, fetch: metrics.timedFetch })),
+      metrics,
+      metricsToken: config.metricsToken,
       tokens,
       widgetAssetsDir: WIDGET_ASSETS_DIR,
       defaultInboxId: inbox.inboxId,
