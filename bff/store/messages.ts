@@ -1,5 +1,6 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
+import { deskTargetsColumn, keepDeskTargets } from './desk-webhooks.ts';
 import { CONVERSATION_COLUMNS, isConversationUuid, toConversationRecord, type ConversationOwner, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
@@ -143,11 +144,12 @@ export interface StoredCustomerMessage {
  * commit in the order they are taken), inserts the message unless the conversation is resolved or
  * the `message_id` is kept already, and ends a snooze when the message is new (Chatwoot's). Gives
  * undefined for anyone else's conversation or a malformed id. Run it in a transaction: what follows
- * (the limits, the durable subscribers) may still undo it.
+ * (the limits, the durable subscribers) may still undo it. It also reads ahead who hears of the
+ * inbox (`keepDeskTargets`), which the step's record asks next.
  */
 export async function storeCustomerMessage(db: Queryable, owner: ConversationOwner, uuid: string, message: CustomerMessage, now: Date): Promise<StoredCustomerMessage | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
-  const [row] = await db.query<ConversationRow & { inserted_id: number | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>(
+  const [row] = await db.query<ConversationRow & { inserted_id: number | null; desk_targets: unknown } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>(
     `WITH c AS (
        SELECT ${CONVERSATION_COLUMNS} FROM conversations c
        WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4 FOR UPDATE
@@ -159,7 +161,7 @@ export async function storeCustomerMessage(db: Queryable, owner: ConversationOwn
        UPDATE conversations SET snoozed_until = NULL
        WHERE id = (SELECT id FROM c) AND snoozed_until IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
      )
-     SELECT c.*, (SELECT id FROM inserted) AS inserted_id,
+     SELECT c.*, (SELECT id FROM inserted) AS inserted_id, ${deskTargetsColumn('c.inbox_id')} AS desk_targets,
        kept.id AS kept_id, kept.message_id AS kept_message_id, kept.author AS kept_author, kept.author_name AS kept_author_name,
        kept.text AS kept_text, kept.status AS kept_status, kept.attributes AS kept_attributes, kept.created_at AS kept_created_at
      FROM c LEFT JOIN LATERAL (
@@ -170,6 +172,8 @@ export async function storeCustomerMessage(db: Queryable, owner: ConversationOwn
   );
   if (!row) return undefined;
   const conversation = toConversationRecord(row);
+  // The step's record (the helpdesk's webhooks) asks who hears of the inbox: read here already.
+  keepDeskTargets(db, conversation.inboxId, row.desk_targets);
   if (row.inserted_id !== null) {
     // A new message's every field is known here (a new message is always `sent`): no read back.
     const created: WidgetMessage = {
@@ -222,19 +226,27 @@ export async function listMessages(db: Queryable, conversationId: number, after:
  * Settles the customer's side after the engine answered, in one statement: the message
  * `forwardedId` (0 for none) is accepted by the engine, and when the engine answered with the
  * message `answerId` (0 for none) the customer's accepted messages before it become read. Gives
- * the ids that became read.
+ * the ids that became read. Run in a transaction, it also reads ahead who hears of the
+ * conversation's inbox (`keepDeskTargets`), which the step's record asks next.
  */
 export async function settleCustomerMessages(db: Queryable, conversationId: number, forwardedId: number, answerId: number, now: Date): Promise<number[]> {
-  const rows = await db.query<{ id: number; read: boolean }>(
-    `UPDATE messages SET
-       upstream = CASE WHEN id = $2 THEN 'forwarded' ELSE upstream END,
-       read_at = CASE WHEN id < $3 THEN $4 ELSE read_at END
-     WHERE conversation_id = $1
-       AND (id = $2 OR (id < $3 AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
-     RETURNING id, read_at IS NOT NULL AS read`,
+  const [row] = await db.query<{ read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown }>(
+    `WITH settled AS (
+       UPDATE messages SET
+         upstream = CASE WHEN id = $2 THEN 'forwarded' ELSE upstream END,
+         read_at = CASE WHEN id < $3 THEN $4 ELSE read_at END
+       WHERE conversation_id = $1
+         AND (id = $2 OR (id < $3 AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
+       RETURNING id, read_at IS NOT NULL AS read
+     ), conversation AS (SELECT inbox_id FROM conversations WHERE id = $1)
+     SELECT (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
+       ${deskTargetsColumn('conversation.inbox_id')} AS desk_targets
+     FROM conversation`,
     [conversationId, forwardedId, answerId, now],
   );
-  return rows.filter((row) => row.read).map((row) => row.id);
+  if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
+  // JSON, because pg gives a bigint[] as strings (its bigint parser is for single values).
+  return row?.read_ids ?? [];
 }
 
 /**
