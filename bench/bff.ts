@@ -2,6 +2,8 @@ import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { writeFile } from 'node:fs/promises';
+import { Session as InspectorSession } from 'node:inspector/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { io, type Socket } from 'socket.io-client';
@@ -35,7 +37,8 @@ import { dropSchemas, uniqueSchemaPrefix } from '../test/stack.ts';
  *
  * BENCH_RUNS (store:rate pairs, `PGlite:50,PostgreSQL:50,PostgreSQL:200`), BENCH_SECONDS (10),
  * BENCH_SESSIONS (one visitor per message a second), BENCH_IDLE (idle connections, 2000; the budget
- * is for 10000).
+ * is for 10000). BENCH_PROFILE=<folder> writes a CPU profile of this process over each measured run
+ * (`<store>-<rate>-<target>.cpuprofile`, for Chrome's DevTools or `node --cpu-prof`'s readers).
  */
 const RUNS = (process.env['BENCH_RUNS'] ?? 'PGlite:50,PostgreSQL:50,PostgreSQL:200').split(',').map((run) => {
   const [store, rate] = run.trim().split(':');
@@ -400,13 +403,31 @@ interface Measured {
   loopDelayP99: number;
 }
 
+const PROFILE_DIR = process.env['BENCH_PROFILE'];
+
+/** Records this process's CPU profile while `work` runs, when BENCH_PROFILE names a folder. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (!PROFILE_DIR) return work();
+  const inspector = new InspectorSession();
+  inspector.connect();
+  await inspector.post('Profiler.enable');
+  await inspector.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await inspector.post('Profiler.stop');
+    await writeFile(`${PROFILE_DIR}/${name}.cpuprofile`, JSON.stringify(profile));
+    inspector.disconnect();
+  }
+}
+
 /** Drives `target`'s visitors at `rate` and measures this process (the BFF) meanwhile. */
-async function converseMeasured(visitors: ChildProcess, target: Target, rate: number, calls: EngineCalls | undefined): Promise<Measured> {
+async function converseMeasured(visitors: ChildProcess, target: Target, rate: number, calls: EngineCalls | undefined, store: string): Promise<Measured> {
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
   const busyBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
-  const run = await ask<Conversed>(visitors, { kind: 'converse', rate, seconds: SECONDS });
+  const run = await profiled(`${store}-${rate}-${target}`, () => ask<Conversed>(visitors, { kind: 'converse', rate, seconds: SECONDS }));
   const cpu = process.cpuUsage(cpuBefore);
   const busy = performance.eventLoopUtilization(busyBefore).utilization;
   loopDelay.disable();
@@ -462,7 +483,7 @@ async function measureParley(driver: Driver, rate: number): Promise<Measured> {
       await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count: sessionsFor(rate), target: 'parley' });
       await ask(visitors, { kind: 'open' });
       calls.failed = 0;
-      return await converseMeasured(visitors, 'parley', rate, calls);
+      return await converseMeasured(visitors, 'parley', rate, calls, driver.name);
     } finally {
       await ask(visitors, { kind: 'release' }).catch(() => undefined);
       await stack.stop();
@@ -482,7 +503,7 @@ async function measureBaseline(driver: Driver, rate: number): Promise<Measured> 
     try {
       await ask(visitors, { kind: 'sessions', url: baseline.url, siteKey: '', count: sessionsFor(rate), target: 'baseline' });
       await ask(visitors, { kind: 'open' });
-      return await converseMeasured(visitors, 'baseline', rate, undefined);
+      return await converseMeasured(visitors, 'baseline', rate, undefined, driver.name);
     } finally {
       await ask(visitors, { kind: 'release' }).catch(() => undefined);
       await baseline.close();
