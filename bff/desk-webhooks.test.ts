@@ -182,6 +182,28 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: null } });
   });
 
+  it('pages a webhook\'s deliveries by 100, newest first, each once (page 2 holds the rest)', async () => {
+    const webhook = await addWebhook({ url: shop.url, subscriptions: ['conversation_created'] });
+    const [endpoint] = await stack.bffSql.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE number = $1', [webhook.id]);
+    // 105 past deliveries, as a busy day leaves them (written straight into the store: making them one by one takes minutes).
+    const base = Date.now() - 3_600_000;
+    for (let index = 0; index < 105; index += 1) {
+      await stack.bffSql.query(
+        "INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, event_seq, body, status, created_at) VALUES ($1, $2, $3, 'conversation_created', $4, '{}', 'delivered', $5)",
+        [`whd_paging${String(index).padStart(3, '0')}`, endpoint!.id, `evt_paging${index}`, 9_000_000 + index, new Date(base + index * 1000)],
+      );
+    }
+    const page = async (number: number) => DeskWebhookDeliveryList.parse((await app(`/webhooks/${webhook.id}/deliveries?page=${number}`, admin.access_token)).body).payload.map((delivery) => delivery.id);
+    const [first, second, third] = [await page(1), await page(2), await page(3)];
+    expect(first).toHaveLength(100);
+    expect(first[0]).toBe('whd_paging104');
+    expect(second).toEqual(['whd_paging004', 'whd_paging003', 'whd_paging002', 'whd_paging001', 'whd_paging000']);
+    expect(third).toEqual([]);
+    expect(new Set([...first, ...second]).size).toBe(105);
+    for (const bad of ['0', '-1', 'two', '1.5']) expect((await app(`/webhooks/${webhook.id}/deliveries?page=${bad}`, admin.access_token)).status).toBe(422);
+    await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
+  });
+
   it('retries a failed delivery a minute later, pings even a switched-off webhook, and switches it on again on request', async () => {
     const webhook = await addWebhook({ url: shop.url, subscriptions: ['conversation_created'] });
     shop.status = 500;

@@ -13,7 +13,6 @@ import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
 import { feedEndpoints } from './webhooks/endpoints.ts';
-import { sendDuePingsOfSwitchedOffEndpoints } from './webhooks/pings.ts';
 
 export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
 
@@ -75,12 +74,7 @@ export async function createEngine({
   const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now, llm: llm ? new LlmClient(llm) : undefined });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
   const send = webhooks.send ?? createSender(policy);
-  // Each pass also retries the pings of switched-off endpoints, which the worker itself leaves alone.
-  const feed = async (db: Sql, at: Date) => {
-    await feedEndpoints(db, at);
-    await sendDuePingsOfSwitchedOffEndpoints({ sql: db, send, secrets, logger, now });
-  };
-  const worker = createWebhookWorker({ sql, logger, now, send, feed, secrets });
+  const worker = createWebhookWorker({ sql, logger, now, send, feed: feedEndpoints, secrets });
 
   const keyed = new ApiRoutes<EngineState>({ middleware: [requireApiKey(), idempotency(sql, now)] });
   addConversationRoutes(keyed, conversations, logger);

@@ -126,7 +126,7 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         tag,
         security,
         summary: "A webhook's deliveries and their attempts (administrators)",
-        description: 'Newest first, at most 100; kept for 30 days. Each attempt has its time, the HTTP status (null without an answer) and the error.',
+        description: 'Newest first, 100 a page (`page`, from 1; an empty page is past the last); kept for 30 days. Each attempt has its time, the HTTP status (null without an answer) and the error.',
         params: WebhookParams,
         query: WebhookDeliveriesQuery,
         responses: { 200: { description: 'The deliveries.', schema: DeskWebhookDeliveryList } },
@@ -135,7 +135,7 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
       async (ctx, { params, query }) => {
         await administrator(ctx, params.account_id);
         const webhook = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        ctx.body = { payload: (await listDeliveries(sql, webhook.id, { status: query.status })).map(({ endpoint_id: _, ...delivery }) => ({ ...delivery, webhook_id: webhook.number })) };
+        ctx.body = { payload: (await listDeliveries(sql, webhook.id, { status: query.status, page: query.page })).map(({ endpoint_id: _, ...delivery }) => ({ ...delivery, webhook_id: webhook.number })) };
       },
     )
     .add(

@@ -20,7 +20,11 @@ const WebhookChanges = WebhookFields.partial().extend({
   enabled: z.literal(true).optional(),
 });
 export const WebhookUpdate = z.union([WebhookChanges, z.strictObject({ webhook: WebhookChanges })]);
-export const WebhookDeliveriesQuery = z.strictObject({ status: z.enum(['pending', 'delivered', 'failed']).optional() });
+export const WebhookDeliveriesQuery = z.strictObject({
+  status: z.enum(['pending', 'delivered', 'failed']).optional(),
+  /** Pages of 100, newest first; page 2 holds the 101st to the 200th. */
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+});
 
 export const Webhook = z.object({
   id: z.number().int(),

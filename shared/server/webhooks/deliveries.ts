@@ -68,9 +68,9 @@ export interface ClaimedDelivery {
  * them up again only if this one died before recording the attempt. At most `perEndpoint` of one
  * endpoint are claimed at once (its first ones in event order), so that sending them one after
  * another always ends within the lease; endpoints in `skipEndpoints` (this process is still
- * sending to them) are left for later. A delivery named by `only` (a ping) is claimed alone, even
- * when its endpoint is switched off, so that a repaired receiver can be tested before it is
- * switched on.
+ * sending to them) are left for later. Pings are claimed even when their endpoint is switched off
+ * (its events wait), so that a repaired receiver can be tested before it is switched on; a delivery
+ * named by `only` (a ping sent at once) is claimed alone.
  */
 export async function claimDue(
   db: Queryable,
@@ -80,7 +80,8 @@ export async function claimDue(
   options: { only?: string | undefined; perEndpoint?: number; skipEndpoints?: readonly string[] } = {},
 ): Promise<ClaimedDelivery[]> {
   const params: unknown[] = [now, new Date(now.getTime() + leaseMs), limit, options.perEndpoint ?? limit];
-  const filters = options.only ? [`d2.id = $${params.push(options.only)}`] : ['e2.enabled'];
+  // A switched-off endpoint gets its pings all the same (and their retries): a ping is how a repair is tested.
+  const filters = options.only ? [`d2.id = $${params.push(options.only)}`] : ["(e2.enabled OR d2.event_type = 'ping')"];
   if (options.skipEndpoints?.length) filters.push(`NOT (d2.endpoint_id = ANY($${params.push(options.skipEndpoints)}::text[]))`);
   // FOR UPDATE takes no window function: lock candidates first, then keep each endpoint's first few.
   const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; event_seq: string; body: string; round_attempts: number; url: string; secret: string }>(
@@ -171,8 +172,8 @@ export interface DeliveryRecord {
   created_at: string;
 }
 
-/** Deliveries of one endpoint, newest first (a page of at most 100), each with its attempts. */
-export async function listDeliveries(db: Queryable, endpointId: string, filter: { status?: string | undefined; only?: string | undefined } = {}): Promise<DeliveryRecord[]> {
+/** Deliveries of one endpoint, newest first, page `page` (from 1) of 100, each with its attempts. */
+export async function listDeliveries(db: Queryable, endpointId: string, filter: { status?: string | undefined; only?: string | undefined; page?: number } = {}): Promise<DeliveryRecord[]> {
   const params: unknown[] = [endpointId];
   let where = '';
   if (filter.status) where += ` AND d.status = $${params.push(filter.status)}`;
@@ -182,7 +183,7 @@ export async function listDeliveries(db: Queryable, endpointId: string, filter: 
        COALESCE((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.id)
                  FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
      FROM webhook_deliveries d WHERE d.endpoint_id = $1${where}
-     ORDER BY d.created_at DESC, d.event_seq DESC, d.id DESC LIMIT ${DELIVERIES_PAGE}`,
+     ORDER BY d.created_at DESC, d.event_seq DESC, d.id DESC LIMIT ${DELIVERIES_PAGE} OFFSET ${((filter.page ?? 1) - 1) * DELIVERIES_PAGE}`,
     params,
   );
   return rows.map((row) => ({
