@@ -34,6 +34,31 @@ const keyPair = (kid: string) => `${kid}:${randomBytes(32).toString('base64url')
 export async function startCluster(folder: string): Promise<Cluster> {
   const [postgresPort, redisPort, enginePort, portA, portB] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const [postgres, redis] = await Promise.all([startPostgres(folder, postgresPort), startRedis(folder, redisPort)]);
+  const started: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.all(started.map((service) => service.signal('SIGKILL')));
+    await redis.stop();
+    await postgres.stop('immediate').catch(() => undefined);
+  };
+  try {
+    return await startServices({ folder, postgres, redis, enginePort, portA, portB, started, stop });
+  } catch (error) {
+    // PostgreSQL runs as a daemon of its own: it must not outlive a failed start.
+    await stop();
+    throw error;
+  }
+}
+
+async function startServices({ folder, postgres, redis, enginePort, portA, portB, started, stop }: {
+  folder: string;
+  postgres: PostgresServer;
+  redis: RedisServer;
+  enginePort: number;
+  portA: number;
+  portB: number;
+  started: ServiceProcess[];
+  stop: () => Promise<void>;
+}): Promise<Cluster> {
   const apiKey = await seedEngine(postgres.url);
   await seedBff(postgres.url);
 
@@ -59,21 +84,10 @@ export async function startCluster(folder: string): Promise<Cluster> {
   const bff = (name: string, port: number) =>
     serviceProcess({ name, script: 'bff/main.ts', folder, env: { ...shared, PORT: String(port) }, ready: () => answersWith(`http://127.0.0.1:${port}/openapi.json`) });
   const bffs: [ServiceProcess, ServiceProcess] = [bff('bff-a', portA), bff('bff-b', portB)];
+  started.push(engine, ...bffs);
   await engine.start();
   await Promise.all(bffs.map((node) => node.start()));
-  return {
-    postgres,
-    redis,
-    engine,
-    bffs,
-    bffUrls: [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`],
-    apiKey,
-    async stop() {
-      await Promise.all([...bffs, engine].map((service) => service.signal('SIGKILL')));
-      await redis.stop();
-      await postgres.stop('immediate').catch(() => undefined);
-    },
-  };
+  return { postgres, redis, engine, bffs, bffUrls: [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`], apiKey, stop };
 }
 
 /** The engine's account with its sandbox key, a limit no burst reaches, and the shop's knowledge base. */

@@ -17,7 +17,6 @@ const UNSET = ['PORT', 'HOST', 'ENGINE_PORT', 'AI_API_URL', 'AI_API_KEY', 'DATA_
 
 export interface ServiceProcess {
   readonly name: string;
-  readonly pid: number | undefined;
   /** False once the process has exited (killed by the suite, or died on its own). */
   readonly alive: boolean;
   /** Starts the process and waits until `ready` says it answers. */
@@ -36,9 +35,6 @@ export function serviceProcess(options: { name: string; script: string; env: Rec
   const logTail = async () => (await readFile(logPath, 'utf8').catch(() => '')).slice(-3_000);
   return {
     name: options.name,
-    get pid() {
-      return child?.pid;
-    },
     get alive() {
       return alive();
     },
@@ -50,15 +46,21 @@ export function serviceProcess(options: { name: string; script: string; env: Rec
       child.stdout!.pipe(log, { end: false });
       child.stderr!.pipe(log, { end: false });
       const started = child;
-      await until(
+      const answering = until(
         async () => {
           if (started.exitCode !== null) throw new Error(`${options.name} stopped at start (${started.exitCode}): ${await logTail()}`);
           return options.ready();
         },
         Boolean,
         `${options.name} to answer`,
-        60_000,
+        // A first start on a busy two-core machine (migrations, seeding, the knowledge index) has taken a minute.
+        180_000,
       );
+      // One that never answered must not outlive the run.
+      await answering.catch(async (error: unknown) => {
+        started.kill('SIGKILL');
+        throw error;
+      });
     },
     async signal(signal) {
       if (!alive()) return;
