@@ -88,9 +88,11 @@ async function openPostgres(url: string, schema: string): Promise<Sql> {
   // process (node-postgres "Error handling"). The statement that needed the connection fails on
   // its own, and the next one connects again. Found by the chaos suite (issue 14, PostgreSQL restarted).
   pool.on('error', ignoreConnectionError);
+  const named = preparedNames();
   const asQueryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
-      return (await target.query(text, [...params])).rows as Row[];
+      const name = params.length > 0 ? named(text) : undefined;
+      return (await target.query(name ? { name, text, values: [...params] } : { text, values: [...params] })).rows as Row[];
     },
   });
   return {
@@ -114,6 +116,24 @@ async function openPostgres(url: string, schema: string): Promise<Sql> {
       }
     },
     close: () => pool.end(),
+  };
+}
+
+/** Statement texts named (prepared) on PostgreSQL: far more than the services have, so dynamic SQL cannot grow the cache without end. */
+const MAX_PREPARED = 2_000;
+
+/**
+ * Names for the statements sent with parameters, so that each connection parses and plans a
+ * statement once and then only binds and executes it (node-postgres "Prepared statements"). The
+ * services' statements are a fixed set of texts; past MAX_PREPARED (dynamic text), new texts go
+ * unnamed. Statements without parameters (migrations, BEGIN) are never named.
+ */
+function preparedNames(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED) names.set(text, (name = `parley_${names.size}`));
+    return name;
   };
 }
 
