@@ -23,7 +23,8 @@ export async function dropNetworkInChromium(demo: Demo): Promise<FaultResult> {
     // What the page shows: the customer's messages, once each and in the order typed.
     for (const { page, customer } of customers) {
       const typed = customer.sent.map((message) => message.text);
-      const shown = await until(() => mine(page), (texts) => typed.every((text) => texts.includes(text)), 'the page to show every message typed', 10_000).catch(() => mine(page));
+      const everyOne = (texts: string[]) => typed.every((text) => texts.includes(text));
+      const shown = await until(() => mine(page), everyOne, 'the page to show every message typed', 10_000).catch(() => mine(page));
       result.lost += typed.filter((text) => !shown.includes(text)).length;
       result.duplicated += shown.length - new Set(shown).size;
       const order = [...new Set(shown)].map((text) => typed.indexOf(text));

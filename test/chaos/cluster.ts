@@ -67,7 +67,13 @@ async function startServices({ folder, postgres, redis, enginePort, portA, portB
     name: 'engine',
     script: 'engine/main.ts',
     folder,
-    env: { ENGINE_PORT: String(enginePort), DATABASE_URL: postgres.url, DATA_DIR: join(folder, 'engine-data'), SECRETS_KEYS: keyPair('e1'), LOG_LEVEL: 'warn' },
+    env: {
+      ENGINE_PORT: String(enginePort),
+      DATABASE_URL: postgres.url,
+      DATA_DIR: join(folder, 'engine-data'),
+      SECRETS_KEYS: keyPair('e1'),
+      LOG_LEVEL: 'warn',
+    },
     ready: () => answersWith(`${engineUrl}/v1/me`, { headers: { authorization: `Bearer ${apiKey}` } }),
   });
   const shared = {
@@ -82,7 +88,13 @@ async function startServices({ folder, postgres, redis, enginePort, portA, portB
     LOG_LEVEL: 'warn',
   };
   const bff = (name: string, port: number) =>
-    serviceProcess({ name, script: 'bff/main.ts', folder, env: { ...shared, PORT: String(port) }, ready: () => answersWith(`http://127.0.0.1:${port}/openapi.json`) });
+    serviceProcess({
+      name,
+      script: 'bff/main.ts',
+      folder,
+      env: { ...shared, PORT: String(port) },
+      ready: () => answersWith(`http://127.0.0.1:${port}/openapi.json`),
+    });
   const bffs: [ServiceProcess, ServiceProcess] = [bff('bff-a', portA), bff('bff-b', portB)];
   started.push(engine, ...bffs);
   await engine.start();

@@ -10,7 +10,14 @@ import { randomToken } from '../../shared/index.ts';
  */
 
 /** Questions the demo knowledge base answers; none asks for a person or says goodbye (either would end the AI's turn). */
-const QUESTIONS = ['How do I return an item?', 'Do you ship abroad?', 'How long does delivery take?', 'Which payment methods do you accept?', 'Can I change my order?', 'Where is my refund?'];
+const QUESTIONS = [
+  'How do I return an item?',
+  'Do you ship abroad?',
+  'How long does delivery take?',
+  'Which payment methods do you accept?',
+  'Can I change my order?',
+  'Where is my refund?',
+];
 
 /** How long one message is tried before the run gives up on it (the engine-down fault keeps the BFF up: it answers at once). */
 const GIVE_UP_MS = 90_000;
@@ -97,7 +104,12 @@ export async function burst(customers: Customer[], options: { messages: number; 
       // Spread the customers' first messages over one gap, so the burst is steady rather than waves.
       await sleep((options.gapMs * index) / customers.length);
       for (let number = 0; number < options.messages; number++) {
-        const message: SentMessage = { messageId: `${customer.ref}-m${customer.sent.length}`, text: QUESTIONS[(index + number) % QUESTIONS.length]!, acknowledged: false, failedTries: 0 };
+        const message: SentMessage = {
+          messageId: `${customer.ref}-m${customer.sent.length}`,
+          text: QUESTIONS[(index + number) % QUESTIONS.length]!,
+          acknowledged: false,
+          failedTries: 0,
+        };
         customer.sent.push(message);
         await sendUntilAcknowledged(customer, message);
         if (message.acknowledged) options.progress.acknowledge();
@@ -111,7 +123,8 @@ async function sendUntilAcknowledged(customer: Customer, message: SentMessage): 
   const deadline = Date.now() + GIVE_UP_MS;
   let node = 0;
   for (;;) {
-    const answer = await call(customer.nodes[node]!, `/v1/widget/conversations/${customer.conversationId}/messages`, customer.token, { text: message.text, message_id: message.messageId });
+    const path = `/v1/widget/conversations/${customer.conversationId}/messages`;
+    const answer = await call(customer.nodes[node]!, path, customer.token, { text: message.text, message_id: message.messageId });
     if (answer.status >= 200 && answer.status < 300) {
       message.acknowledged = true;
       return;

@@ -26,7 +26,14 @@ export async function startDemo(folder: string): Promise<Demo> {
     script: 'demo/start.ts',
     folder,
     // Fixed ports: the engine inside pushes its webhooks to the BFF's address, which must be the same after a restart.
-    env: { PORT: String(port), ENGINE_PORT: String(enginePort), DATA_DIR: join(folder, 'demo-data'), DEMO_SITE_KEY: siteKey, DEMO_API_KEY: apiKey, LOG_LEVEL: 'warn' },
+    env: {
+      PORT: String(port),
+      ENGINE_PORT: String(enginePort),
+      DATA_DIR: join(folder, 'demo-data'),
+      DEMO_SITE_KEY: siteKey,
+      DEMO_API_KEY: apiKey,
+      LOG_LEVEL: 'warn',
+    },
     ready: () => answersWith(`${url}/openapi.json`),
   });
   await demo.start();

@@ -24,7 +24,8 @@ export async function startRedis(folder: string, port: number): Promise<RedisSer
       await gone;
     },
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder], { stdio: 'ignore' });
+      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder];
+      child = spawn('redis-server', args, { stdio: 'ignore' });
       await until(() => pong(port), Boolean, 'redis-server to answer PING', 10_000);
     },
   };

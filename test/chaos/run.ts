@@ -53,7 +53,8 @@ async function fault(run: () => Promise<FaultResult>, services: () => ServicePro
   const since = Date.now();
   const result = await run();
   results.push(result);
-  process.stdout.write(`  (${result.summary}; ${seconds(since)} s)\n${result.name}: lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}\n`);
+  process.stdout.write(`  (${result.summary}; ${seconds(since)} s)\n`);
+  process.stdout.write(`${result.name}: lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}\n`);
   for (const service of services()) {
     if (!service.alive) throw new Error(`${service.name} died during "${result.name}": ${await service.logTail()}`);
   }
@@ -86,15 +87,18 @@ try {
   const lanes = await Promise.allSettled([clusterLane(), demoLane()]);
   failure = lanes.find((lane) => lane.status === 'rejected')?.reason;
   for (const lane of lanes) {
-    if (lane.status === 'rejected') process.stderr.write(`chaos: a lane stopped: ${lane.reason instanceof Error ? lane.reason.stack : String(lane.reason)}\n`);
+    if (lane.status !== 'rejected') continue;
+    process.stderr.write(`chaos: a lane stopped: ${lane.reason instanceof Error ? lane.reason.stack : String(lane.reason)}\n`);
   }
 } finally {
   await cleanUp();
 }
 
-const clean = !failure && results.every((result) => result.lost === 0 && result.duplicated === 0 && result.outOfOrder === 0 && !/refused|incomplete/.test(result.summary));
+const zeros = (result: FaultResult) => result.lost === 0 && result.duplicated === 0 && result.outOfOrder === 0;
+const clean = !failure && results.every((result) => zeros(result) && !/refused|incomplete/.test(result.summary));
 const messages = results.reduce((sum, result) => sum + Number(/^(\d+) messages/.exec(result.summary)?.[1] ?? 0), 0);
-process.stdout.write(`chaos: ${messages} messages across ${results.length} faults in ${seconds(started)} s: ${clean ? 'nothing lost, duplicated or out of order' : 'FAILED'}\n`);
+const verdict = clean ? 'nothing lost, duplicated or out of order' : 'FAILED';
+process.stdout.write(`chaos: ${messages} messages across ${results.length} faults in ${seconds(started)} s: ${verdict}\n`);
 if (clean) await rm(folder, { recursive: true, force: true });
 else process.stdout.write(`chaos: the processes' logs are in ${folder}\n`);
 process.exit(clean ? 0 : 1);

@@ -13,7 +13,10 @@ import { until } from '../until.ts';
  */
 
 // Settings of the environment that would change what the child opens; each child is given its own.
-const UNSET = ['PORT', 'HOST', 'ENGINE_PORT', 'AI_API_URL', 'AI_API_KEY', 'DATA_DIR', 'DATABASE_URL', 'REDIS_URL', 'SESSION_KEYS', 'SECRETS_KEYS', 'ENGINE_WEBHOOK_SECRET', 'LOG_LEVEL'];
+const UNSET = [
+  ...['PORT', 'HOST', 'ENGINE_PORT', 'AI_API_URL', 'AI_API_KEY', 'DATA_DIR', 'DATABASE_URL', 'REDIS_URL'],
+  ...['SESSION_KEYS', 'SECRETS_KEYS', 'ENGINE_WEBHOOK_SECRET', 'LOG_LEVEL'],
+];
 
 export interface ServiceProcess {
   readonly name: string;
@@ -27,7 +30,19 @@ export interface ServiceProcess {
   logTail(): Promise<string>;
 }
 
-export function serviceProcess(options: { name: string; script: string; env: Record<string, string>; folder: string; ready: () => Promise<boolean> }): ServiceProcess {
+export interface ServiceOptions {
+  /** Names its log file, `<name>.log`. */
+  name: string;
+  /** The entry script, from the repository's root. */
+  script: string;
+  env: Record<string, string>;
+  /** The run's folder, where the log goes. */
+  folder: string;
+  /** True once the process answers. */
+  ready: () => Promise<boolean>;
+}
+
+export function serviceProcess(options: ServiceOptions): ServiceProcess {
   const logPath = join(options.folder, `${options.name}.log`);
   const log = createWriteStream(logPath, { flags: 'a' });
   let child: ChildProcess | undefined;
@@ -42,7 +57,11 @@ export function serviceProcess(options: { name: string; script: string; env: Rec
       if (alive()) throw new Error(`${options.name} is running already`);
       const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !UNSET.includes(name)));
       log.write(`--- start ${new Date().toISOString()}\n`);
-      child = spawn(process.execPath, ['--import', 'tsx', options.script], { cwd: REPO_ROOT, env: { ...inherited, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, ['--import', 'tsx', options.script], {
+        cwd: REPO_ROOT,
+        env: { ...inherited, ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       child.stdout!.pipe(log, { end: false });
       child.stderr!.pipe(log, { end: false });
       const started = child;

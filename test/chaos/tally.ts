@@ -66,7 +66,8 @@ export async function tally(name: string, customers: Customer[], { settleMs }: T
   const refused = sent.filter((message) => message.refused);
   const summary = [
     `${sent.length} messages from ${customers.length} customers`,
-    `${sent.filter((message) => message.acknowledged).length} acknowledged (${retried.length} after failed sends, ${retried.reduce((sum, message) => sum + message.failedTries, 0)} failed sends in all)`,
+    `${sent.filter((message) => message.acknowledged).length} acknowledged`
+      + ` (${retried.length} after failed sends, ${retried.reduce((sum, message) => sum + message.failedTries, 0)} failed sends in all)`,
     `${counts.answers} AI answers`,
     ...(counts.missingAnswers ? [`${counts.missingAnswers} answers missing`] : []),
     ...(counts.extraAnswers ? [`${counts.extraAnswers} answers extra`] : []),
