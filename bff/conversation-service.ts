@@ -110,11 +110,13 @@ export function createConversationService({ sql, engines, relay, publisher, now,
      * Keeps the customer's message and queues it for the engine. The same `message_id` again
      * gives back the first copy and changes nothing, so every retry is safe.
      */
-    async send(customer: Customer, uuid: string, request: SendWidgetMessageRequest): Promise<{ message: WidgetMessage; created: boolean }> {
-      const { conversation, result } = await sql.transaction(async (tx) => {
-        // Found, locked (which orders the conversation's messages) and kept in one statement.
-        const found = await storeCustomerMessage(tx, customer, uuid, { text: request.text, messageId: request.message_id }, now());
-        if (!found) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+    async send(customer: Customer & Pick<Session, 'standingToCheck'>, uuid: string, request: SendWidgetMessageRequest): Promise<{ message: WidgetMessage; created: boolean }> {
+      const standing = customer.standingToCheck;
+      const sent = await sql.transaction(async (tx) => {
+        // Found, locked (which orders the conversation's messages) and kept in one statement; it
+        // also asks whether the session still stands, when the session check left that to it.
+        const found = await storeCustomerMessage(tx, customer, uuid, { text: request.text, messageId: request.message_id }, now(), standing);
+        if (!found) return undefined;
         const { conversation, stored: result } = found;
         if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
         // Only a new message counts (a retry of one kept already is free); over the limit it is not kept.
@@ -122,6 +124,13 @@ export function createConversationService({ sql, engines, relay, publisher, now,
         if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
         return { conversation, result };
       });
+      if (!sent) {
+        // A revoked or ended session is a 401, whichever conversation it names (asked after the
+        // transaction, so that it never waits for a second connection while holding one).
+        await standing?.confirm();
+        throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+      }
+      const { conversation, result } = sent;
       if (result.created) {
         publisher.publish(conversation, { type: 'message.created', message: result.message });
         relay.kick(conversation.id);

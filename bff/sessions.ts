@@ -25,7 +25,32 @@ export interface Session extends Customer {
   name: string | undefined;
   /** When this customer's identity began (renewals keep it). */
   identitySince: Date;
+  issuedAt: Date;
+  /**
+   * Set only when the token's revocation and the end of its identity were not asked yet, because
+   * the one statement that acts for this request asks them itself, in its own snapshot (the
+   * widget's send: `storeCustomerMessage`). Nothing else may take such a session.
+   */
+  standingToCheck?: SessionStanding | undefined;
 }
+
+/**
+ * What a statement asks to know that a session still stands: no revocation of the token `jti`, no
+ * end of its identity at or after `issuedAt`. When the statement finds nothing, `confirm` asks the
+ * whole question (a 401 for a revoked or ended session, rather than a 404).
+ */
+export interface SessionStanding {
+  jti: string;
+  issuedAt: Date;
+  confirm: () => Promise<void>;
+}
+
+/**
+ * Verified tokens are remembered, by the token itself, until they expire: the HMAC is checked once
+ * per token, not on every request. The deny-lists are still asked on every request. The bound
+ * keeps the memory flat (about a kilobyte a token); the least recently used goes first.
+ */
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
  * Widget sessions: tokens from `SessionTokens`, checked against the deny-lists of revoked tokens
@@ -41,6 +66,7 @@ export class WidgetSessions {
   readonly #ownAccount: () => Promise<string>;
   readonly #now: () => Date;
   readonly #revoked = new Set<(jti: string) => void>();
+  readonly #verified = new Map<string, VerifiedSession>();
 
   constructor(sql: Sql, tokens: SessionTokens, defaultInboxId: string | undefined, ownAccount: () => Promise<string>, now: () => Date) {
     this.#sql = sql;
@@ -65,12 +91,41 @@ export class WidgetSessions {
 
   /** The session of a valid, unrevoked token; a 401 otherwise. */
   async verify(token: string): Promise<Session> {
-    return this.#check(await this.#tokens.verify(token));
+    const session = await this.#claims(token);
+    await this.#stands(session);
+    return session;
+  }
+
+  /**
+   * The session of a valid token whose revocation and identity are left to the one statement that
+   * acts for the request (`standingToCheck`); a 401 for a forged, expired or foreign token.
+   */
+  async verifyLeavingStanding(token: string): Promise<Session> {
+    const session = await this.#claims(token);
+    return { ...session, standingToCheck: { jti: session.jti, issuedAt: session.issuedAt, confirm: () => this.#stands(session) } };
   }
 
   /** Like `verify`, but also takes a token that expired within `graceS` (for renewing a visitor). */
   async verifyForRenewal(token: string, graceS: number): Promise<Session> {
-    return this.#check(await this.#tokens.verify(token, { expiredGraceS: graceS }));
+    const session = await this.#toSession(await this.#tokens.verify(token, { expiredGraceS: graceS }));
+    await this.#stands(session);
+    return session;
+  }
+
+  /** The token's verified claims, remembered until it expires. */
+  async #claims(token: string): Promise<Session> {
+    let verified = this.#verified.get(token);
+    if (verified && this.#now().getTime() < verified.expiresAt.getTime()) {
+      // Most recently used goes last: the first key is the one to drop.
+      this.#verified.delete(token);
+      this.#verified.set(token, verified);
+    } else {
+      this.#verified.delete(token);
+      verified = await this.#tokens.verify(token);
+      this.#verified.set(token, verified);
+      if (this.#verified.size > VERIFIED_TOKENS_KEPT) this.#verified.delete(this.#verified.keys().next().value!);
+    }
+    return this.#toSession(verified);
   }
 
   /** Puts a token on the deny-list until it would have expired anyway. */
@@ -95,7 +150,8 @@ export class WidgetSessions {
     await this.revoke(session);
   }
 
-  async #check(verified: VerifiedSession): Promise<Session> {
+  /** Whose session the verified claims are: the inbox must be one this BFF may speak for. */
+  async #toSession(verified: VerifiedSession): Promise<Session> {
     if (!verified.inboxId) {
       // Minted by the engine: only a key of this BFF's own account may speak for customers here.
       const own = await this.#ownAccount().catch(() => {
@@ -105,15 +161,6 @@ export class WidgetSessions {
     }
     const inboxId = verified.inboxId ?? this.#defaultInboxId;
     if (!inboxId) throw new ParleyError('unauthorized', 'The session token names no inbox, and this server has no default inbox.');
-    // One statement: is the token revoked, is its inbox one of ours, has its identity been ended since it was issued?
-    const [state] = await this.#sql.query<{ revoked: boolean; inbox: boolean; ended: Date | null }>(
-      `SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $1) AS revoked, EXISTS (SELECT 1 FROM inboxes WHERE id = $2) AS inbox,
-         (SELECT revoked_at FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3) AS ended`,
-      [verified.jti, inboxId, verified.customerRef],
-    );
-    if (state?.revoked) throw new ParleyError('unauthorized', 'The session token has been revoked.');
-    if (!state?.inbox) throw new ParleyError('unauthorized', 'The session token is for an inbox this server does not have.');
-    if (state.ended && verified.issuedAt.getTime() <= state.ended.getTime()) throw new ParleyError('unauthorized', 'This session has been ended.');
     return {
       inboxId,
       // A sandbox key's verified customers live apart from the live ones of the same reference.
@@ -124,6 +171,21 @@ export class WidgetSessions {
       expiresAt: verified.expiresAt,
       name: verified.name,
       identitySince: verified.identitySince,
+      issuedAt: verified.issuedAt,
     };
+  }
+
+  /** Asks the deny-lists and the inbox: a 401 for a revoked token, an ended identity, or an inbox this BFF lacks. */
+  async #stands(session: Session): Promise<void> {
+    // One statement: is the token revoked, is its inbox one of ours, has its identity been ended since it was issued?
+    // The identity is the BFF's own reference (`endIdentity` keeps that one: a sandbox verified customer's is `test:<ref>`).
+    const [state] = await this.#sql.query<{ revoked: boolean; inbox: boolean; ended: Date | null }>(
+      `SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $1) AS revoked, EXISTS (SELECT 1 FROM inboxes WHERE id = $2) AS inbox,
+         (SELECT revoked_at FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3) AS ended`,
+      [session.jti, session.inboxId, session.customerRef],
+    );
+    if (state?.revoked) throw new ParleyError('unauthorized', 'The session token has been revoked.');
+    if (!state?.inbox) throw new ParleyError('unauthorized', 'The session token is for an inbox this server does not have.');
+    if (state.ended && session.issuedAt.getTime() <= state.ended.getTime()) throw new ParleyError('unauthorized', 'This session has been ended.');
   }
 }

@@ -1,5 +1,6 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
+import type { SessionStanding } from '../sessions.ts';
 import { deskTargetsColumn, keepDeskTargets } from './desk-webhooks.ts';
 import { CONVERSATION_COLUMNS, isConversationUuid, toConversationRecord, type ConversationOwner, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
@@ -145,14 +146,26 @@ export interface StoredCustomerMessage {
  * the `message_id` is kept already, and ends a snooze when the message is new (Chatwoot's). Gives
  * undefined for anyone else's conversation or a malformed id. Run it in a transaction: what follows
  * (the limits, the durable subscribers) may still undo it. It also reads ahead who hears of the
- * inbox (`keepDeskTargets`), which the step's record asks next.
+ * inbox (`keepDeskTargets`), which the step's record asks next. With `standing`, it finds nothing
+ * for a revoked token or an identity ended since the token was issued (the widget's session check,
+ * in this statement's snapshot; the conversation found proves its inbox is one of ours).
  */
-export async function storeCustomerMessage(db: Queryable, owner: ConversationOwner, uuid: string, message: CustomerMessage, now: Date): Promise<StoredCustomerMessage | undefined> {
+export async function storeCustomerMessage(
+  db: Queryable,
+  owner: ConversationOwner,
+  uuid: string,
+  message: CustomerMessage,
+  now: Date,
+  standing?: Pick<SessionStanding, 'jti' | 'issuedAt'> | undefined,
+): Promise<StoredCustomerMessage | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
   const [row] = await db.query<ConversationRow & { inserted_id: number | null; desk_targets: unknown } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>(
     `WITH c AS (
        SELECT ${CONVERSATION_COLUMNS} FROM conversations c
-       WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4 FOR UPDATE
+       WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4
+         AND NOT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $8)
+         AND NOT EXISTS (SELECT 1 FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3 AND revoked_at >= $9)
+       FOR UPDATE
      ), inserted AS (
        INSERT INTO messages (conversation_id, author, text, message_id, upstream, created_at)
        SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c WHERE c.status <> 'resolved'
@@ -168,7 +181,7 @@ export async function storeCustomerMessage(db: Queryable, owner: ConversationOwn
        SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
        FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
      ) kept ON true`,
-    [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now],
+    [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now, standing?.jti ?? null, standing?.issuedAt ?? null],
   );
   if (!row) return undefined;
   const conversation = toConversationRecord(row);
