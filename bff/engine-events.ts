@@ -3,7 +3,7 @@ import type { Queryable, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
 import { updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { markEventSeen } from './store/events-seen.ts';
-import { insertMessage, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
+import { insertMessage, recordAnswerEvent, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
 import { askSurvey } from './store/surveys.ts';
 
 /** Notices the widget shows when the engine moves a conversation. */
@@ -17,6 +17,20 @@ function senderOf(ref: string | undefined): MessageSender | undefined {
   const [, kind, id] = /^(user|agent_bot):(\d{1,9})$/.exec(ref ?? '') ?? [];
   if (!kind || !id) return undefined;
   return kind === 'user' ? { userId: Number(id) } : { agentBotId: Number(id) };
+}
+
+/** The message of an event that answers the customer (the AI's reply, a person's answer); undefined for any other event. */
+function answerOf(event: EngineEvent): NewMessage | undefined {
+  switch (event.type) {
+    case 'conversation.reply': {
+      const { text, choices, card } = event.data;
+      return { author: 'ai', text, attributes: { choices, card } };
+    }
+    case 'conversation.human_message':
+      return { author: 'human', text: event.data.text, authorName: event.data.author_name, sender: senderOf(event.data.author_ref) };
+    default:
+      return undefined;
+  }
 }
 
 export interface RecordOptions {
@@ -56,12 +70,9 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
         await tellPeople(`The AI asked the site to run ${action}${given.length ? ` (${given.join(', ')})` : ''}${handled_by === 'sandbox' ? '; the sandbox ran it with its fixture' : ''}.`);
         return undefined;
       }
-      case 'conversation.reply': {
-        const { text, choices, card } = event.data;
-        return say({ author: 'ai', text, attributes: { choices, card } });
-      }
+      case 'conversation.reply':
       case 'conversation.human_message':
-        return say({ author: 'human', text: event.data.text, authorName: event.data.author_name, sender: senderOf(event.data.author_ref) });
+        return say(answerOf(event)!);
       case 'conversation.handover':
         await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
         conversation.handledBy = 'human';
@@ -98,14 +109,24 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
     async record(conversation: ConversationRecord, events: readonly EngineEvent[], options: RecordOptions = {}): Promise<void> {
       const changes: Change[] = [];
       const forwarded = options.forwardedMessageRowId ?? 0;
+      /** The forwarded message is delivered (first, so that a read in the same batch wins), and the answered ones are read. */
+      const settled = (forwardedId: number, readIds: readonly number[]) => {
+        if (forwardedId) changes.unshift({ type: 'message.status', messageId: forwardedId, status: 'delivered' });
+        for (const id of readIds) changes.push({ type: 'message.status', messageId: id, status: 'read' });
+      };
       await sql.transaction(async (tx) => {
         const at = now();
-        let answerId = 0;
-        for (const event of events) answerId = (await apply(tx, conversation, event, at, changes, options.byWebhook ?? false)) ?? answerId;
-        if (forwarded !== 0 || answerId !== 0) {
-          const read = await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at);
-          if (forwarded) changes.unshift({ type: 'message.status', messageId: forwarded, status: 'delivered' });
-          for (const id of read) changes.push({ type: 'message.status', messageId: id, status: 'read' });
+        const [only] = events;
+        const answer = events.length === 1 && only ? answerOf(only) : undefined;
+        if (only && answer) {
+          // The usual step (one answer to one message): seen, kept and settled in one statement.
+          const recorded = await recordAnswerEvent(tx, conversation, { ...answer, engineEventId: only.id }, { byWebhook: options.byWebhook ?? false }, forwarded, at);
+          if (recorded.created) changes.push({ type: 'message.created', message: recorded.created });
+          settled(forwarded, recorded.readIds);
+        } else {
+          let answerId = 0;
+          for (const event of events) answerId = (await apply(tx, conversation, event, at, changes, options.byWebhook ?? false)) ?? answerId;
+          if (forwarded !== 0 || answerId !== 0) settled(forwarded, await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at));
         }
         await publisher.record(tx, conversation, changes);
       });

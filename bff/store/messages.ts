@@ -66,14 +66,51 @@ export interface NewMessage {
 /** A person or an agent bot of the helpdesk, who wrote an answer or a note. */
 export type MessageSender = { userId: number } | { agentBotId: number };
 
+/** A message's columns and their parameters, as `messageValues` gives them. */
+const MESSAGE_COLUMNS = `conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type, private,
+       sender_user_id, sender_agent_bot_id`;
+const MESSAGE_PARAMETERS = '$1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13';
+
+/** The parameters $1 to $13 of `MESSAGE_PARAMETERS`. */
+const messageValues = (conversation: ConversationRecord, message: NewMessage, now: Date): unknown[] => [
+  conversation.id,
+  message.author,
+  message.authorName ?? null,
+  message.text,
+  message.messageId ?? null,
+  message.engineEventId ?? null,
+  message.upstream ?? 'none',
+  message.attributes && (message.attributes.choices || message.attributes.card) ? JSON.stringify(message.attributes) : null,
+  now,
+  message.contentType ?? 'text',
+  message.private ?? false,
+  message.sender && 'userId' in message.sender ? message.sender.userId : null,
+  message.sender && 'agentBotId' in message.sender ? message.sender.agentBotId : null,
+];
+
+/** A new message as the client sees it: every field is known when it is inserted (a new message is always `sent`), so it is not read back. */
+function newMessage(id: number, conversation: ConversationRecord, message: NewMessage, now: Date): WidgetMessage {
+  const attributes = message.attributes && (message.attributes.choices || message.attributes.card) ? message.attributes : undefined;
+  return {
+    id,
+    conversation_id: conversation.uuid,
+    message_id: message.messageId ?? null,
+    author: message.author,
+    author_name: message.authorName ?? null,
+    text: message.text,
+    status: 'sent',
+    choices: attributes?.choices ?? null,
+    card: attributes?.card ?? null,
+    created_at: now.toISOString(),
+  };
+}
+
 /**
  * Inserts a message unless its `message_id` (per conversation) or `engine_event_id` is already
  * stored. Gives the message and whether it is new, so a repeat is answered with the first copy.
  */
 export async function insertMessage(db: Queryable, conversation: ConversationRecord, message: NewMessage, now: Date): Promise<{ message: WidgetMessage; created: boolean }> {
-  const insert = `INSERT INTO messages (conversation_id, author, author_name, text, message_id, engine_event_id, upstream, attributes, created_at, content_type, private,
-       sender_user_id, sender_agent_bot_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING RETURNING id`;
+  const insert = `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PARAMETERS}) ON CONFLICT DO NOTHING RETURNING id`;
   const [inserted] = await db.query<{ id: number }>(
     // The customer writing again ends a snooze (Chatwoot's): in the same statement, only when the message is new.
     message.author === 'customer'
@@ -81,41 +118,9 @@ export async function insertMessage(db: Queryable, conversation: ConversationRec
            woken AS (UPDATE conversations SET snoozed_until = NULL WHERE id = $1 AND snoozed_until IS NOT NULL AND EXISTS (SELECT 1 FROM inserted))
          SELECT id FROM inserted`
       : insert,
-    [
-      conversation.id,
-      message.author,
-      message.authorName ?? null,
-      message.text,
-      message.messageId ?? null,
-      message.engineEventId ?? null,
-      message.upstream ?? 'none',
-      message.attributes && (message.attributes.choices || message.attributes.card) ? JSON.stringify(message.attributes) : null,
-      now,
-      message.contentType ?? 'text',
-      message.private ?? false,
-      message.sender && 'userId' in message.sender ? message.sender.userId : null,
-      message.sender && 'agentBotId' in message.sender ? message.sender.agentBotId : null,
-    ],
+    messageValues(conversation, message, now),
   );
-  if (inserted) {
-    // A new message's every field is known here (a new message is always `sent`): no read back.
-    const attributes = message.attributes && (message.attributes.choices || message.attributes.card) ? message.attributes : undefined;
-    return {
-      message: {
-        id: inserted.id,
-        conversation_id: conversation.uuid,
-        message_id: message.messageId ?? null,
-        author: message.author,
-        author_name: message.authorName ?? null,
-        text: message.text,
-        status: 'sent',
-        choices: attributes?.choices ?? null,
-        card: attributes?.card ?? null,
-        created_at: now.toISOString(),
-      },
-      created: true,
-    };
-  }
+  if (inserted) return { message: newMessage(inserted.id, conversation, message, now), created: true };
   const [existing] = message.messageId
     ? await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId])
     : await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [message.engineEventId ?? null]);
@@ -260,6 +265,51 @@ export async function settleCustomerMessages(db: Queryable, conversationId: numb
   if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
   // JSON, because pg gives a bigint[] as strings (its bigint parser is for single values).
   return row?.read_ids ?? [];
+}
+
+/**
+ * An engine event that answers the customer (the AI's reply, a person's answer), recorded in one
+ * statement: the event is marked seen (`markEventSeen`'s row), its message inserted only if it was
+ * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
+ * message as the answer. `fresh` is false when any path recorded the event already (then nothing
+ * but the forwarded message's acceptance changes). Run in a transaction, it also reads ahead who
+ * hears of the inbox (`keepDeskTargets`).
+ */
+export async function recordAnswerEvent(
+  db: Queryable,
+  conversation: ConversationRecord,
+  message: NewMessage & { engineEventId: string },
+  seen: { byWebhook: boolean },
+  forwardedId: number,
+  now: Date,
+): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[] }> {
+  const [row] = await db.query<{ fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown }>(
+    `WITH seen AS (
+       INSERT INTO engine_events_seen (event_id, seen_at, webhook_at) VALUES ($6, $9, $14) ON CONFLICT DO NOTHING RETURNING 1
+     ), inserted AS (
+       INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_PARAMETERS} WHERE EXISTS (SELECT 1 FROM seen)
+       ON CONFLICT DO NOTHING RETURNING id
+     ), settled AS (
+       UPDATE messages SET
+         upstream = CASE WHEN id = $15 THEN 'forwarded' ELSE upstream END,
+         read_at = CASE WHEN id < COALESCE((SELECT id FROM inserted), 0) THEN $9 ELSE read_at END
+       WHERE conversation_id = $1
+         AND (id = $15 OR (id < COALESCE((SELECT id FROM inserted), 0) AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
+       RETURNING id, read_at IS NOT NULL AS read
+     ), conversation AS (SELECT inbox_id FROM conversations WHERE id = $1)
+     SELECT EXISTS (SELECT 1 FROM seen) AS fresh, (SELECT id FROM inserted) AS inserted_id,
+       (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
+       ${deskTargetsColumn('conversation.inbox_id')} AS desk_targets
+     FROM conversation`,
+    [...messageValues(conversation, message, now), seen.byWebhook ? now : null, forwardedId],
+  );
+  if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
+  return {
+    fresh: row?.fresh ?? false,
+    created: row?.inserted_id != null ? newMessage(row.inserted_id, conversation, message, now) : undefined,
+    // JSON, because pg gives a bigint[] as strings (its bigint parser is for single values).
+    readIds: row?.read_ids ?? [],
+  };
 }
 
 /**
