@@ -9,6 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { io, type Socket } from 'socket.io-client';
 import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../shared/index.ts';
 import { EngineClient } from '../bff/index.ts';
+import { engineFetch, type EngineFetch } from '../bff/engine-client.ts';
 import { createLogger } from '../shared/server/index.ts';
 import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/stack.ts';
 import { countExchange } from './bff-exchange.ts';
@@ -360,20 +361,23 @@ interface EngineCalls {
   failed: number;
 }
 
-/** A `fetch` that records how long each engine call took, body included, under its Idempotency-Key. */
-function timedFetch(calls: EngineCalls): typeof globalThis.fetch {
-  return async (input, init) => {
-    const key = new Headers(init?.headers).get('idempotency-key');
+/**
+ * The EngineClient's own way of calling (`engineFetch`, as `Metrics.timedFetch` uses it), recording
+ * how long each engine call took, body included, under its Idempotency-Key.
+ */
+function timedFetch(calls: EngineCalls): EngineFetch {
+  return async (url, request) => {
+    const key = request.headers['idempotency-key'];
     const begin = performance.now();
     const took = () => {
       if (key) calls.ms.set(key, (calls.ms.get(key) ?? 0) + performance.now() - begin);
     };
     try {
-      const response = await fetch(input, init);
-      const body = await response.arrayBuffer();
+      const response = await engineFetch(url, request);
+      const text = await response.text();
       took();
       if (!response.ok) calls.failed++;
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+      return { ok: response.ok, status: response.status, headers: response.headers, text: () => Promise.resolve(text), body: [Buffer.from(text)] };
     } catch (error) {
       took();
       calls.failed++;

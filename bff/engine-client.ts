@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   Conversation,
   ConversationChange,
@@ -42,19 +44,83 @@ export class EngineCallError extends Error {
   }
 }
 
+/** What the client asks of an HTTP call to the engine: a subset of `fetch`'s, so `fetch` itself will do. */
+export interface EngineRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string | null;
+  signal: AbortSignal;
+}
+
+/** What the client reads of the engine's answer: a subset of `Response`'s. */
+export interface EngineResponse {
+  ok: boolean;
+  status: number;
+  headers: { get(name: string): string | null };
+  text(): Promise<string>;
+  /** The body as it arrives, for a streamed answer (an async iterable of bytes). */
+  body: unknown;
+}
+
+/** How the client makes its HTTP calls: `engineFetch` unless told otherwise (`fetch` is one; a test may count calls). */
+export type EngineFetch = (url: string, request: EngineRequest) => Promise<EngineResponse>;
+
 export interface EngineClientOptions {
   /** Where the engine's `/v1` lives, e.g. `http://127.0.0.1:8081`. */
   baseUrl: string;
   apiKey: string;
   timeoutMs?: number;
-  fetch?: typeof globalThis.fetch;
+  fetch?: EngineFetch;
 }
+
+// Kept-alive connections to the engine, shared by every client of this process.
+const AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+
+/** An answer read from node:http: only what `EngineResponse` needs, without a web stream. */
+class NodeResponse implements EngineResponse {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  readonly body: IncomingMessage;
+
+  constructor(message: IncomingMessage) {
+    this.status = message.statusCode ?? 0;
+    this.ok = this.status >= 200 && this.status < 300;
+    this.body = message;
+    this.headers = {
+      get: (name) => {
+        const value = message.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}
+
+/**
+ * The client's own HTTP calls: node:http on kept-alive connections. The engine's answers are small
+ * JSON documents (or a stream of server-sent events), and undici's `fetch` spent about a tenth of
+ * the BFF's CPU on its web streams and bookkeeping for them (docs/PERFORMANCE.md).
+ */
+export const engineFetch: EngineFetch = (url, { method, headers, body, signal }) =>
+  new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const https = target.protocol === 'https:';
+    const call = (https ? httpsRequest : httpRequest)(target, { method, headers, signal, agent: https ? AGENTS.https : AGENTS.http }, (message) => resolve(new NodeResponse(message)));
+    call.once('error', reject);
+    call.end(body ?? undefined);
+  });
 
 /**
  * Reads an answer the engine streams: `delta` events go to `onDelta`; the `result` event is the
  * answer; an `error` event is the engine's refusal, thrown as an EngineCallError.
  */
-async function readAnswerStream(response: Response, onDelta: (text: string) => void, what: string): Promise<unknown> {
+async function readAnswerStream(response: EngineResponse, onDelta: (text: string) => void, what: string): Promise<unknown> {
   const decoder = new TextDecoder();
   let buffered = '';
   let result: unknown;
@@ -95,7 +161,7 @@ export class EngineClient {
   readonly #baseUrl: string;
   readonly #apiKey: string;
   readonly #timeoutMs: number;
-  readonly #fetch: typeof globalThis.fetch;
+  readonly #fetch: EngineFetch;
   /** The environment the key opens, by its prefix (`service_test_` sandbox, `service_live_` live). */
   readonly environment: 'sandbox' | 'live';
 
@@ -106,7 +172,7 @@ export class EngineClient {
     this.#apiKey = options.apiKey;
     this.environment = options.apiKey.startsWith('service_live_') ? 'live' : 'sandbox';
     this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = options.fetch ?? engineFetch;
   }
 
   openConversation(customerRef: string, idempotencyKey?: string): Promise<Conversation> {
@@ -156,7 +222,7 @@ export class EngineClient {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: onDelta ? 'text/event-stream, application/json' : 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    let response: Response;
+    let response: EngineResponse;
     try {
       response = await this.#fetch(this.#baseUrl + path, {
         method,
@@ -169,7 +235,7 @@ export class EngineClient {
       throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
     }
     const streamed = response.ok && onDelta && response.headers.get('content-type')?.startsWith('text/event-stream');
-    const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : await response.json().catch(() => undefined);
+    const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : await response.text().then((text) => JSON.parse(text) as unknown).catch(() => undefined);
     if (!response.ok) {
       const retryAfterS = Number(response.headers.get('retry-after'));
       throw new EngineCallError(

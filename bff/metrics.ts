@@ -4,6 +4,7 @@
  * sockets, webhook backlog) are read when scraped. Label values are few and chosen here, never
  * taken from a request, so the series stay few.
  */
+import { engineFetch, type EngineFetch } from './engine-client.ts';
 
 type Labels = Record<string, string>;
 
@@ -85,13 +86,12 @@ export class Metrics {
     this.#gauges.push(read);
   }
 
-  /** A fetch that times every call it makes into `parley_engine_call_seconds` (give it to the EngineClient). */
-  readonly timedFetch: typeof fetch = async (input, init) => {
+  /** The EngineClient's own way of calling (`engineFetch`), timing every call into `parley_engine_call_seconds` (give it to the EngineClient). */
+  readonly timedFetch: EngineFetch = async (url, request) => {
     const started = performance.now();
-    const url = input instanceof Request ? input.url : String(input);
-    const call = callName(init?.method ?? (input instanceof Request ? input.method : 'GET'), url);
+    const call = callName(request.method, url);
     try {
-      const response = await fetch(input, init);
+      const response = await engineFetch(url, request);
       this.engineCalls.observe({ call, outcome: response.ok ? 'ok' : String(response.status) }, (performance.now() - started) / 1000);
       return response;
     } catch (error) {
