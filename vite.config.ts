@@ -54,6 +54,8 @@ export default defineConfig(({ mode }) => {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks',
+      // Two files at a time even on two cores: most of a test's time is waiting (servers, Chromium, timers).
+      maxWorkers: 2,
       // No retries, on CI either: a test that fails once is a bug to fix at its cause.
       retry: 0,
     },
