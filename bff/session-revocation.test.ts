@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../shared/index.ts';
-import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
+import { DEMO_API_KEY, DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
 import { connectWidget, newVisitor } from '../test/widget-client.ts';
 import { newSession, listConversations, openConversation, conversationIds, expectError, handshake } from './sessions-fixture.ts';
 
@@ -46,6 +46,26 @@ describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) 
     // Neither renews the visitor.
     const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: second.body.token });
     expect(renewed.body.customer_ref).not.toBe(first.customer_ref);
+  });
+
+  it("ends a sandbox verified customer as a whole too: their other tokens stop working, a message sent with one included, and nothing is kept", async () => {
+    const customerRef = `cust-end-${randomToken(6)}`;
+    const [first, second] = [await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef }), await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef })];
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const opened = await openConversation(stack.url, second.body.token);
+    expect(opened.status).toBe(201);
+    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.body.token })).status).toBe(204);
+
+    expectError(await listConversations(stack.url, second.body.token), 401, 'unauthorized');
+    const sent = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token: second.body.token, body: { text: 'Still there?', message_id: 'after-end' } });
+    expectError(sent, 401, 'unauthorized');
+    const kept = await stack.bffSql.query("SELECT 1 FROM messages WHERE message_id = 'after-end'");
+    expect(kept).toEqual([]);
+    // A token the API key gives afterwards is a new start for that customer (from the next second:
+    // a token's issue time has whole seconds, and one of the ending's own second counts as ended).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef });
+    expect((await listConversations(stack.url, again.body.token)).status).toBe(200);
   });
 
   it('does not renew a revoked token into the same visitor: the site key gives a new one', async () => {
