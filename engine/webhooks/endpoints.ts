@@ -179,32 +179,12 @@ export async function pageOwnDeliveries(
   { status, after, limit }: { status?: string | undefined; after?: string | undefined; limit: number },
 ): Promise<DeliveryPage> {
   await findEndpoint(db, owner, endpointId);
-  const params: unknown[] = [endpointId, limit + 1];
-  let where = '';
-  if (status) where += ` AND d.status = $${params.push(status)}`;
   if (after) {
     const [cursor] = await db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2', [after, endpointId]);
     if (!cursor) throw new ParleyError('invalid_request', `The cursor ${after} is not a delivery of this endpoint (deliveries are kept 30 days).`);
-    // Compared in the store, not through JavaScript dates, which would lose the microseconds.
-    where += ` AND (d.created_at, d.event_seq, d.id) < (SELECT c.created_at, c.event_seq, c.id FROM webhook_deliveries c WHERE c.id = $${params.push(after)})`;
   }
-  const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; status: WebhookDelivery['status']; next_attempt_at: Date | null; created_at: Date; attempts: WebhookDelivery['attempts'] }>(
-    `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.next_attempt_at, d.created_at,
-       COALESCE((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.id)
-                 FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
-     FROM webhook_deliveries d WHERE d.endpoint_id = $1${where}
-     ORDER BY d.created_at DESC, d.event_seq DESC, d.id DESC LIMIT $2`,
-    params,
-  );
-  const deliveries = rows.slice(0, limit).map((row) => ({
-    id: row.id,
-    endpoint_id: row.endpoint_id,
-    event_id: row.event_id,
-    event_type: row.event_type,
-    status: row.status,
-    next_attempt_at: row.status === 'pending' && row.next_attempt_at ? row.next_attempt_at.toISOString() : null,
-    attempts: row.attempts.map((attempt) => ({ ...attempt, at: new Date(attempt.at).toISOString() })),
-    created_at: row.created_at.toISOString(),
-  }));
+  // One more than the page: whether there is more is known without another question.
+  const rows = await listDeliveries(db, endpointId, { status, after, limit: limit + 1 });
+  const deliveries = rows.slice(0, limit);
   return { deliveries, next: deliveries.at(-1)?.id ?? after ?? null, has_more: rows.length > limit };
 }

@@ -172,18 +172,29 @@ export interface DeliveryRecord {
   created_at: string;
 }
 
-/** Deliveries of one endpoint, newest first, page `page` (from 1) of 100, each with its attempts. */
-export async function listDeliveries(db: Queryable, endpointId: string, filter: { status?: string | undefined; only?: string | undefined; page?: number } = {}): Promise<DeliveryRecord[]> {
-  const params: unknown[] = [endpointId];
+/**
+ * Deliveries of one endpoint, newest first, each with its attempts: `limit` of them (100), either
+ * page `page` (from 1; the helpdesk pages by number) or those older than the delivery `after` (a
+ * cursor, as the engine pages; the order is a total one, so paging never skips or repeats).
+ */
+export async function listDeliveries(
+  db: Queryable,
+  endpointId: string,
+  filter: { status?: string | undefined; only?: string | undefined; page?: number; after?: string | undefined; limit?: number } = {},
+): Promise<DeliveryRecord[]> {
+  const limit = filter.limit ?? DELIVERIES_PAGE;
+  const params: unknown[] = [endpointId, limit, ((filter.page ?? 1) - 1) * limit];
   let where = '';
   if (filter.status) where += ` AND d.status = $${params.push(filter.status)}`;
   if (filter.only) where += ` AND d.id = $${params.push(filter.only)}`;
+  // Compared in the store, not through JavaScript dates, which would lose the microseconds.
+  if (filter.after) where += ` AND (d.created_at, d.event_seq, d.id) < (SELECT c.created_at, c.event_seq, c.id FROM webhook_deliveries c WHERE c.id = $${params.push(filter.after)})`;
   const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; status: DeliveryRecord['status']; next_attempt_at: Date | null; created_at: Date; attempts: DeliveryRecord['attempts'] }>(
     `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.next_attempt_at, d.created_at,
        COALESCE((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.id)
                  FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
      FROM webhook_deliveries d WHERE d.endpoint_id = $1${where}
-     ORDER BY d.created_at DESC, d.event_seq DESC, d.id DESC LIMIT ${DELIVERIES_PAGE} OFFSET ${((filter.page ?? 1) - 1) * DELIVERIES_PAGE}`,
+     ORDER BY d.created_at DESC, d.event_seq DESC, d.id DESC LIMIT $2 OFFSET $3`,
     params,
   );
   return rows.map((row) => ({
