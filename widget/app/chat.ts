@@ -53,7 +53,7 @@ interface OutboxItem {
   tries?: number;
 }
 
-// A send the server itself fails (5xx) this many times shows "Not sent" with Retry; network trouble and 429 wait on.
+// A send the server itself fails (500) this many times shows "Not sent" with Retry; network trouble, 429 and 502-504 wait on.
 const SERVER_TRIES = 3;
 // A tab that made a session keeps the lock this long after, until other tabs can read what it stored.
 const SESSION_SETTLE_MS = 1_000;
@@ -419,7 +419,8 @@ export class Chat {
           this.#status(item.messageId, 'failed');
           continue;
         }
-        const tries = (item.tries ?? 0) + (error instanceof ApiError && error.status >= 500 ? 1 : 0);
+        // The server's own failure counts; a gateway's 502-504 (a restart, a deploy) waits on like the network.
+        const tries = (item.tries ?? 0) + (error instanceof ApiError && error.status >= 500 && (error.status < 502 || error.status > 504) ? 1 : 0);
         this.#saveOutbox(this.#outbox().map((waiting) => (waiting.messageId === item.messageId ? { ...waiting, tries } : waiting)));
         if (tries >= SERVER_TRIES) {
           this.#status(item.messageId, 'failed');
