@@ -54,6 +54,9 @@ export default defineConfig(({ mode }) => {
       testTimeout: 30_000,
       hookTimeout: 60_000,
       pool: 'forks',
+      // PGlite's initdb once for the run, not once per database (shared/server/pglite-cluster.ts).
+      globalSetup: ['test/global-setup.ts'],
+      setupFiles: ['test/worker-setup.ts'],
       // Two files at a time on two cores (Vitest would run one): on a fresh clone here the suite took
       // 13 minutes so and 17 one at a time, and passed both ways, also under a load average of 8.
       maxWorkers: 2,

@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { createMemoryPglite } from './pglite-cluster.ts';
 
 /**
  * One small SQL interface over two drivers: embedded PostgreSQL (PGlite) for one machine and no
@@ -46,7 +47,7 @@ export async function openSql(options: SqlOptions): Promise<Sql> {
 
 async function openPglite(dataDir: string, schema: string): Promise<Sql> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const db = await PGlite.create(dataDir);
+  const db = dataDir.startsWith('memory://') ? await createMemoryPglite() : await PGlite.create(dataDir);
   // PGlite is one connection, so the search path set here holds for every later query.
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema};`);
   const asQueryable = (target: Pick<PGlite, 'query'>): Queryable => ({
