@@ -14,3 +14,4 @@ export * from './webhooks/sender.ts';
 export * from './webhooks/deliveries.ts';
 export * from './webhooks/worker.ts';
 export * from './secret-box.ts';
+export * from './media.ts';
