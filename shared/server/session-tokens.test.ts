@@ -11,11 +11,12 @@ describe('widget session tokens', () => {
   const key = { kid: 'k1', secret: secret() };
   const tokens = new SessionTokens([key]);
 
-  it('issues a wst_ token that verifies to the same claims', async () => {
-    const { token, expiresAt } = await tokens.issue(claims, 3600);
+  it('issues a wst_ token that verifies to the same claims, with its issue time to the millisecond', async () => {
+    const issuedAt = new Date(Date.UTC(2026, 10, 24, 12, 0, 0, 345));
+    const { token, expiresAt } = await new SessionTokens([key], () => issuedAt).issue(claims, 3600);
     expect(token).toMatch(/^wst_ey/);
-    const session = await tokens.verify(token);
-    const issuedAt = new Date(expiresAt.getTime() - 3600_000);
+    expect(expiresAt).toEqual(new Date(Date.UTC(2026, 10, 24, 13, 0, 0)));
+    const session = await new SessionTokens([key], () => new Date(issuedAt.getTime() + 1000)).verify(token);
     // A token that names no start of its identity starts it when it is issued.
     expect(session).toEqual({ ...claims, expiresAt, issuedAt, identitySince: issuedAt, jti: expect.stringMatching(/^[0-9A-Za-z]{22}$/) });
   });

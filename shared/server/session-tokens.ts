@@ -71,8 +71,12 @@ export class SessionTokens {
   async issue(claims: SessionClaims, ttlS: number): Promise<{ token: string; expiresAt: Date; jti: string }> {
     const signer = this.#keys[0]!;
     const jti = randomToken(22);
-    const issuedAt = Math.floor(this.#now().getTime() / 1000);
-    const expiresAt = issuedAt + ttlS;
+    const nowMs = this.#now().getTime();
+    // The issue time keeps its milliseconds (a NumericDate may have a fraction, RFC 7519 §2): a token
+    // given just after the customer's identity was ended, in the same second, is not taken for one
+    // from before the end.
+    const issuedAt = nowMs / 1000;
+    const expiresAt = Math.floor(nowMs / 1000) + ttlS;
     const extra: JWTPayload = {};
     if (claims.inboxId !== undefined) extra['inb'] = claims.inboxId;
     if (claims.name !== undefined) extra['name'] = claims.name;
