@@ -2,6 +2,7 @@ import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
 import { z } from 'zod';
 import type { ErrorCode } from '../errors.ts';
 import { parseWith, readJson, readQuery } from './http.ts';
+import { readMultipart, type UploadedFile } from './media.ts';
 
 /**
  * One declaration per route: the same zod schemas validate the request, type the handler's
@@ -18,7 +19,21 @@ export interface ResponseSpec {
   alternatives?: Record<string, z.ZodType>;
 }
 
-export interface RouteSpec<P extends z.ZodType | undefined = z.ZodType | undefined, Q extends z.ZodType | undefined = z.ZodType | undefined, B extends z.ZodType | undefined = z.ZodType | undefined> {
+/** A `multipart/form-data` body: its text fields (validated), its file fields (for the document) and its size limit. */
+export interface MultipartSpec<M extends z.ZodType | undefined = z.ZodType | undefined> {
+  fields: M & z.ZodType;
+  /** Each file field's name (`attachments[]` may come several times) and what it holds. */
+  files: Record<string, string>;
+  /** The largest body read, files included, in bytes (over it: 413). */
+  limit: number;
+}
+
+export interface RouteSpec<
+  P extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  M extends z.ZodType | undefined = z.ZodType | undefined,
+> {
   method: HttpMethod;
   /** Koa-style path, e.g. `/v1/conversations/:id/messages`. */
   path: string;
@@ -34,6 +49,11 @@ export interface RouteSpec<P extends z.ZodType | undefined = z.ZodType | undefin
   bodyLimit?: number;
   /** The body may also come as an HTML form (`application/x-www-form-urlencoded`); fields are text. */
   form?: boolean;
+  /**
+   * The route takes `multipart/form-data` (with `body` too, JSON or multipart by Content-Type): the
+   * text fields are validated like a body and given as `body`, the files as `files`.
+   */
+  multipart?: MultipartSpec<M> | undefined;
   responses: Record<number, ResponseSpec>;
   /** The error codes this route may answer with (besides those every route may give). */
   errors?: ErrorCode[];
@@ -41,13 +61,18 @@ export interface RouteSpec<P extends z.ZodType | undefined = z.ZodType | undefin
 
 type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface RouteInput<P, Q, B> {
+/** A multipart route's body is its text fields; with a JSON body too, either. */
+type BodyOf<B, M> = M extends z.ZodType ? (B extends z.ZodType ? Parsed<B> | Parsed<M> : Parsed<M>) : Parsed<B>;
+
+export interface RouteInput<P, Q, B, M = undefined> {
   params: Parsed<P>;
   query: Parsed<Q>;
-  body: Parsed<B>;
+  body: BodyOf<B, M>;
+  /** The files of a multipart body (none for any other). */
+  files: UploadedFile[];
 }
 
-export type RouteHandler<State, P, Q, B> = (ctx: RouterContext<State>, input: RouteInput<P, Q, B>) => unknown;
+export type RouteHandler<State, P, Q, B, M = undefined> = (ctx: RouterContext<State>, input: RouteInput<P, Q, B, M>) => unknown;
 
 export class ApiRoutes<State extends object = Record<string, unknown>> {
   readonly router: Router<State>;
@@ -73,18 +98,20 @@ export class ApiRoutes<State extends object = Record<string, unknown>> {
     return this;
   }
 
-  add<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-    spec: RouteSpec<P, Q, B>,
-    handler: RouteHandler<State, P, Q, B>,
+  add<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, M extends z.ZodType | undefined = undefined>(
+    spec: RouteSpec<P, Q, B, M>,
+    handler: RouteHandler<State, P, Q, B, M>,
   ): this {
     this.specs.push(spec as RouteSpec);
     this.router[spec.method](spec.path, async (ctx) => {
-      const input = {
-        params: (spec.params ? parseWith(spec.params, ctx.params, 'path') : undefined) as Parsed<P>,
-        query: (spec.query ? readQuery(ctx, spec.query) : undefined) as Parsed<Q>,
-        body: (spec.body ? await readJson(ctx, spec.body, spec.bodyLimit, spec.form) : undefined) as Parsed<B>,
-      };
-      await handler(ctx, input);
+      const params = (spec.params ? parseWith(spec.params, ctx.params, 'path') : undefined) as Parsed<P>;
+      const query = (spec.query ? readQuery(ctx, spec.query) : undefined) as Parsed<Q>;
+      // A multipart route reads multipart unless it takes JSON too and this body is not multipart.
+      const form = spec.multipart && (!spec.body || ctx.is('multipart/form-data')) ? await readMultipart(ctx, spec.multipart.limit) : undefined;
+      const body = (
+        form ? parseWith(spec.multipart!.fields, form.fields, 'form') : spec.body ? await readJson(ctx, spec.body, spec.bodyLimit, spec.form) : undefined
+      ) as BodyOf<B, M>;
+      await handler(ctx, { params, query, body, files: form?.files ?? [] });
     });
     return this;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
-import type { RouteSpec } from './api-routes.ts';
+import type { MultipartSpec, RouteSpec } from './api-routes.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -96,7 +96,9 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
       tags: [route.tag],
       ...(route.security ? { security: [{ [route.security]: [] }] } : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
-      ...(route.body ? { requestBody: { required: true, content: bodyContent(route.body, route.form) } } : {}),
+      ...(route.body || route.multipart
+        ? { requestBody: { required: true, content: { ...(route.body ? bodyContent(route.body, route.form) : {}), ...(route.multipart ? multipartContent(route.multipart) : {}) } } }
+        : {}),
       responses,
     };
   }
@@ -115,6 +117,18 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
 function bodyContent(body: z.ZodType, form: boolean | undefined): Record<string, { schema: JsonSchema }> {
   const schema = jsonSchema(body, 'input');
   return form ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } : { 'application/json': { schema } };
+}
+
+/** A multipart body: its text fields' schema, with each file field as binary (an array where the name ends in `[]`). */
+function multipartContent(multipart: MultipartSpec): Record<string, { schema: JsonSchema }> {
+  const fields = jsonSchema(multipart.fields, 'input') as { properties?: Record<string, JsonSchema> };
+  const files = Object.fromEntries(
+    Object.entries(multipart.files).map(([name, description]) => {
+      const file = { type: 'string', contentMediaType: 'application/octet-stream' };
+      return [name, name.endsWith('[]') ? { type: 'array', items: file, description } : { ...file, description }];
+    }),
+  );
+  return { 'multipart/form-data': { schema: { ...fields, type: 'object', properties: { ...fields.properties, ...files } } } };
 }
 
 /** Whether a common error can come from a route: credential and limit errors only from keyed routes, idempotency errors only from keyed POSTs, body errors only with a body. */
