@@ -56,7 +56,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
   const closers: (() => Promise<void>)[] = [];
   try {
     // The BFF's store, session keys and Redis, built as `npm run bff` builds them.
-    const { sql: bffSql, tokens, secrets, redis, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
+    const { sql: bffSql, tokens, secrets, redis, attachments, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
     closers.unshift(closeInfrastructure);
     // The BFF's server listens first: its address is where the engine pushes events. Until the BFF
     // is attached below, it answers 503 `starting` with Retry-After (and /healthz 200).
@@ -87,6 +87,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       closers.unshift(() => closeServer(engineServer));
       engine.webhooks.start(WEBHOOK_POLL_MS);
       closers.unshift(() => engine.webhooks.stop());
+      closers.unshift(() => engine.media.stop());
       engineUrl = `http://${urlHost(config.host)}:${(engineServer.address() as AddressInfo).port}`;
       const keys = await ensureEngineKeys(engineSql, bffSql, secrets, config.demoApiKey);
       apiKeys = keys.apiKeys;
@@ -121,6 +122,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
       secrets,
       redis,
+      attachments,
       ...overrides,
     });
     server.off('request', answerWhileStarting);

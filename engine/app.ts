@@ -12,6 +12,19 @@ import { addAccountRoutes } from './routes/account.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
+import { addAgentRoutes } from './routes/agent.ts';
+import { addCustomerRoutes } from './routes/customers.ts';
+import { purgeForgetNoticesHourly } from './customer-erasure.ts';
+import { addKnowledgeRoutes } from './routes/knowledge.ts';
+import { addActionRoutes } from './routes/actions.ts';
+import { addSandboxFixtureRoutes } from './routes/sandbox-fixtures.ts';
+import { ACTION_ANSWER_LIMIT, createLiveActions } from './actions/live-actions.ts';
+import { createMediaWorker, type MediaWorker } from './media/worker.ts';
+import { addMediaRoutes, uploadBodyLimit } from './routes/media.ts';
+import { addReportRoutes } from './routes/reports.ts';
+import { addSurveyRoutes } from './routes/survey.ts';
+import { addUsageRoutes } from './routes/usage.ts';
+import { DEFAULT_MEDIA_LIMIT } from '../shared/server/index.ts';
 import { feedEndpoints } from './webhooks/endpoints.ts';
 
 export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
@@ -30,6 +43,10 @@ export interface EngineDeps {
   secrets?: SecretBox;
   /** An OpenAI-compatible model for the LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); without it the retrieval brain answers. */
   llm?: LlmSettings | undefined;
+  /** Uploads (`POST /v1/media`): the largest file taken (MEDIA_MAX_BYTES), 10 MB by default. */
+  media?: { maxBytes?: number | undefined };
+  /** Calls to actions' URLs (live customers): how long one may take, 10 s by default (SPEC "Limits"). */
+  actions?: { timeoutMs?: number | undefined };
   webhooks?: {
     /** Exact origins that may be private anyway (the operator's own BFF); nothing else private is called. */
     allowedPrivateOrigins?: readonly string[];
@@ -46,6 +63,8 @@ export interface Engine {
   servedRoutes(): { method: string; path: string }[];
   /** Delivers webhooks: start it with an interval, or drain it in tests. */
   webhooks: WebhookWorker;
+  /** Understands uploaded media after their upload (it runs by itself; stop it before closing the store). */
+  media: MediaWorker;
 }
 
 /**
@@ -67,19 +86,59 @@ export async function createEngine({
   webhooks = {},
   secrets = openSecretBox(undefined, 'memory://'),
   llm,
+  media = {},
+  actions = {},
 }: EngineDeps): Promise<Engine> {
   await migrate(sql, ENGINE_MIGRATIONS);
   // Webhook secrets stored before sealing began, or under an older key, are sealed with the current one.
-  await resealStored(sql, secrets, [{ table: 'webhook_endpoints', key: 'id', column: 'secret' }]);
-  const conversations = createConversationService({ sql, knowledge: new KnowledgeCache(), now, llm: llm ? new LlmClient(llm) : undefined });
+  await resealStored(sql, secrets, [
+    { table: 'webhook_endpoints', key: 'id', column: 'secret' },
+    // Actions are keyed by account and name; names hold no '/'.
+    { table: 'actions', key: "account_id || '/' || name", column: 'secret', where: 'secret IS NOT NULL' },
+  ]);
+  const conversations = createConversationService({
+    sql,
+    knowledge: new KnowledgeCache(),
+    now,
+    llm: llm ? new LlmClient(llm) : undefined,
+    // After the commit: a live customer's request for an action with a URL is posted there now.
+    onCommitted: (events) => liveActions.requested(events),
+  });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
   const send = webhooks.send ?? createSender(policy);
-  const worker = createWebhookWorker({ sql, logger, now, send, feed: feedEndpoints, secrets });
+  // Each pass also calls the action URLs a stopped process left uncalled.
+  const feed = async (db: Sql, at: Date) => {
+    await feedEndpoints(db, at);
+    await liveActions.sweep();
+  };
+  const worker = createWebhookWorker({ sql, logger, now, send, feed, secrets });
+  const liveActions = createLiveActions({
+    sql,
+    logger,
+    now,
+    send: createSender(policy, { answerLimit: ACTION_ANSWER_LIMIT, ...(actions.timeoutMs ? { timeoutMs: actions.timeoutMs } : {}) }),
+    policy,
+    secrets,
+    record: (caller, id, request) => conversations.actionResult(caller, id, request),
+    recorded: () => worker.nudge(),
+  });
 
-  const keyed = new ApiRoutes<EngineState>({ middleware: [requireApiKey(), idempotency(sql, now)] });
+  // A model that reads images describes uploaded photos; its own client, so its failures open no circuit for the chat.
+  const mediaWorker = createMediaWorker({ sql, logger, now, vision: llm?.vision ? new LlmClient(llm) : undefined, onEvents: () => worker.nudge() });
+  const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
+  const keyed = new ApiRoutes<EngineState>({ middleware: [requireApiKey(), idempotency(sql, now, { multipartLimit: uploadBodyLimit(mediaMaxBytes) })] });
   addConversationRoutes(keyed, conversations, logger);
   addAccountRoutes(keyed, { sql, tokens });
+  addAgentRoutes(keyed, { sql, conversations, now, llm: Boolean(llm) });
+  addCustomerRoutes(keyed, { sql, now });
   addWebhookRoutes(keyed, { sql, worker, policy, now, secrets });
+  addKnowledgeRoutes(keyed, { sql, now });
+  addActionRoutes(keyed, { sql, now, policy, secrets });
+  addSandboxFixtureRoutes(keyed, { sql, now });
+  addMediaRoutes(keyed, { sql, worker: mediaWorker, maxBytes: mediaMaxBytes, now });
+  addReportRoutes(keyed, { sql, now });
+  addUsageRoutes(keyed, { sql, now });
+  addSurveyRoutes(keyed, { sql, now });
   const open = new ApiRoutes();
   let document: Record<string, unknown> | undefined;
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs]));
@@ -90,6 +149,8 @@ export async function createEngine({
   app.use(countRequests({ identify: (ctx) => callerOf(sql, ctx), limiter: rateLimiter, now, trustProxyHops }));
   app.use(errorBoundary(logger));
   app.use(refuseOverLimit());
+  // A forgotten customer's reference leaves the customer.forgotten event after a week (checked hourly, beside requests).
+  app.use(purgeForgetNoticesHourly(sql, now, logger));
   // A change may have recorded events: the webhook worker (once started) sends them now.
   app.use(async (ctx, next) => {
     await next();
@@ -105,5 +166,7 @@ export async function createEngine({
         .filter((layer) => layer.methods.length > 0)
         .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method: method.toLowerCase(), path: String(layer.path) }))),
     );
-  return { app, sql, openApi, servedRoutes, webhooks: worker };
+  // Media left being understood when a process stopped are taken up again.
+  mediaWorker.nudge();
+  return { app, sql, openApi, servedRoutes, webhooks: worker, media: mediaWorker };
 }

@@ -12,6 +12,8 @@ export const LlmVariables = {
   LLM_MODEL: optionalVariable(z.string().min(1).max(200)),
   LLM_API_KEY: optionalVariable(z.string().min(1).max(500)),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
+  /** The model reads images (an OpenAI-compatible `image_url` part): uploaded photos are described with it. */
+  LLM_VISION: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
 };
 
 /** LLM_MODEL is what the API is asked for: it goes with LLM_BASE_URL. */
@@ -21,8 +23,9 @@ export function modelGoesWithLlmUrl(value: { LLM_BASE_URL?: string | undefined; 
 }
 
 /** The LLM settings of checked variables, or undefined when no LLM is configured. */
-export function llmSettings(value: { LLM_BASE_URL?: string | undefined; LLM_MODEL?: string | undefined; LLM_API_KEY?: string | undefined; LLM_TIMEOUT_MS: number }): LlmSettings | undefined {
-  return value.LLM_BASE_URL && value.LLM_MODEL ? { baseUrl: value.LLM_BASE_URL, model: value.LLM_MODEL, apiKey: value.LLM_API_KEY, timeoutMs: value.LLM_TIMEOUT_MS } : undefined;
+export function llmSettings(value: { LLM_BASE_URL?: string | undefined; LLM_MODEL?: string | undefined; LLM_API_KEY?: string | undefined; LLM_TIMEOUT_MS: number; LLM_VISION?: boolean }): LlmSettings | undefined {
+  if (!value.LLM_BASE_URL || !value.LLM_MODEL) return undefined;
+  return { baseUrl: value.LLM_BASE_URL, model: value.LLM_MODEL, apiKey: value.LLM_API_KEY, timeoutMs: value.LLM_TIMEOUT_MS, ...(value.LLM_VISION ? { vision: true } : {}) };
 }
 
 /** The standalone engine's settings (`npm run engine`), read from the environment. */
@@ -41,6 +44,8 @@ const Env = z.object({
   /** Seals the webhook signing secrets the engine stores; unset: a key in DATA_DIR/secrets.key. Several processes (REDIS_URL) must share one. */
   SECRETS_KEYS: optionalVariable(SecretKeySet),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** The largest file `POST /v1/media` takes, in bytes: 10 MB by default, at most 50 MB (files are kept in the database). */
+  MEDIA_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
   /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { ParleyError } from '../shared/index.ts';
-import { MESSAGE_BODY_LIMIT, readRawBody, type Sql } from '../shared/server/index.ts';
+import { MESSAGE_BODY_LIMIT, readMultipart, readRawBody, type Sql } from '../shared/server/index.ts';
 import type { EngineState } from './auth.ts';
 
 const KEPT_MS = 24 * 3600_000;
@@ -22,6 +22,31 @@ export function withoutSecrets(value: unknown): unknown {
   return value;
 }
 
+export interface IdempotencyOptions {
+  /** The largest multipart body a route takes (an upload): such a request is read up to this to be recognised. */
+  multipartLimit?: number;
+}
+
+/**
+ * What makes two requests the same. For JSON, the body's bytes. For a multipart upload, its fields
+ * and files, not its bytes: a client that sends the form again builds it with a new boundary, and
+ * that retry is the same request. A form that cannot be read is taken by its bytes (the route
+ * refuses it with its own error).
+ */
+async function fingerprint(ctx: Parameters<Middleware<EngineState>>[0], multipartLimit: number): Promise<string> {
+  const hash = () => createHash('sha256');
+  if (!ctx.is('multipart/form-data')) return hash().update(await readRawBody(ctx, MESSAGE_BODY_LIMIT)).digest('hex');
+  try {
+    const form = await readMultipart(ctx, multipartLimit);
+    const fields = Object.entries(form.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const files = form.files.map((file) => [file.field, file.name, hash().update(file.bytes).digest('hex')]);
+    return hash().update(JSON.stringify({ fields, files })).digest('hex');
+  } catch (error) {
+    if (!(error instanceof ParleyError) || error.code === 'payload_too_large') throw error;
+    return hash().update(await readRawBody(ctx, multipartLimit)).digest('hex');
+  }
+}
+
 /**
  * `Idempotency-Key` on a POST: the first answer (status and body) is kept 24 hours per key, route
  * and credential. The same key with the same body replays it (`Idempotent-Replayed: true`); with a
@@ -30,7 +55,7 @@ export function withoutSecrets(value: unknown): unknown {
  * token) is never kept: the replay shows WITHHELD in its place. Records older than a day are
  * deleted once an hour.
  */
-export function idempotency(sql: Sql, now: () => Date): Middleware<EngineState> {
+export function idempotency(sql: Sql, now: () => Date, { multipartLimit = MESSAGE_BODY_LIMIT }: IdempotencyOptions = {}): Middleware<EngineState> {
   let prunedAt = 0;
   return async (ctx, next) => {
     if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
@@ -41,7 +66,7 @@ export function idempotency(sql: Sql, now: () => Date): Middleware<EngineState> 
     if (ctx.method !== 'POST' || !key) return next();
     if (!KEY_PATTERN.test(key)) throw new ParleyError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters.');
     // The largest body any route takes; the route's own limit is checked when it reads the body.
-    const requestHash = createHash('sha256').update(await readRawBody(ctx, MESSAGE_BODY_LIMIT)).digest('hex');
+    const requestHash = await fingerprint(ctx, multipartLimit);
     const route = `${ctx.method} ${ctx.path}`;
     const keyId = ctx.state.caller.keyId;
     const at = now();

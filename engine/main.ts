@@ -25,6 +25,7 @@ const engine = await createEngine({
   secrets: openSecretBox(config.SECRETS_KEYS, config.DATA_DIR),
   webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
   llm: llmSettings(config),
+  media: { maxBytes: config.MEDIA_MAX_BYTES },
   trustProxyHops: config.TRUST_PROXY_HOPS,
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
 });
@@ -38,6 +39,7 @@ const stop = () =>
     () =>
       void engine.webhooks
         .stop()
+        .then(() => engine.media.stop())
         .then(() => sql.close())
         .then(() => redis && closeRedis(redis))
         .then(() => process.exit(0)),

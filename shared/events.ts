@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   'report.ready',
   'survey.response',
   'ping',
+  'customer.forgotten',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -56,6 +57,47 @@ export const QualityReason = z.object({
 });
 export type QualityReason = z.infer<typeof QualityReason>;
 
+/** What the engine found in an uploaded medium (`POST /v1/media`); `text` only when a model with vision read it. */
+export const MediaUnderstoodData = z.object({
+  media_id: z.string().startsWith('med_'),
+  conversation_id: z.string().optional(),
+  type: z.string(),
+  size: z.number().int(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  /** A PDF's page count. */
+  pages: z.number().int().optional(),
+  text: z.string().optional(),
+});
+
+/** A medium the engine could not understand (an unreadable PDF, the model failing), and why. */
+export const MediaFailedData = z.object({
+  media_id: z.string().startsWith('med_'),
+  conversation_id: z.string().optional(),
+  type: z.string(),
+  size: z.number().int(),
+  reason: z.string(),
+});
+
+/** A customer's answer to the satisfaction survey (CSAT) of a conversation; a changed answer is a new event. */
+export const SurveyResponseData = z.object({
+  rating: z.number().int().min(1).max(5),
+  comment: z.string().optional(),
+  customer_ref: z.string(),
+});
+
+/**
+ * A customer was forgotten (`POST /v1/customers/{customer_ref}/forget`): the engine erased what it
+ * held of them. A receiver erases what it holds too: everything it keeps under `customer_ref` (in
+ * the event's environment) and of the engine conversations named. The engine keeps the reference in
+ * this event only for a week (`FORGET_NOTICE_KEPT_MS`), long enough for webhooks and feed readers.
+ */
+export const CustomerForgottenData = z.object({
+  customer_ref: z.string(),
+  /** The engine conversations the customer had (also those merged onto them from another reference). */
+  conversation_ids: z.array(z.string()),
+});
+
 /**
  * The `data` of each event type, one zod source for the engine that writes it and the BFF that
  * reads it. Types whose data SPEC does not show, and that this engine does not emit, carry any object.
@@ -68,8 +110,11 @@ export const EVENT_DATA = {
     action_request_id: z.string(),
     action: z.string(),
     inputs: z.record(z.string(), z.unknown()),
-    /** Set when the engine ran the action itself (a sandbox fixture). */
-    handled_by: z.literal('sandbox').optional(),
+    /**
+     * Set when the caller need not run the action: `sandbox`, the engine ran it with a sandbox
+     * fixture; `url`, the engine posts it to the action's URL (live customers) and records the answer.
+     */
+    handled_by: z.enum(['sandbox', 'url']).optional(),
   }),
   'conversation.handover': z.object({
     type: z.literal('handover'),
@@ -81,14 +126,15 @@ export const EVENT_DATA = {
   'conversation.human_message': z.object({ text: z.string(), author_name: z.string().optional(), author_ref: z.string().optional() }),
   'call.started': z.record(z.string(), z.unknown()),
   'call.ended': z.record(z.string(), z.unknown()),
-  'media.understood': z.record(z.string(), z.unknown()),
-  'media.failed': z.record(z.string(), z.unknown()),
+  'media.understood': MediaUnderstoodData,
+  'media.failed': MediaFailedData,
   'quality.scored': z.object({ score: z.number().int().min(0).max(100), reasons: z.array(QualityReason) }),
   'monitor.finding': z.record(z.string(), z.unknown()),
   'interview.completed': z.record(z.string(), z.unknown()),
   'report.ready': z.record(z.string(), z.unknown()),
-  'survey.response': z.record(z.string(), z.unknown()),
+  'survey.response': SurveyResponseData,
   ping: z.record(z.string(), z.unknown()),
+  'customer.forgotten': CustomerForgottenData,
 } as const satisfies Record<EventType, z.ZodType>;
 
 /** The data of one event type, e.g. `EventData<'conversation.closed'>` is `{type, resolved, closed_by}`. */
@@ -126,6 +172,7 @@ export const EngineEvent = z.discriminatedUnion('type', [
   accountEvent('report.ready'),
   accountEvent('survey.response'),
   accountEvent('ping'),
+  accountEvent('customer.forgotten'),
 ]);
 export type EngineEvent = z.infer<typeof EngineEvent>;
 

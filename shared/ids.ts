@@ -18,6 +18,7 @@ export const ID_PREFIX = {
   voiceToken: 'vst_',
   webhookEndpoint: 'whe_',
   webhookDelivery: 'whd_',
+  media: 'med_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -142,6 +142,7 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
       if (listening) await closeServer(server);
       listening = false;
       await engine.webhooks.stop();
+      await engine.media.stop();
       await sql.close();
       await dropSchemas(driver.databaseUrl, prefix);
     },

@@ -12,11 +12,16 @@ export interface LlmSettings {
   model: string;
   apiKey?: string | undefined;
   timeoutMs?: number;
+  /** The model reads images (LLM_VISION): uploaded photos are described with it. */
+  vision?: boolean | undefined;
 }
+
+/** A piece of a user message: text, or an image (OpenAI-compatible `image_url`, here a `data:` URL) for a model with vision. */
+export type LlmContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
-  content: string | null;
+  content: string | null | LlmContentPart[];
   tool_calls?: LlmToolCall[];
   tool_call_id?: string;
 }
@@ -51,7 +56,7 @@ const FAILURES_TO_OPEN = 3;
 const OPEN_FOR_MS = 30_000;
 
 export class LlmClient {
-  readonly #settings: Required<Omit<LlmSettings, 'apiKey'>> & { apiKey: string | undefined };
+  readonly #settings: Required<Omit<LlmSettings, 'apiKey' | 'vision'>> & { apiKey: string | undefined };
   readonly #fetch: typeof fetch;
   readonly #sleep: (ms: number) => Promise<void>;
   #failures = 0;

@@ -6,7 +6,8 @@ import type { Caller } from './environment.ts';
 export type EventDraft = {
   [T in EventType]: {
     type: T;
-    conversationId: string;
+    /** Null for an event of the account (e.g. a medium uploaded outside any conversation). */
+    conversationId: string | null;
     data: EventData<T>;
     /** The customer turn whose message caused the event, so a retried send can replay it. */
     causedBy?: string | undefined;
