@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dataFolder, migrate, openSql, type Sql } from '../shared/server/index.ts';
+import { runNodeScript } from '../test/node-script.ts';
+import { createAccount, ENGINE_MIGRATIONS } from './index.ts';
+
+/** `npm run engine:knowledge`, run as its own process on an embedded store in a folder of this test's own. */
+describe('npm run engine:knowledge', () => {
+  let dataDir: string;
+  let articles: string;
+  let accountId: string;
+
+  const withStore = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
+    const sql = await openSql({ dataDir: dataFolder(dataDir, 'engine'), schema: 'engine' });
+    try {
+      return await work(sql);
+    } finally {
+      await sql.close();
+    }
+  };
+  const documents = () =>
+    withStore((sql) =>
+      sql.query<{ id: string; title: string; body: string; url: string | null; approved: boolean; source: string }>(
+        'SELECT id, title, body, url, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
+        [accountId],
+      ),
+    );
+  const runCli = (...args: string[]) => runNodeScript('engine/knowledge-cli.ts', args, { DATA_DIR: dataDir });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'parley-engine-knowledge-'));
+    articles = join(dataDir, 'articles');
+    await mkdir(articles);
+    accountId = await withStore(async (sql) => {
+      await migrate(sql, ENGINE_MIGRATIONS);
+      return createAccount(sql, 'Imported shop');
+    });
+  });
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('imports every markdown file of the folder unapproved: the title from front matter, the first heading or the file name, the url from front matter', async () => {
+    await writeFile(join(articles, 'engraving.md'), '---\nurl: https://shop.example/help/engraving\n---\n# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.\n');
+    await writeFile(join(articles, 'gift-cards.md'), '---\ntitle: "Gift cards"\n---\nGift cards never expire.\n');
+    await writeFile(join(articles, 'repairs.md'), 'We repair watches within two weeks.\r\n');
+    await writeFile(join(articles, 'notes.txt'), 'Not markdown: left alone.');
+
+    const { code, stdout, stderr } = await runCli('--account', accountId, '--dir', articles);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^added +doc_\w+ engraving\.md "Engraving" \(not approved\)$/m);
+    expect(stdout).toMatch(/3 added, 0 updated, 0 unchanged in acc_\w+\. 3 not approved/);
+    expect(await documents()).toEqual([
+      { id: expect.stringMatching(/^doc_/), source: 'engraving.md', title: 'Engraving', body: '# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.', url: 'https://shop.example/help/engraving', approved: false },
+      { id: expect.stringMatching(/^doc_/), source: 'gift-cards.md', title: 'Gift cards', body: 'Gift cards never expire.', url: null, approved: false },
+      { id: expect.stringMatching(/^doc_/), source: 'repairs.md', title: 'repairs', body: 'We repair watches within two weeks.', url: null, approved: false },
+    ]);
+  }, 60_000);
+
+  it('updates the documents of files imported before instead of adding more; a changed file loses its approval, and --approve approves them all', async () => {
+    const before = await documents();
+    await withStore((sql) => sql.query("UPDATE knowledge_documents SET approved = true WHERE source = 'gift-cards.md'"));
+    await writeFile(join(articles, 'repairs.md'), '# Repairs\n\nWe repair watches within ten days.\n');
+
+    const again = await runCli('--account', accountId, '--dir', articles);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/0 added, 1 updated, 2 unchanged/);
+    const after = await documents();
+    expect(after.map((document) => document.id)).toEqual(before.map((document) => document.id));
+    expect(after.find((document) => document.source === 'repairs.md')).toMatchObject({ title: 'Repairs', body: '# Repairs\n\nWe repair watches within ten days.', approved: false });
+    // An unchanged file keeps its document's approval.
+    expect(after.find((document) => document.source === 'gift-cards.md')).toMatchObject({ approved: true });
+
+    const approved = await runCli('--account', accountId, '--dir', articles, '--approve');
+    expect(approved.code, approved.stderr).toBe(0);
+    expect((await documents()).every((document) => document.approved)).toBe(true);
+    expect(approved.stdout).not.toMatch(/not approved/);
+  }, 60_000);
+
+  it.each([
+    ['without --account', ['--dir', '.'], 2, /--account and --dir/],
+    ['with an unknown option', ['--account', 'acc_x', '--dir', '.', '--force'], 2, /Unknown option '--force'/],
+    ['for an account that does not exist', ['--account', 'acc_nobody', '--dir', 'ARTICLES'], 1, /No account acc_nobody/],
+    ['for a folder that does not exist', ['--account', 'ACCOUNT', '--dir', '/nonexistent/folder'], 1, /Cannot read the folder/],
+  ])('refuses to run %s', async (_what, args, status, message) => {
+    const resolved = args.map((arg) => (arg === 'ARTICLES' ? articles : arg === 'ACCOUNT' ? accountId : arg));
+    const { code, stderr } = await runCli(...resolved);
+    expect(code).toBe(status);
+    expect(stderr).toMatch(message);
+  }, 60_000);
+
+  it('imports nothing when one file is not a valid document, and says which and why', async () => {
+    const before = await documents();
+    await writeFile(join(articles, 'empty.md'), '---\ntitle: Empty\n---\n   \n');
+    await writeFile(join(articles, 'zz-bad-url.md'), '---\nurl: javascript:alert(1)\n---\n# Bad link\n\nText.\n');
+    await writeFile(join(articles, 'engraving.md'), '# Engraving\n\nChanged, but not imported.\n');
+    const { code, stderr } = await runCli('--account', accountId, '--dir', articles);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/Nothing was imported/);
+    expect(stderr).toMatch(/empty\.md: body: /);
+    expect(stderr).toMatch(/zz-bad-url\.md: url: /);
+    expect(await documents()).toEqual(before);
+  }, 60_000);
+});
