@@ -21,7 +21,10 @@ import { decide, FRESH_MEMORY, type BrainMemory, type Decision } from './brain/b
 import type { KnowledgeBase } from './brain/knowledge-base.ts';
 import { decideWithLlm, phraseResult } from './brain/llm-brain.ts';
 import type { LlmClient } from './brain/llm-client.ts';
-import { accountBrain, addLlmUsage, recentTurns } from './store/llm.ts';
+import { addLlmUsage, recentTurns } from './store/llm.ts';
+import { greetingFor, saysHandoverKeyword } from './brain/agent-profile.ts';
+import { applyHandoverRules } from './brain/handover-rules.ts';
+import { aiHasSpoken, KILL_SWITCH_REASON, readAgent, type AgentRecord } from './store/agent.ts';
 import type { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { maskCodes } from './brain/masking.ts';
 import { scoreQuality } from './brain/quality.ts';
@@ -29,6 +32,7 @@ import { nextState, type ConversationMove } from './conversation-states.ts';
 import {
   completeActionRequest,
   findActionRequest,
+  findActionTarget,
   findSandboxFixture,
   insertActionRequest,
   listActionRequests,
@@ -55,6 +59,8 @@ export interface ConversationServiceDeps {
   now: () => Date;
   /** The LLM brain's model (LLM_BASE_URL); without it the retrieval brain answers. */
   llm?: LlmClient | undefined;
+  /** Told a message's events once they are committed: the action requests an action's URL runs are called then (engine/actions/live-actions.ts). */
+  onCommitted?: ((events: readonly EngineEvent[]) => void) | undefined;
 }
 
 const VOICE_TOKEN_TTL_MS = 10 * 60_000;
@@ -72,38 +78,41 @@ interface Move {
 }
 
 /** The engine's conversations: every route that reads or changes one goes through here. */
-export function createConversationService({ sql, knowledge, now, llm }: ConversationServiceDeps) {
+export function createConversationService({ sql, knowledge, now, llm, onCommitted }: ConversationServiceDeps) {
   /** The model's words for a caller's action result (undefined: the action's reply template). */
   async function phraseEarly(caller: Caller, id: string, request: ActionResultRequest, actions: ActionDefinition[]) {
-    if (!llm || (await accountBrain(sql, caller.accountId)) === 'retrieval') return undefined;
+    if (!llm) return undefined;
+    const agent = await readAgent(sql, caller);
+    if (agent.chosenBrain === 'retrieval' || agent.killSwitch) return undefined;
     const record = await findConversation(sql, caller, id);
     if (!record || record.conversation.state !== 'ai') return undefined;
     const pending = await findActionRequest(sql, id, request.action_request_id);
     const action = pending?.status === 'pending' ? actions.find((candidate) => candidate.name === pending.action) : undefined;
     if (!action || !pending) return undefined;
     const history = await recentTurns(sql, id, 8);
-    return phraseResult(llm, { action, inputs: pending.inputs, result: request.result, history, locale: record.locale ?? undefined });
+    return phraseResult(llm, { action, inputs: pending.inputs, result: request.result, history, locale: record.locale ?? undefined, agent: agent.profile });
   }
 
   /**
    * The LLM brain's decision, made before the move's transaction (a model may take seconds, and
    * the conversation's lock is not held meanwhile). Undefined when the retrieval brain decides:
-   * no model, the account chose retrieval, the AI does not have the conversation, or the message
-   * was seen before.
+   * no model, the agent chose retrieval, the AI does not have the conversation, the message was
+   * seen before, or it goes to people anyway (the kill switch, a handover keyword).
    */
   async function decideEarly(caller: Caller, id: string, text: string, request: SendMessageRequest, kb: KnowledgeBase, actions: ActionDefinition[], onDelta?: (text: string) => void) {
     if (!llm) return undefined;
     const record = await findConversation(sql, caller, id);
     if (!record || record.conversation.state !== 'ai') return undefined;
     if (request.message_id && (await findTurnByMessageId(sql, id, request.message_id))) return undefined;
-    if ((await accountBrain(sql, caller.accountId)) === 'retrieval') return undefined;
+    const agent = await readAgent(sql, caller);
+    if (agent.chosenBrain === 'retrieval' || agent.killSwitch || saysHandoverKeyword(text, agent.profile.handover.keywords)) return undefined;
     const history = await recentTurns(sql, id, 8);
     const locale = request.locale ?? record.locale ?? undefined;
-    const early = await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history }, onDelta);
+    const early = await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history, agent: agent.profile }, onDelta);
     // A sandbox fixture answers the tool call at once: its result goes back to the model, which tells the customer.
     const fixture = early.decision.kind === 'action' && caller.environment === 'sandbox' ? await findSandboxFixture(sql, caller.accountId, early.decision.action.name) : undefined;
     if (early.decision.kind === 'action' && fixture) {
-      const phrased = await phraseResult(llm, { action: early.decision.action, inputs: early.decision.inputs, result: fixture, history: [...history, { role: 'customer', text }], locale });
+      const phrased = await phraseResult(llm, { action: early.decision.action, inputs: early.decision.inputs, result: fixture, history: [...history, { role: 'customer', text }], locale, agent: agent.profile });
       if (phrased) {
         early.decision.phrased = phrased.text;
         early.usage.promptTokens += phrased.usage.promptTokens;
@@ -113,24 +122,30 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
     return { ...early, memory: record.memory };
   }
 
+  /** A move on a conversation (locked by the caller) in the transaction `tx`; its events are appended by the caller. */
+  function newMove(tx: Queryable, caller: Caller, record: ConversationRecord, at: Date): Move {
+    const context: Move = {
+      tx,
+      caller,
+      record,
+      at,
+      causedBy: undefined,
+      drafts: [],
+      emit(type, data) {
+        // A draft of type T carries EventData<T>; TypeScript cannot follow a generic into the union.
+        context.drafts.push({ type, conversationId: record.conversation.id, data, causedBy: context.causedBy } as EventDraft);
+      },
+    };
+    return context;
+  }
+
   /** Runs `work` on the caller's conversation, locked, after checking that `move` is allowed. */
   async function withConversation<T>(caller: Caller, id: string, move: ConversationMove | undefined, work: (move: Move) => Promise<T>): Promise<{ result: T; events: EngineEvent[] }> {
     return sql.transaction(async (tx) => {
       const record = await findConversation(tx, caller, id, true);
       if (!record) throw new ParleyError('not_found', `No conversation ${id} for this key.`);
       if (move) nextState(record.conversation.state, move);
-      const context: Move = {
-        tx,
-        caller,
-        record,
-        at: now(),
-        causedBy: undefined,
-        drafts: [],
-        emit(type, data) {
-          // A draft of type T carries EventData<T>; TypeScript cannot follow a generic into the union.
-          context.drafts.push({ type, conversationId: id, data, causedBy: context.causedBy } as EventDraft);
-        },
-      };
+      const context = newMove(tx, caller, record, now());
       const result = await work(context);
       // Last, so the feed's lock is held only for the insert and the commit.
       const events = await appendEvents(tx, caller, context.drafts, context.at);
@@ -148,6 +163,12 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
       ...(extra.choices?.length ? { choices: extra.choices } : {}),
       ...(extra.card ? { card: extra.card } : {}),
     });
+  }
+
+  /** The agent's greeting, in the customer's language, before the AI's first words in a conversation. */
+  async function greet(move: Move, agent: AgentRecord): Promise<void> {
+    const greeting = greetingFor(agent.profile, move.record.locale ?? undefined);
+    if (greeting && !(await aiHasSpoken(move.tx, move.record.conversation.id))) await say(move, greeting);
   }
 
   async function note(move: Move, text: string): Promise<void> {
@@ -226,7 +247,9 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
       case 'action': {
         const { action, inputs } = decision;
         const fixture = move.caller.environment === 'sandbox' ? await findSandboxFixture(move.tx, move.caller.accountId, action.name) : undefined;
-        const handledBy = fixture ? 'sandbox' : null;
+        // A live customer's request for an action with a URL is posted there after the commit; in the sandbox only a fixture runs one.
+        const byUrl = move.caller.environment === 'live' && (await findActionTarget(move.tx, move.caller.accountId, action.name)) !== undefined;
+        const handledBy = fixture ? 'sandbox' : byUrl ? 'url' : null;
         const requestId = await insertActionRequest(move.tx, move.record.conversation.id, action.name, inputs, handledBy, move.at);
         await note(move, `The AI asked for the action ${action.name}.`);
         move.emit('conversation.action_request', { type: 'action_request', action_request_id: requestId, action: action.name, inputs, ...(handledBy ? { handled_by: handledBy } : {}) });
@@ -267,9 +290,44 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
       return sql.transaction(async (tx) => {
         const at = now();
         const conversation = await insertConversation(tx, caller, customerRef, at);
-        await appendEvents(tx, caller, [{ type: 'conversation.opened', conversationId: conversation.id, data: { customer_ref: customerRef } }], at);
-        return conversation;
+        const move = newMove(tx, caller, { conversation, memory: FRESH_MEMORY, handoverCount: 0, quality: null, locale: null }, at);
+        move.emit('conversation.opened', { customer_ref: customerRef });
+        // While the AI is switched off, a new conversation goes to people at once.
+        if ((await readAgent(tx, caller)).killSwitch) await handOver(move, KILL_SWITCH_REASON, 'ai');
+        await appendEvents(tx, caller, move.drafts, at);
+        return move.record.conversation;
       });
+    },
+
+    /**
+     * Hands every conversation the AI has in the caller's environment to people, a hundred per
+     * transaction (the kill switch). A conversation being answered is waited for, then handed
+     * over; one that moved on meanwhile is left. Gives how many were handed over.
+     */
+    async handOverAll(caller: Caller, reason: string): Promise<number> {
+      const BATCH = 100;
+      let total = 0;
+      for (;;) {
+        const count = await sql.transaction(async (tx) => {
+          const ids = await tx.query<{ id: string }>(
+            "SELECT id FROM conversations WHERE account_id = $1 AND environment = $2 AND state = 'ai' ORDER BY id LIMIT $3 FOR UPDATE",
+            [caller.accountId, caller.environment, BATCH],
+          );
+          const at = now();
+          const drafts: EventDraft[] = [];
+          for (const { id } of ids) {
+            const record = await findConversation(tx, caller, id, true);
+            if (record?.conversation.state !== 'ai') continue;
+            const move = newMove(tx, caller, record, at);
+            await handOver(move, reason, 'ai');
+            drafts.push(...move.drafts);
+          }
+          await appendEvents(tx, caller, drafts, at);
+          return ids.length;
+        });
+        total += count;
+        if (count < BATCH) return total;
+      }
     },
 
     /**
@@ -278,7 +336,9 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
      */
     /** Whether the account's replies are written by an LLM, which can stream them (the retrieval brain's come whole). */
     async streams(caller: Caller): Promise<boolean> {
-      return Boolean(llm) && (await accountBrain(sql, caller.accountId)) !== 'retrieval';
+      if (!llm) return false;
+      const agent = await readAgent(sql, caller);
+      return agent.chosenBrain !== 'retrieval' && !agent.killSwitch;
     },
 
     /** Refuses now (404, 409) what sendMessage would refuse, so that a streamed answer starts only for a message that can be taken. */
@@ -310,12 +370,21 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
         // With people, the AI stays silent until a handback.
         if (early && early.usage.promptTokens + early.usage.completionTokens > 0) await addLlmUsage(move.tx, caller, early.usage, move.at);
         if (move.record.conversation.state === 'ai') {
-          // The early decision stands unless the conversation moved on meanwhile; then the retrieval brain decides on what is there now.
-          const current = early && JSON.stringify(early.memory) === JSON.stringify(move.record.memory) ? early.decision : undefined;
-          await carryOut(move, current ?? decide(text, move.record.memory, kb, actions, move.record.locale ?? undefined));
+          // Asked inside the move (the conversation locked): the kill switch counts from the moment it is on.
+          const agent = await readAgent(move.tx, caller);
+          if (agent.killSwitch) {
+            await handOver(move, KILL_SWITCH_REASON, 'ai');
+          } else {
+            // The early decision stands unless the conversation moved on meanwhile; then the retrieval brain decides on what is there now.
+            const current = early && JSON.stringify(early.memory) === JSON.stringify(move.record.memory) ? early.decision : undefined;
+            const decision = current ?? decide(text, move.record.memory, kb, actions, move.record.locale ?? undefined, agent.profile);
+            await greet(move, agent);
+            await carryOut(move, applyHandoverRules(decision, text, move.record.memory, agent.profile));
+          }
         }
         return undefined;
       });
+      if (!replayed) onCommitted?.(events);
       return { conversation_id: id, message_id: request.message_id ?? null, events: replayed ?? events };
     },
 
@@ -340,6 +409,9 @@ export function createConversationService({ sql, knowledge, now, llm }: Conversa
 
     handback: (caller: Caller, id: string) =>
       changeOf(caller, id, 'handback', async (move) => {
+        if ((await readAgent(move.tx, caller)).killSwitch) {
+          throw new ParleyError('invalid_state', 'The AI is switched off (the kill switch is on): people keep the conversation until it is switched on again.');
+        }
         await updateConversation(move.tx, id, { state: nextState(move.record.conversation.state, 'handback'), memory: FRESH_MEMORY }, move.at);
         move.record.conversation.state = 'ai';
         await note(move, 'The conversation was handed back to the AI.');

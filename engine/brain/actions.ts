@@ -22,8 +22,8 @@ export const ActionDefinition = z.strictObject({
       ask: z.string().min(1).max(300),
     }),
   ),
-  /** How to tell the customer a success; `{name}` is replaced by an input or a field of the result. */
-  reply: z.string().min(1).max(1000),
+  /** How to tell the customer a success; `{name}` is replaced by an input or a field of the result. Without it the result's fields are listed. */
+  reply: z.string().min(1).max(1000).optional(),
   /** A card shown with a success: a title template and the result fields to list. */
   card: z
     .strictObject({
@@ -58,7 +58,8 @@ export function extractInputs(action: ActionDefinition, text: string, known: Act
   for (const input of action.inputs) {
     if (inputs[input.name] !== undefined) continue;
     const match = safeRegExp(input.pattern)?.exec(text);
-    const value = match?.[1]?.trim();
+    // Its capture group, or the whole match when the pattern has none.
+    const value = (match && match.length > 1 ? match[1] : match?.[0])?.trim();
     if (value) inputs[input.name] = value;
   }
   return inputs;
@@ -88,8 +89,8 @@ export function describeResult(action: ActionDefinition, inputs: ActionInputs, r
     return `I'm sorry, I tried to ${action.description.replace(/\.$/, '').toLowerCase()}, but it failed.${reason} Please try again later, or ask me to connect you with a person.`;
   }
   const values: Record<string, unknown> = { ...result, ...inputs };
-  const filled = action.reply.replace(/\{(\w+)\}/g, (whole, name: string) => (isPrintable(values[name]) ? String(values[name]) : whole));
-  if (!/\{\w+\}/.test(filled)) return filled;
+  const filled = action.reply?.replace(/\{(\w+)\}/g, (whole, name: string) => (isPrintable(values[name]) ? String(values[name]) : whole));
+  if (filled && !/\{\w+\}/.test(filled)) return filled;
   const facts = Object.entries(result)
     .filter(([, value]) => isPrintable(value))
     .map(([name, value]) => `${name.replace(/_/g, ' ')}: ${String(value)}`);

@@ -112,6 +112,8 @@ export interface AttemptResult {
   status: number | null;
   error: string | null;
   durationMs: number;
+  /** The receiver's answer, when the sender was asked to keep it (`answerLimit`). */
+  answer?: string;
 }
 
 export const succeeded = (result: AttemptResult) => result.status !== null && result.status >= 200 && result.status < 300;

@@ -24,11 +24,19 @@ export type HeaderPrefix = 'X-Service' | 'X-Desk';
  *
  * @example createSender({ allowedPrivateOrigins: [] }, { prefix: 'X-Desk' })
  */
-export function createSender(policy: TargetPolicy, { prefix = 'X-Service', timeoutMs = ANSWER_TIMEOUT_MS }: { prefix?: HeaderPrefix; timeoutMs?: number } = {}): SendWebhook {
+export function createSender(
+  policy: TargetPolicy,
+  { prefix = 'X-Service', timeoutMs = ANSWER_TIMEOUT_MS, answerLimit }: { prefix?: HeaderPrefix; timeoutMs?: number; answerLimit?: number } = {},
+): SendWebhook {
   return async (delivery, nowMs) => {
     const started = performance.now();
     const timestamp = Math.floor(nowMs / 1000);
-    const finish = (status: number | null, error: string | null): AttemptResult => ({ status, error: error && error.slice(0, KEEP_ERROR_CHARS), durationMs: performance.now() - started });
+    const finish = (status: number | null, error: string | null, answer?: string): AttemptResult => ({
+      status,
+      error: error && error.slice(0, KEEP_ERROR_CHARS),
+      durationMs: performance.now() - started,
+      ...(answer === undefined ? {} : { answer }),
+    });
     let url: URL;
     try {
       url = new URL(delivery.url);
@@ -48,17 +56,29 @@ export function createSender(policy: TargetPolicy, { prefix = 'X-Service', timeo
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<AttemptResult>((done) => {
       let settled = false;
-      const settle = (status: number | null, error: string | null) => {
+      const settle = (status: number | null, error: string | null, answer?: string) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        done(finish(status, error));
+        done(finish(status, error, answer));
       };
       const outgoing = send(url, { method: 'POST', headers, lookup: guardedLookup(url, policy) as never, agent: false }, (response) => {
         const status = response.statusCode ?? null;
-        // The answer's body is not needed; read it away (it may not hold the socket) and finish.
-        response.resume();
-        response.on('end', () => settle(status, status !== null && status >= 200 && status < 300 ? null : `the receiver answered ${status}`));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        // A webhook's answer is not needed: it is read away (it may not hold the socket). An action
+        // URL's answer is the result (`answerLimit`): kept, up to that many bytes.
+        response.on('data', (chunk: Buffer) => {
+          if (answerLimit === undefined) return;
+          size += chunk.length;
+          if (size > answerLimit) {
+            settle(status, `the answer is larger than ${answerLimit} bytes`);
+            outgoing.destroy();
+          } else chunks.push(chunk);
+        });
+        response.on('end', () =>
+          settle(status, status !== null && status >= 200 && status < 300 ? null : `the receiver answered ${status}`, answerLimit === undefined ? undefined : Buffer.concat(chunks).toString('utf8')),
+        );
         response.on('error', (error) => settle(status, error.message));
       });
       const timer = setTimeout(() => {

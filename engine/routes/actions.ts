@@ -1,0 +1,119 @@
+import { ParleyError, randomToken } from '../../shared/index.ts';
+import { Action, ActionList, ActionParams, PutActionRequest, PutActionResponse } from '../../shared/schemas/engine-actions.ts';
+import { checkEndpointAddress, checkEndpointHost, checkEndpointUrl, type ApiRoutes, type SecretBox, type Sql, type TargetPolicy } from '../../shared/server/index.ts';
+import { actionView, definitionOf } from '../actions/action-definitions.ts';
+import type { EngineState } from '../auth.ts';
+import { ACTIONS_MAX, deleteAction, findAction, listActionRows, putAction, type ActionRow } from '../store/actions.ts';
+import type { Caller } from '../store/environment.ts';
+
+const tag = 'Actions';
+const security = 'apiKey';
+const params = ActionParams;
+
+/**
+ * Refuses an action URL the engine may never call, with the webhooks' rules (SPEC "Webhook
+ * delivery" rule 1): https (an allowed private origin may use http), no user name, and no private
+ * address, checked now and again at every connection.
+ */
+async function checkActionUrl(raw: string, policy: TargetPolicy): Promise<string> {
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' && !policy.allowedPrivateOrigins.includes(url.origin)) {
+    throw new ParleyError('invalid_request', "An action's URL must use https: it is called for live customers.");
+  }
+  try {
+    checkEndpointUrl(raw, 'live', policy);
+    checkEndpointHost(url, policy);
+    await checkEndpointAddress(url, policy);
+  } catch (error) {
+    if (error instanceof ParleyError) throw new ParleyError('invalid_request', `The action URL is refused, as a webhook's would be: ${error.message}`);
+    throw error;
+  }
+  return url.href;
+}
+
+/** A sandbox key may not reach what live customers' requests are posted to, nor its secret. */
+function refuseSandboxOnUrl(caller: Caller, what: string): void {
+  if (caller.environment !== 'live') {
+    throw new ParleyError('forbidden', `${what}: an action with a URL is managed with a live key (service_live_…), since live customers' requests are posted to it, signed with its secret.`);
+  }
+}
+
+/**
+ * `/v1/actions`: what the AI may ask the site's server to do. Actions belong to the account (both
+ * environments' customers ask for the same ones); either key manages them, except an action's URL,
+ * which only a live key sets, changes or removes.
+ */
+export function addActionRoutes(routes: ApiRoutes<EngineState>, { sql, now, policy, secrets }: { sql: Sql; now: () => Date; policy: TargetPolicy; secrets: SecretBox }): void {
+  const found = async (accountId: string, name: string): Promise<ActionRow> => {
+    const row = await findAction(sql, accountId, name);
+    if (!row) throw new ParleyError('not_found', `No action ${name} in this account.`);
+    return row;
+  };
+  routes
+    .add(
+      { method: 'get', path: '/v1/actions', tag, security, summary: "The account's actions", description: `Every action, by name (an account defines at most ${ACTIONS_MAX}).`, responses: { 200: { description: 'The actions.', schema: ActionList } } },
+      async (ctx) => {
+        ctx.body = { actions: (await listActionRows(sql, ctx.state.caller.accountId)).map(actionView) };
+      },
+    )
+    .add(
+      { method: 'get', path: '/v1/actions/:name', tag, security, summary: 'One action', params, responses: { 200: { description: 'The action, without its secret.', schema: Action } }, errors: ['not_found'] },
+      async (ctx, { params }) => {
+        ctx.body = actionView(await found(ctx.state.caller.accountId, params.name));
+      },
+    )
+    .add(
+      {
+        method: 'put',
+        path: '/v1/actions/:name',
+        tag,
+        security,
+        summary: 'Define or replace an action',
+        description: [
+          'The whole action: what it does, its inputs as JSON Schema (an object of string properties, each with a description and a pattern; x-ask is the question for a missing one), when the retrieval brain asks for it (triggers), how the AI tells a success (reply, card), and optionally a live URL.',
+          "With a URL, a live customer's action request is posted there (the event as the feed has it, with environment and customer_ref), signed as webhooks are (X-Service-Timestamp, X-Service-Signature) with the action's secret; X-Service-Delivery-Id is the action request's id. A JSON object answered with a 2xx within 10 s is the result; anything else makes the action fail, and the AI says so. The secret is in the answer that first gives the action a URL (and with rotate_secret) only.",
+          'Sandbox customers never reach the URL: a sandbox fixture runs the action, or without one your server does (action-results). Only a live key sets, changes or removes a URL.',
+        ].join(' '),
+        params,
+        body: PutActionRequest,
+        responses: {
+          200: { description: 'The action, replaced.', schema: PutActionResponse },
+          201: { description: 'The action, defined.', schema: PutActionResponse },
+        },
+        errors: ['forbidden', 'unprocessable'],
+      },
+      async (ctx, { params, body }) => {
+        const { caller } = ctx.state;
+        const existing = await findAction(sql, caller.accountId, params.name);
+        if (existing?.url || body.url || body.rotate_secret) refuseSandboxOnUrl(caller, `The action ${params.name} has or is given a URL`);
+        const url = body.url ? await checkActionUrl(body.url, policy) : null;
+        if (body.rotate_secret && !url) throw new ParleyError('invalid_request', 'rotate_secret needs a url: the secret signs the requests posted to it.');
+        // The secret stays with the action while it has a URL; a new one comes with its first URL, or when asked for.
+        const secret = url && (!existing?.secret || body.rotate_secret) ? `whsec_${randomToken(32)}` : undefined;
+        const sealedSecret = url ? (secret ? secrets.seal(secret) : existing!.secret) : null;
+        const { row, created } = await putAction(sql, caller.accountId, definitionOf(params.name, body), { url, sealedSecret }, now());
+        ctx.status = created ? 201 : 200;
+        ctx.body = { ...actionView(row), ...(secret ? { secret } : {}) } satisfies PutActionResponse;
+      },
+    )
+    .add(
+      {
+        method: 'delete',
+        path: '/v1/actions/:name',
+        tag,
+        security,
+        summary: 'Delete an action',
+        description: 'The AI no longer asks for it; its sandbox fixture goes with it. An action with a URL is deleted with a live key.',
+        params,
+        responses: { 204: { description: 'Deleted.' } },
+        errors: ['not_found', 'forbidden'],
+      },
+      async (ctx, { params }) => {
+        const { caller } = ctx.state;
+        const existing = await found(caller.accountId, params.name);
+        if (existing.url) refuseSandboxOnUrl(caller, `The action ${params.name} has a URL`);
+        await deleteAction(sql, caller.accountId, params.name);
+        ctx.status = 204;
+      },
+    );
+}
