@@ -188,7 +188,8 @@ export async function claimLiveCall(db: Queryable, id: string, now: Date, until:
 /** Requests whose URL is still to be called and that no process holds: left by a process that stopped before it called. */
 export async function lapsedLiveCalls(db: Queryable, now: Date, limit: number): Promise<string[]> {
   const rows = await db.query<{ id: string }>(
-    "SELECT id FROM action_requests WHERE handled_by = 'url' AND status = 'pending' AND (call_until IS NULL OR call_until < $1) ORDER BY created_at LIMIT $2",
+    `SELECT r.id FROM action_requests r JOIN conversations c ON c.id = r.conversation_id
+     WHERE r.handled_by = 'url' AND r.status = 'pending' AND (r.call_until IS NULL OR r.call_until < $1) ORDER BY r.created_at LIMIT $2`,
     [now, limit],
   );
   return rows.map((row) => row.id);
