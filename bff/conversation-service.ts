@@ -1,5 +1,5 @@
-import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
-import type { RateLimiter, Sql } from '../shared/server/index.ts';
+import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetAttachment, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
+import type { Queryable, RateLimiter, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
 import type { EngineKeys } from './engine-keys.ts';
 import type { Relay } from './relay.ts';
@@ -15,7 +15,7 @@ export interface ConversationServiceDeps {
   sql: Sql;
   /** A conversation is opened only in an environment this BFF holds an engine key for. */
   engines: Pick<EngineKeys, 'for'>;
-  relay: Pick<Relay, 'kick'>;
+  relay: Pick<Relay, 'kick' | 'surveyAnswered'>;
   publisher: Publisher;
   now: () => Date;
   /** Counts new messages per customer and per inbox before they go to the engine (fairness). */
@@ -108,9 +108,15 @@ export function createConversationService({ sql, engines, relay, publisher, now,
 
     /**
      * Keeps the customer's message and queues it for the engine. The same `message_id` again
-     * gives back the first copy and changes nothing, so every retry is safe.
+     * gives back the first copy and changes nothing, so every retry is safe. `attach` keeps the
+     * files of a new message in the same transaction (the attachments' service gives it).
      */
-    async send(customer: Customer & Pick<Session, 'standingToCheck'>, uuid: string, request: SendWidgetMessageRequest): Promise<{ message: WidgetMessage; created: boolean }> {
+    async send(
+      customer: Customer & Pick<Session, 'standingToCheck'>,
+      uuid: string,
+      request: SendWidgetMessageRequest,
+      attach?: (tx: Queryable, message: WidgetMessage, conversation: ConversationRecord) => Promise<WidgetAttachment[]>,
+    ): Promise<{ message: WidgetMessage; created: boolean }> {
       const standing = customer.standingToCheck;
       const sent = await sql.transaction(async (tx) => {
         // Found, locked (which orders the conversation's messages) and kept in one statement; it
@@ -121,6 +127,7 @@ export function createConversationService({ sql, engines, relay, publisher, now,
         if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
         // Only a new message counts (a retry of one kept already is free); over the limit it is not kept.
         if (result.created) await countMessage(customer);
+        if (result.created && attach) result.message = { ...result.message, attachments: await attach(tx, result.message, conversation) };
         if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
         return { conversation, result };
       });
@@ -193,6 +200,8 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       await publisher.record(tx, conversation, [{ type: 'message.answered', messageId: question.id }]);
     });
     publisher.publish(conversation, { type: 'message.answered', messageId: question.id });
+    // The engine gets the answer through the relay (after the close), so it is not lost while the engine is away.
+    relay.surveyAnswered(conversation.id);
   }
 }
 

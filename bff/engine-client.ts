@@ -8,7 +8,9 @@ import {
   isErrorBody,
   MeResponse,
   SendMessageResponse,
+  SurveyResponseRecord,
   type ErrorCode,
+  type SurveyResponseRequest,
   WireEvents,
   type SendMessageRequest,
 } from '../shared/index.ts';
@@ -201,6 +203,11 @@ export class EngineClient {
   /** Relays a person's answer to the customer. */
   humanMessage(conversationId: string, message: { text: string; author_name?: string | undefined; author_ref?: string | undefined }, idempotencyKey?: string): Promise<ConversationChange> {
     return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/human-messages`, ChangeAnswer, message, idempotencyKey);
+  }
+
+  /** The customer's answer to the conversation's satisfaction survey (the engine emits survey.response for a new or changed one). */
+  surveyResponse(conversationId: string, answer: SurveyResponseRequest, idempotencyKey?: string): Promise<SurveyResponseRecord> {
+    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/survey`, SurveyResponseRecord, answer, idempotencyKey);
   }
 
   /** The same engine, reached with another API key (to check a site's server's own key). */

@@ -7,6 +7,8 @@ import { givenCustomerRef } from './customer-refs.ts';
 import type { Change, Publisher } from './publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { claimOutbox, continueOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type PendingMessage } from './store/outbox.ts';
+import { conversationsWithSurveyToForward } from './store/surveys.ts';
+import { forwardSurvey } from './survey-forwarding.ts';
 
 // Waits between attempts while the engine cannot be reached; the last one repeats.
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
@@ -29,10 +31,11 @@ export interface RelayDeps {
 
 /**
  * The outbox: per conversation, one at a time and in order, forwards the customer's pending
- * messages to the engine (then a close the customer asked for). Each call carries the customer's
- * `message_id` and an `Idempotency-Key`, so a retry can never double anything. While the engine
- * cannot be reached, or asks us to slow down, the work stays in the store and is tried again
- * (honouring `Retry-After`); nothing is dropped, and pending work is picked up again at start.
+ * messages to the engine (then a close the customer asked for, then the customer's survey
+ * answer). Each call carries the customer's `message_id` and an `Idempotency-Key`, so a retry
+ * can never double anything. While the engine cannot be reached, or asks us to slow down, the
+ * work stays in the store and is tried again (honouring `Retry-After`); nothing is dropped, and
+ * pending work is picked up again at start.
  */
 export function createRelay({ sql, engines, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, onAnswer, onEngineBack }: RelayDeps) {
   const running = new Map<number, Promise<void>>();
@@ -40,6 +43,8 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
   // At most one waiting retry per conversation, however many of its messages wait.
   const timers = new Map<number, NodeJS.Timeout>();
   const failures = new Map<number, number>();
+  // Conversations with a survey answer the engine does not have yet; asked for only for these.
+  const surveys = new Set<number>();
   let closed = false;
   // This relay's name in the conversations' leases (one per process).
   const owner = `relay_${randomToken(12)}`;
@@ -137,9 +142,19 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
 
   function run(conversationId: number): void {
     const task = drain(conversationId)
-      .then((drained) => {
+      .then(async (drained) => {
         // Another node holds the lease and drains it; should that node die, its lease runs out and this one takes over.
         if (!drained) later(conversationId, LEASE_MS);
+        // After the messages and the close: the customer's survey answer.
+        // Taken off first: an answer changed meanwhile puts it back, and the kick it makes sends that too.
+        else if (surveys.delete(conversationId)) {
+          try {
+            await forwardSurvey({ sql, engines, logger }, conversationId);
+          } catch (error) {
+            surveys.add(conversationId);
+            throw error;
+          }
+        }
       })
       .catch((error: unknown) => {
         const attempt = (failures.get(conversationId) ?? 0) + 1;
@@ -162,11 +177,19 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     else run(conversationId);
   }
 
+  /** The customer answered the conversation's survey (or changed the answer): the engine is told, after the conversation's close. */
+  function surveyAnswered(conversationId: number): void {
+    surveys.add(conversationId);
+    kick(conversationId);
+  }
+
   return {
     kick,
-    /** Picks up every message and close that was waiting when the process stopped. */
+    surveyAnswered,
+    /** Picks up every message, close and survey answer that was waiting when the process stopped. */
     async resume(): Promise<void> {
-      for (const id of await conversationsWithUpstreamWork(sql)) kick(id);
+      for (const id of await conversationsWithSurveyToForward(sql)) surveys.add(id);
+      for (const id of new Set([...(await conversationsWithUpstreamWork(sql)), ...surveys])) kick(id);
     },
     /** Resolves when no conversation is being drained right now (retries may still be scheduled). */
     async settled(): Promise<void> {

@@ -42,3 +42,38 @@ export async function surveyQuestion(db: Queryable, conversationId: number): Pro
 export async function saveSurveyAnswer(db: Queryable, questionId: number, rating: number, comment: string): Promise<void> {
   await db.query('UPDATE messages SET submitted_values = $2::jsonb WHERE id = $1', [questionId, JSON.stringify({ csat_survey_response: { rating, feedback_message: comment } })]);
 }
+
+/** A survey answer the engine does not have yet, with where it goes. */
+export interface SurveyToForward {
+  rating: number;
+  comment: string;
+  /** The answer's version: when it was last changed. */
+  updatedAt: Date;
+  conversationUuid: string;
+  engineConversationId: string | null;
+  environment: ConversationRecord['environment'];
+}
+
+/** The conversation's survey answer when the engine does not have this version of it yet. */
+export async function surveyToForward(db: Queryable, conversationId: number): Promise<SurveyToForward | undefined> {
+  const [row] = await db.query<{ rating: number; comment: string; updated_at: Date; uuid: string; engine_conversation_id: string | null; environment: ConversationRecord['environment'] }>(
+    `SELECT s.rating, s.comment, s.updated_at, c.uuid, c.engine_conversation_id, c.environment
+     FROM surveys s JOIN conversations c ON c.id = s.conversation_id
+     WHERE s.conversation_id = $1 AND s.engine_forwarded_at IS DISTINCT FROM s.updated_at`,
+    [conversationId],
+  );
+  return (
+    row && { rating: row.rating, comment: row.comment, updatedAt: row.updated_at, conversationUuid: row.uuid, engineConversationId: row.engine_conversation_id, environment: row.environment }
+  );
+}
+
+/** Notes that the engine has this version of the answer (a newer one, kept meanwhile, still waits). */
+export async function markSurveyForwarded(db: Queryable, conversationId: number, updatedAt: Date): Promise<void> {
+  await db.query('UPDATE surveys SET engine_forwarded_at = updated_at WHERE conversation_id = $1 AND updated_at = $2', [conversationId, updatedAt]);
+}
+
+/** Conversations whose survey answer the engine does not have yet (picked up again at start). */
+export async function conversationsWithSurveyToForward(db: Queryable): Promise<number[]> {
+  const rows = await db.query<{ id: number }>('SELECT conversation_id AS id FROM surveys WHERE engine_forwarded_at IS DISTINCT FROM updated_at');
+  return rows.map((row) => row.id);
+}
