@@ -366,6 +366,9 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       'put /v1/actions/{name}': { description: 'A contract action' },
       'put /v1/sandbox/fixtures/{action}': { result: {} },
       'post /v1/conversations/{id}/survey': { rating: 5 },
+      'patch /v1/agent': { name: 'Contract' },
+      'put /v1/agent/kill-switch': { enabled: false },
+      'post /v1/customers/{customer_ref}/merge': { from: 'contract-from' },
     };
     // JSON bodies; a multipart upload's form (POST /v1/media) is checked in engine/media-routes.test.ts.
     const withBodies = operations().filter(({ operation }) => operation.requestBody?.content?.['application/json']);

@@ -2,6 +2,7 @@ import { extractInputs, matchAction, missingInputs, type ActionDefinition, type 
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
 import type { KnowledgeBase, KnowledgeHit, KnowledgeSection } from './knowledge-base.ts';
 import { PERSON_REQUEST, textsFor } from './texts.ts';
+import { DEFAULT_AGENT, voiceOf, type AgentProfile } from './agent-profile.ts';
 import type { ReplyChoice } from '../../shared/index.ts';
 
 /** The article an answer came from: what "did that help?" is about. */
@@ -43,7 +44,7 @@ export type Decision =
       /** The LLM's words for the sandbox fixture's result (the template's otherwise). */
       phrased?: string;
     }
-  | { kind: 'handover'; text: string; reason: 'customer_request' | 'no_answer' }
+  | { kind: 'handover'; text: string; reason: 'customer_request' | 'no_answer' | 'keyword' }
   | { kind: 'close'; text: string };
 
 // Below this BM25 score a hit is a coincidence of words, not an answer.
@@ -56,11 +57,12 @@ const CLEAR_LEAD = 1.5;
 const SUGGEST_SCORE = 3.5;
 // The thresholds are tuned on demo/knowledge-questions.ts: `npm run eval` prints the accuracy.
 
-export const HANDOVER_TEXT = "Of course. I'm passing you to a person from our team; they will answer here as soon as they can.";
-export const FAREWELL_TEXT = "You're welcome! I'm glad I could help. I'll close this chat now; write again any time.";
-export const WELCOME_TEXT = "You're welcome! Is there anything else I can help you with?";
-export const HELPED_TEXT = "Glad that helped! Is there anything else I can help you with?";
-export const NOT_HELPED_TEXT = "I'm sorry that didn't help. You can put your question another way, or talk to a person from our team.";
+// The brain's own sentences in the default (friendly) tone; the agent's tone chooses others (agent-profile.ts).
+export const HANDOVER_TEXT = voiceOf('friendly').handover;
+export const FAREWELL_TEXT = voiceOf('friendly').farewell;
+export const WELCOME_TEXT = voiceOf('friendly').welcome;
+export const HELPED_TEXT = voiceOf('friendly').helped;
+export const NOT_HELPED_TEXT = voiceOf('friendly').notHelped;
 export const DID_THAT_HELP = 'Did that help?';
 /** The buttons under an answer; pressing one sends its value. */
 export const FEEDBACK_CHOICES: readonly ReplyChoice[] = [
@@ -112,17 +114,18 @@ export function notSureAnswer(hits: readonly KnowledgeHit[], locale?: string): {
  * Decides what the AI does with a customer's message (already masked), in this order: hand over
  * when asked for a person; take the answer to "did that help?"; run or keep collecting an action;
  * close after a thank-you that follows a good answer; otherwise answer from the knowledge base or
- * say honestly that it is not sure. A pure function of its inputs.
+ * say honestly that it is not sure. Its own sentences are in the agent's tone. A pure function of its inputs.
  */
-export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBase, actions: readonly ActionDefinition[], locale?: string): Decision {
-  if (asksForPerson(text)) return { kind: 'handover', text: HANDOVER_TEXT, reason: 'customer_request' };
+export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBase, actions: readonly ActionDefinition[], locale?: string, agent: AgentProfile = DEFAULT_AGENT): Decision {
+  const voice = voiceOf(agent.tone);
+  if (asksForPerson(text)) return { kind: 'handover', text: voice.handover, reason: 'customer_request' };
 
   if (memory.lastAnswer) {
     const [yes, no] = FEEDBACK_CHOICES;
-    if (text.trim() === yes!.value) return { kind: 'reply', text: HELPED_TEXT, answered: false, neutral: true, feedback: { helpful: true, source: memory.lastAnswer } };
+    if (text.trim() === yes!.value) return { kind: 'reply', text: voice.helped, answered: false, neutral: true, feedback: { helpful: true, source: memory.lastAnswer } };
     if (text.trim() === no!.value) {
       const person = { label: textsFor(locale).person, value: PERSON_REQUEST };
-      return { kind: 'reply', text: NOT_HELPED_TEXT, answered: false, neutral: true, choices: [person], feedback: { helpful: false, source: memory.lastAnswer } };
+      return { kind: 'reply', text: voice.notHelped, answered: false, neutral: true, choices: [person], feedback: { helpful: false, source: memory.lastAnswer } };
     }
   }
 
@@ -141,7 +144,7 @@ export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBa
   }
 
   if (saysThanksOrBye(text)) {
-    return memory.lastReplyAnswered ? { kind: 'close', text: FAREWELL_TEXT } : { kind: 'reply', text: WELCOME_TEXT, answered: false, neutral: true };
+    return memory.lastReplyAnswered ? { kind: 'close', text: voice.farewell } : { kind: 'reply', text: voice.welcome, answered: false, neutral: true };
   }
 
   const answer = answerQuestion(knowledge, text, locale);

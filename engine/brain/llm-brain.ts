@@ -1,6 +1,7 @@
 import { extractInputs, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
 import { decide, DID_THAT_HELP, FEEDBACK_CHOICES, notSureAnswer, sourceLine, type BrainMemory, type Decision } from './brain.ts';
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
+import { agentPersona, DEFAULT_AGENT, type AgentProfile } from './agent-profile.ts';
 import type { KnowledgeBase, KnowledgeHit } from './knowledge-base.ts';
 import { LlmUnavailableError, type LlmClient, type LlmMessage, type LlmTool } from './llm-client.ts';
 import { brainLanguage } from './texts.ts';
@@ -27,13 +28,13 @@ export interface LlmDecision {
 
 const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', ar: 'Arabic', ja: 'Japanese' };
 
-/** The system prompt: the rules, and the knowledge passages with their titles (nothing else is known). */
-export function systemPrompt(passages: readonly KnowledgeHit[], locale: string | undefined): string {
+/** The system prompt: the agent (its name and tone), the rules, and the knowledge passages with their titles (nothing else is known). */
+export function systemPrompt(passages: readonly KnowledgeHit[], locale: string | undefined, agent: AgentProfile = DEFAULT_AGENT): string {
   const language = LANGUAGE_NAMES[brainLanguage(locale)] ?? 'English';
   const sources = passages.map((hit, index) => `[${index + 1}] ${hit.section.title} › ${hit.section.heading}\n${hit.section.text}`).join('\n\n');
   return [
-    "You are the customer support assistant of an online shop. Answer the customer's last message using only the passages below.",
-    'Be brief and friendly. Do not invent facts, prices, dates or policies that the passages do not state.',
+    agentPersona(agent),
+    "Answer the customer's last message using only the passages below. Do not invent facts, prices, dates or policies that the passages do not state.",
     `If the passages do not answer the question, reply with exactly ${NOT_SURE_MARK} and nothing else.`,
     'When a tool fits what the customer asks (for example looking up an order), call it instead of answering.',
     `Answer in ${language} when the customer writes in it.`,
@@ -66,15 +67,15 @@ export function actionTools(actions: readonly ActionDefinition[]): LlmTool[] {
  */
 export async function decideWithLlm(
   llm: LlmClient,
-  input: { text: string; memory: BrainMemory; knowledge: KnowledgeBase; actions: readonly ActionDefinition[]; locale?: string | undefined; history: readonly HistoryTurn[] },
+  input: { text: string; memory: BrainMemory; knowledge: KnowledgeBase; actions: readonly ActionDefinition[]; locale?: string | undefined; history: readonly HistoryTurn[]; agent?: AgentProfile },
   /** Streams the answer's text as the model writes it (never a NOT_SURE, which is held back). */
   onDelta?: (text: string) => void,
 ): Promise<LlmDecision> {
-  const { text, memory, knowledge, actions, locale, history } = input;
+  const { text, memory, knowledge, actions, locale, history, agent = DEFAULT_AGENT } = input;
   const none = { promptTokens: 0, completionTokens: 0 };
   const feedback = memory.lastAnswer && FEEDBACK_CHOICES.some((choice) => choice.value === text.trim());
   if (asksForPerson(text) || feedback || memory.awaitingAction || saysThanksOrBye(text)) {
-    return { decision: decide(text, memory, knowledge, actions, locale), usage: none, fellBack: false };
+    return { decision: decide(text, memory, knowledge, actions, locale, agent), usage: none, fellBack: false };
   }
   const hits = knowledge.search(text, 3);
   const passages = hits.filter((hit) => hit.score >= PASSAGE_SCORE);
@@ -82,7 +83,7 @@ export async function decideWithLlm(
     return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage: none, fellBack: false };
   }
   const messages: LlmMessage[] = [
-    { role: 'system', content: systemPrompt(passages, locale) },
+    { role: 'system', content: systemPrompt(passages, locale, agent) },
     ...history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: turn.text })),
     { role: 'user', content: text },
   ];
@@ -91,7 +92,7 @@ export async function decideWithLlm(
     answer = await llm.chat(messages, actionTools(actions), onDelta && holdBackNotSure(onDelta));
   } catch (error) {
     if (!(error instanceof LlmUnavailableError)) throw error;
-    return { decision: decide(text, memory, knowledge, actions, locale), usage: none, fellBack: true };
+    return { decision: decide(text, memory, knowledge, actions, locale, agent), usage: none, fellBack: true };
   }
   const { usage } = answer;
   const [call] = answer.toolCalls;
@@ -124,14 +125,14 @@ export async function decideWithLlm(
  */
 export async function phraseResult(
   llm: LlmClient,
-  input: { action: ActionDefinition; inputs: ActionInputs; result: Record<string, unknown>; history: readonly HistoryTurn[]; locale?: string | undefined },
+  input: { action: ActionDefinition; inputs: ActionInputs; result: Record<string, unknown>; history: readonly HistoryTurn[]; locale?: string | undefined; agent?: AgentProfile },
 ): Promise<{ text: string; usage: LlmDecision['usage'] } | undefined> {
   const language = LANGUAGE_NAMES[brainLanguage(input.locale)] ?? 'English';
   const call = { id: 'call_result', type: 'function' as const, function: { name: input.action.name, arguments: JSON.stringify(input.inputs) } };
   const messages: LlmMessage[] = [
     {
       role: 'system',
-      content: `You are the customer support assistant of an online shop. Tell the customer the result of the action in one or two friendly sentences, in ${language}, using only what the result says. If it failed, say so honestly and offer a person.`,
+      content: `${agentPersona(input.agent ?? DEFAULT_AGENT)} Tell the customer the result of the action in one or two sentences, in ${language}, using only what the result says. If it failed, say so honestly and offer a person.`,
     },
     ...input.history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: turn.text })),
     { role: 'assistant', content: null, tool_calls: [call] },

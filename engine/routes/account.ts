@@ -3,6 +3,7 @@ import { CreateSessionRequest, EventsPage, EventsQuery, MeResponse, ParleyError,
 import type { ApiRoutes, SessionTokens, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { FEED_START, readFeed } from '../store/events.ts';
+import { readAgent } from '../store/agent.ts';
 
 const DEFAULT_SESSION_TTL_S = 3600;
 
@@ -31,14 +32,16 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
       },
     )
     .add(
-      { method: 'get', path: '/v1/me', tag: 'Account', security: 'apiKey', summary: 'The key in use and its limits', responses: { 200: { description: 'The key and its limits.', schema: MeResponse } } },
-      (ctx) => {
+      { method: 'get', path: '/v1/me', tag: 'Account', security: 'apiKey', summary: 'The key in use, its limits, and whether the AI is switched off', responses: { 200: { description: 'The key and its limits.', schema: MeResponse } } },
+      async (ctx) => {
         const { caller } = ctx.state;
+        const { killSwitch } = await readAgent(sql, caller);
         const body: MeResponse = {
           account_id: caller.accountId,
           environment: caller.environment,
           key: { id: caller.keyId, prefix: caller.keyPrefix },
           limits: { requests_per_minute: caller.requestsPerMinute },
+          agent: { kill_switch: { enabled: killSwitch !== null, reason: killSwitch?.reason ?? null, since: killSwitch?.since.toISOString() ?? null } },
         };
         ctx.body = body;
       },

@@ -189,6 +189,8 @@ export const MeResponse = z.object({
   environment: z.enum(['sandbox', 'live']),
   key: z.object({ id: z.string(), prefix: z.string() }),
   limits: z.object({ requests_per_minute: z.number().int() }),
+  /** The agent of the key's environment: whether the AI is switched off (kill switch). Absent from engines before it existed. */
+  agent: z.object({ kill_switch: z.object({ enabled: z.boolean(), reason: z.string().nullable(), since: z.string().nullable() }) }).optional(),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
