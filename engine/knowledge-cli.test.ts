@@ -1,44 +1,57 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dataFolder, migrate, openSql, type Sql } from '../shared/server/index.ts';
+import { randomToken } from '../shared/index.ts';
+import { migrate, openSql, type Sql } from '../shared/server/index.ts';
 import { runNodeScript } from '../test/node-script.ts';
+import { POSTGRES_URL } from '../test/stack.ts';
 import { createAccount, ENGINE_MIGRATIONS } from './index.ts';
 
-/** `npm run engine:knowledge`, run as its own process on an embedded store in a folder of this test's own. */
+/**
+ * `npm run engine:knowledge`, run as its own process, on a PostgreSQL database of this test's own
+ * (the CLI uses the schema `engine`, so it gets a database nobody else uses). PostgreSQL rather than
+ * an embedded folder: the folder can be open in one process at a time, and opening it again for each
+ * look at the documents made this file the slowest of the suite. The folder store is the same code
+ * for every CLI and is tested with `npm run engine:account` and `npm run bff:inbox`.
+ */
 describe('npm run engine:knowledge', () => {
+  const database = `parley_knowledge_cli_${randomToken(8).toLowerCase()}`;
+  const databaseUrl = Object.assign(new URL(POSTGRES_URL), { pathname: `/${database}` }).toString();
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  let sql: Sql;
   let dataDir: string;
   let articles: string;
   let accountId: string;
 
-  const withStore = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
-    const sql = await openSql({ dataDir: dataFolder(dataDir, 'engine'), schema: 'engine' });
-    try {
-      return await work(sql);
-    } finally {
-      await sql.close();
-    }
-  };
   const documents = () =>
-    withStore((sql) =>
-      sql.query<{ id: string; title: string; body: string; url: string | null; approved: boolean; source: string }>(
-        'SELECT id, title, body, url, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
-        [accountId],
-      ),
+    sql.query<{ id: string; title: string; body: string; url: string | null; approved: boolean; source: string }>(
+      'SELECT id, title, body, url, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
+      [accountId],
     );
-  const runCli = (...args: string[]) => runNodeScript('engine/knowledge-cli.ts', args, { DATA_DIR: dataDir });
+  const runCli = (...args: string[]) => runNodeScript('engine/knowledge-cli.ts', args, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
 
   beforeAll(async () => {
+    await admin(`CREATE DATABASE ${database}`);
+    sql = await openSql({ databaseUrl, schema: 'engine' });
     dataDir = await mkdtemp(join(tmpdir(), 'parley-engine-knowledge-'));
     articles = join(dataDir, 'articles');
     await mkdir(articles);
-    accountId = await withStore(async (sql) => {
-      await migrate(sql, ENGINE_MIGRATIONS);
-      return createAccount(sql, 'Imported shop');
-    });
+    await migrate(sql, ENGINE_MIGRATIONS);
+    accountId = await createAccount(sql, 'Imported shop');
   });
   afterAll(async () => {
+    await sql?.close();
+    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await rm(dataDir, { recursive: true, force: true });
   });
 
@@ -61,7 +74,7 @@ describe('npm run engine:knowledge', () => {
 
   it('updates the documents of files imported before instead of adding more; a changed file loses its approval, and --approve approves them all', async () => {
     const before = await documents();
-    await withStore((sql) => sql.query("UPDATE knowledge_documents SET approved = true WHERE source = 'gift-cards.md'"));
+    await sql.query("UPDATE knowledge_documents SET approved = true WHERE source = 'gift-cards.md'");
     await writeFile(join(articles, 'repairs.md'), '# Repairs\n\nWe repair watches within ten days.\n');
 
     const again = await runCli('--account', accountId, '--dir', articles);
