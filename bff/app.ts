@@ -11,6 +11,7 @@ import {
   ApiRoutes,
   createSender,
   createWebhookWorker,
+  DEFAULT_MEDIA_LIMIT,
   openSecretBox,
   resealStored,
   type SealedColumn,
@@ -37,6 +38,7 @@ import type { EngineClient } from './engine-client.ts';
 import { EngineKeys } from './engine-keys.ts';
 import { placeUnplacedState } from './store/environments.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
+import { createCustomerErasure } from './customer-erasure.ts';
 import { createFeedTail, type FeedTail } from './feed-tail.ts';
 import { startHousekeeping, type Housekeeping } from './housekeeping.ts';
 import { bffOpenApi, helpdeskOpenApi, isDeskRoute } from './openapi.ts';
@@ -67,12 +69,18 @@ import { addHealthRoutes } from './routes/health.ts';
 import { addMetricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './metrics.ts';
 import { countPending, pendingDeliveries } from './store/backlog.ts';
-import { CLIENT_NAMESPACE } from './client-api/realtime.ts';
+import { CLIENT_NAMESPACE, contactRoom } from './client-api/realtime.ts';
 import { addConsoleRoutes } from './routes/console-page.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
+import { addWidgetAttachmentRoutes } from './routes/attachments.ts';
+import { addDeskAttachmentRoutes } from './routes/attachments-desk.ts';
+import { createAttachmentService, type AttachmentService } from './attachments/attachment-service.ts';
+import type { Attachments } from './attachments/open-storage.ts';
+import { MemoryAttachmentStorage } from './attachments/storage.ts';
+import { startAttachmentSweep } from './attachments/sweep.ts';
 import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
 import { addSessionRoutes } from './routes/widget-sessions.ts';
-import { addWidgetSocket } from './routes/widget-socket.ts';
+import { addWidgetSocket, customerRoom } from './routes/widget-socket.ts';
 import { sessionAuth, widgetRateLimit, type WidgetState } from './session-auth.ts';
 import { WidgetSessions } from './sessions.ts';
 
@@ -142,6 +150,8 @@ export interface BffDeps {
   redis?: { client: Redis; prefix: string } | undefined;
   /** Seals the secrets the BFF stores (webhook signing secrets); by default a key of this process only. */
   secrets?: SecretBox | undefined;
+  /** Where customers' files are kept and the largest taken (openBffInfrastructure opens it); by default memory and 10 MB. */
+  attachments?: Attachments | undefined;
   /** The helpdesk's webhooks (`X-Desk-*`): how often the worker looks for due deliveries (0: only when nudged or drained, for tests), and the operator's own private origins they may reach. */
   deskWebhooks?: { pollMs?: number; allowedPrivateOrigins?: readonly string[]; send?: SendWebhook } | undefined;
 }
@@ -155,6 +165,8 @@ export interface Bff {
   webhooks: WebhookWorker;
   /** Trims what is kept only for a while (seen engine events). */
   housekeeping: Housekeeping;
+  /** Customers' files: send, read, erase (with a customer's data), sweep. */
+  attachments: AttachmentService;
   metrics: Metrics;
   openApi(): Record<string, unknown>;
   /** Attaches Socket.IO to the HTTP server that serves `app`. */
@@ -212,7 +224,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const publisher = new Publisher(logger);
   const webhookPolicy = { allowedPrivateOrigins: deps.deskWebhooks?.allowedPrivateOrigins ?? [] };
   const webhooks = createWebhookWorker({ sql, logger, now, send: deps.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }), secrets });
-  const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge() });
+  const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge(), publicUrl: deps.publicUrl });
   publisher.subscribeDurable(deskHooks.record);
   publisher.subscribe(deskHooks.nudge);
   publisher.subscribe(({ changes }) => {
@@ -220,7 +232,10 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       if (change.type === 'message.created' && change.message.author !== 'system') metrics.messages.inc({ direction: change.message.author === 'customer' ? 'in' : 'out' });
     }
   });
-  const recorder = createEngineEventRecorder({ sql, publisher, now });
+  // A forgotten customer's attachments go through the attachment service, built further down (it
+  // needs the conversations, which need the recorder); erasures run only once requests come.
+  const erasure = createCustomerErasure({ sql, logger, now, eraseAttachments: (ids) => attachments.erase(ids) });
+  const recorder = createEngineEventRecorder({ sql, publisher, now, erasure });
   const feed = createFeedTail({
     sql,
     engines,
@@ -242,6 +257,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}),
   });
   const conversations = createConversationService({ sql, engines, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: deps.messageLimits });
+  const attachmentStore = deps.attachments ?? { storage: new MemoryAttachmentStorage(), maxBytes: DEFAULT_MEDIA_LIMIT };
+  const attachments = createAttachmentService({ sql, ...attachmentStore, conversations, limiter: floodLimiter, logger, now });
 
   const open = new ApiRoutes();
   addSessionRoutes(open, {
@@ -259,12 +276,13 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addMetricsRoutes(open, metrics, deps.metricsToken);
   addHostedChatRoutes(open, sql);
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
-  const client = createClientService({ sql, conversations, publisher, floodLimiter, now });
+  const client = createClientService({ sql, conversations, attachments, publisher, floodLimiter, now, publicUrl: deps.publicUrl });
   const desk = new ApiRoutes<DeskState>();
   addClientApiRoutes(desk, client, { trustProxyHops: deps.trustProxyHops ?? 0, limits: deps.clientApiLimits });
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
   addWidgetRoutes(widget, conversations, deskHooks);
+  addWidgetAttachmentRoutes(widget, attachments, conversations);
   const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy, secrets });
   const trustProxyHops = deps.trustProxyHops ?? 0;
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
@@ -274,8 +292,9 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
   addWebhookRoutes(application, { sql, worker: webhooks, policy: webhookPolicy, now, secrets });
-  const deskConversations = createDeskConversationService({ sql, engines, recorder, conversations, publisher, now });
+  const deskConversations = createDeskConversationService({ sql, engines, recorder, conversations, publisher, now, publicUrl: deps.publicUrl });
   addDeskConversationRoutes(application, deskConversations, sql);
+  addDeskAttachmentRoutes(application, { desk: deskConversations, attachments, sql });
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: floodLimiter, trustProxyHops, now });
 
@@ -320,6 +339,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const webhookPollMs = deps.deskWebhooks?.pollMs ?? 1000;
   if (webhookPollMs > 0) webhooks.start(webhookPollMs);
   const housekeeping = startHousekeeping({ sql, logger, now }, deps.housekeepingMs);
+  const attachmentSweep = startAttachmentSweep(attachments, logger, deps.housekeepingMs);
   let io: SocketServer | undefined;
   metrics.gauge(async () => [
     { name: 'parley_relay_queue_depth', help: 'Customer messages stored and waiting to reach the engine.', values: [{ value: await countPending(sql) }] },
@@ -338,16 +358,23 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     feed,
     webhooks,
     housekeeping,
+    attachments,
     metrics,
     openApi,
     attach(server) {
       io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
       addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops });
-      addClientSocket(io, { sql, publisher, logger });
+      addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl });
+      // A forgotten customer's widget tabs and Client API sockets close, on every node (through the adapter).
+      erasure.onErased((erased) => {
+        for (const { inboxId, customerRef } of erased.customers) io!.of(WIDGET_NAMESPACE).in(customerRoom(inboxId, customerRef)).disconnectSockets(true);
+        for (const contactId of erased.contactIds) io!.of(CLIENT_NAMESPACE).in(contactRoom(contactId)).disconnectSockets(true);
+      });
       addDeskSocket(io, { sql, desk: deskConversations, publisher, logger, now });
     },
     async close() {
       housekeeping.stop();
+      attachmentSweep.stop();
       await feed.stop();
       await relay.close();
       await webhooks.stop();

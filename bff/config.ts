@@ -14,9 +14,11 @@ import {
   RedisUrl,
   SecretKeySet,
   SessionKeySet,
+  DEFAULT_MEDIA_LIMIT,
   type SecretKey,
   type SessionKey,
 } from '../shared/server/index.ts';
+import type { AttachmentSettings } from './attachments/open-storage.ts';
 
 /** A key of the engine's (`service_test_…` / `service_live_…`), as SPEC's API keys look. */
 const ApiKey = z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be API keys (service_test_… or service_live_…)');
@@ -71,12 +73,30 @@ export const BffEnv = z.object({
   LOG_LEVEL: optionalVariable(LogLevel),
   /** Turns GET /metrics on: Prometheus scrapes it with this bearer token. Unset: /metrics answers 404. */
   METRICS_TOKEN: optionalVariable(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+  /** An S3-compatible bucket for attachments (its URL, objects below it); unset: files under DATA_DIR/attachments. */
+  ATTACHMENTS_S3_URL: optionalVariable(HttpUrl),
+  ATTACHMENTS_S3_REGION: optionalVariable(z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or eu-west-1')).default('us-east-1'),
+  ATTACHMENTS_S3_ACCESS_KEY_ID: optionalVariable(z.string().regex(/^[\x21-\x7e]{3,128}$/, 'must be an access key id (printable, no spaces)')),
+  ATTACHMENTS_S3_SECRET_ACCESS_KEY: optionalVariable(z.string().regex(/^[\x21-\x7e]{8,256}$/, 'must be a secret access key (printable, no spaces)')),
+  /** The largest file a customer may attach (10 MB). */
+  ATTACHMENTS_MAX_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(100 * 1024 * 1024, 'must be at most 104857600 (100 MB)').default(DEFAULT_MEDIA_LIMIT),
 });
 
 /** Several nodes (REDIS_URL) open each other's stored secrets: they need one key set, not a key file each. */
 export function secretsGoWithRedis(value: { REDIS_URL?: string | undefined; SECRETS_KEYS?: unknown }, ctx: z.RefinementCtx): void {
   if (value.REDIS_URL && !value.SECRETS_KEYS) {
     ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: 'must be set when REDIS_URL is (every node must open the secrets another node stored)' });
+  }
+}
+
+/** A bucket needs its keys, and keys mean nothing without a bucket. */
+export function attachmentBucketComplete(
+  value: { ATTACHMENTS_S3_URL?: string | undefined; ATTACHMENTS_S3_ACCESS_KEY_ID?: string | undefined; ATTACHMENTS_S3_SECRET_ACCESS_KEY?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  for (const name of ['ATTACHMENTS_S3_ACCESS_KEY_ID', 'ATTACHMENTS_S3_SECRET_ACCESS_KEY'] as const) {
+    if (value.ATTACHMENTS_S3_URL && !value[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'must be set when ATTACHMENTS_S3_URL is (the key the BFF writes the bucket with)' });
+    if (!value.ATTACHMENTS_S3_URL && value[name]) ctx.addIssue({ code: 'custom', path: ['ATTACHMENTS_S3_URL'], message: `must be set when ${name} is (the bucket's URL, e.g. https://my-bucket.s3.eu-west-1.amazonaws.com)` });
   }
 }
 
@@ -113,6 +133,8 @@ export interface BffSettings {
   webhookAllowedPrivateOrigins: string[];
   logLevel: z.output<typeof LogLevel> | undefined;
   metricsToken: string | undefined;
+  /** Where attachments' bytes go (a bucket, or DATA_DIR) and the largest one taken. */
+  attachments: AttachmentSettings;
 }
 
 /** The BFF's part of checked variables, by the names the code uses. */
@@ -135,6 +157,13 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     webhookAllowedPrivateOrigins: value.WEBHOOK_ALLOWED_PRIVATE_ORIGINS,
     logLevel: value.LOG_LEVEL,
     metricsToken: value.METRICS_TOKEN,
+    attachments: {
+      maxBytes: value.ATTACHMENTS_MAX_BYTES,
+      s3:
+        value.ATTACHMENTS_S3_URL && value.ATTACHMENTS_S3_ACCESS_KEY_ID && value.ATTACHMENTS_S3_SECRET_ACCESS_KEY
+          ? { bucketUrl: value.ATTACHMENTS_S3_URL, region: value.ATTACHMENTS_S3_REGION, accessKeyId: value.ATTACHMENTS_S3_ACCESS_KEY_ID, secretAccessKey: value.ATTACHMENTS_S3_SECRET_ACCESS_KEY }
+          : undefined,
+    },
   };
 }
 
@@ -151,7 +180,9 @@ const required = <S extends z.ZodType<unknown, string>>(schema: S, meaning: stri
 const StandaloneEnv = BffEnv.extend({
   AI_API_URL: required(HttpUrl, "the engine's base URL, without /v1 (e.g. http://127.0.0.1:8081)"),
   AI_API_KEY: required(ApiKeySet, 'the API keys this BFF uses with the engine: a service_live_… key, a service_test_… key, or both separated by a comma'),
-}).superRefine(secretsGoWithRedis);
+})
+  .superRefine(secretsGoWithRedis)
+  .superRefine(attachmentBucketComplete);
 
 /** Reads the BFF's settings; anything wrong throws a ConfigError whose message names every bad variable. */
 export function readBffConfig(env: NodeJS.ProcessEnv): BffConfig {

@@ -1,6 +1,6 @@
 /** The BFF's door: build it, what a host builds it from, and the store functions that seed inboxes, keys and people. */
 export { createBff, BFF_MIGRATIONS, type Bff, type BffDeps } from './app.ts';
-export { BffEnv, bffSettings, keyGoesWithEngineUrl, secretsGoWithRedis, readBffConfig, readBffStoreConfig, type BffConfig, type BffSettings } from './config.ts';
+export { attachmentBucketComplete, BffEnv, bffSettings, keyGoesWithEngineUrl, secretsGoWithRedis, readBffConfig, readBffStoreConfig, type BffConfig, type BffSettings } from './config.ts';
 export { openBffInfrastructure, openBffStore, WIDGET_ASSETS_DIR, type BffInfrastructure, type BffStoreOptions } from './infrastructure.ts';
 export { EngineClient, EngineCallError, type EngineClientOptions } from './engine-client.ts';
 export { createInbox, addSiteKey, findSiteKey, readSetting, writeSetting, generateSiteKey, enableClientApi, oldestInboxId } from './store/inboxes.ts';

@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { closeRedis, dataFolder, migrate, openSecretBox, openSql, SessionTokens, type Logger, type SecretBox, type Sql } from '../shared/server/index.ts';
 import { BFF_MIGRATIONS } from './app.ts';
 import type { BffSettings } from './config.ts';
+import { openAttachments, type Attachments } from './attachments/open-storage.ts';
 import { openBffRedis, type BffRedis } from './redis-connection.ts';
 import { ensureSessionKeys } from './session-keys.ts';
 
@@ -32,6 +33,8 @@ export interface BffInfrastructure {
   /** Seals what the BFF stores that is secret (SECRETS_KEYS, or DATA_DIR/secrets.key). */
   secrets: SecretBox;
   redis: BffRedis | undefined;
+  /** Where attachments' bytes are kept (a bucket, DATA_DIR/attachments or memory), and the largest taken. */
+  attachments: Attachments;
   /** Closes Redis, then the store. */
   close(): Promise<void>;
 }
@@ -42,7 +45,7 @@ export interface BffInfrastructure {
  * build the BFF's dependencies with this; both then call createBff.
  */
 export async function openBffInfrastructure(
-  settings: Pick<BffSettings, 'databaseUrl' | 'dataDir' | 'sessionKeys' | 'redisUrl' | 'secretKeys'>,
+  settings: Pick<BffSettings, 'databaseUrl' | 'dataDir' | 'sessionKeys' | 'redisUrl' | 'secretKeys' | 'attachments'>,
   logger: Logger,
   { schemaPrefix = '' }: BffStoreOptions = {},
 ): Promise<BffInfrastructure> {
@@ -56,6 +59,7 @@ export async function openBffInfrastructure(
       tokens,
       secrets,
       redis,
+      attachments: openAttachments(settings, logger),
       async close() {
         if (redis) await closeRedis(redis.client);
         await sql.close();

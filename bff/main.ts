@@ -71,6 +71,7 @@ const bff = await createBff({
   deskWebhooks: { pollMs: config.webhookPollMs, allowedPrivateOrigins: config.webhookAllowedPrivateOrigins },
   secrets: infrastructure.secrets,
   redis: infrastructure.redis,
+  attachments: infrastructure.attachments,
   metrics,
   metricsToken: config.metricsToken,
 });

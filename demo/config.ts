@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { optionalVariable, OriginList, Port, readEnv } from '../shared/server/index.ts';
 import { llmSettings, LlmVariables, modelGoesWithLlmUrl, type LlmSettings } from '../engine/index.ts';
-import { bffSettings, BffEnv, keyGoesWithEngineUrl, secretsGoWithRedis, type BffSettings } from '../bff/index.ts';
+import { attachmentBucketComplete, bffSettings, BffEnv, keyGoesWithEngineUrl, secretsGoWithRedis, type BffSettings } from '../bff/index.ts';
 
 export { ConfigError } from '../shared/server/index.ts';
 
@@ -21,6 +21,7 @@ const Env = BffEnv.extend({
 })
   .superRefine(keyGoesWithEngineUrl)
   .superRefine(secretsGoWithRedis)
+  .superRefine(attachmentBucketComplete)
   .superRefine(modelGoesWithLlmUrl);
 
 export interface DemoConfig extends BffSettings {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ParleyError } from '../../shared/index.ts';
-import type { RateDecision, RateLimiter, Sql } from '../../shared/server/index.ts';
+import type { RateDecision, RateLimiter, Sql, UploadedFile } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import type { Change, Publisher } from '../publisher.ts';
 import type { Customer } from '../sessions.ts';
@@ -16,7 +16,11 @@ import {
   setCustomAttributes,
   setSubmittedValues,
   type ClientConversationRow,
+  type ClientMessageRow,
 } from '../store/client-views.ts';
+import { attachmentsOfMessages } from '../store/attachments.ts';
+import type { AttachmentService } from '../attachments/attachment-service.ts';
+import { clientAttachmentUrl, publicAttachmentShape } from '../attachments/shapes.ts';
 import { contactCustomerRef, deepMerge, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from '../store/contacts.ts';
 import { findConversationById, type ConversationOwner } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
@@ -29,15 +33,37 @@ export const BOT_NAME = 'AI assistant';
 /** The prefix of message ids the BFF makes for Client API messages sent without an echo_id. */
 export const SERVER_MESSAGE_ID_PREFIX = 'srv.';
 
-/** One message as the Client API shows it (for the routes and the realtime events). */
-export async function loadClientMessage(sql: Sql, id: number, contact: ContactRecord) {
+/** One message as the Client API shows it (for the routes and the realtime events); `base` goes before its attachments' paths. */
+export async function loadClientMessage(sql: Sql, id: number, contact: ContactRecord, base = '') {
   const row = await findClientMessage(sql, id);
-  return row && messageShape(row, contact, BOT_NAME);
+  return row && (await shapeClientMessages(sql, [row], contact, base))[0];
+}
+
+/** Messages as the contact sees them, with their attachments (one more statement, for all of them). */
+async function shapeClientMessages(sql: Sql, rows: readonly ClientMessageRow[], contact: ContactRecord, base: string) {
+  const attachments = await attachmentsOfMessages(sql, rows.map((row) => row.id));
+  return rows.map((row) =>
+    messageShape(
+      row,
+      contact,
+      BOT_NAME,
+      (attachments.get(row.id) ?? []).map((attachment) =>
+        publicAttachmentShape(attachment, {
+          messageId: row.id,
+          accountId: attachment.accountId,
+          dataUrl: clientAttachmentUrl(base, { inboxIdentifier: attachment.inboxIdentifier ?? '', sourceId: contact.sourceId, conversationId: attachment.conversationId, id: attachment.id }),
+        }),
+      ),
+    ),
+  );
 }
 
 export interface ClientServiceDeps {
   sql: Sql;
   conversations: ConversationService;
+  attachments: AttachmentService;
+  /** Where people reach the BFF (PUBLIC_URL): attachments' data_url is absolute with it, a path without. */
+  publicUrl?: string | undefined;
   publisher: Publisher;
   floodLimiter: RateLimiter;
   now: () => Date;
@@ -49,7 +75,7 @@ export interface ClientServiceDeps {
  * routes load the inbox and the contact once per request (`inboxOf`, `contactOf`); every lookup
  * after is scoped to them.
  */
-export function createClientService({ sql, conversations, publisher, floodLimiter, now }: ClientServiceDeps) {
+export function createClientService({ sql, conversations, attachments, publisher, floodLimiter, now, publicUrl = '' }: ClientServiceDeps) {
   // The Client API is a public, production surface: its contacts are live customers.
   const ownerOf = (contact: ContactRecord): ConversationOwner => ({ inboxId: contact.inboxId, customerRef: contactCustomerRef(contact), environment: 'live' });
   const customerOf = (contact: ContactRecord): Customer => ({ ...ownerOf(contact), verified: contact.hmacVerified });
@@ -62,7 +88,7 @@ export function createClientService({ sql, conversations, publisher, floodLimite
   }
 
   async function messagesOf(conversationId: number, contact: ContactRecord, options: { before?: number | undefined; limit: number }) {
-    return (await clientMessages(sql, conversationId, options)).map((row) => messageShape(row, contact, BOT_NAME));
+    return shapeClientMessages(sql, await clientMessages(sql, conversationId, options), contact, publicUrl);
   }
 
   /** A conversation with its newest messages (Chatwoot sends them all); older ones come from `GET …/messages?before=`. */
@@ -70,7 +96,7 @@ export function createClientService({ sql, conversations, publisher, floodLimite
     return conversationShape(row, inbox, contact, await messagesOf(row.id, contact, { limit: CLIENT_API_PAGES.messagesInConversation }));
   }
 
-  const messageView = async (id: number, contact: ContactRecord) => (await loadClientMessage(sql, id, contact))!;
+  const messageView = async (id: number, contact: ContactRecord) => (await loadClientMessage(sql, id, contact, publicUrl))!;
 
   async function survey(uuid: string) {
     const row = /^[0-9a-f-]{36}$/i.test(uuid) ? await findSurveyByUuid(sql, uuid) : undefined;
@@ -196,6 +222,22 @@ export function createClientService({ sql, conversations, publisher, floodLimite
       // Without an echo_id the BFF names the message itself; such ids are never echoed back.
       const { message } = await conversations.send(customerOf(contact), row.uuid, { text: content, message_id: echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}` });
       return messageView(message.id, contact);
+    },
+
+    /** The largest multipart message read: its files (at most ATTACHMENTS_MAX_BYTES together) and its content. */
+    attachmentBodyLimit: attachments.bodyLimit,
+
+    /** A message with files (Chatwoot's multipart `attachments[]`), with words or without; `echo_id` makes a retry harmless. */
+    async createMessageWithAttachments(contact: ContactRecord, displayId: string, content: string | undefined, echoId: string | undefined, files: readonly UploadedFile[]) {
+      const row = await conversationRow(contact, displayId);
+      const messageId = echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}`;
+      const { message } = await attachments.send(customerOf(contact), row.uuid, { text: content, messageId, uploader: 'client_api' }, files);
+      return messageView(message.id, contact);
+    },
+
+    /** A file of the contact's conversation, with its bytes; 404 for anyone else's. */
+    async attachment(contact: ContactRecord, displayId: string, attachmentId: string) {
+      return attachments.open((await conversationRow(contact, displayId)).id, attachmentId);
     },
 
     async listMessages(contact: ContactRecord, displayId: string, before: number | undefined) {

@@ -7,7 +7,8 @@ import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './client-service.ts
 /** The Socket.IO namespace where custom clients subscribe with a contact's `pubsub_token`. */
 export const CLIENT_NAMESPACE = '/client';
 
-const contactRoom = (contactId: number) => `contact:${contactId}`;
+/** Every socket of one contact joins this room. */
+export const contactRoom = (contactId: number) => `contact:${contactId}`;
 const contactIdOf = (customerRef: string): number | undefined => {
   const match = /^ctc_(\d+)$/.exec(customerRef);
   return match ? Number(match[1]) : undefined;
@@ -19,7 +20,7 @@ const contactIdOf = (customerRef: string): number | undefined => {
  * `conversation.status_changed`, `conversation.typing_on` / `conversation.typing_off`. Only
  * conversations of Client API contacts (`ctc_…`) are sent, to the contact's room.
  */
-export function addClientSocket(io: Server, { sql, publisher, logger }: { sql: Sql; publisher: Publisher; logger: Logger }): void {
+export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl = '' }: { sql: Sql; publisher: Publisher; logger: Logger; publicUrl?: string | undefined }): void {
   const namespace = io.of(CLIENT_NAMESPACE);
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
@@ -38,7 +39,7 @@ export function addClientSocket(io: Server, { sql, publisher, logger }: { sql: S
   /** One batch, shaped for the contact, in order. */
   async function pushes({ conversation, changes }: ChangeBatch, contact: ContactRecord): Promise<[string, unknown][]> {
     const events: [string, unknown][] = [];
-    const message = async (id: number) => loadClientMessage(sql, id, contact);
+    const message = async (id: number) => loadClientMessage(sql, id, contact, publicUrl);
     for (const change of changes) {
       switch (change.type) {
         case 'message.created':

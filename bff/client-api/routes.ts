@@ -4,6 +4,8 @@ import { clientLimitKey, MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '.
 import type { ContactRecord } from '../store/contacts.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientService } from './client-service.ts';
+import { MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';
+import { sendAttachment } from '../attachments/serve.ts';
 import { CLIENT_API_PAGES, clientApiLimits, refuseOverLimit, type ClientApiLimits } from './limits.ts';
 import { contactRecordShape, contactShape, inboxShape } from './shapes.ts';
 import {
@@ -13,6 +15,7 @@ import {
   CsatSurvey,
   CsatUpdatePayload,
   IdentityQuery,
+  MessageFormFields,
   MessagePayload,
   MessageUpdatePayload,
   MessagesQuery,
@@ -217,17 +220,44 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/messages`,
         tag,
         summary: 'Send a message',
-        description: `content of at most 150,000 characters, in a body of at most 640 KB (413 payload_too_large over that); echo_id comes back in the realtime event. A contact sends at most ${messagesPerContact} messages a minute over all its conversations.`,
+        description:
+          `content of at most 150,000 characters, in a body of at most 640 KB (413 payload_too_large over that); echo_id comes back in the realtime event. A contact sends at most ${messagesPerContact} messages a minute over all its conversations. ` +
+          `Files go as multipart/form-data (Chatwoot's form): content (optional with files), echo_id and up to ${MAX_FILES_PER_MESSAGE} attachments[], checked by their bytes: ` +
+          'PNG, JPEG, GIF, WebP or PDF (anything else 415), together at most 10 MB by default (413), images of at most 40 megapixels (422); a compressed body is 415.',
         params: conversationParams,
         body: MessagePayload,
         bodyLimit: MESSAGE_BODY_LIMIT,
+        multipart: { fields: MessageFormFields, files: { 'attachments[]': 'A photo or a PDF (the field may come several times)' }, limit: client.attachmentBodyLimit },
         responses: { 200: { description: 'The message.', schema: PublicMessage } },
-        errors: [...errors, 'invalid_state'],
+        errors: [...errors, 'invalid_state', 'unprocessable'],
       },
-      async (ctx, { params, body }) => {
+      async (ctx, { params, body, files }) => {
         const counted = await client.count('messagesPerContact', ctx.state.contact.id, messagesPerContact);
         refuseOverLimit(ctx, counted, `A contact may send ${messagesPerContact} messages a minute.`);
+        const stray = files.find((file) => file.field !== 'attachments[]' && file.field !== 'attachments');
+        if (stray) throw new ParleyError('invalid_request', `Send files as attachments[], not ${stray.field}.`, { problems: [{ field: stray.field, message: 'not a field of this form' }] });
+        if (files.length > 0) {
+          ctx.body = await client.createMessageWithAttachments(ctx.state.contact, params.conversation_id, body.content || undefined, body.echo_id, files);
+          return;
+        }
+        if (!body.content) throw new ParleyError('invalid_request', 'Send content, attachments[], or both.', { problems: [{ field: 'content', message: 'required without attachments' }] });
         ctx.body = await client.createMessage(ctx.state.contact, params.conversation_id, body.content, body.echo_id);
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/attachments/:attachment_id`,
+        tag,
+        summary: "A file of the contact's conversation (a message's data_url)",
+        description: "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs. Another contact's file is 404.",
+        params: conversationParams.extend({ attachment_id: z.string().max(20) }),
+        responses: { 200: { description: 'The file.', contentType: 'application/octet-stream', schema: z.string() } },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        const { attachment, bytes } = await client.attachment(ctx.state.contact, params.conversation_id, params.attachment_id);
+        sendAttachment(ctx, attachment, bytes);
       },
     )
     .add(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageText } from '../../shared/index.ts';
+import { PublicAttachment } from '../attachments/shapes.ts';
 
 /** Request bodies of the helpdesk Client API, as Chatwoot's clients send them. */
 
@@ -38,6 +39,12 @@ export const TypingPayload = z.strictObject({ typing_status: z.enum(['on', 'off'
 
 export const MessagePayload = z.strictObject({
   content: MessageText,
+  echo_id: z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -').optional(),
+});
+
+/** The text fields of a message sent as multipart/form-data with `attachments[]` (Chatwoot's form). */
+export const MessageFormFields = z.strictObject({
+  content: z.string().trim().max(150_000).optional(),
   echo_id: z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -').optional(),
 });
 
@@ -123,6 +130,8 @@ export const PublicMessage = z.object({
   content_attributes: z.record(z.string(), z.unknown()),
   created_at: EpochSeconds,
   conversation_id: z.number().int(),
+  /** Only on messages with files, as Chatwoot's. */
+  attachments: z.array(PublicAttachment).optional(),
   sender: Sender.optional(),
 });
 export type PublicMessage = z.infer<typeof PublicMessage>;

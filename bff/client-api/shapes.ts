@@ -1,6 +1,7 @@
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientConversationRow as ConversationRow, ClientMessageRow as MessageRow } from '../store/client-views.ts';
 import type { ContactRecord } from '../store/contacts.ts';
+import type { PublicAttachment } from '../attachments/shapes.ts';
 import type { PublicContact, PublicContactRecord, PublicConversation, PublicInbox, PublicMessage } from './schemas.ts';
 
 /** The Client API's records, shaped as Chatwoot's views render them (docs: shared/reference/chatwoot-client-api.md). */
@@ -45,7 +46,8 @@ export function messageType(row: Pick<MessageRow, 'author' | 'content_type'>): 0
   return 1;
 }
 
-export function messageShape(row: MessageRow, contact: ContactRecord, botName: string): PublicMessage {
+/** A message as the contact sees it; `attachments` (Chatwoot's shape) only when it has files. */
+export function messageShape(row: MessageRow, contact: ContactRecord, botName: string, attachments: readonly PublicAttachment[] = []): PublicMessage {
   const contentType = row.content_type !== 'text' ? row.content_type : row.attributes?.choices?.length ? 'input_select' : row.attributes?.card ? 'cards' : 'text';
   const contentAttributes: Record<string, unknown> = {};
   if (row.attributes?.choices?.length) contentAttributes['items'] = row.attributes.choices.map((choice) => ({ title: choice.label, value: choice.value }));
@@ -62,6 +64,7 @@ export function messageShape(row: MessageRow, contact: ContactRecord, botName: s
     content_attributes: contentAttributes,
     created_at: epoch(row.created_at),
     conversation_id: row.conversation_display_id,
+    ...(attachments.length ? { attachments: [...attachments] } : {}),
     ...senderOf(row, contact, botName),
   };
 }

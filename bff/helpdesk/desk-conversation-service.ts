@@ -19,6 +19,8 @@ import {
 } from '../store/conversations.ts';
 import { deskMessages, findDeskConversation, listDeskConversations, markReadByPeople, setAssignee, type DeskConversation } from '../store/desk-conversations.ts';
 import { insertMessage, setMessageSender, type MessageSender } from '../store/messages.ts';
+import { attachmentsOfMessages } from '../store/attachments.ts';
+import { deskAttachmentShapes } from '../attachments/shapes.ts';
 import type { Caller } from './auth.ts';
 import type { ConversationListQuery, DeskMessage, DeskMessageCreate, StatusChange } from './schemas.ts';
 import { deskConversationShape as conversationShape, deskMessageShape as messageShape } from './shapes.ts';
@@ -49,6 +51,8 @@ export interface DeskConversationDeps {
   now: () => Date;
   /** Where the changes people make (notes, assignments, snoozes, a reopening) are recorded (webhooks) and published (sockets). */
   publisher: Pick<Publisher, 'record' | 'publish'>;
+  /** Where people reach the BFF (PUBLIC_URL): attachments' data_url is absolute with it, a path without. */
+  publicUrl?: string | undefined;
 }
 
 /**
@@ -60,7 +64,7 @@ export interface DeskConversationDeps {
  * stored when it cannot be reached: the console sends it again (an answer with the same echo_id).
  */
 export function createDeskConversationService(deps: DeskConversationDeps) {
-  const { sql, engines, recorder, conversations, publisher, now } = deps;
+  const { sql, engines, recorder, conversations, publisher, now, publicUrl = '' } = deps;
   // Each conversation goes to the engine with the key of its own environment.
   const engineOf = (record: ConversationRecord) => engines.for(record.environment);
 
@@ -208,7 +212,12 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
 
     async messages(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {
       const conversation = await conversationFor(accountId, caller, standing, id);
-      return { payload: (await deskMessages(sql, conversation.record.id)).map(messageShape) };
+      const rows = await deskMessages(sql, conversation.record.id);
+      // Only customers send files: their attachments are read when the conversation has customer messages.
+      const customers = rows.filter((row) => row.author === 'customer').map((row) => row.id);
+      const files = await attachmentsOfMessages(sql, customers);
+      const place = { accountId, conversationId: conversation.record.id, base: publicUrl };
+      return { payload: rows.map((row) => messageShape(row, deskAttachmentShapes(files.get(row.id) ?? [], { ...place, messageId: row.id }))) };
     },
 
     async reply(accountId: number, caller: Caller, standing: Role | 'bot', id: number, body: z.infer<typeof DeskMessageCreate>): Promise<DeskMessage> {

@@ -4,6 +4,7 @@ import type { Change, ChangeBatch, DurableSubscriber, Subscriber } from '../publ
 import { deskMessages, findDeskConversation } from '../store/desk-conversations.ts';
 import { deskTargets, writeDeskDeliveries, type DeskEvent, type DeskEventType } from '../store/desk-webhooks.ts';
 import { deskConversationShape, deskMessageShape } from './shapes.ts';
+import { deskAttachmentShapes } from '../attachments/shapes.ts';
 
 /**
  * A helpdesk webhook's or agent bot's receiver, checked as SPEC's webhook rule 1 says: https (or one
@@ -55,7 +56,7 @@ function eventOf(change: Change): { type: DeskEventType; messageId?: number; cha
  * transaction. The shared webhook worker signs them (`X-Desk-*`), sends and retries them.
  * `nudge` is the live side: right after the commit it wakes the worker, when something was written.
  */
-export function deskWebhooks({ sql, now, wake }: { sql: Sql; now: () => Date; wake: () => void }) {
+export function deskWebhooks({ sql, now, wake, publicUrl = '' }: { sql: Sql; now: () => Date; wake: () => void; publicUrl?: string | undefined }) {
   // Conversations whose step wrote deliveries: their batch, published after the commit, wakes the worker.
   const toSend = new Set<number>();
 
@@ -70,7 +71,14 @@ export function deskWebhooks({ sql, now, wake }: { sql: Sql; now: () => Date; wa
     if (!found) return;
     const view = deskConversationShape(found);
     const ids = [...new Set(wanted.flatMap((event) => (event.messageId ? [event.messageId] : [])))];
-    const messages = new Map((ids.length ? await deskMessages(tx, conversation.id, { ids }) : []).map((row) => [row.id, deskMessageShape(row)]));
+    // A customer's new message brings its files' facts with it: no statement more.
+    const files = new Map(changes.flatMap((change) => (change.type === 'message.created' && change.message.attachments ? [[change.message.id, change.message.attachments] as const] : [])));
+    const attachmentsOf = (id: number) =>
+      deskAttachmentShapes(
+        (files.get(id) ?? []).map((file) => ({ id: file.id, contentType: file.content_type, name: file.name, size: file.size, width: file.width, height: file.height })),
+        { messageId: id, accountId: target.accountId, conversationId: conversation.id, base: publicUrl },
+      );
+    const messages = new Map((ids.length ? await deskMessages(tx, conversation.id, { ids }) : []).map((row) => [row.id, deskMessageShape(row, attachmentsOf(row.id))]));
     const events: DeskEvent[] = [];
     for (const event of wanted) {
       if (event.messageId === undefined) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Origin } from '../../shared/server/index.ts';
+import { PublicAttachment } from '../attachments/shapes.ts';
 
 /**
  * Requests and answers of the helpdesk Platform API (`/platform/api/v1`) and Application API
@@ -318,6 +319,8 @@ export const DeskMessage = z.object({
       z.object({ type: z.literal('agent_bot'), id: z.number().int().nullable(), name: z.string() }),
     ])
     .nullable(),
+  /** A customer's files (Chatwoot's shape), only on messages with some; `data_url` takes the same token. */
+  attachments: z.array(PublicAttachment).optional(),
 });
 export type DeskMessage = z.infer<typeof DeskMessage>;
 

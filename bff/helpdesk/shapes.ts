@@ -3,6 +3,7 @@ import type { AgentBotRecord } from '../store/agent-bots.ts';
 import type { AuditLogRecord } from '../store/audit-log.ts';
 import type { DeskConversation, DeskMessageRow } from '../store/desk-conversations.ts';
 import type { UserRecord } from '../store/users.ts';
+import type { PublicAttachment } from '../attachments/shapes.ts';
 import type { AccountView, AgentBot, DeskConversation as DeskConversationView, DeskMessage, Person, PlatformAccount, User } from './schemas.ts';
 
 /** The helpdesk's records as its APIs show them (Chatwoot's field names). */
@@ -113,8 +114,8 @@ function senderOf(row: DeskMessageRow): DeskMessage['sender'] {
   }
 }
 
-/** A message as the people see it, with who wrote it. */
-export const deskMessageShape = (row: DeskMessageRow): DeskMessage => ({
+/** A message as the people see it, with who wrote it (and the customer's files, when it has some). */
+export const deskMessageShape = (row: DeskMessageRow, attachments: readonly PublicAttachment[] = []): DeskMessage => ({
   id: row.id,
   content: row.text,
   message_type: row.author === 'customer' ? 0 : row.author === 'system' ? (row.content_type === 'input_csat' ? 3 : 2) : 1,
@@ -123,4 +124,5 @@ export const deskMessageShape = (row: DeskMessageRow): DeskMessage => ({
   created_at: epoch(row.created_at),
   conversation_id: row.conversation_id,
   sender: senderOf(row),
+  ...(attachments.length ? { attachments: [...attachments] } : {}),
 });

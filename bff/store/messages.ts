@@ -1,4 +1,4 @@
-import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetMessage } from '../../shared/index.ts';
+import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 import type { SessionStanding } from '../sessions.ts';
 import { deskTargetsColumn, keepDeskTargets } from './desk-webhooks.ts';
@@ -17,7 +17,35 @@ interface MessageRow {
   status: WidgetMessage['status'];
   attributes: MessageAttributes | null;
   created_at: Date;
+  /** JSON of the message's attachments (`ATTACHMENTS_COLUMN`), null without any. */
+  attachments?: AttachmentJson[] | null;
 }
+
+/** An attachment as `ATTACHMENTS_COLUMN` reads it. */
+interface AttachmentJson {
+  id: number;
+  content_type: WidgetAttachment['content_type'];
+  name: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
+
+/** The attachments of the message `m`, oldest first, as JSON (null when it has none). */
+const ATTACHMENTS_COLUMN = `(SELECT json_agg(json_build_object('id', a.id, 'content_type', a.content_type, 'name', a.name, 'size', a.size, 'width', a.width, 'height', a.height) ORDER BY a.id)
+  FROM attachments a WHERE a.message_id = m.id) AS attachments`;
+
+/** An attachment as the widget shows it, with the path its bytes are served at to the same session. */
+export const widgetAttachment = (conversationUuid: string, attachment: AttachmentJson): WidgetAttachment => ({
+  id: Number(attachment.id),
+  kind: attachment.content_type === 'application/pdf' ? 'file' : 'image',
+  content_type: attachment.content_type,
+  name: attachment.name,
+  size: attachment.size,
+  width: attachment.width,
+  height: attachment.height,
+  url: `/v1/widget/conversations/${conversationUuid}/attachments/${attachment.id}`,
+});
 
 /** What some answers carry besides their text. */
 export interface MessageAttributes {
@@ -36,6 +64,7 @@ const toWidgetMessage = (row: MessageRow): WidgetMessage => ({
   choices: row.attributes?.choices ?? null,
   card: row.attributes?.card ?? null,
   created_at: row.created_at.toISOString(),
+  ...(row.attachments?.length ? { attachments: row.attachments.map((attachment) => widgetAttachment(row.conversation_uuid, attachment)) } : {}),
 });
 
 const MESSAGE_STATUS = `CASE WHEN m.author <> 'customer' THEN 'sent'
@@ -44,7 +73,8 @@ const MESSAGE_STATUS = `CASE WHEN m.author <> 'customer' THEN 'sent'
   WHEN m.upstream = 'forwarded' THEN 'delivered'
   ELSE 'sent' END`;
 
-const MESSAGE_SELECT = `SELECT m.id, c.uuid AS conversation_uuid, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
+const MESSAGE_SELECT = `SELECT m.id, c.uuid AS conversation_uuid, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at,
+  ${ATTACHMENTS_COLUMN}
   FROM messages m JOIN conversations c ON c.id = m.conversation_id`;
 
 export interface NewMessage {

@@ -1,9 +1,11 @@
 import type { Queryable } from '../../shared/server/index.ts';
+import { engineText } from './attachments.ts';
 import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
 /** A customer message the engine has not accepted yet. */
 export interface PendingMessage {
   id: number;
+  /** What the engine is told: the message's text, after its attachments' names (`engineText`). */
   text: string;
   messageId: string;
 }
@@ -26,7 +28,7 @@ export async function claimOutbox(db: Queryable, conversationId: number, owner: 
        WHERE id = $1 AND (relay_owner IS NULL OR relay_owner = $2 OR relay_lease_until < $4) RETURNING *
      )
      SELECT ${CONVERSATION_COLUMNS}, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
-     FROM c LEFT JOIN LATERAL (SELECT m.id, m.text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
+     FROM c LEFT JOIN LATERAL (SELECT m.id, ${engineText('m')} AS text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
     [conversationId, owner, until, now],
   );
   if (!row) return undefined;
@@ -50,7 +52,7 @@ export async function continueOutbox(db: Queryable, conversationId: number, owne
        FROM w WHERE u.id = w.id AND u.relay_owner = $2 RETURNING u.*, w.work_left
      )
      SELECT ${CONVERSATION_COLUMNS}, c.work_left, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
-     FROM c LEFT JOIN LATERAL (SELECT m.id, m.text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
+     FROM c LEFT JOIN LATERAL (SELECT m.id, ${engineText('m')} AS text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
     [conversationId, owner, until],
   );
   if (!row?.work_left) return undefined;

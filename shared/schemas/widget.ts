@@ -45,6 +45,24 @@ export type MessageAuthor = z.infer<typeof MessageAuthor>;
 export const MessageStatus = z.enum(['sent', 'delivered', 'read', 'failed']);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 
+/**
+ * A file sent with a message, checked by its content: an image (shown as a thumbnail) or a PDF (a
+ * file chip). `url` is where the BFF serves its bytes, to the same session token (in the
+ * Authorization header, as every widget route takes it).
+ */
+export const WidgetAttachment = z.object({
+  id: z.number().int(),
+  kind: z.enum(['image', 'file']),
+  content_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']),
+  /** The file's name as sent, made safe to show, with the extension of its checked type. */
+  name: z.string(),
+  size: z.number().int(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  url: z.string().describe('The path of GET /v1/widget/conversations/{id}/attachments/{attachment_id}'),
+});
+export type WidgetAttachment = z.infer<typeof WidgetAttachment>;
+
 export const WidgetMessage = z.object({
   id: z.number().int(),
   conversation_id: z.string(),
@@ -58,6 +76,8 @@ export const WidgetMessage = z.object({
   choices: z.array(ReplyChoice).nullable(),
   card: ReplyCard.nullable(),
   created_at: z.string(),
+  /** Only on messages with files (the customer's photos and PDFs). */
+  attachments: z.array(WidgetAttachment).optional(),
 });
 export type WidgetMessage = z.infer<typeof WidgetMessage>;
 
@@ -109,6 +129,17 @@ export const SendWidgetMessageRequest = z.strictObject({
   message_id: ClientMessageId,
 });
 export type SendWidgetMessageRequest = z.infer<typeof SendWidgetMessageRequest>;
+
+/** The text fields of an upload (`POST /v1/widget/conversations/{id}/attachments`, multipart with one `file`). */
+export const SendWidgetAttachmentFields = z.strictObject({
+  message_id: ClientMessageId,
+  text: z.string().trim().max(150_000).optional().describe('Words sent with the file (optional)'),
+});
+
+export const AttachmentParams = z.strictObject({
+  id: z.string().max(100).describe('The conversation id (a UUID)'),
+  attachment_id: z.string().max(20).describe('The attachment id'),
+});
 
 export const MessagesQuery = z.strictObject({
   after: z.coerce.number().int().min(0).optional().describe('The id of the last message you have; omit for the start'),

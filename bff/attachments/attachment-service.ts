@@ -1,0 +1,154 @@
+import { ParleyError, randomToken, type WidgetMessage } from '../../shared/index.ts';
+import { inspectMedia, type Logger, type MediaFacts, type RateLimiter, type Sql, type UploadedFile } from '../../shared/server/index.ts';
+import type { ConversationService } from '../conversation-service.ts';
+import type { Customer, Session } from '../sessions.ts';
+import {
+  deleteConversationAttachments,
+  findAttachment,
+  findUploadTarget,
+  forgetObjects,
+  insertAttachments,
+  noteObjects,
+  unusedObjects,
+  type AttachmentRecord,
+  type AttachmentUploader,
+} from '../store/attachments.ts';
+import { findMessage, widgetAttachment } from '../store/messages.ts';
+import { safeFileName } from './file-names.ts';
+import type { AttachmentStorage } from './storage.ts';
+
+/** At most this many files with one message, as Chatwoot's limit (NUMBER_OF_PERMITTED_ATTACHMENTS). */
+export const MAX_FILES_PER_MESSAGE = 15;
+/** Uploads one customer may make a minute (each is a message too, and counts against the message limit). */
+export const UPLOADS_PER_MINUTE = 10;
+/** Room for a message's text and the multipart framing, besides its files. */
+const TEXT_ROOM = 640 * 1024;
+/** Bytes not kept by any message are deleted once this old (an upload still on its way is younger). */
+export const UNUSED_OBJECT_AGE_MS = 60 * 60_000;
+
+export interface AttachmentServiceDeps {
+  sql: Sql;
+  storage: AttachmentStorage;
+  /** The largest file taken (ATTACHMENTS_MAX_BYTES); all files of one message together fit in it too. */
+  maxBytes: number;
+  conversations: Pick<ConversationService, 'send'>;
+  limiter: RateLimiter;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** A customer's message with files: the words (optional) and the message id that makes a retry harmless. */
+export interface AttachmentMessage {
+  text: string | undefined;
+  messageId: string;
+  uploader: AttachmentUploader;
+}
+
+interface CheckedFile extends MediaFacts {
+  key: string;
+  name: string;
+  bytes: Buffer;
+}
+
+/**
+ * Attachments: a customer's files are checked by their bytes (`inspectMedia`: kind, size,
+ * decompression bombs) before anything is kept, stored under random keys, and kept with a new
+ * message in the transaction that keeps the message, which goes to the engine named by its files
+ * (`engineText`). Bytes whose attachment is gone are deleted by `sweep`.
+ */
+export function createAttachmentService({ sql, storage, maxBytes, conversations, limiter, logger, now }: AttachmentServiceDeps) {
+  /** Deletes bytes that no message kept; a key whose bytes could not be deleted stays noted, for the sweep. */
+  async function discard(keys: readonly string[]): Promise<void> {
+    const deleted = await Promise.all(
+      keys.map((key) =>
+        storage.delete(key).then(
+          () => key,
+          (error: unknown) => {
+            logger.warn({ err: error }, 'an attachment could not be deleted from its storage; the sweep tries again');
+            return undefined;
+          },
+        ),
+      ),
+    );
+    await forgetObjects(sql, deleted.filter((key): key is string => key !== undefined));
+  }
+
+  function check(files: readonly UploadedFile[]): CheckedFile[] {
+    if (files.length === 0) throw new ParleyError('invalid_request', 'Attach a file: the form has none.', { problems: [{ field: 'file', message: 'required' }] });
+    if (files.length > MAX_FILES_PER_MESSAGE) throw new ParleyError('invalid_request', `At most ${MAX_FILES_PER_MESSAGE} files go with one message.`);
+    const checked = files.map((file) => {
+      const facts = inspectMedia(file.bytes, maxBytes);
+      return { ...facts, key: randomToken(32), name: safeFileName(file.name, facts.type), bytes: file.bytes };
+    });
+    const total = checked.reduce((sum, file) => sum + file.size, 0);
+    if (total > maxBytes) throw new ParleyError('payload_too_large', `The files of one message may together be at most ${maxBytes} bytes.`);
+    return checked;
+  }
+
+  return {
+    /** The largest upload body read: the files of one message, and their message's text. */
+    bodyLimit: maxBytes + TEXT_ROOM,
+
+    /**
+     * Keeps the customer's message with its files. The same `messageId` again gives the first
+     * copy back (nothing is stored twice); a refused file keeps nothing.
+     */
+    async send(customer: Customer & Pick<Session, 'standingToCheck'>, uuid: string, message: AttachmentMessage, files: readonly UploadedFile[]): Promise<{ message: WidgetMessage; created: boolean }> {
+      const checked = check(files);
+      const target = await findUploadTarget(sql, customer, uuid, message.messageId);
+      if (!target) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+      if (target.keptMessageId !== undefined) return { message: (await findMessage(sql, target.keptMessageId))!, created: false };
+      if (target.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+      const decision = await limiter.consume(`attachments:${customer.inboxId}:${customer.customerRef}`, UPLOADS_PER_MINUTE, now());
+      if (!decision.allowed) {
+        throw new ParleyError('rate_limited', `At most ${UPLOADS_PER_MINUTE} uploads a minute from one customer; wait a moment.`).retryAfter(decision.resetS - now().getTime() / 1000);
+      }
+      const keys = checked.map((file) => file.key);
+      await noteObjects(sql, keys, now());
+      let sent: { message: WidgetMessage; created: boolean };
+      try {
+        await Promise.all(checked.map((file) => storage.put(file.key, file.bytes, file.type)));
+        sent = await conversations.send(customer, uuid, { text: message.text ?? '', message_id: message.messageId }, async (tx, created, conversation) => {
+          const rows = await insertAttachments(
+            tx,
+            { id: created.id, conversationId: conversation.id, uploader: message.uploader },
+            checked.map((file) => ({ storageKey: file.key, contentType: file.type, size: file.size, width: file.width, height: file.height, name: file.name })),
+            now(),
+          );
+          return rows.map((row) => widgetAttachment(conversation.uuid, { id: row.id, content_type: row.contentType, name: row.name, size: row.size, width: row.width, height: row.height }));
+        });
+      } catch (error) {
+        await discard(keys);
+        throw error;
+      }
+      if (sent.created) return sent;
+      // Another request kept the same message meanwhile: its files are the ones kept.
+      await discard(keys);
+      return { message: (await findMessage(sql, sent.message.id)) ?? sent.message, created: false };
+    },
+
+    /** An attachment of a conversation (the BFF's id of it), with its bytes; 404 for any other. */
+    async open(conversationId: number, attachmentId: string): Promise<{ attachment: AttachmentRecord; bytes: Buffer }> {
+      const attachment = await findAttachment(sql, conversationId, Number(attachmentId));
+      const bytes = attachment && (await storage.get(attachment.storageKey));
+      if (!attachment || !bytes) throw new ParleyError('not_found', `No attachment ${attachmentId} in this conversation.`);
+      return { attachment, bytes };
+    },
+
+    /** Deletes the attachments of these conversations, rows and bytes, at once (an erasure); gives how many. */
+    async erase(conversationIds: readonly number[]): Promise<number> {
+      const keys = await deleteConversationAttachments(sql, conversationIds);
+      await discard(keys);
+      return keys.length;
+    },
+
+    /** Deletes bytes no attachment keeps any more (deleted with an inbox or an account, or never kept); gives how many. */
+    async sweep(): Promise<number> {
+      const keys = await unusedObjects(sql, new Date(now().getTime() - UNUSED_OBJECT_AGE_MS));
+      await discard(keys);
+      return keys.length;
+    },
+  };
+}
+
+export type AttachmentService = ReturnType<typeof createAttachmentService>;
