@@ -45,16 +45,3 @@ export async function recordSurveyResponse(sql: Sql, caller: Caller, conversatio
     return toRecord(row!, customerRef);
   });
 }
-
-/**
- * For a customer's forget: their words go (the survey comments of these conversations), their
- * ratings stay as numbers for reports. Gives how many answers lost a comment.
- */
-export async function eraseSurveyComments(db: Pick<Sql, 'query'>, caller: Pick<Caller, 'accountId' | 'environment'>, conversationIds: readonly string[]): Promise<number> {
-  if (conversationIds.length === 0) return 0;
-  const rows = await db.query(
-    'UPDATE survey_responses SET comment = NULL WHERE account_id = $1 AND environment = $2 AND conversation_id = ANY($3::text[]) AND comment IS NOT NULL RETURNING 1',
-    [caller.accountId, caller.environment, [...conversationIds]],
-  );
-  return rows.length;
-}
