@@ -1,6 +1,8 @@
 import type { EngineEvent } from '../shared/index.ts';
 import type { Queryable, Sql } from '../shared/server/index.ts';
+import type { CustomerErasure } from './customer-erasure.ts';
 import type { Change, Publisher } from './publisher.ts';
+import type { Environment } from './store/inboxes.ts';
 import { updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { markEventSeen } from './store/events-seen.ts';
 import { insertMessage, recordAnswerEvent, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
@@ -48,7 +50,7 @@ export interface RecordOptions {
  * feed); the table of seen event ids makes each count once. Events of types the BFF shows nothing
  * for (action requests, quality scores, types added later) are only marked seen.
  */
-export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; publisher: Publisher; now: () => Date }) {
+export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sql: Sql; publisher: Publisher; now: () => Date; erasure?: CustomerErasure }) {
   /** Applies one event; gives the id of the message that answered the customer, if it made one. */
   async function apply(tx: Queryable, conversation: ConversationRecord, event: EngineEvent, at: Date, changes: Change[], byWebhook: boolean): Promise<number | undefined> {
     if (!(await markEventSeen(tx, event.id, at, byWebhook))) return undefined;
@@ -132,6 +134,14 @@ export function createEngineEventRecorder({ sql, publisher, now }: { sql: Sql; p
       });
       // After the commit only; `then` is copied as it is now.
       publisher.publish(conversation, ...changes, ...(options.then ?? []));
+    },
+
+    /**
+     * Applies an event of no conversation, from the environment whose feed or webhook brought it:
+     * `customer.forgotten` erases that customer here (once); others (`ping`, `report.ready`) change nothing.
+     */
+    async recordAccountEvent(environment: Environment, event: EngineEvent, options: Pick<RecordOptions, 'byWebhook'> = {}): Promise<void> {
+      if (event.type === 'customer.forgotten') await erasure?.erase(environment, event, options.byWebhook ?? false);
     },
   };
 }

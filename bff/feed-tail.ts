@@ -51,7 +51,11 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
     // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
     const seen = await seenEngineEvents(sql, page.events.map((event) => event.id));
     for (const event of page.events) {
-      if (seen.has(event.id) || !event.conversation_id) continue;
+      if (seen.has(event.id)) continue;
+      if (!event.conversation_id) {
+        await recorder.recordAccountEvent(environment, event);
+        continue;
+      }
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
       if (conversation?.environment === environment) await recorder.record(conversation, [event]);
     }

@@ -9,8 +9,9 @@ import { confirmByWebhook } from '../store/events-seen.ts';
  * `POST /v1/engine-webhooks`: events the engine pushes, signed with the endpoint's secret. The
  * signature is checked over the raw body with a 300-second tolerance before anything is parsed;
  * events are recorded once whichever way they came (the answer, the feed or a webhook). Events of
- * types this BFF does not know, or of no conversation (`ping`, `report.ready`), are taken and
- * ignored (SPEC Events rule 9), so that the engine does not send them again.
+ * types this BFF does not know, or of no conversation that it has no use for (`ping`,
+ * `report.ready`), are taken and ignored (SPEC Events rule 9), so that the engine does not send
+ * them again; `customer.forgotten` erases that customer.
  */
 export function addEngineWebhookRoutes(
   routes: ApiRoutes,
@@ -50,6 +51,9 @@ export function addEngineWebhookRoutes(
       if (event?.conversation_id && !(await confirmByWebhook(sql, event.id, now()))) {
         const conversation = await findConversationByEngineId(sql, event.conversation_id);
         if (conversation && conversation.environment === environment) await recorder.record(conversation, [event], { byWebhook: true });
+      } else if (event && !event.conversation_id && (environment === 'sandbox' || environment === 'live')) {
+        // An event of the account (a forgotten customer): for the environment the body names.
+        await recorder.recordAccountEvent(environment, event, { byWebhook: true });
       }
       ctx.body = { received: true };
     },
