@@ -117,7 +117,7 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     const form = new FormData();
     form.set('message_id', 'zora-photo');
     form.set('text', ZORA.words[5]!);
-    form.set('file', new Blob([pngOf(64, 48)], { type: 'image/png' }), ZORA.words[6]!);
+    form.set('file', new Blob([new Uint8Array(pngOf(64, 48))], { type: 'image/png' }), ZORA.words[6]!);
     const photo = await fetch(`${stack.url}/v1/widget/conversations/${uuid}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     expect(photo.status).toBe(201);
     await stack.bff.relay.settled();
