@@ -351,6 +351,8 @@ export function createConversationService({ sql, knowledge, now, llm, onCommitte
      * reply comes whole); the events, and what is kept, are the same either way.
      */
     async sendMessage(caller: Caller, id: string, request: SendMessageRequest, onDelta?: (text: string) => void): Promise<SendMessageResponse> {
+      // The customer's turn is kept at its arrival, so the first answer's time in reports includes a model's wait.
+      const receivedAt = now();
       // Retrieval and the action list are read before the transaction, so the lock is held only for writes.
       const [kb, actions] = await Promise.all([knowledge.forAccount(sql, caller.accountId), listActions(sql, caller.accountId)]);
       const text = maskCodes(request.text);
@@ -361,7 +363,7 @@ export function createConversationService({ sql, knowledge, now, llm, onCommitte
           if (earlier) return eventsCausedBy(move.tx, earlier);
         }
         nextState(move.record.conversation.state, 'message');
-        move.causedBy = await insertTurn(move.tx, id, { role: 'customer', text, messageId: request.message_id }, move.at);
+        move.causedBy = await insertTurn(move.tx, id, { role: 'customer', text, messageId: request.message_id }, receivedAt);
         // The customer's language, when the caller says it, is kept for the AI's own words from now on.
         if (request.locale && request.locale !== move.record.locale) {
           await updateConversation(move.tx, id, { locale: request.locale }, move.at);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completion, fakeModel } from '../test/fake-llm.ts';
 import { DRIVERS, request, startEngine, type TestEngine } from '../test/stack.ts';
 
 /**
@@ -184,5 +185,37 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
       expect(retry.body).toEqual(first.body);
       expect(await feedOf(id)).toHaveLength(1);
     });
+  });
+});
+
+describe("the first answer's time with an LLM (an OpenAI-compatible server written for the tests stands in for the model)", () => {
+  const model = fakeModel();
+  let engine: TestEngine;
+  let clock = new Date('2026-06-01T12:00:00Z');
+
+  beforeAll(async () => {
+    const baseUrl = await model.start();
+    engine = await startEngine(undefined, () => clock, { llm: { baseUrl, model: 'slow-model' } });
+  });
+  afterAll(async () => {
+    await engine?.stop();
+    await model.stop();
+  });
+
+  it('counts from when the message arrived, so the time the model took is in it', async () => {
+    // The model takes 4.5 s by the test's clock.
+    model.answer(() => {
+      clock = new Date(clock.getTime() + 4_500);
+      return { body: completion('You can send it back within 30 days of delivery.') };
+    });
+    const id = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'patient-customer' } })).body.id as string;
+    expect((await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text: 'How do I return an item?' } })).status).toBe(200);
+    const report = await request(`${engine.url}/v1/reports/summary?from=2026-06-01&to=2026-06-01`, { token: engine.apiKey });
+    expect(report.body.first_answer_ms).toEqual({ measured: 1, p50: 4_500, p95: 4_500 });
+    const turns = (await request(`${engine.url}/v1/conversations/${id}/transcript`, { token: engine.apiKey })).body.turns as { role: string; created_at: string }[];
+    expect(turns.filter((turn) => turn.role !== 'system').map((turn) => [turn.role, turn.created_at])).toEqual([
+      ['customer', '2026-06-01T12:00:00.000Z'],
+      ['ai', '2026-06-01T12:00:04.500Z'],
+    ]);
   });
 });
