@@ -39,7 +39,8 @@ export default defineConfig(({ mode }) => {
       reportCompressedSize: true,
       // Library mode keeps whitespace in ES output for re-bundling; the widget is served as is.
       // allow-extension lets shared code (Preact) live in app.js itself, so the lazy chunks import it from there and app.js loads no chunk of its own first.
-      rolldownOptions: { output: { minify: true }, preserveEntrySignatures: 'allow-extension' },
+      // No comments: the /* @__PURE__ */ marks JSX leaves are for bundlers, and browsers get these files as they are (about 90 B gzip).
+      rolldownOptions: { output: { minify: true, comments: false }, preserveEntrySignatures: 'allow-extension' },
       lib: loader
         ? { entry: 'widget/loader/index.ts', formats: ['iife'], name: 'ParleyLoader', fileName: () => 'widget.js' }
         : hosted

@@ -79,6 +79,13 @@ export class DeskApi {
     return this.#call('POST', this.#account_(`/conversations/${id}/update_last_seen`), {});
   }
 
+  /** A customer's file (an attachment's data_url), read with the session's token: never a URL with a credential in it. */
+  async file(dataUrl: string): Promise<Blob> {
+    const response = await fetch(dataUrl, { headers: { api_access_token: this.#token } });
+    if (!response.ok) throw new DeskError(response.status, `The file could not be read (${response.status}).`);
+    return response.blob();
+  }
+
   canned(search: string): Promise<{ id: number; short_code: string; content: string }[]> {
     return this.#call('GET', this.#account_(`/canned_responses?search=${encodeURIComponent(search)}`));
   }

@@ -207,6 +207,8 @@ export class DeskStore {
     this.#scheduleList();
   }
 
+  /** A customer's file, to show (a thumbnail) or open; undefined when it cannot be read. */
+  file = (dataUrl: string): Promise<Blob | undefined> => this.#api.file(dataUrl).catch(() => undefined);
   assignToMe = () => this.#move((id) => this.#api.assign(id, this.me));
   handBack = () => this.#move((id) => this.#api.setStatus(id, 'pending'));
   resolve = () => this.#move((id) => this.#api.setStatus(id, 'resolved'));

@@ -58,6 +58,10 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .message.ai{align-self:flex-end;background:var(--ai)}
 .message.person{align-self:flex-end;background:var(--person)}
 .message.note{align-self:flex-end;background:var(--note);border:1px dashed var(--line)}
+.files{display:flex;flex-wrap:wrap;gap:.4rem;margin:.3rem 0}
+.thumb img{display:block;max-width:240px;max-height:240px;width:auto;height:auto;border-radius:8px}
+.thumb-wait{display:block;width:160px;height:120px;border-radius:8px;background:var(--line)}
+.chip{display:inline-flex;gap:.4rem;align-items:center;padding:.3rem .7rem;border:1px solid var(--line);border-radius:999px;color:inherit}
 .meta{display:flex;gap:.5rem;align-items:baseline;font-size:.8rem;color:var(--muted);margin-bottom:.15rem!important}
 .author{font-weight:600;color:var(--text)}
 .tag{font-weight:600}

@@ -49,4 +49,17 @@ export interface DeskMessage {
   private: boolean;
   created_at: number;
   sender: { type: 'contact' | 'user' | 'agent_bot'; id?: number | null; name: string } | null;
+  /** A customer's photos and PDFs (Chatwoot's shape), only on messages with some. */
+  attachments?: DeskAttachment[];
+}
+
+/** A file a customer sent; `data_url` answers to the same token as every Application API call. */
+export interface DeskAttachment {
+  id: number;
+  file_type: 'image' | 'file';
+  data_url: string;
+  file_name: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
 }

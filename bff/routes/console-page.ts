@@ -7,11 +7,12 @@ import { scriptSender } from './widget-assets.ts';
 /**
  * What the console page may do: its own script, its own server (HTTP and the `/desk` socket),
  * nothing else; no other site may frame it (a person's session is behind it). Its styles are a
- * constructable stylesheet, which needs no style-src.
+ * constructable stylesheet, which needs no style-src. Customers' photos show from `blob:`
+ * addresses the console makes of the bytes it read with the session's token.
  */
 export function consoleCsp(host: string | undefined): string {
   const sockets = host === undefined ? '' : ` ws://${host} wss://${host}`;
-  return ["default-src 'none'", "script-src 'self'", `connect-src 'self'${sockets}`, "img-src 'self' data:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+  return ["default-src 'none'", "script-src 'self'", `connect-src 'self'${sockets}`, "img-src 'self' data: blob:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
 }
 
 // The script is relative so that the console also works under a path prefix.

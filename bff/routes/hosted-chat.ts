@@ -25,7 +25,7 @@ export function hostedChatCsp(host: string | undefined, framers: readonly string
     "script-src 'self'",
     `connect-src 'self'${sockets}`,
     `style-src ${PAGE_CSS_HASH}`,
-    "img-src 'self' data:",
+    "img-src 'self' data: blob:",
     "base-uri 'none'",
     "form-action 'none'",
     `frame-ancestors ${framers === '*' ? '*' : framers.length > 0 ? framers.join(' ') : "'none'"}`,

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeskState, DeskStore } from '../desk-store.ts';
 import { clockText, contactName } from '../format.ts';
 import type { DeskMessage } from '../types.ts';
+import { AttachmentList } from './attachment-list.tsx';
 
 const STATUS_TEXT = { open: 'People answer', pending: 'The AI answers', snoozed: 'Snoozed', resolved: 'Resolved' } as const;
 
@@ -92,7 +93,8 @@ export function ConversationView({ state, store }: { state: DeskState; store: De
                 {kind === 'note' && <span class="tag">Private note</span>}
                 <time dateTime={new Date(message.created_at * 1000).toISOString()}>{clockText(message.created_at)}</time>
               </p>
-              <p class="text">{message.content}</p>
+              {message.attachments && <AttachmentList items={message.attachments} store={store} />}
+              {message.content && <p class="text">{message.content}</p>}
               {message === lastPersonAnswer && message.id <= conversation.contact_last_read_id && <p class="seen">Seen by the customer</p>}
             </article>
           );

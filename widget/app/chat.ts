@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 // The widget takes values only from zod-free modules of shared/, and types from anywhere.
 import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../../shared/socket-events.ts';
-import type { MessagesPage, ReplyCard, ReplyChoice, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
+import type { MessagesPage, ReplyCard, ReplyChoice, WidgetAttachment, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
 import type { ParleyEvent, ParleyEvents } from '../api.ts';
 import { ApiError, isFinal, type Api } from './api.ts';
 import type { SiteStorage } from './storage.ts';
@@ -19,6 +19,8 @@ export interface ShownMessage {
   messageId?: string | null;
   choices: ReplyChoice[] | null;
   card: ReplyCard | null;
+  /** Photos and PDFs sent with it. */
+  attachments?: WidgetAttachment[] | undefined;
 }
 
 export type View = 'chat' | 'list' | 'prechat';
@@ -363,6 +365,20 @@ export class Chat {
     this.#set({ messages: this.state.messages.map((message) => (message.key === key ? { ...message, status } : message)) });
   }
 
+  /**
+   * For the attachments chunk: the session's token, the BFF's address and the conversation, opened
+   * first when `open` and there is none to write to.
+   */
+  async target(open?: boolean): Promise<[token: string, baseUrl: string, conversationId: string | undefined]> {
+    if (open && (!this.state.conversationId || this.state.resolved)) await this.newConversation();
+    return [(await this.#ensureSession()).token, this.#options.baseUrl, this.state.conversationId];
+  }
+
+  /** A message the attachments chunk sent (the socket brings it too; it is shown once). */
+  took(message: WidgetMessage): void {
+    this.#add([message]);
+  }
+
   choose(choice: ReplyChoice): Promise<void> {
     return this.send(choice.value);
   }
@@ -558,6 +574,7 @@ export class Chat {
         messageId: message.message_id,
         choices: message.choices,
         card: message.card,
+        attachments: message.attachments,
       };
       const pending = message.message_id ? messages.findIndex((existing) => existing.id === undefined && existing.messageId === message.message_id) : -1;
       messages = pending >= 0 ? messages.map((existing, index) => (index === pending ? shown : existing)) : [...messages, shown];

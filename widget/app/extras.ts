@@ -6,8 +6,13 @@
 export { ConversationList } from './components/conversation-list/conversation-list.tsx';
 export { Survey } from './components/survey/survey.tsx';
 export { PrechatForm } from './components/prechat-form/prechat-form.tsx';
+import { en } from './i18n/en.ts';
+import { enOnDemand } from './i18n/en-on-demand.ts';
 
-export const EXTRAS_CSS = `
+// Their English comes with them, before any of them shows it.
+Object.assign(en, enOnDemand);
+
+export const CSS = `
 .list,.prechat,.ended{padding:14px;display:flex;flex-direction:column;gap:10px;overflow-y:auto}
 .list{flex:1}
 .list ul{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:6px}

@@ -62,7 +62,7 @@ textarea,input{flex:1;resize:none;font:inherit;padding:8px 10px;border:1px solid
 .link.end{align-self:center;margin:4px;font-size:13px;color:var(--p-muted)}
 .ended{padding:14px;display:flex;flex-direction:column;gap:10px;overflow-y:auto;border-top:1px solid var(--p-border)}
 .ended>p{margin:0;text-align:center;color:var(--p-muted)}
-:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+:focus-visible,.attach:focus-within{outline:3px solid #ffbf47;outline-offset:2px}
 @media (max-width:480px){
 .panel:not(.full){inset:0;width:100%;max-width:none;height:var(--p-viewport-height,100%);max-height:none;border-radius:0;top:var(--p-viewport-top,0);bottom:auto}
 }

@@ -11,6 +11,7 @@ export const catalogue: Catalogue = {
   message: 'الرسالة',
   placeholder: 'اكتب رسالة…',
   send: 'إرسال',
+  attach: 'إرفاق ملف',
   you: 'أنت',
   assistant: 'المساعد',
   support: 'الدعم',

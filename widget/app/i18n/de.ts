@@ -11,6 +11,7 @@ export const catalogue: Catalogue = {
   message: 'Nachricht',
   placeholder: 'Nachricht schreiben…',
   send: 'Senden',
+  attach: 'Datei anhängen',
   you: 'Sie',
   assistant: 'Assistent',
   support: 'Support',

@@ -1,5 +1,12 @@
-/** The English catalogue: every string the widget shows, and the shape every other catalogue has. */
-export const en = {
+import type { enOnDemand } from './en-on-demand.ts';
+
+/**
+ * The English of the first download: every string the chat shows before anything loads on demand.
+ * With `enOnDemand` (the conversation list's, the survey's and the pre-chat form's, which come with
+ * them: extras.ts adds them to `en`), it is every string the widget shows, and the shape every
+ * other catalogue has.
+ */
+const firstDownload = {
   openChat: 'Open chat',
   closeChat: 'Close chat',
   openChatUnread: 'Open chat, {count} unread',
@@ -10,6 +17,7 @@ export const en = {
   message: 'Message',
   placeholder: 'Write a message…',
   send: 'Send',
+  attach: 'Attach a file',
   you: 'You',
   assistant: 'Assistant',
   support: 'Support',
@@ -23,27 +31,19 @@ export const en = {
   conversations: 'Your conversations',
   backToChat: 'Back to the conversation',
   newConversation: 'New conversation',
-  noConversations: 'No conversations yet.',
-  unreadCount: '{count} unread',
-  resolved: 'Resolved',
-  open: 'Open',
   closeConversation: 'End conversation',
   conversationClosed: 'This conversation has ended.',
-  surveyQuestion: 'How would you rate this conversation?',
-  surveyRating: '{rating} out of 5',
-  surveyComment: 'Anything you would like to add? (optional)',
-  surveySubmit: 'Send rating',
-  surveyThanks: 'Thank you for your feedback!',
-  prechatIntro: 'Before we start, please tell us who you are.',
-  name: 'Name',
-  email: 'Email',
-  start: 'Start chatting',
   soundOn: 'Sound for new messages',
   offline: 'You are offline. Messages will be sent when you are back online.',
   connectError: 'The chat could not connect. Please try again later.',
-  emailInvalid: 'Please enter a valid email address.',
-  nameRequired: 'Please enter your name.',
-} as const;
+};
 
-export type Catalogue = { readonly [K in keyof typeof en]: string };
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof firstDownload | keyof typeof enOnDemand;
+export type Catalogue = { readonly [K in MessageKey]: string };
+
+/**
+ * Every English string. Those of the parts that load on demand are added when those parts load
+ * (`Object.assign(en, enOnDemand)` in extras.ts), before anything shows them; until then they are
+ * not in the first download at all.
+ */
+export const en = firstDownload as Catalogue;

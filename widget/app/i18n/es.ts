@@ -11,6 +11,7 @@ export const catalogue: Catalogue = {
   message: 'Mensaje',
   placeholder: 'Escribe un mensaje…',
   send: 'Enviar',
+  attach: 'Adjuntar un archivo',
   you: 'Tú',
   assistant: 'Asistente',
   support: 'Soporte',

@@ -11,6 +11,7 @@ export const catalogue: Catalogue = {
   message: 'Message',
   placeholder: 'Écrivez un message…',
   send: 'Envoyer',
+  attach: 'Joindre un fichier',
   you: 'Vous',
   assistant: 'Assistant',
   support: 'Support',

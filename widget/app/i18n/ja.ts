@@ -11,6 +11,7 @@ export const catalogue: Catalogue = {
   message: 'メッセージ',
   placeholder: 'メッセージを入力…',
   send: '送信',
+  attach: 'ファイルを添付',
   you: 'あなた',
   assistant: 'アシスタント',
   support: 'サポート',

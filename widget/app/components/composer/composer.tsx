@@ -1,15 +1,18 @@
 import { useState } from 'preact/hooks';
 import { useI18n } from '../../i18n/context.ts';
+import { Icon } from '../icons/icons.tsx';
 
 interface Props {
   disabled: boolean;
   onSend: (text: string) => void;
   onTyping: () => void;
+  /** Files picked with the attach button or pasted into the text box (the panel takes dropped ones). */
+  onFiles: (files: File[]) => void;
   inputRef: { current: HTMLTextAreaElement | null };
 }
 
-/** The text box and Send button. Enter sends; Shift+Enter makes a new line. */
-export function Composer({ disabled, onSend, onTyping, inputRef }: Props) {
+/** The text box, the attach button and Send. Enter sends; Shift+Enter makes a new line; a pasted image is attached. */
+export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Props) {
   const { t } = useI18n();
   const [text, setText] = useState('');
   const submit = () => {
@@ -25,8 +28,30 @@ export function Composer({ disabled, onSend, onTyping, inputRef }: Props) {
         submit();
       }}
     >
+      {/* The file input itself, drawn as an icon: the keyboard reaches it and a screen reader names it. */}
+      <label class="icon attach">
+        <input
+          type="file"
+          class="visually-hidden"
+          aria-label={t('attach')}
+          accept="image/*,.pdf"
+          disabled={disabled}
+          onChange={(event) => {
+            onFiles([...event.currentTarget.files!]);
+            event.currentTarget.value = '';
+          }}
+        />
+        <Icon name="clip" />
+      </label>
       <textarea
         ref={inputRef}
+        onPaste={(event) => {
+          const files = [...event.clipboardData!.files];
+          if (files[0]) {
+            event.preventDefault();
+            onFiles(files);
+          }
+        }}
         aria-label={t('message')}
         placeholder={t('placeholder')}
         rows={1}

@@ -5,6 +5,7 @@ const paths = {
   bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4l2-2zM10 20a2 2 0 0 0 4 0',
   bellOff: 'M6 16V11a6 6 0 0 1 9-5.2M18 11v5l2 2H8M10 20a2 2 0 0 0 4 0M3 3l18 18',
   close: 'M6 6l12 12M18 6L6 18',
+  clip: 'M20 11l-8 8a5 5 0 0 1-7-7l8-8a3 3 0 0 1 5 5l-8 8a1 1 0 0 1-3-3l7-7',
 } as const;
 
 export function Icon({ name }: { name: keyof typeof paths }) {

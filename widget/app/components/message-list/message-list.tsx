@@ -1,5 +1,6 @@
+import type { VNode } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
-import type { ReplyChoice } from '../../../../shared/index.ts';
+import type { ReplyChoice, WidgetAttachment } from '../../../../shared/index.ts';
 import type { ShownMessage } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
@@ -27,10 +28,12 @@ interface Props {
   canChoose: boolean;
   onChoose: (choice: ReplyChoice) => void;
   onRetry: (key: string) => void;
+  /** Draws a message's photos and PDFs, once the attachments chunk is loaded. */
+  files?: ((items: WidgetAttachment[]) => VNode) | undefined;
 }
 
 /** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
-export function MessageList({ messages, greeting, typing, draft, canChoose, onChoose, onRetry }: Props) {
+export function MessageList({ messages, greeting, typing, draft, canChoose, onChoose, onRetry, files }: Props) {
   const { t, locale } = useI18n();
   const end = useRef<HTMLDivElement>(null);
   const log = useRef<HTMLDivElement>(null);
@@ -89,6 +92,7 @@ export function MessageList({ messages, greeting, typing, draft, canChoose, onCh
               </p>
             )}
             <div class="bubble">
+              {message.attachments && files?.(message.attachments)}
               <RichText text={message.text} />
               {message.card && <Card card={message.card} />}
             </div>

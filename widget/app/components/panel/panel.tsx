@@ -5,24 +5,31 @@ import { Composer } from '../composer/composer.tsx';
 import { Icon } from '../icons/icons.tsx';
 import { MessageList } from '../message-list/message-list.tsx';
 
-type Extras = typeof import('../../extras.ts');
-let extras: Promise<Extras> | undefined;
+// The list, survey and pre-chat form; and the attach tray, upload and thumbnails.
+const extras = () => import('../../extras.ts');
+const attachments = () => import('../../attachments.ts');
+const chunks = new Map<unknown, Promise<unknown>>();
 
-/** The list, survey and pre-chat form, loaded the first time one is needed (with their styles). */
-function useExtras(needed: boolean, root: () => Node | null): Extras | undefined {
-  const [loaded, setLoaded] = useState<Extras | undefined>();
+/** A chunk loaded the first time it is needed, with its styles adopted into the shadow root. */
+function useChunk<T extends { CSS: string }>(load: () => Promise<T>, needed: boolean, root: () => Node | null): T | undefined {
+  const [loaded, setLoaded] = useState<T | undefined>();
   useEffect(() => {
     if (!needed || loaded) return;
-    extras ??= import('../../extras.ts').then((module) => {
-      const shadow = root()?.getRootNode();
-      if (shadow instanceof ShadowRoot) {
-        const sheet = new CSSStyleSheet();
-        sheet.replaceSync(module.EXTRAS_CSS);
-        shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
-      }
-      return module;
-    });
-    void extras.then(setLoaded);
+    if (!chunks.has(load)) {
+      chunks.set(
+        load,
+        load().then((module) => {
+          const shadow = root()?.getRootNode();
+          if (shadow instanceof ShadowRoot) {
+            const sheet = new CSSStyleSheet();
+            sheet.replaceSync(module.CSS);
+            shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
+          }
+          return module;
+        }),
+      );
+    }
+    void (chunks.get(load) as Promise<T>).then(setLoaded);
   }, [needed, loaded]);
   return loaded;
 }
@@ -42,7 +49,10 @@ export function Panel({ chat, state, fullPage, onClose }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const section = useRef<HTMLElement>(null);
-  const more = useExtras(state.open && (state.view !== 'chat' || state.resolved), () => section.current);
+  const more = useChunk(extras, state.open && (state.view !== 'chat' || state.resolved), () => section.current);
+  // Files picked, pasted or dropped, waiting in the tray until sent or removed.
+  const [files, setFiles] = useState<File[]>();
+  const attach = useChunk(attachments, state.open && (!!files || state.messages.some((message) => message.attachments)), () => section.current);
   // Focus moves into the panel when it opens: to the message box when it can take text.
   useEffect(() => {
     if (!state.open) return;
@@ -58,6 +68,15 @@ export function Panel({ chat, state, fullPage, onClose }: Props) {
       class={`panel${fullPage ? ' full' : ''}`}
       role={fullPage ? 'main' : 'dialog'}
       aria-label={t('chatWith', { name })}
+      onDragOver={(event) => event.preventDefault()}
+      onDrop={(event) => {
+        // A file dropped anywhere on the panel goes to the tray (shown with the composer).
+        const dropped = [...event.dataTransfer!.files];
+        if (dropped[0]) {
+          event.preventDefault();
+          setFiles(dropped);
+        }
+      }}
       onKeyDown={(event) => {
         if (event.key === 'Escape' && !fullPage) {
           event.stopPropagation();
@@ -99,7 +118,16 @@ export function Panel({ chat, state, fullPage, onClose }: Props) {
       {state.view === 'prechat' && more && <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />}
       {state.view === 'chat' && (
         <>
-          <MessageList messages={state.messages} greeting={state.config?.inbox.greeting} typing={state.typing} draft={state.draft} canChoose={!state.resolved} onChoose={(choice) => void chat.choose(choice)} onRetry={(key) => void chat.retry(key)} />
+          <MessageList
+            messages={state.messages}
+            greeting={state.config?.inbox.greeting}
+            typing={state.typing}
+            draft={state.draft}
+            canChoose={!state.resolved}
+            onChoose={(choice) => void chat.choose(choice)}
+            onRetry={(key) => void chat.retry(key)}
+            files={attach && ((items) => <attach.Files items={items} chat={chat} />)}
+          />
           {state.resolved && (
             <div class="ended">
               <p>{t('conversationClosed')}</p>
@@ -121,7 +149,8 @@ export function Panel({ chat, state, fullPage, onClose }: Props) {
                   {t('closeConversation')}
                 </button>
               )}
-              <Composer disabled={busy} inputRef={input} onTyping={() => chat.typing()} onSend={(text) => void chat.send(text)} />
+              {files && attach && <attach.Tray files={files} chat={chat} onDone={() => setFiles(undefined)} />}
+              <Composer disabled={busy} inputRef={input} onTyping={() => chat.typing()} onSend={(text) => void chat.send(text)} onFiles={setFiles} />
             </>
           )}
         </>

@@ -1,0 +1,97 @@
+import type { Locale } from '../api.ts';
+
+/**
+ * What the attach tray and the files in the message list say, in every language the widget
+ * speaks. These load with the attachments chunk (the first download carries only the attach
+ * button's name, `attach` in i18n/), so every catalogue is here, each checked to have every string.
+ */
+const en = {
+  tray: 'File to send',
+  send: 'Send file',
+  remove: 'Remove',
+  sending: 'Sending… {percent}%',
+  errorType: 'Only photos (PNG, JPEG, GIF, WebP) and PDF files can be sent.',
+  errorSize: 'This file is too big: files can be at most {max}.',
+  errorPixels: 'This image has too many pixels to be sent. Please send a smaller one.',
+  errorBusy: 'Too many files at once. Please wait a minute and try again.',
+  errorFailed: 'The file could not be sent. Please try again.',
+  openImage: 'Open {name} full size',
+};
+
+export type AttachmentKey = keyof typeof en;
+
+const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
+  en,
+  de: {
+    tray: 'Zu sendende Datei',
+    send: 'Datei senden',
+    remove: 'Entfernen',
+    sending: 'Wird gesendet… {percent} %',
+    errorType: 'Nur Fotos (PNG, JPEG, GIF, WebP) und PDF-Dateien können gesendet werden.',
+    errorSize: 'Diese Datei ist zu groß: Dateien dürfen höchstens {max} groß sein.',
+    errorPixels: 'Dieses Bild hat zu viele Pixel. Bitte senden Sie ein kleineres.',
+    errorBusy: 'Zu viele Dateien auf einmal. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
+    errorFailed: 'Die Datei konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
+    openImage: '{name} in voller Größe öffnen',
+  },
+  fr: {
+    tray: 'Fichier à envoyer',
+    send: 'Envoyer le fichier',
+    remove: 'Retirer',
+    sending: 'Envoi… {percent} %',
+    errorType: 'Seules les photos (PNG, JPEG, GIF, WebP) et les fichiers PDF peuvent être envoyés.',
+    errorSize: 'Ce fichier est trop lourd : {max} au maximum.',
+    errorPixels: 'Cette image a trop de pixels pour être envoyée. Veuillez en envoyer une plus petite.',
+    errorBusy: 'Trop de fichiers à la fois. Veuillez patienter une minute et réessayer.',
+    errorFailed: "Le fichier n'a pas pu être envoyé. Veuillez réessayer.",
+    openImage: 'Ouvrir {name} en taille réelle',
+  },
+  es: {
+    tray: 'Archivo para enviar',
+    send: 'Enviar archivo',
+    remove: 'Quitar',
+    sending: 'Enviando… {percent} %',
+    errorType: 'Solo se pueden enviar fotos (PNG, JPEG, GIF, WebP) y archivos PDF.',
+    errorSize: 'Este archivo es demasiado grande: como máximo {max}.',
+    errorPixels: 'Esta imagen tiene demasiados píxeles para enviarla. Envía una más pequeña.',
+    errorBusy: 'Demasiados archivos a la vez. Espera un minuto y vuelve a intentarlo.',
+    errorFailed: 'No se pudo enviar el archivo. Vuelve a intentarlo.',
+    openImage: 'Abrir {name} a tamaño completo',
+  },
+  ar: {
+    tray: 'ملف للإرسال',
+    send: 'إرسال الملف',
+    remove: 'إزالة',
+    sending: 'جارٍ الإرسال… {percent}%',
+    errorType: 'يمكن إرسال الصور (PNG وJPEG وGIF وWebP) وملفات PDF فقط.',
+    errorSize: 'هذا الملف كبير جدًا: الحد الأقصى {max}.',
+    errorPixels: 'هذه الصورة تحتوي على عدد كبير جدًا من البكسلات. يُرجى إرسال صورة أصغر.',
+    errorBusy: 'ملفات كثيرة في وقت واحد. يُرجى الانتظار دقيقة ثم المحاولة مرة أخرى.',
+    errorFailed: 'تعذّر إرسال الملف. يُرجى المحاولة مرة أخرى.',
+    openImage: 'فتح {name} بالحجم الكامل',
+  },
+  ja: {
+    tray: '送信するファイル',
+    send: 'ファイルを送信',
+    remove: '削除',
+    sending: '送信中… {percent}%',
+    errorType: '送信できるのは写真（PNG、JPEG、GIF、WebP）と PDF ファイルだけです。',
+    errorSize: 'ファイルが大きすぎます。{max} までです。',
+    errorPixels: 'この画像はピクセル数が多すぎるため送信できません。小さい画像を送ってください。',
+    errorBusy: '一度に送るファイルが多すぎます。1 分待ってからもう一度お試しください。',
+    errorFailed: 'ファイルを送信できませんでした。もう一度お試しください。',
+    openImage: '{name} を原寸で開く',
+  },
+};
+
+/** The attachment strings of `locale` (English for any other), with `{name}`-style values filled in. */
+export function attachmentStrings(locale: string) {
+  const catalogue = CATALOGUES[locale as Locale] ?? en;
+  return (key: AttachmentKey, values: Record<string, string | number> = {}) => catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+}
+
+/** A file's size as people read it in `locale`, counted in 1,024s as file managers do: 820 kB, 2.4 MB, 10 MB. */
+export function fileSize(bytes: number, locale: string): string {
+  const mega = bytes >= 1024 * 1024;
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: mega ? 'megabyte' : 'kilobyte', maximumFractionDigits: mega ? 1 : 0 }).format(mega ? bytes / (1024 * 1024) : Math.max(1, bytes / 1024));
+}
