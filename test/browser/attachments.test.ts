@@ -112,6 +112,9 @@ describe('attachments in Chromium', () => {
     const axeWithFiles = await axeViolations(page);
     expect(axeWithFiles, JSON.stringify(axeWithFiles, null, 1)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-attachments.png` });
+    // The list of conversations names the file a message without words brought.
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await page.locator('[data-parley] .preview', { hasText: 'receipt.pdf' }).waitFor(SHORT);
     expect(customer.problems).toEqual([]);
 
     // The agent, signed in to the console, sees the same photos in the transcript.

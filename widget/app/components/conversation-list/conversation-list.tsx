@@ -17,7 +17,10 @@ export function ConversationList({ conversations, onOpen, onNew }: { conversatio
           {conversations.map((conversation) => (
             <li key={conversation.id}>
               <button type="button" class="conversation" onClick={() => onOpen(conversation.id)}>
-                <span class="preview" dir="auto">{conversation.last_message?.text ?? t('newConversation')}</span>
+                {/* A photo or PDF sent without words shows as its name. */}
+                <span class="preview" dir="auto">
+                  {conversation.last_message ? conversation.last_message.text || conversation.last_message.attachments?.map((file) => file.name).join(', ') : t('newConversation')}
+                </span>
                 <span class="details">
                   <time dateTime={conversation.created_at}>{date.format(new Date(conversation.created_at))}</time>
                   {' · '}
