@@ -1,13 +1,18 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { Sql } from '../shared/server/index.ts';
 import { runNodeScript } from '../test/node-script.ts';
+import { createScratchDatabase } from '../test/scratch-database.ts';
 import { openBffStore } from './infrastructure.ts';
 import { findInbox, findSiteKey } from './store/inboxes.ts';
 
-/** `npm run bff:inbox`, run as its own process on an embedded store in a folder of this test's own. */
+/**
+ * `npm run bff:inbox`, run as its own process: on an embedded store in a folder of this test's own,
+ * as a newcomer runs it, and where more runs follow, on a PostgreSQL database of the test's own
+ * (opening an embedded folder again for every run and look made this file the slowest of the suite).
+ */
 describe('npm run bff:inbox', () => {
   let dataDir: string;
   beforeEach(async () => {
@@ -17,9 +22,19 @@ describe('npm run bff:inbox', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  const runCli = (...args: string[]) => runNodeScript('bff/inbox-cli.ts', args, { DATA_DIR: dataDir });
+  /** Where the CLI keeps its store: the folder, or a scratch PostgreSQL database. */
+  let databaseUrl: string | undefined;
+  const onPostgres = async () => {
+    const database = await createScratchDatabase();
+    databaseUrl = database.url;
+    onTestFinished(() => database.drop());
+  };
+  beforeEach(() => {
+    databaseUrl = undefined;
+  });
+  const runCli = (...args: string[]) => runNodeScript('bff/inbox-cli.ts', args, { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   const withStore = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
-    const sql = await openBffStore({ dataDir, databaseUrl: undefined });
+    const sql = await openBffStore({ dataDir, databaseUrl });
     try {
       return await work(sql);
     } finally {
@@ -49,6 +64,7 @@ describe('npm run bff:inbox', () => {
   }, 60_000);
 
   it('adds a live site key allowed from the given origins, as exact origins', async () => {
+    await onPostgres();
     const { code, stdout } = await runCli('--name', 'Live shop', '--live-origin', 'https://shop.example', '--live-origin', 'HTTPS://www.Shop.example:443');
     expect(code).toBe(0);
     const inboxId = /^Inbox (inb_\S+) /m.exec(stdout)?.[1];
@@ -62,6 +78,7 @@ describe('npm run bff:inbox', () => {
   }, 60_000);
 
   it('keeps each inbox apart: a second run makes a second inbox with keys of its own', async () => {
+    await onPostgres();
     expect((await runCli('--name', 'First')).code).toBe(0);
     expect((await runCli('--name', 'Second')).code).toBe(0);
     const inboxes = await storedInboxes();

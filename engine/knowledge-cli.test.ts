@@ -1,33 +1,19 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomToken } from '../shared/index.ts';
 import { migrate, openSql, type Sql } from '../shared/server/index.ts';
 import { runNodeScript } from '../test/node-script.ts';
-import { POSTGRES_URL } from '../test/stack.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../test/scratch-database.ts';
 import { createAccount, ENGINE_MIGRATIONS } from './index.ts';
 
 /**
  * `npm run engine:knowledge`, run as its own process, on a PostgreSQL database of this test's own
- * (the CLI uses the schema `engine`, so it gets a database nobody else uses). PostgreSQL rather than
- * an embedded folder: the folder can be open in one process at a time, and opening it again for each
- * look at the documents made this file the slowest of the suite. The folder store is the same code
- * for every CLI and is tested with `npm run engine:account` and `npm run bff:inbox`.
+ * (test/scratch-database.ts). The embedded store in a folder is the same code for every CLI and is
+ * tested with `npm run bff:inbox`.
  */
 describe('npm run engine:knowledge', () => {
-  const database = `parley_knowledge_cli_${randomToken(8).toLowerCase()}`;
-  const databaseUrl = Object.assign(new URL(POSTGRES_URL), { pathname: `/${database}` }).toString();
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
+  let database: ScratchDatabase;
   let sql: Sql;
   let dataDir: string;
   let articles: string;
@@ -38,11 +24,11 @@ describe('npm run engine:knowledge', () => {
       'SELECT id, title, body, url, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
       [accountId],
     );
-  const runCli = (...args: string[]) => runNodeScript('engine/knowledge-cli.ts', args, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
+  const runCli = (...args: string[]) => runNodeScript('engine/knowledge-cli.ts', args, { DATABASE_URL: database.url, DATA_DIR: dataDir });
 
   beforeAll(async () => {
-    await admin(`CREATE DATABASE ${database}`);
-    sql = await openSql({ databaseUrl, schema: 'engine' });
+    database = await createScratchDatabase();
+    sql = await openSql({ databaseUrl: database.url, schema: 'engine' });
     dataDir = await mkdtemp(join(tmpdir(), 'parley-engine-knowledge-'));
     articles = join(dataDir, 'articles');
     await mkdir(articles);
@@ -51,7 +37,7 @@ describe('npm run engine:knowledge', () => {
   });
   afterAll(async () => {
     await sql?.close();
-    await admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await database?.drop();
     await rm(dataDir, { recursive: true, force: true });
   });
 
