@@ -27,6 +27,13 @@ export default defineConfig(({ mode }) => {
           if (source === './transports/index.js' && importer?.includes('/engine.io-client/')) return WEBSOCKET_ONLY;
           return null;
         },
+        // engine.io-client's entry re-exports its long-polling transport, whose module code runs on
+        // import (an XMLHttpRequest probe and a pagehide handler) and so kept all of it in app.js
+        // (about 0.7 KB gzip) though the widget never polls that way. Nothing imports it for its effects.
+        transform(_code: string, id: string) {
+          if (/\/engine\.io-client\/build\/esm\/(transports\/polling-xhr|contrib\/has-cors)\.js$/.test(id)) return { moduleSideEffects: false };
+          return null;
+        },
       },
     ],
     build: {

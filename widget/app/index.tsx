@@ -16,9 +16,12 @@ import { resolveTheme, validColor } from './theme.ts';
  */
 export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   const fullPage = !launcher;
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(APP_CSS);
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  const adopt = (css: string) => {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  };
+  adopt(APP_CSS);
   const container = document.createElement('div');
   container.className = 'root';
   root.append(container);
@@ -27,6 +30,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   let theme: ThemeSettings = { ...settings.theme };
   let i18n: Translator = translator('en');
   let wanted = settings.locale;
+  let answers: typeof import('./answers.ts') | undefined;
   const systemDark = matchMedia('(prefers-color-scheme: dark)');
 
   // The one place that renders: once per change of the chat's state (or of theme or language).
@@ -44,7 +48,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     }
     render(
       <I18n.Provider value={i18n}>
-        <Panel chat={chat} state={chat.state} fullPage={fullPage} onClose={() => close()} />
+        <Panel chat={chat} state={chat.state} fullPage={fullPage} onClose={() => close()} answers={answers} />
       </I18n.Provider>,
       container,
     );
@@ -109,6 +113,12 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
 
   void setLocale(settings.locale);
   draw();
+  // Formatting, cards and quick replies come after the first paint: until then a message reads as plain text.
+  void import('./answers.ts').then((module) => {
+    adopt(module.CSS);
+    answers = module;
+    draw();
+  });
   if (fullPage) chat.setOpen(true);
   else void chat.warmUp();
   emit('ready', undefined);

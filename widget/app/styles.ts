@@ -32,19 +32,6 @@ button:disabled{cursor:default}
 .notice{align-self:center;margin:10px 0;font-size:13px;color:var(--p-muted);text-align:center}
 .text{overflow-wrap:anywhere}
 .text p{margin:0;white-space:pre-wrap}
-.text p+p,.text ul,.text ol{margin:6px 0 0}
-.text ul,.text ol{padding-inline-start:20px}
-.text code{font:13px ui-monospace,monospace;background:rgba(127,127,127,.18);padding:1px 4px;border-radius:4px}
-.text a{color:inherit;text-decoration:underline}
-.card{margin-top:8px;padding:8px 10px;border-radius:8px;background:var(--p-bg);border:1px solid var(--p-border)}
-.card-title{margin:0 0 4px;font-weight:600}
-.card dl{margin:0}
-.card-row{display:flex;gap:8px;font-size:14px}
-.card dt{color:var(--p-muted);min-width:72px}
-.card dd{margin:0}
-.choices{display:flex;flex-wrap:wrap;gap:6px;margin-top:6px}
-.choice{padding:6px 12px;border-radius:16px;border:1px solid var(--p-muted);background:var(--p-bg);color:var(--p-text)}
-.choice:disabled{opacity:.6}
 .typing{margin:8px 0 0;padding:10px 12px;align-self:flex-start;background:var(--p-bubble);border-radius:12px}
 .dots{display:flex;gap:4px}
 .dots span{width:6px;height:6px;border-radius:50%;background:var(--p-muted);animation:blink 1.2s infinite}

@@ -4,9 +4,6 @@ import type { ReplyChoice, WidgetAttachment } from '../../../../shared/index.ts'
 import type { ShownMessage } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
-import { Card } from '../card/card.tsx';
-import { QuickReplies } from '../quick-replies/quick-replies.tsx';
-import { RichText } from '../rich-text/rich-text.tsx';
 
 const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = { customer: 'you', ai: 'assistant', human: 'support' };
 const STATUS: Record<ShownMessage['status'], MessageKey> = { sending: 'sending', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
@@ -30,11 +27,21 @@ interface Props {
   onRetry: (key: string) => void;
   /** Draws a message's photos and PDFs, once the attachments chunk is loaded. */
   files?: ((items: WidgetAttachment[]) => VNode) | undefined;
+  /** Formatting, cards and quick replies, once the answers chunk is loaded (widget/app/answers.ts). */
+  answers?: typeof import('../../answers.ts') | undefined;
 }
 
+/** A message's words before the answers chunk formats them: readable as they are, line breaks kept. */
+const PlainText = ({ text }: { text: string }) => (
+  <div class="text" dir="auto">
+    <p>{text}</p>
+  </div>
+);
+
 /** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
-export function MessageList({ messages, greeting, typing, draft, canChoose, onChoose, onRetry, files }: Props) {
+export function MessageList({ messages, greeting, typing, draft, canChoose, onChoose, onRetry, files, answers }: Props) {
   const { t, locale } = useI18n();
+  const RichText = answers?.RichText ?? PlainText;
   const end = useRef<HTMLDivElement>(null);
   const log = useRef<HTMLDivElement>(null);
   useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [messages.length, typing, draft]);
@@ -94,9 +101,9 @@ export function MessageList({ messages, greeting, typing, draft, canChoose, onCh
             <div class="bubble">
               {message.attachments && files?.(message.attachments)}
               <RichText text={message.text} />
-              {message.card && <Card card={message.card} />}
+              {message.card && answers && <answers.Card card={message.card} />}
             </div>
-            {message.choices && message === lastChoices && <QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />}
+            {message.choices && message === lastChoices && answers && <answers.QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />}
             {mine && (
               <p class="status">
                 {t(STATUS[message.status])}

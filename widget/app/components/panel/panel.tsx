@@ -41,10 +41,12 @@ interface Props {
   /** On the hosted page the chat fills the page and cannot be closed. */
   fullPage: boolean;
   onClose: () => void;
+  /** Formatting, cards and quick replies: the answers chunk, once loaded (widget/app/index.tsx fetches it). */
+  answers?: typeof import('../../answers.ts') | undefined;
 }
 
 /** The open chat: header, then the conversation, the list of conversations or the pre-chat form. Escape closes it. */
-export function Panel({ chat, state, fullPage, onClose }: Props) {
+export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   const { t } = useI18n();
   const input = useRef<HTMLTextAreaElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -127,6 +129,7 @@ export function Panel({ chat, state, fullPage, onClose }: Props) {
             onChoose={(choice) => void chat.choose(choice)}
             onRetry={(key) => void chat.retry(key)}
             files={attach && ((items) => <attach.Files items={items} chat={chat} />)}
+            answers={answers}
           />
           {state.resolved && (
             <div class="ended">
