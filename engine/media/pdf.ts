@@ -21,11 +21,21 @@ export function checkPdf(bytes: Buffer): PdfCheck {
   return { readable: true, pages: pageCount(text) };
 }
 
+/** How far apart /Type /Pages and its /Count may be in one page tree node (a node is a short dictionary). */
+const DICTIONARY_REACH = 512;
+const PAGES_COUNT = new RegExp(`/Type\\s*/Pages\\b[^>]{0,${DICTIONARY_REACH}}?/Count\\s+(\\d+)|/Count\\s+(\\d+)[^>]{0,${DICTIONARY_REACH}}?/Type\\s*/Pages\\b`, 'g');
+
 function pageCount(text: string): number | undefined {
   // Page objects: /Type /Page, not /Pages.
   const leaves = text.match(/\/Type\s*\/Page(?![A-Za-z])/g)?.length ?? 0;
   if (leaves > 0) return leaves;
   // Else the page tree's root says how many pages lie under it: the largest /Count of a /Pages node.
-  const counts = [...text.matchAll(/\/Type\s*\/Pages\b[^>]*?\/Count\s+(\d+)|\/Count\s+(\d+)[^>]*?\/Type\s*\/Pages\b/g)].map((match) => Number(match[1] ?? match[2]));
-  return counts.length > 0 ? Math.max(...counts) : undefined;
+  // Each look ahead stays within one dictionary's reach (DICTIONARY_REACH), so a file of nothing but
+  // "/Count 1 " is read in linear time, not once from every place a match could start.
+  let largest: number | undefined;
+  for (const match of text.matchAll(PAGES_COUNT)) {
+    const count = Number(match[1] ?? match[2]);
+    if (largest === undefined || count > largest) largest = count;
+  }
+  return largest;
 }

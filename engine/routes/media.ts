@@ -60,7 +60,7 @@ export function addMediaRoutes(routes: ApiRoutes<EngineState>, { sql, worker, ma
         const file = theFile(files);
         const facts = inspectMedia(file.bytes, maxBytes);
         const conversationId = body.conversation_id ?? null;
-        if (conversationId && !(await findConversation(sql, caller, conversationId))) throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
+        if (conversationId && !(await findConversation(sql, caller, conversationId, false, { remembered: true }))) throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
         const record = await insertMedia(sql, caller, { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId }, now());
         worker.nudge();
         ctx.status = 201;

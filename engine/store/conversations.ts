@@ -55,10 +55,14 @@ export async function insertConversation(tx: Queryable, caller: Caller, customer
   return toRecord(row!).conversation;
 }
 
-/** The caller's conversation (locked until the transaction ends when `lock`); undefined for anyone else's. */
-export async function findConversation(db: Queryable, caller: Caller, id: string, lock = false): Promise<ConversationRecord | undefined> {
+/**
+ * The caller's conversation (locked until the transaction ends when `lock`); undefined for anyone
+ * else's. With `remembered`, undefined for a forgotten customer's too: what adds words or files
+ * (a survey comment, a medium) may not reach a conversation that stays only as counts.
+ */
+export async function findConversation(db: Queryable, caller: Caller, id: string, lock = false, { remembered = false } = {}): Promise<ConversationRecord | undefined> {
   const [row] = await db.query<ConversationRow>(
-    `SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND account_id = $2 AND environment = $3${lock ? ' FOR UPDATE' : ''}`,
+    `SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND account_id = $2 AND environment = $3${remembered ? ' AND forgotten_at IS NULL' : ''}${lock ? ' FOR UPDATE' : ''}`,
     [id, caller.accountId, caller.environment],
   );
   return row && toRecord(row);

@@ -30,7 +30,7 @@ const toRecord = (row: SurveyRow, customerRef: string): SurveyResponseRecord => 
 export async function recordSurveyResponse(sql: Sql, caller: Caller, conversationId: string, answer: SurveyResponseRequest, now: Date): Promise<SurveyResponseRecord> {
   const comment = answer.comment || null;
   return sql.transaction(async (tx) => {
-    const conversation = await findConversation(tx, caller, conversationId, true);
+    const conversation = await findConversation(tx, caller, conversationId, true, { remembered: true });
     if (!conversation) throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
     const customerRef = conversation.conversation.customer_ref;
     const [earlier] = await tx.query<SurveyRow>('SELECT conversation_id, rating, comment, created_at, updated_at FROM survey_responses WHERE conversation_id = $1', [conversationId]);

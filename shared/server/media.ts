@@ -111,6 +111,23 @@ export interface MultipartBody {
 }
 
 /**
+ * The most parts a form may have: the files of one message (15) and a few text fields, with room
+ * to spare. Counted before the form is read, so thousands of tiny parts cost a scan, not a parse.
+ */
+export const MAX_MULTIPART_PARTS = 64;
+
+/** How many parts a multipart body has, by its boundary's delimiter lines (an unreadable boundary counts none: the parser refuses it). */
+function countParts(raw: Buffer, contentType: string): number {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  const delimiter = boundary && Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  if (!delimiter) return 0;
+  let count = 0;
+  for (let at = raw.indexOf(delimiter); at !== -1; at = raw.indexOf(delimiter, at + delimiter.length)) count += 1;
+  // The last delimiter closes the form.
+  return Math.max(0, count - 1);
+}
+
+/**
  * Reads a `multipart/form-data` body of at most `limit` bytes in all. A compressed body
  * (Content-Encoding other than identity) is refused before a byte is read: inflating what a
  * stranger sent is how a small request becomes a huge one. A text field given twice is refused;
@@ -121,6 +138,10 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
   if (encoding && encoding !== 'identity') throw new ParleyError('unsupported_media_type', `Compressed request bodies (Content-Encoding: ${encoding}) are not accepted; send the files as they are.`);
   if (!ctx.is('multipart/form-data')) throw new ParleyError('unsupported_media_type', 'Send the files as multipart/form-data.');
   const raw = await readRawBody(ctx, limit);
+  const parts = countParts(raw, ctx.get('content-type'));
+  if (parts > MAX_MULTIPART_PARTS) {
+    throw new ParleyError('invalid_request', `A form may have at most ${MAX_MULTIPART_PARTS} parts; this one has ${parts}.`, { problems: [{ field: 'form', message: `more than ${MAX_MULTIPART_PARTS} parts` }] });
+  }
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(raw), { headers: { 'content-type': ctx.get('content-type') } }).formData();
