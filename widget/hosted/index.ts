@@ -1,4 +1,5 @@
 import { APP_PATH, type MountWidget, type WidgetApp, type WidgetSettings } from '../protocol.ts';
+import { markedProblem, showProblem } from './problem.ts';
 import { commandMessage, eventMessage, initMessage, isSiteKey, parseBridgeMessage, refusal, type CommandMessage, type EventMessage, type InitMessage, type ParsedBridgeMessage } from '../native/bridge.ts';
 
 /**
@@ -40,6 +41,8 @@ const baseUrl = new URL('../', scriptUrl).href;
 
 const query = withoutCredentials();
 const querySiteKey = isSiteKey(query.get('site_key')) ? (query.get('site_key') ?? undefined) : undefined;
+/** What the server found wrong with the address's site key, if anything (bff/routes/hosted-chat.ts). */
+const problem = markedProblem();
 
 const native = host.ReactNativeWebView;
 const nativeInit = host.ParleyNative?.init;
@@ -91,6 +94,8 @@ function pinPeerOrigin(origin: string): void {
 function handle(message: ParsedBridgeMessage): void {
   switch (message.kind) {
     case 'init':
+      // The page's own address named a site key the server refused: the error page stays.
+      if (problem) return send(refusal(`The chat cannot open: the site_key in the page's address is ${problem === 'unknown_site_key' ? 'unknown or revoked' : 'not a site key'}.`));
       if (started) update(message);
       else void start(message);
       return;
@@ -198,5 +203,10 @@ if (peer) {
   });
 }
 
+if (problem) void showProblem(chatRoot(), problem);
 if (nativeInit !== undefined) receiveFromNative(nativeInit);
-else if (!inNative && !peer && querySiteKey !== undefined) void start(initMessage({ siteKey: querySiteKey }));
+else if (!inNative && !peer && !problem) {
+  // A direct visit: the address is all there is to go on.
+  if (querySiteKey !== undefined) void start(initMessage({ siteKey: querySiteKey }));
+  else void showProblem(chatRoot(), 'missing_site_key');
+}
