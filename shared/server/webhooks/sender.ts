@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { signWebhook } from '../../webhook-signature.ts';
 import type { AttemptResult, ClaimedDelivery } from './deliveries.ts';
-import { guardedLookup, type TargetPolicy } from './targets.ts';
+import { checkEndpointHost, guardedLookup, type TargetPolicy } from './targets.ts';
 
 /** A receiver must answer within this time (SPEC "Limits"). */
 export const ANSWER_TIMEOUT_MS = 10_000;
@@ -18,7 +18,8 @@ export type SendWebhook = (delivery: ClaimedDelivery, nowMs: number) => Promise<
 export type HeaderPrefix = 'X-Service' | 'X-Desk';
 
 /**
- * The real sender: node:http(s) with a lookup that refuses private addresses at connect time,
+ * The real sender: node:http(s) that refuses a private address written in the URL, with a lookup
+ * that refuses private addresses at connect time,
  * no redirects followed, and a 10-second limit on the whole exchange. Every delivery is signed
  * `sha256=` over `<timestamp>.<body>` and names its event and delivery in `<prefix>-*` headers.
  *
@@ -42,6 +43,13 @@ export function createSender(
       url = new URL(delivery.url);
     } catch {
       return finish(null, 'the endpoint URL is not valid');
+    }
+    // An address written as an IP (or localhost) is connected to without a lookup, so the guarded
+    // lookup below never sees it: refused here, whatever the caller checked before.
+    try {
+      checkEndpointHost(url, policy);
+    } catch (error) {
+      return finish(null, `refused: ${(error as Error).message}`);
     }
     const headers = {
       'Content-Type': 'application/json',
