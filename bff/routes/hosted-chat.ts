@@ -90,7 +90,9 @@ export function addHostedChatRoutes(routes: ApiRoutes, sql: Sql): void {
       // Without a site_key the page stays a 200: an app's WebView and a framing page send theirs by
       // message, and the page's script tells a bare visit apart (widget/hosted/problem.ts).
       const problem: PageProblem | undefined =
-        named === undefined ? undefined : typeof named !== 'string' || !isSiteKeyShape(named) ? 'malformed_site_key' : key ? undefined : 'unknown_site_key';
+        named === undefined || key ? undefined
+        : typeof named !== 'string' || !isSiteKeyShape(named) ? 'malformed_site_key'
+        : 'unknown_site_key';
       ctx.status = problem === 'malformed_site_key' ? 400 : problem === 'unknown_site_key' ? 404 : 200;
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Content-Security-Policy', hostedChatCsp(policyHost(ctx.host), framers));
