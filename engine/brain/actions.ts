@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ReplyCard } from '../../shared/index.ts';
+import { matchPattern } from './pattern-match.ts';
 
 /**
  * An action the AI may ask the site's server to run (e.g. look up an order). The account defines
@@ -57,7 +58,7 @@ export function extractInputs(action: ActionDefinition, text: string, known: Act
   const inputs: ActionInputs = { ...known };
   for (const input of action.inputs) {
     if (inputs[input.name] !== undefined) continue;
-    const match = safeRegExp(input.pattern)?.exec(text);
+    const match = matchPattern(input.pattern, text);
     // Its capture group, or the whole match when the pattern has none.
     const value = (match && match.length > 1 ? match[1] : match?.[0])?.trim();
     if (value) inputs[input.name] = value;
@@ -67,14 +68,6 @@ export function extractInputs(action: ActionDefinition, text: string, known: Act
 
 export function missingInputs(action: ActionDefinition, inputs: ActionInputs): ActionDefinition['inputs'] {
   return action.inputs.filter((input) => input.required && inputs[input.name] === undefined);
-}
-
-function safeRegExp(source: string): RegExp | undefined {
-  try {
-    return new RegExp(source, 'i');
-  } catch {
-    return undefined;
-  }
 }
 
 /** True when a result says the action failed (`{status: 'failed', error}`). */

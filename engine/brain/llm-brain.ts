@@ -1,6 +1,7 @@
 import { extractInputs, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
 import { decide, DID_THAT_HELP, FEEDBACK_CHOICES, notSureAnswer, sourceLine, type BrainMemory, type Decision } from './brain.ts';
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
+import { matchPattern } from './pattern-match.ts';
 import { agentPersona, DEFAULT_AGENT, type AgentProfile } from './agent-profile.ts';
 import type { KnowledgeBase, KnowledgeHit } from './knowledge-base.ts';
 import { LlmUnavailableError, type LlmClient, type LlmMessage, type LlmTool } from './llm-client.ts';
@@ -187,7 +188,7 @@ function filterByPattern(action: ActionDefinition, inputs: ActionInputs): Action
   const kept: ActionInputs = {};
   for (const [name, value] of Object.entries(inputs)) {
     const definition = action.inputs.find((candidate) => candidate.name === name);
-    if (!definition?.pattern || new RegExp(definition.pattern, 'i').test(String(value))) kept[name] = value;
+    if (!definition?.pattern || matchPattern(definition.pattern, String(value))) kept[name] = value;
   }
   return kept;
 }
