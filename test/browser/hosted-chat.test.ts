@@ -233,7 +233,8 @@ describe('the hosted chat page at /chat', () => {
       expect((await request.headerValue('authorization')) ?? '').not.toMatch(/wst_fromtheurl|wst_another|wst_fragment/);
       expect(await request.headerValue('referer')).toBeNull();
     }
-    expect(sockets.length).toBeGreaterThan(0);
+    // The text box is usable once the session exists (messages go over HTTP); the socket may open a moment later.
+    await expect.poll(() => sockets.length).toBeGreaterThan(0);
     expect(sockets.join(' ')).not.toMatch(/wst_/);
   });
 
