@@ -12,7 +12,8 @@ describe('checking a hostile PDF', () => {
   it.each(['/Count 1 ', '/Type/Pages ', '/Type /Pages /Count 7 '])('reads a megabyte of %j in linear time and still counts what it can', (unit) => {
     const started = performance.now();
     const checked = checkPdf(hostile(unit));
-    expect(performance.now() - started).toBeLessThan(1_500);
+    // A bound, not a speed check: linear takes milliseconds, the quadratic reading took 33 s here.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(checked.readable).toBe(true);
   });
 
