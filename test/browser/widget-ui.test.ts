@@ -76,6 +76,44 @@ describe('the chat widget UI in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
+  it('grows the text box with its lines up to five, then scrolls; Shift+Enter breaks a line, Enter sends and the box is one line again', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    const box = messageBox(page);
+    const size = () => box.evaluate((element: HTMLTextAreaElement) => ({ height: element.clientHeight, content: element.scrollHeight, top: element.scrollTop, font: getComputedStyle(element).fontSize }));
+    const one = await size();
+    // 16 px: iOS Safari zooms into a text box whose text is smaller.
+    expect(one.font).toBe('16px');
+
+    await box.click();
+    for (const line of ['Hello,', 'my order', 'arrived broken']) {
+      if (line !== 'Hello,') await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type(line);
+    }
+    expect(await box.inputValue()).toBe('Hello,\nmy order\narrived broken');
+    const three = await size();
+    // Every line shows: the box is as tall as its text, and nothing has scrolled away.
+    expect(three.height).toBeGreaterThan(one.height * 2);
+    expect(three.content).toBeLessThanOrEqual(three.height + 1);
+    expect(three.top).toBe(0);
+
+    for (let line = 0; line < 6; line += 1) {
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.type(`more ${line}`);
+    }
+    const nine = await size();
+    // Five lines at most, then the text scrolls inside the box.
+    expect(nine.height).toBeLessThan(three.height * 2);
+    expect(nine.height).toBeGreaterThan(three.height);
+    expect(nine.content).toBeGreaterThan(nine.height);
+
+    await page.keyboard.press('Enter');
+    await expect.poll(() => box.inputValue(), SHORT).toBe('');
+    await expect.poll(async () => (await size()).height, SHORT).toBe(one.height);
+    await log(page).getByText('arrived broken', { exact: false }).first().waitFor(SHORT);
+    expect(problems).toEqual([]);
+  });
+
   it('shows a message as sending, then read once answered; a refused message fails with a retry that works', async () => {
     const { context, page, problems } = await store();
     await openChat(page);

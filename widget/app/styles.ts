@@ -40,8 +40,9 @@ button:disabled{cursor:default}
 @media (prefers-reduced-motion:reduce){.dots span{animation:none}}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .error,.offline{margin:0;padding:8px 14px;background:var(--p-errorBg);color:var(--p-errorText);font-size:14px}
-.composer{display:flex;gap:8px;padding:10px;border-top:1px solid var(--p-border)}
-textarea,input{flex:1;resize:none;font:inherit;padding:8px 10px;border:1px solid var(--p-border);border-radius:8px;color:var(--p-text);background:var(--p-bg)}
+.composer{display:flex;align-items:flex-end;gap:8px;padding:10px;border-top:1px solid var(--p-border)}
+textarea,input{flex:1;resize:none;font:inherit;font-size:16px;line-height:1.4;padding:8px 10px;border:1px solid var(--p-border);border-radius:8px;color:var(--p-text);background:var(--p-bg)}
+textarea{box-sizing:border-box;max-height:calc(7em + 18px);overflow-y:auto}
 .primary{font-weight:600;padding:8px 16px;border:0;border-radius:8px;background:var(--p-primary);color:var(--p-on-primary)}
 .primary:disabled{opacity:.6}
 .wide{width:100%}

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { useI18n } from '../../i18n/context.ts';
 import { Icon } from '../icons/icons.tsx';
 
@@ -11,10 +11,20 @@ interface Props {
   inputRef: { current: HTMLTextAreaElement | null };
 }
 
-/** The text box, the attach button and Send. Enter sends; Shift+Enter makes a new line; a pasted image is attached. */
+/**
+ * The text box, the attach button and Send. Enter sends; Shift+Enter makes a new line; a pasted
+ * image is attached. The box grows with its text up to five lines (the style's max-height), then
+ * scrolls; its 16 px text keeps iOS Safari from zooming in on focus.
+ */
 export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Props) {
   const { t } = useI18n();
   const [text, setText] = useState('');
+  useLayoutEffect(() => {
+    const box = inputRef.current;
+    if (!box) return;
+    box.style.height = '';
+    box.style.height = `${box.scrollHeight + 2}px`;
+  }, [text]);
   const submit = () => {
     if (!text.trim() || disabled) return;
     onSend(text);
