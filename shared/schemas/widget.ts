@@ -97,12 +97,31 @@ export type WidgetConversation = z.infer<typeof WidgetConversation>;
 
 export const WidgetConversationList = z.object({ conversations: z.array(WidgetConversation) });
 
+/** Chatwoot's `reply_time`: what the widget says about how soon people answer. */
+export const ReplyTime = z.enum(['in_a_few_minutes', 'in_a_few_hours', 'in_a_day']);
+export type ReplyTime = z.infer<typeof ReplyTime>;
+
 export const WidgetConfig = z.object({
   inbox: z.object({
     name: z.string(),
+    /** In the language asked for (`?locale=`) when the inbox has a translation, else the inbox's own. */
     greeting: z.string(),
     color: z.string(),
     locale: z.string(),
+    /** The shop's logo (https only); absent when none is set. */
+    avatar_url: z.string().optional(),
+    reply_time: ReplyTime.optional(),
+    /** Chatwoot's welcome title and tagline for the home screen; absent when not set. */
+    welcome_title: z.string().optional(),
+    welcome_tagline: z.string().optional(),
+    /** At most 3 questions the home screen offers as buttons; absent when none are set. */
+    suggested_questions: z.array(z.string()).optional(),
+    /** A public address that reaches the shop another way; absent when not set. */
+    email: z.string().optional(),
+    /** True outside the inbox's working hours (only when it has them): people answer when back, the AI still answers. */
+    away: z.boolean().optional(),
+    /** What the inbox says while away; absent when not set. */
+    out_of_office_message: z.string().optional(),
   }),
   features: z.object({
     survey: z.boolean(),
@@ -112,6 +131,11 @@ export const WidgetConfig = z.object({
   customer: z.object({ customer_ref: z.string(), verified: z.boolean(), name: z.string().nullable() }),
 });
 export type WidgetConfig = z.infer<typeof WidgetConfig>;
+
+/** `GET /v1/widget/config?locale=`: the language the widget shows, for the greeting. */
+export const WidgetConfigQuery = z.strictObject({
+  locale: LocaleTag.optional().describe('The language the widget shows: the greeting comes in it when the inbox has a translation.'),
+});
 
 /** Opening a conversation; a visitor may give a name and an email (the pre-chat form). */
 export const OpenWidgetConversationRequest = z.strictObject({
@@ -161,3 +185,20 @@ export const SurveyRequest = z.strictObject({
   comment: z.string().trim().max(2000).optional(),
 });
 export const SurveyAnswer = z.object({ conversation_id: z.string(), rating: z.number().int(), comment: z.string() });
+
+/** `GET /v1/widget/help/articles?q=`: the approved knowledge's titles, those matching q when given. */
+export const HelpArticlesQuery = z.strictObject({
+  q: z.string().trim().max(100).optional().describe('Words the titles should hold (at most 100 characters); omit for the most useful articles.'),
+});
+
+export const HelpArticleSummary = z.object({ id: z.string(), title: z.string() });
+export type HelpArticleSummary = z.infer<typeof HelpArticleSummary>;
+
+export const HelpArticleList = z.object({ articles: z.array(HelpArticleSummary).describe('At most 10 approved articles.') });
+export type HelpArticleList = z.infer<typeof HelpArticleList>;
+
+export const HelpArticleParams = z.strictObject({ id: z.string().max(100).describe('The article id (doc_…)') });
+
+/** One approved article; `body` is markdown. */
+export const HelpArticle = z.object({ id: z.string(), title: z.string(), body: z.string(), url: z.string().nullable() });
+export type HelpArticle = z.infer<typeof HelpArticle>;
