@@ -3,7 +3,9 @@
  * and no inline style attributes with text, so a strict CSP works). Colours come from custom
  * properties set by theme.ts; directions use logical properties, so right-to-left locales mirror.
  */
-export const APP_CSS = `
+import * as components from './component-css.ts';
+
+const BASE_CSS = `
 .root{height:100%;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic","Noto Sans JP",sans-serif;color:var(--p-text)}
 .panel{position:fixed;bottom:88px;right:20px;z-index:2147483000;width:380px;max-width:calc(100vw - 40px);height:560px;max-height:calc(100vh - 120px);
 display:flex;flex-direction:column;background:var(--p-bg);color:var(--p-text);border-radius:14px;box-shadow:0 10px 40px var(--p-shadow);overflow:hidden}
@@ -55,3 +57,5 @@ textarea{box-sizing:border-box;max-height:calc(7em + 18px);overflow-y:auto}
 .panel:not(.full){inset:0;width:100%;max-width:none;height:var(--p-viewport-height,100%);max-height:none;border-radius:0;top:var(--p-viewport-top,0);bottom:auto}
 }
 `;
+
+export const APP_CSS = BASE_CSS + Object.values(components).join('');
