@@ -4,10 +4,12 @@ import type { Change, Publisher } from './publisher.ts';
 import type { EngineKeys } from './engine-keys.ts';
 import type { Relay } from './relay.ts';
 import { givenCustomerRef } from './customer-refs.ts';
-import type { Customer, Session } from './sessions.ts';
+import type { Customer, Session, SessionStanding } from './sessions.ts';
 import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from './store/conversations.ts';
+import { ALWAYS_OPEN, greetingIn, isAway } from './store/inbox-presentation.ts';
 import { findInbox } from './store/inboxes.ts';
-import { listMessages, storeCustomerMessage } from './store/messages.ts';
+import { listMessages, storeCustomerMessage, type CustomerMessage } from './store/messages.ts';
+import type { OutboxWork } from './store/outbox.ts';
 import { askSurvey, saveSurvey, saveSurveyAnswer, surveyQuestion } from './store/surveys.ts';
 import { conversationViews, unreadCount } from './store/views.ts';
 
@@ -15,7 +17,7 @@ export interface ConversationServiceDeps {
   sql: Sql;
   /** A conversation is opened only in an environment this BFF holds an engine key for. */
   engines: Pick<EngineKeys, 'for'>;
-  relay: Pick<Relay, 'kick' | 'surveyAnswered'>;
+  relay: Pick<Relay, 'kick' | 'surveyAnswered' | 'leaseRequest'>;
   publisher: Publisher;
   now: () => Date;
   /** Counts new messages per customer and per inbox before they go to the engine (fairness). */
@@ -54,6 +56,43 @@ export function createConversationService({ sql, engines, relay, publisher, now,
     if (!inbox.allowed) throw new ParleyError('rate_limited', 'This chat is taking too many messages right now; wait a moment.');
   }
 
+  /**
+   * The send as one statement, with no transaction around it (two round trips to the store fewer
+   * on the busiest path): the message is counted first and given back when it was not kept (a
+   * retry of one kept already, or no such conversation). It gives undefined, having kept and
+   * counted nothing, when the send needs the transaction: over a limit (which refuses the message
+   * unless it is a retry, and a retry is free) or when someone hears of the inbox (the helpdesk's
+   * webhooks, the only durable subscriber, record the message in the same transaction).
+   */
+  async function sendAlone(
+    customer: Customer,
+    uuid: string,
+    message: CustomerMessage,
+    standing: SessionStanding | undefined,
+  ): Promise<{ sent: { conversation: ConversationRecord; result: { message: WidgetMessage; created: boolean }; claimed?: OutboxWork } | undefined } | undefined> {
+    const at = now();
+    const keys = [`messages:customer:${customer.inboxId}:${customer.customerRef}`, `messages:inbox:${customer.inboxId}`] as const;
+    const mine = await messageLimiter.consume(keys[0], messageLimits.perCustomerPerMinute, at);
+    if (!mine.allowed) return undefined;
+    const inbox = await messageLimiter.consume(keys[1], messageLimits.perInboxPerMinute, at);
+    if (!inbox.allowed) {
+      await messageLimiter.refund(keys[0], at);
+      return undefined;
+    }
+    let counted = false;
+    try {
+      const found = await storeCustomerMessage(sql, customer, uuid, message, at, standing, true, relay.leaseRequest());
+      if (!found) return { sent: undefined };
+      if (found.heard) return undefined;
+      const { conversation, stored } = found;
+      if (!stored) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+      counted = stored.created;
+      return { sent: { conversation, result: stored, ...(found.claimed && { claimed: found.claimed }) } };
+    } finally {
+      if (!counted) await Promise.all(keys.map((key) => messageLimiter.refund(key, at)));
+    }
+  }
+
   async function mine(customer: Customer, uuid: string): Promise<ConversationRecord> {
     const conversation = await findCustomerConversation(sql, customer, uuid);
     if (!conversation) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
@@ -68,11 +107,27 @@ export function createConversationService({ sql, engines, relay, publisher, now,
   return {
     mine,
 
-    async config(session: Session): Promise<WidgetConfig> {
+    /** `locale` is the language the widget shows: the greeting comes in it when the inbox has it. */
+    async config(session: Session, locale?: string): Promise<WidgetConfig> {
       const inbox = await findInbox(sql, session.inboxId);
       if (!inbox) throw new ParleyError('not_found', 'The inbox of this session no longer exists.');
+      const shown = inbox.presentation;
+      // Unset settings are left out, so the widget shows nothing for them rather than empty text.
+      const given = (value: string) => value || undefined;
       return {
-        inbox: { name: inbox.name, greeting: inbox.greeting, color: inbox.color, locale: inbox.locale },
+        inbox: {
+          name: inbox.name,
+          greeting: greetingIn(inbox.greeting, shown.greetingTranslations, locale),
+          color: inbox.color,
+          locale: inbox.locale,
+          avatar_url: given(shown.avatarUrl),
+          reply_time: shown.replyTime ?? undefined,
+          welcome_title: given(shown.welcomeTitle),
+          welcome_tagline: given(shown.welcomeTagline),
+          suggested_questions: shown.suggestedQuestions.length ? shown.suggestedQuestions : undefined,
+          email: given(shown.email),
+          ...(inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now()) ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) } : {}),
+        },
         features: { survey: inbox.surveyEnabled, prechat_form: inbox.prechatEnabled && !session.verified, several_conversations: true },
         // The reference as the site's server gave it (a sandbox customer's own space is the BFF's business).
         customer: { customer_ref: givenCustomerRef(session.customerRef), verified: session.verified, name: session.name ?? null },
@@ -118,10 +173,13 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       attach?: (tx: Queryable, message: WidgetMessage, conversation: ConversationRecord) => Promise<WidgetAttachment[]>,
     ): Promise<{ message: WidgetMessage; created: boolean }> {
       const standing = customer.standingToCheck;
-      const sent = await sql.transaction(async (tx) => {
+      const message = { text: request.text, messageId: request.message_id };
+      // Files are kept with the message, in a transaction; a plain message usually needs none.
+      const alone = attach ? undefined : await sendAlone(customer, uuid, message, standing);
+      const sent = alone !== undefined ? alone.sent : await sql.transaction(async (tx) => {
         // Found, locked (which orders the conversation's messages) and kept in one statement; it
         // also asks whether the session still stands, when the session check left that to it.
-        const found = await storeCustomerMessage(tx, customer, uuid, { text: request.text, messageId: request.message_id }, now(), standing);
+        const found = await storeCustomerMessage(tx, customer, uuid, message, now(), standing);
         if (!found) return undefined;
         const { conversation, stored: result } = found;
         if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
@@ -140,7 +198,7 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       const { conversation, result } = sent;
       if (result.created) {
         publisher.publish(conversation, { type: 'message.created', message: result.message });
-        relay.kick(conversation.id);
+        relay.kick(conversation.id, alone?.sent?.claimed);
       }
       return result;
     },

@@ -320,7 +320,7 @@ function csatShape({ row, inbox }: Awaited<ReturnType<ClientService['survey']>>)
     csat_survey_response: row.rating === null ? null : { rating: row.rating, feedback_message: row.comment ?? '', conversation_id: row.id, created_at: row.survey_at?.toISOString() },
     display_type: 'star',
     content: 'Please rate this conversation.',
-    inbox_avatar_url: '',
+    inbox_avatar_url: inbox.presentation.avatarUrl,
     inbox_name: inbox.name,
     locale: inbox.locale,
     conversation_id: row.id,

@@ -1,3 +1,4 @@
+import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientConversationRow as ConversationRow, ClientMessageRow as MessageRow } from '../store/client-views.ts';
 import type { ContactRecord } from '../store/contacts.ts';
@@ -13,8 +14,8 @@ export function inboxShape(inbox: ClientInbox): PublicInbox {
     identifier: inbox.identifier,
     name: inbox.name,
     timezone: inbox.timezone,
-    // Parley's AI answers at every hour; the week is open all day.
-    working_hours: Array.from({ length: 7 }, (_, day) => ({ day_of_week: day, closed_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null, open_all_day: true })),
+    // The people's hours as set (the AI answers at every hour); open all week while never set.
+    working_hours: [...(inbox.presentation.workingHours ?? ALWAYS_OPEN)],
     working_hours_enabled: inbox.workingHoursEnabled,
     csat_survey_enabled: inbox.surveyEnabled,
     greeting_enabled: inbox.greetingEnabled,

@@ -21,6 +21,7 @@ import {
   type SiteKeyRecord,
 } from '../store/account-inboxes.ts';
 import { listAccountUsers } from '../store/accounts.ts';
+import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import { findAgentBot } from '../store/agent-bots.ts';
 import { changesBetween, writeAudit, type Actor } from '../store/audit-log.ts';
 import { findUser } from '../store/users.ts';
@@ -41,6 +42,14 @@ const inboxChanges = (body: InboxFields): InboxChanges => ({
   outOfOfficeMessage: body.out_of_office_message,
   hmacMandatory: body.hmac_mandatory,
   clientApiOrigins: body.allowed_origins,
+  avatarUrl: body.avatar_url,
+  welcomeTitle: body.welcome_title,
+  welcomeTagline: body.welcome_tagline,
+  replyTime: body.reply_time,
+  suggestedQuestions: body.suggested_questions,
+  greetingTranslations: body.greeting_translations,
+  email: body.email,
+  workingHours: body.working_hours,
 });
 
 export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
@@ -64,6 +73,14 @@ export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
   agent_bot_id: inbox.agentBotId,
   created_at: inbox.createdAt.toISOString(),
   ...(hmacToken ? { hmac_token: hmacToken } : {}),
+  avatar_url: inbox.presentation.avatarUrl,
+  welcome_title: inbox.presentation.welcomeTitle,
+  welcome_tagline: inbox.presentation.welcomeTagline,
+  reply_time: inbox.presentation.replyTime,
+  suggested_questions: inbox.presentation.suggestedQuestions,
+  greeting_translations: inbox.presentation.greetingTranslations,
+  email: inbox.presentation.email,
+  working_hours: [...(inbox.presentation.workingHours ?? ALWAYS_OPEN)],
 });
 
 export const siteKeyShape = (key: SiteKeyRecord, shown = false): SiteKey => ({

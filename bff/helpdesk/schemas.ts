@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReplyTime } from '../../shared/index.ts';
 import { Origin } from '../../shared/server/index.ts';
 import { PublicAttachment } from '../attachments/shapes.ts';
 
@@ -175,6 +176,36 @@ const Origins = z.array(Origin).max(50);
 /** Form fields arrive as text: "true"/"false" are taken for booleans. */
 const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')]);
 
+/** The shop's logo: https only (the widget loads it on the shop's page), never a script. */
+const AvatarUrl = z.union([
+  z.literal('').describe('removes the logo'),
+  z
+    .url({ protocol: /^https$/, error: 'an https address such as https://shop.example/logo.png' })
+    .max(2000)
+    .refine((url) => !/javascript:/i.test(decodeURIComponent(url)), 'an image address, not a script'),
+]);
+const WidgetLocale = z.enum(['en', 'de', 'fr', 'es', 'ar', 'ja']);
+const Hour = z.number().int().min(0).max(23).nullable();
+const Minutes = z.number().int().min(0).max(59).nullable();
+/** One day of Chatwoot's weekly schedule, in the inbox's time zone; 0 is Sunday. */
+const WorkingDay = z
+  .strictObject({
+    day_of_week: z.number().int().min(0).max(6),
+    closed_all_day: z.boolean().default(false),
+    open_all_day: z.boolean().default(false),
+    open_hour: Hour.default(null),
+    open_minutes: Minutes.default(null),
+    close_hour: z.number().int().min(0).max(24).nullable().default(null),
+    close_minutes: Minutes.default(null),
+  })
+  .refine((day) => day.closed_all_day || day.open_all_day || (day.open_hour !== null && day.close_hour !== null && day.open_hour * 60 + (day.open_minutes ?? 0) < day.close_hour * 60 + (day.close_minutes ?? 0) && day.close_hour * 60 + (day.close_minutes ?? 0) <= 1440), {
+    message: 'a day is closed_all_day, open_all_day, or opens (open_hour) before it closes (close_hour)',
+  });
+const WorkingHours = z
+  .array(WorkingDay)
+  .length(7)
+  .refine((days) => new Set(days.map((day) => day.day_of_week)).size === 7, 'each day of the week (0 Sunday … 6 Saturday) once');
+
 export const InboxCreate = z.strictObject({
   name: Name,
   greeting_enabled: Flag.optional(),
@@ -191,6 +222,21 @@ export const InboxCreate = z.strictObject({
   hmac_mandatory: Flag.optional(),
   /** Origins that may call this inbox's Client API from a browser; empty: any. */
   allowed_origins: Origins.optional(),
+  /** The shop's logo in the widget's header (https, at most 2000 characters); '' removes it. */
+  avatar_url: AvatarUrl.optional(),
+  /** The home screen's title and line below it (Chatwoot's names). */
+  welcome_title: z.string().trim().max(200).optional(),
+  welcome_tagline: z.string().trim().max(500).optional(),
+  /** How soon people reply, as the widget's header says it. */
+  reply_time: ReplyTime.nullable().optional(),
+  /** At most 3 questions the widget offers as buttons before the first message. */
+  suggested_questions: z.array(z.string().trim().min(1).max(120)).max(3).optional(),
+  /** The greeting in the widget's other languages, by language: the widget shows the one it speaks. */
+  greeting_translations: z.partialRecord(WidgetLocale, z.string().trim().min(1).max(2000)).optional(),
+  /** A public address that reaches the shop another way (shown when chat cannot be used); '' removes it. */
+  email: z.union([z.literal(''), Email]).optional(),
+  /** Seven days of Chatwoot's weekly schedule, in the inbox's timezone; used while working_hours_enabled. */
+  working_hours: WorkingHours.optional(),
 });
 export const InboxUpdate = InboxCreate.partial();
 export type InboxFields = z.infer<typeof InboxUpdate>;
@@ -219,6 +265,14 @@ export const Inbox = z.object({
   created_at: z.string(),
   /** The identity validation key: in the answers that made or rotated it only. */
   hmac_token: z.string().optional(),
+  avatar_url: z.string(),
+  welcome_title: z.string(),
+  welcome_tagline: z.string(),
+  reply_time: ReplyTime.nullable().describe('null until set: the widget then says nothing about it'),
+  suggested_questions: z.array(z.string()),
+  greeting_translations: z.record(z.string(), z.string()),
+  email: z.string(),
+  working_hours: z.array(z.object({ day_of_week: z.number().int(), closed_all_day: z.boolean(), open_all_day: z.boolean(), open_hour: z.number().int().nullable(), open_minutes: z.number().int().nullable(), close_hour: z.number().int().nullable(), close_minutes: z.number().int().nullable() })),
 });
 export type Inbox = z.infer<typeof Inbox>;
 

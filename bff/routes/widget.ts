@@ -11,6 +11,7 @@ import {
   SurveyRequest,
   TypingRequest,
   WidgetConfig,
+  WidgetConfigQuery,
   WidgetConversation,
   WidgetConversationList,
   WidgetMessage,
@@ -30,10 +31,10 @@ const params = ConversationUuid;
  */
 export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService, opened: Pick<DeskWebhooks, 'widgetOpened'>): void {
   routes
-    .add({ method: 'get', path: '/v1/widget/config', tag, security, summary: "The inbox's look and features, and who the session is", responses: { 200: { description: 'The configuration.', schema: WidgetConfig } } }, async (ctx) => {
+    .add({ method: 'get', path: '/v1/widget/config', tag, security, summary: "The inbox's look and features, and who the session is", query: WidgetConfigQuery, responses: { 200: { description: 'The configuration.', schema: WidgetConfig } } }, async (ctx, { query }) => {
       const { session } = ctx.state;
       const [config] = await Promise.all([
-        conversations.config(session),
+        conversations.config(session, query.locale),
         opened.widgetOpened(session, { referer: ctx.get('referer') || ctx.get('origin') || null, language: ctx.get('accept-language').split(',')[0] || null }),
       ]);
       ctx.body = config;

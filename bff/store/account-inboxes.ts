@@ -1,5 +1,6 @@
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
+import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow, type WorkingDay } from './inbox-presentation.ts';
 import { generateSiteKey, type Environment } from './inboxes.ts';
 
 /** An inbox as its account's administrators manage it. */
@@ -24,9 +25,10 @@ export interface InboxRecord {
   /** The agent bot connected to the inbox, if any. */
   agentBotId: number | null;
   createdAt: Date;
+  presentation: InboxPresentation;
 }
 
-interface InboxRow {
+interface InboxRow extends PresentationRow {
   id: string;
   display_id: number;
   account_id: number;
@@ -68,10 +70,11 @@ const toInbox = (row: InboxRow): InboxRecord => ({
   clientApiOrigins: row.client_api_origins,
   agentBotId: row.agent_bot_id,
   createdAt: row.created_at,
+  presentation: toPresentation(row),
 });
 
 const COLUMNS =
-  'id, display_id, account_id, name, greeting, greeting_enabled, color, locale, survey_enabled, prechat_enabled, lock_to_single_conversation, working_hours_enabled, timezone, out_of_office_message, hmac_mandatory, identifier, client_api_origins, agent_bot_id, created_at';
+  'id, display_id, account_id, name, greeting, greeting_enabled, color, locale, survey_enabled, prechat_enabled, lock_to_single_conversation, working_hours_enabled, timezone, out_of_office_message, hmac_mandatory, identifier, client_api_origins, agent_bot_id, created_at, ' + PRESENTATION_COLUMNS;
 
 export interface InboxChanges {
   name?: string | undefined;
@@ -87,6 +90,14 @@ export interface InboxChanges {
   outOfOfficeMessage?: string | undefined;
   hmacMandatory?: boolean | undefined;
   clientApiOrigins?: string[] | undefined;
+  avatarUrl?: string | undefined;
+  welcomeTitle?: string | undefined;
+  welcomeTagline?: string | undefined;
+  replyTime?: string | null | undefined;
+  suggestedQuestions?: string[] | undefined;
+  greetingTranslations?: Partial<Record<string, string>> | undefined;
+  email?: string | undefined;
+  workingHours?: WorkingDay[] | undefined;
 }
 
 const CHANGE_COLUMNS: [keyof InboxChanges, string][] = [
@@ -103,7 +114,18 @@ const CHANGE_COLUMNS: [keyof InboxChanges, string][] = [
   ['outOfOfficeMessage', 'out_of_office_message'],
   ['hmacMandatory', 'hmac_mandatory'],
   ['clientApiOrigins', 'client_api_origins'],
+  ['avatarUrl', 'avatar_url'],
+  ['welcomeTitle', 'welcome_title'],
+  ['welcomeTagline', 'welcome_tagline'],
+  ['replyTime', 'reply_time'],
+  ['suggestedQuestions', 'suggested_questions'],
+  ['greetingTranslations', 'greeting_translations'],
+  ['email', 'email'],
+  ['workingHours', 'working_hours'],
 ];
+
+/** jsonb columns get their value as JSON text: pg would send a JS array as a PostgreSQL array. */
+const JSON_COLUMNS = new Set(['greeting_translations', 'working_hours']);
 
 /** Makes an inbox of the account, open to the Client API (a new identifier and HMAC key), with the given settings. */
 export async function insertAccountInbox(db: Queryable, accountId: number, fields: InboxChanges & { name: string }): Promise<InboxRecord> {
@@ -127,8 +149,9 @@ export async function updateAccountInbox(db: Queryable, accountId: number, id: s
   const params: unknown[] = [id, accountId];
   for (const [key, column] of CHANGE_COLUMNS) {
     if (changes[key] === undefined) continue;
-    params.push(changes[key]);
-    sets.push(`${column} = $${params.length}`);
+    const json = JSON_COLUMNS.has(column);
+    params.push(json ? JSON.stringify(changes[key]) : changes[key]);
+    sets.push(`${column} = $${params.length}${json ? '::jsonb' : ''}`);
   }
   const [row] = await db.query<InboxRow>(
     `UPDATE inboxes SET ${sets.length ? sets.join(', ') : 'name = name'} WHERE id = $1 AND account_id = $2 RETURNING ${COLUMNS}`,

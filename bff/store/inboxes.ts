@@ -1,5 +1,6 @@
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
+import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow } from './inbox-presentation.ts';
 
 export type Environment = 'sandbox' | 'live';
 
@@ -18,6 +19,10 @@ export interface Inbox {
   locale: string;
   surveyEnabled: boolean;
   prechatEnabled: boolean;
+  timezone: string;
+  workingHoursEnabled: boolean;
+  outOfOfficeMessage: string;
+  presentation: InboxPresentation;
 }
 
 export interface InboxSettings {
@@ -50,11 +55,24 @@ export async function createInbox(db: Queryable, settings: InboxSettings): Promi
 }
 
 export async function findInbox(db: Queryable, id: string): Promise<Inbox | undefined> {
-  const [row] = await db.query<{ id: string; name: string; greeting: string; color: string; locale: string; survey_enabled: boolean; prechat_enabled: boolean }>(
-    'SELECT id, name, greeting, color, locale, survey_enabled, prechat_enabled FROM inboxes WHERE id = $1',
-    [id],
+  const [row] = await db.query<
+    { id: string; name: string; greeting: string; color: string; locale: string; survey_enabled: boolean; prechat_enabled: boolean; timezone: string; working_hours_enabled: boolean; out_of_office_message: string } & PresentationRow
+  >(`SELECT id, name, greeting, color, locale, survey_enabled, prechat_enabled, timezone, working_hours_enabled, out_of_office_message, ${PRESENTATION_COLUMNS} FROM inboxes WHERE id = $1`, [id]);
+  return (
+    row && {
+      id: row.id,
+      name: row.name,
+      greeting: row.greeting,
+      color: row.color,
+      locale: row.locale,
+      surveyEnabled: row.survey_enabled,
+      prechatEnabled: row.prechat_enabled,
+      timezone: row.timezone,
+      workingHoursEnabled: row.working_hours_enabled,
+      outOfOfficeMessage: row.out_of_office_message,
+      presentation: toPresentation(row),
+    }
   );
-  return row && { id: row.id, name: row.name, greeting: row.greeting, color: row.color, locale: row.locale, surveyEnabled: row.survey_enabled, prechatEnabled: row.prechat_enabled };
 }
 
 /** Every origin listed on the inbox's live site keys: where its live sessions may be used from. */
@@ -109,6 +127,7 @@ export interface ClientInbox {
   hmacMandatory: boolean;
   lockToSingleConversation: boolean;
   clientApiOrigins: string[];
+  presentation: InboxPresentation;
 }
 
 export async function findInboxByIdentifier(db: Queryable, identifier: string): Promise<ClientInbox | undefined> {
@@ -127,8 +146,8 @@ export async function findInboxByIdentifier(db: Queryable, identifier: string): 
     hmac_mandatory: boolean;
     lock_to_single_conversation: boolean;
     client_api_origins: string[];
-  }>(
-    `SELECT id, display_id, identifier, name, greeting, timezone, working_hours_enabled, greeting_enabled, survey_enabled, hmac_token, hmac_mandatory, lock_to_single_conversation, client_api_origins
+  } & PresentationRow>(
+    `SELECT id, display_id, identifier, name, greeting, timezone, working_hours_enabled, greeting_enabled, survey_enabled, hmac_token, hmac_mandatory, lock_to_single_conversation, client_api_origins, ${PRESENTATION_COLUMNS}
      FROM inboxes WHERE identifier = $1`,
     [identifier],
   );
@@ -147,6 +166,7 @@ export async function findInboxByIdentifier(db: Queryable, identifier: string): 
       hmacMandatory: row.hmac_mandatory,
       lockToSingleConversation: row.lock_to_single_conversation,
       clientApiOrigins: row.client_api_origins,
+      presentation: toPresentation(row),
     }
   );
 }
