@@ -6,6 +6,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** From Retry-After: how many seconds to wait before the same call can succeed. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }
@@ -25,7 +27,8 @@ export function createApi(baseUrl: string) {
     if (response.status === 204) return undefined as T;
     const payload = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string } } | undefined;
     if (!response.ok) {
-      throw new ApiError(response.status, payload?.error?.code ?? 'internal', payload?.error?.message ?? `HTTP ${response.status}`);
+      const wait = Number(response.headers.get('retry-after'));
+      throw new ApiError(response.status, payload?.error?.code ?? 'internal', payload?.error?.message ?? `HTTP ${response.status}`, wait > 0 ? wait : undefined);
     }
     return payload as T;
   }

@@ -27,7 +27,10 @@ export type View = 'chat' | 'list' | 'prechat';
 
 export interface ChatState {
   phase: 'idle' | 'connecting' | 'ready' | 'error';
+  /** What went wrong: 'rate_limited', 'connect' (no answer at all), or the BFF's own words. */
   error?: string | undefined;
+  /** When a refused start may be tried again (ms since 1970), from the answer's Retry-After. */
+  retryAt?: number | undefined;
   open: boolean;
   view: View;
   online: boolean;
@@ -146,8 +149,12 @@ export class Chat {
     return (this.#starting ??= this.#start().catch((error: unknown) => {
       this.#starting = undefined;
       // A refused page cannot read the answer (no CORS for it), so a network failure is said plainly.
-      const message = error instanceof ApiError ? error.message : 'connect';
-      this.#set({ phase: 'error', error: message });
+      // A limit is said in the customer's words with the wait (issue 16), and tried again after it.
+      const limited = error instanceof ApiError && error.code === 'rate_limited';
+      const message = limited ? 'rate_limited' : error instanceof ApiError ? error.message : 'connect';
+      const waitMs = limited ? (error.retryAfterS ?? 60) * 1_000 : 0;
+      this.#set({ phase: 'error', error: message, retryAt: limited ? Date.now() + waitMs : undefined });
+      if (limited) setTimeout(() => void (this.state.phase === 'error' && this.start()), waitMs);
       this.#options.emit('error', { code: error instanceof ApiError ? error.code : 'unreachable', message: error instanceof Error ? error.message : String(error) });
     }));
   }
@@ -165,8 +172,9 @@ export class Chat {
       // Read again: another tab may have started one since this tab loaded.
       const storedId = this.state.conversationId ?? this.#options.storage.get('conversation');
       const history = storedId ? this.#options.api.messages(session.token, storedId, 0).catch(() => undefined) : undefined;
-      const [config, list] = await Promise.all([this.#options.api.config(session.token), this.#options.api.conversations(session.token)]);
-      this.#set({ config, conversations: list.conversations });
+      // The config is kept as it comes: when the list is refused, the shop's name and email still show.
+      const [config, list] = await Promise.all([this.#options.api.config(session.token).then((config) => (this.#set({ config }), config)), this.#options.api.conversations(session.token)]);
+      this.#set({ conversations: list.conversations });
       const stored = storedId && list.conversations.find((conversation) => conversation.id === storedId);
       if (stored) await this.#show(stored, await history);
       // Unless a message pushed meanwhile brought one another tab started (#adopt).
@@ -442,8 +450,9 @@ export class Chat {
           this.#status(item.messageId, 'failed');
           continue;
         }
-        // Offline, or the BFF is busy: try again soon, and at once when the browser is back online.
-        this.#flushTimer = setTimeout(() => void this.#flushOutbox(), 5_000);
+        // The server's failure is tried again after 1 s, then 2 s (so "Not sent" shows within seconds);
+        // offline, or the BFF busy: try again in 5 s, and at once when the browser is back online.
+        this.#flushTimer = setTimeout(() => void this.#flushOutbox(), tries > (item.tries ?? 0) ? tries * 1_000 : 5_000);
         return;
       }
     }

@@ -8,7 +8,6 @@ export const enOnDemand = {
   resolved: 'Resolved',
   open: 'Open',
   surveyQuestion: 'How would you rate this conversation?',
-  surveyRating: '{rating} out of 5',
   surveyComment: 'Anything you would like to add? (optional)',
   surveySubmit: 'Send rating',
   surveyThanks: 'Thank you for your feedback!',
@@ -18,4 +17,13 @@ export const enOnDemand = {
   start: 'Start chatting',
   emailInvalid: 'Please enter a valid email address.',
   nameRequired: 'Please enter your name.',
+  // states
+  limited: 'Too many requests came from your connection. You can chat again in about {wait}.',
+  writeToUs: 'You can also write to us:',
+  rating1: 'Very poor',
+  rating2: 'Poor',
+  rating3: 'Okay',
+  rating4: 'Good',
+  rating5: 'Excellent',
+  saidBy: '{name}: {text}',
 };

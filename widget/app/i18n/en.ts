@@ -36,6 +36,17 @@ const firstDownload = {
   soundOn: 'Sound for new messages',
   offline: 'You are offline. Messages will be sent when you are back online.',
   connectError: 'The chat could not connect. Please try again later.',
+  // look
+  ended: 'Conversation ended',
+  chat: 'Chat',
+  personAnswering: '{name} is answering',
+  in_a_few_minutes: 'Typically replies in a few minutes',
+  in_a_few_hours: 'Typically replies in a few hours',
+  in_a_day: 'Typically replies in a day',
+  moreOptions: 'More options',
+  dismiss: 'Dismiss',
+  // states
+  aiBadge: 'AI',
 };
 
 export type MessageKey = keyof typeof firstDownload | keyof typeof enOnDemand;

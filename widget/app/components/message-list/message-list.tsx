@@ -4,9 +4,9 @@ import type { ReplyChoice, WidgetAttachment } from '../../../../shared/index.ts'
 import type { ShownMessage } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
+import { dayLabel, sameDay, timeOfDay } from './when.ts';
 
 const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = { customer: 'you', ai: 'assistant', human: 'support' };
-const STATUS: Record<ShownMessage['status'], MessageKey> = { sending: 'sending', sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
 // Messages by the same sender within this time share one name, avatar and time.
 const GROUP_MS = 5 * 60_000;
 
@@ -14,11 +14,32 @@ const GROUP_MS = 5 * 60_000;
 const initials = (name: string | null) =>
   name?.match(/\S+/g)?.slice(0, 2).map((word) => [...word][0]).join('').toUpperCase() || '?';
 
+/** The AI's avatar: a small robot, drawn (no emoji), so it never reads as a person's initials. */
+const Bot = () => (
+  <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" stroke-width="2">
+    <path d="M12 3v4M5 7h14v12H5zM9 11v2m6-2v2" />
+  </svg>
+);
+
+/**
+ * What a customer's message says of itself. The BFF marks a message read when an answer comes,
+ * and an answer by the AI is no one reading it: "Read" shows only when the first answer after the
+ * message is a person's (or, with none yet, a person is handling the conversation); else it was
+ * delivered.
+ */
+function shownStatus(messages: readonly ShownMessage[], index: number, handledBy: 'ai' | 'human'): ShownMessage['status'] {
+  const status = messages[index]!.status;
+  const answer = messages.slice(index).find((message) => message.author === 'ai' || message.author === 'human');
+  return status !== 'read' || (answer?.author ?? handledBy) === 'human' ? status : 'delivered';
+}
+
 interface Props {
   messages: readonly ShownMessage[];
   /** The inbox's greeting, shown while the conversation has no messages yet. */
   greeting?: string | undefined;
   typing: boolean;
+  /** Who answers now: decides whether a message read is shown as read (see shownStatus). */
+  handledBy?: 'ai' | 'human';
   /** The AI's reply while it is written: shown growing, but not read out (the finished reply is). */
   draft?: string;
   /** Choices are offered only on the last answer, and only while the conversation is open. */
@@ -39,7 +60,7 @@ const PlainText = ({ text }: { text: string }) => (
 );
 
 /** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
-export function MessageList({ messages, greeting, typing, draft, canChoose, onChoose, onRetry, files, answers }: Props) {
+export function MessageList({ messages, greeting, typing, handledBy = 'ai', draft, canChoose, onChoose, onRetry, files, answers }: Props) {
   const { t, locale } = useI18n();
   const RichText = answers?.RichText ?? PlainText;
   const end = useRef<HTMLDivElement>(null);
@@ -57,8 +78,8 @@ export function MessageList({ messages, greeting, typing, draft, canChoose, onCh
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  const time = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
   const lastChoices = [...messages].reverse().find((message) => message.author !== 'customer' && message.author !== 'system');
+  const lastMine = messages.map((message) => message.author).lastIndexOf('customer');
   return (
     <div ref={log} class="messages" role="log" aria-live="polite" aria-label={t('messages')} tabIndex={0}>
       {messages.length === 0 && greeting && (
@@ -69,33 +90,46 @@ export function MessageList({ messages, greeting, typing, draft, canChoose, onCh
         </div>
       )}
       {messages.map((message, index) => {
+        const previous = messages[index - 1];
+        const date = new Date(message.createdAt);
+        // A new day starts with its name ("Today", "Yesterday", the date), in the customer's time zone.
+        const newDay = !previous || !sameDay(new Date(previous.createdAt), date);
+        const day = newDay && (
+          <p key={`d${message.key}`} class="day">
+            {dayLabel(locale, date)}
+          </p>
+        );
         if (message.author === 'system') {
-          return (
+          return [
+            day,
             <p key={message.key} class="notice">
               {message.text}
-            </p>
-          );
+            </p>,
+          ];
         }
-        const previous = messages[index - 1];
         // Two people answering one after the other are two groups, each with its name.
         const startsGroup =
-          !previous ||
-          previous.author !== message.author ||
-          previous.authorName !== message.authorName ||
-          Date.parse(message.createdAt) - Date.parse(previous.createdAt) > GROUP_MS;
+          newDay ||
+          previous!.author !== message.author ||
+          previous!.authorName !== message.authorName ||
+          Date.parse(message.createdAt) - Date.parse(previous!.createdAt) > GROUP_MS;
         const mine = message.author === 'customer';
+        const status = mine ? shownStatus(messages, index, handledBy) : message.status;
         const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
-        return (
+        return [
+          day,
           <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`} data-status={message.status}>
             {startsGroup && (
               <p class="meta">
-                {/* A person's initials or "AI", so who answered shows at a glance; the name is the text that is read. */}
+                {/* A robot for the AI, a person's initials: who answered shows at a glance; the name is the text that is read. */}
                 {!mine && (
                   <span class="avatar" aria-hidden="true">
-                    {message.author === 'human' ? initials(message.authorName) : 'AI'}
+                    {message.author === 'human' ? initials(message.authorName) : <Bot />}
                   </span>
                 )}
-                <span class="author">{name}</span> <time dateTime={message.createdAt}>{time.format(new Date(message.createdAt))}</time>
+                {/* The customer's own name is only read out: their side of the log needs no label. */}
+                <span class={mine ? 'author visually-hidden' : 'author'}>{name}</span>
+                {message.author === 'ai' && <span class="badge">{t('aiBadge')}</span>} <time dateTime={message.createdAt}>{timeOfDay(locale, date)}</time>
               </p>
             )}
             <div class="bubble">
@@ -104,18 +138,19 @@ export function MessageList({ messages, greeting, typing, draft, canChoose, onCh
               {message.card && answers && <answers.Card card={message.card} />}
             </div>
             {message.choices && message === lastChoices && answers && <answers.QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />}
-            {mine && (
+            {/* Under the customer's last message, and under any still on its way or not sent. */}
+            {mine && (index === lastMine || status === 'sending' || status === 'failed') && (
               <p class="status">
-                {t(STATUS[message.status])}
-                {message.status === 'failed' && (
+                {t(status)}
+                {status === 'failed' && (
                   <button type="button" class="link" onClick={() => onRetry(message.key)}>
                     {t('retry')}
                   </button>
                 )}
               </p>
             )}
-          </div>
-        );
+          </div>,
+        ];
       })}
       {draft && (
         <div class="message theirs ai draft" aria-hidden="true">

@@ -2,37 +2,13 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Chat } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { Composer } from '../composer/composer.tsx';
-import { Icon } from '../icons/icons.tsx';
+import { Header } from '../header/header.tsx';
 import { MessageList } from '../message-list/message-list.tsx';
+import { useChunk } from '../../use-chunk.ts';
 
 // The list, survey and pre-chat form; and the attach tray, upload and thumbnails.
 const extras = () => import('../../extras.ts');
 const attachments = () => import('../../attachments.ts');
-const chunks = new Map<unknown, Promise<unknown>>();
-
-/** A chunk loaded the first time it is needed, with its styles adopted into the shadow root. */
-function useChunk<T extends { CSS: string }>(load: () => Promise<T>, needed: boolean, root: () => Node | null): T | undefined {
-  const [loaded, setLoaded] = useState<T | undefined>();
-  useEffect(() => {
-    if (!needed || loaded) return;
-    if (!chunks.has(load)) {
-      chunks.set(
-        load,
-        load().then((module) => {
-          const shadow = root()?.getRootNode();
-          if (shadow instanceof ShadowRoot) {
-            const sheet = new CSSStyleSheet();
-            sheet.replaceSync(module.CSS);
-            shadow.adoptedStyleSheets = [...shadow.adoptedStyleSheets, sheet];
-          }
-          return module;
-        }),
-      );
-    }
-    void (chunks.get(load) as Promise<T>).then(setLoaded);
-  }, [needed, loaded]);
-  return loaded;
-}
 
 interface Props {
   chat: Chat;
@@ -51,7 +27,8 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   const input = useRef<HTMLTextAreaElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const section = useRef<HTMLElement>(null);
-  const more = useChunk(extras, state.open && (state.view !== 'chat' || state.resolved), () => section.current);
+  const limited = state.error === 'rate_limited' && state.retryAt;
+  const more = useChunk(extras, state.open && (state.view !== 'chat' || state.resolved || !!limited), () => section.current);
   // Files picked, pasted or dropped, waiting in the tray until sent or removed.
   const [files, setFiles] = useState<File[]>();
   const attach = useChunk(attachments, state.open && (!!files || state.messages.some((message) => message.attachments)), () => section.current);
@@ -69,7 +46,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
       ref={section}
       class={`panel${fullPage ? ' full' : ''}`}
       role={fullPage ? 'main' : 'dialog'}
-      aria-label={t('chatWith', { name })}
+      aria-label={t('chatWith', { name: name || t('chat') })}
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => {
         // A file dropped anywhere on the panel goes to the tray (shown with the composer).
@@ -84,33 +61,19 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
           event.stopPropagation();
           onClose();
         }
+        // A dialog keeps Tab inside (WAI-ARIA APG, dialog): past the last control back to the first, and the other way.
+        if (event.key === 'Tab' && !fullPage) {
+          const controls = [...section.current!.querySelectorAll<HTMLElement>('button,textarea,input,a[href]')].filter((control) => !control.matches(':disabled,[tabindex="-1"]'));
+          const [first, last] = [controls[0], controls.at(-1)];
+          const active = (section.current!.getRootNode() as ShadowRoot).activeElement;
+          if (event.shiftKey ? active === first || active === heading.current : active === last) {
+            event.preventDefault();
+            (event.shiftKey ? last : first)?.focus();
+          }
+        }
       }}
     >
-      <header class="header">
-        <div class="title">
-          <h2 ref={heading} tabIndex={-1}>
-            {name || t('chatWith', { name: '' }).trim()}
-          </h2>
-          <p class="subtitle">{state.handledBy === 'human' ? t('humanAnswering') : t('aiAnswering')}</p>
-        </div>
-        {state.view === 'list' ? (
-          <button type="button" class="icon" aria-label={t('backToChat')} onClick={() => chat.backToChat()} disabled={!state.conversationId}>
-            <Icon name="back" />
-          </button>
-        ) : (
-          <button type="button" class="icon" aria-label={t('conversations')} onClick={() => chat.showList()} disabled={busy}>
-            <Icon name="menu" />
-          </button>
-        )}
-        <button type="button" class="icon" aria-label={t('soundOn')} aria-pressed={state.sound} onClick={() => chat.setSound(!state.sound)}>
-          <Icon name={state.sound ? 'bell' : 'bellOff'} />
-        </button>
-        {!fullPage && (
-          <button type="button" class="icon" aria-label={t('closeChat')} onClick={onClose}>
-            <Icon name="close" />
-          </button>
-        )}
-      </header>
+      <Header chat={chat} state={state} fullPage={fullPage} onClose={onClose} heading={heading} />
       {!state.online && (
         <p class="offline" role="status">
           {t('offline')}
@@ -124,6 +87,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
             messages={state.messages}
             greeting={state.config?.inbox.greeting}
             typing={state.typing}
+            handledBy={state.handledBy}
             draft={state.draft}
             canChoose={!state.resolved}
             onChoose={(choice) => void chat.choose(choice)}
@@ -133,25 +97,25 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
           />
           {state.resolved && (
             <div class="ended">
-              <p>{t('conversationClosed')}</p>
+              {/* The ending and "New conversation" share a line, and the survey is a row of buttons, so the log above keeps its room. */}
+              <p>
+                {t('conversationClosed')}
+                <button type="button" class="primary" onClick={() => void chat.newConversation()}>
+                  {t('newConversation')}
+                </button>
+              </p>
               {state.config?.features.survey && more && <more.Survey answered={state.surveyAnswered} onAnswer={(rating, comment) => chat.answerSurvey(rating, comment)} />}
-              <button type="button" class="primary wide" onClick={() => void chat.newConversation()}>
-                {t('newConversation')}
-              </button>
             </div>
           )}
-          {state.phase === 'error' && (
+          {state.phase === 'error' && limited ? (
+            more && <more.Limited retryAt={limited} email={state.config?.inbox.email} />
+          ) : state.phase === 'error' && (
             <p class="error" role="alert">
               {state.error === 'connect' ? t('connectError') : state.error}
             </p>
           )}
           {!state.resolved && (
             <>
-              {state.conversationId && state.messages.length > 0 && (
-                <button type="button" class="link end" onClick={() => void chat.endConversation()}>
-                  {t('closeConversation')}
-                </button>
-              )}
               {files && attach && <attach.Tray files={files} chat={chat} onDone={() => setFiles(undefined)} />}
               <Composer disabled={busy} inputRef={input} onTyping={() => chat.typing()} onSend={(text) => void chat.send(text)} onFiles={setFiles} />
             </>
