@@ -72,6 +72,8 @@ import { countPending, pendingDeliveries } from './store/backlog.ts';
 import { CLIENT_NAMESPACE, contactRoom } from './client-api/realtime.ts';
 import { addConsoleRoutes } from './routes/console-page.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
+import { addWidgetHelpRoutes } from './routes/widget-help.ts';
+import { createHelpArticles } from './help-articles.ts';
 import { addWidgetAttachmentRoutes } from './routes/attachments.ts';
 import { addDeskAttachmentRoutes } from './routes/attachments-desk.ts';
 import { createAttachmentService, type AttachmentService } from './attachments/attachment-service.ts';
@@ -283,6 +285,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
   addWidgetRoutes(widget, conversations, deskHooks);
   addWidgetAttachmentRoutes(widget, attachments, conversations);
+  addWidgetHelpRoutes(widget, createHelpArticles({ engines, now }));
   const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy, secrets });
   const trustProxyHops = deps.trustProxyHops ?? 0;
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });

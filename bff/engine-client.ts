@@ -15,6 +15,7 @@ import {
   type SendMessageRequest,
 } from '../shared/index.ts';
 import type { z } from 'zod';
+import { KnowledgeDocument, KnowledgeList } from '../shared/schemas/engine-knowledge.ts';
 
 // What another engine sends may hold events of types added later: those are left out, never a failed page (SPEC Events rule 9).
 const SendMessageAnswer = SendMessageResponse.extend({ events: WireEvents });
@@ -223,6 +224,18 @@ export class EngineClient {
 
   me(): Promise<MeResponse> {
     return this.#call('GET', '/v1/me', MeResponse);
+  }
+
+  /** A page of the account's approved knowledge documents (the widget's help search), oldest first. */
+  approvedKnowledge(after?: string): Promise<KnowledgeList> {
+    const query = new URLSearchParams({ approved: 'true', limit: '100' });
+    if (after) query.set('after', after);
+    return this.#call('GET', `/v1/knowledge?${query}`, KnowledgeList);
+  }
+
+  /** One knowledge document, approved or not: the caller decides what a customer may see. */
+  knowledgeDocument(id: string): Promise<KnowledgeDocument> {
+    return this.#call('GET', `/v1/knowledge/${encodeURIComponent(id)}`, KnowledgeDocument);
   }
 
   async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<z.output<S>> {
