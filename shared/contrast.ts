@@ -17,7 +17,22 @@ export function contrast(a: string, b: string): number {
   return (light! + 0.05) / (dark! + 0.05);
 }
 
-/** White or near-black, whichever reads better on `background`. */
+/**
+ * White or black, whichever reads better on `background`: on any colour one of the two gives at
+ * least 4.58:1 (√21, where their contrasts cross), so text on a site's own colour always passes AA.
+ * @example textOn('#1f3a5f') // '#ffffff'; textOn('#ffd400') // '#000000'
+ */
 export function textOn(background: string): string {
-  return contrast(background, '#ffffff') >= contrast(background, '#111111') ? '#ffffff' : '#111111';
+  return contrast(background, '#ffffff') >= contrast(background, '#000000') ? '#ffffff' : '#000000';
+}
+
+/**
+ * The pairs of a palette whose contrast is below `minimum`, as `"fore on back: ratio"` lines.
+ * @example contrastFailures({ text: '#777', bg: '#fff' }, [['text', 'bg']], 4.5) // ['text on bg: 4.48']
+ */
+export function contrastFailures<K extends string>(palette: Record<K, string>, pairs: readonly (readonly [K, K])[], minimum: number): string[] {
+  return pairs.flatMap(([fore, back]) => {
+    const ratio = contrast(palette[fore], palette[back]);
+    return ratio < minimum ? [`${fore} on ${back}: ${ratio.toFixed(2)}`] : [];
+  });
 }

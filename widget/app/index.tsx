@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { LOCALES, type Locale, type ParleyCommand, type ThemeSettings } from '../api.ts';
+import { LOCALES, type Locale, type ParleyCommand, type ParleyEvents, type ThemeSettings } from '../api.ts';
 import type { MountWidget } from '../protocol.ts';
 import { createApi } from './api.ts';
 import { Chat } from './chat.ts';
@@ -8,6 +8,7 @@ import { I18n } from './i18n/context.ts';
 import { loadTranslator, pickLocale, supportedLocale, translator, type Translator } from './i18n/index.ts';
 import { siteStorage } from './storage.ts';
 import { APP_CSS } from './styles.ts';
+import { loadChunk, popups } from './use-chunk.ts';
 import { resolveTheme, validColor } from './theme.ts';
 
 /**
@@ -26,7 +27,30 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   container.className = 'root';
   root.append(container);
 
-  const chat = new Chat({ api: createApi(settings.baseUrl), storage: siteStorage(settings.siteKey ?? 'none'), baseUrl: settings.baseUrl, siteKey: settings.siteKey, sessionToken: settings.sessionToken, emit });
+  // A new message while the chat is closed shows on a card above the launcher, until opened or dismissed.
+  let peek: { from: string; text: string } | undefined;
+  let peeks: typeof import('./popups.ts') | undefined;
+  const peekAt = ({ conversation_id, author, text }: ParleyEvents['message']) => {
+    const name = chat.state.conversations.find((conversation) => conversation.id === conversation_id)?.last_message?.author_name;
+    peek = { from: author === 'human' ? name || i18n.t('support') : i18n.t('assistant'), text };
+    void loadChunk(popups, container).then((module) => {
+      peeks = module;
+      draw();
+    });
+  };
+  const chat = new Chat({
+    api: createApi(settings.baseUrl),
+    storage: siteStorage(settings.siteKey ?? 'none'),
+    baseUrl: settings.baseUrl,
+    siteKey: settings.siteKey,
+    sessionToken: settings.sessionToken,
+    emit: (event, payload) => {
+      emit(event, payload);
+      if (event === 'message' && launcher && !chat.state.open) peekAt(payload as ParleyEvents['message']);
+    },
+  });
+  // While open, the launcher shows a close (X) icon; the loader drew its speech bubble.
+  const bubble = launcher?.querySelector('path')?.getAttribute('d');
   let theme: ThemeSettings = { ...settings.theme };
   let i18n: Translator = translator('en');
   let wanted = settings.locale;
@@ -45,10 +69,28 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
       const unread = chat.state.unread;
       launcher.setAttribute('aria-label', chat.state.open ? i18n.t('closeChat') : unread ? i18n.t('openChatUnread', { count: unread }) : i18n.t('openChat'));
       launcher.setAttribute('aria-expanded', String(chat.state.open));
+      launcher.querySelector('path')?.setAttribute('d', chat.state.open ? 'M5 6.4 6.4 5l5.6 5.6L17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6z' : bubble!);
+      if (chat.state.open) peek = undefined;
     }
     render(
       <I18n.Provider value={i18n}>
         <Panel chat={chat} state={chat.state} fullPage={fullPage} onClose={() => close()} answers={answers} />
+        {launcher && (
+          // Present from the start, so that screen readers announce the card politely when it appears.
+          <div aria-live="polite">
+            {peek && peeks && (
+              <peeks.Peek
+                {...peek}
+                onOpen={() => chat.setOpen(true)}
+                onDismiss={() => {
+                  peek = undefined;
+                  draw();
+                  launcher.focus();
+                }}
+              />
+            )}
+          </div>
+        )}
       </I18n.Provider>,
       container,
     );

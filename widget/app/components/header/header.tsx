@@ -1,0 +1,87 @@
+import type { Ref } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import type { Chat } from '../../chat.ts';
+import { useI18n } from '../../i18n/context.ts';
+import { popups, useChunk } from '../../use-chunk.ts';
+import { Icon } from '../icons/icons.tsx';
+
+interface Props {
+  chat: Chat;
+  state: Chat['state'];
+  fullPage: boolean;
+  onClose: () => void;
+  heading: Ref<HTMLHeadingElement>;
+}
+
+/**
+ * The panel's header, one fixed height whatever it says: the shop's logo and name (a localized
+ * "Chat" when the settings could not load), then one line that never wraps saying what is shown:
+ * who answers (the AI with its badge; after a handover the person, with their initials and how
+ * soon people reply), the list of conversations, or that the conversation ended. Its buttons: the
+ * conversations (or back), "More options" (sound, "End conversation") and close.
+ */
+export function Header({ chat, state, fullPage, onClose, heading }: Props) {
+  const { t } = useI18n();
+  const [menu, setMenu] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const loaded = useChunk(popups, menu, () => button.current);
+  const inbox = state.config?.inbox;
+  const person = state.handledBy === 'human' ? state.messages.findLast((message) => message.author === 'human')?.authorName : undefined;
+  const replyTime = inbox?.reply_time;
+  // What the line under the name says, and the mark before it: the AI's badge or the person's initials.
+  const [mark, line] =
+    state.view === 'list'
+      ? ['', t('conversations')]
+      : state.resolved
+        ? ['', t('ended')]
+        : state.handledBy === 'human'
+          ? [person?.split(' ').map((word) => word[0]).join('').slice(0, 2), (person ? t('personAnswering', { name: person }) : t('humanAnswering')) + (replyTime ? ` · ${t(replyTime)}` : '')]
+          : [t('aiBadge'), t('aiAnswering')];
+  return (
+    <header class="header">
+      {inbox?.avatar_url && <img class="logo" src={inbox.avatar_url} alt="" />}
+      <div class="title">
+        <h2 ref={heading} tabIndex={-1}>
+          {inbox?.name || t('chat')}
+        </h2>
+        <p class="who">
+          {mark && (
+            <span class="badge" aria-hidden="true">
+              {mark}
+            </span>
+          )}
+          <span class="subtitle">{line}</span>
+        </p>
+      </div>
+      {state.view === 'list' ? (
+        <button type="button" class="icon" aria-label={t('backToChat')} onClick={() => chat.backToChat()} disabled={!state.conversationId}>
+          <Icon name="back" />
+        </button>
+      ) : (
+        <button type="button" class="icon" aria-label={t('conversations')} onClick={() => chat.showList()} disabled={state.phase !== 'ready'}>
+          <Icon name="menu" />
+        </button>
+      )}
+      <div class="more">
+        <button ref={button} type="button" class="icon" aria-label={t('moreOptions')} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
+          <Icon name="more" />
+        </button>
+        {menu && loaded && (
+          <loaded.OptionsMenu
+            chat={chat}
+            state={state}
+            onClose={(refocus) => {
+              setMenu(false);
+              if (refocus) button.current?.focus();
+            }}
+          />
+        )}
+      </div>
+      {!fullPage && (
+        <button type="button" class="icon" aria-label={t('closeChat')} onClick={onClose}>
+          <Icon name="close" />
+        </button>
+      )}
+    </header>
+  );
+}
