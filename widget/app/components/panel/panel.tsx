@@ -46,7 +46,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
       ref={section}
       class={`panel${fullPage ? ' full' : ''}`}
       role={fullPage ? 'main' : 'dialog'}
-      aria-label={t('chatWith', { name: name || t('chat') })}
+      aria-label={name ? t('chatWith', { name }) : t('chat')}
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => {
         // A file dropped anywhere on the panel goes to the tray (shown with the composer).
