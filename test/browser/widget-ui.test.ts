@@ -62,7 +62,7 @@ describe('the chat widget UI in Chromium', () => {
     // With the keyboard only: Enter on the launcher opens, Escape from any control inside closes.
     await page.keyboard.press('Enter');
     await expect.poll(() => focused(page), SHORT).toBe('textarea[Message]');
-    await page.getByRole('button', { name: 'Sound for new messages' }).focus();
+    await page.getByRole('button', { name: 'More options' }).focus();
     await page.keyboard.press('Escape');
     await expect.poll(() => panel(page).count(), SHORT).toBe(0);
     await expect.poll(() => focused(page), SHORT).toBe('button[Open chat].l');
@@ -132,8 +132,9 @@ describe('the chat widget UI in Chromium', () => {
     expect(await mine.getAttribute('data-status')).toBe('sending');
     release();
     await waitForAnswer(page, 'within 30 days');
-    // Read receipts: the answer marks the customer's message read.
-    await expect.poll(() => mine.locator('.status').textContent(), SHORT).toBe('Read');
+    // The AI's answer marks the customer's message read, which the widget shows as delivered: the AI read nothing.
+    await expect.poll(() => mine.getAttribute('data-status'), SHORT).toBe('read');
+    expect(await mine.locator('.status').textContent()).toBe('Delivered');
     await stopHolding();
 
     // Grouped by sender with times: each group starts with its author and a <time>.
@@ -337,8 +338,9 @@ describe('the chat widget UI in Chromium', () => {
     await send(page, 'How do I return an item?');
     await waitForAnswer(page, 'within 30 days');
     const ai = log(page).locator('.message.ai.first').first();
-    expect(await ai.locator('.avatar').textContent()).toBe('AI');
+    expect(await ai.locator('.avatar svg').count()).toBe(1);
     expect(await ai.locator('.author').textContent()).toBe('Assistant');
+    expect(await ai.locator('.badge').textContent()).toBe('AI');
     // The customer's own messages have no avatar.
     expect(await log(page).locator('.message.mine .avatar').count()).toBe(0);
 
@@ -436,12 +438,12 @@ describe('the chat widget UI in Chromium', () => {
     const survey = page.locator('[data-parley] form.survey');
     await survey.waitFor(SHORT);
     expect(await survey.getByRole('group', { name: 'How would you rate this conversation?' }).count()).toBe(1);
-    const stars = survey.getByRole('button', { name: /out of 5$/ });
-    expect(await stars.count()).toBe(5);
+    expect(await survey.getByRole('radio').count()).toBe(5);
+    // The comment and Send come with a rating.
     const submit = survey.getByRole('button', { name: 'Send rating' });
-    expect(await submit.isDisabled()).toBe(true);
-    await survey.getByRole('button', { name: '4 out of 5' }).click();
-    expect(await survey.getByRole('button', { name: '4 out of 5' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await submit.count()).toBe(0);
+    await survey.getByRole('radio', { name: '4 – Good' }).check();
+    expect(await survey.getByRole('radio', { name: '4 – Good' }).isChecked()).toBe(true);
     await survey.getByRole('textbox', { name: /Anything you would like to add/ }).fill('Quick and clear.');
     await submit.click();
     await page.getByText('Thank you for your feedback!').waitFor(SHORT);
@@ -460,7 +462,8 @@ describe('the chat widget UI in Chromium', () => {
     const first = await currentConversation(page, harness.stack.siteKey);
 
     // The customer ends it; then starts a new one.
-    await page.getByRole('button', { name: 'End conversation' }).click();
+    await page.getByRole('button', { name: 'More options' }).click();
+    await page.getByRole('menuitem', { name: 'End conversation' }).click();
     await page.getByText('This conversation has ended.').waitFor(SHORT);
     await page.locator('[data-parley] .ended').getByRole('button', { name: 'New conversation' }).click();
     await waitReady(page);
@@ -475,7 +478,7 @@ describe('the chat widget UI in Chromium', () => {
     const items = page.locator('[data-parley] .list li');
     await expect.poll(() => items.count(), SHORT).toBe(2);
     expect(await items.nth(0).locator('.preview').textContent()).toContain('within 30 days');
-    expect(await items.nth(0).locator('.details').textContent()).toContain('Open');
+    expect(await items.nth(0).locator('.tag').count()).toBe(0);
     expect(await items.nth(1).locator('.preview').textContent()).toContain('Norway');
     expect(await items.nth(1).locator('.details').textContent()).toContain('Resolved');
 
@@ -547,7 +550,7 @@ describe('the chat widget UI in Chromium', () => {
 
   describe("a hostile page stylesheet does not reach the widget's shadow DOM", () => {
     /** Elements of the widget to compare, by selector inside its shadow root. */
-    const ELEMENTS = ['.l', '.panel', '.header', '.header h2', '.subtitle', '.icon', '.message.mine .bubble', '.message.theirs .bubble', '.text p', '.text strong', '.meta', '.status', '.choice', 'textarea', '.composer button', '.link.end'];
+    const ELEMENTS = ['.l', '.panel', '.header', '.header h2', '.subtitle', '.icon', '.message.mine .bubble', '.message.theirs .bubble', '.text p', '.text strong', '.meta', '.status', '.choice', 'textarea', '.composer button', '.who'];
     const BOX = ['display', 'position', 'box-sizing', 'width', 'height', 'margin-top', 'margin-left', 'padding-top', 'padding-left', 'border-top-width', 'border-top-style', 'border-top-color', 'background-color', 'border-radius', 'opacity', 'visibility', 'transform'];
     const TEXT = ['color', 'font-size', 'font-family', 'font-weight', 'line-height'];
     const INHERITED = ['letter-spacing', 'word-spacing', 'text-transform', 'text-align', 'text-indent', 'text-shadow', 'font-style', 'white-space', 'cursor', 'font-variant-caps'];
