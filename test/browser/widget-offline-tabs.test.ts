@@ -398,10 +398,15 @@ describe('offline, reconnects and tabs in Chromium', () => {
     // Sound is off until the customer turns it on (in each tab's panel).
     for (const page of [first, second]) {
       await waitReady(page);
-      const toggle = page.getByRole('button', { name: 'Sound for new messages' });
-      expect(await toggle.getAttribute('aria-pressed')).toBe('false');
+      // In the header's "More options" menu.
+      const more = page.getByRole('button', { name: 'More options' });
+      const toggle = page.getByRole('menuitemcheckbox', { name: 'Sound for new messages' });
+      await more.click();
+      expect(await toggle.getAttribute('aria-checked')).toBe('false');
       await toggle.click();
-      await expect.poll(() => toggle.getAttribute('aria-pressed'), SHORT).toBe('true');
+      await more.click();
+      await expect.poll(() => toggle.getAttribute('aria-checked'), SHORT).toBe('true');
+      await page.keyboard.press('Escape');
     }
     expect(await stored(first, harness.stack.siteKey, 'sound')).toBe('on');
 

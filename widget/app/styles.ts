@@ -9,7 +9,7 @@ import * as components from './component-css.ts';
  * - spacing `--s1`…`--s4`: 4, 8, 12, 16 px;
  * - type `--f-xs` 12, `--f-sm` 13, `--f-md` 15 (body), `--f-lg` 17 px (titles); inputs are 16 px
  *   (`--f-in`), below which iOS Safari zooms in on focus;
- * - radii `--r-sm` 8 (controls, badges), `--r-md` 12 (bubbles, cards, menus), `--r-lg` 16 px (the panel);
+ * - radii `--r-sm` 8 (controls), `--r-md` 12 (bubbles, cards, menus), `--r-lg` 16 px (the panel);
  * - elevation `--e1` (the header, menus) and `--e2` (the panel, the preview card);
  * - motion `--m` .2 s (the panel and the preview card appearing), 0 s under `prefers-reduced-motion`.
  * Colours are `--p-<name>`, set by theme.ts for the light or dark theme (`--p-primary` is the site's).
@@ -31,7 +31,7 @@ display:flex;flex-direction:column;background:var(--p-bg);color:var(--p-text);bo
 .title h2,.who{margin:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .title h2{font-size:var(--f-lg);font-weight:600;line-height:1.3;outline:none}
 .who{font-size:var(--f-sm);line-height:20px}
-.badge{margin-inline-end:var(--s1);padding:0 var(--s1);border:1px solid;border-radius:var(--r-sm);font-size:var(--f-xs);font-weight:700}
+.who .badge{margin-inline-end:var(--s1)}
 button{font:inherit;cursor:pointer}
 button:disabled{cursor:default}
 .icon{background:none;border:0;color:inherit;min-width:40px;min-height:40px;border-radius:var(--r-sm);display:grid;place-items:center}
