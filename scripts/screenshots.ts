@@ -49,15 +49,64 @@ async function startStack(): Promise<Stack> {
   return { ...demo, address: () => `203.0.113.${++next}` };
 }
 
-async function call(url: string, options: { token: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: unknown }> {
+async function call(
+  url: string,
+  options: { token: string; method?: string; body?: unknown; headers?: Record<string, string>; helpdesk?: boolean },
+): Promise<{ status: number; body: any }> {
+  // The helpdesk's APIs take Chatwoot's api_access_token header; the widget's and the engine's a bearer token.
+  const auth = options.helpdesk ? { api_access_token: options.token } : { authorization: `Bearer ${options.token}` };
   const response = await fetch(url, {
-    method: options.body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${options.token}`, 'content-type': 'application/json', ...options.headers },
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: { ...auth, 'content-type': 'application/json', ...options.headers },
     body: options.body === undefined ? null : JSON.stringify(options.body),
   });
   const text = await response.text();
   return { status: response.status, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
+
+async function expectOk(what: string, answer: Promise<{ status: number; body: any }>): Promise<any> {
+  const { status, body } = await answer;
+  if (status !== 200) throw new Error(`${what}: ${status} ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * Changes the demo inbox as its administrator would, through the Application API (an administrator
+ * made with the platform token that this fresh start printed).
+ */
+async function inboxSettings(stack: Stack): Promise<(fields: object) => Promise<void>> {
+  const platform = stack.newPlatformToken;
+  if (!platform) throw new Error('a fresh demo start makes a platform token; this one did not');
+  const base = `${stack.url}/platform/api/v1`;
+  const admin = await expectOk('making an administrator', call(`${base}/users`, { token: platform, helpdesk: true, body: { name: 'Ada', email: 'ada@northwind.example' } }));
+  await expectOk('adding the administrator', call(`${base}/accounts/${stack.accountId}/account_users`, { token: platform, helpdesk: true, body: { user_id: admin.id, role: 'administrator' } }));
+  const app = `${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`;
+  const { payload } = await expectOk('listing the inboxes', call(app, { token: admin.access_token, helpdesk: true }));
+  const inbox = (payload as { id: number; inbox_identifier: string | null }[]).find((one) => one.inbox_identifier === stack.inboxIdentifier);
+  if (!inbox) throw new Error('the demo inbox is not in the demo account');
+  return async (fields) => {
+    await expectOk('changing the demo inbox', call(`${app}/${inbox.id}`, { token: admin.access_token, helpdesk: true, method: 'PATCH', body: fields }));
+  };
+}
+
+/** What the shop's inbox shows (issue 16): its name, welcome, reply time, questions, email, greeting in Arabic. */
+const SHOP = {
+  name: 'Northwind Goods',
+  welcome_title: 'Hello from Northwind Goods',
+  welcome_tagline: 'Questions about an order, delivery or a return? Ask here, any time.',
+  reply_time: 'in_a_few_minutes',
+  suggested_questions: ['Where is my order?', 'How do I return an item?', 'Do you ship abroad?'],
+  email: 'help@northwind.example',
+  greeting_translations: { ar: 'مرحبًا! اسألني عن الطلبات والتوصيل والإرجاع والدفع.' },
+};
+
+/** Closed every day of the week: away, the AI still answering. */
+const AWAY = {
+  working_hours_enabled: true,
+  timezone: 'UTC',
+  out_of_office_message: 'We are away until Monday 9:00. Our AI assistant answers in the meantime; a person replies when we are back.',
+  working_hours: Array.from({ length: 7 }, (_, day) => ({ day_of_week: day, closed_all_day: true })),
+};
 
 /** The engine's id of the BFF's conversation, once the relay has given it one. */
 async function engineConversation(stack: Stack, uuid: string): Promise<string> {
@@ -73,8 +122,7 @@ async function personSays(stack: Stack, page: Page, text: string, authorName = '
     page.evaluate((key) => localStorage.getItem(`parley:${key}:conversation`) ?? undefined, stack.siteKey),
   );
   const engineId = await engineConversation(stack, conversation);
-  const answer = await call(`${stack.engineUrl}/v1/conversations/${engineId}/human-messages`, { token: stack.apiKey, body: { text, author_name: authorName } });
-  if (answer.status !== 200) throw new Error(`the engine refused a person's message: ${answer.status} ${JSON.stringify(answer.body)}`);
+  await expectOk("a person's message", call(`${stack.engineUrl}/v1/conversations/${engineId}/human-messages`, { token: stack.apiKey, body: { text, author_name: authorName } }));
   await stack.bff.feed.catchUp();
 }
 
@@ -233,7 +281,8 @@ async function closedWithNewMessage(browser: Browser, stack: Stack): Promise<voi
   // Focus away from the launcher, as after a customer's click elsewhere on the page.
   await page.mouse.click(5, 300);
   await personSays(stack, page, 'Hi, Sam here. Your parcel is on its way; anything else I can do?');
-  await until('the launcher to show the new message', async () => /1|new|unread/i.test(await host(page).evaluate((element) => element.shadowRoot?.textContent ?? '')));
+  // The preview card beside the launcher shows the start of the message.
+  await until('the preview of the new message', async () => (await host(page).evaluate((element) => element.shadowRoot?.textContent ?? '')).includes('Sam here'));
   await shoot(page, 'launcher-new-message', [look('light', 'desktop'), look('dark', 'phone')], { whole: true });
   await context.close();
 }
@@ -317,6 +366,15 @@ async function hosted(browser: Browser, stack: Stack): Promise<void> {
   }
 }
 
+/** Outside working hours: the home of a new conversation says so (set last: it holds for every visit after). */
+async function away(browser: Browser, stack: Stack, setInbox: (fields: object) => Promise<void>): Promise<void> {
+  await setInbox(AWAY);
+  const { context, page } = await visit(browser, stack);
+  await openChat(page);
+  await shoot(page, 'away', [look('light', 'desktop'), look('dark', 'phone')]);
+  await context.close();
+}
+
 // ---- Main ------------------------------------------------------------------------------------
 
 const started = Date.now();
@@ -324,9 +382,11 @@ await mkdir(OUT, { recursive: true });
 for (const file of await readdir(OUT)) if (file.endsWith('.png')) await rm(join(OUT, file));
 const [stack, browser] = await Promise.all([startStack(), launchChromium()]);
 try {
-  for (const state of [mainConversation, closedWithNewMessage, offlineAndFailed, endedWithSurvey, rateLimited, arabic, hosted]) {
+  const setInbox = await inboxSettings(stack);
+  await setInbox(SHOP);
+  for (const state of [mainConversation, closedWithNewMessage, offlineAndFailed, endedWithSurvey, rateLimited, arabic, hosted, away]) {
     const before = Date.now();
-    await state(browser, stack);
+    await state(browser, stack, setInbox);
     process.stdout.write(`${state.name}: ${((Date.now() - before) / 1000).toFixed(1)} s\n`);
   }
 } finally {
