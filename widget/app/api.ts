@@ -37,7 +37,8 @@ export function createApi(baseUrl: string) {
   return {
     createSession: (siteKey: string, previousToken?: string) => call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, previousToken ? { token: previousToken } : {}),
     endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
-    config: (token: string) => call<WidgetConfig>('GET', 'v1/widget/config', token),
+    config: (token: string, locale: string) => call<WidgetConfig>('GET', `v1/widget/config?locale=${locale}`, token),
+    get: <T>(token: string, path: string) => call<T>('GET', path, token),
     conversations: (token: string) => call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
     openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
     getConversation: (token: string, id: string) => call<WidgetConversation>('GET', conversation(id), token),

@@ -144,17 +144,26 @@ export class Chat {
     }
   }
 
+  #configLocale = '';
+  /** The config again when the widget's language changed since it came, for its greeting (the home screen asks, issue 16). */
+  async localize(): Promise<void> {
+    if (this.#session && this.#configLocale !== this.locale) this.#set({ config: await this.#options.api.config(this.#session.token, (this.#configLocale = this.locale)) });
+  }
+
+  /** A help route of the BFF with this session: the home screen's article search. */
+  async help<T>(path: string): Promise<T> {
+    return this.#options.api.get<T>((await this.#ensureSession()).token, `v1/widget/help/${path}`);
+  }
+
   /** Gets a session, the conversation and its history, and connects; safe to call more than once. */
   start(): Promise<void> {
     return (this.#starting ??= this.#start().catch((error: unknown) => {
       this.#starting = undefined;
       // A refused page cannot read the answer (no CORS for it), so a network failure is said plainly.
-      // A limit is said in the customer's words with the wait (issue 16), and tried again after it.
+      // A limit is said in the customer's words with the wait (issue 16); opening the chat again tries again.
       const limited = error instanceof ApiError && error.code === 'rate_limited';
       const message = limited ? 'rate_limited' : error instanceof ApiError ? error.message : 'connect';
-      const waitMs = limited ? (error.retryAfterS ?? 60) * 1_000 : 0;
-      this.#set({ phase: 'error', error: message, retryAt: limited ? Date.now() + waitMs : undefined });
-      if (limited) setTimeout(() => void (this.state.phase === 'error' && this.start()), waitMs);
+      this.#set({ phase: 'error', error: message, retryAt: limited ? Date.now() + (error.retryAfterS ?? 60) * 1_000 : undefined });
       this.#options.emit('error', { code: error instanceof ApiError ? error.code : 'unreachable', message: error instanceof Error ? error.message : String(error) });
     }));
   }
@@ -173,7 +182,7 @@ export class Chat {
       const storedId = this.state.conversationId ?? this.#options.storage.get('conversation');
       const history = storedId ? this.#options.api.messages(session.token, storedId, 0).catch(() => undefined) : undefined;
       // The config is kept as it comes: when the list is refused, the shop's name and email still show.
-      const [config, list] = await Promise.all([this.#options.api.config(session.token).then((config) => (this.#set({ config }), config)), this.#options.api.conversations(session.token)]);
+      const [config, list] = await Promise.all([this.#options.api.config(session.token, (this.#configLocale = this.locale)).then((config) => (this.#set({ config }), config)), this.#options.api.conversations(session.token)]);
       this.#set({ conversations: list.conversations });
       const stored = storedId && list.conversations.find((conversation) => conversation.id === storedId);
       if (stored) await this.#show(stored, await history);
