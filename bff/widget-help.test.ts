@@ -18,7 +18,7 @@ describe('the widget help articles', () => {
   let liveToken: string;
   const ids: Record<string, string> = {};
 
-  const get = (path: string, token: string | undefined) => request(`${stack.url}/v1/widget/help${path}`, { token });
+  const get = (path: string, token: string | undefined) => request(`${stack.url}/v1/widget/help${path}`, token === undefined ? {} : { token });
   const titles = async (token: string, q?: string) => {
     const response = await get(`/articles${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`, token);
     expect(response.status, JSON.stringify(response.body)).toBe(200);

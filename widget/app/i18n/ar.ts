@@ -63,4 +63,13 @@ export const catalogue: Catalogue = {
   rating4: 'جيد',
   rating5: 'ممتاز',
   saidBy: '{name}: {text}',
+  // home
+  homeSuggested: 'أسئلة مقترحة',
+  homeSearch: 'ابحث في مقالات المساعدة',
+  homeResults: 'المقالات',
+  homeNoResults: 'لا توجد مقالة تطابق «{q}».',
+  homeBack: 'رجوع',
+  homeAsk: 'اسأل عن هذا',
+  homeAskText: 'أخبرني المزيد عن: {title}',
+  homeAway: 'نحن غير متاحين الآن وسنرد عند عودتنا. يجيبك مساعدنا الذكي في الأثناء.',
 };

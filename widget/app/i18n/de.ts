@@ -63,4 +63,13 @@ export const catalogue: Catalogue = {
   rating4: 'Gut',
   rating5: 'Ausgezeichnet',
   saidBy: '{name}: {text}',
+  // home
+  homeSuggested: 'Häufige Fragen',
+  homeSearch: 'Hilfeartikel durchsuchen',
+  homeResults: 'Artikel',
+  homeNoResults: 'Kein Artikel passt zu „{q}“.',
+  homeBack: 'Zurück',
+  homeAsk: 'Dazu fragen',
+  homeAskText: 'Erzählen Sie mir mehr über: {title}',
+  homeAway: 'Wir sind gerade nicht da und antworten, sobald wir zurück sind. Unser KI-Assistent antwortet in der Zwischenzeit.',
 };

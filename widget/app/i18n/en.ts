@@ -1,4 +1,5 @@
 import type { enOnDemand } from './en-on-demand.ts';
+import type { enHome } from './en-home.ts';
 
 /**
  * The English of the first download: every string the chat shows before anything loads on demand.
@@ -49,7 +50,7 @@ const firstDownload = {
   aiBadge: 'AI',
 };
 
-export type MessageKey = keyof typeof firstDownload | keyof typeof enOnDemand;
+export type MessageKey = keyof typeof firstDownload | keyof typeof enOnDemand | keyof typeof enHome;
 export type Catalogue = { readonly [K in MessageKey]: string };
 
 /**

@@ -63,4 +63,13 @@ export const catalogue: Catalogue = {
   rating4: 'Bueno',
   rating5: 'Excelente',
   saidBy: '{name}: {text}',
+  // home
+  homeSuggested: 'Preguntas frecuentes',
+  homeSearch: 'Buscar en los artículos de ayuda',
+  homeResults: 'Artículos',
+  homeNoResults: 'Ningún artículo coincide con «{q}».',
+  homeBack: 'Volver',
+  homeAsk: 'Preguntar sobre esto',
+  homeAskText: 'Cuéntame más sobre: {title}',
+  homeAway: 'Ahora no estamos disponibles y responderemos cuando volvamos. Mientras tanto, te responde nuestro asistente de IA.',
 };

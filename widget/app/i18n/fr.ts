@@ -63,4 +63,13 @@ export const catalogue: Catalogue = {
   rating4: 'Bien',
   rating5: 'Excellent',
   saidBy: '{name} : {text}',
+  // home
+  homeSuggested: 'Questions fréquentes',
+  homeSearch: 'Rechercher dans nos articles d’aide',
+  homeResults: 'Articles',
+  homeNoResults: 'Aucun article ne correspond à « {q} ».',
+  homeBack: 'Retour',
+  homeAsk: 'Poser une question à ce sujet',
+  homeAskText: 'Dites-m’en plus sur : {title}',
+  homeAway: 'Nous sommes absents pour le moment et répondrons à notre retour. En attendant, notre assistant IA vous répond.',
 };

@@ -63,4 +63,13 @@ export const catalogue: Catalogue = {
   rating4: '良い',
   rating5: '非常に良い',
   saidBy: '{name}：{text}',
+  // home
+  homeSuggested: 'よくある質問',
+  homeSearch: 'ヘルプ記事を検索',
+  homeResults: '記事',
+  homeNoResults: '「{q}」に一致する記事はありません。',
+  homeBack: '戻る',
+  homeAsk: 'これについて質問する',
+  homeAskText: '{title}について詳しく教えてください',
+  homeAway: 'ただいま不在です。戻り次第お返事します。その間はAIアシスタントがお答えします。',
 };

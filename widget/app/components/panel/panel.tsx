@@ -9,6 +9,8 @@ import { useChunk } from '../../use-chunk.ts';
 // The list, survey and pre-chat form; and the attach tray, upload and thumbnails.
 const extras = () => import('../../extras.ts');
 const attachments = () => import('../../attachments.ts');
+// The welcome, suggested questions and help search before the first message.
+const homeChunk = () => import('../../home.ts');
 
 interface Props {
   chat: Chat;
@@ -32,6 +34,8 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   // Files picked, pasted or dropped, waiting in the tray until sent or removed.
   const [files, setFiles] = useState<File[]>();
   const attach = useChunk(attachments, state.open && (!!files || state.messages.some((message) => message.attachments)), () => section.current);
+  const empty = state.phase === 'ready' && !state.messages.length && !state.resolved && state.config;
+  const home = useChunk(homeChunk, state.open && !!empty, () => section.current);
   // Focus moves into the panel when it opens: to the message box when it can take text.
   useEffect(() => {
     if (!state.open) return;
@@ -83,7 +87,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
       {state.view === 'prechat' && more && <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />}
       {state.view === 'chat' && (
         <>
-          <MessageList
+          {home && empty ? <home.Home chat={chat} inbox={empty.inbox} answers={answers} /> : <MessageList
             messages={state.messages}
             greeting={state.config?.inbox.greeting}
             typing={state.typing}
@@ -94,7 +98,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
             onRetry={(key) => void chat.retry(key)}
             files={attach && ((items) => <attach.Files items={items} chat={chat} />)}
             answers={answers}
-          />
+          />}
           {state.resolved && (
             <div class="ended">
               {/* The ending and "New conversation" share a line, and the survey is a row of buttons, so the log above keeps its room. */}
@@ -110,8 +114,9 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
           {state.phase === 'error' && limited ? (
             more && <more.Limited retryAt={limited} email={state.config?.inbox.email} />
           ) : state.phase === 'error' && (
+            // The customer reads their own language, never the server's sentence; the site's owner gets it in the 'error' event.
             <p class="error" role="alert">
-              {state.error === 'connect' ? t('connectError') : state.error}
+              {t('connectError')}
             </p>
           )}
           {!state.resolved && (
