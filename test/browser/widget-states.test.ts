@@ -78,6 +78,7 @@ describe('the widget in each of its states', () => {
     const look = (element: typeof box) => element.evaluate((node) => ({ cursor: getComputedStyle(node).cursor, opacity: Number(getComputedStyle(node).opacity), border: getComputedStyle(node).borderTopStyle }));
     expect(await look(box)).toMatchObject({ cursor: 'not-allowed', border: 'dashed' });
     expect((await look(sendButton)).opacity).toBeLessThanOrEqual(0.5);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-states-limited.png` });
 
     // In German too, with German plurals from the browser's Intl.
     const german = await store({ locale: 'de-DE' });
@@ -189,6 +190,7 @@ describe('the widget in each of its states', () => {
     await send(page, `Look at https://shop.example/${'very-long-path-'.repeat(12)}end`);
     const days = log(page).locator('.day');
     await expect.poll(() => days.allTextContents(), SHORT).toEqual(['Yesterday', 'Today']);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-states-days.png` });
     const widths = await log(page).evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     expect(problems).toEqual([]);
@@ -238,6 +240,7 @@ describe('the widget in each of its states', () => {
     const title = await items.nth(1).locator('time').textContent();
     expect(title).toMatch(/\d{1,2}:\d{2}/);
     expect(await items.nth(1).locator('.dot').count()).toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-states-list.png` });
     expect(problems).toEqual([]);
   });
 });

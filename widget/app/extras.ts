@@ -22,7 +22,7 @@ export const CSS = `
 .preview{overflow:hidden;text-overflow:ellipsis;white-space:nowrap;max-width:100%;font-size:14px;color:var(--p-muted)}
 .details{display:flex;align-items:center;gap:8px;font-weight:600}
 .tag{padding:0 6px;border:1px solid var(--p-border);border-radius:6px;font-size:12px;font-weight:400;color:var(--p-muted)}
-.dot{width:10px;height:10px;margin-inline-start:auto;border-radius:50%;background:var(--p-primary);box-shadow:0 0 0 2px var(--p-bg),0 0 0 3px var(--p-primary)}
+.dot{width:10px;height:10px;margin-inline-start:auto;border-radius:50%;background:var(--p-primary)}
 .limited{padding:10px 14px;background:var(--p-bubble);font-size:14px}
 textarea:disabled{background:var(--p-bubble);color:var(--p-muted);border-style:dashed;cursor:not-allowed}
 .composer button:disabled{opacity:.4;cursor:not-allowed}
