@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { randomToken } from '../../shared/index.ts';
 import { addSiteKey, createInbox } from '../../bff/store/inboxes.ts';
 import { useBrowserStack } from './browser-stack.ts';
-import { SHORT, anyLauncher, hostPage, log, waitReady } from './widget-helpers.ts';
+import { SHORT, anyLauncher, axeViolations, hostPage, log, waitReady } from './widget-helpers.ts';
 
 /**
  * The home screen in Chromium (issue 16): before the first message the chat shows the welcome, the
@@ -65,10 +65,12 @@ describe('the widget home screen before the first message', () => {
     await search.fill('refund');
     const results = widget(page).getByRole('list', { name: 'Articles' });
     await expect.poll(() => results.getByRole('button').allTextContents(), SHORT).toEqual(['Returns and refunds']);
+    expect(await axeViolations(page), 'home with results').toEqual([]);
     await results.getByRole('button', { name: 'Returns and refunds' }).click();
     const heading = widget(page).getByRole('heading', { name: 'Returns and refunds', level: 3 });
     await heading.waitFor(SHORT);
     await expect.poll(() => heading.evaluate((element) => (element.getRootNode() as ShadowRoot).activeElement === element), SHORT).toBe(true);
+    expect(await axeViolations(page), 'an article').toEqual([]);
 
     await widget(page).getByRole('button', { name: 'Back' }).click();
     await expect.poll(() => search.inputValue(), SHORT).toBe('refund');
@@ -88,6 +90,7 @@ describe('the widget home screen before the first message', () => {
     expect(await widget(page).getByText('Welcome to the garden shop').count()).toBe(0);
     expect(await widget(page).getByRole('list', { name: 'أسئلة مقترحة' }).getByRole('button').allTextContents()).toEqual(['أين طلبي؟']);
     expect(await widget(page).getByRole('searchbox', { name: 'ابحث في مقالات المساعدة' }).isVisible()).toBe(true);
+    expect(await axeViolations(page), 'home in Arabic').toEqual([]);
     expect(problems).toEqual([]);
   });
 
