@@ -127,7 +127,8 @@ describe('the hosted chat page at /chat', () => {
 
   it('keeps the bridge contract with the React Native WebView: ready, commands in, errors for what it refuses', async () => {
     const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: harness.stack.siteKey });
-    await expect.poll(() => sent(page)).toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
+    // The app loads first: on a busy machine that takes longer than expect.poll's default second.
+    await expect.poll(() => sent(page), { timeout: 10_000 }).toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
 
     await receive(page, { parley: 1, kind: 'command', command: 'setLocale', args: ['de'] });
     await expect.poll(() => page.evaluate(() => document.getElementById('parley-chat')?.shadowRoot?.querySelector('[lang]')?.getAttribute('lang'))).toBe('de');

@@ -65,6 +65,8 @@ describe('the widget look', () => {
       );
     });
     await openChat(page);
+    // It opens with a short scale and fade.
+    expect(await panel(page).evaluate((element) => getComputedStyle(element).animationDuration)).toBe('0.2s');
     const name = (await header(page).getByRole('heading', { level: 2 }).textContent())!;
     expect(name.length).toBeGreaterThan(0);
     expect(await header(page).locator('img.logo').getAttribute('src')).toBe('https://shop.example/logo.png');
@@ -95,13 +97,14 @@ describe('the widget look', () => {
     expect(problems).toEqual([]);
   });
 
-  it('names the chat "Chat" in the header when its settings cannot load (rate limited)', async () => {
-    const { page, problems } = await store({}, (context) =>
+  it('names the chat "Chat" in the header when its settings cannot load (rate limited); opens without motion when the system asks for less', async () => {
+    const { page, problems } = await store({ reducedMotion: 'reduce' }, (context) =>
       intercept(context, '**/v1/widget/config*', (route) => route.fulfill({ status: 429, json: { error: { code: 'rate_limited', message: 'Slow down.' } }, headers: { 'retry-after': '600' } })),
     );
     await launcher(page).click();
     await expect.poll(() => header(page).getByRole('heading', { level: 2 }).textContent(), SHORT).toBe('Chat');
     expect(await panel(page).getAttribute('aria-label')).toBe('Chat');
+    expect(await panel(page).evaluate((element) => getComputedStyle(element).animationDuration)).toBe('0s');
     expect(problems).toEqual([]);
   });
 
@@ -154,7 +157,7 @@ describe('the widget look', () => {
     expect(problems).toEqual([]);
   });
 
-  it('turns the launcher into a close icon while the chat is open, and back', async () => {
+  it('turns the launcher into a close icon while open; a message that comes while closed shows on a card above it, announced politely, that can be dismissed or opens the chat', async () => {
     const { page, problems } = await store();
     const bubble = await launcherIcon(page);
     expect(await launcher(page).getAttribute('aria-label')).toBe('Open chat');
@@ -162,23 +165,14 @@ describe('the widget look', () => {
     const button = page.locator('[data-parley] .l');
     expect(await button.getAttribute('aria-label')).toBe('Close chat');
     expect(await button.getAttribute('aria-expanded')).toBe('true');
-    const cross = await launcherIcon(page);
-    expect(cross).not.toBe(bubble);
+    expect(await launcherIcon(page)).not.toBe(bubble);
+    await send(page, 'I want to talk to a person');
+    await page.getByText('connected with a person').waitFor(SHORT);
+    const conversationId = await currentConversation(page, stack.siteKey);
     await button.click();
     await expect.poll(() => panel(page).count(), SHORT).toBe(0);
     expect(await button.getAttribute('aria-label')).toBe('Open chat');
     expect(await launcherIcon(page)).toBe(bubble);
-    expect(problems).toEqual([]);
-  });
-
-  it('shows a message that comes while the chat is closed on a card above the launcher, announced politely: it can be dismissed, and it opens the chat', async () => {
-    const { page, problems } = await store();
-    await openChat(page);
-    await send(page, 'I want to talk to a person');
-    await page.getByText('connected with a person').waitFor(SHORT);
-    const conversationId = await currentConversation(page, stack.siteKey);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => panel(page).count(), SHORT).toBe(0);
 
     const card = page.locator('[data-parley] [aria-live=polite] .peek');
     expect(await card.count()).toBe(0);

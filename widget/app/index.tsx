@@ -69,7 +69,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
       const unread = chat.state.unread;
       launcher.setAttribute('aria-label', chat.state.open ? i18n.t('closeChat') : unread ? i18n.t('openChatUnread', { count: unread }) : i18n.t('openChat'));
       launcher.setAttribute('aria-expanded', String(chat.state.open));
-      launcher.querySelector('path')?.setAttribute('d', chat.state.open ? 'M5 6.4 6.4 5l5.6 5.6L17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6z' : bubble!);
+      launcher.querySelector('path')?.setAttribute('d', chat.state.open ? 'M5 6.4 6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12z' : bubble!);
       if (chat.state.open) peek = undefined;
     }
     render(

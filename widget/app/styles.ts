@@ -20,9 +20,9 @@ const BASE_CSS = `
 height:100%;font:var(--f-md)/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic","Noto Sans JP",sans-serif;color:var(--p-text)}
 @media (prefers-reduced-motion:reduce){.root{--m:0s}.dots span{animation:none}}
 .panel{position:fixed;bottom:88px;right:20px;z-index:2147483000;width:380px;max-width:calc(100vw - 40px);height:560px;max-height:calc(100vh - 120px);
-display:flex;flex-direction:column;background:var(--p-bg);color:var(--p-text);border-radius:var(--r-lg);box-shadow:var(--e2);overflow:hidden;transform-origin:100% 100%;animation:pop var(--m) ease-out}
+display:flex;flex-direction:column;background:var(--p-bg);color:var(--p-text);border-radius:var(--r-lg);box-shadow:var(--e2);overflow:hidden;animation:pop var(--m) ease-out}
 @keyframes pop{from{opacity:0;transform:scale(.95)}}
-.left .panel{right:auto;left:20px;transform-origin:0 100%}
+.left .panel{right:auto;left:20px}
 .panel.full{position:static;width:100%;max-width:none;height:100%;max-height:none;border-radius:0;box-shadow:none;animation:none}
 .panel.full>*{padding-inline:max(var(--s3),calc(50% - 360px))}
 .header{flex:none;display:flex;align-items:center;gap:var(--s2);height:64px;padding-inline:var(--s4) var(--s2);background:var(--p-primary);color:var(--p-on-primary);border-bottom:1px solid var(--p-line);box-shadow:var(--e1)}
