@@ -10,7 +10,7 @@ import { APP_PATH, type MountWidget, type WidgetApp } from '../protocol.ts';
 const LAUNCHER_CSS = `:host{all:initial!important}
 .l{position:fixed;bottom:20px;right:20px;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;background:var(--c,#1f3a5f);color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:grid;place-items:center}
 .l.left{right:auto;left:20px}
-.l:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+.l:focus-visible{outline:3px solid #1d2330;outline-offset:2px;box-shadow:0 0 0 2px #fff}
 .l svg{width:28px;height:28px;fill:currentColor}
 .b{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;box-sizing:border-box;border-radius:10px;background:#b3261e;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}
 .b[hidden]{display:none}`;
