@@ -30,7 +30,7 @@ const HISTORY_QUESTIONS = Number(process.env['BENCH_HISTORY_QUESTIONS'] ?? 2);
 const QUESTIONS = ['How do I return an item?', 'Do you ship abroad?', 'How long does delivery take?', 'Which payment methods do you accept?'];
 
 /** The bench's one visitor reloads the shop many times a minute; the per-customer limit has tests of its own. */
-const unlimited: RateLimiter = { consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }) };
+const unlimited: RateLimiter = { consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }), refund: async () => undefined };
 
 /** What the page records; lives on `window.parleyProbe`. */
 interface Probe {

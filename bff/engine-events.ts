@@ -6,6 +6,7 @@ import type { Environment } from './store/inboxes.ts';
 import { updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { markEventSeen } from './store/events-seen.ts';
 import { insertMessage, recordAnswerEvent, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
+import type { OutboxWork } from './store/outbox.ts';
 import { askSurvey } from './store/surveys.ts';
 
 /** Notices the widget shows when the engine moves a conversation. */
@@ -42,6 +43,8 @@ export interface RecordOptions {
   then?: readonly Change[] | undefined;
   /** The events came by webhook (the engine's pushes are working). */
   byWebhook?: boolean | undefined;
+  /** The relay's lease on the conversation: when the step's one statement can end the relay's step too, it does. */
+  lease?: { owner: string; until: Date } | undefined;
 }
 
 /**
@@ -108,7 +111,7 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
 
   return {
     /** Applies `events` to the conversation in one transaction, then publishes what changed. */
-    async record(conversation: ConversationRecord, events: readonly EngineEvent[], options: RecordOptions = {}): Promise<void> {
+    async record(conversation: ConversationRecord, events: readonly EngineEvent[], options: RecordOptions = {}): Promise<{ next: OutboxWork | undefined } | undefined> {
       const changes: Change[] = [];
       const forwarded = options.forwardedMessageRowId ?? 0;
       /** The forwarded message is delivered (first, so that a read in the same batch wins), and the answered ones are read. */
@@ -116,10 +119,21 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
         if (forwardedId) changes.unshift({ type: 'message.status', messageId: forwardedId, status: 'delivered' });
         for (const id of readIds) changes.push({ type: 'message.status', messageId: id, status: 'read' });
       };
+      const [only] = events;
+      const answer = events.length === 1 && only ? answerOf(only) : undefined;
+      if (only && answer) {
+        // The usual step, when nobody hears of the inbox: one statement and no transaction (the
+        // helpdesk's webhooks are the only durable subscriber, and they would record nothing).
+        const alone = await recordAnswerEvent(sql, conversation, { ...answer, engineEventId: only.id }, { byWebhook: options.byWebhook ?? false }, forwarded, now(), true, options.lease);
+        if (!alone.heard) {
+          if (alone.created) changes.push({ type: 'message.created', message: alone.created });
+          settled(forwarded, alone.readIds);
+          publisher.publish(conversation, ...changes, ...(options.then ?? []));
+          return options.lease && { next: alone.next };
+        }
+      }
       await sql.transaction(async (tx) => {
         const at = now();
-        const [only] = events;
-        const answer = events.length === 1 && only ? answerOf(only) : undefined;
         if (only && answer) {
           // The usual step (one answer to one message): seen, kept and settled in one statement.
           const recorded = await recordAnswerEvent(tx, conversation, { ...answer, engineEventId: only.id }, { byWebhook: options.byWebhook ?? false }, forwarded, at);
@@ -134,6 +148,7 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
       });
       // After the commit only; `then` is copied as it is now.
       publisher.publish(conversation, ...changes, ...(options.then ?? []));
+      return undefined;
     },
 
     /**

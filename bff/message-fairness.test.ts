@@ -11,7 +11,12 @@ describe('new messages a minute per customer and per inbox', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startStack(undefined, {}, { messageLimits: { perCustomerPerMinute: 3, perInboxPerMinute: 5 } });
+    // The limits count in clock-minute windows: the BFF's clock starts at the top of a minute, so
+    // that the test's messages all fall in one window however late in a minute it starts.
+    const started = Date.now();
+    const topOfMinute = Math.ceil(started / 60_000) * 60_000;
+    const now = () => new Date(topOfMinute + (Date.now() - started));
+    stack = await startStack(undefined, {}, { now, messageLimits: { perCustomerPerMinute: 3, perInboxPerMinute: 6 } });
   });
   afterAll(async () => {
     await stack?.stop();
@@ -35,11 +40,14 @@ describe('new messages a minute per customer and per inbox', () => {
     await stack.bff.relay.settled();
     expect(await first.stored()).toBe(3);
 
-    // Another customer of the same inbox is not held up by the first one...
+    // Another customer of the same inbox is not held up by the first one, and retries of a kept
+    // message take nothing from their minute (each is counted, then given back)...
     const second = await customer();
     expect((await second.send('hello', 'second-1')).status).toBe(201);
+    for (let retry = 0; retry < 4; retry++) expect((await second.send('hello', 'second-1')).status).toBe(200);
     expect((await second.send('hello again', 'second-2')).status).toBe(201);
-    // ...until the inbox as a whole has had its five.
+    expect((await second.send('one more', 'second-3')).status).toBe(201);
+    // ...until the inbox as a whole has had its six.
     const third = await customer();
     const refused = await third.send('anyone?', 'third-1');
     expect(refused.status).toBe(429);

@@ -6,7 +6,8 @@ import type { EngineEventRecorder } from './engine-events.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Change, Publisher } from './publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from './store/conversations.ts';
-import { claimOutbox, continueOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type PendingMessage } from './store/outbox.ts';
+import type { LeaseRequest } from './store/messages.ts';
+import { claimOutbox, continueOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type OutboxWork, type PendingMessage } from './store/outbox.ts';
 import { conversationsWithSurveyToForward } from './store/surveys.ts';
 import { forwardSurvey } from './survey-forwarding.ts';
 
@@ -55,7 +56,8 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
-  async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage): Promise<void> {
+  /** Gives what to do next when the answer's record ended the step too (renewed or let go the lease). */
+  async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage, lease: { owner: string; until: Date }): Promise<{ next: OutboxWork | undefined } | undefined> {
     const engineId = await engineConversation(conversation);
     // The answer may hand the conversation over; the indicator started here must still stop, in the answer's own batch.
     const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
@@ -66,10 +68,11 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
       const answer = await engines
         .for(conversation.environment)
         .sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
-      await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone });
+      const after = await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone, lease });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
       typingDone.length = 0;
       onAnswer?.(answer.events);
+      return after;
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
       logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
@@ -79,6 +82,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
         await publisher.record(tx, conversation, [failed]);
       });
       publisher.publish(conversation, failed, ...typingDone.splice(0));
+      return undefined;
     } finally {
       publisher.publish(conversation, ...typingDone);
     }
@@ -107,17 +111,19 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
    * stored meanwhile by another node, which could not take the lease, is seen there and done here).
    * Gives false when another relay holds the lease.
    */
-  async function drain(conversationId: number): Promise<boolean> {
+  async function drain(conversationId: number, claimed?: OutboxWork): Promise<boolean> {
     const until = () => new Date(now().getTime() + LEASE_MS);
     for (;;) {
-      let work = await claimOutbox(sql, conversationId, owner, now(), until());
+      // Taken already by the statement that kept the message, the first time round.
+      let work = claimed ?? (await claimOutbox(sql, conversationId, owner, now(), until()));
+      claimed = undefined;
       if (!work) return false;
       let held = true;
       let workLeft = false;
       try {
         while (work?.pending) {
-          await forwardMessage(work.conversation, work.pending);
-          work = await continueOutbox(sql, conversationId, owner, until());
+          const after = await forwardMessage(work.conversation, work.pending, { owner, until: until() });
+          work = after ? after.next : await continueOutbox(sql, conversationId, owner, until());
           held = work !== undefined;
         }
         if (work) await forwardClose(work.conversation);
@@ -140,8 +146,8 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     timers.set(conversationId, timer);
   }
 
-  function run(conversationId: number): void {
-    const task = drain(conversationId)
+  function run(conversationId: number, claimed?: OutboxWork): void {
+    const task = drain(conversationId, claimed)
       .then(async (drained) => {
         // Another node holds the lease and drains it; should that node die, its lease runs out and this one takes over.
         if (!drained) later(conversationId, LEASE_MS);
@@ -170,11 +176,18 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     running.set(conversationId, task);
   }
 
-  /** Makes sure the conversation's outbox is being drained (now, or right after the current pass). */
-  function kick(conversationId: number): void {
-    if (closed) return;
+  /**
+   * Makes sure the conversation's outbox is being drained (now, or right after the current pass).
+   * `claimed`: the caller's statement took this relay's lease (`leaseRequest`) and read the first work.
+   */
+  function kick(conversationId: number, claimed?: OutboxWork): void {
+    if (closed) {
+      // Stopping: a lease taken for it is let go, so that another node need not wait for it to run out.
+      if (claimed) void releaseOutbox(sql, conversationId, owner).catch(() => undefined);
+      return;
+    }
     if (running.has(conversationId)) again.add(conversationId);
-    else run(conversationId);
+    else run(conversationId, claimed);
   }
 
   /** The customer answered the conversation's survey (or changed the answer): the engine is told, after the conversation's close. */
@@ -186,6 +199,8 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
   return {
     kick,
     surveyAnswered,
+    /** What a statement keeping a customer's message needs to take this relay's lease with it (then `kick` with what it read). */
+    leaseRequest: (): LeaseRequest => ({ owner, now: now(), until: new Date(now().getTime() + LEASE_MS) }),
     /** Picks up every message, close and survey answer that was waiting when the process stopped. */
     async resume(): Promise<void> {
       for (const id of await conversationsWithSurveyToForward(sql)) surveys.add(id);

@@ -96,7 +96,7 @@ describe('random bad input on every documented operation', () => {
   /** Real ids, so that some cases reach deep into the handlers rather than stopping at "not found". */
   const real: Record<string, string> = {};
   const credentials: { engine: string; visitor: string } = { engine: '', visitor: '' };
-  const allow: RateLimiter = { consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }) };
+  const allow: RateLimiter = { consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }), refund: async () => undefined };
 
   beforeAll(async () => {
     // The widget limit is lifted here (it has tests of its own), so the cases test the handlers.

@@ -2,6 +2,8 @@ import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMes
 import type { Queryable } from '../../shared/server/index.ts';
 import type { SessionStanding } from '../sessions.ts';
 import { deskTargetsColumn, keepDeskTargets } from './desk-webhooks.ts';
+import { engineText } from './attachments.ts';
+import { leaseContinuation, leaseNextSelect, leaseOutcome, type OutboxWork } from './outbox.ts';
 import { CONVERSATION_COLUMNS, isConversationUuid, toConversationRecord, type ConversationOwner, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
@@ -172,7 +174,21 @@ export interface CustomerMessage {
 export interface StoredCustomerMessage {
   conversation: ConversationRecord;
   stored: { message: WidgetMessage; created: boolean } | undefined;
+  /** With `alone`: the message was new, but someone hears of the inbox, so nothing was kept. */
+  heard?: true;
+  /** With `lease`: the new message's statement took the relay's lease too, and this is the relay's first work. */
+  claimed?: OutboxWork;
 }
+
+/** A relay's lease, to be taken by the statement that keeps a message when no relay holds it (`Relay.leaseRequest`). */
+export interface LeaseRequest {
+  owner: string;
+  until: Date;
+  now: Date;
+}
+
+// The conversation's lease is free for the relay named $11 (its own, or run out at $13).
+const CLAIMABLE = '($11::text IS NOT NULL AND (u.relay_owner IS NULL OR u.relay_owner = $11 OR u.relay_lease_until < $13::timestamptz))';
 
 /**
  * Keeps a customer's message as `pending` for the relay, in one statement: finds the customer's
@@ -184,6 +200,12 @@ export interface StoredCustomerMessage {
  * inbox (`keepDeskTargets`), which the step's record asks next. With `standing`, it finds nothing
  * for a revoked token or an identity ended since the token was issued (the widget's session check,
  * in this statement's snapshot; the conversation found proves its inbox is one of ours).
+ *
+ * `alone`: the statement is the whole step, run outside a transaction (see `conversation-service.ts`),
+ * which is right only when nobody hears of the inbox. Then it keeps nothing when someone does, and
+ * says so with `heard`: the caller takes the step again in a transaction. `lease`: a new message
+ * also takes the relay's lease when it is free, and gives the relay its first work (`claimed`), as
+ * `claimOutbox` would have read it.
  */
 export async function storeCustomerMessage(
   db: Queryable,
@@ -192,31 +214,44 @@ export async function storeCustomerMessage(
   message: CustomerMessage,
   now: Date,
   standing?: Pick<SessionStanding, 'jti' | 'issuedAt'> | undefined,
+  alone = false,
+  lease?: LeaseRequest,
 ): Promise<StoredCustomerMessage | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
-  const [row] = await db.query<ConversationRow & { inserted_id: number | null; desk_targets: unknown } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>(
+  const [row] = await db.query<
+    ConversationRow & { inserted_id: number | null; desk_targets: unknown; claimed: boolean; first_pending: [number, string, string] | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }
+  >(
     `WITH c AS (
        SELECT ${CONVERSATION_COLUMNS} FROM conversations c
        WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4
          AND NOT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $8)
          AND NOT EXISTS (SELECT 1 FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3 AND revoked_at >= $9)
        FOR UPDATE
+     ), heard AS (
+       SELECT ${deskTargetsColumn('c.inbox_id')} AS targets FROM c
      ), inserted AS (
        INSERT INTO messages (conversation_id, author, text, message_id, upstream, created_at)
-       SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c WHERE c.status <> 'resolved'
+       SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c
+       WHERE c.status <> 'resolved' AND (NOT $10::boolean OR json_array_length((SELECT targets FROM heard)) = 0)
        ON CONFLICT DO NOTHING RETURNING id
      ), woken AS (
-       UPDATE conversations SET snoozed_until = NULL
-       WHERE id = (SELECT id FROM c) AND snoozed_until IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
+       UPDATE conversations u SET snoozed_until = NULL,
+         relay_owner = CASE WHEN ${CLAIMABLE} THEN $11 ELSE u.relay_owner END,
+         relay_lease_until = CASE WHEN ${CLAIMABLE} THEN $12::timestamptz ELSE u.relay_lease_until END
+       WHERE u.id = (SELECT id FROM c) AND EXISTS (SELECT 1 FROM inserted) AND (u.snoozed_until IS NOT NULL OR ${CLAIMABLE})
+       RETURNING u.relay_owner = $11 AS claimed
      )
-     SELECT c.*, (SELECT id FROM inserted) AS inserted_id, ${deskTargetsColumn('c.inbox_id')} AS desk_targets,
+     SELECT c.*, (SELECT id FROM inserted) AS inserted_id, (SELECT targets FROM heard) AS desk_targets,
+       coalesce((SELECT claimed FROM woken), false) AS claimed,
+       (SELECT json_build_array(m.id, ${engineText('m')}, m.message_id) FROM messages m
+        WHERE $11::text IS NOT NULL AND m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) AS first_pending,
        kept.id AS kept_id, kept.message_id AS kept_message_id, kept.author AS kept_author, kept.author_name AS kept_author_name,
        kept.text AS kept_text, kept.status AS kept_status, kept.attributes AS kept_attributes, kept.created_at AS kept_created_at
      FROM c LEFT JOIN LATERAL (
        SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
        FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
      ) kept ON true`,
-    [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now, standing?.jti ?? null, standing?.issuedAt ?? null],
+    [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now, standing?.jti ?? null, standing?.issuedAt ?? null, alone, lease?.owner ?? null, lease?.until ?? null, lease?.now ?? null],
   );
   if (!row) return undefined;
   const conversation = toConversationRecord(row);
@@ -236,7 +271,10 @@ export async function storeCustomerMessage(
       card: null,
       created_at: now.toISOString(),
     };
-    return { conversation, stored: { message: created, created: true } };
+    // The oldest message waiting, as the snapshot saw it before this one, or else this one.
+    const [id, text, messageId] = row.first_pending ?? [row.inserted_id, message.text, message.messageId];
+    const claimed = row.claimed ? { conversation, pending: { id: Number(id), text, messageId } } : undefined;
+    return { conversation, stored: { message: created, created: true }, ...(claimed && { claimed }) };
   }
   if (row.kept_id !== null) {
     const kept: MessageRow = {
@@ -253,6 +291,7 @@ export async function storeCustomerMessage(
     return { conversation, stored: { message: toWidgetMessage(kept), created: false } };
   }
   if (conversation.status === 'resolved') return { conversation, stored: undefined };
+  if (alone && Array.isArray(row.desk_targets) && row.desk_targets.length > 0) return { conversation, stored: undefined, heard: true };
   // Another statement kept the same message_id after this one's snapshot was taken: read it now.
   const [existing] = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId]);
   if (!existing) throw new Error('a message conflicted with a row that cannot be found');
@@ -303,7 +342,9 @@ export async function settleCustomerMessages(db: Queryable, conversationId: numb
  * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
  * message as the answer. `fresh` is false when any path recorded the event already (then nothing
  * but the forwarded message's acceptance changes). Run in a transaction, it also reads ahead who
- * hears of the inbox (`keepDeskTargets`).
+ * hears of the inbox (`keepDeskTargets`). With `alone` it is the whole step, outside a transaction,
+ * as `storeCustomerMessage`'s: it changes nothing when someone hears of the inbox, and says `heard`.
+ * With `lease`, the relay's step ends in the same statement: `next` is what `continueOutbox` gives.
  */
 export async function recordAnswerEvent(
   db: Queryable,
@@ -312,10 +353,17 @@ export async function recordAnswerEvent(
   seen: { byWebhook: boolean },
   forwardedId: number,
   now: Date,
-): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[] }> {
-  const [row] = await db.query<{ fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown }>(
-    `WITH seen AS (
-       INSERT INTO engine_events_seen (event_id, seen_at, webhook_at) VALUES ($6, $9, $14) ON CONFLICT DO NOTHING RETURNING 1
+  alone = false,
+  lease?: { owner: string; until: Date },
+): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[]; heard: boolean; next: OutboxWork | undefined }> {
+  const [row] = await db.query<{ fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown; heard: boolean }>(
+    `WITH conversation AS (
+       SELECT cv.inbox_id, ${deskTargetsColumn('cv.inbox_id')} AS desk_targets FROM conversations cv WHERE cv.id = $1
+     ), heard AS (
+       SELECT $16::boolean AND coalesce((SELECT json_array_length(desk_targets) > 0 FROM conversation), false) AS heard
+     ), seen AS (
+       INSERT INTO engine_events_seen (event_id, seen_at, webhook_at) SELECT $6::text, $9::timestamptz, $14::timestamptz WHERE NOT (SELECT heard FROM heard)
+       ON CONFLICT DO NOTHING RETURNING 1
      ), inserted AS (
        INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_PARAMETERS} WHERE EXISTS (SELECT 1 FROM seen)
        ON CONFLICT DO NOTHING RETURNING id
@@ -323,18 +371,20 @@ export async function recordAnswerEvent(
        UPDATE messages SET
          upstream = CASE WHEN id = $15 THEN 'forwarded' ELSE upstream END,
          read_at = CASE WHEN id < COALESCE((SELECT id FROM inserted), 0) THEN $9 ELSE read_at END
-       WHERE conversation_id = $1
+       WHERE conversation_id = $1 AND NOT (SELECT heard FROM heard)
          AND (id = $15 OR (id < COALESCE((SELECT id FROM inserted), 0) AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
        RETURNING id, read_at IS NOT NULL AS read
-     ), conversation AS (SELECT inbox_id FROM conversations WHERE id = $1)
+     ), ${leaseContinuation('$1', '$17', '$18', '$15', 'NOT (SELECT heard FROM heard)')}
      SELECT EXISTS (SELECT 1 FROM seen) AS fresh, (SELECT id FROM inserted) AS inserted_id,
        (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
-       ${deskTargetsColumn('conversation.inbox_id')} AS desk_targets
-     FROM conversation`,
-    [...messageValues(conversation, message, now), seen.byWebhook ? now : null, forwardedId],
+       conversation.desk_targets, (SELECT heard FROM heard) AS heard, nx.*
+     FROM conversation LEFT JOIN LATERAL (SELECT ${leaseNextSelect('$15')}) nx ON true`,
+    [...messageValues(conversation, message, now), seen.byWebhook ? now : null, forwardedId, alone, lease?.owner ?? null, lease?.until ?? null],
   );
   if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
   return {
+    heard: row?.heard ?? false,
+    next: leaseOutcome(row),
     fresh: row?.fresh ?? false,
     created: row?.inserted_id != null ? newMessage(row.inserted_id, conversation, message, now) : undefined,
     // JSON, because pg gives a bigint[] as strings (its bigint parser is for single values).

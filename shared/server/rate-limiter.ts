@@ -18,6 +18,11 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   consume(key: string, limit: number, now: Date): Promise<RateDecision>;
+  /**
+   * Gives back one request that `consume` let through at `now`, when what it was counted for did
+   * not happen after all (a retry found its first copy kept). A window that has ended is left as it was.
+   */
+  refund(key: string, now: Date): Promise<void>;
 }
 
 /**
@@ -112,6 +117,11 @@ export class MemoryRateLimiter implements RateLimiter {
     if (entry.count >= limit) return { allowed: false, limit, remaining: 0, resetS };
     entry.count++;
     return { allowed: true, limit, remaining: limit - entry.count, resetS };
+  }
+
+  async refund(key: string, now: Date): Promise<void> {
+    const entry = this.#windows.get(key, now.getTime());
+    if (entry && entry.window === Math.floor(now.getTime() / 60_000) && entry.count > 0) entry.count--;
   }
 }
 

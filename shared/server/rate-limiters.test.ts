@@ -51,6 +51,25 @@ describe.each([
     expect(await limiter.consume('a', 2, minute)).toMatchObject({ allowed: true, remaining: 0 });
     expect((await limiter.consume('c', 0, minute)).allowed).toBe(false);
   });
+
+  it('takes a request back within its minute, never below none, and leaves a minute that has ended as it was', async () => {
+    const limiter = make();
+    const minute = at('2026-11-22T12:00:05Z');
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(true);
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(true);
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(false);
+    await limiter.refund('r', minute);
+    expect(await limiter.consume('r', 2, minute)).toMatchObject({ allowed: true, remaining: 0 });
+    // Given back more often than taken: the count stops at none, so the limit still holds.
+    for (let time = 0; time < 4; time++) await limiter.refund('r', minute);
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(true);
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(true);
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(false);
+    // A refund in the next minute does not reach back into this one, nor give the new one extra.
+    await limiter.refund('r', at('2026-11-22T12:01:01Z'));
+    expect((await limiter.consume('r', 2, minute)).allowed).toBe(false);
+    expect((await limiter.consume('r', 2, at('2026-11-22T12:01:02Z'))).remaining).toBe(1);
+  });
 });
 
 describe.each([

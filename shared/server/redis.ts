@@ -66,6 +66,12 @@ count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return {1, count}`;
 
+// KEYS[1] the window's counter. Never below zero, and never brought back once it expired.
+const GIVE_BACK = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 1`;
+
 /** Fixed one-minute windows aligned to the clock minute, shared by every node (see MemoryRateLimiter). */
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: Redis;
@@ -85,6 +91,10 @@ export class RedisRateLimiter implements RateLimiter {
     if (!result) return { allowed: true, limit, remaining: limit, resetS };
     const [allowed, count] = result as [number, number];
     return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetS };
+  }
+
+  async refund(key: string, now: Date): Promise<void> {
+    await runScript(this.#redis, GIVE_BACK, [`${this.#prefix}${key}:${Math.floor(now.getTime() / 60_000)}`], [], this.#onError);
   }
 }
 
