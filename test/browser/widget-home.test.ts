@@ -42,6 +42,10 @@ describe('the widget home screen before the first message', () => {
   it("offers the inbox's suggested questions under its welcome, and sends the one clicked as the customer's message", async () => {
     const { page, problems } = await shopWith({ welcome_title: 'Hi, gardener', suggested_questions: ['Where is my order?', 'Do you ship abroad?'] });
     await waitReady(page);
+    // The message box keeps the focus the panel gave it when the home screen appears.
+    const box = widget(page).getByRole('textbox', { name: 'Message' });
+    await widget(page).getByRole('searchbox').waitFor(SHORT);
+    expect(await box.evaluate((element) => element === (element.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     await expect.poll(() => widget(page).getByRole('heading', { name: 'Hi, gardener' }).isVisible(), SHORT).toBe(true);
     const suggested = widget(page).getByRole('list', { name: 'Suggested questions' });
     await suggested.waitFor(SHORT);
@@ -74,6 +78,7 @@ describe('the widget home screen before the first message', () => {
 
     await widget(page).getByRole('button', { name: 'Back' }).click();
     await expect.poll(() => search.inputValue(), SHORT).toBe('refund');
+    expect(await search.evaluate((element) => element === (element.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     await search.fill('nothing like this at all');
     await widget(page).getByRole('status').filter({ hasText: 'No article matches “nothing like this at all”.' }).waitFor(SHORT);
 

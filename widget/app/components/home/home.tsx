@@ -41,7 +41,12 @@ export function Home({ chat, inbox, answers }: Props) {
     const timer = setTimeout(() => void chat.help<HelpArticleList>(`articles?q=${encodeURIComponent(q)}`).then(({ articles }) => setFound((now) => (search.current?.value.trim() === q ? { q, articles } : now)), () => {}), 250);
     return () => clearTimeout(timer);
   }, [query]);
-  useEffect(() => (article ? title.current : search.current)?.focus(), [article]);
+  // Opening an article moves focus to its title and Back to the search; on the first draw the message box keeps it.
+  const drawn = useRef(false);
+  useEffect(() => {
+    if (drawn.current) (article ? title.current : search.current)?.focus();
+    drawn.current = true;
+  }, [article]);
 
   const questions = inbox.suggested_questions ?? first.map((entry) => entry.title);
   const open = (id: string) => void chat.help<HelpArticle>(`articles/${encodeURIComponent(id)}`).then(setArticle, () => {});
