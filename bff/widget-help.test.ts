@@ -3,6 +3,7 @@ import { HelpArticle, HelpArticleList, randomToken } from '../shared/index.ts';
 import { addKnowledgeDocument, createAccount, issueApiKey, setAccountRateLimit } from '../engine/index.ts';
 import { request, startEngine, startStack, type TestEngine, type TestStack } from '../test/stack.ts';
 import { newVisitor } from '../test/widget-client.ts';
+import { WIDGET_REQUESTS_PER_MINUTE } from './app.ts';
 
 /**
  * Issue 16, the widget's help search: `GET /v1/widget/help/articles?q=` and `/{id}` give approved
@@ -45,6 +46,8 @@ describe('the widget help articles', () => {
 
   it('finds approved titles by every word of q, ignoring case and accents, in the knowledge base’s order', async () => {
     expect(await titles(sandboxToken, 'RETURNS')).toEqual(['Returns and refunds']);
+    // Counted against the customer's widget limit, as every /v1/widget route.
+    expect((await get('/articles?q=returns', sandboxToken)).headers.get('x-ratelimit-limit')).toBe(String(WIDGET_REQUESTS_PER_MINUTE));
     expect(await titles(sandboxToken, 'and')).toEqual(['Returns and refunds', 'Shipping and delivery']);
     expect(await titles(sandboxToken, 'shipping delivery')).toEqual(['Shipping and delivery']);
     expect(await titles(sandboxToken, 'shïpping')).toEqual(['Shipping and delivery']);
