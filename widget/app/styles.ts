@@ -13,7 +13,8 @@ import * as components from './component-css.ts';
  * - elevation `--e1` (the header, menus) and `--e2` (the panel, the preview card);
  * - motion `--m` .2 s (the panel and the preview card appearing), 0 s under `prefers-reduced-motion`.
  * Colours are `--p-<name>`, set by theme.ts for the light or dark theme (`--p-primary` is the site's).
- * Component CSS lives next to its component and joins through component-css.ts.
+ * Component CSS lives next to its component and joins through component-css.ts; the hosted
+ * page's full-page layout is in widget/hosted/index.ts.
  */
 const BASE_CSS = `
 .root{--s1:4px;--s2:8px;--s3:12px;--s4:16px;--f-xs:12px;--f-sm:13px;--f-md:15px;--f-in:16px;--f-lg:17px;--r-sm:8px;--r-md:12px;--r-lg:16px;--e1:0 2px 6px var(--p-shadow);--e2:0 12px 40px var(--p-shadow);--m:.2s;
@@ -23,8 +24,6 @@ height:100%;font:var(--f-md)/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Not
 display:flex;flex-direction:column;background:var(--p-bg);color:var(--p-text);border-radius:var(--r-lg);box-shadow:var(--e2);overflow:hidden;animation:pop var(--m) ease-out}
 @keyframes pop{from{opacity:0;transform:scale(.95)}}
 .left .panel{right:auto;left:20px}
-.panel.full{position:static;width:100%;max-width:none;height:100%;max-height:none;border-radius:0;box-shadow:none;animation:none}
-.panel.full>*{padding-inline:max(var(--s3),calc(50% - 360px))}
 .header{flex:none;display:flex;align-items:center;gap:var(--s2);height:64px;padding-inline:var(--s4) var(--s2);background:var(--p-primary);color:var(--p-on-primary);border-bottom:1px solid var(--p-line);box-shadow:var(--e1)}
 .logo{width:36px;height:36px;border-radius:50%}
 .title{flex:1;min-width:0}

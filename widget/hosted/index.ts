@@ -138,6 +138,14 @@ async function start(init: InitMessage): Promise<void> {
   for (const command of queuedCommands.splice(0)) run(command);
 }
 
+/**
+ * The chat filling the page: no corner, shadow or opening motion, and on a wide screen a centred
+ * column of at most 720 px (lines stay readable; header and composer line up with the log).
+ * Here rather than in the app's styles, which every site's first download carries.
+ */
+const FULL_PAGE_CSS = `.panel.full{position:static;width:100%;max-width:none;height:100%;max-height:none;border-radius:0;box-shadow:none;animation:none}
+.panel.full>*{padding-inline:max(var(--s3),calc(50% - 360px))}`;
+
 /** The open shadow root the chat draws in, on the page's full-height container. */
 function chatRoot(): ShadowRoot {
   let container = document.getElementById('parley-chat');
@@ -146,7 +154,12 @@ function chatRoot(): ShadowRoot {
     container.id = 'parley-chat';
     document.body.append(container);
   }
-  return container.shadowRoot ?? container.attachShadow({ mode: 'open' });
+  if (container.shadowRoot) return container.shadowRoot;
+  const root = container.attachShadow({ mode: 'open' });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(FULL_PAGE_CSS);
+  root.adoptedStyleSheets = [sheet];
+  return root;
 }
 
 /** An init after the chat started (a peer that repeats it, or changed settings) becomes commands. */
