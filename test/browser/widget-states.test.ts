@@ -190,6 +190,7 @@ describe('the widget in each of its states', () => {
     await send(page, `Look at https://shop.example/${'very-long-path-'.repeat(12)}end`);
     const days = log(page).locator('.day');
     await expect.poll(() => days.allTextContents(), SHORT).toEqual(['Yesterday', 'Today']);
+    await days.last().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-states-days.png` });
     const widths = await log(page).evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);

@@ -9,5 +9,5 @@ export const MESSAGE_LIST_CSS = `
 .human .avatar{background:var(--p-muted);color:var(--p-bg)}
 .author{font-weight:600}
 .badge{padding:0 4px;border:1px solid;border-radius:4px;font-size:10px;font-weight:700}
-.day{align-self:center;margin:12px 0 0;padding:2px 10px;border-radius:10px;background:var(--p-bubble);font-size:12px}
+.day{align-self:center;margin:12px 0 0;font-size:12px;font-weight:600}
 `;

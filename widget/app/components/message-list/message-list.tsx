@@ -16,7 +16,7 @@ const initials = (name: string | null) =>
 
 /** The AI's avatar: a small robot, drawn (no emoji), so it never reads as a person's initials. */
 const Bot = () => (
-  <svg viewBox="0 0 24 24" width="14" height="14" fill="none" stroke="currentColor" stroke-width="2">
+  <svg viewBox="0 0 24 24" width="14" fill="none" stroke="currentColor" stroke-width="2">
     <path d="M12 3v4M5 7h14v12H5zM9 11v2m6-2v2" />
   </svg>
 );
