@@ -4,6 +4,7 @@ import type { ReplyChoice, WidgetAttachment } from '../../../../shared/index.ts'
 import type { ShownMessage } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
+import { shownStatus } from './delivery.ts';
 import { dayLabel, sameDay, timeOfDay } from './when.ts';
 
 const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = { customer: 'you', ai: 'assistant', human: 'support' };
@@ -20,18 +21,6 @@ const Bot = () => (
     <path d="M12 3v4M5 7h14v12H5zM9 11v2m6-2v2" />
   </svg>
 );
-
-/**
- * What a customer's message says of itself. The BFF marks a message read when an answer comes,
- * and an answer by the AI is no one reading it: "Read" shows only when the first answer after the
- * message is a person's (or, with none yet, a person is handling the conversation); else it was
- * delivered.
- */
-function shownStatus(messages: readonly ShownMessage[], index: number, handledBy: 'ai' | 'human'): ShownMessage['status'] {
-  const status = messages[index]!.status;
-  const answer = messages.slice(index).find((message) => message.author === 'ai' || message.author === 'human');
-  return status !== 'read' || (answer?.author ?? handledBy) === 'human' ? status : 'delivered';
-}
 
 interface Props {
   messages: readonly ShownMessage[];

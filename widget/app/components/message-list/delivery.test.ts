@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { ShownMessage } from '../../chat.ts';
+import { shownStatus } from './delivery.ts';
+
+const message = (author: ShownMessage['author'], status: ShownMessage['status'] = 'sent'): ShownMessage => ({
+  key: Math.random().toString(36),
+  author,
+  authorName: author === 'human' ? 'Sam' : null,
+  text: 'x',
+  createdAt: '2026-11-24T10:00:00Z',
+  status,
+  choices: null,
+  card: null,
+});
+
+describe("what a customer's message says of itself", () => {
+  it('says Delivered, not Read, when the AI answered it', () => {
+    const log = [message('customer', 'read'), message('ai')];
+    expect(shownStatus(log, 0, 'ai')).toBe('delivered');
+  });
+
+  it('says Read when a person answered it, even after the AI answered earlier ones', () => {
+    const log = [message('customer', 'read'), message('ai'), message('system'), message('customer', 'read'), message('human')];
+    expect(shownStatus(log, 0, 'human')).toBe('delivered');
+    expect(shownStatus(log, 3, 'human')).toBe('read');
+  });
+
+  it('says Read for a message not answered yet only while a person handles the conversation', () => {
+    const log = [message('customer', 'read')];
+    expect(shownStatus(log, 0, 'human')).toBe('read');
+    expect(shownStatus(log, 0, 'ai')).toBe('delivered');
+  });
+
+  it('leaves the other states as they are', () => {
+    for (const status of ['sending', 'sent', 'delivered', 'failed'] as const) expect(shownStatus([message('customer', status), message('ai')], 0, 'ai')).toBe(status);
+  });
+});
