@@ -5,6 +5,7 @@ import { Composer } from '../composer/composer.tsx';
 import { Header } from '../header/header.tsx';
 import { MessageList } from '../message-list/message-list.tsx';
 import { useChunk } from '../../use-chunk.ts';
+import { trapTab } from './focus-trap.ts';
 
 // The list, survey and pre-chat form; and the attach tray, upload and thumbnails.
 const extras = () => import('../../extras.ts');
@@ -65,16 +66,8 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
           event.stopPropagation();
           onClose();
         }
-        // A dialog keeps Tab inside (WAI-ARIA APG, dialog): past the last control back to the first, and the other way.
-        if (event.key === 'Tab' && !fullPage) {
-          const controls = [...section.current!.querySelectorAll<HTMLElement>('button,textarea,input,a[href]')].filter((control) => !control.matches(':disabled,[tabindex="-1"]'));
-          const [first, last] = [controls[0], controls.at(-1)];
-          const active = (section.current!.getRootNode() as ShadowRoot).activeElement;
-          if (event.shiftKey ? active === first || active === heading.current : active === last) {
-            event.preventDefault();
-            (event.shiftKey ? last : first)?.focus();
-          }
-        }
+        // A dialog keeps Tab inside; not on the hosted page, where the chat is the page.
+        if (event.key === 'Tab' && !fullPage) trapTab(event, section.current!, heading.current);
       }}
     >
       <Header chat={chat} state={state} fullPage={fullPage} onClose={onClose} heading={heading} />
