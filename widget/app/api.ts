@@ -41,7 +41,6 @@ export function createApi(baseUrl: string) {
     get: <T>(token: string, path: string) => call<T>('GET', path, token),
     conversations: (token: string) => call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
     openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
-    getConversation: (token: string, id: string) => call<WidgetConversation>('GET', conversation(id), token),
     messages: (token: string, id: string, after: number) => call<MessagesPage>('GET', `${conversation(id)}/messages?after=${after}`, token),
     send: (token: string, id: string, text: string, messageId: string) => call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, { text, message_id: messageId }),
     read: (token: string, id: string, lastReadId: number) => call<{ last_read_id: number; unread: number }>('POST', `${conversation(id)}/read`, token, { last_read_id: lastReadId }),
