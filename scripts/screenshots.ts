@@ -249,7 +249,6 @@ const LIGHT_AND_DARK = [look('light', 'desktop'), look('dark', 'desktop')];
 /** Home, an answer with formatting and a card, quick replies, a handover and the list. */
 async function mainConversation(browser: Browser, stack: Stack): Promise<void> {
   const { context, page } = await visit(browser, stack);
-  await shoot(page, 'launcher', [look('light', 'desktop')], { whole: true });
   await openChat(page);
   await shoot(page, 'home', [...LIGHT_AND_DARK, look('light', 'phone')]);
 
@@ -267,6 +266,20 @@ async function mainConversation(browser: Browser, stack: Stack): Promise<void> {
   await conversationsButton(page).click();
   await shown(panel(page).getByRole('listitem'));
   await shoot(page, 'list', [look('light', 'desktop'), look('dark', 'phone')]);
+  await context.close();
+}
+
+/** The home screen's search of the help articles, and an article opened from it. */
+async function helpSearch(browser: Browser, stack: Stack): Promise<void> {
+  const { context, page } = await visit(browser, stack);
+  await openChat(page);
+  await panel(page).getByRole('searchbox').fill('return');
+  const results = panel(page).getByRole('list', { name: 'Articles' }).getByRole('button');
+  await shown(results);
+  await shoot(page, 'help-search', [look('light', 'desktop')]);
+  await results.first().click();
+  await shown(panel(page).locator('article'));
+  await shoot(page, 'help-article', [look('light', 'desktop')]);
   await context.close();
 }
 
@@ -384,7 +397,7 @@ const [stack, browser] = await Promise.all([startStack(), launchChromium()]);
 try {
   const setInbox = await inboxSettings(stack);
   await setInbox(SHOP);
-  for (const state of [mainConversation, closedWithNewMessage, offlineAndFailed, endedWithSurvey, rateLimited, arabic, hosted, away]) {
+  for (const state of [mainConversation, helpSearch, closedWithNewMessage, offlineAndFailed, endedWithSurvey, rateLimited, arabic, hosted, away]) {
     const before = Date.now();
     await state(browser, stack, setInbox);
     process.stdout.write(`${state.name}: ${((Date.now() - before) / 1000).toFixed(1)} s\n`);

@@ -13,8 +13,9 @@ import { SHORT, anyLauncher, axeViolations, currentConversation, log, openChat, 
  * scheme (mode auto), `Parley('setLocale')`, and the window's size (the phone layout is a media
  * query). One stack and one Chromium for the file.
  *
- * TODO(issue 16): add the states still being built when they land: away (outside working hours),
- * and the home screen's suggested questions and help search results.
+ * TODO(issue 16): the hosted /chat page and its error page have their own axe checks
+ * (hosted-chat-problems.test.ts); an opened help article and the offline and failed-send states are
+ * not in this matrix yet.
  */
 
 const DESKTOP = { width: 1280, height: 800 };
@@ -97,11 +98,38 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     return found;
   }
 
-  it('the home screen of a new conversation', async () => {
+  it("the home screen of a new conversation: its suggested questions, then the help search's results", async () => {
     const { page, problems } = await store();
     await openChat(page);
+    await panel(page).getByRole('searchbox').waitFor(SHORT);
+    expect(await violationsInEveryLook(page)).toEqual([]);
+    await show(page, LOOKS[0]!);
+    await panel(page).getByRole('searchbox').fill('return');
+    await panel(page).getByRole('list', { name: 'Articles' }).getByRole('button').first().waitFor(SHORT);
     expect(await violationsInEveryLook(page)).toEqual([]);
     expect(problems).toEqual([]);
+  });
+
+  it('the home screen outside working hours (away), with the shop\'s away message', async () => {
+    // The demo inbox closed all week for this test only; a new session reads its config afresh.
+    const closed = JSON.stringify(Array.from({ length: 7 }, (_, day) => ({ day_of_week: day, closed_all_day: true, open_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null })));
+    const setHours = (enabled: boolean, hours: string | null) =>
+      stack.bffSql.query('UPDATE inboxes SET working_hours_enabled = $1, working_hours = $2, out_of_office_message = $3 WHERE id = (SELECT inbox_id FROM site_keys WHERE key = $4)', [
+        enabled,
+        hours,
+        enabled ? 'We are away until Monday 9:00.' : '',
+        stack.siteKey,
+      ]);
+    await setHours(true, closed);
+    try {
+      const { page, problems } = await store();
+      await openChat(page);
+      await panel(page).getByText('We are away until Monday').waitFor(SHORT);
+      expect(await violationsInEveryLook(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await setHours(false, null);
+    }
   });
 
   it("a conversation with the AI's answer: formatting, a card and quick replies", async () => {
