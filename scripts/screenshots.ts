@@ -10,9 +10,11 @@ import { launchChromium } from '../test/browser/chromium.ts';
  * `npm run screenshots`: the widget's states as PNGs in docs/screenshots/, the proof of issue 16
  * that the README shows. It runs what `npm start` runs (engine, BFF and storefront on embedded
  * PGlite, in memory, on free ports, no network) and drives Debian's Chromium through each state:
- * each state is set up once, then shot in the looks it is shown in (light/dark by the widget's own
- * colour scheme, desktop 1280×800 or phone 390×844 by resizing the window). Arabic (right-to-left)
- * states run in a browser that speaks Arabic, so the AI answers in Arabic too.
+ * each state is set up once, then shot in the looks it is shown in (light or dark by the system's
+ * colour scheme, which the widget follows; desktop 1280×800 or phone 390×844 by resizing the
+ * window). Arabic (right-to-left) states run in a browser that speaks Arabic, so the AI answers in
+ * Arabic too. The configuration is its own, not the environment's: the AI is the retrieval brain,
+ * never an LLM, so the texts are the same on every run.
  *
  * The widget is found by roles and names, through the few helpers under "Finding the widget":
  * when its markup changes, those are the lines to update.
