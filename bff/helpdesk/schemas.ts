@@ -176,13 +176,19 @@ const Origins = z.array(Origin).max(50);
 /** Form fields arrive as text: "true"/"false" are taken for booleans. */
 const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')]);
 
+/** A URL's text with its %-escapes read, again until none is left (double escapes too); a malformed one stays as it stands. */
+const safeDecode = (url: string): string => {
+  const once = url.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return once === url ? url : safeDecode(once);
+};
 /** The shop's logo: https only (the widget loads it on the shop's page), never a script. */
 const AvatarUrl = z.union([
   z.literal('').describe('removes the logo'),
   z
     .url({ protocol: /^https$/, error: 'an https address such as https://shop.example/logo.png' })
     .max(2000)
-    .refine((url) => !/javascript:/i.test(decodeURIComponent(url)), 'an image address, not a script'),
+    .refine((url) => !/javascript:/i.test(safeDecode(url)), 'an image address, not a script')
+    .refine((url) => { const parsed = new URL(url); return !parsed.username && !parsed.password; }, 'an address without a user name or password'),
 ]);
 const WidgetLocale = z.enum(['en', 'de', 'fr', 'es', 'ar', 'ja']);
 const Hour = z.number().int().min(0).max(23).nullable();
