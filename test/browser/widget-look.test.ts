@@ -217,6 +217,12 @@ describe('the widget look', () => {
     for (const colorScheme of ['light', 'dark'] as const) {
       const { page, problems } = await store({ colorScheme });
       await openChat(page);
+      const body = hex(await panel(page).evaluate((element) => getComputedStyle(element).backgroundColor));
+      // The text box shows its focus by a border in the ring's colour rather than a ring around it.
+      await messageBox(page).click();
+      const box = await messageBox(page).evaluate((element) => ({ outline: getComputedStyle(element).outlineStyle, border: getComputedStyle(element).borderTopColor }));
+      expect(box.outline).toBe('none');
+      expect(contrast(hex(box.border), body)).toBeGreaterThanOrEqual(3);
       // A click on a button leaves no ring, nor on the menu item it focuses.
       await moreOptions(page).click();
       await menu(page).waitFor(SHORT);
@@ -232,7 +238,6 @@ describe('the widget look', () => {
       expect(await focused(page)).toBe('button.primary');
       const onBody = await outline(page);
       expect(onBody.style).toBe('solid');
-      const body = hex(await panel(page).evaluate((element) => getComputedStyle(element).backgroundColor));
       expect(contrast(hex(onBody.color), body), colorScheme).toBeGreaterThanOrEqual(3);
       // The heading takes focus from the code (the list opens): no ring on it.
       await header(page).getByRole('button', { name: 'Your conversations' }).click();

@@ -28,16 +28,8 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   root.append(container);
 
   // A new message while the chat is closed shows on a card above the launcher, until opened or dismissed.
-  let peek: { from: string; text: string } | undefined;
+  let peek: ParleyEvents['message'] | undefined;
   let peeks: typeof import('./popups.ts') | undefined;
-  const peekAt = ({ conversation_id, author, text }: ParleyEvents['message']) => {
-    const name = chat.state.conversations.find((conversation) => conversation.id === conversation_id)?.last_message?.author_name;
-    peek = { from: author === 'human' ? name || i18n.t('support') : i18n.t('assistant'), text };
-    void loadChunk(popups, container).then((module) => {
-      peeks = module;
-      draw();
-    });
-  };
   const chat = new Chat({
     api: createApi(settings.baseUrl),
     storage: siteStorage(settings.siteKey ?? 'none'),
@@ -46,7 +38,13 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     sessionToken: settings.sessionToken,
     emit: (event, payload) => {
       emit(event, payload);
-      if (event === 'message' && launcher && !chat.state.open) peekAt(payload as ParleyEvents['message']);
+      if (event === 'message' && launcher && !chat.state.open) {
+        peek = payload as ParleyEvents['message'];
+        void loadChunk(popups, container).then((module) => {
+          peeks = module;
+          draw();
+        });
+      }
     },
   });
   // While open, the launcher shows a close (X) icon; the loader drew its speech bubble.
@@ -80,7 +78,8 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
           <div aria-live="polite">
             {peek && peeks && (
               <peeks.Peek
-                {...peek}
+                message={peek}
+                chat={chat}
                 onOpen={() => chat.setOpen(true)}
                 onDismiss={() => {
                   peek = undefined;

@@ -68,7 +68,8 @@ textarea:disabled,input:disabled{background:var(--p-offBg);color:var(--p-offText
 .link{background:none;border:0;padding:0;color:inherit;text-decoration:underline}
 .ended{padding:14px;display:flex;flex-direction:column;gap:10px;overflow-y:auto;border-top:1px solid var(--p-border)}
 .ended>p{margin:0;text-align:center;color:var(--p-muted)}
-:focus-visible,.attach:focus-within{outline:2px solid var(--p-ring);outline-offset:2px}
+:focus-visible,.attach:has(:focus-visible){outline:2px solid var(--p-ring);outline-offset:2px}
+textarea:focus-visible,input:focus-visible{outline:0;border-color:var(--p-ring);box-shadow:0 0 0 1px var(--p-ring)}
 .header :focus-visible{outline-color:var(--p-on-primary);outline-offset:-2px}
 @media (max-width:480px){
 .panel:not(.full){inset:0;width:100%;max-width:none;height:var(--p-viewport-height,100%);max-height:none;border-radius:0;top:var(--p-viewport-top,0);bottom:auto}
