@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Chat } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 
@@ -28,7 +28,8 @@ export function OptionsMenu({ chat, state, onClose }: Props) {
   if (state.view === 'chat' && state.conversationId && state.messages.length > 0 && !state.resolved) {
     items.push({ label: t('closeConversation'), run: () => void chat.endConversation() });
   }
-  useEffect(() => menu.current?.querySelector('button')?.focus(), []);
+  // At once as it shows (an effect would wait for the next frame, and a quick Escape would close the chat instead).
+  useLayoutEffect(() => menu.current?.querySelector('button')?.focus(), []);
   return (
     <div
       ref={menu}
