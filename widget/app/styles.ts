@@ -61,9 +61,8 @@ button:disabled{cursor:default}
 .composer{display:flex;align-items:flex-end;gap:var(--s2);padding:10px;border-top:1px solid var(--p-border)}
 textarea,input{flex:1;resize:none;font:inherit;font-size:var(--f-in);line-height:1.4;padding:var(--s2) 10px;border:1px solid var(--p-border);border-radius:var(--r-sm);color:var(--p-text);background:var(--p-bg)}
 textarea{box-sizing:border-box;max-height:calc(7em + 18px);overflow-y:auto}
-textarea:disabled,input:disabled{background:var(--p-offBg);color:var(--p-offText)}
+textarea:disabled,input:disabled,.primary:disabled{background:var(--p-offBg);color:var(--p-offText)}
 .primary{font-weight:600;padding:var(--s2) var(--s4);border:0;border-radius:var(--r-sm);background:var(--p-primary);color:var(--p-on-primary)}
-.primary:disabled{background:var(--p-offBg);color:var(--p-offText)}
 .wide{width:100%}
 .link{background:none;border:0;padding:0;color:inherit;text-decoration:underline}
 .ended{padding:14px;display:flex;flex-direction:column;gap:10px;overflow-y:auto;border-top:1px solid var(--p-border)}
