@@ -79,6 +79,13 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     const root = page.locator('[data-parley] [data-theme]').first();
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe(theme);
     await expect.poll(() => root.getAttribute('dir'), SHORT).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+    // Colours are measured once what fades or slides in (the panel, the preview card) has arrived:
+    // axe reads a text half faded in as too light. A shadow root lists its own animations.
+    await page.evaluate(() => {
+      const roots = [document, ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
+      const ending = roots.flatMap((root) => root.getAnimations()).filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+      return Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+    });
     if ((await panel(page).count()) === 0) return;
     // The panel fills a phone's screen; on a desktop it floats in the corner.
     const fills = async () => Math.round((await panel(page).boundingBox())?.width ?? 0) === (device === 'phone' ? PHONE.width : DESKTOP.width);
@@ -132,7 +139,7 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     }
   });
 
-  it("a conversation with the AI's answer: formatting, a card and quick replies", async () => {
+  it("a conversation with the AI's answer (formatting, a card, quick replies), then the list of conversations", async () => {
     const { page, problems } = await store();
     await openChat(page);
     await send(page, 'Where is my order 12345?');
@@ -142,16 +149,29 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     await waitForAnswer(page, 'within 30 days');
     await log(page).getByRole('button', { name: 'Yes' }).waitFor(SHORT);
     expect(await violationsInEveryLook(page)).toEqual([]);
+
+    await show(page, LOOKS[0]!);
+    await panel(page).getByRole('button', { name: 'Your conversations' }).click();
+    await panel(page).getByRole('listitem').first().waitFor(SHORT);
+    expect(await violationsInEveryLook(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
-  it("a conversation handed over to a person, with the person's reply", async () => {
+  it("a conversation handed over to a person with the person's reply, then a person's new message previewed while closed", async () => {
     const { page, problems } = await store();
     await openChat(page);
     await send(page, 'I want to talk to a person');
     await log(page).getByText('connected with a person').waitFor(SHORT);
-    await personSays(stack, await currentConversation(page, stack.siteKey), 'Hi, I am Sam. Let me help.', 'Sam');
+    const conversationId = await currentConversation(page, stack.siteKey);
+    await personSays(stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');
     await waitForAnswer(page, 'Let me help');
+    expect(await violationsInEveryLook(page)).toEqual([]);
+
+    await show(page, LOOKS[0]!);
+    await panel(page).getByRole('button', { name: 'Close chat' }).click();
+    await expect.poll(() => panel(page).count(), SHORT).toBe(0);
+    await personSays(stack, conversationId, 'Sam again: your parcel is on its way.', 'Sam');
+    await page.locator('[data-parley]').getByText('your parcel is on its way').waitFor(SHORT);
     expect(await violationsInEveryLook(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -163,31 +183,6 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     await waitForAnswer(page, 'within 30 days');
     await send(page, 'thanks');
     await panel(page).locator('form.survey').waitFor(SHORT);
-    expect(await violationsInEveryLook(page)).toEqual([]);
-    expect(problems).toEqual([]);
-  });
-
-  it('the list of conversations', async () => {
-    const { page, problems } = await store();
-    await openChat(page);
-    await send(page, 'Do you ship abroad?');
-    await waitForAnswer(page, 'Norway');
-    await panel(page).getByRole('button', { name: 'Your conversations' }).click();
-    await panel(page).getByRole('listitem').first().waitFor(SHORT);
-    expect(await violationsInEveryLook(page)).toEqual([]);
-    expect(problems).toEqual([]);
-  });
-
-  it("the launcher's preview card of a person's new message while the chat is closed", async () => {
-    const { page, problems } = await store();
-    await openChat(page);
-    await send(page, 'I want to talk to a person');
-    await log(page).getByText('connected with a person').waitFor(SHORT);
-    const conversationId = await currentConversation(page, stack.siteKey);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => panel(page).count(), SHORT).toBe(0);
-    await personSays(stack, conversationId, 'Hi, Sam here. Your parcel is on its way.', 'Sam');
-    await page.locator('[data-parley]').getByText('Sam here').waitFor(SHORT);
     expect(await violationsInEveryLook(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
