@@ -11,6 +11,7 @@ import { defineConfig } from 'vitest/config';
  * - `vite build --mode console` builds the agent console (`dist/console/console.js`), served at `/console/`.
  */
 const WEBSOCKET_ONLY = fileURLToPath(new URL('./widget/app/engine-websocket-only.ts', import.meta.url));
+const SOCKET_PARSER = fileURLToPath(new URL('./widget/app/socket-parser.ts', import.meta.url));
 
 export default defineConfig(({ mode }) => {
   const loader = mode === 'loader';
@@ -25,6 +26,8 @@ export default defineConfig(({ mode }) => {
         enforce: 'pre' as const,
         resolveId(source: string, importer: string | undefined) {
           if (source === './transports/index.js' && importer?.includes('/engine.io-client/')) return WEBSOCKET_ONLY;
+          // Text frames only: no binary attachments (see widget/app/socket-parser.ts).
+          if (source === 'socket.io-parser' && importer?.includes('/socket.io-client/')) return SOCKET_PARSER;
           return null;
         },
         // engine.io-client's entry re-exports its long-polling transport, whose module code runs on
