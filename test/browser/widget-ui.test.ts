@@ -310,13 +310,13 @@ describe('the chat widget UI in Chromium', () => {
     const { page, problems } = await store();
     await openChat(page);
     const subtitle = page.locator('[data-parley] .subtitle');
-    expect(await subtitle.textContent()).toBe('Our AI assistant is answering');
+    expect(await subtitle.textContent()).toBe('Replies instantly');
 
     await send(page, 'I want to talk to a person');
     const notice = log(page).locator('.notice');
     await notice.first().waitFor(SHORT);
     expect(await notice.allTextContents()).toEqual(["You're being connected with a person from our team. They will answer here."]);
-    await expect.poll(() => subtitle.textContent(), SHORT).toBe('A person from our team is answering');
+    await expect.poll(() => subtitle.textContent(), SHORT).toBe('Our team is answering');
 
     const conversationId = await currentConversation(page, harness.stack.siteKey);
     await personSays(harness.stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');
@@ -328,7 +328,7 @@ describe('the chat widget UI in Chromium', () => {
       "You're being connected with a person from our team. They will answer here.",
       "You're chatting with our AI assistant again.",
     ]);
-    await expect.poll(() => subtitle.textContent(), SHORT).toBe('Our AI assistant is answering');
+    await expect.poll(() => subtitle.textContent(), SHORT).toBe('Replies instantly');
     expect(problems).toEqual([]);
   });
 

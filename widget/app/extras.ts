@@ -24,8 +24,8 @@ export const CSS = `
 .tag{padding:0 6px;border:1px solid var(--p-border);border-radius:6px;font-size:12px;font-weight:400;color:var(--p-muted)}
 .dot{width:10px;height:10px;margin-inline-start:auto;border-radius:50%;background:var(--p-primary)}
 .limited{padding:10px 14px;background:var(--p-bubble);font-size:14px}
-textarea:disabled{background:var(--p-bubble);color:var(--p-muted);border-style:dashed;cursor:not-allowed}
-.composer button:disabled{opacity:.4;cursor:not-allowed}
+textarea:disabled{border-style:dashed;cursor:not-allowed}
+.composer button:disabled{cursor:not-allowed}
 .limited p{margin:0}
 .limited a{color:inherit}
 .empty{color:var(--p-muted);text-align:center}

@@ -33,7 +33,7 @@ display:flex;flex-direction:column;background:var(--p-bg);color:var(--p-text);bo
 .who .badge{margin-inline-end:var(--s1)}
 button{font:inherit;cursor:pointer}
 button:disabled{cursor:default}
-.icon{background:none;border:0;color:inherit;min-width:40px;min-height:40px;border-radius:var(--r-sm);display:grid;place-items:center}
+.icon{background:none;border:0;color:inherit;min-width:36px;min-height:40px;border-radius:var(--r-sm);display:grid;place-items:center}
 [dir=rtl] .svg-icon.back{transform:scaleX(-1)}
 .icon:disabled{opacity:.55}
 .more{position:relative}

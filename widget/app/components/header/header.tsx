@@ -35,7 +35,8 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
       : state.resolved
         ? ['', t('ended')]
         : state.handledBy === 'human'
-          ? [person?.split(' ').map((word) => word[0]).join('').slice(0, 2), (person ? t('personAnswering', { name: person }) : t('humanAnswering')) + (replyTime ? ` · ${t(replyTime)}` : '')]
+          ? // One short line: the person once one answered, else how soon people reply (when the shop said).
+            [person?.split(' ').map((word) => word[0]).join('').slice(0, 2), person ? t('personAnswering', { name: person }) : replyTime ? t(replyTime) : t('humanAnswering')]
           : [t('aiBadge'), t('aiAnswering')];
   return (
     <header class="header">
@@ -46,7 +47,8 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
         </h2>
         <p class="who">
           {mark && (
-            <span class="badge" aria-hidden="true">
+            // The AI's badge is read out ("AI, replies instantly"); a person's initials are not (their name follows).
+            <span class="badge" aria-hidden={state.handledBy === 'human' || undefined}>
               {mark}
             </span>
           )}
