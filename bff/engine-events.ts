@@ -81,14 +81,14 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
       case 'conversation.handover':
         await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
         conversation.handledBy = 'human';
-        await say({ author: 'system', text: NOTICES.handover });
+        await say({ author: 'system', text: NOTICES.handover, attributes: { notice: 'handover' } });
         await tellPeople(`Handed over ${event.data.requested_by === 'ai' ? 'by the AI' : 'from the helpdesk'}: ${event.data.reason.replaceAll('_', ' ')}`);
         changes.push({ type: 'handed_over' });
         return undefined;
       case 'conversation.handback':
         await updateConversation(tx, conversation.id, { handledBy: 'ai' }, at);
         conversation.handledBy = 'ai';
-        await say({ author: 'system', text: NOTICES.handback });
+        await say({ author: 'system', text: NOTICES.handback, attributes: { notice: 'handback' } });
         changes.push({ type: 'handed_back' });
         return undefined;
       case 'conversation.closed': {

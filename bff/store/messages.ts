@@ -53,7 +53,13 @@ export const widgetAttachment = (conversationUuid: string, attachment: Attachmen
 export interface MessageAttributes {
   choices?: ReplyChoice[] | undefined;
   card?: ReplyCard | undefined;
+  /** Which notice of a move a system message is (`WidgetMessage.notice`). */
+  notice?: 'handover' | 'handback' | undefined;
 }
+
+/** The attributes worth keeping (none for most messages). */
+const keptAttributes = (attributes: MessageAttributes | undefined): MessageAttributes | undefined =>
+  attributes && (attributes.choices || attributes.card || attributes.notice) ? attributes : undefined;
 
 const toWidgetMessage = (row: MessageRow): WidgetMessage => ({
   id: row.id,
@@ -66,6 +72,7 @@ const toWidgetMessage = (row: MessageRow): WidgetMessage => ({
   choices: row.attributes?.choices ?? null,
   card: row.attributes?.card ?? null,
   created_at: row.created_at.toISOString(),
+  ...(row.attributes?.notice ? { notice: row.attributes.notice } : {}),
   ...(row.attachments?.length ? { attachments: row.attachments.map((attachment) => widgetAttachment(row.conversation_uuid, attachment)) } : {}),
 });
 
@@ -112,7 +119,7 @@ const messageValues = (conversation: ConversationRecord, message: NewMessage, no
   message.messageId ?? null,
   message.engineEventId ?? null,
   message.upstream ?? 'none',
-  message.attributes && (message.attributes.choices || message.attributes.card) ? JSON.stringify(message.attributes) : null,
+  keptAttributes(message.attributes) ? JSON.stringify(message.attributes) : null,
   now,
   message.contentType ?? 'text',
   message.private ?? false,
@@ -122,7 +129,7 @@ const messageValues = (conversation: ConversationRecord, message: NewMessage, no
 
 /** A new message as the client sees it: every field is known when it is inserted (a new message is always `sent`), so it is not read back. */
 function newMessage(id: number, conversation: ConversationRecord, message: NewMessage, now: Date): WidgetMessage {
-  const attributes = message.attributes && (message.attributes.choices || message.attributes.card) ? message.attributes : undefined;
+  const attributes = keptAttributes(message.attributes);
   return {
     id,
     conversation_id: conversation.uuid,
@@ -134,6 +141,7 @@ function newMessage(id: number, conversation: ConversationRecord, message: NewMe
     choices: attributes?.choices ?? null,
     card: attributes?.card ?? null,
     created_at: now.toISOString(),
+    ...(attributes?.notice ? { notice: attributes.notice } : {}),
   };
 }
 

@@ -78,6 +78,8 @@ export const WidgetMessage = z.object({
   created_at: z.string(),
   /** Only on messages with files (the customer's photos and PDFs). */
   attachments: z.array(WidgetAttachment).optional(),
+  /** Only on the notices of a move (`author: system`), so the widget can say them in its own language; `text` is the English. */
+  notice: z.enum(['handover', 'handback']).optional(),
 });
 export type WidgetMessage = z.infer<typeof WidgetMessage>;
 

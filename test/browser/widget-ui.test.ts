@@ -317,6 +317,12 @@ describe('the chat widget UI in Chromium', () => {
     await notice.first().waitFor(SHORT);
     expect(await notice.allTextContents()).toEqual(["You're being connected with a person from our team. They will answer here."]);
     await expect.poll(() => subtitle.textContent(), SHORT).toBe('Our team is answering');
+    // The notice is said in the widget's language, not in the English the server keeps.
+    const setLocale = (locale: string) => page.evaluate((wanted) => (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted), locale);
+    await setLocale('ar');
+    await expect.poll(() => notice.allTextContents(), SHORT).toEqual(['نصلك الآن بشخص من فريقنا، وسيجيبك هنا.']);
+    await setLocale('en');
+    await expect.poll(() => notice.allTextContents(), SHORT).toEqual(["You're being connected with a person from our team. They will answer here."]);
 
     const conversationId = await currentConversation(page, harness.stack.siteKey);
     await personSays(harness.stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');

@@ -21,6 +21,8 @@ export interface ShownMessage {
   card: ReplyCard | null;
   /** Photos and PDFs sent with it. */
   attachments?: WidgetAttachment[] | undefined;
+  /** A notice of a move, said in the widget's language (`text` is the English). */
+  notice?: WidgetMessage['notice'];
 }
 
 export type View = 'chat' | 'list' | 'prechat';
@@ -593,6 +595,7 @@ export class Chat {
         choices: message.choices,
         card: message.card,
         attachments: message.attachments,
+        notice: message.notice,
       };
       const pending = message.message_id ? messages.findIndex((existing) => existing.id === undefined && existing.messageId === message.message_id) : -1;
       messages = pending >= 0 ? messages.map((existing, index) => (index === pending ? shown : existing)) : [...messages, shown];

@@ -6,6 +6,8 @@ export const catalogue: Catalogue = {
   openChatUnread: 'فتح المحادثة، {count} غير مقروءة',
   chatWith: 'محادثة مع {name}',
   aiAnswering: 'يردّ فورًا',
+  handover: 'نصلك الآن بشخص من فريقنا، وسيجيبك هنا.',
+  handback: 'عدت إلى المحادثة مع مساعدنا الذكي.',
   humanAnswering: 'يجيبك فريقنا',
   messages: 'الرسائل',
   message: 'الرسالة',

@@ -6,6 +6,8 @@ export const catalogue: Catalogue = {
   openChatUnread: 'Chat öffnen, {count} ungelesen',
   chatWith: 'Chat mit {name}',
   aiAnswering: 'Antwortet sofort',
+  handover: 'Wir verbinden Sie mit einer Person aus unserem Team. Sie antwortet Ihnen hier.',
+  handback: 'Sie chatten wieder mit unserem KI-Assistenten.',
   humanAnswering: 'Unser Team antwortet',
   messages: 'Nachrichten',
   message: 'Nachricht',

@@ -13,6 +13,8 @@ const firstDownload = {
   openChatUnread: 'Open chat, {count} unread',
   chatWith: 'Chat with {name}',
   aiAnswering: 'Replies instantly',
+  handover: "You're being connected with a person from our team. They will answer here.",
+  handback: "You're chatting with our AI assistant again.",
   humanAnswering: 'Our team is answering',
   messages: 'Messages',
   message: 'Message',

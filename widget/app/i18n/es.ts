@@ -6,6 +6,8 @@ export const catalogue: Catalogue = {
   openChatUnread: 'Abrir el chat, {count} sin leer',
   chatWith: 'Chatear con {name}',
   aiAnswering: 'Responde al instante',
+  handover: 'Te estamos pasando con una persona de nuestro equipo. Te responderá aquí.',
+  handback: 'Vuelves a hablar con nuestro asistente de IA.',
   humanAnswering: 'Te responde nuestro equipo',
   messages: 'Mensajes',
   message: 'Mensaje',

@@ -6,6 +6,8 @@ export const catalogue: Catalogue = {
   openChatUnread: 'Ouvrir le chat, {count} non lus',
   chatWith: 'Discuter avec {name}',
   aiAnswering: 'Répond tout de suite',
+  handover: 'Nous vous mettons en relation avec une personne de notre équipe. Elle vous répondra ici.',
+  handback: 'Vous discutez de nouveau avec notre assistant IA.',
   humanAnswering: 'Notre équipe vous répond',
   messages: 'Messages',
   message: 'Message',

@@ -6,6 +6,8 @@ export const catalogue: Catalogue = {
   openChatUnread: 'チャットを開く（未読 {count} 件）',
   chatWith: '{name} とチャット',
   aiAnswering: 'すぐに返信します',
+  handover: 'スタッフにおつなぎしています。こちらで返信します。',
+  handback: 'AI アシスタントとのチャットに戻りました。',
   humanAnswering: 'スタッフが対応しています',
   messages: 'メッセージ一覧',
   message: 'メッセージ',

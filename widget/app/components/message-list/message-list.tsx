@@ -92,7 +92,7 @@ export function MessageList({ messages, greeting, typing, handledBy = 'ai', draf
           return [
             day,
             <p key={message.key} class="notice">
-              {message.text}
+              {message.notice ? t(message.notice) : message.text}
             </p>,
           ];
         }
