@@ -79,13 +79,6 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     const root = page.locator('[data-parley] [data-theme]').first();
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe(theme);
     await expect.poll(() => root.getAttribute('dir'), SHORT).toBe(locale === 'ar' ? 'rtl' : 'ltr');
-    // Colours are measured once what fades or slides in (the panel, the preview card) has arrived:
-    // axe reads a text half faded in as too light. A shadow root lists its own animations.
-    await page.evaluate(() => {
-      const roots = [document, ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
-      const ending = roots.flatMap((root) => root.getAnimations()).filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
-      return Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
-    });
     if ((await panel(page).count()) === 0) return;
     // The panel fills a phone's screen; on a desktop it floats in the corner.
     const fills = async () => Math.round((await panel(page).boundingBox())?.width ?? 0) === (device === 'phone' ? PHONE.width : DESKTOP.width);

@@ -117,8 +117,17 @@ export interface AxeViolation {
   nodes: { target: unknown; summary: string | undefined }[];
 }
 
-/** Runs axe-core over the whole document (it looks into open shadow roots) with the WCAG 2.x A/AA rules. */
+/**
+ * Runs axe-core over the whole document (it looks into open shadow roots) with the WCAG 2.x A/AA
+ * rules, once what fades or slides in (the panel, the preview card) has arrived: axe reads a text
+ * half faded in as too light. `document.getAnimations()` leaves out shadow roots' own, so each is asked.
+ */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(() => {
+    const roots = [document, ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
+    const ending = roots.flatMap((root) => root.getAnimations()).filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    return Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+  });
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
   if (!loaded) await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async (tags) => {

@@ -74,6 +74,8 @@ describe('the widget home screen before the first message', () => {
     const heading = widget(page).getByRole('heading', { name: 'Returns and refunds', level: 3 });
     await heading.waitFor(SHORT);
     await expect.poll(() => heading.evaluate((element) => (element.getRootNode() as ShadowRoot).activeElement === element), SHORT).toBe(true);
+    // The article's own first heading repeats its title: it is shown once, as the heading.
+    expect(await widget(page).locator('article').getByText('Returns and refunds', { exact: true }).count()).toBe(1);
     expect(await axeViolations(page), 'an article').toEqual([]);
 
     await widget(page).getByRole('button', { name: 'Back' }).click();

@@ -10,8 +10,14 @@ interface Props {
   answers?: typeof import('../../answers.ts') | undefined;
 }
 
-/** Markdown-lite has no headings: an article's `## Heading` reads as a bold line. */
-const headingsAsBold = (markdown: string) => markdown.replace(/^#{1,6}\s+(.+)$/gm, '**$1**');
+/**
+ * Markdown-lite has no headings: an article's `## Heading` reads as a bold line. A first heading
+ * that only repeats the article's title (shown above it already) is left out.
+ */
+const articleText = (markdown: string, title: string) =>
+  markdown
+    .replace(/^\s*#{1,6}\s+(.+)\n?/, (heading, text: string) => (text.trim() === title.trim() ? '' : heading))
+    .replace(/^#{1,6}\s+(.+)$/gm, '**$1**');
 
 /**
  * What the chat shows before the first message (issue 16): the welcome and the greeting in the
@@ -57,7 +63,7 @@ export function Home({ chat, inbox, answers }: Props) {
         <h3 ref={title} tabIndex={-1}>
           {article.title}
         </h3>
-        <Text text={headingsAsBold(article.body)} />
+        <Text text={articleText(article.body, article.title)} />
         <p class="home-actions">
           <button type="button" class="link" onClick={() => setArticle(undefined)}>
             {t('homeBack')}
