@@ -106,6 +106,8 @@ describe('the widget look', () => {
     await launcher(page).click();
     await expect.poll(() => header(page).getByRole('heading', { level: 2 }).textContent(), SHORT).toBe('Chat');
     expect(await panel(page).getAttribute('aria-label')).toBe('Chat');
+    // Nobody answers while the chat is refused: the header claims no one.
+    await expect.poll(() => who(page).textContent(), SHORT).toBe('');
     expect(await panel(page).evaluate((element) => getComputedStyle(element).animationDuration)).toBe('0s');
     expect(problems).toEqual([]);
   });

@@ -30,7 +30,10 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
   const replyTime = inbox?.reply_time;
   // What the line under the name says, and the mark before it: the AI's badge or the person's initials.
   const [mark, line] =
-    state.view === 'list'
+    // Refused or unreachable: nobody answers for now, and the notice below says why.
+    state.phase === 'error'
+      ? ['', '']
+      : state.view === 'list'
       ? ['', t('conversations')]
       : state.resolved
         ? ['', t('ended')]
