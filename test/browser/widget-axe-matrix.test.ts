@@ -13,9 +13,9 @@ import { SHORT, anyLauncher, axeViolations, currentConversation, log, openChat, 
  * scheme (mode auto), `Parley('setLocale')`, and the window's size (the phone layout is a media
  * query). One stack and one Chromium for the file.
  *
- * TODO(issue 16): the hosted /chat page and its error page have their own axe checks
- * (hosted-chat-problems.test.ts); an opened help article and the offline and failed-send states are
- * not in this matrix yet.
+ * Other states are checked where they are set up: the hosted /chat page and its error page
+ * (hosted-chat-problems.test.ts), an opened help article (widget-home.test.ts), offline
+ * (widget-offline-tabs.test.ts) and a failed send (widget-states.test.ts), in light and dark.
  */
 
 const DESKTOP = { width: 1280, height: 800 };

@@ -5,6 +5,7 @@ import { useBrowserStack } from './browser-stack.ts';
 import {
   SHORT,
   anotherTab,
+  axeViolations,
   currentConversation,
   intercept,
   launcher,
@@ -72,6 +73,11 @@ describe('offline, reconnects and tabs in Chromium', () => {
     const offline = log(page).locator('.message.mine').filter({ hasText: /refund|payment methods/ });
     await expect.poll(() => offline.count(), SHORT).toBe(2);
     expect(await offline.locator('.status').allTextContents()).toEqual(['Sending…', 'Sending…']);
+    // The offline state is axe-clean in both themes (issue 16).
+    expect(await axeViolations(page), 'offline, light').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page), 'offline, dark').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
     // Grouped by sender: the second of two messages in a row carries no name and time of its own.
     expect(await offline.evaluateAll((messages) => messages.map((message) => message.classList.contains('first')))).toEqual([true, false]);
 

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryRollingLimiter, type RollingLimiter } from '../../shared/server/index.ts';
 import { request, startStack, type TestStack } from '../stack.ts';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
-import { SHORT, currentConversation, freshPage, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
+import { SHORT, axeViolations, currentConversation, freshPage, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
 
 /**
  * The widget's states in Chromium on the demo store (issue 16): rate limited, a send the server
@@ -129,6 +129,10 @@ describe('the widget in each of its states', () => {
     await mine.getByText('Sending…').waitFor(SHORT);
     await mine.getByText('Not sent').waitFor(SHORT);
     expect(failed).toBe(3);
+    // The failed state is axe-clean in both themes (issue 16).
+    expect(await axeViolations(page), 'not sent, light').toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page), 'not sent, dark').toEqual([]);
     await stopFailing();
 
     await mine.getByRole('button', { name: 'Retry' }).click();
