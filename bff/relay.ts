@@ -49,6 +49,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
   let closed = false;
   // This relay's name in the conversations' leases (one per process).
   const owner = `relay_${randomToken(12)}`;
+  const leaseUntil = () => new Date(now().getTime() + LEASE_MS);
 
   async function engineConversation(conversation: ConversationRecord): Promise<string> {
     if (conversation.engineConversationId) return conversation.engineConversationId;
@@ -57,7 +58,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
   }
 
   /** Gives what to do next when the answer's record ended the step too (renewed or let go the lease). */
-  async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage, lease: { owner: string; until: Date }): Promise<{ next: OutboxWork | undefined } | undefined> {
+  async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage): Promise<{ next: OutboxWork | undefined } | undefined> {
     const engineId = await engineConversation(conversation);
     // The answer may hand the conversation over; the indicator started here must still stop, in the answer's own batch.
     const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
@@ -68,7 +69,8 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
       const answer = await engines
         .for(conversation.environment)
         .sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
-      const after = await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone, lease });
+      // The lease is renewed from now, after the engine's answer (which may have taken a while).
+      const after = await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone, lease: { owner, until: leaseUntil() } });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
       typingDone.length = 0;
       onAnswer?.(answer.events);
@@ -112,18 +114,17 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
    * Gives false when another relay holds the lease.
    */
   async function drain(conversationId: number, claimed?: OutboxWork): Promise<boolean> {
-    const until = () => new Date(now().getTime() + LEASE_MS);
     for (;;) {
       // Taken already by the statement that kept the message, the first time round.
-      let work = claimed ?? (await claimOutbox(sql, conversationId, owner, now(), until()));
+      let work = claimed ?? (await claimOutbox(sql, conversationId, owner, now(), leaseUntil()));
       claimed = undefined;
       if (!work) return false;
       let held = true;
       let workLeft = false;
       try {
         while (work?.pending) {
-          const after = await forwardMessage(work.conversation, work.pending, { owner, until: until() });
-          work = after ? after.next : await continueOutbox(sql, conversationId, owner, until());
+          const after = await forwardMessage(work.conversation, work.pending);
+          work = after ? after.next : await continueOutbox(sql, conversationId, owner, leaseUntil());
           held = work !== undefined;
         }
         if (work) await forwardClose(work.conversation);
@@ -200,7 +201,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     kick,
     surveyAnswered,
     /** What a statement keeping a customer's message needs to take this relay's lease with it (then `kick` with what it read). */
-    leaseRequest: (): LeaseRequest => ({ owner, now: now(), until: new Date(now().getTime() + LEASE_MS) }),
+    leaseRequest: (): LeaseRequest => ({ owner, now: now(), until: leaseUntil() }),
     /** Picks up every message, close and survey answer that was waiting when the process stopped. */
     async resume(): Promise<void> {
       for (const id of await conversationsWithSurveyToForward(sql)) surveys.add(id);
