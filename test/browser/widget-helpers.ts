@@ -99,6 +99,14 @@ export async function waitForAnswer(page: Page, text: string): Promise<void> {
   await log(page).locator('.message.theirs .text', { hasText: text }).first().waitFor(SHORT);
 }
 
+/** Asks a question the demo answers, then says thanks, which the AI takes as the end: the conversation closes. */
+export async function endAfterThanks(page: Page): Promise<void> {
+  await send(page, 'How do I return an item?');
+  await waitForAnswer(page, 'within 30 days');
+  await send(page, 'thanks');
+  await page.getByText('This conversation has ended.').waitFor(SHORT);
+}
+
 /** What has focus, looking into the widget's shadow root: a short description. */
 export function focused(page: Page): Promise<string> {
   return page.evaluate(() => {

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryRollingLimiter, type RollingLimiter } from '../../shared/server/index.ts';
 import { request, startStack, type TestStack } from '../stack.ts';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
-import { SHORT, axeViolations, currentConversation, freshPage, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
+import { SHORT, axeViolations, endAfterThanks, currentConversation, freshPage, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
 
 /**
  * The widget's states in Chromium on the demo store (issue 16): rate limited, a send the server
@@ -205,10 +205,7 @@ describe('the widget in each of its states', () => {
   it('ends with a survey of five named ratings that leaves the log half the panel, then lists the conversations under a heading, by date, with who said what, an unread dot and the resolved marked', async () => {
     const { page, problems } = await store();
     await openChat(page);
-    await send(page, 'How do I return an item?');
-    await waitForAnswer(page, 'within 30 days');
-    await send(page, 'thanks');
-    await page.getByText('This conversation has ended.').waitFor(SHORT);
+    await endAfterThanks(page);
 
     const survey = page.locator('[data-parley] form.survey');
     await survey.waitFor(SHORT);

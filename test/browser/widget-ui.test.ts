@@ -6,6 +6,7 @@ import { request } from '../stack.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import {
   SHORT,
+  endAfterThanks,
   axeViolations,
   currentConversation,
   engineCall,
@@ -435,10 +436,7 @@ describe('the chat widget UI in Chromium', () => {
   it('closes after a thank-you and takes the survey (1–5 and a comment)', async () => {
     const { page, problems } = await store();
     await openChat(page);
-    await send(page, 'How do I return an item?');
-    await waitForAnswer(page, 'within 30 days');
-    await send(page, 'thanks');
-    await page.getByText('This conversation has ended.').waitFor(SHORT);
+    await endAfterThanks(page);
     expect(await messageBox(page).count()).toBe(0);
 
     const survey = page.locator('[data-parley] form.survey');
