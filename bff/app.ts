@@ -135,6 +135,8 @@ export interface BffDeps {
   /** New messages a minute per customer and per inbox (fairness on the shared engine key); MESSAGE_LIMITS by default. */
   messageLimits?: MessageLimits | undefined;
   relayRetryDelaysMs?: readonly number[];
+  /** How long the engine may take before the AI's typing indicator shows (300 ms; 0 shows it at every message). */
+  aiTypingAfterMs?: number;
   /** Where the BFF counts what operators watch; give the same one to the EngineClients' `fetch` (timedFetch) to time engine calls. */
   metrics?: Metrics | undefined;
   /** Turns GET /metrics on for this bearer token (METRICS_TOKEN). */
@@ -257,6 +259,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     onAnswer: (events) => feed.expectWebhooks(events),
     onEngineBack: () => feed.wake(),
     ...(deps.relayRetryDelaysMs ? { retryDelaysMs: deps.relayRetryDelaysMs } : {}),
+    ...(deps.aiTypingAfterMs !== undefined ? { typingAfterMs: deps.aiTypingAfterMs } : {}),
   });
   const conversations = createConversationService({ sql, engines, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: deps.messageLimits });
   const attachmentStore = deps.attachments ?? { storage: new MemoryAttachmentStorage(), maxBytes: DEFAULT_MEDIA_LIMIT };

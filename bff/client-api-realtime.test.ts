@@ -33,7 +33,8 @@ describe.each(DRIVERS)('helpdesk Client API realtime on $name', (driver) => {
 
   beforeAll(async () => {
     // The feed is read by hand (stack.bff.feed.catchUp()), so engine-side moves arrive when a test says.
-    stack = await startStack(driver, {}, { feedPollMs: 0 });
+    // The AI's typing shows at every message, however quick its answer (300 ms by default).
+    stack = await startStack(driver, {}, { feedPollMs: 0, aiTypingAfterMs: 0 });
   });
   afterEach(() => {
     for (const socket of sockets) socket.close();

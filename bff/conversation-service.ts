@@ -197,7 +197,7 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       }
       const { conversation, result } = sent;
       if (result.created) {
-        publisher.publish(conversation, { type: 'message.created', message: result.message });
+        publisher.publishBatch({ conversation, changes: [{ type: 'message.created', message: result.message }], exceptSocket: request.socket_id });
         relay.kick(conversation.id, alone?.sent?.claimed);
       }
       return result;

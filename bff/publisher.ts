@@ -37,6 +37,8 @@ export type Change =
 export interface ChangeBatch {
   conversation: ConversationRecord;
   changes: readonly Change[];
+  /** A widget socket that has these changes already (the tab whose request made them): not pushed to. */
+  exceptSocket?: string | undefined;
 }
 
 /** A socket namespace (the widget's, the Client API's, later the people's) that turns batches into pushes. */
@@ -83,8 +85,13 @@ export class Publisher {
   }
 
   publish(conversation: ConversationRecord, ...changes: Change[]): void {
+    this.publishBatch({ conversation, changes });
+  }
+
+  /** As `publish`, for a batch that says more (the socket that has it already). */
+  publishBatch({ conversation, changes, exceptSocket }: ChangeBatch): void {
     if (changes.length === 0) return;
-    const batch: ChangeBatch = { conversation, changes: coalesce(changes) };
+    const batch: ChangeBatch = { conversation, changes: coalesce(changes), ...(exceptSocket && { exceptSocket }) };
     for (const subscriber of this.#subscribers) {
       try {
         subscriber(batch);

@@ -27,8 +27,9 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
   let tabs: Socket[] = [];
 
   beforeAll(async () => {
-    // A known session key (to mint an expired token), and the feed read by hand.
-    stack = await startStack(driver, { SESSION_KEYS }, { feedPollMs: 0 });
+    // A known session key (to mint an expired token), the feed read by hand, and the AI's typing
+    // indicator at every message, however quick its answer (300 ms by default; see the end).
+    stack = await startStack(driver, { SESSION_KEYS }, { feedPollMs: 0, aiTypingAfterMs: 0 });
   });
   afterEach(() => {
     for (const socket of tabs) socket.close();
@@ -224,7 +225,7 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     });
   });
 
-  it("pushes one message:updated for the customer's message when the AI answers it: read (delivered and read in one step are one push), after the answer", async () => {
+  it("pushes no message:updated when the AI answers: its answer says the message arrived, and the store has it read", async () => {
     const { token } = await visitor();
     const id = await openConversation(token);
     const tab = await connect(token);
@@ -232,14 +233,53 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     expect(response.status).toBe(201);
     const sent = response.body as WidgetMessage;
 
-    await until(() => named(tab, 'message:updated'), (list) => list.length >= 1, 'the update');
+    await until(() => created(tab), (list) => list.some((message) => message.author === 'ai'), 'the answer');
     await stack.bff.relay.settled();
-    expect(named(tab, 'message:updated')).toEqual([{ id: sent.id, conversation_id: id, status: 'read' }]);
-    const reply = indexOf(tab, (event) => event.name === 'message:created' && event.data.author === 'ai');
-    const read = indexOf(tab, (event) => event.name === 'message:updated' && event.data.status === 'read');
-    expect(reply).toBeGreaterThanOrEqual(0);
-    expect(reply).toBeLessThan(read);
+    expect(named(tab, 'message:updated')).toEqual([]);
+    // Read by cursor (a reconnect, another device), the message is read.
     expect((await messages(token, id)).find((message) => message.id === sent.id)?.status).toBe('read');
+  });
+
+  it('pushes a person\'s read of the customer\'s message (a person\'s answer is no AI answer)', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const tab = await connect(token);
+    expect((await send(token, id, 'I want to talk to a person', 'upd-human-1')).status).toBe(201);
+    await until(() => named(tab, 'conversation:handed_over'), (list) => list.length >= 1, 'the handover');
+    await stack.bff.relay.settled();
+    const response = await send(token, id, 'Are you there?', 'upd-human-2');
+    expect(response.status).toBe(201);
+    await stack.bff.relay.settled();
+    expect((await engine(await engineId(id), 'human-messages', { text: 'Sam here, reading you now.', author_name: 'Sam' })).status).toBe(200);
+    await stack.bff.feed.catchUp();
+    await until(() => named(tab, 'message:updated'), (list) => list.some((update) => update.id === (response.body as WidgetMessage).id && update.status === 'read'), 'the read');
+  });
+
+  it("does not push a message back to the tab that sent it with its socket_id; the customer's other tabs get it", async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    const sender = await connect(token);
+    const other = await connect(token);
+    const response = await request(widget(`/conversations/${id}/messages`), { token, body: { text: 'Do you ship abroad?', message_id: 'echo-1', socket_id: sender.socket.id } });
+    expect(response.status).toBe(201);
+    await until(() => created(sender), (list) => list.some((message) => message.author === 'ai'), 'the answer in the sending tab');
+    await until(() => created(other), (list) => list.some((message) => message.author === 'ai'), 'the answer in the other tab');
+    await stack.bff.relay.settled();
+    expect(created(sender).map((message) => message.author)).toEqual(['ai']);
+    expect(created(other).map((message) => message.author)).toEqual(['customer', 'ai']);
+    expect(created(other)[0]!.id).toBe((response.body as WidgetMessage).id);
+  });
+
+  it('refuses a socket_id that is no socket id with 400 and keeps nothing', async () => {
+    const { token } = await visitor();
+    const id = await openConversation(token);
+    for (const socketId of ['', 'a b', 'x'.repeat(65), 42, '../room', 'session:abc', `customer:${id}:visitor`]) {
+      const response = await request(widget(`/conversations/${id}/messages`), { token, body: { text: 'Hello', message_id: `bad-socket-${String(socketId).length}-${typeof socketId}`, socket_id: socketId } });
+      expect(response.status).toBe(400);
+      expect(response.body.error.code).toBe('invalid_request');
+      expect(response.body.error.message).toContain('socket_id');
+    }
+    expect(await messages(token, id)).toEqual([]);
   });
 
   it('pushes typing:changed for the AI while it works; its answer ends it, with no separate "not typing" (the widget stops the indicator on an answer)', async () => {
@@ -254,8 +294,9 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const reply = indexOf(tab, (event) => event.name === 'message:created' && event.data.author === 'ai');
     expect(on).toBeGreaterThanOrEqual(0);
     expect(on).toBeLessThan(reply);
-    // Six pushes per exchange before (message, typing on, delivered, reply, read, typing off); four now.
-    expect(tab.events.map((event) => event.name)).toEqual(['message:created', 'typing:changed', 'message:created', 'message:updated']);
+    // Six pushes per exchange before (message, typing on, delivered, reply, read, typing off); three
+    // now with the indicator due at once (one in the sending tab of a quick answer: the end of this file).
+    expect(tab.events.map((event) => event.name)).toEqual(['message:created', 'typing:changed', 'message:created']);
   });
 
   it('pushes "not typing" when the engine refuses a message for good and no answer comes', async () => {
@@ -288,8 +329,8 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const on = indexOf(tab, (event) => event.name === 'typing:changed');
     const notice = indexOf(tab, (event) => event.name === 'message:created' && event.data.author === 'system');
     expect(on).toBeLessThan(notice);
-    // The AI said it hands over: that answer reads the customer's message.
-    expect(named(tab, 'message:updated')).toEqual([{ id: (response.body as WidgetMessage).id, conversation_id: id, status: 'read' }]);
+    // The AI said it hands over: that answer says the customer's message arrived (no push of its read).
+    expect(named(tab, 'message:updated')).toEqual([]);
   });
 
   it('pushes conversation:handed_over, a person\'s message and conversation:handed_back as the engine moves', async () => {
@@ -370,7 +411,7 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
       [id, 'customer'],
       [id, 'ai'],
     ]);
-    expect(named(tab, 'message:updated').map((update) => update.status)).toEqual(['read']);
+    expect(named(tab, 'message:updated')).toEqual([]);
     expect(named(tab, 'typing:changed').map((change) => change.typing)).toEqual([true]);
 
     // And commands from that socket reach it too.
@@ -475,5 +516,38 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
       const fresh = await new SessionTokens(keys).issue(claims, 3600);
       expect((await connect(fresh.token)).socket.connected).toBe(true);
     });
+  });
+});
+
+describe('the AI typing indicator of a quick answer', () => {
+  let stack: TestStack;
+  beforeAll(async () => {
+    // An answer within a minute counts as quick here, so that a slow machine cannot make it slow.
+    stack = await startStack(DRIVERS[0], {}, { feedPollMs: 0, aiTypingAfterMs: 60_000 });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('pushes no typing:changed when the answer comes before the indicator is due: the exchange is the message and its answer', async () => {
+    const { token } = await newVisitor(stack.url);
+    const id = (await openWidgetConversation(stack.url, token)).id;
+    const socket = io(stack.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false });
+    try {
+      const events: string[] = [];
+      socket.onAny((name: string, data: { author?: string }) => events.push(name === 'message:created' ? `${name} ${data.author}` : name));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      // Named by its socket, the sending tab gets the answer alone.
+      const sent = await request(`${stack.url}/v1/widget/conversations/${id}/messages`, { token, body: { text: 'Do you ship abroad?', message_id: 'quick-1', socket_id: socket.id } });
+      expect(sent.status).toBe(201);
+      await until(() => events, (list) => list.includes('message:created ai'), 'the answer');
+      await stack.bff.relay.settled();
+      expect(events).toEqual(['message:created ai']);
+    } finally {
+      socket.close();
+    }
   });
 });

@@ -15,6 +15,9 @@ import { forwardSurvey } from './survey-forwarding.ts';
 const RETRY_DELAYS_MS = [500, 1_000, 2_000, 5_000, 10_000, 30_000];
 // A relay's hold on one conversation's outbox: longer than any engine call, renewed at each step.
 const LEASE_MS = 60_000;
+// The AI's typing indicator shows when its answer takes longer than this: a quicker answer comes
+// with no indicator that would only flicker (and with one push fewer to every tab).
+export const AI_TYPING_AFTER_MS = 300;
 
 export interface RelayDeps {
   sql: Sql;
@@ -24,6 +27,8 @@ export interface RelayDeps {
   logger: Logger;
   now: () => Date;
   retryDelaysMs?: readonly number[];
+  /** How long the engine may take to answer before the AI's typing indicator shows (AI_TYPING_AFTER_MS). */
+  typingAfterMs?: number;
   /** The engine answered with these events (they should also come by webhook). */
   onAnswer?: (events: readonly EngineEvent[]) => void;
   /** The engine answers again after calls to it failed: what it did meanwhile may not have reached us. */
@@ -38,7 +43,7 @@ export interface RelayDeps {
  * work stays in the store and is tried again (honouring `Retry-After`); nothing is dropped, and
  * pending work is picked up again at start.
  */
-export function createRelay({ sql, engines, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, onAnswer, onEngineBack }: RelayDeps) {
+export function createRelay({ sql, engines, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, typingAfterMs = AI_TYPING_AFTER_MS, onAnswer, onEngineBack }: RelayDeps) {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
   // At most one waiting retry per conversation, however many of its messages wait.
@@ -57,22 +62,54 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
+  /**
+   * The AI's typing indicator while the engine works on one message: shown once the answer takes
+   * longer than `typingAfterMs` (or at the first piece of a streamed reply), never after `end`.
+   */
+  function typingIndicator(conversation: ConversationRecord) {
+    let shown = false;
+    let ended = false;
+    const show = () => {
+      if (shown || ended) return;
+      shown = true;
+      publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
+    };
+    const timer = conversation.handledBy === 'ai' ? setTimeout(show, typingAfterMs) : undefined;
+    return {
+      show,
+      /** Ends it: gives the change that stops it (to send with the answer), none when it never showed. */
+      end(): Change[] {
+        clearTimeout(timer);
+        if (ended) return [];
+        ended = true;
+        return shown ? [{ type: 'typing', who: 'ai', typing: false }] : [];
+      },
+    };
+  }
+
   /** Gives what to do next when the answer's record ended the step too (renewed or let go the lease). */
   async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage): Promise<{ next: OutboxWork | undefined } | undefined> {
     const engineId = await engineConversation(conversation);
-    // The answer may hand the conversation over; the indicator started here must still stop, in the answer's own batch.
-    const typingDone: Change[] = conversation.handledBy === 'ai' ? [{ type: 'typing', who: 'ai', typing: false }] : [];
-    if (typingDone.length) publisher.publish(conversation, { type: 'typing', who: 'ai', typing: true });
+    // The answer may hand the conversation over; an indicator shown meanwhile must still stop, in the answer's own batch.
+    const typing = typingIndicator(conversation);
+    let typingDone: Change[] = [];
     try {
       // The reply's pieces go to the customer's open tabs as the AI writes them (an LLM; the retrieval brain's reply comes whole).
-      const onDelta = conversation.handledBy === 'ai' ? (text: string) => publisher.publish(conversation, { type: 'reply.delta', text }) : undefined;
+      const onDelta =
+        conversation.handledBy === 'ai'
+          ? (text: string) => {
+              typing.show();
+              publisher.publish(conversation, { type: 'reply.delta', text });
+            }
+          : undefined;
       const answer = await engines
         .for(conversation.environment)
         .sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
+      typingDone = typing.end();
       // The lease is renewed from now, after the engine's answer (which may have taken a while).
       const after = await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone, lease: { owner, until: leaseUntil() } });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
-      typingDone.length = 0;
+      typingDone = [];
       onAnswer?.(answer.events);
       return after;
     } catch (error) {
@@ -83,10 +120,10 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
         await setUpstream(tx, pending.id, 'rejected');
         await publisher.record(tx, conversation, [failed]);
       });
-      publisher.publish(conversation, failed, ...typingDone.splice(0));
+      publisher.publish(conversation, failed, ...typingDone.splice(0), ...typing.end());
       return undefined;
     } finally {
-      publisher.publish(conversation, ...typingDone);
+      publisher.publish(conversation, ...typingDone, ...typing.end());
     }
   }
 

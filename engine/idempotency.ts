@@ -71,15 +71,16 @@ export function idempotency(sql: Sql, now: () => Date, { multipartLimit = MESSAG
     const keyId = ctx.state.caller.keyId;
     const at = now();
 
-    await sql.query(
-      `DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3
-       AND (created_at < $4 OR (state = 'running' AND created_at < $5))`,
-      [keyId, key, route, new Date(at.getTime() - KEPT_MS), new Date(at.getTime() - ABANDONED_MS)],
-    );
+    // One statement claims the key: a new one, or one whose record is out of date (older than a day,
+    // or a first request abandoned while running) is taken over in place.
     const claimed = await sql.query(
       `INSERT INTO idempotency_keys (key_id, idempotency_key, route, request_sha256, state, created_at)
-       VALUES ($1, $2, $3, $4, 'running', $5) ON CONFLICT DO NOTHING RETURNING 1`,
-      [keyId, key, route, requestHash, at],
+       VALUES ($1, $2, $3, $4, 'running', $5)
+       ON CONFLICT (key_id, idempotency_key, route) DO UPDATE
+         SET request_sha256 = EXCLUDED.request_sha256, state = 'running', status = NULL, body = NULL, created_at = EXCLUDED.created_at
+         WHERE idempotency_keys.created_at < $6 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < $7)
+       RETURNING 1`,
+      [keyId, key, route, requestHash, at, new Date(at.getTime() - KEPT_MS), new Date(at.getTime() - ABANDONED_MS)],
     );
     if (claimed.length === 0) {
       const [first] = await sql.query<{ request_sha256: string; state: string; status: number; body: string | null }>(

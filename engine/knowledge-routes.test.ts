@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSql, type Sql } from '../shared/server/index.ts';
 import { closeServer, dropSchemas, DRIVERS, logger, POSTGRES_URL, request, startEngine, uniqueSchemaPrefix, type TestEngine } from '../test/stack.ts';
 import { shopKnowledge } from '../test/shop-fixtures.ts';
+import { insertKnowledgeDocument } from './store/knowledge.ts';
 import { addKnowledgeDocument, createAccount, createEngine, issueApiKey, setAccountRateLimit, type Engine } from './index.ts';
 
 /** A topic the shop's own articles never mention, so an answer about it can only come from the document made here. */
@@ -115,6 +116,24 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     const approved = (await api('/v1/knowledge?approved=true&limit=100')).body.documents.map((document: { id: string }) => document.id);
     expect(approved).toEqual(all.documents.map((document) => document.id));
     for (const document of added) await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
+  });
+
+  it('lists documents added within one millisecond in the order they were added, across pages', async () => {
+    const account = await engine.issueKey({ otherAccount: true });
+    // One instant for all (an import, a seed): the ids are random, the order must not be.
+    const at = new Date('2026-11-24T09:00:00.000Z');
+    const titles = Array.from({ length: 12 }, (_, index) => `Same instant ${String(index).padStart(2, '0')}`);
+    for (const title of titles) await insertKnowledgeDocument(engine.sql, account.accountId, { title, body: title, approved: true }, at);
+    const listed: string[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const response = await request(`${engine.url}/v1/knowledge?limit=5${after ? `&after=${after}` : ''}`, { token: account.key });
+      expect(response.status).toBe(200);
+      listed.push(...response.body.documents.map((document: { title: string }) => document.title));
+      after = response.body.next;
+      if (!response.body.has_more) break;
+    }
+    expect(listed).toEqual(titles);
   });
 
   it('refuses bad input with a 4xx that says what is wrong, and stores or changes nothing', async () => {

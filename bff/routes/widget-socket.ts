@@ -130,11 +130,16 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
     });
   });
 
-  publisher.subscribe(({ conversation, changes }: ChangeBatch) => {
-    const to = widget.to(customerRoom(conversation.inboxId, conversation.customerRef));
+  publisher.subscribe(({ conversation, changes, exceptSocket }: ChangeBatch) => {
+    const room = widget.to(customerRoom(conversation.inboxId, conversation.customerRef));
+    // Every socket is in a room of its own id: the tab that sent the message has it from its request.
+    const to = exceptSocket ? room.except(exceptSocket) : room;
     const conversation_id = conversation.uuid;
     // The widget stops a typing indicator when an answer or a notice arrives: a "stopped" in the same batch is not sent.
     const answered = changes.some((change) => change.type === 'message.created' && change.message.author !== 'customer');
+    // The AI's answer says by itself that the messages before it arrived: the widget shows them
+    // "Delivered" then (it says "Read" only for a person, delivery.ts), so their "read" is not pushed.
+    const answeredByAi = changes.some((change) => change.type === 'message.created' && change.message.author === 'ai');
     for (const change of changes) {
       switch (change.type) {
         case 'message.created':
@@ -144,6 +149,7 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
           to.emit('message:delta', { conversation_id, text: change.text });
           break;
         case 'message.status':
+          if (answeredByAi && change.status === 'read') break;
           to.emit('message:updated', { id: change.messageId, conversation_id, status: change.status });
           break;
         case 'typing':

@@ -36,25 +36,25 @@ const toEvent = (row: EventRow): EngineEvent =>
  */
 export async function appendEvents(tx: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, drafts: readonly EventDraft[], now: Date): Promise<EngineEvent[]> {
   if (drafts.length === 0) return [];
-  const [feed] = await tx.query<{ last_seq: number }>(
-    'UPDATE feeds SET last_seq = last_seq + $3 WHERE account_id = $1 AND environment = $2 RETURNING last_seq',
-    [caller.accountId, caller.environment, drafts.length],
-  );
-  if (!feed) throw new Error(`no feed for account ${caller.accountId} (${caller.environment})`);
-  const firstSeq = feed.last_seq - drafts.length + 1;
   const events = drafts.map(
     (draft) => ({ id: newId('event'), type: draft.type, created_at: now.toISOString(), conversation_id: draft.conversationId, data: draft.data }) as EngineEvent,
   );
-  const params: unknown[] = [caller.accountId, caller.environment, now];
+  // One statement takes the numbers and writes the rows, so the feed's lock is held for it and the commit only.
+  const params: unknown[] = [caller.accountId, caller.environment, now, drafts.length];
   const rows = events.map((event, index) => {
-    params.push(firstSeq + index, event.id, event.type, event.conversation_id, JSON.stringify(event.data), drafts[index]!.causedBy ?? null);
-    const at = params.length - 5;
-    return `($1, $2, $${at}, $${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}::jsonb, $${at + 5}, $3)`;
+    params.push(event.id, event.type, event.conversation_id, JSON.stringify(event.data), drafts[index]!.causedBy ?? null);
+    const at = params.length - 4;
+    return `(${index + 1}, $${at}::text, $${at + 1}::text, $${at + 2}::text, $${at + 3}::jsonb, $${at + 4}::text)`;
   });
-  await tx.query(
-    `INSERT INTO events (account_id, environment, seq, id, type, conversation_id, data, caused_by, created_at) VALUES ${rows.join(', ')}`,
+  const written = await tx.query(
+    `WITH feed AS (UPDATE feeds SET last_seq = last_seq + $4 WHERE account_id = $1 AND environment = $2 RETURNING last_seq)
+     INSERT INTO events (account_id, environment, seq, id, type, conversation_id, data, caused_by, created_at)
+     SELECT $1, $2, feed.last_seq - $4 + draft.n, draft.id, draft.type, draft.conversation_id, draft.data, draft.caused_by, $3
+     FROM feed, (VALUES ${rows.join(', ')}) AS draft (n, id, type, conversation_id, data, caused_by)
+     RETURNING seq`,
     params,
   );
+  if (written.length === 0) throw new Error(`no feed for account ${caller.accountId} (${caller.environment})`);
   return events;
 }
 

@@ -99,10 +99,11 @@ export async function pageKnowledgeDocuments(
   if (after) {
     const [cursor] = await db.query<{ id: string }>('SELECT id FROM knowledge_documents WHERE id = $1 AND account_id = $2', [after, accountId]);
     if (!cursor) throw new ParleyError('invalid_request', `The cursor ${after} is not a knowledge document of this account (was it deleted?); read again from the start.`);
-    where += ` AND (created_at, id) > (SELECT created_at, id FROM knowledge_documents WHERE id = $${params.push(after)})`;
+    where += ` AND position > (SELECT position FROM knowledge_documents WHERE id = $${params.push(after)})`;
   }
-  // One more than the page: whether there is more is known without another question.
-  const rows = await db.query<DocumentRow>(`SELECT ${COLUMNS} FROM knowledge_documents WHERE ${where} ORDER BY created_at, id LIMIT $2`, params);
+  // One more than the page: whether there is more is known without another question. In the order
+  // the documents were added (migration 010: created_at alone ties within a millisecond).
+  const rows = await db.query<DocumentRow>(`SELECT ${COLUMNS} FROM knowledge_documents WHERE ${where} ORDER BY position LIMIT $2`, params);
   const documents = rows.slice(0, limit).map(toDocument);
   return { documents, next: documents.at(-1)?.id ?? after ?? null, has_more: rows.length > limit };
 }

@@ -153,6 +153,11 @@ export const ConversationUuid = z.strictObject({ id: z.string().max(100).describ
 export const SendWidgetMessageRequest = z.strictObject({
   text: MessageText,
   message_id: ClientMessageId,
+  socket_id: z
+    .string()
+    .regex(/^[\w-]{1,64}$/, 'a socket id is 1 to 64 letters, digits, - or _')
+    .optional()
+    .describe("The sending tab's `/widget` socket (its id): the message is not pushed back to it, since the answer to this request has it. The customer's other tabs get it."),
 });
 export type SendWidgetMessageRequest = z.infer<typeof SendWidgetMessageRequest>;
 

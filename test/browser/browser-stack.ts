@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+import type { BffDeps } from '../../bff/index.ts';
 import { startStack, type TestStack } from '../stack.ts';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
 import { freshPage, startPageServer, type OpenPage, type PageServer } from './widget-helpers.ts';
@@ -30,14 +31,17 @@ export interface BrowserStack {
  *   await page.goto(harness.stack.url);
  * });
  */
-export function useBrowserStack(options: { pageServer?: boolean; /** Variables for the demo stack (made once the hooks run). */ env?: () => Promise<Record<string, string>> } = {}): BrowserStack {
+export function useBrowserStack(
+  options: { pageServer?: boolean; /** Variables for the demo stack (made once the hooks run). */ env?: () => Promise<Record<string, string>>; /** What the stack's BFF is made with besides. */ bff?: Partial<BffDeps> } = {},
+): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
   let pages: PageServer | undefined;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [stack, browser, pages] = await Promise.all([options.env ? options.env().then((env) => startStack(undefined, env)) : startStack(), launchChromium(), options.pageServer ? startPageServer() : undefined]);
+    const stackReady = (options.env ? options.env() : Promise.resolve({})).then((env) => startStack(undefined, env, options.bff));
+    [stack, browser, pages] = await Promise.all([stackReady, launchChromium(), options.pageServer ? startPageServer() : undefined]);
     await mkdir(ARTIFACTS_DIR, { recursive: true });
   });
   afterEach(async () => {

@@ -57,6 +57,19 @@ export async function intercept(context: BrowserContext, pattern: string, handle
   };
 }
 
+/**
+ * Lets the widget's sends (POST …/messages) reach the server, and holds each answer back until
+ * `release` resolves: whatever the server pushes meanwhile overtakes the answer. Gives the undo.
+ */
+export function holdSends(context: BrowserContext, release: () => Promise<unknown>): Promise<() => Promise<void>> {
+  return intercept(context, '**/v1/widget/conversations/*/messages', async (route) => {
+    if (route.request().method() !== 'POST') return route.continue();
+    const response = await route.fetch();
+    await release();
+    await route.fulfill({ response });
+  });
+}
+
 /** Another page (tab) in the same context: same storage, same BroadcastChannel. */
 export async function anotherTab(context: BrowserContext): Promise<{ page: Page; problems: string[] }> {
   const page = await context.newPage();
@@ -77,6 +90,20 @@ export const log = (page: Page): Locator => page.getByRole('log');
 export async function waitReady(page: Page, box: Locator = messageBox(page)): Promise<void> {
   await box.waitFor(SHORT);
   await expect.poll(() => box.isEnabled(), SHORT).toBe(true);
+  // The panel opens with a scale and fade: measured before it ends, it is a pixel short.
+  await animationsSettled(page);
+}
+
+/**
+ * Resolves once what fades, scales or slides in (the panel, the preview card) has arrived.
+ * `document.getAnimations()` leaves out shadow roots' own, so each is asked.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const roots = [document, ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
+    const ending = roots.flatMap((root) => root.getAnimations()).filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    return Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
+  });
 }
 
 /** Clicks the launcher and waits until the chat is ready. */
@@ -127,15 +154,10 @@ export interface AxeViolation {
 
 /**
  * Runs axe-core over the whole document (it looks into open shadow roots) with the WCAG 2.x A/AA
- * rules, once what fades or slides in (the panel, the preview card) has arrived: axe reads a text
- * half faded in as too light. `document.getAnimations()` leaves out shadow roots' own, so each is asked.
+ * rules, once what fades or slides in has arrived: axe reads a text half faded in as too light.
  */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
-  await page.evaluate(() => {
-    const roots = [document, ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
-    const ending = roots.flatMap((root) => root.getAnimations()).filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
-    return Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
-  });
+  await animationsSettled(page);
   const loaded = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe === 'object');
   if (!loaded) await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async (tags) => {

@@ -105,7 +105,7 @@ describe('offline, reconnects and tabs in Chromium', () => {
     // Sends go through again: both are sent, once each, with the ids they were written with.
     await stopCutting();
     await waitForAnswer(page, '5 business days');
-    await expect.poll(() => waiting.evaluateAll((messages) => messages.map((message) => message.getAttribute('data-status'))), RECONNECT).toEqual(['read', 'read']);
+    await expect.poll(() => waiting.evaluateAll((messages) => messages.map((message) => message.getAttribute('data-status'))), RECONNECT).toEqual(['delivered', 'delivered']);
     await expect.poll(() => stored(page, harness.stack.siteKey, 'outbox'), RECONNECT).toBeNull();
 
     const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), conversationId);

@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryRollingLimiter, type RollingLimiter } from '../../shared/server/index.ts';
 import { request, startStack, type TestStack } from '../stack.ts';
+import { until } from '../until.ts';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
-import { SHORT, axeViolations, endAfterThanks, currentConversation, freshPage, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
+import { SHORT, axeViolations, endAfterThanks, currentConversation, freshPage, holdSends, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
 
 /**
  * The widget's states in Chromium on the demo store (issue 16): rate limited, a send the server
@@ -143,7 +144,7 @@ describe('the widget in each of its states', () => {
   });
 
   it('marks the AI as AI and a person by name, groups each sender, and says "Read" only when a person read', async () => {
-    const { page, problems } = await store();
+    const { context, page, problems } = await store();
     await openChat(page);
     await send(page, 'How do I return an item?');
     await waitForAnswer(page, 'within 30 days');
@@ -158,7 +159,7 @@ describe('the widget in each of its states', () => {
     expect(await ai.first().locator('.avatar svg').count()).toBe(1);
     // The AI read nothing: the customer's message is delivered, and only the last one says so.
     const mine = log(page).locator('.message.mine');
-    await expect.poll(() => mine.last().getAttribute('data-status'), SHORT).toBe('read');
+    await expect.poll(() => mine.last().getAttribute('data-status'), SHORT).toBe('delivered');
     expect(await mine.locator('.status').allTextContents()).toEqual(['Delivered']);
 
     await send(page, 'I want to talk to a person');
@@ -173,12 +174,43 @@ describe('the widget in each of its states', () => {
     expect(await person.locator('.avatar').allTextContents()).toEqual(['SL']);
     expect(await person.locator('.badge').count()).toBe(0);
 
-    // A person answered this one: now "Read" means someone read it.
+    // A person answered this one: now "Read" means someone read it. The answer to the send is held
+    // until the engine has the message, so its "delivered" push overtakes it (this tab gets no push of
+    // its own message to hang the status on): the widget keeps the status for the message.
+    const stopOvertaking = await holdSends(context, async () => {
+      await until(
+        async () => (await stack.bffSql.query<{ upstream: string }>("SELECT upstream FROM messages WHERE text = 'It is 1234.'"))[0]?.upstream,
+        (upstream) => upstream === 'forwarded',
+        'the engine to have the message',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
     await send(page, 'It is 1234.');
     await expect.poll(() => mine.last().locator('.status').textContent(), SHORT).toBe('Delivered');
+    await stopOvertaking();
     await personSays(stack, conversationId, 'Thanks, looking now.', 'Sam Lee');
     await expect.poll(() => mine.last().locator('.status').textContent(), SHORT).toBe('Read');
     expect(await person.locator('.author').allTextContents()).toEqual(['Sam Lee', 'Sam Lee']);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the customer's message once and before the AI's answer when the answer comes before the answer to the send (the tab gets no push of its own message)", async () => {
+    const { context, page, problems } = await store();
+    await openChat(page);
+    // The answer to the send is held until the AI's reply, pushed meanwhile, is on the page.
+    const stopOvertaking = await holdSends(context, () => waitForAnswer(page, 'within 30 days'));
+    await send(page, 'How do I return an item?');
+    await waitForAnswer(page, 'within 30 days');
+    const mine = log(page).locator('.message.mine');
+    await expect.poll(() => mine.getAttribute('data-status'), SHORT).toBe('delivered');
+    await stopOvertaking();
+    // In the log in order, once each, and the list's preview is the answer.
+    expect(await log(page).locator('.message').evaluateAll((messages) => messages.map((message) => message.classList.contains('mine')))).toEqual([true, false]);
+
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    const items = page.locator('[data-parley] .list li');
+    await expect.poll(() => items.count(), SHORT).toBe(1);
+    expect(await items.nth(0).locator('.preview').textContent()).toMatch(/^Assistant: .*30 days/);
     expect(problems).toEqual([]);
   });
 

@@ -33,7 +33,8 @@ import {
  * form, and a hostile page stylesheet.
  */
 describe('the chat widget UI in Chromium', () => {
-  const harness = useBrowserStack();
+  // The AI's typing indicator shows at every message, however quick the answer (300 ms by default).
+  const harness = useBrowserStack({ bff: { aiTypingAfterMs: 0 } });
 
   /** The demo store in a fresh context (its own localStorage). */
   async function store(): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
@@ -115,15 +116,19 @@ describe('the chat widget UI in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('shows a message as sending, then read once answered; a refused message fails with a retry that works', async () => {
+  it('shows a message as sending, then delivered once answered (its tab names its socket and gets no push of it); a refused message fails with a retry that works', async () => {
     const { context, page, problems } = await store();
     await openChat(page);
 
     // Hold the first send until the test lets it go, to see the "sending" state.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
+    const sentBodies: { socket_id?: string }[] = [];
     const hold = async (route: Route) => {
-      if (route.request().method() === 'POST') await held;
+      if (route.request().method() === 'POST') {
+        sentBodies.push(route.request().postDataJSON() as { socket_id?: string });
+        await held;
+      }
       await route.continue();
     };
     const stopHolding = await intercept(context, '**/v1/widget/conversations/*/messages', hold);
@@ -133,10 +138,14 @@ describe('the chat widget UI in Chromium', () => {
     expect(await mine.getAttribute('data-status')).toBe('sending');
     release();
     await waitForAnswer(page, 'within 30 days');
-    // The AI's answer marks the customer's message read, which the widget shows as delivered: the AI read nothing.
-    await expect.poll(() => mine.getAttribute('data-status'), SHORT).toBe('read');
+    // The AI's answer says the customer's message arrived, which the widget shows as delivered: the AI read nothing.
+    await expect.poll(() => mine.getAttribute('data-status'), SHORT).toBe('delivered');
     expect(await mine.locator('.status').textContent()).toBe('Delivered');
     await stopHolding();
+    // The send named the tab's socket, and the message shows once all the same.
+    expect(sentBodies).toHaveLength(1);
+    expect(sentBodies[0]!.socket_id).toMatch(/^[\w-]{8,}$/);
+    expect((await shownTexts(page)).filter((text) => text === 'How do I return an item?')).toHaveLength(1);
 
     // Grouped by sender with times: each group starts with its author and a <time>.
     const groups = log(page).locator('.message.first');
@@ -157,7 +166,7 @@ describe('the chat widget UI in Chromium', () => {
 
     await failed.getByRole('button', { name: 'Retry' }).click();
     await waitForAnswer(page, 'Norway');
-    await expect.poll(() => failed.getAttribute('data-status'), SHORT).toBe('read');
+    await expect.poll(() => failed.getAttribute('data-status'), SHORT).toBe('delivered');
     expect((await shownTexts(page)).filter((text) => text === 'Do you ship abroad?')).toHaveLength(1);
     const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), await currentConversation(page, harness.stack.siteKey));
     expect(server.filter((message) => message.text === 'Do you ship abroad?')).toHaveLength(1);

@@ -42,7 +42,9 @@ export function createApi(baseUrl: string) {
     conversations: (token: string) => call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
     openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
     messages: (token: string, id: string, after: number) => call<MessagesPage>('GET', `${conversation(id)}/messages?after=${after}`, token),
-    send: (token: string, id: string, text: string, messageId: string) => call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, { text, message_id: messageId }),
+    /** `socketId`: this tab's socket, which then gets no push of its own message. */
+    send: (token: string, id: string, text: string, messageId: string, socketId?: string) =>
+      call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, { text, message_id: messageId, socket_id: socketId }),
     read: (token: string, id: string, lastReadId: number) => call<{ last_read_id: number; unread: number }>('POST', `${conversation(id)}/read`, token, { last_read_id: lastReadId }),
     close: (token: string, id: string) => call<WidgetConversation>('POST', `${conversation(id)}/close`, token, {}),
     survey: (token: string, id: string, rating: number, comment: string) => call<{ rating: number }>('POST', `${conversation(id)}/survey`, token, { rating, comment }),

@@ -1,7 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 // The widget takes values only from zod-free modules of shared/, and types from anywhere.
 import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../../shared/socket-events.ts';
-import type { MessagesPage, ReplyCard, ReplyChoice, WidgetAttachment, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
+import type { MessagesPage, MessageStatus, ReplyCard, ReplyChoice, WidgetAttachment, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
 import type { ParleyEvent, ParleyEvents } from '../api.ts';
 import { ApiError, isFinal, type Api } from './api.ts';
 import type { SiteStorage } from './storage.ts';
@@ -97,6 +97,8 @@ export class Chat {
   #session: WidgetSession | undefined;
   #socket: Socket<WidgetServerEvents, WidgetClientEvents> | undefined;
   #lastId = 0;
+  /** Statuses pushed for messages not shown yet (a push can overtake the answer to this tab's own send). */
+  #statuses = new Map<number, MessageStatus>();
   #starting: Promise<void> | undefined;
   #tabs: Tabs;
   #typingSentAt = 0;
@@ -446,7 +448,8 @@ export class Chat {
       if ((item.tries ?? 0) >= SERVER_TRIES) continue;
       const others = () => this.#outbox().filter((waiting) => waiting.messageId !== item.messageId);
       try {
-        this.#add([await this.#options.api.send(session.token, item.conversationId, item.text, item.messageId)]);
+        // Taken as its push would be (this socket gets none of its own message): shown, and the list's preview.
+        this.#received(await this.#options.api.send(session.token, item.conversationId, item.text, item.messageId, this.#socket?.connected ? this.#socket.id : undefined));
         this.#saveOutbox(others());
       } catch (error) {
         if (isFinal(error)) {
@@ -494,6 +497,8 @@ export class Chat {
     socket.on('message:created', (message) => this.#received(message));
     socket.on('message:updated', (update) => {
       if (update.conversation_id !== this.state.conversationId) return;
+      // It can come before the answer to this tab's own send (which then says "sent"): kept for it.
+      this.#statuses.set(update.id, update.status);
       this.#set({ messages: this.state.messages.map((message) => (message.id === update.id ? { ...message, status: update.status } : message)) });
     });
     socket.on('message:delta', (delta) => {
@@ -554,8 +559,9 @@ export class Chat {
     const author = message.author;
     const seen = author === 'customer' || (this.state.open && message.conversation_id === this.state.conversationId && this.state.view === 'chat' && document.visibilityState === 'visible');
     // The list's preview follows every message but notices at once, so it is right before the list is fetched again.
-    const preview = author === 'system' ? {} : { last_message: message };
-    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + (seen ? 0 : 1), ...preview } : conversation)) });
+    // A newer one may be there already (an answer pushed before the answer to this tab's own send).
+    const preview = (conversation: WidgetConversation) => (author === 'system' || (conversation.last_message?.id ?? 0) > message.id ? {} : { last_message: message });
+    this.#set({ conversations: this.state.conversations.map((conversation) => (conversation.id === message.conversation_id ? { ...conversation, unread: conversation.unread + (seen ? 0 : 1), ...preview(conversation) } : conversation)) });
     if (author === 'customer') return;
     if (seen) void this.#markRead();
     else this.#updateUnread();
@@ -590,7 +596,7 @@ export class Chat {
         authorName: message.author_name,
         text: message.text,
         createdAt: message.created_at,
-        status: message.status,
+        status: (message.status === 'sent' && this.#statuses.get(message.id)) || message.status,
         messageId: message.message_id,
         choices: message.choices,
         card: message.card,

@@ -107,7 +107,7 @@ export function MessageList({ messages, greeting, typing, handledBy = 'ai', draf
         const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
         return [
           day,
-          <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`} data-status={message.status}>
+          <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`} data-status={status}>
             {startsGroup && (
               <p class="meta">
                 {/* A robot for the AI, a person's initials: who answered shows at a glance; the name is the text that is read. */}
