@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESK_NAMESPACE, type Ack, type DeskConversationChanged } from '../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from '../test/helpdesk-client.ts';
-import { request, startStack, type TestStack } from '../test/stack.ts';
+import { DRIVERS, request, startStack, type TestStack } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
 import { DeskConversation, DeskConversationList, Inbox, InboxList, User } from './helpdesk/schemas.ts';
@@ -30,7 +30,8 @@ describe('the /desk socket for the agent console', () => {
   const tabs: Socket[] = [];
 
   beforeAll(async () => {
-    stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0 });
+    // On PostgreSQL, where an agent's inbox query is a round trip that a command sent at connect can overtake.
+    stack = await startStack(DRIVERS[1], { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0 });
     const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
     const person = async (name: string, email: string, role?: 'administrator' | 'agent', account = stack.accountId) => {
       const user = User.parse((await platform('/users', { name, email })).body);
@@ -111,6 +112,23 @@ describe('the /desk socket for the agent console', () => {
     await until(() => second.changes.some((change) => change.id === id && change.what === 'assignee'), Boolean, 'the push');
     // Sam does not answer this inbox: he hears nothing of it.
     expect(sam.changes.filter((change) => change.id === id)).toEqual([]);
+  });
+
+  it('answers a command sent the moment the console connects', async () => {
+    let lost = 0;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      // An agent: their console's rooms come from a query about the inboxes they answer.
+      const socket = io(stack.url + DESK_NAMESPACE, { auth: { token: agent.access_token, account_id: stack.accountId }, transports: ['websocket'], reconnection: false });
+      // Sent in the same tick as the connect event, as a console that opens on a conversation does.
+      const ack = await new Promise<Ack<{ conversation_id: number | null }> | undefined>((resolve) => {
+        socket.once('connect', () => socket.timeout(5_000).emit('conversation:watch', { conversation_id: null }, (error: Error | null, answer: Ack<{ conversation_id: number | null }>) => resolve(error ? undefined : answer)));
+        socket.once('connect_error', () => resolve(undefined));
+      });
+      socket.close();
+      if (ack) expect(ack).toEqual({ ok: true, data: { conversation_id: null } });
+      else lost++;
+    }
+    expect(lost, 'commands sent right after connect that were never answered, of 20').toBe(0);
   });
 
   it("lets a console watch only a conversation it may see, and then brings the customer's typing and read marks; the person's typing reaches the widget", async () => {

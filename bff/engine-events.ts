@@ -5,7 +5,7 @@ import type { Change, Publisher } from './publisher.ts';
 import type { Environment } from './store/inboxes.ts';
 import { updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { markEventSeen } from './store/events-seen.ts';
-import { insertMessage, recordAnswerEvent, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
+import { insertMessage, messageIdOfEvent, recordAnswerEvent, settleCustomerMessages, type MessageSender, type NewMessage } from './store/messages.ts';
 import type { OutboxWork } from './store/outbox.ts';
 import { askSurvey } from './store/surveys.ts';
 
@@ -56,7 +56,10 @@ export interface RecordOptions {
 export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sql: Sql; publisher: Publisher; now: () => Date; erasure?: CustomerErasure }) {
   /** Applies one event; gives the id of the message that answered the customer, if it made one. */
   async function apply(tx: Queryable, conversation: ConversationRecord, event: EngineEvent, at: Date, changes: Change[], byWebhook: boolean): Promise<number | undefined> {
-    if (!(await markEventSeen(tx, event.id, at, byWebhook))) return undefined;
+    if (!(await markEventSeen(tx, event.id, at, byWebhook))) {
+      // Kept before by another path (a webhook that raced the engine's answer): its message still answers.
+      return answerOf(event) ? messageIdOfEvent(tx, conversation.id, event.id) : undefined;
+    }
     const say = async (message: NewMessage): Promise<number | undefined> => {
       const { message: stored, created } = await insertMessage(tx, conversation, { ...message, engineEventId: event.id }, at);
       if (!created) return undefined;

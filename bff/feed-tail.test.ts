@@ -30,7 +30,8 @@ describe("reading the engine's feed only when it is needed", () => {
   };
 
   it('rests while the engine pushes by webhook: each answer comes again by webhook, and the feed is not read', async () => {
-    stack = await startStack(undefined, {}, { webhookGraceMs: 200 });
+    // A grace a loaded machine's webhook worker keeps within; the test waits for the check, not a clock.
+    stack = await startStack(undefined, {}, { webhookGraceMs: 2_000 });
     await stack.bff.feed.catchUp();
     const feedReads = vi.spyOn(EngineClient.prototype, 'events');
 
@@ -42,8 +43,8 @@ describe("reading the engine's feed only when it is needed", () => {
       (rows) => rows.length > 0 && rows.every((row) => row.webhook_at !== null),
       'every event to come again by webhook',
     );
-    // Past the grace period the BFF has checked: webhooks work, so the feed stays unread.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Past the grace period the BFF has checked every watched event: webhooks work, so the feed stays unread.
+    await until(() => stack!.bff.feed.watching, (watching) => watching === 0, 'the webhook check after the grace period');
     expect(stack.bff.feed.polling).toBe(false);
     expect(feedReads).not.toHaveBeenCalled();
   });

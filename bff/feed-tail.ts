@@ -110,9 +110,10 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
   async function checkWatched(): Promise<void> {
     watchTimer = undefined;
     const due = [...watched].filter(([, at]) => at <= Date.now()).map(([id]) => id);
-    for (const id of due) watched.delete(id);
     try {
       const missing = await notBroughtByWebhook(sql, due);
+      // Dropped from the watch only with the verdict, so that `watching` counts checks not yet decided.
+      for (const id of due) watched.delete(id);
       if (missing.length > 0 && !quiet) {
         logger.warn({ missing: missing.length }, 'engine webhooks are quiet; reading the feed until they come again');
         quiet = true;
@@ -121,6 +122,7 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
         quiet = false;
       }
     } catch (error) {
+      for (const id of due) watched.delete(id);
       logger.warn({ err: error }, 'checking for webhooks failed');
     }
     if (watched.size > 0) watchLater();
@@ -156,6 +158,10 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
     },
     /** The engine was unreachable and answers again: what it did meanwhile may not have reached us. */
     wake,
+    /** How many events from the engine's answers are still waiting to come again by webhook. */
+    get watching(): number {
+      return watched.size;
+    },
     /** Whether the feed is being read on a timer (webhooks quiet or not set up). */
     get polling(): boolean {
       return quiet && !stopped && pollMs > 0;

@@ -401,9 +401,11 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
 describe('verified sessions while the engine is refusing the key checks (PGlite, engine of its own)', () => {
   let engine: TestEngine;
   let stack: TestStack;
+  // The engine's clock stands still in the middle of a minute, so its per-minute limit cannot roll over mid-test.
+  const engineNow = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
 
   beforeAll(async () => {
-    engine = await startEngine(PGLITE);
+    engine = await startEngine(PGLITE, () => engineNow);
     stack = await startStack(PGLITE, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys });
   });
   afterAll(async () => {

@@ -83,13 +83,23 @@ export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl 
     return events;
   }
 
+  // Each batch is shaped with queries of its own; a contact's batches are shaped and sent one after
+  // another, so that a client hears them in the order they were published (typing_on before the reply).
+  const queues = new Map<number, Promise<void>>();
   publisher.subscribe((batch) => {
     const contactId = contactIdOf(batch.conversation.customerRef);
     if (contactId === undefined) return;
-    void (async () => {
+    const send = async () => {
       const contact = await findContactById(sql, contactId);
       if (!contact) return;
       for (const [name, payload] of await pushes(batch, contact)) namespace.to(contactRoom(contactId)).emit(name, payload);
-    })().catch((error: unknown) => logger.warn({ err: error }, 'a Client API event could not be sent'));
+    };
+    const queued = (queues.get(contactId) ?? Promise.resolve())
+      .then(send)
+      .catch((error: unknown) => logger.warn({ err: error }, 'a Client API event could not be sent'));
+    queues.set(contactId, queued);
+    void queued.then(() => {
+      if (queues.get(contactId) === queued) queues.delete(contactId);
+    });
   });
 }

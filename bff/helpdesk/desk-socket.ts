@@ -88,22 +88,27 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     socket.data = { caller, accountId, standing, watching: undefined, typing: false };
   }
 
-  namespace.on('connection', async (socket) => {
+  namespace.on('connection', (socket) => {
     const { caller, accountId, standing } = socket.data;
-    try {
+    // The commands below are listened for from the first tick, since Socket.IO drops an event nobody
+    // listens for yet (a console sends `conversation:watch` as soon as it connects); each waits for this.
+    const joined = (async () => {
       const inboxes = await desk.visibleInboxIds(accountId, caller, standing);
       await socket.join(inboxes ? inboxes.map(inboxRoom) : [accountRoom(accountId)]);
-    } catch (error) {
+    })();
+    joined.catch((error: unknown) => {
       logger.error({ err: error }, 'a desk socket could not join its rooms');
       socket.disconnect(true);
-      return;
-    }
+    });
 
     const command =
       <S extends z.ZodType, T>(schema: S, run: (payload: z.output<S>) => Promise<T>) =>
       (payload: unknown, reply?: (result: Ack<T>) => void) => {
         const answer = (result: Ack<T>) => (typeof reply === 'function' ? reply(result) : undefined);
-        (async () => run(parseWith(schema, payload)))().then(
+        (async () => {
+          await joined;
+          return run(parseWith(schema, payload));
+        })().then(
           (data) => answer({ ok: true, data }),
           (error: unknown) => {
             const failure = toParleyError(error);

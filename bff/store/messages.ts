@@ -324,6 +324,12 @@ export async function listMessages(db: Queryable, conversationId: number, after:
  * the ids that became read. Run in a transaction, it also reads ahead who hears of the
  * conversation's inbox (`keepDeskTargets`), which the step's record asks next.
  */
+/** The id of the message an engine event made, if one did. */
+export async function messageIdOfEvent(db: Queryable, conversationId: number, engineEventId: string): Promise<number | undefined> {
+  const [row] = await db.query<{ id: number }>('SELECT id FROM messages WHERE engine_event_id = $1 AND conversation_id = $2', [engineEventId, conversationId]);
+  return row?.id;
+}
+
 export async function settleCustomerMessages(db: Queryable, conversationId: number, forwardedId: number, answerId: number, now: Date): Promise<number[]> {
   const [row] = await db.query<{ read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown }>(
     `WITH settled AS (
@@ -348,8 +354,8 @@ export async function settleCustomerMessages(db: Queryable, conversationId: numb
  * An engine event that answers the customer (the AI's reply, a person's answer), recorded in one
  * statement: the event is marked seen (`markEventSeen`'s row), its message inserted only if it was
  * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
- * message as the answer. `fresh` is false when any path recorded the event already (then nothing
- * but the forwarded message's acceptance changes). Run in a transaction, it also reads ahead who
+ * message as the answer. `fresh` is false when any path recorded the event already (then only the
+ * forwarded message changes: accepted, and read by the message kept first). Run in a transaction, it also reads ahead who
  * hears of the inbox (`keepDeskTargets`). With `alone` it is the whole step, outside a transaction,
  * as `storeCustomerMessage`'s: it changes nothing when someone hears of the inbox, and says `heard`.
  * With `lease`, the relay's step ends in the same statement: `next` is what `continueOutbox` gives.
@@ -375,12 +381,16 @@ export async function recordAnswerEvent(
      ), inserted AS (
        INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_PARAMETERS} WHERE EXISTS (SELECT 1 FROM seen)
        ON CONFLICT DO NOTHING RETURNING id
+     ), answer AS (
+       -- The answer's message: this one, or the one a webhook that raced the engine's answer kept first
+       -- (then the forwarded message is read all the same).
+       SELECT COALESCE((SELECT id FROM inserted), (SELECT id FROM messages WHERE engine_event_id = $6 AND conversation_id = $1), 0) AS id
      ), settled AS (
        UPDATE messages SET
          upstream = CASE WHEN id = $15 THEN 'forwarded' ELSE upstream END,
-         read_at = CASE WHEN id < COALESCE((SELECT id FROM inserted), 0) THEN $9 ELSE read_at END
+         read_at = CASE WHEN id < (SELECT id FROM answer) THEN $9 ELSE read_at END
        WHERE conversation_id = $1 AND NOT (SELECT heard FROM heard)
-         AND (id = $15 OR (id < COALESCE((SELECT id FROM inserted), 0) AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
+         AND (id = $15 OR (id < (SELECT id FROM answer) AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
        RETURNING id, read_at IS NOT NULL AS read
      ), ${leaseContinuation('$1', '$17', '$18', '$15', 'NOT (SELECT heard FROM heard)')}
      SELECT EXISTS (SELECT 1 FROM seen) AS fresh, (SELECT id FROM inserted) AS inserted_id,

