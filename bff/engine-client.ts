@@ -47,12 +47,13 @@ export class EngineCallError extends Error {
   }
 }
 
-/** What the client asks of an HTTP call to the engine: a subset of `fetch`'s, so `fetch` itself will do. */
+/** What the client asks of an HTTP call to the engine (`webFetch` makes `fetch` do it). */
 export interface EngineRequest {
   method: string;
   headers: Record<string, string>;
   body: string | null;
-  signal: AbortSignal;
+  /** The whole call, its answer's body included, ends in failure after this long. */
+  timeoutMs: number;
 }
 
 /** What the client reads of the engine's answer: a subset of `Response`'s. */
@@ -65,7 +66,7 @@ export interface EngineResponse {
   body: unknown;
 }
 
-/** How the client makes its HTTP calls: `engineFetch` unless told otherwise (`fetch` is one; a test may count calls). */
+/** How the client makes its HTTP calls: `engineFetch` unless told otherwise (`webFetch()` is another; a test may count calls). */
 export type EngineFetch = (url: string, request: EngineRequest) => Promise<EngineResponse>;
 
 export interface EngineClientOptions {
@@ -98,10 +99,15 @@ class NodeResponse implements EngineResponse {
     };
   }
 
-  async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.body) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+  text(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      this.body.on('data', (chunk: Buffer) => chunks.push(chunk));
+      this.body.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      this.body.once('error', reject);
+      // Cut off before its end (the call's deadline): an IncomingMessage then closes without 'end'.
+      this.body.once('close', () => reject(new Error('The answer was cut off.')));
+    });
   }
 }
 
@@ -110,14 +116,36 @@ class NodeResponse implements EngineResponse {
  * JSON documents (or a stream of server-sent events), and undici's `fetch` spent about a tenth of
  * the BFF's CPU on its web streams and bookkeeping for them (docs/PERFORMANCE.md).
  */
-export const engineFetch: EngineFetch = (url, { method, headers, body, signal }) =>
+export const engineFetch: EngineFetch = (url, { method, headers, body, timeoutMs }) =>
   new Promise((resolve, reject) => {
     const target = new URL(url);
     const https = target.protocol === 'https:';
-    const call = (https ? httpsRequest : httpRequest)(target, { method, headers, signal, agent: https ? AGENTS.https : AGENTS.http }, (message) => resolve(new NodeResponse(message)));
-    call.once('error', reject);
+    const call = (https ? httpsRequest : httpRequest)(target, { method, headers, agent: https ? AGENTS.https : AGENTS.http }, (message) => {
+      message.once('close', () => clearTimeout(deadline));
+      resolve(new NodeResponse(message));
+    });
+    // A plain timer, not AbortSignal.timeout: a signal costs about as much CPU as the rest of a call.
+    const deadline = setTimeout(() => call.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref();
+    call.once('error', (error) => {
+      clearTimeout(deadline);
+      reject(error);
+    });
     call.end(body ?? undefined);
   });
+
+/** Makes a web `fetch` (the global one unless given) the client's way to the engine, its deadline an AbortSignal. */
+export const webFetch =
+  (fetchImpl: typeof fetch = fetch): EngineFetch =>
+  (url, { method, headers, body, timeoutMs }) =>
+    fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Reads an answer the engine streams: `delta` events go to `onDelta`; the `result` event is the
@@ -238,6 +266,15 @@ export class EngineClient {
     return this.#call('GET', `/v1/knowledge/${encodeURIComponent(id)}`, KnowledgeDocument);
   }
 
+  /** The answer's body; one cut off before its end (the deadline, a dropped connection) is a failure to reach the engine. */
+  async #bodyOf(response: EngineResponse, method: string, path: string): Promise<string> {
+    try {
+      return await response.text();
+    } catch (error) {
+      throw new EngineCallError(`The engine's answer to ${method} ${path} broke off: ${error instanceof Error ? error.message : String(error)}`, { status: 0, code: 'unreachable' });
+    }
+  }
+
   async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<z.output<S>> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: onDelta ? 'text/event-stream, application/json' : 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -248,14 +285,14 @@ export class EngineClient {
         method,
         headers,
         body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        timeoutMs: this.#timeoutMs,
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
     }
     const streamed = response.ok && onDelta && response.headers.get('content-type')?.startsWith('text/event-stream');
-    const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : await response.text().then((text) => JSON.parse(text) as unknown).catch(() => undefined);
+    const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : jsonOrUndefined(await this.#bodyOf(response, method, path));
     if (!response.ok) {
       const retryAfterS = Number(response.headers.get('retry-after'));
       throw new EngineCallError(

@@ -8,6 +8,7 @@ import { until } from '../test/until.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../test/widget-client.ts';
 import { claimOutbox, releaseOutbox } from './store/outbox.ts';
 import { EngineClient } from './index.ts';
+import { engineFetch, type EngineFetch } from './engine-client.ts';
 
 /**
  * Two BFF nodes behind one site, as DESIGN "Many machines" has it: one PostgreSQL, one Redis
@@ -23,9 +24,9 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
 
   // Every call either node makes to the engine, by path.
   const engineCalls: string[] = [];
-  const countingFetch: typeof fetch = (input, init) => {
-    engineCalls.push(`${init?.method ?? 'GET'} ${new URL(String(input instanceof Request ? input.url : input)).pathname}`);
-    return fetch(input, init);
+  const countingFetch: EngineFetch = (url, request) => {
+    engineCalls.push(`${request.method} ${new URL(url).pathname}`);
+    return engineFetch(url, request);
   };
 
   beforeAll(async () => {
