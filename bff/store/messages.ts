@@ -198,6 +198,38 @@ export interface LeaseRequest {
 // The conversation's lease is free for the relay named $11 (its own, or run out at $13).
 const CLAIMABLE = '($11::text IS NOT NULL AND (u.relay_owner IS NULL OR u.relay_owner = $11 OR u.relay_lease_until < $13::timestamptz))';
 
+/** `storeCustomerMessage`'s statement, its text made once (it is sent with every customer message). */
+const STORE_CUSTOMER_MESSAGE = `WITH c AS (
+       SELECT ${CONVERSATION_COLUMNS} FROM conversations c
+       WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4
+         AND NOT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $8)
+         AND NOT EXISTS (SELECT 1 FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3 AND revoked_at >= $9)
+       FOR UPDATE
+     ), heard AS (
+       SELECT ${deskTargetsColumn('c.inbox_id')} AS targets FROM c
+     ), inserted AS (
+       INSERT INTO messages (conversation_id, author, text, message_id, upstream, created_at)
+       SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c
+       WHERE c.status <> 'resolved' AND (NOT $10::boolean OR json_array_length((SELECT targets FROM heard)) = 0)
+       ON CONFLICT DO NOTHING RETURNING id
+     ), woken AS (
+       UPDATE conversations u SET snoozed_until = NULL,
+         relay_owner = CASE WHEN ${CLAIMABLE} THEN $11 ELSE u.relay_owner END,
+         relay_lease_until = CASE WHEN ${CLAIMABLE} THEN $12::timestamptz ELSE u.relay_lease_until END
+       WHERE u.id = (SELECT id FROM c) AND EXISTS (SELECT 1 FROM inserted) AND (u.snoozed_until IS NOT NULL OR ${CLAIMABLE})
+       RETURNING u.relay_owner = $11 AS claimed
+     )
+     SELECT c.*, (SELECT id FROM inserted) AS inserted_id, (SELECT targets FROM heard) AS desk_targets,
+       coalesce((SELECT claimed FROM woken), false) AS claimed,
+       (SELECT json_build_array(m.id, ${engineText('m')}, m.message_id) FROM messages m
+        WHERE $11::text IS NOT NULL AND m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) AS first_pending,
+       kept.id AS kept_id, kept.message_id AS kept_message_id, kept.author AS kept_author, kept.author_name AS kept_author_name,
+       kept.text AS kept_text, kept.status AS kept_status, kept.attributes AS kept_attributes, kept.created_at AS kept_created_at
+     FROM c LEFT JOIN LATERAL (
+       SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
+       FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
+     ) kept ON true`;
+
 /**
  * Keeps a customer's message as `pending` for the relay, in one statement: finds the customer's
  * conversation (scoped to its owner) and locks it, which orders the conversation's messages (ids
@@ -229,36 +261,7 @@ export async function storeCustomerMessage(
   const [row] = await db.query<
     ConversationRow & { inserted_id: number | null; desk_targets: unknown; claimed: boolean; first_pending: [number, string, string] | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }
   >(
-    `WITH c AS (
-       SELECT ${CONVERSATION_COLUMNS} FROM conversations c
-       WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4
-         AND NOT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $8)
-         AND NOT EXISTS (SELECT 1 FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3 AND revoked_at >= $9)
-       FOR UPDATE
-     ), heard AS (
-       SELECT ${deskTargetsColumn('c.inbox_id')} AS targets FROM c
-     ), inserted AS (
-       INSERT INTO messages (conversation_id, author, text, message_id, upstream, created_at)
-       SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c
-       WHERE c.status <> 'resolved' AND (NOT $10::boolean OR json_array_length((SELECT targets FROM heard)) = 0)
-       ON CONFLICT DO NOTHING RETURNING id
-     ), woken AS (
-       UPDATE conversations u SET snoozed_until = NULL,
-         relay_owner = CASE WHEN ${CLAIMABLE} THEN $11 ELSE u.relay_owner END,
-         relay_lease_until = CASE WHEN ${CLAIMABLE} THEN $12::timestamptz ELSE u.relay_lease_until END
-       WHERE u.id = (SELECT id FROM c) AND EXISTS (SELECT 1 FROM inserted) AND (u.snoozed_until IS NOT NULL OR ${CLAIMABLE})
-       RETURNING u.relay_owner = $11 AS claimed
-     )
-     SELECT c.*, (SELECT id FROM inserted) AS inserted_id, (SELECT targets FROM heard) AS desk_targets,
-       coalesce((SELECT claimed FROM woken), false) AS claimed,
-       (SELECT json_build_array(m.id, ${engineText('m')}, m.message_id) FROM messages m
-        WHERE $11::text IS NOT NULL AND m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) AS first_pending,
-       kept.id AS kept_id, kept.message_id AS kept_message_id, kept.author AS kept_author, kept.author_name AS kept_author_name,
-       kept.text AS kept_text, kept.status AS kept_status, kept.attributes AS kept_attributes, kept.created_at AS kept_created_at
-     FROM c LEFT JOIN LATERAL (
-       SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
-       FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
-     ) kept ON true`,
+    STORE_CUSTOMER_MESSAGE,
     [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now, standing?.jti ?? null, standing?.issuedAt ?? null, alone, lease?.owner ?? null, lease?.until ?? null, lease?.now ?? null],
   );
   if (!row) return undefined;
@@ -350,28 +353,8 @@ export async function settleCustomerMessages(db: Queryable, conversationId: numb
   return row?.read_ids ?? [];
 }
 
-/**
- * An engine event that answers the customer (the AI's reply, a person's answer), recorded in one
- * statement: the event is marked seen (`markEventSeen`'s row), its message inserted only if it was
- * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
- * message as the answer. `fresh` is false when any path recorded the event already (then only the
- * forwarded message changes: accepted, and read by the message kept first). Run in a transaction, it also reads ahead who
- * hears of the inbox (`keepDeskTargets`). With `alone` it is the whole step, outside a transaction,
- * as `storeCustomerMessage`'s: it changes nothing when someone hears of the inbox, and says `heard`.
- * With `lease`, the relay's step ends in the same statement: `next` is what `continueOutbox` gives.
- */
-export async function recordAnswerEvent(
-  db: Queryable,
-  conversation: ConversationRecord,
-  message: NewMessage & { engineEventId: string },
-  seen: { byWebhook: boolean },
-  forwardedId: number,
-  now: Date,
-  alone = false,
-  lease?: { owner: string; until: Date },
-): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[]; heard: boolean; next: OutboxWork | undefined }> {
-  const [row] = await db.query<{ fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown; heard: boolean }>(
-    `WITH conversation AS (
+/** `recordAnswerEvent`'s statement, its text made once (it is sent with every answer). */
+const RECORD_ANSWER_EVENT = `WITH conversation AS (
        SELECT cv.inbox_id, ${deskTargetsColumn('cv.inbox_id')} AS desk_targets FROM conversations cv WHERE cv.id = $1
      ), heard AS (
        SELECT $16::boolean AND coalesce((SELECT json_array_length(desk_targets) > 0 FROM conversation), false) AS heard
@@ -396,7 +379,30 @@ export async function recordAnswerEvent(
      SELECT EXISTS (SELECT 1 FROM seen) AS fresh, (SELECT id FROM inserted) AS inserted_id,
        (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
        conversation.desk_targets, (SELECT heard FROM heard) AS heard, nx.*
-     FROM conversation LEFT JOIN LATERAL (SELECT ${leaseNextSelect('$15')}) nx ON true`,
+     FROM conversation LEFT JOIN LATERAL (SELECT ${leaseNextSelect('$15')}) nx ON true`;
+
+/**
+ * An engine event that answers the customer (the AI's reply, a person's answer), recorded in one
+ * statement: the event is marked seen (`markEventSeen`'s row), its message inserted only if it was
+ * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
+ * message as the answer. `fresh` is false when any path recorded the event already (then only the
+ * forwarded message changes: accepted, and read by the message kept first). Run in a transaction, it also reads ahead who
+ * hears of the inbox (`keepDeskTargets`). With `alone` it is the whole step, outside a transaction,
+ * as `storeCustomerMessage`'s: it changes nothing when someone hears of the inbox, and says `heard`.
+ * With `lease`, the relay's step ends in the same statement: `next` is what `continueOutbox` gives.
+ */
+export async function recordAnswerEvent(
+  db: Queryable,
+  conversation: ConversationRecord,
+  message: NewMessage & { engineEventId: string },
+  seen: { byWebhook: boolean },
+  forwardedId: number,
+  now: Date,
+  alone = false,
+  lease?: { owner: string; until: Date },
+): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[]; heard: boolean; next: OutboxWork | undefined }> {
+  const [row] = await db.query<{ fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown; heard: boolean }>(
+    RECORD_ANSWER_EVENT,
     [...messageValues(conversation, message, now), seen.byWebhook ? now : null, forwardedId, alone, lease?.owner ?? null, lease?.until ?? null],
   );
   if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);

@@ -53,9 +53,11 @@ export const leaseContinuation = (conversationId: string, owner: string, until: 
        FROM lease_w WHERE u.id = lease_w.id AND u.relay_owner = ${owner} RETURNING u.*, lease_w.work_left
      )`;
 
+const NEXT_CONVERSATION_COLUMNS = CONVERSATION_COLUMNS.replaceAll(/c\.(\w+)/g, 'c.$1 AS next_$1');
+
 /** What a `leaseContinuation` did, to select: its columns are prefixed `next_` (select list and FROM). */
 export const leaseNextSelect = (done: string): string =>
-  `${CONVERSATION_COLUMNS.replaceAll(/c\.(\w+)/g, 'c.$1 AS next_$1')}, c.work_left AS next_work_left,
+  `${NEXT_CONVERSATION_COLUMNS}, c.work_left AS next_work_left,
      p.id AS next_pending_id, p.text AS next_pending_text, p.message_id AS next_pending_message_id
      FROM lease_c c LEFT JOIN LATERAL (
        SELECT m.id, ${engineText('m')} AS text, m.message_id FROM messages m
