@@ -35,15 +35,30 @@ const accountRoom = (accountId: number) => `desk:account:${accountId}`;
 const inboxRoom = (inboxId: string) => `desk:inbox:${inboxId}`;
 const conversationRoom = (id: number) => `desk:conversation:${id}`;
 
-/** What a batch changed, for the list: the first that applies of created, status, assignee, message. */
+/** Which change says what to the list, most telling first (a batch is told by its most telling change). */
+const WHAT: Partial<Record<ChangeBatch['changes'][number]['type'], { what: DeskConversationChanged['what']; rank: number }>> = {
+  'conversation.created': { what: 'created', rank: 0 },
+  handed_over: { what: 'status', rank: 1 },
+  handed_back: { what: 'status', rank: 1 },
+  closed: { what: 'status', rank: 1 },
+  reopened: { what: 'status', rank: 1 },
+  snoozed: { what: 'status', rank: 1 },
+  assigned: { what: 'assignee', rank: 2 },
+  'message.created': { what: 'message', rank: 3 },
+  'note.created': { what: 'message', rank: 3 },
+  'survey.asked': { what: 'message', rank: 3 },
+  'message.answered': { what: 'message', rank: 3 },
+  'customer.read': { what: 'read', rank: 4 },
+};
+
+/** What a batch changed, for the list: the first that applies of created, status, assignee, message, read. */
 function whatChanged({ changes }: ChangeBatch): DeskConversationChanged['what'] | undefined {
-  const types = new Set(changes.map((change) => change.type));
-  if (types.has('conversation.created')) return 'created';
-  if (['handed_over', 'handed_back', 'closed', 'reopened', 'snoozed'].some((type) => types.has(type as never))) return 'status';
-  if (types.has('assigned')) return 'assignee';
-  if (['message.created', 'note.created', 'survey.asked', 'message.answered'].some((type) => types.has(type as never))) return 'message';
-  if (types.has('customer.read')) return 'read';
-  return undefined;
+  let told: { what: DeskConversationChanged['what']; rank: number } | undefined;
+  for (const change of changes) {
+    const says = WHAT[change.type];
+    if (says && (!told || says.rank < told.rank)) told = says;
+  }
+  return told?.what;
 }
 
 export interface DeskSocketDeps {
@@ -175,10 +190,13 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     }
     const what = whatChanged(batch);
     if (!what) return;
-    void (async () => {
-      const inbox = await inboxOf(conversation.inboxId);
-      if (!inbox) return;
-      namespace.to([accountRoom(inbox.accountId), inboxRoom(conversation.inboxId)]).emit('conversation:changed', { id: conversation.id, inbox_id: inbox.number, what });
-    })().catch((error: unknown) => logger.error({ err: error }, 'a desk push failed'));
+    const tell = (inbox: { accountId: number; number: number } | undefined) => {
+      if (inbox) namespace.to([accountRoom(inbox.accountId), inboxRoom(conversation.inboxId)]).emit('conversation:changed', { id: conversation.id, inbox_id: inbox.number, what });
+    };
+    // Usually known: told at once, without a promise per batch.
+    const known = inboxes.get(conversation.inboxId);
+    if (known && 'accountId' in known) return tell(known);
+    if (known && known.until > Date.now()) return;
+    inboxOf(conversation.inboxId).then(tell, (error: unknown) => logger.error({ err: error }, 'a desk push failed'));
   });
 }
