@@ -41,6 +41,8 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
   let quiet = !webhooks;
   // Events from the engine's answers, waiting to be seen again by webhook: id → when they count as missing.
   const watched = new Map<string, number>();
+  // Events taken off the watch whose check is still under way (the verdict on webhooks not yet given).
+  let deciding = 0;
   let watchTimer: NodeJS.Timeout | undefined;
 
   /** Reads one page of an environment's feed; true when there is more to read at once. */
@@ -110,10 +112,10 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
   async function checkWatched(): Promise<void> {
     watchTimer = undefined;
     const due = [...watched].filter(([, at]) => at <= Date.now()).map(([id]) => id);
+    for (const id of due) watched.delete(id);
+    deciding += due.length;
     try {
       const missing = await notBroughtByWebhook(sql, due);
-      // Dropped from the watch only with the verdict, so that `watching` counts checks not yet decided.
-      for (const id of due) watched.delete(id);
       if (missing.length > 0 && !quiet) {
         logger.warn({ missing: missing.length }, 'engine webhooks are quiet; reading the feed until they come again');
         quiet = true;
@@ -122,8 +124,9 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
         quiet = false;
       }
     } catch (error) {
-      for (const id of due) watched.delete(id);
       logger.warn({ err: error }, 'checking for webhooks failed');
+    } finally {
+      deciding -= due.length;
     }
     if (watched.size > 0) watchLater();
   }
@@ -158,9 +161,9 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
     },
     /** The engine was unreachable and answers again: what it did meanwhile may not have reached us. */
     wake,
-    /** How many events from the engine's answers are still waiting to come again by webhook. */
+    /** How many events from the engine's answers are waiting to come again by webhook, or being checked. */
     get watching(): number {
-      return watched.size;
+      return watched.size + deciding;
     },
     /** Whether the feed is being read on a timer (webhooks quiet or not set up). */
     get polling(): boolean {
