@@ -168,10 +168,8 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
   // An inbox never moves to another account: its account and number are read once per process. One
   // of no account (made by `npm run bff:inbox` before the helpdesk) is asked about again after a minute.
   const inboxes = new Map<string, { accountId: number; number: number } | { until: number }>();
-  async function inboxOf(inboxId: string): Promise<{ accountId: number; number: number } | undefined> {
-    const known = inboxes.get(inboxId);
-    if (known && 'accountId' in known) return known;
-    if (known && known.until > Date.now()) return undefined;
+  /** Reads an inbox's account and number, and keeps them (or that it has no account, for a minute). */
+  async function readInbox(inboxId: string): Promise<{ accountId: number; number: number } | undefined> {
     const [row] = await sql.query<{ account_id: number | null; display_id: number }>('SELECT account_id, display_id FROM inboxes WHERE id = $1', [inboxId]);
     if (row?.account_id == null) {
       inboxes.set(inboxId, { until: Date.now() + 60_000 });
@@ -197,6 +195,6 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     const known = inboxes.get(conversation.inboxId);
     if (known && 'accountId' in known) return tell(known);
     if (known && known.until > Date.now()) return;
-    inboxOf(conversation.inboxId).then(tell, (error: unknown) => logger.error({ err: error }, 'a desk push failed'));
+    readInbox(conversation.inboxId).then(tell, (error: unknown) => logger.error({ err: error }, 'a desk push failed'));
   });
 }
