@@ -47,7 +47,7 @@ export class EngineCallError extends Error {
   }
 }
 
-/** What the client asks of an HTTP call to the engine (`webFetch` makes `fetch` do it). */
+/** What the client asks of an HTTP call to the engine. */
 export interface EngineRequest {
   method: string;
   headers: Record<string, string>;
@@ -66,7 +66,7 @@ export interface EngineResponse {
   body: unknown;
 }
 
-/** How the client makes its HTTP calls: `engineFetch` unless told otherwise (`webFetch()` is another; a test may count calls). */
+/** How the client makes its HTTP calls: `engineFetch` unless told otherwise (a wrapper that times or counts calls). */
 export type EngineFetch = (url: string, request: EngineRequest) => Promise<EngineResponse>;
 
 export interface EngineClientOptions {
@@ -132,12 +132,6 @@ export const engineFetch: EngineFetch = (url, { method, headers, body, timeoutMs
     });
     call.end(body ?? undefined);
   });
-
-/** Makes a web `fetch` (the global one unless given) the client's way to the engine, its deadline an AbortSignal. */
-export const webFetch =
-  (fetchImpl: typeof fetch = fetch): EngineFetch =>
-  (url, { method, headers, body, timeoutMs }) =>
-    fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(timeoutMs) });
 
 function jsonOrUndefined(text: string): unknown {
   try {
