@@ -4,7 +4,7 @@ import type { SessionStanding } from '../sessions.ts';
 import { deskTargetsColumn, keepDeskTargets } from './desk-webhooks.ts';
 import { engineText } from './attachments.ts';
 import { leaseContinuation, leaseNextSelect, leaseOutcome, type OutboxWork } from './outbox.ts';
-import { CONVERSATION_COLUMNS, isConversationUuid, toConversationRecord, type ConversationOwner, type ConversationRecord, type ConversationRow } from './conversations.ts';
+import { CONVERSATION_COLUMNS, conversationFromJson, isConversationUuid, type ConversationOwner, type ConversationRecord, type ConversationRow, type JsonRow } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
 export const FOR_WIDGET = "m.content_type <> 'input_csat' AND NOT m.private";
@@ -219,6 +219,7 @@ const STORE_CUSTOMER_MESSAGE = `WITH c AS (
        WHERE u.id = (SELECT id FROM c) AND EXISTS (SELECT 1 FROM inserted) AND (u.snoozed_until IS NOT NULL OR ${CLAIMABLE})
        RETURNING u.relay_owner = $11 AS claimed
      )
+     SELECT row_to_json(r) AS row FROM (
      SELECT c.*, (SELECT id FROM inserted) AS inserted_id, (SELECT targets FROM heard) AS desk_targets,
        coalesce((SELECT claimed FROM woken), false) AS claimed,
        (SELECT json_build_array(m.id, ${engineText('m')}, m.message_id) FROM messages m
@@ -228,7 +229,8 @@ const STORE_CUSTOMER_MESSAGE = `WITH c AS (
      FROM c LEFT JOIN LATERAL (
        SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
        FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
-     ) kept ON true`;
+     ) kept ON true
+     ) r`;
 
 /**
  * Keeps a customer's message as `pending` for the relay, in one statement: finds the customer's
@@ -258,14 +260,15 @@ export async function storeCustomerMessage(
   lease?: LeaseRequest,
 ): Promise<StoredCustomerMessage | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
-  const [row] = await db.query<
-    ConversationRow & { inserted_id: number | null; desk_targets: unknown; claimed: boolean; first_pending: [number, string, string] | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }
-  >(
+  const [result] = await db.query<{
+    row: JsonRow<ConversationRow & { inserted_id: number | null; desk_targets: unknown; claimed: boolean; first_pending: [number, string, string] | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>;
+  }>(
     STORE_CUSTOMER_MESSAGE,
     [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now, standing?.jti ?? null, standing?.issuedAt ?? null, alone, lease?.owner ?? null, lease?.until ?? null, lease?.now ?? null],
   );
+  const row = result?.row;
   if (!row) return undefined;
-  const conversation = toConversationRecord(row);
+  const conversation = conversationFromJson(row);
   // The step's record (the helpdesk's webhooks) asks who hears of the inbox: read here already.
   keepDeskTargets(db, conversation.inboxId, row.desk_targets);
   if (row.inserted_id !== null) {
@@ -297,7 +300,7 @@ export async function storeCustomerMessage(
       text: row.kept_text!,
       status: row.kept_status!,
       attributes: row.kept_attributes,
-      created_at: row.kept_created_at!,
+      created_at: new Date(row.kept_created_at!),
     };
     return { conversation, stored: { message: toWidgetMessage(kept), created: false } };
   }
@@ -376,10 +379,12 @@ const RECORD_ANSWER_EVENT = `WITH conversation AS (
          AND (id = $15 OR (id < (SELECT id FROM answer) AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
        RETURNING id, read_at IS NOT NULL AS read
      ), ${leaseContinuation('$1', '$17', '$18', '$15', 'NOT (SELECT heard FROM heard)')}
+     SELECT row_to_json(r) AS row FROM (
      SELECT EXISTS (SELECT 1 FROM seen) AS fresh, (SELECT id FROM inserted) AS inserted_id,
        (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
        conversation.desk_targets, (SELECT heard FROM heard) AS heard, nx.*
-     FROM conversation LEFT JOIN LATERAL (SELECT ${leaseNextSelect('$15')}) nx ON true`;
+     FROM conversation LEFT JOIN LATERAL (SELECT ${leaseNextSelect('$15')}) nx ON true
+     ) r`;
 
 /**
  * An engine event that answers the customer (the AI's reply, a person's answer), recorded in one
@@ -401,17 +406,18 @@ export async function recordAnswerEvent(
   alone = false,
   lease?: { owner: string; until: Date },
 ): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[]; heard: boolean; next: OutboxWork | undefined }> {
-  const [row] = await db.query<{ fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown; heard: boolean }>(
+  const [result] = await db.query<{ row: { fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown; heard: boolean } }>(
     RECORD_ANSWER_EVENT,
     [...messageValues(conversation, message, now), seen.byWebhook ? now : null, forwardedId, alone, lease?.owner ?? null, lease?.until ?? null],
   );
+  // One JSON column (`JsonRow`): the lease's next conversation, if any, has its created_at as text.
+  const row = result?.row;
   if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
   return {
     heard: row?.heard ?? false,
     next: leaseOutcome(row),
     fresh: row?.fresh ?? false,
     created: row?.inserted_id != null ? newMessage(row.inserted_id, conversation, message, now) : undefined,
-    // JSON, because pg gives a bigint[] as strings (its bigint parser is for single values).
     readIds: row?.read_ids ?? [],
   };
 }

@@ -67,9 +67,10 @@ export const leaseNextSelect = (done: string): string =>
 /** What the relay does next, from a row of `leaseNextSelect`: undefined when the lease was let go, or is not this owner's. */
 export function leaseOutcome(row: Record<string, unknown> | undefined): OutboxWork | undefined {
   if (!row?.['next_work_left']) return undefined;
-  const conversation = Object.fromEntries(Object.entries(row).filter(([name]) => name.startsWith('next_')).map(([name, value]) => [name.slice(5), value]));
+  const conversation = Object.fromEntries(Object.entries(row).filter(([name]) => name.startsWith('next_')).map(([name, value]) => [name.slice(5), value])) as unknown as ConversationRow;
   const pending = row['next_pending_id'] == null ? undefined : { id: Number(row['next_pending_id']), text: String(row['next_pending_text']), messageId: String(row['next_pending_message_id']) };
-  return { conversation: toConversationRecord(conversation as unknown as ConversationRow), pending };
+  // Its created_at is a Date, or text when the statement gave its row as JSON (`JsonRow`).
+  return { conversation: toConversationRecord({ ...conversation, created_at: new Date(conversation.created_at) }), pending };
 }
 
 /**
