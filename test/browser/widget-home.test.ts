@@ -78,9 +78,25 @@ describe('the widget home screen before the first message', () => {
     expect(await widget(page).locator('article').getByText('Returns and refunds', { exact: true }).count()).toBe(1);
     expect(await axeViolations(page), 'an article').toEqual([]);
 
-    await widget(page).getByRole('button', { name: 'Back' }).click();
+    // Back shows the search with focus in it at once: looked at as soon as the search is in the page, not a frame later.
+    const focusedWhenShown = await widget(page)
+      .getByRole('button', { name: 'Back' })
+      .evaluate(
+        (back: HTMLElement) =>
+          new Promise<string>((resolve) => {
+            const root = back.getRootNode() as ShadowRoot;
+            new MutationObserver((_, observer) => {
+              const input = root.querySelector('input[type="search"]');
+              if (!input) return;
+              observer.disconnect();
+              // What has focus instead, when it is not the search (for the failure's message).
+              resolve(input === root.activeElement ? 'the search' : (root.activeElement?.outerHTML.slice(0, 80) ?? 'nothing in the widget'));
+            }).observe(root, { childList: true, subtree: true });
+            back.click();
+          }),
+      );
+    expect(focusedWhenShown).toBe('the search');
     await expect.poll(() => search.inputValue(), SHORT).toBe('refund');
-    expect(await search.evaluate((element) => element === (element.getRootNode() as ShadowRoot).activeElement)).toBe(true);
     await search.fill('nothing like this at all');
     await widget(page).getByRole('status').filter({ hasText: 'No article matches “nothing like this at all”.' }).waitFor(SHORT);
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HelpArticle, HelpArticleList, HelpArticleSummary, WidgetConfig } from '../../../../shared/index.ts';
 import type { Chat } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
@@ -48,8 +48,10 @@ export function Home({ chat, inbox, answers }: Props) {
     return () => clearTimeout(timer);
   }, [query]);
   // Opening an article moves focus to its title and Back to the search; on the first draw the message box keeps it.
+  // In the same commit as the view it moves to (a layout effect): an effect runs after the next frame, and
+  // until then focus is on the button just removed, which a keyboard or screen reader user would be left on.
   const drawn = useRef(false);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (drawn.current) (article ? title.current : search.current)?.focus();
     drawn.current = true;
   }, [article]);
