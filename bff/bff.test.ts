@@ -119,11 +119,18 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
     expect(keptAgain).toEqual(kept);
     expect(['sent', 'delivered', 'read']).toContain(againStatus);
     expect(firstStatus).toBe('sent');
-    await stack.bff.relay.settled();
     const stored = await until(() => messages(token, conversationId), (list) => list.length >= 2, 'the reply');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect((await messages(token, conversationId)).map((message) => message.author)).toEqual(['customer', 'ai']);
     expect(stored[1]!.text).toContain('ship');
+    // A later message is forwarded after everything before it in its conversation: once it is answered,
+    // a second forward of the first would have shown.
+    expect((await send(token, conversationId, 'How do I return an item?', 'after-id')).status).toBe(201);
+    const all = await until(() => messages(token, conversationId), (list) => list.length >= 4, 'the later reply');
+    expect(all.map((message) => [message.author, message.message_id ?? null])).toEqual([
+      ['customer', 'same-id'],
+      ['ai', null],
+      ['customer', 'after-id'],
+      ['ai', null],
+    ]);
   });
 
   it("answers another visitor's conversation with 404, as if it did not exist", async () => {

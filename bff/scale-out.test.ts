@@ -62,9 +62,11 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     expect(sent.status).toBe(201);
     const answers = await until(() => tab.received.filter((message) => message.author === 'ai'), (list) => list.length > 0, 'the answer on node B');
     expect(answers[0]!.text).toContain('within 30 days');
-    // The customer's own message came across too, and nothing twice.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(tab.received.map((message) => message.author)).toEqual(['customer', 'ai']);
+    // The customer's own message came across too, and nothing twice: the pushes of one room reach node B
+    // in order, so a repeat of the first exchange would come before the answer to a second message.
+    expect((await request(`${nodeA.url}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text: 'Do you ship abroad?', message_id: 'across-2' } })).status).toBe(201);
+    await until(() => tab.received.filter((message) => message.author === 'ai'), (list) => list.length > 1, 'the second answer on node B');
+    expect(tab.received.map((message) => message.author)).toEqual(['customer', 'ai', 'customer', 'ai']);
   });
 
   it("forwards one conversation's messages to the engine in order and once each, when they arrive on both nodes at once", async () => {

@@ -176,13 +176,14 @@ describe('the hosted chat page at /chat', () => {
       chat.postMessage({ parley: 1, kind: 'init', siteKey }, '*');
       chat.postMessage({ parley: 1, kind: 'command', command: 'explode', args: [] }, '*');
     }, harness.stack.siteKey);
-    await page.waitForTimeout(500);
-    expect(await received()).toEqual([]);
 
     // Another script's message on the parent is none of the chat's business.
     await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ type: 'analytics', hello: true }));
     await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), harness.stack.siteKey);
     await expect.poll(received).toContainEqual({ origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'ready' } });
+    // The intruder's messages went first: had the chat taken its init, there would be a ready before this
+    // one, and its broken command would have been answered with an error.
+    expect((await received()).filter(({ data }) => data.event === 'ready')).toHaveLength(1);
     expect((await received()).filter(({ data }) => data.event === 'error')).toEqual([]);
 
     await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'command', command: 'setTheme', args: [{ color: 'red' }] }));
