@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { Server } from 'socket.io';
@@ -14,11 +14,18 @@ import type { Sql } from '../shared/server/index.ts';
  * It answers the widget's own paths, so that the bench's visitors drive it as they drive Parley:
  * a session is a random token, a conversation a random id, and the socket joins the room of the
  * conversation named in `auth.token` (the bench sends the conversation there). The emitted message
- * is the stored one, so its visitor waits for its own message (`author: 'customer'`).
+ * is the stored one, so its visitor waits for its own message (`author: 'customer'`). The floor
+ * (`startBaseline` with an engine) emits the engine's reply instead.
  */
 export interface Baseline {
   url: string;
   close(): Promise<void>;
+}
+
+/** The engine the floor calls: the bench's engine process and a key of its account. */
+export interface FloorEngine {
+  url: string;
+  apiKey: string;
 }
 
 const BODY_LIMIT = 64 * 1024;
@@ -34,7 +41,37 @@ async function readBody(request: NodeJS.ReadableStream): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startBaseline(sql: Sql): Promise<Baseline> {
+/** One JSON call to the engine on a kept-alive connection: the least a BFF can do to ask it. */
+function callEngine(agent: Agent, engine: FloorEngine, path: string, body: unknown, idempotencyKey: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const call = httpRequest(
+      engine.url + path,
+      { method: 'POST', agent, headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.once('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (error) {
+            reject(error);
+          }
+        });
+        response.once('error', reject);
+      },
+    );
+    call.once('error', reject);
+    call.end(JSON.stringify(body));
+  });
+}
+
+/**
+ * The baseline, or with `engine` the floor: the least any BFF can do that speaks to the engine as
+ * SPEC has it. The floor opens an engine conversation per conversation and, per message, does the
+ * baseline's INSERT and answer, then calls the engine, INSERTs the reply and emits it (author `ai`)
+ * instead of the customer's message. Still no session check, limits, outbox, validation or retries.
+ */
+export async function startBaseline(sql: Sql, engine?: FloorEngine): Promise<Baseline> {
   await sql.query(
     `CREATE TABLE IF NOT EXISTS baseline_messages (
        id bigserial PRIMARY KEY, conversation_id uuid NOT NULL, message_id text NOT NULL, text text NOT NULL, created_at timestamptz NOT NULL)`,
@@ -49,6 +86,21 @@ export async function startBaseline(sql: Sql): Promise<Baseline> {
     const { token } = socket.handshake.auth as { token?: unknown };
     if (typeof token === 'string') void socket.join(token);
   });
+  const agent = new Agent({ keepAlive: true });
+  const engineConversations = new Map<string, string>();
+  // The floor's second half, after the customer has their 201: the engine's reply, kept and pushed.
+  const answer = async (conversation: string, messageId: string, text: string) => {
+    const engineConversation = engineConversations.get(conversation)!;
+    const reply = (await callEngine(agent, engine!, `/v1/conversations/${engineConversation}/messages`, { text, message_id: messageId }, `send-${conversation}-${messageId}`)) as {
+      events: { type: string; data: { text?: string } }[];
+    };
+    const replyText = reply.events.find((event) => event.type === 'conversation.reply')?.data.text ?? '';
+    const [row] = await sql.query<{ id: number; created_at: Date }>(
+      'INSERT INTO baseline_messages (conversation_id, message_id, text, created_at) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
+      [conversation, `reply-${messageId}`, replyText, new Date()],
+    );
+    widget.to(conversation).emit('message:created', { id: row!.id, conversation_id: conversation, message_id: null, author: 'ai', text: replyText, created_at: row!.created_at.toISOString() });
+  };
   const messagePath = /^\/v1\/widget\/conversations\/([0-9a-f-]{36})\/messages$/;
   app.use(async (ctx) => {
     if (ctx.method !== 'POST') ctx.throw(405);
@@ -58,8 +110,13 @@ export async function startBaseline(sql: Sql): Promise<Baseline> {
       return;
     }
     if (ctx.path === '/v1/widget/conversations') {
+      const id = randomUUID();
+      if (engine) {
+        const opened = (await callEngine(agent, engine, '/v1/conversations', { customer_ref: id }, `open-${id}`)) as { id: string };
+        engineConversations.set(id, opened.id);
+      }
       ctx.status = 201;
-      ctx.body = { id: randomUUID() };
+      ctx.body = { id };
       return;
     }
     const conversation = messagePath.exec(ctx.path)?.[1];
@@ -73,7 +130,9 @@ export async function startBaseline(sql: Sql): Promise<Baseline> {
       [conversation, body.message_id, body.text, new Date()],
     );
     const message = { id: row!.id, conversation_id: conversation, message_id: body.message_id, author: 'customer', text: body.text, created_at: row!.created_at.toISOString() };
-    widget.to(conversation).emit('message:created', message);
+    // A failed call leaves the message unanswered, which the bench counts.
+    if (engine) void answer(conversation, body.message_id, body.text).catch(() => undefined);
+    else widget.to(conversation).emit('message:created', message);
     ctx.status = 201;
     ctx.body = message;
   });
@@ -82,6 +141,7 @@ export async function startBaseline(sql: Sql): Promise<Baseline> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
+      agent.destroy();
       await io.close();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

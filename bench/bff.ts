@@ -13,7 +13,7 @@ import { engineFetch, type EngineFetch } from '../bff/engine-client.ts';
 import { createLogger } from '../shared/server/index.ts';
 import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/stack.ts';
 import { countExchange } from './bff-exchange.ts';
-import { startBaseline } from './baseline-bff.ts';
+import { startBaseline, type FloorEngine } from './baseline-bff.ts';
 import { openSql } from '../shared/server/index.ts';
 import { dropSchemas, uniqueSchemaPrefix } from '../test/stack.ts';
 
@@ -38,7 +38,8 @@ import { dropSchemas, uniqueSchemaPrefix } from '../test/stack.ts';
  *
  * BENCH_RUNS (store:rate pairs, `PGlite:50,PostgreSQL:50,PostgreSQL:200`), BENCH_SECONDS (10), BENCH_WARMUP
  * (5: seconds of the same traffic before each measured run, not measured), BENCH_REPEAT (1: rounds of
- * baseline then Parley, with the median CPU ratio printed),
+ * baseline then Parley, with the median CPU ratio printed), BENCH_FLOOR (1: also the floor after each
+ * baseline, the baseline that asks the engine for the reply as any BFF must; see docs/PERFORMANCE.md),
  * BENCH_SESSIONS (one visitor per message a second), BENCH_IDLE (idle connections, 2000; the budget
  * is for 10000). BENCH_PROFILE=<folder> writes a CPU profile of this process over each measured run
  * (`<store>-<rate>-<target>.cpuprofile`, for Chrome's DevTools or `node --cpu-prof`'s readers).
@@ -56,6 +57,8 @@ const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
 const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP'] ?? 5);
 // Rounds of baseline then Parley per store and rate (BENCH_REPEAT): the median ratio is printed.
 const REPEAT = Math.max(1, Number(process.env['BENCH_REPEAT'] ?? 1));
+// BENCH_FLOOR=1 also measures the floor (bench/baseline-bff.ts with the engine) after each baseline.
+const FLOOR = process.env['BENCH_FLOOR'] === '1';
 // One message per visitor per second keeps each well under the widget routes' 120 a minute, and
 // leaves a conversation a second to get its answer before its next message (the relay forwards
 // one message per conversation at a time, so a faster visitor would measure queueing, not the BFF).
@@ -72,8 +75,11 @@ type VisitorCommand =
   | { kind: 'connect' }
   | { kind: 'release' };
 
-/** Parley's BFF, or the bare baseline (whose emit is the visitor's own message, and whose socket joins the conversation's room). */
-type Target = 'parley' | 'baseline';
+/**
+ * Parley's BFF; the bare baseline (whose emit is the visitor's own message, and whose socket joins
+ * the conversation's room); or the floor (the baseline that also asks the engine and emits its reply).
+ */
+type Target = 'parley' | 'baseline' | 'floor';
 
 interface Sample {
   conversation: string;
@@ -160,7 +166,7 @@ function serveVisitors(): void {
     new Promise<WidgetSocket>((resolve, reject) => {
       // forceNew: one connection per visitor, as separate browsers would have (the client would
       // otherwise multiplex every socket to the same URL over one connection).
-      const auth = { token: target === 'baseline' ? visitor.conversation : visitor.token };
+      const auth = { token: target === 'parley' ? visitor.token : visitor.conversation };
       const socket: WidgetSocket = io(url + WIDGET_NAMESPACE, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
       visitor.socket = socket;
       socket.once('connect', () => resolve(socket));
@@ -234,7 +240,7 @@ function serveVisitors(): void {
       if (opened.status !== 201) throw new Error(`POST /v1/widget/conversations answered ${opened.status}: ${JSON.stringify(opened.body)}`);
       visitor.conversation = opened.body.id;
       const socket = await connect(visitor);
-      // Parley's visitor waits for the AI's answer; the baseline's for its own message, emitted once stored.
+      // Parley's and the floor's visitors wait for the AI's answer; the baseline's for its own message, emitted once stored.
       const awaited = target === 'baseline' ? 'customer' : 'ai';
       socket.on('message:created', (message) => {
         if (message.author === awaited && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(performance.now());
@@ -511,22 +517,25 @@ async function measureParley(driver: Driver, rate: number): Promise<Measured> {
   }
 }
 
-async function measureBaseline(driver: Driver, rate: number): Promise<Measured> {
+/** The baseline, or (`target` floor) the baseline that asks the engine in its child process for each reply. */
+async function measureBaseline(driver: Driver, rate: number, target: 'baseline' | 'floor' = 'baseline'): Promise<Measured> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}baseline` });
+  const engineProcess = target === 'floor' ? startHelper('engine', driver.name) : undefined;
   const visitors = startHelper('visitors');
   try {
-    const baseline = await startBaseline(sql);
+    const baseline = await startBaseline(sql, engineProcess ? await ask<FloorEngine>(engineProcess) : undefined);
     try {
-      await ask(visitors, { kind: 'sessions', url: baseline.url, siteKey: '', count: sessionsFor(rate), target: 'baseline' });
+      await ask(visitors, { kind: 'sessions', url: baseline.url, siteKey: '', count: sessionsFor(rate), target });
       await ask(visitors, { kind: 'open' });
-      return await converseMeasured(visitors, 'baseline', rate, undefined, driver.name);
+      return await converseMeasured(visitors, target, rate, undefined, driver.name);
     } finally {
       await ask(visitors, { kind: 'release' }).catch(() => undefined);
       await baseline.close();
     }
   } finally {
     await stopHelper(visitors);
+    if (engineProcess) await stopHelper(engineProcess);
     await sql.close();
     await dropSchemas(driver.databaseUrl, prefix);
   }
@@ -537,7 +546,7 @@ const COLUMNS = `${'target'.padEnd(16)} ${'sent'.padStart(5)} ${'sent/s'.padStar
 function describe(result: Measured): string[] {
   const pair = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(percentile(values, 99))}`.padStart(13);
   const added = `${ms(percentile(result.added, 50))} / ${ms(percentile(result.added, 95))} / ${ms(percentile(result.added, 99))}`.padStart(25);
-  const name = result.target === 'parley' ? "Parley's BFF" : 'baseline';
+  const name = result.target === 'parley' ? "Parley's BFF" : result.target;
   return [
     `${name.padEnd(16)} ${String(result.sent).padStart(5)} ${result.sentPerSecond.toFixed(1).padStart(6)} ${pair(result.stored)} ${result.target === 'parley' ? pair(result.engines) : '—'.padStart(13)} ${added} ${`${result.cpuMs.toFixed(2)} ms`.padStart(8)} ${`${(result.busy * 100).toFixed(0)}%`.padStart(5)}`,
     `${''.padEnd(16)} answered ${result.answered}; refused ${result.refused}; unanswered ${result.unanswered}` +
@@ -546,10 +555,12 @@ function describe(result: Measured): string[] {
   ];
 }
 
-function ratios(parley: Measured, baseline: Measured): string {
+/** Latency is compared only between targets whose "BFF added" means the same (the floor's includes the engine's time). */
+function ratios(parley: Measured, baseline: Measured, name = 'Parley/baseline'): string {
   const ratio = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
   const at = (p: number) => ratio(percentile(parley.added, p), percentile(baseline.added, p));
-  return `${'Parley/baseline'.padEnd(16)} ${''.padStart(5)} ${''.padStart(6)} ${''.padStart(13)} ${''.padStart(13)} ${`${at(50)} / ${at(95)} / ${at(99)}`.padStart(25)} ${ratio(parley.cpuMs, baseline.cpuMs).padStart(8)}   budget: p50 ≤ 5 ms, p99 ≤ 25 ms at 200/s on PostgreSQL; CPU ≤ 2×`;
+  const latency = parley.target === 'floor' || baseline.target === 'floor' ? '' : `${at(50)} / ${at(95)} / ${at(99)}`;
+  return `${name.padEnd(16)} ${''.padStart(5)} ${''.padStart(6)} ${''.padStart(13)} ${''.padStart(13)} ${latency.padStart(25)} ${ratio(parley.cpuMs, baseline.cpuMs).padStart(8)}${name === 'Parley/baseline' ? '   budget: p50 ≤ 5 ms, p99 ≤ 25 ms at 200/s on PostgreSQL; CPU ≤ 2×' : ''}`;
 }
 
 /** `gc()`, exposed at run time when node was not started with --expose-gc. */
@@ -634,9 +645,13 @@ async function main(): Promise<void> {
       for (let round = 0; round < REPEAT; round++) {
         const baseline = await measureBaseline(driver, rate);
         for (const line of describe(baseline)) out(line);
+        const floor = FLOOR ? await measureBaseline(driver, rate, 'floor') : undefined;
+        if (floor) for (const line of describe(floor)) out(line);
         const parley = await measureParley(driver, rate);
         for (const line of describe(parley)) out(line);
         out(ratios(parley, baseline));
+        if (floor) out(ratios(parley, floor, 'Parley/floor'));
+        if (floor) out(ratios(floor, baseline, 'floor/baseline'));
         if (parley.busy > 0.9) out(`  Parley's BFF was saturated here, so its queues are measured more than its own work.`);
         cpuRatios.push(parley.cpuMs / baseline.cpuMs);
       }
