@@ -66,10 +66,10 @@ describe("the client's deadline on a call to the engine (a plain timer on node:h
   it("keeps a kept-alive connection working after an answered call's deadline would have passed", async () => {
     const engine = await engineServer();
     try {
-      const client = new EngineClient({ baseUrl: engine.url, apiKey: 'sk_test_x', timeoutMs: 100 });
+      const client = new EngineClient({ baseUrl: engine.url, apiKey: 'sk_test_x', timeoutMs: 1_000 });
       expect((await client.me()).account_id).toBe('acc_1');
       // Past the first call's deadline: its timer must leave the connection, now idle in the pool, alone.
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
       expect((await client.me()).account_id).toBe('acc_1');
       expect(engine.connections.filter((socket) => !socket.destroyed)).toHaveLength(1);
       expect(engine.connections).toHaveLength(1);

@@ -9,13 +9,18 @@ import { MESSAGE_LIMITS } from './conversation-service.ts';
  */
 describe('new messages a minute per customer and per inbox', () => {
   let stack: TestStack;
+  // The limits count in clock-minute windows: each test sets the BFF's clock to the top of a minute
+  // as it starts, so that its messages all fall in one window however late in a minute it starts
+  // and however long the stack took to start.
+  // (It only ever moves forward: the next top of a minute after the time it shows.)
+  let clock = { real: Date.now(), shown: Date.now() };
+  const startMinute = () => {
+    clock = { real: Date.now(), shown: Math.ceil(now().getTime() / 60_000) * 60_000 };
+  };
+  const now = () => new Date(clock.shown + (Date.now() - clock.real));
 
   beforeAll(async () => {
-    // The limits count in clock-minute windows: the BFF's clock starts at the top of a minute, so
-    // that the test's messages all fall in one window however late in a minute it starts.
-    const started = Date.now();
-    const topOfMinute = Math.ceil(started / 60_000) * 60_000;
-    const now = () => new Date(topOfMinute + (Date.now() - started));
+    startMinute();
     stack = await startStack(undefined, {}, { now, messageLimits: { perCustomerPerMinute: 3, perInboxPerMinute: 6 } });
   });
   afterAll(async () => {
@@ -30,6 +35,7 @@ describe('new messages a minute per customer and per inbox', () => {
   }
 
   it("refuses one customer's fourth new message in a minute, keeps nothing of it, and still takes a retry of a kept one; then the inbox's limit holds for everyone", async () => {
+    startMinute();
     const first = await customer();
     for (const n of [1, 2, 3]) expect((await first.send(`question ${n}`, `first-${n}`)).status).toBe(201);
     const over = await first.send('question 4', 'first-4');

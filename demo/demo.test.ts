@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../shared/index.ts';
 import { engineConversationOf, request, startStack, type TestStack } from '../test/stack.ts';
+import { until } from '../test/until.ts';
 
 describe('the demo with a live site key', () => {
   const liveKey = `pk_live_${randomToken(24)}`;
@@ -72,11 +73,11 @@ describe('the demo engine pushing events to the BFF', () => {
     await stack.bff.relay.settled();
     const engineId = await engineConversationOf(stack, id);
     expect((await engineApi(`/v1/conversations/${engineId}/human-messages`, { text: 'Hi, Sam here.', author_name: 'Sam' })).status).toBe(200);
-    let texts: string[] = [];
-    for (let attempt = 0; attempt < 100 && !texts.includes('Hi, Sam here.'); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      texts = ((await widget(`/conversations/${id}/messages`)).body.messages as { text: string }[]).map((message) => message.text);
-    }
+    const texts = await until(
+      async () => ((await widget(`/conversations/${id}/messages`)).body.messages as { text: string }[]).map((message) => message.text),
+      (list) => list.includes('Hi, Sam here.'),
+      "Sam's message, delivered by webhook",
+    );
     expect(texts).toContain('Hi, Sam here.');
   });
 });

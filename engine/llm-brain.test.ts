@@ -115,7 +115,7 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
   });
 
   /** Reads a streamed answer: every server-sent event with the time it arrived. */
-  async function streamed(id: string, text: string, messageId?: string) {
+  async function streamed(id: string, text: string, messageId?: string, onFirstDelta?: () => void) {
     const response = await fetch(`${engine.url}/v1/conversations/${id}/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -133,6 +133,7 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
         buffered = buffered.slice(end + 2);
         const event = /^event: (.+)$/m.exec(block)?.[1] ?? 'message';
         events.push({ event, data: JSON.parse(/^data: (.+)$/m.exec(block)![1]!), at: Date.now() });
+        if (event === 'delta' && events.filter((seen) => seen.event === 'delta').length === 1) onFirstDelta?.();
       }
     }
     return events;
@@ -140,9 +141,16 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
 
   it('streams the reply while the model writes it, then gives the same result, and the feed gets exactly one reply', async () => {
     const pieces = ['You can ', 'return an item ', 'within 30 days ', 'of delivery.'];
-    model.answer(() => ({ pieces }));
+    // The model writes its last piece only once the caller has the first one, or after 5 s: an
+    // engine that held the pieces back until the end would then show its first one too late.
+    let release = () => {};
+    const beforeLast = new Promise<void>((resolve) => {
+      release = resolve;
+      setTimeout(resolve, 5_000).unref();
+    });
+    model.answer(() => ({ pieces, beforeLast }));
     const id = await open();
-    const events = await streamed(id, 'How do I return an item?', 'stream-1');
+    const events = await streamed(id, 'How do I return an item?', 'stream-1', release);
     const deltas = events.filter((event) => event.event === 'delta');
     expect(deltas.map((event) => event.data.text)).toEqual(pieces);
     // The first piece reached the caller before the model had even written its last one.

@@ -219,9 +219,20 @@ describe('the widget in each of its states', () => {
     await openChat(page);
     await send(page, 'How do I return an item?');
     await waitForAnswer(page, 'within 30 days');
-    // Yesterday's question and answer, as the store would have kept them.
+    // Yesterday's question and answer, as the store would have kept them: moved to noon yesterday in
+    // the browser's time zone (a day back from now would be two days back just after midnight).
     const conversationId = await currentConversation(page, stack.siteKey);
-    await stack.bffSql.query("UPDATE messages SET created_at = created_at - interval '1 day' WHERE conversation_id = (SELECT id FROM conversations WHERE uuid = $1)", [conversationId]);
+    const yesterdayNoon = await page.evaluate(() => {
+      const noon = new Date();
+      noon.setDate(noon.getDate() - 1);
+      noon.setHours(12, 0, 0, 0);
+      return noon.toISOString();
+    });
+    await stack.bffSql.query(
+      `UPDATE messages SET created_at = $2::timestamptz + (created_at - (SELECT min(created_at) FROM messages WHERE conversation_id = (SELECT id FROM conversations WHERE uuid = $1)))
+        WHERE conversation_id = (SELECT id FROM conversations WHERE uuid = $1)`,
+      [conversationId, yesterdayNoon],
+    );
     await page.reload();
     await openChat(page);
     await send(page, `Look at https://shop.example/${'very-long-path-'.repeat(12)}end`);

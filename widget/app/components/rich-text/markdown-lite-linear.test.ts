@@ -24,12 +24,14 @@ const ADVERSARIAL: [string, string][] = [
 ];
 
 describe('markdown-lite on adversarial text', () => {
-  it.each(ADVERSARIAL)('parses %s in under 200 ms, as the same plain text', (_name, text) => {
+  // The quadratic parse this guards against took about 25 s on these texts; 2 s leaves room for a
+  // busy machine's pauses without letting that back in.
+  it.each(ADVERSARIAL)('parses %s in under 2 s, as the same plain text', (_name, text) => {
     const started = performance.now();
     const inline = parseInline(text);
     const blocks = parseBlocks(text);
     const elapsed = performance.now() - started;
-    expect(elapsed, `${elapsed.toFixed(1)} ms`).toBeLessThan(200);
+    expect(elapsed, `${elapsed.toFixed(1)} ms`).toBeLessThan(2_000);
     expect(inline).toEqual([{ kind: 'text', text }]);
     const blockText = blocks.map((block) => (block.kind === 'paragraph' ? plainText(block.children) : '(list)')).join('\n');
     expect(blockText.replace(/\n/g, '')).toBe(text.replace(/\n/g, ''));
