@@ -145,6 +145,29 @@ export function focused(page: Page): Promise<string> {
   });
 }
 
+/**
+ * Clicks `control` (inside the widget) and reports what had focus at the moment an element matching
+ * `selector` was added to the widget: 'it' when that element itself, else a short description. A
+ * poll afterwards cannot tell focus moved in the same commit from focus moved a frame later, while
+ * it rested on the control just removed.
+ */
+export function focusWhenShown(control: Locator, selector: string): Promise<string> {
+  return control.evaluate(
+    (element: HTMLElement, wanted: string) =>
+      new Promise<string>((resolve) => {
+        const root = element.getRootNode() as ShadowRoot;
+        new MutationObserver((_, observer) => {
+          const shown = root.querySelector(wanted);
+          if (!shown) return;
+          observer.disconnect();
+          resolve(shown === root.activeElement ? 'it' : (root.activeElement?.outerHTML.slice(0, 80) ?? 'nothing in the widget'));
+        }).observe(root, { childList: true, subtree: true });
+        element.click();
+      }),
+    selector,
+  );
+}
+
 export interface AxeViolation {
   id: string;
   impact: string | null;

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { randomToken } from '../../shared/index.ts';
 import { addSiteKey, createInbox } from '../../bff/store/inboxes.ts';
 import { useBrowserStack } from './browser-stack.ts';
-import { SHORT, anyLauncher, axeViolations, hostPage, log, waitReady } from './widget-helpers.ts';
+import { SHORT, anyLauncher, axeViolations, focusWhenShown, hostPage, log, waitReady } from './widget-helpers.ts';
 
 /**
  * The home screen in Chromium (issue 16): before the first message the chat shows the welcome, the
@@ -79,23 +79,7 @@ describe('the widget home screen before the first message', () => {
     expect(await axeViolations(page), 'an article').toEqual([]);
 
     // Back shows the search with focus in it at once: looked at as soon as the search is in the page, not a frame later.
-    const focusedWhenShown = await widget(page)
-      .getByRole('button', { name: 'Back' })
-      .evaluate(
-        (back: HTMLElement) =>
-          new Promise<string>((resolve) => {
-            const root = back.getRootNode() as ShadowRoot;
-            new MutationObserver((_, observer) => {
-              const input = root.querySelector('input[type="search"]');
-              if (!input) return;
-              observer.disconnect();
-              // What has focus instead, when it is not the search (for the failure's message).
-              resolve(input === root.activeElement ? 'the search' : (root.activeElement?.outerHTML.slice(0, 80) ?? 'nothing in the widget'));
-            }).observe(root, { childList: true, subtree: true });
-            back.click();
-          }),
-      );
-    expect(focusedWhenShown).toBe('the search');
+    expect(await focusWhenShown(widget(page).getByRole('button', { name: 'Back' }), 'input[type="search"]')).toBe('it');
     await expect.poll(() => search.inputValue(), SHORT).toBe('refund');
     await search.fill('nothing like this at all');
     await widget(page).getByRole('status').filter({ hasText: 'No article matches “nothing like this at all”.' }).waitFor(SHORT);

@@ -12,6 +12,7 @@ import {
   engineCall,
   engineConversationId,
   focused,
+  focusWhenShown,
   intercept,
   launcher,
   log,
@@ -75,6 +76,17 @@ describe('the chat widget UI in Chromium', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Close chat' }).click();
     await expect.poll(() => panel(page).count(), SHORT).toBe(0);
     await expect.poll(() => focused(page), SHORT).toBe('button[Open chat].l');
+    expect(problems).toEqual([]);
+  });
+
+  it('puts focus in the message box the moment the conversation comes back from the list, never on the button just removed', async () => {
+    const { page, problems } = await store();
+    await openChat(page);
+    await send(page, 'How do I return an item?');
+    await waitForAnswer(page, 'within 30 days');
+    await page.getByRole('button', { name: 'Your conversations' }).click();
+    await expect.poll(() => focused(page), SHORT).toBe('h2');
+    expect(await focusWhenShown(page.getByRole('button', { name: 'Back to the conversation' }), 'textarea')).toBe('it');
     expect(problems).toEqual([]);
   });
 

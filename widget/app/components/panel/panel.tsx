@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Chat } from '../../chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { Composer } from '../composer/composer.tsx';
@@ -37,8 +37,9 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   const attach = useChunk(attachments, state.open && (!!files || state.messages.some((message) => message.attachments)), () => section.current);
   const empty = state.phase === 'ready' && !state.messages.length && !state.resolved && state.config;
   const home = useChunk(homeChunk, state.open && !!empty, () => section.current);
-  // Focus moves into the panel when it opens: to the message box when it can take text.
-  useEffect(() => {
+  // Focus moves into the panel when it opens: to the message box when it can take text. In the same
+  // commit as the view it moves to (a layout effect), never a frame later from the control just removed.
+  useLayoutEffect(() => {
     if (!state.open) return;
     if (state.view === 'chat' && input.current && !input.current.disabled) input.current.focus();
     else heading.current?.focus();
