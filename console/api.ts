@@ -1,13 +1,5 @@
+import { deskError } from '../shared/client-error.ts';
 import type { DeskConversation, DeskConversationList, DeskMessage, Session } from './types.ts';
-
-/** A refusal of the Application API, with its status and the helpdesk's message. */
-export class DeskError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
 
 export interface ListQuery {
   status: 'open' | 'pending' | 'snoozed' | 'resolved' | 'all';
@@ -16,7 +8,8 @@ export interface ListQuery {
 
 /**
  * The console's only way to the helpdesk: the Application API with the session's token in
- * `api_access_token` (never in a URL). Every answer is the API's own shape.
+ * `api_access_token` (never in a URL). Every answer is the API's own shape; a refusal throws
+ * `ClientError` with the code of its `bad_request_error` body.
  */
 export class DeskApi {
   readonly #token: string;
@@ -35,7 +28,7 @@ export class DeskApi {
     });
     const text = await response.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
-    if (!response.ok) throw new DeskError(response.status, (parsed as { description?: string } | undefined)?.description ?? `The helpdesk answered ${response.status}.`);
+    if (!response.ok) throw deskError(response.status, parsed, `The helpdesk answered ${response.status}.`);
     return parsed as T;
   }
 
@@ -82,7 +75,10 @@ export class DeskApi {
   /** A customer's file (an attachment's data_url), read with the session's token: never a URL with a credential in it. */
   async file(dataUrl: string): Promise<Blob> {
     const response = await fetch(dataUrl, { headers: { api_access_token: this.#token } });
-    if (!response.ok) throw new DeskError(response.status, `The file could not be read (${response.status}).`);
+    if (!response.ok) {
+      const refusal: unknown = await response.json().catch(() => undefined);
+      throw deskError(response.status, refusal, `The file could not be read (${response.status}).`);
+    }
     return response.blob();
   }
 
@@ -98,7 +94,7 @@ export class DeskApi {
 /** Signs in with a one-time link's token or with e-mail and password. */
 export async function signIn(body: { sign_in_token: string } | { email: string; password: string }): Promise<Session> {
   const response = await fetch('/api/v1/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const parsed = (await response.json().catch(() => ({}))) as Session & { description?: string };
-  if (!response.ok) throw new DeskError(response.status, parsed.description ?? `Signing in failed (${response.status}).`);
-  return parsed;
+  const parsed: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) throw deskError(response.status, parsed, `Signing in failed (${response.status}).`);
+  return parsed as Session;
 }

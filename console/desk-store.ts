@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { DESK_NAMESPACE, type DeskClientEvents, type DeskServerEvents } from '../shared/desk-socket-events.ts';
-import { DeskApi, DeskError, type ListQuery } from './api.ts';
+import { ClientError } from '../shared/client-error.ts';
+import { DeskApi, type ListQuery } from './api.ts';
 import { alertWaiting } from './alert.ts';
 import type { DeskConversation, DeskMessage, Session } from './types.ts';
 
@@ -106,7 +107,7 @@ export class DeskStore {
       if (this.state.error) this.#set({ error: undefined });
       return value;
     } catch (error) {
-      if (error instanceof DeskError && error.status === 401) {
+      if (error instanceof ClientError && error.code === 'unauthorized') {
         this.#signedOut();
         return undefined;
       }

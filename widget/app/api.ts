@@ -1,22 +1,10 @@
+import { v1Error } from '../../shared/client-error.ts';
 import type { MessagesPage, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
 
-/** A failed call to the BFF, with the stable code from its error body. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    /** From Retry-After: how many seconds to wait before the same call can succeed. */
-    readonly retryAfterS?: number,
-  ) {
-    super(message);
-  }
-}
-
-/** True when a call failed for good (the same call would fail again); network trouble, 429 and 5xx are not. */
-export const isFinal = (error: unknown): boolean => error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429;
-
-/** The widget's HTTP calls to the BFF. Credentials travel in the Authorization header, never in URLs. */
+/**
+ * The widget's HTTP calls to the BFF. Credentials travel in the Authorization header, never in URLs.
+ * A refusal throws `ClientError` with the code of its body.
+ */
 export function createApi(baseUrl: string) {
   async function call<T>(method: string, path: string, credential: string, body?: unknown): Promise<T> {
     const response = await fetch(new URL(path, baseUrl), {
@@ -25,10 +13,10 @@ export function createApi(baseUrl: string) {
       body: body === undefined ? null : JSON.stringify(body),
     });
     if (response.status === 204) return undefined as T;
-    const payload = (await response.json().catch(() => undefined)) as { error?: { code: string; message: string } } | undefined;
+    const payload: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
       const wait = Number(response.headers.get('retry-after'));
-      throw new ApiError(response.status, payload?.error?.code ?? 'internal', payload?.error?.message ?? `HTTP ${response.status}`, wait > 0 ? wait : undefined);
+      throw v1Error(response.status, payload, wait > 0 ? wait : undefined);
     }
     return payload as T;
   }

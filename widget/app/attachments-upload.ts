@@ -1,5 +1,5 @@
 import type { WidgetMessage } from '../../shared/index.ts';
-import { ApiError } from './api.ts';
+import { ClientError, v1Error } from '../../shared/client-error.ts';
 
 /** What the widget sends; the BFF checks the bytes again and decides (a PDF or an image it can show). */
 export const SENDABLE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'];
@@ -31,12 +31,11 @@ export function uploadFile(target: { token: string; baseUrl: string; conversatio
       if (event.lengthComputable) onProgress(Math.floor((event.loaded * 100) / event.total));
     };
     request.onload = () => {
-      const body = request.response as (WidgetMessage & { error?: { code: string; message: string } }) | null;
-      if (request.status === 200 || request.status === 201) resolve(body!);
-      else reject(new ApiError(request.status, body?.error?.code ?? 'internal', body?.error?.message ?? `HTTP ${request.status}`));
+      if (request.status === 200 || request.status === 201) resolve(request.response as WidgetMessage);
+      else reject(v1Error(request.status, request.response));
     };
-    request.onerror = () => reject(new ApiError(0, 'unreachable', 'The chat could not be reached.'));
-    request.onabort = () => reject(new ApiError(0, 'aborted', 'The upload was stopped.'));
+    request.onerror = () => reject(new ClientError(0, 'unreachable', 'The chat could not be reached.'));
+    request.onabort = () => reject(new ClientError(0, 'aborted', 'The upload was stopped.'));
     request.send(form);
   });
   return { done, abort: () => request.abort() };

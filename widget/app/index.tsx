@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { LOCALES, type Locale, type ParleyCommand, type ParleyEvents, type ThemeSettings } from '../api.ts';
 import type { MountWidget } from '../protocol.ts';
 import { createApi } from './api.ts';
-import { Chat } from './chat.ts';
+import { createChat } from './chat/chat.ts';
 import { Panel } from './components/panel/panel.tsx';
 import { I18n } from './i18n/context.ts';
 import { loadTranslator, pickLocale, supportedLocale, translator, type Translator } from './i18n/index.ts';
@@ -30,12 +30,14 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   // A new message while the chat is closed shows on a card above the launcher, until opened or dismissed.
   let peek: ParleyEvents['message'] | undefined;
   let peeks: typeof import('./popups.ts') | undefined;
-  const chat = new Chat({
+  let i18n: Translator = translator('en');
+  const chat = createChat({
     api: createApi(settings.baseUrl),
     storage: siteStorage(settings.siteKey ?? 'none'),
     baseUrl: settings.baseUrl,
     siteKey: settings.siteKey,
     sessionToken: settings.sessionToken,
+    locale: () => i18n.locale,
     emit: (event, payload) => {
       emit(event, payload);
       if (event === 'message' && launcher && !chat.state.open) {
@@ -50,7 +52,6 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   // While open, the launcher shows a close (X) icon; the loader drew its speech bubble.
   const bubble = launcher?.querySelector('path')?.getAttribute('d');
   let theme: ThemeSettings = { ...settings.theme };
-  let i18n: Translator = translator('en');
   let wanted = settings.locale;
   let answers: typeof import('./answers.ts') | undefined;
   const systemDark = matchMedia('(prefers-color-scheme: dark)');
@@ -61,7 +62,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     for (const [name, value] of Object.entries(resolved.style)) container.style.setProperty(name, value);
     container.classList.toggle('left', resolved.position === 'left');
     container.dataset['theme'] = resolved.dark ? 'dark' : 'light';
-    container.lang = chat.locale = i18n.locale;
+    container.lang = i18n.locale;
     container.dir = i18n.dir;
     if (launcher) {
       const unread = chat.state.unread;

@@ -12,15 +12,20 @@ export type TabMessage =
 
 export interface Tabs {
   post(message: TabMessage): void;
-  close(): void;
+  /** What the other tabs post from now on goes to `onMessage` (the last one given). */
+  listen(onMessage: (message: TabMessage) => void): void;
 }
 
-export function connectTabs(siteKey: string, onMessage: (message: TabMessage) => void): Tabs {
-  if (typeof BroadcastChannel === 'undefined') return { post: () => undefined, close: () => undefined };
+export function connectTabs(siteKey: string): Tabs {
+  if (typeof BroadcastChannel === 'undefined') return { post: () => undefined, listen: () => undefined };
   const channel = new BroadcastChannel(`parley:${siteKey}`);
-  channel.onmessage = (event: MessageEvent<TabMessage>) => {
-    const message = event.data;
-    if (message && typeof message === 'object' && typeof message.type === 'string') onMessage(message);
+  return {
+    post: (message) => channel.postMessage(message),
+    listen(onMessage) {
+      channel.onmessage = (event: MessageEvent<TabMessage>) => {
+        const message = event.data;
+        if (message && typeof message === 'object' && typeof message.type === 'string') onMessage(message);
+      };
+    },
   };
-  return { post: (message) => channel.postMessage(message), close: () => channel.close() };
 }

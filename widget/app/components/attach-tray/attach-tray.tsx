@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Chat } from '../../chat.ts';
-import { ApiError } from '../../api.ts';
+import type { Chat } from '../../chat/chat.ts';
+import { ClientError, type ClientErrorCode } from '../../../../shared/client-error.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { attachmentStrings, fileSize, type AttachmentKey } from '../../attachments-i18n.ts';
 import { MAX_FILE_BYTES, SENDABLE_TYPES, uploadFile, type Upload } from '../../attachments-upload.ts';
@@ -14,7 +14,7 @@ interface Props {
 }
 
 /** Why the BFF refused a file, as the customer is told it. */
-const REFUSALS: Record<string, AttachmentKey> = { unsupported_media_type: 'errorType', payload_too_large: 'errorSize', unprocessable: 'errorPixels', rate_limited: 'errorBusy' };
+const REFUSALS: Partial<Record<ClientErrorCode, AttachmentKey>> = { unsupported_media_type: 'errorType', payload_too_large: 'errorSize', unprocessable: 'errorPixels', rate_limited: 'errorBusy' };
 
 /** What is wrong with a file before it goes anywhere: a kind the BFF would refuse, or too big. */
 function refusalOf(file: File): AttachmentKey | undefined {
@@ -56,9 +56,9 @@ export function AttachTray({ files, chat, onDone }: Props) {
       chat.took(await upload.current.done);
       onDone();
     } catch (caught) {
-      if (caught instanceof ApiError && caught.code === 'aborted') return;
+      if (caught instanceof ClientError && caught.code === 'aborted') return;
       setProgress(undefined);
-      setError((caught instanceof ApiError && REFUSALS[caught.code]) || 'errorFailed');
+      setError((caught instanceof ClientError && REFUSALS[caught.code]) || 'errorFailed');
     }
   };
 

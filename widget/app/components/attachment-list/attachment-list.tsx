@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { WidgetAttachment } from '../../../../shared/index.ts';
-import type { Chat } from '../../chat.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { attachmentStrings, fileSize } from '../../attachments-i18n.ts';
 

@@ -1,6 +1,6 @@
 import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import type { Chat } from '../../chat.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { popups, useChunk } from '../../use-chunk.ts';
 import { Icon } from '../icons/icons.tsx';

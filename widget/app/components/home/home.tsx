@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { HelpArticle, HelpArticleList, HelpArticleSummary, WidgetConfig } from '../../../../shared/index.ts';
-import type { Chat } from '../../chat.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 
 interface Props {

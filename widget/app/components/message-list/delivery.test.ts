@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ShownMessage } from '../../chat.ts';
+import type { ShownMessage } from '../../chat/messages.ts';
 import { shownStatus } from './delivery.ts';
 
 const message = (author: ShownMessage['author'], status: ShownMessage['status'] = 'sent'): ShownMessage => ({

@@ -1,4 +1,4 @@
-import type { ShownMessage } from '../../chat.ts';
+import type { ShownMessage } from '../../chat/messages.ts';
 
 /**
  * What a customer's message says of itself. The BFF marks a message read when an answer comes

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ReplyChoice, WidgetAttachment } from '../../../../shared/index.ts';
-import type { ShownMessage } from '../../chat.ts';
+import type { ShownMessage } from '../../chat/messages.ts';
 import { useI18n } from '../../i18n/context.ts';
 import type { MessageKey } from '../../i18n/index.ts';
 import { shownStatus } from './delivery.ts';

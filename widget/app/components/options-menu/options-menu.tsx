@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import type { Chat } from '../../chat.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 
 interface MenuItem {

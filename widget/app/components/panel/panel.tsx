@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import type { Chat } from '../../chat.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { Composer } from '../composer/composer.tsx';
 import { Header } from '../header/header.tsx';

@@ -1,5 +1,5 @@
 import type { ParleyEvents } from '../../../api.ts';
-import type { Chat } from '../../chat.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { Icon } from '../icons/icons.tsx';
 

@@ -1,0 +1,72 @@
+import type { WidgetMessage } from '../../../shared/index.ts';
+import type { Conversations } from './conversations.ts';
+import type { History } from './history.ts';
+import type { Outbox } from './outbox.ts';
+import type { Connection } from './socket.ts';
+import type { Store } from './state.ts';
+
+// How often to read new messages while the socket cannot connect.
+const POLL_MS = 5_000;
+
+/**
+ * What the BFF pushes, taken into the chat: messages, their statuses, the AI's reply as it is written,
+ * typing, and moves of conversations. While the socket cannot connect, new messages are read every
+ * few seconds instead (polling does not count against limits). Gives the function that connects.
+ */
+export function createLiveUpdates(
+  store: Store,
+  connection: Connection,
+  history: History,
+  conversations: Conversations,
+  outbox: Outbox,
+  receive: (message: WidgetMessage) => void,
+  setOnline: (online: boolean) => void,
+): (token: string) => void {
+  const inOpen = (conversationId: string) => conversationId === store.state.conversationId;
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+
+  function pollWhileDisconnected(): void {
+    if (pollTimer) return;
+    const poll = () => {
+      pollTimer = undefined;
+      const socket = connection.socket();
+      if (!socket || socket.connected) return;
+      void history.catchUp().catch(() => undefined);
+      pollTimer = setTimeout(poll, POLL_MS);
+    };
+    pollTimer = setTimeout(poll, POLL_MS);
+  }
+
+  return (token) => {
+    const socket = connection.open(token);
+    socket.on('connect_error', pollWhileDisconnected);
+    socket.on('message:created', receive);
+    socket.on('message:updated', history.update);
+    socket.on('message:delta', (delta) => {
+      if (inOpen(delta.conversation_id)) store.set({ draft: store.state.draft + delta.text });
+    });
+    socket.on('typing:changed', (change) => {
+      if (inOpen(change.conversation_id)) store.set({ typing: change.typing });
+    });
+    const patch = conversations.patch;
+    socket.on('conversation:handed_over', (notice) => patch(notice.conversation_id, { handled_by: 'human' }));
+    socket.on('conversation:handed_back', (notice) => patch(notice.conversation_id, { handled_by: 'ai' }));
+    socket.on('conversation:closed', (notice) => patch(notice.conversation_id, { status: 'resolved' }));
+    socket.on('conversation:reopened', (notice) =>
+      patch(notice.conversation_id, { status: 'open', handled_by: 'human' }),
+    );
+    socket.on('connect', () => {
+      setOnline(true);
+      // After every (re)connect, recovered or not, read by cursor what may have been missed, and take
+      // the unread counts from the server again (while away, this tab took another tab's count).
+      void history.catchUp().catch(() => undefined);
+      void conversations.refresh().catch(() => undefined);
+      void outbox.flush();
+    });
+    socket.on('disconnect', (reason) => {
+      // A reply cut off mid-stream comes whole with the catch-up after the reconnect.
+      store.set({ typing: false, draft: '' });
+      if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 1e3);
+    });
+  };
+}
