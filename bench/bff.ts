@@ -499,7 +499,7 @@ async function measureParley(driver: Driver, rate: number): Promise<Measured> {
         engine: new EngineClient({ baseUrl: engine.url, apiKey: engine.apiKey, fetch: timedFetch(calls) }),
         logger: createLogger('bench-bff', process.env['LOG_LEVEL'] ?? 'error'),
         // The bench's visitors write faster than people do; fairness has tests of its own.
-        messageLimits: { perCustomerPerMinute: 1_000_000, perInboxPerMinute: 1_000_000 },
+        messageLimits: { perCustomerPerMinute: 1_000_000, perAddressPerMinute: 1_000_000, perInboxPerMinute: 1_000_000 },
       },
     );
     try {

@@ -32,10 +32,14 @@ import {
   type Sql,
   type WebhookWorker,
 } from '../shared/server/index.ts';
-import { createConversationService, type ConversationService, type MessageLimits } from './conversation-service.ts';
+import { createConversationService, type ConversationService } from './conversation-service.ts';
+import type { MessageLimits } from './message-limits.ts';
 import { crossOrigin } from './cors.ts';
 import type { EngineClient } from './engine-client.ts';
 import { EngineKeys } from './engine-keys.ts';
+import { EngineAccounts } from './engine-accounts.ts';
+import { createEngineAccountProvisioning } from './engine-account-provisioning.ts';
+import type { EngineOperator } from './engine-operator.ts';
 import { placeUnplacedState } from './store/environments.ts';
 import { createEngineEventRecorder } from './engine-events.ts';
 import { createCustomerErasure } from './customer-erasure.ts';
@@ -49,7 +53,7 @@ import { addCannedResponseRoutes } from './helpdesk/canned-response-routes.ts';
 import { addDeskConversationRoutes } from './helpdesk/desk-conversation-routes.ts';
 import { createDeskConversationService } from './helpdesk/desk-conversation-service.ts';
 import { deskWebhooks } from './helpdesk/desk-webhooks.ts';
-import { addDeskSocket } from './helpdesk/desk-socket.ts';
+import { addDeskSocket, deskRoomsOf } from './helpdesk/desk-socket.ts';
 import { addWebhookRoutes } from './helpdesk/webhook-routes.ts';
 import { createInboxService } from './helpdesk/inbox-service.ts';
 import { createHelpdeskService } from './helpdesk/helpdesk-service.ts';
@@ -69,7 +73,7 @@ import { addHealthRoutes } from './routes/health.ts';
 import { addMetricsRoutes } from './routes/metrics.ts';
 import { Metrics } from './metrics.ts';
 import { countPending, pendingDeliveries } from './store/backlog.ts';
-import { CLIENT_NAMESPACE, contactRoom } from './client-api/realtime.ts';
+import { CLIENT_NAMESPACE, clientInboxRoom, contactRoom } from './client-api/realtime.ts';
 import { addConsoleRoutes } from './routes/console-page.ts';
 import { addWidgetRoutes } from './routes/widget.ts';
 import { addWidgetHelpRoutes } from './routes/widget-help.ts';
@@ -82,7 +86,7 @@ import { MemoryAttachmentStorage } from './attachments/storage.ts';
 import { startAttachmentSweep } from './attachments/sweep.ts';
 import { addWidgetAssetRoutes } from './routes/widget-assets.ts';
 import { addSessionRoutes } from './routes/widget-sessions.ts';
-import { addWidgetSocket, customerRoom } from './routes/widget-socket.ts';
+import { addWidgetSocket, customerRoom, widgetInboxRoom } from './routes/widget-socket.ts';
 import { sessionAuth, widgetRateLimit, type WidgetState } from './session-auth.ts';
 import { WidgetSessions } from './sessions.ts';
 
@@ -90,9 +94,11 @@ export const BFF_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', impor
 
 /** Where the BFF keeps sealed secrets: sealed again under the current key at start (`resealStored`). */
 export const BFF_SEALED_COLUMNS: readonly SealedColumn[] = [
-  { table: 'settings', key: 'name', column: 'value', where: "name IN ('session_keys', 'engine_api_key', 'engine_api_key_live', 'engine_webhook', 'engine_webhook_live')" },
+  { table: 'settings', key: 'name', column: 'value', where: "name IN ('session_keys', 'engine_api_key', 'engine_api_key_live', 'engine_webhook', 'engine_webhook_live', 'engine_operator_token')" },
   { table: 'webhook_endpoints', key: 'id', column: 'secret' },
   { table: 'agent_bots', key: 'id', column: 'webhook_secret' },
+  { table: 'engine_accounts', key: 'account_id', column: 'api_keys' },
+  { table: 'engine_accounts', key: 'account_id', column: 'webhooks', where: 'webhooks IS NOT NULL' },
 ];
 
 /** At most 20 site-key requests per client address in any rolling 60 minutes (SPEC "Limits"). */
@@ -104,11 +110,24 @@ export interface BffDeps {
   sql: Sql;
   logger: Logger;
   /**
-   * The BFF's keys to its engine, at most one per environment, all of one engine account; a
-   * conversation goes up with its own environment's key. The first is the key the BFF had when it
-   * held only one: what it kept then belongs to that key's environment.
+   * The installation's keys to its engine (AI_API_KEY), at most one per environment, all of one
+   * engine account: they serve inboxes of no account and accounts made before each account had an
+   * engine account of its own; a conversation goes up with its own environment's key. The first is
+   * the key the BFF had when it held only one: what it kept then belongs to that key's environment.
    */
   engine: EngineClient | readonly EngineClient[];
+  /**
+   * The engine's operator routes (AI_OPERATOR_TOKEN): each helpdesk account made through the
+   * Platform API gets an engine account of its own there. Without it, making an account answers 503
+   * `not_configured`.
+   */
+  operator?: EngineOperator | undefined;
+  /**
+   * Where the engine reaches this BFF's `/v1/engine-webhooks` (ENGINE_WEBHOOK_URL): each new
+   * account's engine endpoints post to it with `/{account}` appended. Unset: their events come
+   * from the feed.
+   */
+  engineWebhookUrl?: string | undefined;
   tokens: SessionTokens;
   /** The folder with the built widget (`widget.js`, `app.js`, chunks). */
   widgetAssetsDir: string;
@@ -132,8 +151,8 @@ export interface BffDeps {
   widgetLimiter?: RateLimiter;
   /** Other numbers for the Client API's limits (a test lifts one); CLIENT_API_LIMITS by default. */
   clientApiLimits?: Partial<ClientApiLimits> | undefined;
-  /** New messages a minute per customer and per inbox (fairness on the shared engine key); MESSAGE_LIMITS by default. */
-  messageLimits?: MessageLimits | undefined;
+  /** Other numbers for the limits of new messages a minute per customer, per address and per inbox (a test lifts one); MESSAGE_LIMITS by default. */
+  messageLimits?: Partial<MessageLimits> | undefined;
   relayRetryDelaysMs?: readonly number[];
   /** How long the engine may take before the AI's typing indicator shows (300 ms; 0 shows it at every message). */
   aiTypingAfterMs?: number;
@@ -184,24 +203,29 @@ export interface Bff {
  */
 export async function createBff(deps: BffDeps): Promise<Bff> {
   const { sql, logger, tokens, widgetAssetsDir, defaultInboxId, now = () => new Date(), extraRouters = [] } = deps;
-  const engines = new EngineKeys(deps.engine);
+  const installation = new EngineKeys(deps.engine);
   await migrate(sql, BFF_MIGRATIONS);
-  await placeUnplacedState(sql, engines.first.environment);
+  await placeUnplacedState(sql, installation.first.environment);
   const secrets = deps.secrets ?? openSecretBox(undefined, 'memory://');
   const resealed = await resealStored(sql, secrets, BFF_SEALED_COLUMNS);
   if (resealed > 0) logger.info({ resealed }, 'secrets stored before sealing, or under an older key, are sealed with the current key');
+  // Which engine key each conversation goes with: its account's own engine account's, or the installation's.
+  const engines = new EngineAccounts({ sql, secrets, installation });
   const webhookSecrets = [deps.engineWebhookSecret ?? []].flat();
-  // This BFF's engine account, asked once (again after a failure): only its keys speak for customers here.
+  // The installation's engine account, asked once (again after a failure): only its keys mint sessions for the default inbox here.
   let ownAccount: Promise<string> | undefined;
   const ownAccountId = () =>
-    (ownAccount ??= engines.first.me().then(
+    (ownAccount ??= installation.first.me().then(
       (me) => me.account_id,
       (error: unknown) => {
         ownAccount = undefined;
         throw error;
       },
     ));
-  const sessions = new WidgetSessions(sql, tokens, defaultInboxId, ownAccountId, now);
+  // Sessions minted with the installation's API key belong to the default inbox: it must be one the installation's keys serve.
+  const sessionInboxId = defaultInboxId && (await engines.scopeOfInbox(defaultInboxId).catch(() => null)) !== null ? undefined : defaultInboxId;
+  if (defaultInboxId && !sessionInboxId) logger.warn({ defaultInboxId }, "the default inbox has an engine account of its own: sessions minted with the installation's API key are refused");
+  const sessions = new WidgetSessions(sql, tokens, sessionInboxId, ownAccountId, now);
   const { redis } = deps;
   // While Redis is away the limits let requests through; said in the log at most every 10 s.
   let warnedAt = 0;
@@ -275,9 +299,9 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     trustProxyHops: deps.trustProxyHops ?? 0,
     now,
   });
-  addEngineWebhookRoutes(open, { sql, recorder, secrets: webhookSecrets, now, onWebhook: () => feed.webhookArrived() });
+  addEngineWebhookRoutes(open, { sql, recorder, engines, secrets: webhookSecrets, now, onWebhook: () => feed.webhookArrived() });
   addWidgetAssetRoutes(open, widgetAssetsDir);
-  addHealthRoutes(open, { sql, engines, redis });
+  addHealthRoutes(open, { sql, engines: installation, redis });
   addMetricsRoutes(open, metrics, deps.metricsToken);
   addHostedChatRoutes(open, sql);
   addConsoleRoutes(open, deps.consoleAssetsDir ?? join(widgetAssetsDir, '../console'));
@@ -286,10 +310,22 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   addClientApiRoutes(desk, client, { trustProxyHops: deps.trustProxyHops ?? 0, limits: deps.clientApiLimits });
   addSurveyPageRoutes(desk, client);
   const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(sessions, sql), widgetRateLimit(widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
-  addWidgetRoutes(widget, conversations, deskHooks);
-  addWidgetAttachmentRoutes(widget, attachments, conversations);
+  addWidgetRoutes(widget, conversations, deskHooks, deps.trustProxyHops ?? 0);
+  addWidgetAttachmentRoutes(widget, attachments, conversations, deps.trustProxyHops ?? 0);
   addWidgetHelpRoutes(widget, createHelpArticles({ engines, now }));
-  const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy, secrets });
+  // Everyone connected to an account the operator suspends or deletes is disconnected (attach() listens, on every node through the adapter).
+  const accountClosed = new Set<(accountId: number, inboxIds: string[]) => void>();
+  const engineAccounts = createEngineAccountProvisioning({ sql, secrets, accounts: engines, operator: deps.operator, webhookUrl: deps.engineWebhookUrl, logger, now });
+  const helpdesk = createHelpdeskService({
+    sql,
+    now,
+    policy: webhookPolicy,
+    secrets,
+    engineAccounts,
+    onAccountClosed: (accountId, inboxIds) => {
+      for (const listener of accountClosed) listener(accountId, inboxIds);
+    },
+  });
   const trustProxyHops = deps.trustProxyHops ?? 0;
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
   addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
@@ -377,6 +413,14 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
         for (const contactId of erased.contactIds) io!.of(CLIENT_NAMESPACE).in(contactRoom(contactId)).disconnectSockets(true);
       });
       addDeskSocket(io, { sql, desk: deskConversations, publisher, logger, now });
+      accountClosed.add((accountId, inboxIds) => {
+        // `in([])` would name every socket: an account without inboxes has no widget or contact to close.
+        if (inboxIds.length > 0) {
+          io!.of(WIDGET_NAMESPACE).in(inboxIds.map(widgetInboxRoom)).disconnectSockets(true);
+          io!.of(CLIENT_NAMESPACE).in(inboxIds.map(clientInboxRoom)).disconnectSockets(true);
+        }
+        io!.of(DESK_NAMESPACE).in(deskRoomsOf(accountId, inboxIds)).disconnectSockets(true);
+      });
     },
     async close() {
       housekeeping.stop();

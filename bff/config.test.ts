@@ -53,6 +53,18 @@ describe("the BFF's own configuration (npm run bff)", () => {
     expect(config.engineWebhookSecrets).toEqual(['whsec_0123456789abcdef', 'whsec_1123456789abcdef']);
   });
 
+  it('reads the engine operator token and where the engine posts new accounts\' events; refuses a token that can be guessed', () => {
+    const token = 'o'.repeat(40);
+    expect(readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: token, ENGINE_WEBHOOK_URL: 'https://chat.example.com/v1/engine-webhooks' })).toMatchObject({
+      aiOperatorToken: token,
+      engineWebhookUrl: 'https://chat.example.com/v1/engine-webhooks',
+    });
+    expect(readBffConfig(ENGINE)).toMatchObject({ aiOperatorToken: undefined, engineWebhookUrl: undefined });
+    expect(() => readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: 'short' })).toThrow(/AI_OPERATOR_TOKEN: must be at least 32 characters/);
+    expect(() => readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: `${'o'.repeat(40)} x` })).toThrow(/AI_OPERATOR_TOKEN/);
+    expect(() => readBffConfig({ ...ENGINE, ENGINE_WEBHOOK_URL: 'ftp://x' })).toThrow(/ENGINE_WEBHOOK_URL/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(readBffConfig({ ...ENGINE, DATABASE_URL: '', REDIS_URL: '', SESSION_KEYS: '', ENGINE_WEBHOOK_SECRET: '' })).toMatchObject({
       databaseUrl: undefined,

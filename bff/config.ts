@@ -7,6 +7,7 @@ import {
   LogLevel,
   optionalVariable,
   Origin,
+  OperatorToken,
   OriginList,
   Port,
   PostgresUrl,
@@ -55,6 +56,14 @@ export const BffEnv = z.object({
   /** The engine's base URL, without `/v1`. */
   AI_API_URL: optionalVariable(HttpUrl),
   AI_API_KEY: optionalVariable(ApiKeySet),
+  /**
+   * The engine's operator token (its ENGINE_OPERATOR_TOKEN): each account made through the Platform
+   * API gets an engine account of its own with it. Unset: making an account answers 503
+   * not_configured (the demo makes one for its own engine).
+   */
+  AI_OPERATOR_TOKEN: optionalVariable(OperatorToken),
+  /** Where the engine reaches this BFF's /v1/engine-webhooks; new accounts' engine webhooks post to it with /{account} appended. Unset: their events come from the feed. */
+  ENGINE_WEBHOOK_URL: optionalVariable(HttpUrl),
   DATA_DIR: DataDir,
   DATABASE_URL: optionalVariable(PostgresUrl),
   REDIS_URL: optionalVariable(RedisUrl),
@@ -115,6 +124,10 @@ export interface BffSettings {
   aiApiUrl: string | undefined;
   /** One key per environment served; the first is the one what was kept before belongs to. */
   aiApiKeys: string[] | undefined;
+  /** The engine's operator token: without it no account can be made (the demo makes one for its own engine). */
+  aiOperatorToken: string | undefined;
+  /** Where the engine posts new accounts' events (`/{account}` is appended). */
+  engineWebhookUrl: string | undefined;
   /** An absolute folder, or `memory://`. */
   dataDir: string;
   databaseUrl: string | undefined;
@@ -144,6 +157,8 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     host: value.HOST,
     aiApiUrl: value.AI_API_URL,
     aiApiKeys: value.AI_API_KEY,
+    aiOperatorToken: value.AI_OPERATOR_TOKEN,
+    engineWebhookUrl: value.ENGINE_WEBHOOK_URL,
     dataDir: value.DATA_DIR,
     databaseUrl: value.DATABASE_URL,
     redisUrl: value.REDIS_URL,

@@ -1,7 +1,7 @@
 import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetAttachment, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../shared/index.ts';
 import type { Queryable, RateLimiter, Sql } from '../shared/server/index.ts';
 import type { Change, Publisher } from './publisher.ts';
-import type { EngineKeys } from './engine-keys.ts';
+import type { EngineAccounts } from './engine-accounts.ts';
 import type { Relay } from './relay.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Customer, Session, SessionStanding } from './sessions.ts';
@@ -11,31 +11,21 @@ import { findInbox } from './store/inboxes.ts';
 import { listMessages, storeCustomerMessage, type CustomerMessage } from './store/messages.ts';
 import type { OutboxWork } from './store/outbox.ts';
 import { askSurvey, saveSurvey, saveSurveyAnswer, surveyQuestion } from './store/surveys.ts';
+import { createMessageCounter, messageLimits as limitsInForce, type MessageLimits, type Sender } from './message-limits.ts';
 import { conversationViews, unreadCount } from './store/views.ts';
 
 export interface ConversationServiceDeps {
   sql: Sql;
-  /** A conversation is opened only in an environment this BFF holds an engine key for. */
-  engines: Pick<EngineKeys, 'for'>;
+  /** A conversation is opened only where its inbox's engine account holds a key for the customer's environment. */
+  engines: Pick<EngineAccounts, 'forInbox'>;
   relay: Pick<Relay, 'kick' | 'surveyAnswered' | 'leaseRequest'>;
   publisher: Publisher;
   now: () => Date;
-  /** Counts new messages per customer and per inbox before they go to the engine (fairness). */
+  /** Counts new messages per customer, per address and per inbox before they go to the engine (message-limits.ts). */
   messageLimiter: RateLimiter;
-  messageLimits?: MessageLimits | undefined;
+  /** Other numbers for some of the limits (a test lifting one); MESSAGE_LIMITS by default. */
+  messageLimits?: Partial<MessageLimits> | undefined;
 }
-
-/**
- * How many new messages a minute go to the engine: per customer (a visitor, a verified customer or
- * a Client API contact) and per inbox. Every inbox shares the engine key's quota, so no customer,
- * and no inbox, may use it all up.
- */
-export interface MessageLimits {
-  perCustomerPerMinute: number;
-  perInboxPerMinute: number;
-}
-
-export const MESSAGE_LIMITS: MessageLimits = { perCustomerPerMinute: 30, perInboxPerMinute: 3_000 };
 
 const PAGE_SIZE = 100;
 /** A survey takes answers (and changes) for 14 days after it was asked, as Chatwoot's does. */
@@ -45,15 +35,13 @@ const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
  * The BFF's one implementation of conversations, behind the widget routes and the socket
  * (and, later, the helpdesk Client API). Every lookup is scoped to the asking customer.
  */
-export function createConversationService({ sql, engines, relay, publisher, now, messageLimiter, messageLimits = MESSAGE_LIMITS }: ConversationServiceDeps) {
-  /** A new message counts against its customer's and its inbox's minute; over either it is refused (and not kept). */
-  async function countMessage(customer: Customer): Promise<void> {
-    const at = now();
-    // The customer's own count first: a message refused for them takes nothing from the inbox's.
-    const mine = await messageLimiter.consume(`messages:customer:${customer.inboxId}:${customer.customerRef}`, messageLimits.perCustomerPerMinute, at);
-    if (!mine.allowed) throw new ParleyError('rate_limited', `At most ${mine.limit} messages a minute from one customer; wait a moment.`);
-    const inbox = await messageLimiter.consume(`messages:inbox:${customer.inboxId}`, messageLimits.perInboxPerMinute, at);
-    if (!inbox.allowed) throw new ParleyError('rate_limited', 'This chat is taking too many messages right now; wait a moment.');
+export function createConversationService({ sql, engines, relay, publisher, now, messageLimiter, messageLimits }: ConversationServiceDeps) {
+  const counter = createMessageCounter({ limiter: messageLimiter, limits: limitsInForce(messageLimits) });
+
+  /** A new message counts against its customer's, its address's and its inbox's minute; over any it is refused (and not kept). */
+  async function countMessage(db: Queryable, sender: Sender): Promise<void> {
+    const { refusal } = await counter.count(db, sender, now());
+    if (refusal) throw refusal;
   }
 
   /**
@@ -65,23 +53,17 @@ export function createConversationService({ sql, engines, relay, publisher, now,
    * webhooks, the only durable subscriber, record the message in the same transaction).
    */
   async function sendAlone(
-    customer: Customer,
+    sender: Sender,
     uuid: string,
     message: CustomerMessage,
     standing: SessionStanding | undefined,
   ): Promise<{ sent: { conversation: ConversationRecord; result: { message: WidgetMessage; created: boolean }; claimed?: OutboxWork } | undefined } | undefined> {
     const at = now();
-    const keys = [`messages:customer:${customer.inboxId}:${customer.customerRef}`, `messages:inbox:${customer.inboxId}`] as const;
-    const mine = await messageLimiter.consume(keys[0], messageLimits.perCustomerPerMinute, at);
-    if (!mine.allowed) return undefined;
-    const inbox = await messageLimiter.consume(keys[1], messageLimits.perInboxPerMinute, at);
-    if (!inbox.allowed) {
-      await messageLimiter.refund(keys[0], at);
-      return undefined;
-    }
+    const { keys } = await counter.count(sql, sender, at);
+    if (!keys) return undefined;
     let counted = false;
     try {
-      const found = await storeCustomerMessage(sql, customer, uuid, message, at, standing, true, relay.leaseRequest());
+      const found = await storeCustomerMessage(sql, sender, uuid, message, at, standing, true, relay.leaseRequest());
       if (!found) return { sent: undefined };
       if (found.heard) return undefined;
       const { conversation, stored } = found;
@@ -89,7 +71,7 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       counted = stored.created;
       return { sent: { conversation, result: stored, ...(found.claimed && { claimed: found.claimed }) } };
     } finally {
-      if (!counted) await Promise.all(keys.map((key) => messageLimiter.refund(key, at)));
+      if (!counted) await counter.giveBack(keys, at);
     }
   }
 
@@ -136,8 +118,8 @@ export function createConversationService({ sql, engines, relay, publisher, now,
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
     async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined; locale?: string | undefined } = {}): Promise<WidgetConversation> {
-      // Kept only when it can go to the engine: with the key of the customer's own environment.
-      engines.for(customer.environment);
+      // Kept only when it can go to the engine: with the key of the inbox's engine account and the customer's own environment.
+      await engines.forInbox(customer.inboxId, customer.environment);
       const conversation = await sql.transaction(async (tx) => {
         const created = await insertConversation(tx, customer, now(), contact);
         await publisher.record(tx, created, [{ type: 'conversation.created' }]);
@@ -167,24 +149,24 @@ export function createConversationService({ sql, engines, relay, publisher, now,
      * files of a new message in the same transaction (the attachments' service gives it).
      */
     async send(
-      customer: Customer & Pick<Session, 'standingToCheck'>,
+      sender: Sender & Pick<Session, 'standingToCheck'>,
       uuid: string,
       request: SendWidgetMessageRequest,
       attach?: (tx: Queryable, message: WidgetMessage, conversation: ConversationRecord) => Promise<WidgetAttachment[]>,
     ): Promise<{ message: WidgetMessage; created: boolean }> {
-      const standing = customer.standingToCheck;
+      const standing = sender.standingToCheck;
       const message = { text: request.text, messageId: request.message_id };
       // Files are kept with the message, in a transaction; a plain message usually needs none.
-      const alone = attach ? undefined : await sendAlone(customer, uuid, message, standing);
+      const alone = attach ? undefined : await sendAlone(sender, uuid, message, standing);
       const sent = alone !== undefined ? alone.sent : await sql.transaction(async (tx) => {
         // Found, locked (which orders the conversation's messages) and kept in one statement; it
         // also asks whether the session still stands, when the session check left that to it.
-        const found = await storeCustomerMessage(tx, customer, uuid, message, now(), standing);
+        const found = await storeCustomerMessage(tx, sender, uuid, message, now(), standing);
         if (!found) return undefined;
         const { conversation, stored: result } = found;
         if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
-        // Only a new message counts (a retry of one kept already is free); over the limit it is not kept.
-        if (result.created) await countMessage(customer);
+        // Only a new message counts (a retry of one kept already is free); over a limit it is not kept.
+        if (result.created) await countMessage(tx, sender);
         if (result.created && attach) result.message = { ...result.message, attachments: await attach(tx, result.message, conversation) };
         if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
         return { conversation, result };

@@ -3,6 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   Conversation,
   ConversationChange,
+  CreatedWebhookEndpoint,
   EventsPage,
   ERROR_STATUS,
   isErrorBody,
@@ -248,6 +249,11 @@ export class EngineClient {
     return this.#call('GET', '/v1/me', MeResponse);
   }
 
+  /** Has the engine post the key's account's events (of the key's environment) to `url`; the answer holds the signing secret, shown only now. */
+  createWebhookEndpoint(url: string, description: string): Promise<CreatedWebhookEndpoint> {
+    return this.#call('POST', '/v1/webhook-endpoints', CreatedWebhookEndpoint, { url, description });
+  }
+
   /** A page of the account's approved knowledge documents (the widget's help search), oldest first. */
   approvedKnowledge(after?: string): Promise<KnowledgeList> {
     const query = new URLSearchParams({ approved: 'true', limit: '100' });
@@ -260,48 +266,72 @@ export class EngineClient {
     return this.#call('GET', `/v1/knowledge/${encodeURIComponent(id)}`, KnowledgeDocument);
   }
 
-  /** The answer's body; one cut off before its end (the deadline, a dropped connection) is a failure to reach the engine. */
-  async #bodyOf(response: EngineResponse, method: string, path: string): Promise<string> {
-    try {
-      return await response.text();
-    } catch (error) {
-      throw new EngineCallError(`The engine's answer to ${method} ${path} broke off: ${error instanceof Error ? error.message : String(error)}`, { status: 0, code: 'unreachable' });
-    }
+  #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<z.output<S>> {
+    return callEngine({ baseUrl: this.#baseUrl, bearer: this.#apiKey, timeoutMs: this.#timeoutMs, fetch: this.#fetch }, method, path, schema, body, idempotencyKey, onDelta);
   }
+}
 
-  async #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<z.output<S>> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#apiKey}`, accept: onDelta ? 'text/event-stream, application/json' : 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
-    let response: EngineResponse;
-    try {
-      response = await this.#fetch(this.#baseUrl + path, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        timeoutMs: this.#timeoutMs,
-      });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
-    }
-    const streamed = response.ok && onDelta && response.headers.get('content-type')?.startsWith('text/event-stream');
-    const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : jsonOrUndefined(await this.#bodyOf(response, method, path));
-    if (!response.ok) {
-      const retryAfterS = Number(response.headers.get('retry-after'));
-      throw new EngineCallError(
-        isErrorBody(payload) ? payload.error.message : `The engine answered ${response.status} to ${method} ${path}.`,
-        {
-          status: response.status,
-          code: isErrorBody(payload) ? payload.error.code : 'internal',
-          retryAfterMs: Number.isFinite(retryAfterS) && retryAfterS > 0 ? retryAfterS * 1000 : undefined,
-        },
-      );
-    }
-    const parsed = schema.safeParse(payload);
-    if (!parsed.success) {
-      throw new EngineCallError(`The engine's answer to ${method} ${path} has an unexpected shape.`, { status: 502, code: 'internal' });
-    }
-    return parsed.data;
+/** How one call reaches the engine: where, with which bearer credential, how long it may take, and through which `fetch`. */
+export interface EngineTransport {
+  baseUrl: string;
+  bearer: string;
+  timeoutMs: number;
+  fetch: EngineFetch;
+}
+
+/**
+ * One call to the engine, its answer checked against `schema`: transport failures, refusals and
+ * answers of an unexpected shape all become an EngineCallError (`retryable` says which may succeed later).
+ */
+export async function callEngine<S extends z.ZodType>(
+  transport: EngineTransport,
+  method: string,
+  path: string,
+  schema: S,
+  body?: unknown,
+  idempotencyKey?: string,
+  onDelta?: (text: string) => void,
+): Promise<z.output<S>> {
+  const headers: Record<string, string> = { authorization: `Bearer ${transport.bearer}`, accept: onDelta ? 'text/event-stream, application/json' : 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+  let response: EngineResponse;
+  try {
+    response = await transport.fetch(transport.baseUrl + path, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+      timeoutMs: transport.timeoutMs,
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
+  }
+  const streamed = response.ok && onDelta && response.headers.get('content-type')?.startsWith('text/event-stream');
+  const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : jsonOrUndefined(await bodyOf(response, method, path));
+  if (!response.ok) {
+    const retryAfterS = Number(response.headers.get('retry-after'));
+    throw new EngineCallError(
+      isErrorBody(payload) ? payload.error.message : `The engine answered ${response.status} to ${method} ${path}.`,
+      {
+        status: response.status,
+        code: isErrorBody(payload) ? payload.error.code : 'internal',
+        retryAfterMs: Number.isFinite(retryAfterS) && retryAfterS > 0 ? retryAfterS * 1000 : undefined,
+      },
+    );
+  }
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    throw new EngineCallError(`The engine's answer to ${method} ${path} has an unexpected shape.`, { status: 502, code: 'internal' });
+  }
+  return parsed.data;
+}
+
+/** The answer's body; one cut off before its end (the deadline, a dropped connection) is a failure to reach the engine. */
+async function bodyOf(response: EngineResponse, method: string, path: string): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw new EngineCallError(`The engine's answer to ${method} ${path} broke off: ${error instanceof Error ? error.message : String(error)}`, { status: 0, code: 'unreachable' });
   }
 }

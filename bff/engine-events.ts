@@ -2,6 +2,7 @@ import type { EngineEvent } from '../shared/index.ts';
 import type { Queryable, Sql } from '../shared/server/index.ts';
 import type { CustomerErasure } from './customer-erasure.ts';
 import type { Change, Publisher } from './publisher.ts';
+import type { EngineScope } from './store/engine-accounts.ts';
 import type { Environment } from './store/inboxes.ts';
 import { updateConversation, type ConversationRecord } from './store/conversations.ts';
 import { markEventSeen } from './store/events-seen.ts';
@@ -155,11 +156,13 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
     },
 
     /**
-     * Applies an event of no conversation, from the environment whose feed or webhook brought it:
-     * `customer.forgotten` erases that customer here (once); others (`ping`, `report.ready`) change nothing.
+     * Applies an event of no conversation, from the engine account (`scope`) and environment whose
+     * feed or webhook brought it: `customer.forgotten` erases that customer here (once), among the
+     * customers of the inboxes that engine account serves only; others (`ping`, `report.ready`)
+     * change nothing.
      */
-    async recordAccountEvent(environment: Environment, event: EngineEvent, options: Pick<RecordOptions, 'byWebhook'> = {}): Promise<void> {
-      if (event.type === 'customer.forgotten') await erasure?.erase(environment, event, options.byWebhook ?? false);
+    async recordAccountEvent(scope: EngineScope, environment: Environment, event: EngineEvent, options: Pick<RecordOptions, 'byWebhook'> = {}): Promise<void> {
+      if (event.type === 'customer.forgotten') await erasure?.erase(scope, environment, event, options.byWebhook ?? false);
     },
   };
 }

@@ -3,7 +3,9 @@ import type { EngineClient } from './engine-client.ts';
 import type { Environment } from './store/inboxes.ts';
 
 /**
- * The BFF's keys to its engine, at most one per environment, all of one engine account. A
+ * The installation's keys to its engine (AI_API_KEY), at most one per environment, all of one
+ * engine account: they serve inboxes of no account and accounts made before each account had an
+ * engine account of its own (`EngineAccounts` picks the key of a conversation's account). A
  * conversation goes to the engine with the key of its own environment, so a sandbox customer never
  * reaches live data (nor live customers sandbox fixtures). The first key is the one the BFF had
  * before it held one per environment: what it kept then belongs to that key's environment.

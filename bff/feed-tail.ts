@@ -1,12 +1,10 @@
 import type { EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError } from './engine-client.ts';
-import type { EngineKeys } from './engine-keys.ts';
+import type { EngineAccounts, EngineFeed } from './engine-accounts.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
 import { findConversationByEngineId } from './store/conversations.ts';
-import { feedCursorName } from './store/environments.ts';
 import { notBroughtByWebhook, seenEngineEvents } from './store/events-seen.ts';
-import { readSetting, writeSetting, type Environment } from './store/inboxes.ts';
 
 /** How long an event from the engine's answer may take to come again by webhook before webhooks count as quiet. */
 const WEBHOOK_GRACE_MS = 30_000;
@@ -15,7 +13,7 @@ const WATCHED_EVENTS = 1_000;
 
 export interface FeedTailDeps {
   sql: Sql;
-  engines: EngineKeys;
+  engines: Pick<EngineAccounts, 'feeds' | 'scopeOfInbox'>;
   recorder: EngineEventRecorder;
   logger: Logger;
   /** How often the feed is read while webhooks are quiet (or not set up); 0 turns the tail off. */
@@ -26,12 +24,15 @@ export interface FeedTailDeps {
 }
 
 /**
- * The engine's event feeds (one per environment the BFF has a key for, each with its own cursor), read from the stored cursor only when it is needed (DESIGN "after any
- * downtime"): at start, after a gap (the engine was unreachable and is back), and while webhooks
- * are quiet. Webhooks count as quiet when none are set up, or when an event the engine answered
- * with has not come again by webhook, to any node, within 30 seconds; they are working again when
- * one arrives. Events of conversations this BFF knows are recorded once, whichever path brought
- * them first; the cursor moves on only after a page is recorded, so a crash re-reads rather than skips.
+ * The engine's event feeds, one per engine account and environment (the installation's, and each
+ * helpdesk account's own), each with its own cursor, read from the stored cursor only when it is
+ * needed (DESIGN "after any downtime"): at start, after a gap (the engine was unreachable and is
+ * back), and while webhooks are quiet. Webhooks count as quiet when none are set up, or when an
+ * event the engine answered with has not come again by webhook, to any node, within 30 seconds;
+ * they are working again when one arrives. Events of conversations this BFF knows are recorded
+ * once, whichever path brought them first, and only into a conversation served by the engine
+ * account whose feed it is (an event of one account never lands in another's conversation); the
+ * cursor moves on only after a page is recorded, so a crash re-reads rather than skips.
  */
 export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhooks, webhookGraceMs = WEBHOOK_GRACE_MS }: FeedTailDeps) {
   let timer: NodeJS.Timeout | undefined;
@@ -45,29 +46,45 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
   let deciding = 0;
   let watchTimer: NodeJS.Timeout | undefined;
 
-  /** Reads one page of an environment's feed; true when there is more to read at once. */
-  async function readPage(environment: Environment): Promise<boolean> {
-    const cursorName = feedCursorName(environment);
-    const cursor = await readSetting(sql, cursorName);
-    const page = await engines.for(environment).events(cursor, 100);
+  /** Reads one page of a feed; true when there is more to read at once. */
+  async function readPage(feed: EngineFeed): Promise<boolean> {
+    const { scope, environment } = feed;
+    const cursor = await feed.readCursor();
+    const page = await feed.client.events(cursor, 100);
     // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
     const seen = await seenEngineEvents(sql, page.events.map((event) => event.id));
     for (const event of page.events) {
       if (seen.has(event.id)) continue;
       if (!event.conversation_id) {
-        await recorder.recordAccountEvent(environment, event);
+        await recorder.recordAccountEvent(scope, environment, event);
         continue;
       }
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
-      if (conversation?.environment === environment) await recorder.record(conversation, [event]);
+      if (conversation?.environment === environment && (await engines.scopeOfInbox(conversation.inboxId)) === scope) await recorder.record(conversation, [event]);
     }
-    if (page.next && page.next !== cursor) await writeSetting(sql, cursorName, page.next);
+    if (page.next && page.next !== cursor) await feed.writeCursor(page.next);
     return page.has_more;
   }
 
-  /** Reads every environment's feed until it has nothing more. */
+  /**
+   * Reads every feed until it has nothing more. A feed that fails does not hold up the others: the
+   * first failure is thrown once all were tried (the tick tries again); an account's feed the
+   * engine refuses for good (its engine account deleted by another node meanwhile) is left alone.
+   */
   async function readAll(): Promise<void> {
-    for (const environment of engines.environments) while (await readPage(environment));
+    let failure: unknown;
+    for (const feed of await engines.feeds()) {
+      try {
+        while (await readPage(feed));
+      } catch (error) {
+        if (feed.scope !== null && error instanceof EngineCallError && !error.retryable) {
+          logger.warn({ err: error, accountId: feed.scope, environment: feed.environment }, "the engine refused this account's feed");
+          continue;
+        }
+        failure ??= error;
+      }
+    }
+    if (failure !== undefined) throw failure;
   }
 
   /** Reads until the feed has nothing more; then, while webhooks are quiet, again after `pollMs`. */

@@ -1,9 +1,9 @@
 import { ParleyError, type HelpArticle, type HelpArticleSummary } from '../shared/index.ts';
 import { EngineCallError } from './engine-client.ts';
-import type { EngineKeys } from './engine-keys.ts';
+import type { EngineAccounts, EngineScope } from './engine-accounts.ts';
 import type { Environment } from './store/inboxes.ts';
 
-/** How long the titles of an environment's approved articles are kept before the engine is asked again. */
+/** How long the titles of an engine account's approved articles (of one environment) are kept before the engine is asked again. */
 export const HELP_CACHE_MS = 60_000;
 /** The most articles one answer lists. */
 export const HELP_RESULTS_MAX = 10;
@@ -18,17 +18,24 @@ interface Title extends HelpArticleSummary {
 /** Lower case without accents, so "Rückgabe" is found by "ruckgabe" and "Return" by "return". */
 const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
+/** Whose help a customer reads: their inbox's (its engine account's knowledge) in their environment. */
+export interface HelpReader {
+  inboxId: string;
+  environment: Environment;
+}
+
 /**
  * The widget's help search (issue 16): the titles of the engine's approved knowledge, read with the
- * key of the customer's own environment, kept a minute per environment, and one article at a time.
+ * key of the customer's inbox's engine account and own environment, kept a minute per engine account
+ * and environment, and one article at a time.
  * Only approved documents are ever shown: the list asks the engine for approved ones, and an
  * article asked for by id is checked again (it may have lost its approval since).
  */
-export function createHelpArticles({ engines, now }: { engines: EngineKeys; now: () => Date }) {
-  const cache = new Map<Environment, { at: number; titles: Promise<Title[]> }>();
+export function createHelpArticles({ engines, now }: { engines: Pick<EngineAccounts, 'for' | 'scopeOfInbox'>; now: () => Date }) {
+  const cache = new Map<string, { at: number; titles: Promise<Title[]> }>();
 
-  async function load(environment: Environment): Promise<Title[]> {
-    const engine = engines.for(environment);
+  async function load(scope: EngineScope, environment: Environment): Promise<Title[]> {
+    const engine = await engines.for(scope, environment);
     const titles: Title[] = [];
     let after: string | undefined;
     for (let page = 0; page < PAGES_MAX; page++) {
@@ -40,14 +47,16 @@ export function createHelpArticles({ engines, now }: { engines: EngineKeys; now:
     return titles;
   }
 
-  function titlesOf(environment: Environment): Promise<Title[]> {
+  async function titlesOf(reader: HelpReader): Promise<Title[]> {
+    const scope = await engines.scopeOfInbox(reader.inboxId);
+    const key = `${scope ?? 'installation'}:${reader.environment}`;
     const at = now().getTime();
-    const kept = cache.get(environment);
+    const kept = cache.get(key);
     if (kept && at - kept.at < HELP_CACHE_MS) return kept.titles;
-    const titles = unavailable(load(environment));
-    cache.set(environment, { at, titles });
+    const titles = unavailable(load(scope, reader.environment));
+    cache.set(key, { at, titles });
     // A failed read is not kept: the next request asks the engine again.
-    titles.catch(() => cache.get(environment)?.titles === titles && cache.delete(environment));
+    titles.catch(() => cache.get(key)?.titles === titles && cache.delete(key));
     return titles;
   }
 
@@ -56,19 +65,20 @@ export function createHelpArticles({ engines, now }: { engines: EngineKeys; now:
      * Approved articles whose titles hold every word of `q`, in the knowledge base's order; without
      * `q`, its first articles (the home screen offers them when the inbox sets no questions).
      */
-    async search(environment: Environment, q: string | undefined): Promise<HelpArticleSummary[]> {
+    async search(reader: HelpReader, q: string | undefined): Promise<HelpArticleSummary[]> {
       const words = fold(q ?? '').split(/\s+/).filter(Boolean);
-      const titles = await titlesOf(environment);
+      const titles = await titlesOf(reader);
       return titles
         .filter((title) => words.every((word) => title.folded.includes(word)))
         .slice(0, HELP_RESULTS_MAX)
         .map(({ id, title }) => ({ id, title }));
     },
 
-    async article(environment: Environment, id: string): Promise<HelpArticle> {
+    async article(reader: HelpReader, id: string): Promise<HelpArticle> {
       const missing = () => new ParleyError('not_found', `No article ${id}.`);
       if (!/^doc_[0-9A-Za-z]{16,64}$/.test(id)) throw missing();
-      const document = await unavailable(engines.for(environment).knowledgeDocument(id));
+      const engine = await engines.for(await engines.scopeOfInbox(reader.inboxId), reader.environment);
+      const document = await unavailable(engine.knowledgeDocument(id));
       if (!document.approved) throw missing();
       return { id: document.id, title: document.title, body: document.body, url: document.url };
     },

@@ -6,7 +6,7 @@ import type { Sql } from '../shared/server/index.ts';
 import { runNodeScript } from '../test/node-script.ts';
 import { createScratchDatabase } from '../test/scratch-database.ts';
 import { openBffStore } from './infrastructure.ts';
-import { findInbox, findSiteKey } from './store/inboxes.ts';
+import { aiMessagesPerAddressOf, findInbox, findSiteKey } from './store/inboxes.ts';
 
 /**
  * `npm run bff:inbox`, run as its own process: on an embedded store in a folder of this test's own,
@@ -77,6 +77,15 @@ describe('npm run bff:inbox', () => {
     });
   }, 60_000);
 
+  it('raises how many new messages a minute one address may send the AI, when asked', async () => {
+    await onPostgres();
+    const { code, stdout } = await runCli('--name', 'Office shop', '--ai-messages-per-address-per-minute', '240');
+    expect(code).toBe(0);
+    expect(stdout).toContain('new messages a minute to the AI from one address: at most 240');
+    const inboxId = /^Inbox (inb_\S+) /m.exec(stdout)?.[1];
+    expect(await withStore((sql) => aiMessagesPerAddressOf(sql, inboxId!))).toBe(240);
+  }, 60_000);
+
   it('keeps each inbox apart: a second run makes a second inbox with keys of its own', async () => {
     await onPostgres();
     expect((await runCli('--name', 'First')).code).toBe(0);
@@ -96,6 +105,8 @@ describe('npm run bff:inbox', () => {
     ],
     ['with a live origin that is not a URL', ['--name', 'Shop', '--live-origin', 'shop.example'], /--live-origin: "shop\.example"/],
     ['with an option it does not know', ['--name', 'Shop', '--origin', 'https://shop.example'], /--origin/],
+    ['with a per-address limit below the default', ['--name', 'Shop', '--ai-messages-per-address-per-minute', '10'], /--ai-messages-per-address-per-minute: "10" is not a whole number from 60 to 3000/],
+    ['with a per-address limit that is not a number', ['--name', 'Shop', '--ai-messages-per-address-per-minute', 'lots'], /--ai-messages-per-address-per-minute: "lots"/],
   ])('refuses to run %s, says why, and does not even open the store', async (_name, args, reason) => {
     const { code, stderr, stdout } = await runCli(...args);
     expect(code).toBe(2);

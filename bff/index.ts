@@ -3,6 +3,7 @@ export { createBff, BFF_MIGRATIONS, type Bff, type BffDeps } from './app.ts';
 export { attachmentBucketComplete, BffEnv, bffSettings, keyGoesWithEngineUrl, secretsGoWithRedis, readBffConfig, readBffStoreConfig, type BffConfig, type BffSettings } from './config.ts';
 export { openBffInfrastructure, openBffStore, WIDGET_ASSETS_DIR, type BffInfrastructure, type BffStoreOptions } from './infrastructure.ts';
 export { EngineClient, EngineCallError, type EngineClientOptions } from './engine-client.ts';
+export { EngineOperator, type EngineOperatorOptions } from './engine-operator.ts';
 export { createInbox, addSiteKey, findSiteKey, readSetting, writeSetting, generateSiteKey, enableClientApi, oldestInboxId } from './store/inboxes.ts';
 export { identifierHash } from './client-api/hmac.ts';
 export { createPlatformToken, createSignInLink } from './store/credentials.ts';

@@ -6,6 +6,7 @@ import { createLogger } from '../shared/server/index.ts';
 import { createBff } from './app.ts';
 import { readBffConfig, type BffConfig } from './config.ts';
 import { EngineCallError, EngineClient } from './engine-client.ts';
+import { EngineOperator } from './engine-operator.ts';
 import { openBffInfrastructure, WIDGET_ASSETS_DIR } from './infrastructure.ts';
 import { Metrics } from './metrics.ts';
 import { oldestInboxId } from './store/inboxes.ts';
@@ -50,6 +51,10 @@ try {
   }
 }
 
+// Accounts made through the Platform API get an engine account of their own through the engine's operator routes.
+const operator = config.aiOperatorToken ? new EngineOperator({ baseUrl: config.aiApiUrl, token: config.aiOperatorToken, fetch: metrics.timedFetch }) : undefined;
+if (!operator) logger.warn('AI_OPERATOR_TOKEN is not set: making an account through the Platform API answers 503 until it is');
+
 const infrastructure = await openBffInfrastructure(config, logger);
 const defaultInboxId = await oldestInboxId(infrastructure.sql);
 if (!defaultInboxId) logger.warn('there is no inbox yet: make one with npm run bff:inbox -- --name "My shop"');
@@ -61,6 +66,8 @@ const bff = await createBff({
   sql: infrastructure.sql,
   logger,
   engine: engines,
+  operator,
+  engineWebhookUrl: config.engineWebhookUrl,
   tokens: infrastructure.tokens,
   widgetAssetsDir: WIDGET_ASSETS_DIR,
   defaultInboxId,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, startStack, type TestStack } from '../test/stack.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../test/widget-client.ts';
-import { MESSAGE_LIMITS } from './conversation-service.ts';
+import { MESSAGE_LIMITS } from './message-limits.ts';
 
 /**
  * Fairness on the shop's engine key: every inbox of a BFF shares it, so new messages are counted

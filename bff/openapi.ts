@@ -24,7 +24,7 @@ export function bffOpenApi(routes: readonly RouteSpec[]): Record<string, unknown
       metricsToken: { type: 'http', scheme: 'bearer', description: 'The operator\'s METRICS_TOKEN (GET /metrics).' },
       ...helpdeskSecurity,
     },
-    commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'rate_limited', 'origin_not_allowed'],
+    commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'account_suspended', 'rate_limited', 'origin_not_allowed'],
     commonHeaders: {
       'X-RateLimit-Limit': { description: 'Requests allowed in the window.', schema: { type: 'integer' } },
       'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
@@ -47,7 +47,7 @@ export function helpdeskOpenApi(routes: readonly RouteSpec[]): Record<string, un
     description:
       'The helpdesk: the Platform API (/platform/api/v1, the operator\'s platform app token), the Application API (/api/v1, a person\'s or agent bot\'s access token), both in the api_access_token header, and the Client API (/public/api/v1, no credential: the inbox and contact identifiers are the capability). Ids are integers. Errors are bad_request_error: {description, errors: [{field, message, code}]}; a failed validation is 422 on the Platform and Application APIs.',
     securitySchemes: helpdeskSecurity,
-    commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'rate_limited', 'origin_not_allowed'],
+    commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'account_suspended', 'rate_limited', 'origin_not_allowed'],
     isDeskRoute,
     validationIs422,
     routes: routes.filter((route) => isDeskRoute(route.path)),

@@ -1,7 +1,7 @@
 import { randomToken, type EngineEvent } from '../shared/index.ts';
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError } from './engine-client.ts';
-import type { EngineKeys } from './engine-keys.ts';
+import type { EngineAccounts } from './engine-accounts.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Change, Publisher } from './publisher.ts';
@@ -21,7 +21,7 @@ export const AI_TYPING_AFTER_MS = 300;
 
 export interface RelayDeps {
   sql: Sql;
-  engines: EngineKeys;
+  engines: Pick<EngineAccounts, 'forInbox'>;
   recorder: EngineEventRecorder;
   publisher: Publisher;
   logger: Logger;
@@ -58,7 +58,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
 
   async function engineConversation(conversation: ConversationRecord): Promise<string> {
     if (conversation.engineConversationId) return conversation.engineConversationId;
-    const opened = await engines.for(conversation.environment).openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
+    const opened = await (await engines.forInbox(conversation.inboxId, conversation.environment)).openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
@@ -102,9 +102,8 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
               publisher.publish(conversation, { type: 'reply.delta', text });
             }
           : undefined;
-      const answer = await engines
-        .for(conversation.environment)
-        .sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
+      const engine = await engines.forInbox(conversation.inboxId, conversation.environment);
+      const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
       typingDone = typing.end();
       // The lease is renewed from now, after the engine's answer (which may have taken a while).
       const after = await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone, lease: { owner, until: leaseUntil() } });
@@ -131,7 +130,7 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     if (!conversation.closeRequested || conversation.engineClosed) return;
     if (conversation.engineConversationId) {
       try {
-        const change = await engines.for(conversation.environment).close(conversation.engineConversationId, `close-${conversation.uuid}`);
+        const change = await (await engines.forInbox(conversation.inboxId, conversation.environment)).close(conversation.engineConversationId, `close-${conversation.uuid}`);
         await recorder.record(conversation, change.events);
         onAnswer?.(change.events);
       } catch (error) {

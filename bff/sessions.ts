@@ -1,6 +1,7 @@
 import { ParleyError } from '../shared/index.ts';
 import type { SessionClaims, SessionTokens, Sql, VerifiedSession } from '../shared/server/index.ts';
 import { bffCustomerRef } from './customer-refs.ts';
+import { accountSuspendedError } from './store/accounts.ts';
 import type { Environment } from './store/inboxes.ts';
 
 /** A visitor who comes back within this long keeps their conversations, though their token expired. */
@@ -175,17 +176,23 @@ export class WidgetSessions {
     };
   }
 
-  /** Asks the deny-lists and the inbox: a 401 for a revoked token, an ended identity, or an inbox this BFF lacks. */
+  /**
+   * Asks the deny-lists and the inbox: a 401 for a revoked token, an ended identity, or an inbox
+   * this BFF lacks; a 403 `account_suspended` while the inbox's account is suspended (the token
+   * works again once it is resumed).
+   */
   async #stands(session: Session): Promise<void> {
-    // One statement: is the token revoked, is its inbox one of ours, has its identity been ended since it was issued?
+    // One statement: is the token revoked, is its inbox one of ours (and its account not suspended), has its identity been ended since it was issued?
     // The identity is the BFF's own reference (`endIdentity` keeps that one: a sandbox verified customer's is `test:<ref>`).
-    const [state] = await this.#sql.query<{ revoked: boolean; inbox: boolean; ended: Date | null }>(
+    const [state] = await this.#sql.query<{ revoked: boolean; inbox: boolean; suspended: boolean; ended: Date | null }>(
       `SELECT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $1) AS revoked, EXISTS (SELECT 1 FROM inboxes WHERE id = $2) AS inbox,
+         EXISTS (SELECT 1 FROM inboxes i JOIN accounts a ON a.id = i.account_id WHERE i.id = $2 AND a.status = 'suspended') AS suspended,
          (SELECT revoked_at FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3) AS ended`,
       [session.jti, session.inboxId, session.customerRef],
     );
     if (state?.revoked) throw new ParleyError('unauthorized', 'The session token has been revoked.');
     if (!state?.inbox) throw new ParleyError('unauthorized', 'The session token is for an inbox this server does not have.');
+    if (state.suspended) throw accountSuspendedError();
     if (state.ended && session.issuedAt.getTime() <= state.ended.getTime()) throw new ParleyError('unauthorized', 'This session has been ended.');
   }
 }

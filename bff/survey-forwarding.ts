@@ -1,11 +1,11 @@
 import type { Logger, Sql } from '../shared/server/index.ts';
 import { EngineCallError } from './engine-client.ts';
-import type { EngineKeys } from './engine-keys.ts';
+import type { EngineAccounts } from './engine-accounts.ts';
 import { markSurveyForwarded, surveyToForward } from './store/surveys.ts';
 
 export interface SurveyForwardingDeps {
   sql: Sql;
-  engines: Pick<EngineKeys, 'for'>;
+  engines: Pick<EngineAccounts, 'forInbox'>;
   logger: Logger;
 }
 
@@ -24,9 +24,7 @@ export async function forwardSurvey({ sql, engines, logger }: SurveyForwardingDe
   if (!answer) return;
   if (answer.engineConversationId) {
     try {
-      await engines
-        .for(answer.environment)
-        .surveyResponse(answer.engineConversationId, { rating: answer.rating, ...(answer.comment ? { comment: answer.comment } : {}) }, `survey-${answer.conversationUuid}-${answer.updatedAt.getTime()}`);
+      await (await engines.forInbox(answer.inboxId, answer.environment)).surveyResponse(answer.engineConversationId, { rating: answer.rating, ...(answer.comment ? { comment: answer.comment } : {}) }, `survey-${answer.conversationUuid}-${answer.updatedAt.getTime()}`);
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
       logger.warn({ conversation: answer.conversationUuid, code: error.code }, 'the engine refused a survey answer for good');

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { answerWhileStarting, createBff, EngineClient, Metrics, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
+import { answerWhileStarting, createBff, EngineClient, EngineOperator, Metrics, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
 import {
   demoAgentSignInUrl,
@@ -13,6 +13,7 @@ import {
   ensureDemoLiveKey,
   ensureEngineKeys,
   ensureEngineWebhook,
+  ensureOperatorToken,
 } from './seed.ts';
 import { storefrontRouter } from './storefront.ts';
 
@@ -37,6 +38,12 @@ export interface RunningDemo {
   apiKey: string;
   /** The engine API key the BFF uses for live customers (the Client API's contacts, live site keys), when it has one. */
   liveApiKey: string | undefined;
+  /**
+   * The engine's operator token the BFF makes each new account's engine account with: the demo's own
+   * engine's (AI_OPERATOR_TOKEN, else made on the first start and kept sealed), or AI_OPERATOR_TOKEN
+   * for an engine elsewhere (unset there: no account can be made).
+   */
+  operatorToken: string | undefined;
   firstStart: boolean;
   bff: Bff;
   /** The BFF's store (tests and tools seed inboxes and keys through it). */
@@ -69,7 +76,12 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     let apiKeys = config.aiApiKeys;
     let engineSeeded = false;
     let webhookSecrets = config.engineWebhookSecrets;
+    let operatorToken = config.aiOperatorToken;
+    let engineWebhookUrl = config.engineWebhookUrl;
     if (!engineUrl) {
+      // The demo's own engine and its BFF share an operator token, made once: new accounts work with no configuration.
+      operatorToken = await ensureOperatorToken(bffSql, secrets, config.aiOperatorToken);
+      engineWebhookUrl ??= `${url}/v1/engine-webhooks`;
       const engineSql = await openSql({ databaseUrl: config.databaseUrl, dataDir: dataFolder(config.dataDir, 'engine'), schema: `${schemaPrefix}engine` });
       closers.unshift(() => engineSql.close());
       // The engine calls no private address but this BFF's own.
@@ -80,6 +92,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
         secrets,
         webhooks: { allowedPrivateOrigins: [url] },
         llm: config.llm,
+        operatorToken,
         ...(redis ? { rateLimiter: new RedisRateLimiter(redis.client, `${redis.prefix}engine:`) } : {}),
       });
       const engineServer = createServer(engine.app.callback());
@@ -109,6 +122,8 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
       engine: apiKeys!.map((apiKey) => new EngineClient({ baseUrl: engineUrl, apiKey, fetch: metrics.timedFetch })),
+      operator: operatorToken ? new EngineOperator({ baseUrl: engineUrl, token: operatorToken, fetch: metrics.timedFetch }) : undefined,
+      engineWebhookUrl,
       metrics,
       metricsToken: config.metricsToken,
       tokens,
@@ -144,6 +159,7 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       agentSignInUrl,
       apiKey: apiKeys![0]!,
       liveApiKey: apiKeys!.find((key) => key.startsWith('service_live_')),
+      operatorToken,
       firstStart: engineSeeded || inbox.created,
       bff,
       bffSql,

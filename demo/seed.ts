@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -121,6 +122,20 @@ async function ensureSandboxKey(engineSql: Sql, bffSql: Sql, box: SecretBox, dem
   const seeded = await seedEngineAccount(engineSql, wanted);
   await writeSetting(bffSql, 'engine_api_key', box.seal(seeded.apiKey));
   return { apiKey: seeded.apiKey, created: true };
+}
+
+/**
+ * The operator token the demo's own engine and BFF share (AI_OPERATOR_TOKEN when given, else the one
+ * kept sealed from an earlier start, else a new one): the BFF makes each new helpdesk account's
+ * engine account with it, with no configuration.
+ */
+export async function ensureOperatorToken(bffSql: Sql, box: SecretBox, configured?: string): Promise<string> {
+  if (configured) return configured;
+  const kept = await readSealedSetting(bffSql, box, 'engine_operator_token');
+  if (kept) return kept;
+  const made = `op_${randomBytes(32).toString('base64url')}`;
+  await writeSetting(bffSql, 'engine_operator_token', box.seal(made));
+  return made;
 }
 
 /** A setting kept sealed; one sealed with a key this start does not hold counts as never kept (it is made again). */

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
-import { callerOf, requireApiKey, type EngineState } from './auth.ts';
+import { callerOf, requireApiKey, requireOperatorToken, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
 import { createConversationService } from './conversation-service.ts';
@@ -9,6 +9,7 @@ import { idempotency } from './idempotency.ts';
 import { engineOpenApi } from './openapi.ts';
 import { countRequests, refuseOverLimit, type RequestState } from './rate-limit.ts';
 import { addAccountRoutes } from './routes/account.ts';
+import { addOperatorRoutes } from './routes/operator.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
 import { addPublicRoutes } from './routes/public.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
@@ -47,6 +48,12 @@ export interface EngineDeps {
   media?: { maxBytes?: number | undefined };
   /** Calls to actions' URLs (live customers): how long one may take, 10 s by default (SPEC "Limits"). */
   actions?: { timeoutMs?: number | undefined };
+  /**
+   * The installation operator's token (ENGINE_OPERATOR_TOKEN, at least 32 characters): it opens
+   * `/operator/v1/accounts`, where the BFF makes, suspends and deletes the engine account of each
+   * helpdesk account. Unset: those routes refuse every request.
+   */
+  operatorToken?: string | undefined;
   webhooks?: {
     /** Exact origins that may be private anyway (the operator's own BFF); nothing else private is called. */
     allowedPrivateOrigins?: readonly string[];
@@ -88,7 +95,10 @@ export async function createEngine({
   llm,
   media = {},
   actions = {},
+  operatorToken,
 }: EngineDeps): Promise<Engine> {
+  // Checked when built, before anything starts: a token too short to be one stops the process now.
+  const operatorGuard = requireOperatorToken(operatorToken);
   await migrate(sql, ENGINE_MIGRATIONS);
   // Webhook secrets stored before sealing began, or under an older key, are sealed with the current one.
   await resealStored(sql, secrets, [
@@ -139,9 +149,11 @@ export async function createEngine({
   addReportRoutes(keyed, { sql, now });
   addUsageRoutes(keyed, { sql, now });
   addSurveyRoutes(keyed, { sql, now });
+  const operator = new ApiRoutes({ middleware: [operatorGuard] });
+  addOperatorRoutes(operator, { sql, now });
   const open = new ApiRoutes();
   let document: Record<string, unknown> | undefined;
-  const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs]));
+  const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs, ...operator.specs]));
   addPublicRoutes(open, { conversations, document: openApi });
 
   const app = new Koa<RequestState>();
@@ -156,12 +168,12 @@ export async function createEngine({
     await next();
     if (ctx.method === 'POST' && ctx.status < 300) worker.nudge();
   });
-  for (const routes of [open, keyed]) {
+  for (const routes of [open, keyed, operator]) {
     app.use(routes.router.routes() as Koa.Middleware<RequestState>);
     app.use(routes.router.allowedMethods({ throw: true }) as Koa.Middleware<RequestState>);
   }
   const servedRoutes = () =>
-    [open, keyed].flatMap((routes) =>
+    [open, keyed, operator].flatMap((routes) =>
       routes.router.stack
         .filter((layer) => layer.methods.length > 0)
         .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method: method.toLowerCase(), path: String(layer.path) }))),

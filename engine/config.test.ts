@@ -9,6 +9,12 @@ describe("the standalone engine's configuration", () => {
     expect(config.REDIS_URL).toBeUndefined();
   });
 
+  it('reads the operator token that opens /operator/v1/accounts, and refuses one that can be guessed', () => {
+    expect(readEngineConfig({}).ENGINE_OPERATOR_TOKEN).toBeUndefined();
+    expect(readEngineConfig({ ENGINE_OPERATOR_TOKEN: 'o'.repeat(32) }).ENGINE_OPERATOR_TOKEN).toBe('o'.repeat(32));
+    expect(() => readEngineConfig({ ENGINE_OPERATOR_TOKEN: 'o'.repeat(31) })).toThrow(/ENGINE_OPERATOR_TOKEN: must be at least 32 characters/);
+  });
+
   it('reads the private origins webhooks may reach as exact origins, and a Redis URL', () => {
     const config = readEngineConfig({ WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://127.0.0.1:8080, https://bff.internal', REDIS_URL: 'redis://127.0.0.1:6379', SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' });
     expect(config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS).toEqual(['http://127.0.0.1:8080', 'https://bff.internal']);

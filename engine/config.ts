@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LlmSettings } from './brain/llm-client.ts';
-import { DataDir, Host, HttpUrl, LogLevel, OriginList, optionalVariable, Port, PostgresUrl, readEnv, RedisUrl, SecretKeySet, SessionKeySet } from '../shared/server/index.ts';
+import { DataDir, Host, HttpUrl, LogLevel, OperatorToken, OriginList, optionalVariable, Port, PostgresUrl, readEnv, RedisUrl, SecretKeySet, SessionKeySet } from '../shared/server/index.ts';
 
 /**
  * The LLM brain's variables, read by `npm run engine` and `npm start` alike: any OpenAI-compatible
@@ -46,6 +46,8 @@ const Env = z.object({
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** The largest file `POST /v1/media` takes, in bytes: 10 MB by default, at most 50 MB (files are kept in the database). */
   MEDIA_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(10 * 1024 * 1024),
+  /** Opens /operator/v1/accounts (the BFF makes an engine account per helpdesk account there, with its AI_OPERATOR_TOKEN). Unset: those routes refuse every request. */
+  ENGINE_OPERATOR_TOKEN: optionalVariable(OperatorToken),
   /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),

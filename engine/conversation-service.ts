@@ -18,6 +18,8 @@ import {
 import type { Queryable, Sql } from '../shared/server/index.ts';
 import { cardOf, describeResult, isFailure, type ActionDefinition, type ActionInputs } from './brain/actions.ts';
 import { decide, FRESH_MEMORY, type BrainMemory, type Decision } from './brain/brain.ts';
+import { AccountBrainTime } from './brain/account-brain-time.ts';
+import type { Think } from './brain/bounds.ts';
 import type { KnowledgeBase } from './brain/knowledge-base.ts';
 import { decideWithLlm, phraseResult } from './brain/llm-brain.ts';
 import type { LlmClient } from './brain/llm-client.ts';
@@ -61,6 +63,8 @@ export interface ConversationServiceDeps {
   llm?: LlmClient | undefined;
   /** Told a message's events once they are committed: the action requests an action's URL runs are called then (engine/actions/live-actions.ts). */
   onCommitted?: ((events: readonly EngineEvent[]) => void) | undefined;
+  /** Each message's brain time, and each account's a minute (its defaults: engine/brain/account-brain-time.ts). */
+  brainTime?: AccountBrainTime | undefined;
 }
 
 const VOICE_TOKEN_TTL_MS = 10 * 60_000;
@@ -78,7 +82,7 @@ interface Move {
 }
 
 /** The engine's conversations: every route that reads or changes one goes through here. */
-export function createConversationService({ sql, knowledge, now, llm, onCommitted }: ConversationServiceDeps) {
+export function createConversationService({ sql, knowledge, now, llm, onCommitted, brainTime = new AccountBrainTime() }: ConversationServiceDeps) {
   /** The model's words for a caller's action result (undefined: the action's reply template). */
   async function phraseEarly(caller: Caller, id: string, request: ActionResultRequest, actions: ActionDefinition[]) {
     if (!llm) return undefined;
@@ -99,7 +103,7 @@ export function createConversationService({ sql, knowledge, now, llm, onCommitte
    * no model, the agent chose retrieval, the AI does not have the conversation, the message was
    * seen before, or it goes to people anyway (the kill switch, a handover keyword).
    */
-  async function decideEarly(caller: Caller, id: string, text: string, request: SendMessageRequest, kb: KnowledgeBase, actions: ActionDefinition[], onDelta?: (text: string) => void) {
+  async function decideEarly(caller: Caller, id: string, text: string, request: SendMessageRequest, kb: KnowledgeBase, actions: ActionDefinition[], think: Think, onDelta?: (text: string) => void) {
     if (!llm) return undefined;
     const record = await findConversation(sql, caller, id);
     if (!record || record.conversation.state !== 'ai') return undefined;
@@ -108,7 +112,7 @@ export function createConversationService({ sql, knowledge, now, llm, onCommitte
     if (agent.chosenBrain === 'retrieval' || agent.killSwitch || saysHandoverKeyword(text, agent.profile.handover.keywords)) return undefined;
     const history = await recentTurns(sql, id, 8);
     const locale = request.locale ?? record.locale ?? undefined;
-    const early = await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history, agent: agent.profile }, onDelta);
+    const early = await decideWithLlm(llm, { text, memory: record.memory, knowledge: kb, actions, locale, history, agent: agent.profile, think }, onDelta);
     // A sandbox fixture answers the tool call at once: its result goes back to the model, which tells the customer.
     const fixture = early.decision.kind === 'action' && caller.environment === 'sandbox' ? await findSandboxFixture(sql, caller.accountId, early.decision.action.name) : undefined;
     if (early.decision.kind === 'action' && fixture) {
@@ -341,22 +345,26 @@ export function createConversationService({ sql, knowledge, now, llm, onCommitte
       return agent.chosenBrain !== 'retrieval' && !agent.killSwitch;
     },
 
-    /** Refuses now (404, 409) what sendMessage would refuse, so that a streamed answer starts only for a message that can be taken. */
+    /** Refuses now (404, 409, 429) what sendMessage would refuse, so that a streamed answer starts only for a message that can be taken. */
     async checkCanSend(caller: Caller, id: string): Promise<void> {
+      brainTime.refuseWhenSpent(caller.accountId);
       nextState((await conversationOf(caller, id)).conversation.state, 'message');
     },
 
     /**
      * `onDelta` gets the reply's text as an LLM writes it (nothing with the retrieval brain, whose
-     * reply comes whole); the events, and what is kept, are the same either way.
+     * reply comes whole); the events, and what is kept, are the same either way. An account that
+     * spent its brain time for the minute is refused (429) before anything is kept.
      */
     async sendMessage(caller: Caller, id: string, request: SendMessageRequest, onDelta?: (text: string) => void): Promise<SendMessageResponse> {
+      const think = brainTime.forMessage(caller.accountId);
       // The customer's turn is kept at its arrival, so the first answer's time in reports includes a model's wait.
       const receivedAt = now();
       // Retrieval and the action list are read before the transaction, so the lock is held only for writes.
       const [kb, actions] = await Promise.all([knowledge.forAccount(sql, caller.accountId), listActions(sql, caller.accountId)]);
-      const text = maskCodes(request.text);
-      const early = await decideEarly(caller, id, text, request, kb, actions, onDelta);
+      // Masking reads the whole message (all of it is kept): its time is the account's too.
+      const text = think(() => maskCodes(request.text));
+      const early = await decideEarly(caller, id, text, request, kb, actions, think, onDelta);
       const { result: replayed, events } = await withConversation(caller, id, undefined, async (move) => {
         if (request.message_id) {
           const earlier = await findTurnByMessageId(move.tx, id, request.message_id);
@@ -379,7 +387,9 @@ export function createConversationService({ sql, knowledge, now, llm, onCommitte
           } else {
             // The early decision stands unless the conversation moved on meanwhile; then the retrieval brain decides on what is there now.
             const current = early && JSON.stringify(early.memory) === JSON.stringify(move.record.memory) ? early.decision : undefined;
-            const decision = current ?? decide(text, move.record.memory, kb, actions, move.record.locale ?? undefined, agent.profile);
+            const decision =
+              current ??
+              think((budget) => decide(text, move.record.memory, { knowledge: kb, actions, locale: move.record.locale ?? undefined, agent: agent.profile, budget }));
             await greet(move, agent);
             await carryOut(move, applyHandoverRules(decision, text, move.record.memory, agent.profile));
           }

@@ -27,6 +27,7 @@ const engine = await createEngine({
   llm: llmSettings(config),
   media: { maxBytes: config.MEDIA_MAX_BYTES },
   trustProxyHops: config.TRUST_PROXY_HOPS,
+  operatorToken: config.ENGINE_OPERATOR_TOKEN,
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
 });
 engine.webhooks.start(config.WEBHOOK_POLL_MS);

@@ -86,6 +86,8 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     );
   const operationOf = (method: string, template: string): Operation | undefined => document.paths[template]?.[method];
   const isKeyed = (operation: Operation) => (operation.security ?? []).some((requirement) => 'apiKey' in requirement);
+  /** The operator's routes take the installation's operator token, never an API key. */
+  const isOperator = (template: string) => template.startsWith('/operator/');
   const urlOf = (template: string, id = NO_CONVERSATION) => engine.url + template.replace('{id}', id);
 
   /** Validates `value` against the schema at `ref`; gives the problems, or [] when it matches. */
@@ -201,16 +203,19 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     expect(contractProblems(seen.filter(({ status }) => status >= 400))).toEqual([]);
   });
 
-  it('asks for the API key, with 401 and 429 documented, on exactly the operations that refuse a request without one', async () => {
+  it('asks for the API key (the operator token on the operator routes), with 401 and 429 documented, on exactly the operations that refuse a request without one', async () => {
     expect(document.components.securitySchemes['apiKey']).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.components.securitySchemes['operatorToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
     const mismatches: string[] = [];
     for (const { method, path, operation } of operations()) {
       const response = await request(urlOf(path), { method: method.toUpperCase() });
       const refused = response.status === 401 && response.body?.error?.code === 'unauthorized';
       const where = `${method} ${path}`;
-      if (refused !== isKeyed(operation)) mismatches.push(`${where}: security ${JSON.stringify(operation.security)}, but without a key it answers ${response.status}`);
+      const guarded = isKeyed(operation) || isOperator(path);
+      if (refused !== guarded) mismatches.push(`${where}: security ${JSON.stringify(operation.security)}, but without a key it answers ${response.status}`);
       if (refused) {
-        if (JSON.stringify(operation.security) !== JSON.stringify([{ apiKey: [] }])) mismatches.push(`${where}: security is ${JSON.stringify(operation.security)}, not [{apiKey: []}]`);
+        const scheme = isOperator(path) ? 'operatorToken' : 'apiKey';
+        if (JSON.stringify(operation.security) !== JSON.stringify([{ [scheme]: [] }])) mismatches.push(`${where}: security is ${JSON.stringify(operation.security)}, not [{${scheme}: []}]`);
         for (const status of ['401', '429']) if (!operation.responses[status]) mismatches.push(`${where}: no ${status} response`);
       } else if (JSON.stringify(operation.security) !== '[]') {
         mismatches.push(`${where}: takes no key but its security is ${JSON.stringify(operation.security)}`);
@@ -369,6 +374,7 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       'patch /v1/agent': { name: 'Contract' },
       'put /v1/agent/kill-switch': { enabled: false },
       'post /v1/customers/{customer_ref}/merge': { from: 'contract-from' },
+      'post /operator/v1/accounts': { name: 'Contract shop' },
     };
     // JSON bodies; a multipart upload's form (POST /v1/media) is checked in engine/media-routes.test.ts.
     const withBodies = operations().filter(({ operation }) => operation.requestBody?.content?.['application/json']);
@@ -385,7 +391,8 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       if (schemaProblems(ref, withUnknown).length === 0) problems.push(`${where}: the document allows an unknown field`);
       // Well-formed path parameters (a knowledge document's id, an action's name), so that the body is what is refused.
       const url = urlOf(path, path.startsWith('/v1/knowledge/') ? `doc_${'0'.repeat(22)}` : id).replace(/\{(name|action)\}/, 'contract_action');
-      const response = await request(url, { method: method.toUpperCase(), token: isKeyed(operation) ? engine.apiKey : '', body: withUnknown });
+      const token = isOperator(path) ? engine.operatorToken : isKeyed(operation) ? engine.apiKey : '';
+      const response = await request(url, { method: method.toUpperCase(), token, body: withUnknown });
       if (response.status !== 400 || response.body?.error?.code !== 'invalid_request' || !JSON.stringify(response.body).includes('unexpected_field')) {
         problems.push(`${where}: the route does not refuse the unknown field: ${response.status} ${JSON.stringify(response.body)}`);
       }

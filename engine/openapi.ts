@@ -19,9 +19,12 @@ export function engineOpenApi(routes: readonly RouteSpec[]): Record<string, unkn
     description:
       `Open conversations for your customers, send their messages, and read what the AI did as events. Authenticate with your API key as a bearer token (service_test_… for the sandbox, service_live_… for live data). Errors are {error: {code, message, details?}}. Every answer carries X-RateLimit-Limit, -Remaining and -Reset: requests with an API key count against its account and environment (all their keys together), others against the client address (${ADDRESS_REQUESTS_PER_MINUTE} a minute); over the limit the answer is 429 rate_limited with Retry-After.`,
     securitySchemes: {
-      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: service_test_… or service_live_….' },
+      apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: service_test_… or service_live_…. A key of an account the operator suspended answers 403 account_suspended.' },
+      operatorToken: { type: 'http', scheme: 'bearer', description: "The installation operator's token (the engine's ENGINE_OPERATOR_TOKEN): the Operator routes only, never an account's data." },
     },
-    commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'rate_limited', 'idempotency_key_in_use', 'idempotency_key_reused'],
+    commonErrors: ['invalid_json', 'invalid_request', 'unsupported_media_type', 'payload_too_large', 'unauthorized', 'account_suspended', 'rate_limited', 'idempotency_key_in_use', 'idempotency_key_reused'],
+    // The operator's routes keep no Idempotency-Key (a retried create makes a second account).
+    idempotentSchemes: ['apiKey'],
     idempotencyHeader: {
       name: 'Idempotency-Key',
       in: 'header',

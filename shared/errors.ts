@@ -8,6 +8,7 @@ export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  account_suspended: 403,
   origin_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,

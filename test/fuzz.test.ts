@@ -101,7 +101,7 @@ describe('random bad input on every documented operation', () => {
   beforeAll(async () => {
     // The widget limit is lifted here (it has tests of its own), so the cases test the handlers.
     // Every request comes from 127.0.0.1: the Client API's per-address limit would hide its routes.
-    stack = await startStack(undefined, {}, { widgetLimiter: allow, clientApiLimits: { requestsPerAddress: 1_000_000, requestsPerInbox: 1_000_000, contactsPerAddress: 1_000_000, messagesPerContact: 1_000_000 }, messageLimits: { perCustomerPerMinute: 1_000_000, perInboxPerMinute: 1_000_000 } });
+    stack = await startStack(undefined, {}, { widgetLimiter: allow, clientApiLimits: { requestsPerAddress: 1_000_000, requestsPerInbox: 1_000_000, contactsPerAddress: 1_000_000, messagesPerContact: 1_000_000 }, messageLimits: { perCustomerPerMinute: 1_000_000, perAddressPerMinute: 1_000_000, perInboxPerMinute: 1_000_000 } });
     credentials.engine = stack.apiKey;
     const visitor = await newVisitor(stack.url);
     credentials.visitor = visitor.token;
@@ -143,7 +143,9 @@ describe('random bad input on every documented operation', () => {
                 .map((parameter) => `${parameter.name}=${encodeURIComponent(JSON.stringify(randomValue(random)) ?? '')}`)
                 .join('&')}&${random.pick(['x=1', 'limit=-5', 'after=%00', 'types=,,,'])}`
             : '';
-          const token = random.chance(0.85) ? (engine ? credentials.engine : template.startsWith('/v1/widget-sessions') ? stack.siteKey : credentials.visitor) : random.pick(['', 'wst_forged', 'service_test_forged', 'pk_test_forged']);
+          // The engine's operator routes take the installation's operator token (the stack's own engine has one).
+          const good = engine ? (template.startsWith('/operator/') ? stack.operatorToken! : credentials.engine) : template.startsWith('/v1/widget-sessions') ? stack.siteKey : credentials.visitor;
+          const token = random.chance(0.85) ? good : random.pick(['', 'wst_forged', 'service_test_forged', 'pk_test_forged']);
           const sendsBody = method !== 'get' && method !== 'delete';
           const raw = sendsBody && random.chance(0.15) ? random.pick(['{', '[1,', '{"a":}', 'null', '"text"', '{"a":1}'.repeat(3)]) : undefined;
           const body = sendsBody && raw === undefined ? (random.chance(0.8) ? randomObject(random, bodyNames(document, operation)) : randomValue(random)) : undefined;

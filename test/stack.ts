@@ -62,8 +62,12 @@ export async function startStack(driver: Driver = DRIVERS[0]!, env: Record<strin
     ...(driver.databaseUrl ? { DATABASE_URL: driver.databaseUrl } : {}),
     ...env,
   });
-  // Tests make many sessions from one address; the site-key limit has tests of its own.
-  const demo = await runDemo(config, logger, { schemaPrefix: prefix, bff: { siteKeyLimiter: new MemoryRollingLimiter(100_000, 3_600_000), ...bff } });
+  // Tests make many sessions, and send many messages, from one address; the site-key limit and the
+  // per-address message limit have tests of their own.
+  const demo = await runDemo(config, logger, {
+    schemaPrefix: prefix,
+    bff: { siteKeyLimiter: new MemoryRollingLimiter(100_000, 3_600_000), ...bff, messageLimits: { perAddressPerMinute: 100_000, ...bff.messageLimits } },
+  });
   return {
     ...demo,
     async stop() {
@@ -84,6 +88,8 @@ export interface TestEngine {
   liveApiKey: string;
   /** Both keys as a BFF's AI_API_KEY holds them (the sandbox key first). */
   apiKeys: string;
+  /** The installation operator's token (ENGINE_OPERATOR_TOKEN): it opens /operator/v1/accounts. */
+  operatorToken: string;
   /** Stops answering HTTP (connections refused), keeping the store: the engine is "down". */
   pause(): Promise<void>;
   /** Answers again on the same port. */
@@ -101,7 +107,16 @@ export interface TestEngine {
 export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks']; llm?: EngineDeps['llm'] } = {}): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
-  const engine = await createEngine({ sql, logger, ...(now ? { now } : {}), ...(options.tokens ? { tokens: options.tokens } : {}), ...(options.webhooks ? { webhooks: options.webhooks } : {}), ...(options.llm ? { llm: options.llm } : {}) });
+  const operatorToken = `op_${randomToken(40)}`;
+  const engine = await createEngine({
+    sql,
+    logger,
+    operatorToken,
+    ...(now ? { now } : {}),
+    ...(options.tokens ? { tokens: options.tokens } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.llm ? { llm: options.llm } : {}),
+  });
   const accountId = await createAccount(sql, 'Test shop');
   const { key } = await issueApiKey(sql, accountId, 'sandbox');
   const { key: liveKey } = await issueApiKey(sql, accountId, 'live');
@@ -121,6 +136,7 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
     apiKey: key,
     liveApiKey: liveKey,
     apiKeys: `${key},${liveKey}`,
+    operatorToken,
     async issueKey({ otherAccount = false } = {}) {
       const owner = otherAccount ? await createAccount(sql, 'Another shop') : accountId;
       return { ...(await issueApiKey(sql, owner, 'sandbox')), accountId: owner };

@@ -1,7 +1,8 @@
 import { ParleyError, randomToken, type WidgetMessage } from '../../shared/index.ts';
 import { inspectMedia, type Logger, type MediaFacts, type RateLimiter, type Sql, type UploadedFile } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
-import type { Customer, Session } from '../sessions.ts';
+import type { Sender } from '../message-limits.ts';
+import type { Session } from '../sessions.ts';
 import {
   deleteConversationAttachments,
   findAttachment,
@@ -93,7 +94,7 @@ export function createAttachmentService({ sql, storage, maxBytes, conversations,
      * Keeps the customer's message with its files. The same `messageId` again gives the first
      * copy back (nothing is stored twice); a refused file keeps nothing.
      */
-    async send(customer: Customer & Pick<Session, 'standingToCheck'>, uuid: string, message: AttachmentMessage, files: readonly UploadedFile[]): Promise<{ message: WidgetMessage; created: boolean }> {
+    async send(customer: Sender & Pick<Session, 'standingToCheck'>, uuid: string, message: AttachmentMessage, files: readonly UploadedFile[]): Promise<{ message: WidgetMessage; created: boolean }> {
       const checked = check(files);
       const target = await findUploadTarget(sql, customer, uuid, message.messageId);
       if (!target) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);

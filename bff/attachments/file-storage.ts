@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from '../../shared/server/index.ts';
 import { checkKey, type AttachmentStorage } from './storage.ts';
 
 /**
@@ -11,7 +12,7 @@ import { checkKey, type AttachmentStorage } from './storage.ts';
 export class FileAttachmentStorage implements AttachmentStorage {
   readonly kind = 'files';
   readonly #dir: string;
-  #made: Promise<unknown> | undefined;
+  #made = false;
 
   constructor(dir: string) {
     this.#dir = dir;
@@ -19,10 +20,11 @@ export class FileAttachmentStorage implements AttachmentStorage {
 
   async put(key: string, bytes: Buffer): Promise<void> {
     const path = this.#path(key);
-    await (this.#made ??= mkdir(this.#dir, { recursive: true, mode: 0o700 }));
+    if (!this.#made) makePrivateFolder(this.#dir);
+    this.#made = true;
     const temporary = `${path}.${randomBytes(6).toString('hex')}.part`;
     try {
-      await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
+      await writeFile(temporary, bytes, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
       await rename(temporary, path);
     } catch (error) {
       await rm(temporary, { force: true });

@@ -3,7 +3,9 @@ import { ParleyError } from '../../shared/index.ts';
 import type { RateDecision, RateLimiter, Sql, UploadedFile } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import type { Change, Publisher } from '../publisher.ts';
+import type { Sender } from '../message-limits.ts';
 import type { Customer } from '../sessions.ts';
+import { accountSuspendedError, inboxSuspended } from '../store/accounts.ts';
 import {
   clientConversations,
   clientMessages,
@@ -79,6 +81,8 @@ export function createClientService({ sql, conversations, attachments, publisher
   // The Client API is a public, production surface: its contacts are live customers.
   const ownerOf = (contact: ContactRecord): ConversationOwner => ({ inboxId: contact.inboxId, customerRef: contactCustomerRef(contact), environment: 'live' });
   const customerOf = (contact: ContactRecord): Customer => ({ ...ownerOf(contact), verified: contact.hmacVerified });
+  /** The contact sending from `address` (a limit key): an unproved contact's messages count against it too. */
+  const senderOf = (contact: ContactRecord, address: string): Sender => ({ ...customerOf(contact), address });
 
   async function conversationRow(contact: ContactRecord, displayId: string): Promise<ClientConversationRow> {
     const id = Number(displayId);
@@ -115,9 +119,11 @@ export function createClientService({ sql, conversations, attachments, publisher
       return { decision: await floodLimiter.consume(`client-api:${limit}:${key}`, perMinute, at), at };
     },
 
+    /** The inbox of an identifier; a suspended account's inboxes answer 403 `account_suspended`. */
     async inboxOf(identifier: string): Promise<ClientInbox> {
       const inbox = await findInboxByIdentifier(sql, identifier);
       if (!inbox) throw new ParleyError('not_found', `No inbox ${identifier}.`);
+      if (await inboxSuspended(sql, inbox.id)) throw accountSuspendedError();
       return inbox;
     },
 
@@ -217,10 +223,10 @@ export function createClientService({ sql, conversations, attachments, publisher
       await conversations.markRead(customerOf(contact), row.uuid, Number.MAX_SAFE_INTEGER);
     },
 
-    async createMessage(contact: ContactRecord, displayId: string, content: string, echoId: string | undefined) {
+    async createMessage(contact: ContactRecord, address: string, displayId: string, content: string, echoId: string | undefined) {
       const row = await conversationRow(contact, displayId);
       // Without an echo_id the BFF names the message itself; such ids are never echoed back.
-      const { message } = await conversations.send(customerOf(contact), row.uuid, { text: content, message_id: echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}` });
+      const { message } = await conversations.send(senderOf(contact, address), row.uuid, { text: content, message_id: echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}` });
       return messageView(message.id, contact);
     },
 
@@ -228,10 +234,10 @@ export function createClientService({ sql, conversations, attachments, publisher
     attachmentBodyLimit: attachments.bodyLimit,
 
     /** A message with files (Chatwoot's multipart `attachments[]`), with words or without; `echo_id` makes a retry harmless. */
-    async createMessageWithAttachments(contact: ContactRecord, displayId: string, content: string | undefined, echoId: string | undefined, files: readonly UploadedFile[]) {
+    async createMessageWithAttachments(contact: ContactRecord, address: string, displayId: string, content: string | undefined, echoId: string | undefined, files: readonly UploadedFile[]) {
       const row = await conversationRow(contact, displayId);
       const messageId = echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}`;
-      const { message } = await attachments.send(customerOf(contact), row.uuid, { text: content, messageId, uploader: 'client_api' }, files);
+      const { message } = await attachments.send(senderOf(contact, address), row.uuid, { text: content, messageId, uploader: 'client_api' }, files);
       return messageView(message.id, contact);
     },
 
@@ -248,7 +254,7 @@ export function createClientService({ sql, conversations, attachments, publisher
      * Answers an interactive message: choices or form values (arrays), or the CSAT rating. A choice
      * picked in an open conversation is also the customer's next message to the AI, as in the widget.
      */
-    async updateMessage(contact: ContactRecord, displayId: string, messageId: string, submitted: SubmittedValues) {
+    async updateMessage(contact: ContactRecord, address: string, displayId: string, messageId: string, submitted: SubmittedValues) {
       const row = await conversationRow(contact, displayId);
       const id = Number(messageId);
       const message = Number.isSafeInteger(id) ? await findAnswerableMessage(sql, row.id, id) : undefined;
@@ -271,7 +277,7 @@ export function createClientService({ sql, conversations, attachments, publisher
       const text = picked?.value || picked?.title;
       if (message.attributes?.choices?.length && text && row.status !== 'resolved') {
         // One message per answered offer: a repeated PATCH changes the stored values, not the conversation.
-        await conversations.send(customerOf(contact), row.uuid, { text, message_id: `${SERVER_MESSAGE_ID_PREFIX}choice.${message.id}` });
+        await conversations.send(senderOf(contact, address), row.uuid, { text, message_id: `${SERVER_MESSAGE_ID_PREFIX}choice.${message.id}` });
       }
       return messageView(message.id, contact);
     },

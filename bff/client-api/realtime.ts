@@ -1,6 +1,7 @@
 import type { Server } from 'socket.io';
 import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../publisher.ts';
+import { inboxSuspended } from '../store/accounts.ts';
 import { findContactById, findContactByPubsubToken, type ContactRecord } from '../store/contacts.ts';
 import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './client-service.ts';
 
@@ -9,6 +10,8 @@ export const CLIENT_NAMESPACE = '/client';
 
 /** Every socket of one contact joins this room. */
 export const contactRoom = (contactId: number) => `contact:${contactId}`;
+/** Every socket of every contact of one inbox joins this room (closed at once when its account is suspended or deleted). */
+export const clientInboxRoom = (inboxId: string) => `inbox:${inboxId}`;
 const contactIdOf = (customerRef: string): number | undefined => {
   const match = /^ctc_(\d+)$/.exec(customerRef);
   return match ? Number(match[1]) : undefined;
@@ -25,16 +28,17 @@ export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl 
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
     if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token)) return next(new Error('unauthorized: send the contact pubsub_token as auth.pubsub_token'));
-    findContactByPubsubToken(sql, token).then(
-      (contact) => {
-        if (!contact) return next(new Error('unauthorized: the pubsub_token is not valid'));
-        socket.data.contactId = contact.id;
-        next();
-      },
-      () => next(new Error('unauthorized: the pubsub_token could not be checked')),
-    );
+    (async () => {
+      const contact = await findContactByPubsubToken(sql, token);
+      if (!contact) return next(new Error('unauthorized: the pubsub_token is not valid'));
+      // A suspended account's contacts are refused, as its Client API is.
+      if (await inboxSuspended(sql, contact.inboxId)) return next(Object.assign(new Error('account_suspended: this account is suspended'), { data: { code: 'account_suspended' } }));
+      socket.data.contactId = contact.id;
+      socket.data.inboxId = contact.inboxId;
+      next();
+    })().catch(() => next(new Error('unauthorized: the pubsub_token could not be checked')));
   });
-  namespace.on('connection', (socket) => void socket.join(contactRoom(socket.data.contactId as number)));
+  namespace.on('connection', (socket) => void socket.join([contactRoom(socket.data.contactId as number), clientInboxRoom(socket.data.inboxId as string)]));
 
   /** One batch, shaped for the contact, in order. */
   async function pushes({ conversation, changes }: ChangeBatch, contact: ContactRecord): Promise<[string, unknown][]> {

@@ -36,7 +36,7 @@ const inboxParams = z.strictObject({ inbox_identifier: InboxIdentifier });
 const contactParams = inboxParams.extend({ contact_identifier: ContactIdentifier });
 const conversationParams = contactParams.extend({ conversation_id: z.string().max(20) });
 const messageParams = conversationParams.extend({ message_id: z.string().max(20) });
-const errors = ['not_found', 'unauthorized', 'rate_limited'] as const;
+const errors = ['not_found', 'unauthorized', 'account_suspended', 'rate_limited'] as const;
 
 /** The client's address (the limits count by it), and what the path's identifiers name, loaded once per request. */
 export interface DeskState {
@@ -92,7 +92,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
     .param('contact_identifier', async (value, ctx) => {
       ctx.state.contact = await client.contactOf(ctx.state.inbox, parseWith(ContactIdentifier, value, 'path'));
     })
-    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: PublicInbox } }, errors: ['not_found', 'rate_limited'] }, async (ctx) => {
+    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: PublicInbox } }, errors: ['not_found', 'account_suspended', 'rate_limited'] }, async (ctx) => {
       ctx.body = inboxShape(ctx.state.inbox);
     })
     .add(
@@ -237,11 +237,11 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         const stray = files.find((file) => file.field !== 'attachments[]' && file.field !== 'attachments');
         if (stray) throw new ParleyError('invalid_request', `Send files as attachments[], not ${stray.field}.`, { problems: [{ field: stray.field, message: 'not a field of this form' }] });
         if (files.length > 0) {
-          ctx.body = await client.createMessageWithAttachments(ctx.state.contact, params.conversation_id, body.content || undefined, body.echo_id, files);
+          ctx.body = await client.createMessageWithAttachments(ctx.state.contact, ctx.state.address, params.conversation_id, body.content || undefined, body.echo_id, files);
           return;
         }
         if (!body.content) throw new ParleyError('invalid_request', 'Send content, attachments[], or both.', { problems: [{ field: 'content', message: 'required without attachments' }] });
-        ctx.body = await client.createMessage(ctx.state.contact, params.conversation_id, body.content, body.echo_id);
+        ctx.body = await client.createMessage(ctx.state.contact, ctx.state.address, params.conversation_id, body.content, body.echo_id);
       },
     )
     .add(
@@ -287,7 +287,7 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         errors: [...errors, 'unprocessable'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await client.updateMessage(ctx.state.contact, params.conversation_id, params.message_id, body.submitted_values);
+        ctx.body = await client.updateMessage(ctx.state.contact, ctx.state.address, params.conversation_id, params.message_id, body.submitted_values);
       },
     )
     .add(

@@ -1,7 +1,7 @@
 import type { Context, Middleware } from 'koa';
 import { ParleyError } from '../../shared/index.ts';
 import { clientAddress, type Sql } from '../../shared/server/index.ts';
-import { roleIn, type Role } from '../store/accounts.ts';
+import { accountSuspended, accountSuspendedError, roleIn, type Role } from '../store/accounts.ts';
 import { findAgentBot, type AgentBotRecord } from '../store/agent-bots.ts';
 import type { Actor } from '../store/audit-log.ts';
 import { findPlatformToken, findTokenHolder } from '../store/credentials.ts';
@@ -67,10 +67,15 @@ export function applicationAuth(sql: Sql, now: () => Date, trustProxyHops: numbe
   };
 }
 
-/** What the caller may be in an account: its role, `bot` for a bot of the account, or nothing. */
+/**
+ * What the caller may be in an account: its role, `bot` for a bot of the account, or nothing. A
+ * member of a suspended account is refused (403 `account_suspended`): the account's people and bots
+ * reach nothing of it until the operator resumes it.
+ */
 export async function standingIn(sql: Sql, caller: Caller, accountId: number): Promise<Role | 'bot' | undefined> {
-  if (caller.kind === 'agent_bot') return caller.bot.accountId === accountId ? 'bot' : undefined;
-  return roleIn(sql, accountId, caller.user.id);
+  const standing = caller.kind === 'agent_bot' ? (caller.bot.accountId === accountId ? 'bot' : undefined) : await roleIn(sql, accountId, caller.user.id);
+  if (standing && (await accountSuspended(sql, accountId))) throw accountSuspendedError();
+  return standing;
 }
 
 /**

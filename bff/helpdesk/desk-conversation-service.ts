@@ -4,7 +4,7 @@ import { ParleyError, type EngineEvent } from '../../shared/index.ts';
 import type { Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
 import { EngineCallError } from '../engine-client.ts';
-import type { EngineKeys } from '../engine-keys.ts';
+import type { EngineAccounts } from '../engine-accounts.ts';
 import type { EngineEventRecorder } from '../engine-events.ts';
 import { givenCustomerRef } from '../customer-refs.ts';
 import type { Change, Publisher } from '../publisher.ts';
@@ -45,7 +45,7 @@ function unlessMadeAlready(error: unknown): undefined {
 
 export interface DeskConversationDeps {
   sql: Sql;
-  engines: EngineKeys;
+  engines: Pick<EngineAccounts, 'forInbox'>;
   recorder: EngineEventRecorder;
   conversations: ConversationService;
   now: () => Date;
@@ -65,8 +65,8 @@ export interface DeskConversationDeps {
  */
 export function createDeskConversationService(deps: DeskConversationDeps) {
   const { sql, engines, recorder, conversations, publisher, now, publicUrl = '' } = deps;
-  // Each conversation goes to the engine with the key of its own environment.
-  const engineOf = (record: ConversationRecord) => engines.for(record.environment);
+  // Each conversation goes to the engine with the key of its account's engine account and its own environment.
+  const engineOf = (record: ConversationRecord) => engines.forInbox(record.inboxId, record.environment);
 
   /** The inboxes the caller may see: every one (administrators), those they answer (agents), those it is connected to (bots). */
   async function visibleInboxIds(accountId: number, caller: Caller, standing: Role | 'bot'): Promise<string[] | undefined> {
@@ -92,7 +92,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
 
   async function engineConversation(record: ConversationRecord): Promise<string> {
     if (record.engineConversationId) return record.engineConversationId;
-    const opened = await engineOf(record).openConversation(givenCustomerRef(record.customerRef), `open-${record.uuid}`).catch(engineFailure);
+    const opened = await (await engineOf(record)).openConversation(givenCustomerRef(record.customerRef), `open-${record.uuid}`).catch(engineFailure);
     return (record.engineConversationId = await attachEngineConversation(sql, record.id, opened.id));
   }
 
@@ -112,12 +112,12 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
 
   /** People take the conversation from the AI (the AI goes quiet). */
   async function handOver(conversation: ConversationRecord, reason: string, key: string): Promise<void> {
-    const change = await engineOf(conversation).handover(await engineConversation(conversation), reason, `handover-${conversation.uuid}-${key}`).catch(unlessMadeAlready);
+    const change = await (await engineOf(conversation)).handover(await engineConversation(conversation), reason, `handover-${conversation.uuid}-${key}`).catch(unlessMadeAlready);
     if (change) await record(conversation, change.events);
   }
 
   async function handBack(conversation: ConversationRecord): Promise<void> {
-    const change = await engineOf(conversation).handback(await engineConversation(conversation), `handback-${conversation.uuid}-${randomUUID()}`).catch(engineFailure);
+    const change = await (await engineOf(conversation)).handback(await engineConversation(conversation), `handback-${conversation.uuid}-${randomUUID()}`).catch(engineFailure);
     await record(conversation, change.events);
   }
 
@@ -147,11 +147,11 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
     const from = conversation.engineConversationId;
     if (from && !conversation.engineClosed) {
       // The relay's own key: whichever of us comes second gets the same answer.
-      const closed = await engineOf(conversation).close(from, `close-${conversation.uuid}`).catch(unlessMadeAlready);
+      const closed = await (await engineOf(conversation)).close(from, `close-${conversation.uuid}`).catch(unlessMadeAlready);
       if (closed) await record(conversation, closed.events);
     }
-    const opened = await engineOf(conversation).openConversation(givenCustomerRef(conversation.customerRef), `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
-    const handover = await engineOf(conversation)
+    const opened = await (await engineOf(conversation)).openConversation(givenCustomerRef(conversation.customerRef), `reopen-${conversation.uuid}-${from ?? 'none'}`).catch(engineFailure);
+    const handover = await (await engineOf(conversation))
       .handover(opened.id, 'a person reopened the conversation from the helpdesk', `handover-${conversation.uuid}-${opened.id}`)
       .catch(unlessMadeAlready);
     const outcome = await commit(conversation, async (tx) => ({ value: await reopenConversation(tx, conversation.id, from, opened.id, now()), change: { type: 'reopened' } }));
@@ -238,7 +238,7 @@ export function createDeskConversationService(deps: DeskConversationDeps) {
       if (conversation.record.handledBy === 'ai') await handOver(conversation.record, 'a person answered from the helpdesk', key);
       const engineId = await engineConversation(conversation.record);
       const authorRef = 'userId' in sender ? `user:${sender.userId}` : `agent_bot:${sender.agentBotId}`;
-      const answer = await engineOf(conversation.record).humanMessage(engineId, { text: body.content, author_name: author, author_ref: authorRef }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
+      const answer = await (await engineOf(conversation.record)).humanMessage(engineId, { text: body.content, author_name: author, author_ref: authorRef }, `human-${conversation.record.uuid}-${key}`).catch(engineFailure);
       await record(conversation.record, answer.events);
       const event = answer.events.find((candidate) => candidate.type === 'conversation.human_message');
       if (!event) throw new ParleyError('upstream_unavailable', 'The AI engine did not confirm the message; try again with the same echo_id.');

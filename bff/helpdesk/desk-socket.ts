@@ -34,6 +34,8 @@ type DeskSocket = Socket<DeskClientEvents, DeskServerEvents, Record<string, neve
 const accountRoom = (accountId: number) => `desk:account:${accountId}`;
 const inboxRoom = (inboxId: string) => `desk:inbox:${inboxId}`;
 const conversationRoom = (id: number) => `desk:conversation:${id}`;
+/** The rooms every console connected to an account is in (its administrators', its inboxes' agents'): closed when the account is suspended or deleted. */
+export const deskRoomsOf = (accountId: number, inboxIds: readonly string[]): string[] => [accountRoom(accountId), ...inboxIds.map(inboxRoom)];
 
 /** Which change says what to the list, most telling first (a batch is told by its most telling change). */
 const WHAT: Partial<Record<ChangeBatch['changes'][number]['type'], { what: DeskConversationChanged['what']; rank: number }>> = {

@@ -6,6 +6,7 @@ import {
   deleteAccount,
   deleteAccountUser,
   findAccount,
+  inboxIdsOf,
   insertAccount,
   listAccountUsers,
   updateAccount,
@@ -22,6 +23,7 @@ import { deleteUser, findUser, findUserByEmail, insertUser, updateUser, type Use
 import type { AccountUpdate, AgentBotCreate, AgentBotUpdate, AuditLogQuery, PlatformAccountCreate, PlatformAccountUpdate, UserCreate, UserUpdate } from './schemas.ts';
 import { deskReceiverUrl } from './desk-webhooks.ts';
 import { accountViewShape, agentBotShape, auditLogShape, platformAccountShape, userShape } from './shapes.ts';
+import type { EngineAccountProvisioning } from '../engine-account-provisioning.ts';
 
 /** How long a one-time sign-in link works. */
 export const SIGN_IN_LINK_TTL_MS = 5 * 60_000;
@@ -59,8 +61,19 @@ const botChanges = (body: z.infer<typeof AgentBotUpdate>, policy: TargetPolicy) 
  * change to an account runs in one transaction with its audit entry (who, what, when, before and
  * after). The Platform API reaches only what its token created; others are "not found".
  */
-/** `policy`: the operator's own private origins an agent bot's outgoing_url may name. */
-export function createHelpdeskService({ sql, now, policy, secrets }: { sql: Sql; now: () => Date; policy: TargetPolicy; secrets: SecretBox }) {
+export interface HelpdeskServiceDeps {
+  sql: Sql;
+  now: () => Date;
+  /** The operator's own private origins an agent bot's outgoing_url may name. */
+  policy: TargetPolicy;
+  secrets: SecretBox;
+  /** Each account's own engine account: made, suspended, resumed and deleted with it. */
+  engineAccounts: EngineAccountProvisioning;
+  /** An account was suspended or deleted: whoever is connected to it (widgets, contacts, the console) is disconnected, on every node. */
+  onAccountClosed?: ((accountId: number, inboxIds: string[]) => void) | undefined;
+}
+
+export function createHelpdeskService({ sql, now, policy, secrets, engineAccounts, onAccountClosed }: HelpdeskServiceDeps) {
   const audit = (db: Queryable, accountId: number, actor: Actor, type: string, id: string | number, action: 'create' | 'update' | 'destroy', before?: object, after?: object) =>
     writeAudit(db, { accountId, actor, auditableType: type, auditableId: id, action, changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>) }, now());
 
@@ -92,23 +105,47 @@ export function createHelpdeskService({ sql, now, policy, secrets }: { sql: Sql;
 
   return {
     // Platform API: accounts.
+    /**
+     * Makes the account with an engine account of its own (made first: without it, nothing is made
+     * here), then has the engine post its events here.
+     */
     async createAccount(platformTokenId: number, actor: Actor, body: z.infer<typeof PlatformAccountCreate>) {
-      return sql.transaction(async (tx) => {
-        const account = await insertAccount(tx, { ...accountChanges(body), name: body.name }, platformTokenId, now());
-        await audit(tx, account.id, actor, 'Account', account.id, 'create', {}, platformAccountShape(account));
-        return platformAccountShape(account);
-      });
+      const opened = await engineAccounts.open(body.name, body.status === 'suspended');
+      let account: AccountRecord;
+      try {
+        account = await sql.transaction(async (tx) => {
+          const made = await insertAccount(tx, { ...accountChanges(body), name: body.name }, platformTokenId, now());
+          await engineAccounts.keep(tx, made.id, opened);
+          await audit(tx, made.id, actor, 'Account', made.id, 'create', {}, platformAccountShape(made));
+          return made;
+        });
+      } catch (error) {
+        await engineAccounts.abandon(opened);
+        throw error;
+      }
+      await engineAccounts.connectWebhooks(account.id);
+      return platformAccountShape(account);
     },
     async getAccount(platformTokenId: number, id: number) {
       return platformAccountShape(await platformAccount(platformTokenId, id));
     },
+    /** A change of status reaches the account's engine account first; a suspension disconnects everyone connected to the account. */
     async patchAccount(platformTokenId: number, actor: Actor, id: number, body: AccountFields) {
       const before = await platformAccount(platformTokenId, id);
-      return changeAccount(before, actor, accountChanges(body));
+      const statusChanges = body.status !== undefined && body.status !== before.status;
+      if (statusChanges) await engineAccounts.setSuspended(id, body.status === 'suspended');
+      const after = await changeAccount(before, actor, accountChanges(body));
+      if (statusChanges && body.status === 'suspended') onAccountClosed?.(id, await inboxIdsOf(sql, id));
+      if (statusChanges && body.status === 'active') await engineAccounts.connectWebhooks(id);
+      return after;
     },
+    /** Deletes the account's engine account (with everything it holds there), then the account; everyone connected to it is disconnected. */
     async deleteAccount(platformTokenId: number, id: number) {
       await platformAccount(platformTokenId, id);
+      const inboxIds = await inboxIdsOf(sql, id);
+      await engineAccounts.remove(id);
       await sql.transaction((tx) => deleteAccount(tx, id));
+      onAccountClosed?.(id, inboxIds);
     },
 
     // Platform API: account users.

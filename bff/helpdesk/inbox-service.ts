@@ -25,6 +25,7 @@ import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import { findAgentBot } from '../store/agent-bots.ts';
 import { changesBetween, writeAudit, type Actor } from '../store/audit-log.ts';
 import { findUser } from '../store/users.ts';
+import { MESSAGE_LIMITS } from '../message-limits.ts';
 import { personShape } from './shapes.ts';
 import type { Agent, Inbox, InboxCreate, InboxFields, SiteKey, SiteKeyCreate } from './schemas.ts';
 
@@ -50,6 +51,7 @@ const inboxChanges = (body: InboxFields): InboxChanges => ({
   greetingTranslations: body.greeting_translations,
   email: body.email,
   workingHours: body.working_hours,
+  aiMessagesPerAddressPerMinute: body.ai_messages_per_address_per_minute,
 });
 
 export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
@@ -81,6 +83,7 @@ export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
   greeting_translations: inbox.presentation.greetingTranslations,
   email: inbox.presentation.email,
   working_hours: [...(inbox.presentation.workingHours ?? ALWAYS_OPEN)],
+  ai_messages_per_address_per_minute: inbox.aiMessagesPerAddressPerMinute ?? MESSAGE_LIMITS.perAddressPerMinute,
 });
 
 export const siteKeyShape = (key: SiteKeyRecord, shown = false): SiteKey => ({

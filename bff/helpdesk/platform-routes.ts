@@ -32,22 +32,58 @@ const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
  */
 export function addPlatformRoutes(routes: ApiRoutes<PlatformState>, helpdesk: HelpdeskService, baseUrl: (origin: string) => string): void {
   routes
-    .add({ method: 'post', path: `${base}/accounts`, tag, security, summary: 'Create an account', body: PlatformAccountCreate, responses: { 200: { description: 'The account.', schema: PlatformAccount } }, errors: [...errors] }, async (ctx, { body }) => {
-      ctx.body = await helpdesk.createAccount(ctx.state.platformTokenId, ctx.state.actor, body);
-    })
+    .add(
+      {
+        method: 'post',
+        path: `${base}/accounts`,
+        tag,
+        security,
+        summary: 'Create an account, with an engine account of its own',
+        description: "The account's engine account (a key per environment) is made at the engine first: without the BFF's AI_OPERATOR_TOKEN the answer is 503 not_configured, and while the engine cannot be reached 503 upstream_unavailable; either way nothing is made.",
+        body: PlatformAccountCreate,
+        responses: { 200: { description: 'The account.', schema: PlatformAccount } },
+        errors: [...errors, 'not_configured', 'upstream_unavailable'],
+      },
+      async (ctx, { body }) => {
+        ctx.body = await helpdesk.createAccount(ctx.state.platformTokenId, ctx.state.actor, body);
+      },
+    )
     .add({ method: 'get', path: `${base}/accounts/:account_id`, tag, security, summary: 'An account', params: AccountParams, responses: { 200: { description: 'The account.', schema: PlatformAccount } }, errors: [...errors] }, async (ctx, { params }) => {
       ctx.body = await helpdesk.getAccount(ctx.state.platformTokenId, params.account_id);
     })
     .add(
-      { method: 'patch', path: `${base}/accounts/:account_id`, tag, security, summary: 'Change an account', params: AccountParams, body: PlatformAccountUpdate, responses: { 200: { description: 'The account.', schema: PlatformAccount } }, errors: [...errors] },
+      {
+        method: 'patch',
+        path: `${base}/accounts/:account_id`,
+        tag,
+        security,
+        summary: 'Change an account',
+        description: "status suspended refuses the account's people, Client API, site keys, sessions and engine keys with 403 account_suspended at once (and closes their sockets), until status active.",
+        params: AccountParams,
+        body: PlatformAccountUpdate,
+        responses: { 200: { description: 'The account.', schema: PlatformAccount } },
+        errors: [...errors, 'not_configured', 'upstream_unavailable'],
+      },
       async (ctx, { params, body }) => {
         ctx.body = await helpdesk.patchAccount(ctx.state.platformTokenId, ctx.state.actor, params.account_id, body);
       },
     )
-    .add({ method: 'delete', path: `${base}/accounts/:account_id`, tag, security, summary: 'Delete an account and everything in it', params: AccountParams, responses: empty, errors: [...errors] }, async (ctx, { params }) => {
-      await helpdesk.deleteAccount(ctx.state.platformTokenId, params.account_id);
-      ctx.body = '';
-    })
+    .add(
+      {
+        method: 'delete',
+        path: `${base}/accounts/:account_id`,
+        tag,
+        security,
+        summary: 'Delete an account and everything in it, its engine account included',
+        params: AccountParams,
+        responses: empty,
+        errors: [...errors, 'not_configured', 'upstream_unavailable'],
+      },
+      async (ctx, { params }) => {
+        await helpdesk.deleteAccount(ctx.state.platformTokenId, params.account_id);
+        ctx.body = '';
+      },
+    )
     .add(
       { method: 'get', path: `${base}/accounts/:account_id/account_users`, tag, security, summary: "The account's people and their roles", params: AccountParams, responses: { 200: { description: 'The account users.', schema: z.array(AccountUser) } }, errors: [...errors] },
       async (ctx, { params }) => {

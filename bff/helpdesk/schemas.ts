@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ReplyTime } from '../../shared/index.ts';
 import { Origin } from '../../shared/server/index.ts';
 import { PublicAttachment } from '../attachments/shapes.ts';
+import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../message-limits.ts';
 
 /**
  * Requests and answers of the helpdesk Platform API (`/platform/api/v1`) and Application API
@@ -212,6 +213,17 @@ const WorkingHours = z
   .length(7)
   .refine((days) => new Set(days.map((day) => day.day_of_week)).size === 7, 'each day of the week (0 Sunday … 6 Saturday) once');
 
+const { least, most } = AI_MESSAGES_PER_ADDRESS_RANGE;
+/** A whole number, also as a form's or a command line's text (the inbox's PATCH takes forms). */
+const PerMinute = z.number().int().min(least).max(most);
+export const AiMessagesPerAddress = z
+  .union([PerMinute, z.string().regex(/^\d{1,9}$/, 'a whole number').transform(Number).pipe(PerMinute)])
+  .nullable()
+  .describe(
+    `New messages a minute that one client address (an IPv6 client by its /64) may send this inbox's AI, from visitors and unproved contacts together: ${least} (the default) to ${most}. ` +
+      'Raise it when many customers share one address (an office, a mobile network); null goes back to the default. Over it a message is refused with 429 rate_limited and Retry-After, and nothing is kept.',
+  );
+
 export const InboxCreate = z.strictObject({
   name: Name,
   greeting_enabled: Flag.optional(),
@@ -243,6 +255,8 @@ export const InboxCreate = z.strictObject({
   email: z.union([z.literal(''), Email]).optional(),
   /** Seven days of Chatwoot's weekly schedule, in the inbox's timezone; used while working_hours_enabled. */
   working_hours: WorkingHours.optional(),
+  /** Raises the per-address limit of messages to the AI (issue 26); null: the default. */
+  ai_messages_per_address_per_minute: AiMessagesPerAddress.optional(),
 });
 export const InboxUpdate = InboxCreate.partial();
 export type InboxFields = z.infer<typeof InboxUpdate>;
@@ -279,6 +293,7 @@ export const Inbox = z.object({
   greeting_translations: z.record(z.string(), z.string()),
   email: z.string(),
   working_hours: z.array(z.object({ day_of_week: z.number().int(), closed_all_day: z.boolean(), open_all_day: z.boolean(), open_hour: z.number().int().nullable(), open_minutes: z.number().int().nullable(), close_hour: z.number().int().nullable(), close_minutes: z.number().int().nullable() })),
+  ai_messages_per_address_per_minute: z.number().int().describe(`New messages a minute one client address may send this inbox's AI (${least} unless raised).`),
 });
 export type Inbox = z.infer<typeof Inbox>;
 

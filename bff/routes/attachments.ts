@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AttachmentParams, ConversationUuid, SendWidgetAttachmentFields, WidgetMessage } from '../../shared/index.ts';
-import type { ApiRoutes } from '../../shared/server/index.ts';
+import { clientLimitKey, type ApiRoutes } from '../../shared/server/index.ts';
 import type { AttachmentService } from '../attachments/attachment-service.ts';
 import { sendAttachment } from '../attachments/serve.ts';
 import type { ConversationService } from '../conversation-service.ts';
@@ -12,8 +12,9 @@ const security = 'sessionToken';
 /**
  * The widget's attachments: a customer sends a photo or a PDF into their conversation, and reads
  * back the files of their own conversations (with the same `wst_` session token, in the header).
+ * A file is a message too, counted as one against the client's address (`trustProxyHops`).
  */
-export function addWidgetAttachmentRoutes(routes: ApiRoutes<WidgetState>, attachments: AttachmentService, conversations: Pick<ConversationService, 'mine'>): void {
+export function addWidgetAttachmentRoutes(routes: ApiRoutes<WidgetState>, attachments: AttachmentService, conversations: Pick<ConversationService, 'mine'>, trustProxyHops: number): void {
   routes
     .add(
       {
@@ -33,7 +34,8 @@ export function addWidgetAttachmentRoutes(routes: ApiRoutes<WidgetState>, attach
         errors: ['not_found', 'invalid_state', 'unprocessable'],
       },
       async (ctx, { params, body, files }) => {
-        const sent = await attachments.send(ctx.state.session, params.id, { text: body.text, messageId: body.message_id, uploader: 'widget' }, files);
+        const sender = { ...ctx.state.session, address: clientLimitKey(ctx.req, trustProxyHops) };
+        const sent = await attachments.send(sender, params.id, { text: body.text, messageId: body.message_id, uploader: 'widget' }, files);
         ctx.status = sent.created ? 201 : 200;
         ctx.body = sent.message;
       },

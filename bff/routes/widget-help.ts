@@ -28,7 +28,7 @@ export function addWidgetHelpRoutes(routes: ApiRoutes<WidgetState>, help: HelpAr
         errors: ['upstream_unavailable'],
       },
       async (ctx, { query }) => {
-        ctx.body = { articles: await help.search(ctx.state.session.environment, query.q) };
+        ctx.body = { articles: await help.search(ctx.state.session, query.q) };
       },
     )
     .add(
@@ -44,7 +44,7 @@ export function addWidgetHelpRoutes(routes: ApiRoutes<WidgetState>, help: HelpAr
         errors: ['not_found', 'upstream_unavailable'],
       },
       async (ctx, { params }) => {
-        ctx.body = await help.article(ctx.state.session.environment, params.id);
+        ctx.body = await help.article(ctx.state.session, params.id);
       },
     );
 }

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
 import { bearerToken, clientLimitKey, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
 import { EngineCallError } from '../engine-client.ts';
-import type { EngineKeys } from '../engine-keys.ts';
+import type { EngineAccounts } from '../engine-accounts.ts';
 import { assertSiteKeyOrigin } from '../origins.ts';
 import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from '../sessions.ts';
+import { accountSuspendedError, inboxSuspended } from '../store/accounts.ts';
 import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
 
 export const DEFAULT_SESSION_TTL_S = 3600;
@@ -14,8 +15,8 @@ const UPSTREAM_RETRY_AFTER_MS = 5_000;
 export interface SessionRouteDeps {
   sql: Sql;
   sessions: WidgetSessions;
-  engines: EngineKeys;
-  /** This BFF's engine account (its key's): a site's API key must be of the same. */
+  engines: EngineAccounts;
+  /** The installation's engine account (its configured keys'): a site's API key must be of the same. */
   ownAccountId: () => Promise<string>;
   siteKeyLimiter: RollingLimiter;
   trustProxyHops: number;
@@ -43,7 +44,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           'With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?}; ttl_s defaults to 3600 and is at most 21600.',
         body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
         responses: { 201: { description: 'The session.', schema: WidgetSession } },
-        errors: ['origin_not_allowed', 'rate_limited', 'upstream_unavailable', 'not_configured'],
+        errors: ['origin_not_allowed', 'account_suspended', 'rate_limited', 'upstream_unavailable', 'not_configured'],
       },
       async (ctx) => {
         const credential = bearerToken(ctx);
@@ -59,9 +60,10 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           }
           const siteKey = await findSiteKey(sql, credential);
           if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
+          if (await inboxSuspended(sql, siteKey.inboxId)) throw accountSuspendedError();
           assertSiteKeyOrigin(siteKey.environment, siteKey.allowedOrigins, ctx.get('origin'));
           // A customer of an environment this BFF holds no engine key for could never be answered.
-          engines.for(siteKey.environment);
+          await engines.forInbox(siteKey.inboxId, siteKey.environment);
           const body = await readJson(ctx, VisitorSessionRequest);
           ctx.status = 201;
           ctx.body = await visitorSession(siteKey, body.token);
@@ -70,7 +72,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         if (credential.startsWith('service_')) {
           const body = await readJson(ctx, VerifiedSessionRequest);
           const { environment, accountId } = await checkApiKey(credential);
-          engines.for(environment);
+          engines.installation.for(environment);
           const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
           const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
           ctx.status = 201;
@@ -139,7 +141,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
   /** Checks a site's server's API key with the engine: valid now, and of this BFF's own account. */
   async function checkApiKey(apiKey: string): Promise<{ environment: 'sandbox' | 'live'; accountId: string }> {
     try {
-      const [me, own] = await Promise.all([engines.first.withKey(apiKey).me(), ownAccountId()]);
+      const [me, own] = await Promise.all([engines.installation.first.withKey(apiKey).me(), ownAccountId()]);
       if (me.account_id !== own) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
       return { environment: me.environment, accountId: me.account_id };
     } catch (error) {

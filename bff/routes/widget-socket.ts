@@ -17,6 +17,8 @@ import type { Session, WidgetSessions } from '../sessions.ts';
 
 /** Every tab of one customer joins this room. */
 export const customerRoom = (inboxId: string, customerRef: string): string => `customer:${inboxId}:${customerRef}`;
+/** Every tab of every customer of one inbox joins this room (closed at once when its account is suspended or deleted). */
+export const widgetInboxRoom = (inboxId: string): string => `inbox:${inboxId}`;
 
 interface SocketData {
   session: Session;
@@ -109,7 +111,7 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
   // their conversations.
   widget.on('connection', (socket) => {
     const { session } = socket.data;
-    if (!socket.recovered) void socket.join([customerRoom(session.inboxId, session.customerRef), sessionRoom(session.jti)]);
+    if (!socket.recovered) void socket.join([customerRoom(session.inboxId, session.customerRef), sessionRoom(session.jti), widgetInboxRoom(session.inboxId)]);
     // The token is checked at the handshake; when it expires the socket closes (the widget
     // reconnects with its renewed token), and a revoked one is closed by the room above.
     const expires = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())));

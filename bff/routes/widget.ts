@@ -16,20 +16,23 @@ import {
   WidgetConversationList,
   WidgetMessage,
 } from '../../shared/index.ts';
-import { MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
+import { clientLimitKey, MESSAGE_BODY_LIMIT, type ApiRoutes } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversation-service.ts';
+import { MESSAGE_LIMITS } from '../message-limits.ts';
 import type { DeskWebhooks } from '../helpdesk/desk-webhooks.ts';
 import type { WidgetState } from '../session-auth.ts';
 
 const tag = 'Widget';
 const security = 'sessionToken';
 const params = ConversationUuid;
+const { perCustomerPerMinute, perAddressPerMinute, perInboxPerMinute } = MESSAGE_LIMITS;
 
 /**
  * `/v1/widget/...`: what the widget (and the hosted chat, and apps) call with a `wst_` session token.
- * `opened` hears that a customer opened the chat (the config is what the widget asks for first).
+ * `opened` hears that a customer opened the chat (the config is what the widget asks for first);
+ * `trustProxyHops` says where the client's address is (a visitor's messages count against it).
  */
-export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService, opened: Pick<DeskWebhooks, 'widgetOpened'>): void {
+export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService, opened: Pick<DeskWebhooks, 'widgetOpened'>, trustProxyHops: number): void {
   routes
     .add({ method: 'get', path: '/v1/widget/config', tag, security, summary: "The inbox's look and features, and who the session is", query: WidgetConfigQuery, responses: { 200: { description: 'The configuration.', schema: WidgetConfig } } }, async (ctx, { query }) => {
       const { session } = ctx.state;
@@ -79,7 +82,10 @@ export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: C
         tag,
         security,
         summary: 'Send a message',
-        description: 'message_id is made by the client; sending it again returns the first copy (200) and changes nothing. The answer comes on the socket and by polling.',
+        description:
+          'message_id is made by the client; sending it again returns the first copy (200) and changes nothing. The answer comes on the socket and by polling. ' +
+          `New messages a minute: ${perCustomerPerMinute} per customer, ${perAddressPerMinute} per client address from visitors (the inbox's ai_messages_per_address_per_minute raises it), ${perInboxPerMinute} per inbox; ` +
+          'over one, 429 rate_limited with Retry-After, and nothing is kept.',
         params,
         body: SendWidgetMessageRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
@@ -87,7 +93,7 @@ export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: C
         errors: ['not_found', 'invalid_state'],
       },
       async (ctx, { params, body }) => {
-        const { message, created } = await conversations.send(ctx.state.session, params.id, body);
+        const { message, created } = await conversations.send({ ...ctx.state.session, address: clientLimitKey(ctx.req, trustProxyHops) }, params.id, body);
         ctx.status = created ? 201 : 200;
         ctx.body = message;
       },

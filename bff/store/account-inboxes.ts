@@ -24,6 +24,8 @@ export interface InboxRecord {
   clientApiOrigins: string[];
   /** The agent bot connected to the inbox, if any. */
   agentBotId: number | null;
+  /** New messages a minute from one client address to the AI; null: the BFF's default (message-limits.ts). */
+  aiMessagesPerAddressPerMinute: number | null;
   createdAt: Date;
   presentation: InboxPresentation;
 }
@@ -47,6 +49,7 @@ interface InboxRow extends PresentationRow {
   identifier: string | null;
   client_api_origins: string[];
   agent_bot_id: number | null;
+  ai_messages_per_address_per_minute: number | null;
   created_at: Date;
 }
 
@@ -69,12 +72,14 @@ const toInbox = (row: InboxRow): InboxRecord => ({
   identifier: row.identifier,
   clientApiOrigins: row.client_api_origins,
   agentBotId: row.agent_bot_id,
+  aiMessagesPerAddressPerMinute: row.ai_messages_per_address_per_minute,
   createdAt: row.created_at,
   presentation: toPresentation(row),
 });
 
 const COLUMNS =
-  'id, display_id, account_id, name, greeting, greeting_enabled, color, locale, survey_enabled, prechat_enabled, lock_to_single_conversation, working_hours_enabled, timezone, out_of_office_message, hmac_mandatory, identifier, client_api_origins, agent_bot_id, created_at, ' + PRESENTATION_COLUMNS;
+  'id, display_id, account_id, name, greeting, greeting_enabled, color, locale, survey_enabled, prechat_enabled, lock_to_single_conversation, working_hours_enabled, timezone, out_of_office_message, hmac_mandatory, identifier, client_api_origins, agent_bot_id, ai_messages_per_address_per_minute, created_at, ' +
+  PRESENTATION_COLUMNS;
 
 export interface InboxChanges {
   name?: string | undefined;
@@ -98,6 +103,8 @@ export interface InboxChanges {
   greetingTranslations?: Partial<Record<string, string>> | undefined;
   email?: string | undefined;
   workingHours?: WorkingDay[] | undefined;
+  /** null: back to the BFF's default. */
+  aiMessagesPerAddressPerMinute?: number | null | undefined;
 }
 
 const CHANGE_COLUMNS: [keyof InboxChanges, string][] = [
@@ -122,6 +129,7 @@ const CHANGE_COLUMNS: [keyof InboxChanges, string][] = [
   ['greetingTranslations', 'greeting_translations'],
   ['email', 'email'],
   ['workingHours', 'working_hours'],
+  ['aiMessagesPerAddressPerMinute', 'ai_messages_per_address_per_minute'],
 ];
 
 /** jsonb columns get their value as JSON text: pg would send a JS array as a PostgreSQL array. */

@@ -1,3 +1,4 @@
+import { ParleyError } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 
 export type Role = 'administrator' | 'agent';
@@ -109,6 +110,27 @@ export async function deleteAccount(db: Queryable, id: number): Promise<boolean>
   const deleted = await db.query('DELETE FROM accounts WHERE id = $1 RETURNING id', [id]);
   return deleted.length > 0;
 }
+
+/** The ids of the account's inboxes. */
+export async function inboxIdsOf(db: Queryable, accountId: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1 ORDER BY id', [accountId]);
+  return rows.map((row) => row.id);
+}
+
+/** Whether the account is suspended (its people, Client API, site keys and sessions are refused). */
+export async function accountSuspended(db: Queryable, accountId: number): Promise<boolean> {
+  const [row] = await db.query<{ status: string }>('SELECT status FROM accounts WHERE id = $1', [accountId]);
+  return row?.status === 'suspended';
+}
+
+/** Whether the inbox's account is suspended (an inbox of no account never is). */
+export async function inboxSuspended(db: Queryable, inboxId: string): Promise<boolean> {
+  const [row] = await db.query<{ suspended: boolean }>("SELECT EXISTS (SELECT 1 FROM inboxes i JOIN accounts a ON a.id = i.account_id WHERE i.id = $1 AND a.status = 'suspended') AS suspended", [inboxId]);
+  return row?.suspended ?? false;
+}
+
+/** The refusal of everything a suspended account's people and customers ask (SECURITY.md). */
+export const accountSuspendedError = (): ParleyError => new ParleyError('account_suspended', 'This account is suspended by the operator; nothing of it can be used until it is resumed.');
 
 export interface AccountUserRecord {
   accountId: number;

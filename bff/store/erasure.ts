@@ -1,9 +1,12 @@
 import type { Queryable } from '../../shared/server/index.ts';
 import { SANDBOX_PREFIX } from '../customer-refs.ts';
+import { servedBy, type EngineScope } from './engine-accounts.ts';
 import type { Environment } from './inboxes.ts';
 
-/** Whom an erasure is for: a customer as the engine names them, in one environment. */
+/** Whom an erasure is for: a customer as one engine account names them, in one environment. */
 export interface ErasedCustomer {
+  /** The engine account that forgot them: only the inboxes it serves are searched. */
+  scope: EngineScope;
   environment: Environment;
   /** The reference as the engine knows it (a sandbox verified customer is `test:<ref>` here). */
   customerRef: string;
@@ -32,8 +35,9 @@ const CONTACT_REF = /^ctc_(\d{1,18})$/;
 export async function customerConversations(db: Queryable, customer: ErasedCustomer, lock = false): Promise<{ id: number; uuid: string; inbox_id: string; customer_ref: string }[]> {
   const rows = await db.query<{ id: number; uuid: string; inbox_id: string; customer_ref: string }>(
     `SELECT id, uuid, inbox_id, customer_ref FROM conversations
-     WHERE environment = $1 AND (customer_ref = ANY($2::text[]) OR engine_conversation_id = ANY($3::text[])) ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-    [customer.environment, bffRefsOf(customer.environment, customer.customerRef), [...customer.engineConversationIds]],
+     WHERE environment = $1 AND (customer_ref = ANY($2::text[]) OR engine_conversation_id = ANY($3::text[])) AND ${servedBy('inbox_id', '$4')}
+     ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+    [customer.environment, bffRefsOf(customer.environment, customer.customerRef), [...customer.engineConversationIds], customer.scope],
   );
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
@@ -60,12 +64,18 @@ export async function eraseCustomer(tx: Queryable, customer: ErasedCustomer): Pr
   ];
 
   if (await tableExists(tx, 'attachments')) await tx.query('DELETE FROM attachments WHERE conversation_id = ANY($1::bigint[])', [ids]);
-  await tx.query('DELETE FROM webhook_deliveries WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(body, needle) > 0)', [needles]);
+  // Deliveries of the engine account's own helpdesk accounts (and the installation's bots), never another account's.
+  await tx.query(
+    `DELETE FROM webhook_deliveries WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(body, needle) > 0)
+       AND endpoint_id IN (SELECT w.id FROM webhook_endpoints w WHERE w.account_id IS NULL OR CASE WHEN $2::int IS NULL
+         THEN NOT EXISTS (SELECT 1 FROM engine_accounts e WHERE e.account_id = w.account_id) ELSE w.account_id = $2::int END)`,
+    [needles, customer.scope],
+  );
   await tx.query('DELETE FROM surveys WHERE conversation_id = ANY($1::bigint[])', [ids]);
   const messages = await tx.query('DELETE FROM messages WHERE conversation_id = ANY($1::bigint[]) RETURNING 1', [ids]);
   await tx.query('DELETE FROM conversations WHERE id = ANY($1::bigint[])', [ids]);
-  const contacts = await tx.query('DELETE FROM contacts WHERE id = ANY($1::bigint[]) RETURNING 1', [contactIds]);
-  await tx.query('DELETE FROM revoked_identities WHERE customer_ref = ANY($1::text[])', [chattedAs]);
+  const contacts = await tx.query(`DELETE FROM contacts WHERE id = ANY($1::bigint[]) AND ${servedBy('inbox_id', '$2')} RETURNING 1`, [contactIds, customer.scope]);
+  await tx.query(`DELETE FROM revoked_identities WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`, [chattedAs, customer.scope]);
 
   const customers = [...new Map(conversations.map((row) => [`${row.inbox_id}\n${row.customer_ref}`, { inboxId: row.inbox_id, customerRef: row.customer_ref }])).values()];
   return { conversations: ids.length, messages: messages.length, contacts: contacts.length, customers, contactIds };

@@ -32,6 +32,8 @@ export interface InboxSettings {
   locale?: string;
   surveyEnabled?: boolean;
   prechatEnabled?: boolean;
+  /** New messages a minute from one client address to the AI; unset: the BFF's default (message-limits.ts). */
+  aiMessagesPerAddressPerMinute?: number;
 }
 
 const SITE_KEY_PATTERN = /^pk_(test|live)_[0-9A-Za-z]{16,64}$/;
@@ -47,9 +49,18 @@ export function generateSiteKey(environment: Environment): string {
 export async function createInbox(db: Queryable, settings: InboxSettings): Promise<Inbox> {
   const id = newId('inbox');
   await db.query(
-    `INSERT INTO inboxes (id, name, greeting, color, locale, survey_enabled, prechat_enabled)
-     VALUES ($1, $2, $3, COALESCE($4, '#1f3a5f'), COALESCE($5, 'en'), COALESCE($6, true), COALESCE($7, false))`,
-    [id, settings.name, settings.greeting ?? '', settings.color ?? null, settings.locale ?? null, settings.surveyEnabled ?? null, settings.prechatEnabled ?? null],
+    `INSERT INTO inboxes (id, name, greeting, color, locale, survey_enabled, prechat_enabled, ai_messages_per_address_per_minute)
+     VALUES ($1, $2, $3, COALESCE($4, '#1f3a5f'), COALESCE($5, 'en'), COALESCE($6, true), COALESCE($7, false), $8)`,
+    [
+      id,
+      settings.name,
+      settings.greeting ?? '',
+      settings.color ?? null,
+      settings.locale ?? null,
+      settings.surveyEnabled ?? null,
+      settings.prechatEnabled ?? null,
+      settings.aiMessagesPerAddressPerMinute ?? null,
+    ],
   );
   return (await findInbox(db, id))!;
 }
@@ -73,6 +84,15 @@ export async function findInbox(db: Queryable, id: string): Promise<Inbox | unde
       presentation: toPresentation(row),
     }
   );
+}
+
+/**
+ * The inbox's own number of new messages a minute from one client address, or null for the BFF's
+ * default. Read only for an address already past the default (message-limits.ts).
+ */
+export async function aiMessagesPerAddressOf(db: Queryable, inboxId: string): Promise<number | null> {
+  const [row] = await db.query<{ per_minute: number | null }>('SELECT ai_messages_per_address_per_minute AS per_minute FROM inboxes WHERE id = $1', [inboxId]);
+  return row?.per_minute ?? null;
 }
 
 /** Every origin listed on the inbox's live site keys: where its live sessions may be used from. */

@@ -204,6 +204,7 @@ const STORE_CUSTOMER_MESSAGE = `WITH c AS (
        WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4
          AND NOT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $8)
          AND NOT EXISTS (SELECT 1 FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3 AND revoked_at >= $9)
+         AND NOT EXISTS (SELECT 1 FROM inboxes si JOIN accounts sa ON sa.id = si.account_id WHERE si.id = $2 AND sa.status = 'suspended')
        FOR UPDATE
      ), heard AS (
        SELECT ${deskTargetsColumn('c.inbox_id')} AS targets FROM c
@@ -241,7 +242,8 @@ const STORE_CUSTOMER_MESSAGE = `WITH c AS (
  * (the limits, the durable subscribers) may still undo it. It also reads ahead who hears of the
  * inbox (`keepDeskTargets`), which the step's record asks next. With `standing`, it finds nothing
  * for a revoked token or an identity ended since the token was issued (the widget's session check,
- * in this statement's snapshot; the conversation found proves its inbox is one of ours).
+ * in this statement's snapshot; the conversation found proves its inbox is one of ours). A
+ * suspended account's conversations take no message, with or without `standing`.
  *
  * `alone`: the statement is the whole step, run outside a transaction (see `conversation-service.ts`),
  * which is right only when nobody hears of the inbox. Then it keeps nothing when someone does, and

@@ -52,18 +52,20 @@ export interface SurveyToForward {
   conversationUuid: string;
   engineConversationId: string | null;
   environment: ConversationRecord['environment'];
+  /** The conversation's inbox: whose engine account the answer goes to. */
+  inboxId: string;
 }
 
 /** The conversation's survey answer when the engine does not have this version of it yet. */
 export async function surveyToForward(db: Queryable, conversationId: number): Promise<SurveyToForward | undefined> {
-  const [row] = await db.query<{ rating: number; comment: string; updated_at: Date; uuid: string; engine_conversation_id: string | null; environment: ConversationRecord['environment'] }>(
-    `SELECT s.rating, s.comment, s.updated_at, c.uuid, c.engine_conversation_id, c.environment
+  const [row] = await db.query<{ rating: number; comment: string; updated_at: Date; uuid: string; engine_conversation_id: string | null; environment: ConversationRecord['environment']; inbox_id: string }>(
+    `SELECT s.rating, s.comment, s.updated_at, c.uuid, c.engine_conversation_id, c.environment, c.inbox_id
      FROM surveys s JOIN conversations c ON c.id = s.conversation_id
      WHERE s.conversation_id = $1 AND s.engine_forwarded_at IS DISTINCT FROM s.updated_at`,
     [conversationId],
   );
   return (
-    row && { rating: row.rating, comment: row.comment, updatedAt: row.updated_at, conversationUuid: row.uuid, engineConversationId: row.engine_conversation_id, environment: row.environment }
+    row && { rating: row.rating, comment: row.comment, updatedAt: row.updated_at, conversationUuid: row.uuid, engineConversationId: row.engine_conversation_id, environment: row.environment, inboxId: row.inbox_id }
   );
 }
 

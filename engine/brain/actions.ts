@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { ReplyCard } from '../../shared/index.ts';
+import { NO_DEADLINE, outOfTime, type BrainBudget } from './bounds.ts';
 import { matchPattern } from './pattern-match.ts';
+
+/** The longest trigger word: 40 characters as the API takes them, 64 when made from the action's name (defaultTriggers). */
+const TRIGGER_WORD_CHARS_MAX = 64;
 
 /**
  * An action the AI may ask the site's server to run (e.g. look up an order). The account defines
@@ -11,7 +15,7 @@ export const ActionDefinition = z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
   description: z.string().min(1).max(500),
   /** Groups of words; the action fits a message that contains every word of one group (as word starts). */
-  triggers: z.array(z.array(z.string().regex(/^[a-z0-9']+$/)).min(1)).min(1),
+  triggers: z.array(z.array(z.string().regex(/^[a-z0-9']+$/).max(TRIGGER_WORD_CHARS_MAX)).min(1)).min(1),
   inputs: z.array(
     z.strictObject({
       name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
@@ -37,15 +41,27 @@ export type ActionDefinition = z.infer<typeof ActionDefinition>;
 
 export type ActionInputs = Record<string, string>;
 
-const words = (text: string) => text.toLowerCase().match(/[a-z0-9']+/g) ?? [];
+/**
+ * Every start of every word of `text` (lower-case), up to the longest trigger word: a trigger word
+ * is then found in one look-up, not compared with each word of the message (with 100 actions of 50
+ * groups each, that was millions of comparisons on a long message). There are fewer starts than
+ * characters in the text.
+ */
+function wordStarts(text: string): Set<string> {
+  const starts = new Set<string>();
+  for (const word of new Set(text.toLowerCase().match(/[a-z0-9']+/g))) {
+    for (let length = 1; length <= Math.min(word.length, TRIGGER_WORD_CHARS_MAX); length++) starts.add(word.slice(0, length));
+  }
+  return starts;
+}
 
 /** The defined action the message asks for, if any: the one whose best trigger group is longest. */
 export function matchAction(text: string, actions: readonly ActionDefinition[]): ActionDefinition | undefined {
-  const said = words(text);
+  const said = wordStarts(text);
   let best: { action: ActionDefinition; strength: number } | undefined;
   for (const action of actions) {
     for (const group of action.triggers) {
-      if (group.every((word) => said.some((spoken) => spoken.startsWith(word))) && group.length > (best?.strength ?? 0)) {
+      if (group.every((word) => said.has(word)) && group.length > (best?.strength ?? 0)) {
         best = { action, strength: group.length };
       }
     }
@@ -53,11 +69,12 @@ export function matchAction(text: string, actions: readonly ActionDefinition[]):
   return best?.action;
 }
 
-/** The inputs of `action` found in `text`, added to those already known. */
-export function extractInputs(action: ActionDefinition, text: string, known: ActionInputs = {}): ActionInputs {
+/** The inputs of `action` found in `text`, added to those already known; the patterns stop once `budget` is spent. */
+export function extractInputs(action: ActionDefinition, text: string, known: ActionInputs = {}, budget: BrainBudget = NO_DEADLINE): ActionInputs {
   const inputs: ActionInputs = { ...known };
   for (const input of action.inputs) {
     if (inputs[input.name] !== undefined) continue;
+    if (outOfTime(budget)) break;
     const match = matchPattern(input.pattern, text);
     // Its capture group, or the whole match when the pattern has none.
     const value = (match && match.length > 1 ? match[1] : match?.[0])?.trim();

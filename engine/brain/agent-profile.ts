@@ -1,3 +1,5 @@
+import { readPart } from './bounds.ts';
+
 /**
  * The agent as the brain needs it (`/v1/agent`): its name, greetings, tone and handover rules. The
  * tone chooses the brain's own English sentences (the articles it quotes are the shop's words) and
@@ -86,14 +88,15 @@ const isWordCharacter = (character: string) => /[\p{L}\p{N}]/u.test(character) &
 /**
  * Whether the text says one of the handover keywords (case-insensitive). Where a keyword begins or
  * ends with a letter or digit of a script with spaces, it must stand as a word there ("refund" is
- * not in "refundable"); keywords in Japanese or Chinese match inside a sentence.
+ * not in "refundable"); keywords in Japanese or Chinese match inside a sentence. It reads what the
+ * brain reads of a message (MESSAGE_READ_CHARS).
  */
 export function saysHandoverKeyword(text: string, keywords: readonly string[]): boolean {
-  const lower = text.toLowerCase();
+  const lower = readPart(text).toLowerCase();
   return keywords.some((keyword) => {
     const wanted = keyword.toLowerCase();
     for (let at = lower.indexOf(wanted); at !== -1; at = lower.indexOf(wanted, at + 1)) {
-      const before = lower.slice(0, at).at(-1) ?? ' ';
+      const before = lower[at - 1] ?? ' ';
       const after = lower.at(at + wanted.length) ?? ' ';
       const wordStart = !isWordCharacter(wanted[0]!) || !isWordCharacter(before);
       const wordEnd = !isWordCharacter(wanted.at(-1)!) || !isWordCharacter(after);

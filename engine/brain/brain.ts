@@ -3,6 +3,7 @@ import { asksForPerson, saysThanksOrBye } from './intents.ts';
 import type { KnowledgeBase, KnowledgeHit, KnowledgeSection } from './knowledge-base.ts';
 import { PERSON_REQUEST, textsFor } from './texts.ts';
 import { DEFAULT_AGENT, voiceOf, type AgentProfile } from './agent-profile.ts';
+import { NO_DEADLINE, readPart, type BrainBudget } from './bounds.ts';
 import type { ReplyChoice } from '../../shared/index.ts';
 
 /** The article an answer came from: what "did that help?" is about. */
@@ -90,8 +91,8 @@ export function sourceLine(section: KnowledgeSection): string {
  * section's heading, most of what it says is matched, and no other section is nearly as good.
  * Otherwise it says it is not sure (in the customer's language), offering the nearest articles and a person.
  */
-export function answerQuestion(knowledge: KnowledgeBase, text: string, locale?: string): BrainAnswer {
-  const hits = knowledge.search(text, 3);
+export function answerQuestion(knowledge: KnowledgeBase, text: string, locale?: string, budget: BrainBudget = NO_DEADLINE): BrainAnswer {
+  const hits = knowledge.search(text, 3, budget);
   const [best, next] = hits;
   // A question that is an article's heading in its own words is that article's, however close another comes.
   const clear = !next || next.score * CLEAR_LEAD <= (best?.score ?? 0) || best?.asksTheHeading === true;
@@ -110,13 +111,26 @@ export function notSureAnswer(hits: readonly KnowledgeHit[], locale?: string): {
   return { answered: false, text: texts.notSure, choices: [person] };
 }
 
+/** What the brain knows besides the message and its memory of the conversation. */
+export interface BrainContext {
+  knowledge: KnowledgeBase;
+  actions: readonly ActionDefinition[];
+  locale?: string | undefined;
+  agent?: AgentProfile | undefined;
+  /** When its costly steps (the knowledge search, the action patterns) stop: bounds.ts. */
+  budget: BrainBudget;
+}
+
 /**
  * Decides what the AI does with a customer's message (already masked), in this order: hand over
  * when asked for a person; take the answer to "did that help?"; run or keep collecting an action;
  * close after a thank-you that follows a good answer; otherwise answer from the knowledge base or
- * say honestly that it is not sure. Its own sentences are in the agent's tone. A pure function of its inputs.
+ * say honestly that it is not sure. Its own sentences are in the agent's tone. It reads the
+ * message's first MESSAGE_READ_CHARS, and once the budget is spent it answers with what it has
+ * (asks for an input it did not find, or is not sure). A pure function of its inputs.
  */
-export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBase, actions: readonly ActionDefinition[], locale?: string, agent: AgentProfile = DEFAULT_AGENT): Decision {
+export function decide(message: string, memory: BrainMemory, { knowledge, actions, locale, agent = DEFAULT_AGENT, budget }: BrainContext): Decision {
+  const text = readPart(message);
   const voice = voiceOf(agent.tone);
   if (asksForPerson(text)) return { kind: 'handover', text: voice.handover, reason: 'customer_request' };
 
@@ -134,7 +148,7 @@ export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBa
   const action = matched ?? awaited;
   if (action) {
     const known = action === awaited ? memory.awaitingAction!.inputs : {};
-    const inputs = extractInputs(action, text, known);
+    const inputs = extractInputs(action, text, known, budget);
     const found = Object.keys(inputs).length > Object.keys(known).length;
     if (action === matched || found) {
       const [missing] = missingInputs(action, inputs);
@@ -147,7 +161,7 @@ export function decide(text: string, memory: BrainMemory, knowledge: KnowledgeBa
     return memory.lastReplyAnswered ? { kind: 'close', text: voice.farewell } : { kind: 'reply', text: voice.welcome, answered: false, neutral: true };
   }
 
-  const answer = answerQuestion(knowledge, text, locale);
+  const answer = answerQuestion(knowledge, text, locale, budget);
   if (answer.answered && answer.source) {
     return { kind: 'reply', text: answer.text, answered: true, choices: [...FEEDBACK_CHOICES], source: { id: answer.source.id, title: answer.source.title } };
   }

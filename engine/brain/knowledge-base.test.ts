@@ -33,6 +33,17 @@ describe('the knowledge base', async () => {
     }
   });
 
+  it('matches a question on its first 64 different words that say something, each of at most 40 characters', () => {
+    const filler = Array.from({ length: 64 }, (_, index) => `zq${index.toString(36)}`).join(' ');
+    expect(knowledge.search(`I forgot my password ${filler}`)[0]?.section.heading).toBe('Resetting your password');
+    expect(knowledge.search(`${filler} I forgot my password`)).toEqual([]);
+    // Repeating a word does not make it another: the question has four words here.
+    expect(knowledge.search(`${'zq0 '.repeat(200)}I forgot my password`)[0]?.section.heading).toBe('Resetting your password');
+    // A "word" of 48 characters is no word: it is not searched at all.
+    expect(knowledge.search('password')).not.toEqual([]);
+    expect(knowledge.search('password'.repeat(6))).toEqual([]);
+  });
+
   it('answers with the section text when it knows', () => {
     const answer = answerQuestion(knowledge, 'How much does shipping cost?');
     expect(answer).toMatchObject({ answered: true, text: expect.stringContaining('4.90 euros') });

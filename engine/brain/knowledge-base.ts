@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { NO_DEADLINE, outOfTime, type BrainBudget } from './bounds.ts';
 
 /** An approved knowledge document as the engine stores it: markdown with `##` sections. */
 export interface KnowledgeDocument {
@@ -68,11 +69,34 @@ export function stem(word: string): string {
   return word;
 }
 
-/** The words of a text that say something, stemmed: what a question is matched on. */
+/**
+ * The longest word a question is matched on. Longer "words" are codes, links or pasted noise that
+ * no heading is about, and the search's fuzzy matching costs the square of a word's length
+ * (MiniSearch fills a table of (length + 1)² bytes: 2 GB for one word of 45,000 characters, and
+ * past 65,535 more than V8 can allocate at all, issue 26).
+ */
+export const WORD_CHARS_MAX = 40;
+/** The most different words a question is matched on: each costs a search of the index, and a question names far fewer. */
+export const QUESTION_WORDS_MAX = 64;
+
+/** The first QUESTION_WORDS_MAX different words that say something, each of at most WORD_CHARS_MAX characters (lower-case). */
+function wordsThatSaySomething(words: Iterable<string>): string[] {
+  const kept = new Set<string>();
+  for (const word of words) {
+    if (kept.size === QUESTION_WORDS_MAX) break;
+    if (word && word.length <= WORD_CHARS_MAX && !STOP_WORDS.has(word)) kept.add(word);
+  }
+  return [...kept];
+}
+
+/** The words of a text that say something (bounded as above), stemmed: what a question is matched on. */
 export function contentTerms(text: string): string[] {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.filter((word) => !STOP_WORDS.has(word)).map(stem))];
+  return [...new Set(wordsThatSaySomething(words).map(stem))];
 }
+
+// The index's own way to split a text into words; the question's words are bounded after it.
+const splitWords = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 
 /** The question in the articles' words. */
 export function normaliseQuestion(question: string): string {
@@ -137,14 +161,15 @@ export class KnowledgeBase {
   /**
    * The best sections for `question`, best first: BM25 over heading, title and text, then weighed
    * by how much of the section's heading the question names (a question that is the heading in
-   * other words beats a section that only mentions its words).
+   * other words beats a section that only mentions its words). Nothing once `budget` is spent.
    */
-  search(question: string, limit = 3): KnowledgeHit[] {
+  search(question: string, limit = 3, budget: BrainBudget = NO_DEADLINE): KnowledgeHit[] {
+    if (outOfTime(budget)) return [];
     const normalised = normaliseQuestion(question);
     const asked = contentTerms(normalised);
     const names = (term: string) => asked.some((word) => word.startsWith(term) || term.startsWith(word));
     return this.#index
-      .search(normalised)
+      .search(normalised, { tokenize: (text) => wordsThatSaySomething(splitWords(text.toLowerCase())) })
       .slice(0, limit + 2)
       .map((result) => {
         const section = this.#sections.get(String(result.id))!;

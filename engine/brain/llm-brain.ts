@@ -3,6 +3,7 @@ import { decide, DID_THAT_HELP, FEEDBACK_CHOICES, notSureAnswer, sourceLine, typ
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
 import { matchPattern } from './pattern-match.ts';
 import { agentPersona, DEFAULT_AGENT, type AgentProfile } from './agent-profile.ts';
+import { outOfTime, readPart, thinkFreely, type BrainBudget, type Think } from './bounds.ts';
 import type { KnowledgeBase, KnowledgeHit } from './knowledge-base.ts';
 import { LlmUnavailableError, type LlmClient, type LlmMessage, type LlmTool } from './llm-client.ts';
 import { brainLanguage } from './texts.ts';
@@ -64,28 +65,41 @@ export function actionTools(actions: readonly ActionDefinition[]): LlmTool[] {
 /**
  * The LLM brain: grounded in the best knowledge passages, with the account's actions as tools.
  * What needs no model (a person asked for, "did that help?", a thank-you, an action collecting its
- * inputs) is the retrieval brain's; so is every message while the LLM is down (`fellBack`).
+ * inputs) is the retrieval brain's; so is every message while the LLM is down (`fellBack`). It
+ * reads, and gives the model, what the retrieval brain reads of each message (MESSAGE_READ_CHARS);
+ * its own work runs in `think`'s stretches, before and after the model's answer.
  */
 export async function decideWithLlm(
   llm: LlmClient,
-  input: { text: string; memory: BrainMemory; knowledge: KnowledgeBase; actions: readonly ActionDefinition[]; locale?: string | undefined; history: readonly HistoryTurn[]; agent?: AgentProfile },
+  input: {
+    text: string;
+    memory: BrainMemory;
+    knowledge: KnowledgeBase;
+    actions: readonly ActionDefinition[];
+    locale?: string | undefined;
+    history: readonly HistoryTurn[];
+    agent?: AgentProfile;
+    think?: Think;
+  },
   /** Streams the answer's text as the model writes it (never a NOT_SURE, which is held back). */
   onDelta?: (text: string) => void,
 ): Promise<LlmDecision> {
-  const { text, memory, knowledge, actions, locale, history, agent = DEFAULT_AGENT } = input;
+  const { memory, knowledge, actions, locale, history, agent = DEFAULT_AGENT, think = thinkFreely } = input;
+  const text = readPart(input.text);
+  const retrieval = () => think((budget) => decide(text, memory, { knowledge, actions, locale, agent, budget }));
   const none = { promptTokens: 0, completionTokens: 0 };
   const feedback = memory.lastAnswer && FEEDBACK_CHOICES.some((choice) => choice.value === text.trim());
   if (asksForPerson(text) || feedback || memory.awaitingAction || saysThanksOrBye(text)) {
-    return { decision: decide(text, memory, knowledge, actions, locale, agent), usage: none, fellBack: false };
+    return { decision: retrieval(), usage: none, fellBack: false };
   }
-  const hits = knowledge.search(text, 3);
+  const hits = think((budget) => knowledge.search(text, 3, budget));
   const passages = hits.filter((hit) => hit.score >= PASSAGE_SCORE);
   if (passages.length === 0 && actions.length === 0) {
     return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage: none, fellBack: false };
   }
   const messages: LlmMessage[] = [
     { role: 'system', content: systemPrompt(passages, locale, agent) },
-    ...history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: turn.text })),
+    ...history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: readPart(turn.text) })),
     { role: 'user', content: text },
   ];
   let answer;
@@ -93,12 +107,12 @@ export async function decideWithLlm(
     answer = await llm.chat(messages, actionTools(actions), onDelta && holdBackNotSure(onDelta));
   } catch (error) {
     if (!(error instanceof LlmUnavailableError)) throw error;
-    return { decision: decide(text, memory, knowledge, actions, locale, agent), usage: none, fellBack: true };
+    return { decision: retrieval(), usage: none, fellBack: true };
   }
   const { usage } = answer;
   const [call] = answer.toolCalls;
   const action = call && actions.find((candidate) => candidate.name === call.function.name);
-  if (action) return { decision: actionDecision(action, call.function.arguments, text), usage, fellBack: false };
+  if (action) return { decision: think((budget) => actionDecision(action, call.function.arguments, text, budget)), usage, fellBack: false };
 
   const content = answer.content.trim();
   if (!content || content.includes(NOT_SURE_MARK) || passages.length === 0) {
@@ -135,7 +149,7 @@ export async function phraseResult(
       role: 'system',
       content: `${agentPersona(input.agent ?? DEFAULT_AGENT)} Tell the customer the result of the action in one or two sentences, in ${language}, using only what the result says. If it failed, say so honestly and offer a person.`,
     },
-    ...input.history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: turn.text })),
+    ...input.history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: readPart(turn.text) })),
     { role: 'assistant', content: null, tool_calls: [call] },
     { role: 'tool', tool_call_id: call.id, content: JSON.stringify(input.result) },
   ];
@@ -165,7 +179,7 @@ function holdBackNotSure(onDelta: (text: string) => void): (text: string) => voi
 }
 
 /** A tool call as the SPEC's action request, or a question for the input it still lacks (checked as the retrieval brain checks them). */
-function actionDecision(action: ActionDefinition, rawArguments: string, text: string): Decision {
+function actionDecision(action: ActionDefinition, rawArguments: string, text: string, budget: BrainBudget): Decision {
   let given: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(rawArguments || '{}');
@@ -179,16 +193,17 @@ function actionDecision(action: ActionDefinition, rawArguments: string, text: st
     if (typeof value === 'string' && value.trim()) known[inputDefinition.name] = value.trim().slice(0, 300);
   }
   // An input the model made up must still look right: what fails the action's own pattern is taken from the text, or asked for.
-  const inputs = extractInputs(action, text, filterByPattern(action, known));
+  const inputs = extractInputs(action, text, filterByPattern(action, known, budget), budget);
   const [missing] = missingInputs(action, inputs);
   return missing ? { kind: 'ask', text: missing.ask, action: action.name, inputs } : { kind: 'action', action, inputs };
 }
 
-function filterByPattern(action: ActionDefinition, inputs: ActionInputs): ActionInputs {
+/** The inputs that match their pattern; one that cannot be checked before the budget is spent is left out (and asked for). */
+function filterByPattern(action: ActionDefinition, inputs: ActionInputs, budget: BrainBudget): ActionInputs {
   const kept: ActionInputs = {};
   for (const [name, value] of Object.entries(inputs)) {
     const definition = action.inputs.find((candidate) => candidate.name === name);
-    if (!definition?.pattern || matchPattern(definition.pattern, String(value))) kept[name] = value;
+    if (!definition?.pattern || (!outOfTime(budget) && matchPattern(definition.pattern, value))) kept[name] = value;
   }
   return kept;
 }

@@ -60,12 +60,12 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         security,
         summary: "Send the customer's message",
         description:
-          "The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream, and an LLM writing the replies, the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way.",
+          "The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream, and an LLM writing the replies, the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way. The AI reads the first 4,000 characters of a message (all of it is kept). An account whose AI used its thinking time for the minute gets 429 rate_limited with Retry-After, and nothing is kept: send the same message_id again then.",
         params,
         body: SendMessageRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
         responses: { 200: { description: 'The events the message caused.', schema: SendMessageResponse } },
-        errors: ['not_found', 'invalid_state'],
+        errors: ['not_found', 'invalid_state', 'unprocessable'],
       },
       async (ctx, { params, body }) => {
         // Streamed only when it can be (an LLM writes the replies); otherwise the usual JSON, whatever was accepted.

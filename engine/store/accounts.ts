@@ -21,10 +21,14 @@ export function generateApiKey(environment: Environment): string {
 }
 
 export async function createAccount(sql: Sql, name: string, id = newId('account')): Promise<string> {
-  await sql.transaction(async (tx) => {
-    await tx.query('INSERT INTO accounts (id, name) VALUES ($1, $2)', [id, name]);
-    await tx.query("INSERT INTO feeds (account_id, environment) VALUES ($1, 'sandbox'), ($1, 'live')", [id]);
-  });
+  await sql.transaction((tx) => insertAccount(tx, name, id));
+  return id;
+}
+
+/** An account and its two feeds, in the caller's transaction. */
+export async function insertAccount(db: Queryable, name: string, id = newId('account')): Promise<string> {
+  await db.query('INSERT INTO accounts (id, name) VALUES ($1, $2)', [id, name]);
+  await db.query("INSERT INTO feeds (account_id, environment) VALUES ($1, 'sandbox'), ($1, 'live')", [id]);
   return id;
 }
 
@@ -55,9 +59,10 @@ export async function issueApiKey(db: Queryable, accountId: string, environment:
 /** The caller an unrevoked key opens, or undefined. */
 export async function findCallerByKey(db: Queryable, key: string): Promise<Caller | undefined> {
   if (!isApiKeyShape(key)) return undefined;
-  const [row] = await db.query<{ id: string; account_id: string; environment: Environment; prefix: string; limit: number | null }>(
+  const [row] = await db.query<{ id: string; account_id: string; environment: Environment; prefix: string; limit: number | null; suspended: boolean }>(
     `SELECT k.id, k.account_id, k.environment, k.prefix,
-            CASE k.environment WHEN 'live' THEN a.requests_per_minute_live ELSE a.requests_per_minute_sandbox END AS limit
+            CASE k.environment WHEN 'live' THEN a.requests_per_minute_live ELSE a.requests_per_minute_sandbox END AS limit,
+            a.suspended_at IS NOT NULL AS suspended
      FROM api_keys k JOIN accounts a ON a.id = k.account_id
      WHERE k.secret_sha256 = $1 AND k.revoked_at IS NULL`,
     [hashApiKey(key)],
@@ -69,6 +74,7 @@ export async function findCallerByKey(db: Queryable, key: string): Promise<Calle
       keyId: row.id,
       keyPrefix: row.prefix,
       requestsPerMinute: row.limit ?? DEFAULT_REQUESTS_PER_MINUTE[row.environment],
+      ...(row.suspended ? { suspended: true } : {}),
     }
   );
 }
@@ -87,4 +93,17 @@ export async function revokeApiKey(db: Queryable, keyId: string): Promise<void> 
 export async function setAccountRateLimit(db: Queryable, accountId: string, environment: Environment, requestsPerMinute: number | null): Promise<void> {
   const column = environment === 'live' ? 'requests_per_minute_live' : 'requests_per_minute_sandbox';
   await db.query(`UPDATE accounts SET ${column} = $2 WHERE id = $1`, [accountId, requestsPerMinute]);
+}
+
+/**
+ * Suspends (`suspended` true) or resumes an account: a suspended account's keys are refused at
+ * once, since every request looks its key up again. Gives the account's status, or undefined when
+ * there is no such account.
+ */
+export async function setAccountSuspended(db: Queryable, accountId: string, suspended: boolean, now: Date): Promise<'active' | 'suspended' | undefined> {
+  const [row] = await db.query<{ suspended: boolean }>(
+    `UPDATE accounts SET suspended_at = CASE WHEN $2::boolean THEN COALESCE(suspended_at, $3) ELSE NULL END WHERE id = $1 RETURNING suspended_at IS NOT NULL AS suspended`,
+    [accountId, suspended, now],
+  );
+  return row && (row.suspended ? 'suspended' : 'active');
 }

@@ -12,4 +12,6 @@ export interface Caller {
   keyPrefix: string;
   /** The limit of the key's account and environment: the account's own, or the environment's default. */
   requestsPerMinute: number;
+  /** The operator suspended the key's account: the key is refused (403 account_suspended) until it is resumed. */
+  suspended?: boolean | undefined;
 }

@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { z } from 'zod';
 
 /**
@@ -6,9 +7,11 @@ import { z } from 'zod';
  *
  * An action's inputs are described as JSON Schema, the subset the engine's brains understand: an
  * object whose properties are strings, each with a description and a `pattern`. The pattern is a
- * JavaScript regular expression (case-insensitive) that a string must match, as in JSON Schema; the
- * retrieval brain also uses it to find the value in the customer's words (its first capture group,
- * or the whole match without one). `x-ask` is what the AI asks when a required input is missing.
+ * regular expression (case-insensitive) that a string must match, as in JSON Schema; the retrieval
+ * brain also uses it to find the value in the customer's words (its first capture group, or the
+ * whole match without one). The engine runs patterns on RE2 (issue 26: a backtracking pattern held
+ * every account), so a pattern must be valid both in JavaScript and in RE2. `x-ask` is what the AI
+ * asks when a required input is missing.
  */
 
 export const ActionName = z.string().regex(/^[a-z][a-z0-9_]{1,63}$/, 'an action name: 2 to 64 lowercase letters, digits and _, starting with a letter');
@@ -20,8 +23,8 @@ const ParameterName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a parameter na
 /** The most parameters an action takes. */
 export const ACTION_PARAMETERS_MAX = 20;
 
-/** Whether `source` compiles as the brains compile it (JavaScript, case-insensitive). */
-function compiles(source: string): boolean {
+/** Whether `source` compiles as JavaScript (case-insensitive): JSON Schema's own dialect of patterns. */
+function compilesAsJavaScript(source: string): boolean {
   try {
     new RegExp(source, 'i');
     return true;
@@ -30,59 +33,151 @@ function compiles(source: string): boolean {
   }
 }
 
-/** How many capturing groups `source` has (an empty alternative matches '' and reports every group). */
-function captureGroups(source: string): number {
-  return (new RegExp(`${source}|`, 'i').exec('')?.length ?? 1) - 1;
+/**
+ * The largest RE2 program a pattern may compile to. RE2's time is linear in the text and in the
+ * program, so the engine reads proportionally less of a message with a larger one
+ * (engine/brain/pattern-match.ts); an ordinary pattern has under 50 instructions, and a counted
+ * repeat makes one or more per count (`\w{1,500}` is 1,001).
+ */
+export const ACTION_PATTERN_PROGRAM_MAX = 1_000;
+/** The most Unicode property classes (`\p{…}`, `\P{…}`) in a pattern: each costs up to 0.4 ms to compile case-insensitively. */
+export const ACTION_PATTERN_PROPERTIES_MAX = 10;
+/** The highest character a character class may hold: RE2 folds the case of each character of a range in turn. */
+const CLASS_CHARACTER_MAX = 0xff;
+
+const TOO_LARGE = 'a counted repeat such as {1,500} makes one or more for each count; write + or * instead';
+
+/** The end of the escape at `at` (a backslash), and the character it stands for, or whether it is a property class. */
+function escapeAt(source: string, at: number): { end: number; codePoint?: number; property?: boolean } {
+  const next = source[at + 1];
+  const braced = () => {
+    const close = source.indexOf('}', at + 3);
+    return close === -1 ? source.length - 1 : close;
+  };
+  if (next === 'p' || next === 'P') return { end: source[at + 2] === '{' ? braced() : at + 2, property: true };
+  if (next === 'x') {
+    const end = source[at + 2] === '{' ? braced() : at + 3;
+    const hex = source.slice(at + 2, end + 1).replace(/[{}]/g, '');
+    return { end, codePoint: /^[0-9a-f]{1,8}$/i.test(hex) ? Number.parseInt(hex, 16) : 0 };
+  }
+  const octal = /^[0-7]{1,3}/.exec(source.slice(at + 1, at + 4));
+  if (octal) return { end: at + octal[0].length, codePoint: Number.parseInt(octal[0], 8) };
+  if (next === undefined || 'dDwWsS'.includes(next)) return { end: at + 1 };
+  const codePoint = source.codePointAt(at + 1)!;
+  return { end: at + (codePoint > 0xffff ? 2 : 1), codePoint };
+}
+
+/** The end of the character class at `at` (a `[`), its highest character and its property classes. */
+function classAt(source: string, at: number): { end: number; highest: number; properties: number } {
+  let highest = 0;
+  let properties = 0;
+  let index = at + 1;
+  if (source[index] === '^') index++;
+  // A `]` first is the character itself.
+  for (let first = true; index < source.length && (first || source[index] !== ']'); first = false) {
+    if (source.startsWith('[:', index)) {
+      const close = source.indexOf(':]', index + 2);
+      index = close === -1 ? source.length : close + 2;
+      continue;
+    }
+    const escape = source[index] === '\\' ? escapeAt(source, index) : undefined;
+    const codePoint = escape ? escape.codePoint : source.codePointAt(index)!;
+    if (escape?.property) properties++;
+    if (codePoint !== undefined) highest = Math.max(highest, codePoint);
+    index = (escape ? escape.end : index + (codePoint! > 0xffff ? 1 : 0)) + 1;
+  }
+  return { end: index, highest, properties };
 }
 
 /**
- * Whether a repeated group itself repeats something, as in `(a+)+` or `(\w*){2,}`: such patterns
- * can take exponential time on a long message (ReDoS), and every customer message of the account
- * is matched against them. A rough check on the pattern's text, erring towards refusing.
+ * Why compiling `source` with RE2, case-insensitively, would cost too much, read from its text in
+ * one pass before it is compiled (undefined: it will not). RE2 writes counted repeats out (fifty
+ * `\w{1,999}` take 0.6 s to compile), folds the case of every character of a class range in
+ * turn (`[Ā-𞥂]` takes 3 ms, and 80 fit in a pattern) and reads a table for each property class.
+ * Errs towards refusing. The brain asks it too, of patterns stored before it was asked.
  */
-export function nestsRepeats(source: string): boolean {
-  const groups: { repeats: boolean }[] = [{ repeats: false }];
-  const repeatAt = (index: number): number => {
-    const char = source[index];
-    if (char === '*' || char === '+') return 1;
-    if (char !== '{') return 0;
-    const bound = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(index));
-    if (!bound) return 0;
-    const upper = bound[2] === undefined ? Number(bound[1]) : bound[3] === '' ? Infinity : Number(bound[3]);
-    return upper > 1 ? bound[0].length : 0;
+export function compileCostProblem(source: string): string | undefined {
+  // The written-out size of each open group, and of the last atom or group (what a repeat repeats).
+  const sizes = [0];
+  let last = 0;
+  let properties = 0;
+  let highest = 0;
+  const add = (size: number) => {
+    last = size;
+    sizes[sizes.length - 1]! += size;
   };
-  for (let index = 0; index < source.length; index++) {
-    const char = source[index];
+  for (let at = 0; at < source.length; at++) {
+    const char = source[at]!;
     if (char === '\\') {
-      index++;
+      const escape = escapeAt(source, at);
+      if (escape.property) properties++;
+      at = escape.end;
+      add(1);
     } else if (char === '[') {
-      // A class is one atom: skip to its end.
-      for (index++; index < source.length && source[index] !== ']'; index++) if (source[index] === '\\') index++;
+      const found = classAt(source, at);
+      properties += found.properties;
+      highest = Math.max(highest, found.highest);
+      at = found.end;
+      add(1);
     } else if (char === '(') {
-      groups.push({ repeats: false });
+      sizes.push(0);
+      if (source.startsWith('(?:', at)) at += 2;
     } else if (char === ')') {
-      const closed = groups.pop() ?? { repeats: false };
-      const outer = groups.at(-1) ?? groups[0]!;
-      if (repeatAt(index + 1) > 0) {
-        if (closed.repeats) return true;
-        outer.repeats = true;
-      }
-      if (closed.repeats) outer.repeats = true;
-    } else if (repeatAt(index) > 0) {
-      groups.at(-1)!.repeats = true;
+      add(sizes.length > 1 ? sizes.pop()! : 0);
+    } else if (char === '{' && /^\{\d+(,\d*)?\}/.test(source.slice(at, at + 12))) {
+      const [, least, comma, most] = /^\{(\d+)(,(\d*))?\}/.exec(source.slice(at, at + 12))!;
+      const times = comma === undefined ? Number(least) : most === '' ? Number(least) + 1 : Number(most);
+      sizes[sizes.length - 1]! += last * (times - 1);
+      last *= times;
+      at = source.indexOf('}', at);
+    } else if (!'*+?|'.includes(char)) {
+      add(1);
     }
   }
-  return false;
+  const writtenOut = sizes.reduce((sum, size) => sum + size, 0);
+  if (writtenOut > ACTION_PATTERN_PROGRAM_MAX) return `too large: it writes out to about ${writtenOut} RE2 instructions, at most ${ACTION_PATTERN_PROGRAM_MAX} (${TOO_LARGE})`;
+  if (properties > ACTION_PATTERN_PROPERTIES_MAX) return `at most ${ACTION_PATTERN_PROPERTIES_MAX} Unicode property classes (\\p{…}, \\P{…}), found ${properties}`;
+  if (highest > CLASS_CHARACTER_MAX) return 'a character class may hold only characters up to U+00FF: write \\p{…} for the letters of other scripts (\\p{L} for any letter)';
+  return undefined;
+}
+
+/**
+ * Checks a pattern as the engine runs it: on RE2 (linear time, no backtracking). RE2 has no
+ * lookahead, lookbehind or backreference, the constructs that backtrack: a pattern with one is
+ * refused here rather than found never to match later. Compiled here without case folding (the
+ * costly part, paid by the brain once per pattern, within a message's budget).
+ */
+function checkWithRe2(source: string, context: z.RefinementCtx): void {
+  const costly = compileCostProblem(source);
+  if (costly) {
+    context.addIssue({ code: 'custom', message: costly });
+    return;
+  }
+  let regex: RE2JS;
+  try {
+    regex = RE2JS.compile(source);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
+    context.addIssue({ code: 'custom', message: `RE2 cannot run this pattern: ${reason} (the engine matches patterns with RE2, in linear time: no lookahead, lookbehind or backreference, and repeat counts up to 1000)` });
+    return;
+  }
+  if (regex.groupCount() > 1) context.addIssue({ code: 'custom', message: 'at most one capturing group (write (?:…) for the others)' });
+  if (regex.programSize() > ACTION_PATTERN_PROGRAM_MAX) {
+    context.addIssue({ code: 'custom', message: `too large: it compiles to ${regex.programSize()} RE2 instructions, at most ${ACTION_PATTERN_PROGRAM_MAX} (${TOO_LARGE})` });
+  }
 }
 
 export const ActionPattern = z
   .string()
   .min(1)
   .max(500)
-  .refine(compiles, 'not a valid JavaScript regular expression')
-  .refine((source) => !compiles(source) || captureGroups(source) <= 1, 'at most one capturing group (write (?:…) for the others)')
-  .refine((source) => !nestsRepeats(source), 'a repeated group may not repeat inside (as in (a+)+): such patterns can take exponential time')
-  .describe('A JavaScript regular expression (case-insensitive) the value matches; the retrieval brain finds the value in the message with it (its capture group, or the whole match).');
+  .refine(compilesAsJavaScript, 'not a valid JavaScript regular expression')
+  .superRefine((source, context) => {
+    if (compilesAsJavaScript(source)) checkWithRe2(source, context);
+  })
+  .describe(
+    'A regular expression (case-insensitive) the value matches: valid in JavaScript, as JSON Schema asks, and run by RE2 (linear time), so without lookahead, lookbehind or backreferences; at most one capturing group, 1,000 RE2 instructions (a counted repeat makes one or more per count) and 10 \\p{…} classes, and character classes of characters up to U+00FF. The retrieval brain finds the value in the message with it (its capture group, or the whole match).',
+  );
 
 export const ActionParameter = z.strictObject({
   type: z.literal('string'),

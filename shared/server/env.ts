@@ -115,6 +115,16 @@ export const SecretKeySet = z.string().transform((text, ctx) => {
 });
 
 /** pino's levels; unset leaves the logger's own default (`info`, silent under Vitest). */
+/**
+ * The installation operator's token, as the engine (ENGINE_OPERATOR_TOKEN) and the BFF
+ * (AI_OPERATOR_TOKEN) read it: long enough that it cannot be guessed, sent as a bearer token.
+ */
+export const OperatorToken = z
+  .string()
+  .min(32, 'must be at least 32 characters')
+  .max(256, 'must be at most 256 characters')
+  .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces');
+
 export const LogLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /**

@@ -15,3 +15,4 @@ export * from './webhooks/deliveries.ts';
 export * from './webhooks/worker.ts';
 export * from './secret-box.ts';
 export * from './media.ts';
+export * from './private-files.ts';

@@ -15,6 +15,8 @@ export interface OpenApiOptions {
   validationIs422?: (path: string) => boolean;
   /** The request header that makes a keyed POST safe to retry, documented on each of them. */
   idempotencyHeader?: object;
+  /** The security schemes whose POSTs take the idempotency header (and may answer its errors); unset: every keyed POST's. */
+  idempotentSchemes?: readonly string[];
   /** Headers sent on every answer of routes that have security (e.g. rate-limit headers). */
   commonHeaders?: Record<string, { description: string; schema: object }>;
   routes: readonly RouteSpec[];
@@ -78,8 +80,9 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
       };
     }
     const keyedPost = Boolean(route.security) && route.method === 'post';
-    if (keyedPost && options.idempotencyHeader) parameters.push(options.idempotencyHeader);
-    const common = options.commonErrors.filter((code) => errorApplies(code, route));
+    const idempotent = keyedPost && (!options.idempotentSchemes || options.idempotentSchemes.includes(route.security!));
+    if (idempotent && options.idempotencyHeader) parameters.push(options.idempotencyHeader);
+    const common = options.commonErrors.filter((code) => errorApplies(code, route, idempotent));
     const validation422 = options.validationIs422?.(route.path) ?? false;
     const errorCodes = [...new Set([...common, ...(route.errors ?? [])].map((code) => (validation422 && code === 'invalid_request' ? 'unprocessable' : code)))];
     for (const [status, codes] of groupByStatus(errorCodes)) {
@@ -131,10 +134,10 @@ function multipartContent(multipart: MultipartSpec): Record<string, { schema: Js
   return { 'multipart/form-data': { schema: { ...fields, type: 'object', properties: { ...fields.properties, ...files } } } };
 }
 
-/** Whether a common error can come from a route: credential and limit errors only from keyed routes, idempotency errors only from keyed POSTs, body errors only with a body. */
-function errorApplies(code: ErrorCode, route: RouteSpec): boolean {
-  if (code === 'unauthorized' || code === 'rate_limited') return Boolean(route.security);
-  if (code === 'idempotency_key_in_use' || code === 'idempotency_key_reused') return Boolean(route.security) && route.method === 'post';
+/** Whether a common error can come from a route: credential and limit errors only from keyed routes, idempotency errors only from keyed POSTs that take the header, body errors only with a body. */
+function errorApplies(code: ErrorCode, route: RouteSpec, idempotent: boolean): boolean {
+  if (code === 'unauthorized' || code === 'rate_limited' || code === 'account_suspended') return Boolean(route.security);
+  if (code === 'idempotency_key_in_use' || code === 'idempotency_key_reused') return idempotent;
   if (code === 'invalid_json' || code === 'unsupported_media_type' || code === 'payload_too_large') return Boolean(route.body) || route.method === 'post';
   return true;
 }

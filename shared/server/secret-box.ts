@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKeyPairs } from './key-pairs.ts';
+import { makePrivateFolder, PRIVATE_FILE_MODE } from './private-files.ts';
 import type { Queryable } from './sql.ts';
 
 /**
@@ -103,15 +104,16 @@ export function openSecretBox(configured: SecretKey[] | undefined, dataDir: stri
   if (configured) return new SecretBox(configured);
   if (dataDir.startsWith('memory://')) return new SecretBox([{ kid: 'memory', key: (memoryKey ??= randomBytes(32)) }]);
   const file = join(dataDir, 'secrets.key');
+  // DATA_DIR itself is the user's alone: whoever may write in it could put a key of their own here.
+  makePrivateFolder(dataDir);
   if (!existsSync(file)) {
-    mkdirSync(dataDir, { recursive: true });
     // wx: two processes starting at once on an empty folder keep the first key written.
     try {
-      writeFileSync(file, `local:${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+      writeFileSync(file, `local:${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    chmodSync(file, 0o600);
   }
+  chmodSync(file, PRIVATE_FILE_MODE);
   return new SecretBox(parseSecretKeys(readFileSync(file, 'utf8').trim()));
 }

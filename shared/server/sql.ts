@@ -1,9 +1,10 @@
-import { readdir, readFile, mkdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createMemoryPglite } from './pglite-cluster.ts';
+import { keepNewFilesPrivate, makePrivateFolder, makePrivateTree } from './private-files.ts';
 
 /**
  * One small SQL interface over two drivers: embedded PostgreSQL (PGlite) for one machine and no
@@ -46,8 +47,7 @@ export async function openSql(options: SqlOptions): Promise<Sql> {
 }
 
 async function openPglite(dataDir: string, schema: string): Promise<Sql> {
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const db = dataDir.startsWith('memory://') ? await createMemoryPglite() : await PGlite.create(dataDir);
+  const db = dataDir.startsWith('memory://') ? await createMemoryPglite() : await openPgliteFolder(dataDir);
   // PGlite is one connection, so the search path set here holds for every later query.
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema};`);
   const asQueryable = (target: Pick<PGlite, 'query'>): Queryable => ({
@@ -62,6 +62,25 @@ async function openPglite(dataDir: string, schema: string): Promise<Sql> {
     transaction: (work) => db.transaction((tx) => work(asQueryable(tx))),
     close: () => db.close(),
   };
+}
+
+/**
+ * PGlite in a folder that only this user may enter, with files only this user may read (folders
+ * 0700, files 0600: private-files.ts): the umask is tightened before PGlite makes anything, and
+ * what it unpacks with modes of its own (its first cluster), or a store made before this rule
+ * holds, is set right once it is open.
+ */
+async function openPgliteFolder(folder: string): Promise<PGlite> {
+  keepNewFilesPrivate();
+  makePrivateFolder(folder);
+  const db = await PGlite.create(folder);
+  try {
+    await makePrivateTree(folder);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }
 
 async function openPostgres(url: string, schema: string): Promise<Sql> {
