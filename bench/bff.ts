@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { io, type Socket } from 'socket.io-client';
 import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../shared/index.ts';
 import { EngineClient } from '../bff/index.ts';
-import { engineFetch, type EngineFetch } from '../bff/engine-client.ts';
+import { engineFetch, type EngineFetch } from '../bff/engine-link/engine-client.ts';
 import { createLogger } from '../shared/server/index.ts';
 import { DRIVERS, request, startEngine, startStack, type Driver } from '../test/stack.ts';
 import { countExchange } from './bff-exchange.ts';

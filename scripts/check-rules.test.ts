@@ -32,9 +32,9 @@ describe('the house rules check', () => {
       'engine/app.ts': "import { x } from '../shared/index.ts';",
       'bff/app.ts': "import { x } from '../shared/index.ts';",
       'widget/app.ts': "import { x } from '../shared/index.ts';",
-      'demo/run.ts': "import '../engine/app.ts';\nimport '../bff/app.ts';",
+      'demo/run.ts': "import '../engine/app.ts';\nimport '../bff/host/app.ts';",
       'bff/app.test.ts': "import '../test/stack.ts';",
-      'test/stack.ts': "import '../engine/app.ts';\nimport '../bff/app.ts';",
+      'test/stack.ts': "import '../engine/app.ts';\nimport '../bff/host/app.ts';",
     });
     expect(checkRules(root)).toEqual([]);
   });
@@ -52,7 +52,7 @@ describe('the house rules check', () => {
   it('refuses server code and Node modules in the browser rooms, and anything of ours in shared/', () => {
     const root = treeOf({
       'shared/server/sql.ts': 'export const sql = 1;',
-      'shared/index.ts': "import '../bff/app.ts';",
+      'shared/index.ts': "import '../bff/host/app.ts';",
       'bff/app.ts': 'export const app = 1;',
       'widget/app.ts': "import { sql } from '../shared/server/sql.ts';\nimport { readFileSync } from 'node:fs';",
     });

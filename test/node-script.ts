@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Runs one of the project's entry scripts (`bff/main.ts`, a CLI) as its own Node process, as
+ * Runs one of the project's entry scripts (`bff/host/main.ts`, a CLI) as its own Node process, as
  * `npm run …` does: `node --import tsx <script>` from the repository's root. The child gets this
  * process's environment without the settings that would change what it opens
  * (DATABASE_URL, REDIS_URL, …), then `env`.

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { openSecretBox } from '../shared/server/index.ts';
 import { Inbox, PlatformAccount, SiteKey, User } from '../bff/helpdesk/schemas.ts';
-import { engineWebhooksOf, findEngineAccount, type EngineWebhook } from '../bff/store/engine-accounts.ts';
+import { engineWebhooksOf, findEngineAccount, type EngineWebhook } from '../bff/engine-link/engine-accounts-store.ts';
 import { desk, PLATFORM_TOKEN } from './helpdesk-client.ts';
 import { engineConversationOf, request, type TestStack } from './stack.ts';
 

@@ -1,8 +1,8 @@
 import { ParleyError, randomToken, type WidgetMessage } from '../../shared/index.ts';
 import { inspectMedia, type Logger, type MediaFacts, type RateLimiter, type Sql, type UploadedFile } from '../../shared/server/index.ts';
-import type { ConversationService } from '../conversation-service.ts';
-import type { Sender } from '../message-limits.ts';
-import type { Session } from '../sessions.ts';
+import type { ConversationService } from '../widget/conversation-service.ts';
+import type { Sender } from '../widget/message-limits.ts';
+import type { Session } from '../widget/sessions.ts';
 import {
   deleteConversationAttachments,
   findAttachment,
@@ -13,7 +13,7 @@ import {
   unusedObjects,
   type AttachmentRecord,
   type AttachmentUploader,
-} from '../store/attachments.ts';
+} from './store.ts';
 import { findMessage, widgetAttachment } from '../store/messages.ts';
 import { safeFileName } from './file-names.ts';
 import type { AttachmentStorage } from './storage.ts';

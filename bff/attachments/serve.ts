@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { AttachmentRecord } from '../store/attachments.ts';
+import type { AttachmentRecord } from './store.ts';
 
 /**
  * Answers with an attachment's bytes so that no browser takes them for anything but what they were

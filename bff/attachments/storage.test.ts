@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ParleyError } from '../../shared/index.ts';
 import { createLogger } from '../../shared/server/index.ts';
 import { closeServer, freePort } from '../../test/stack.ts';
-import { readBffConfig } from '../config.ts';
+import { readBffConfig } from '../host/config.ts';
 import { FileAttachmentStorage } from './file-storage.ts';
 import { openAttachments } from './open-storage.ts';
 import { S3AttachmentStorage } from './s3-storage.ts';

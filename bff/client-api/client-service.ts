@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ParleyError } from '../../shared/index.ts';
 import type { RateDecision, RateLimiter, Sql, UploadedFile } from '../../shared/server/index.ts';
-import type { ConversationService } from '../conversation-service.ts';
-import type { Change, Publisher } from '../publisher.ts';
-import type { Sender } from '../message-limits.ts';
-import type { Customer } from '../sessions.ts';
-import { accountSuspendedError, inboxSuspended } from '../store/accounts.ts';
+import type { ConversationService } from '../widget/conversation-service.ts';
+import type { Change, Publisher } from '../realtime/publisher.ts';
+import type { Sender } from '../widget/message-limits.ts';
+import type { Customer } from '../widget/sessions.ts';
+import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/accounts.ts';
 import {
   clientConversations,
   clientMessages,
@@ -19,11 +19,11 @@ import {
   setSubmittedValues,
   type ClientConversationRow,
   type ClientMessageRow,
-} from '../store/client-views.ts';
-import { attachmentsOfMessages } from '../store/attachments.ts';
+} from './store/client-views.ts';
+import { attachmentsOfMessages } from '../attachments/store.ts';
 import type { AttachmentService } from '../attachments/attachment-service.ts';
 import { clientAttachmentUrl, publicAttachmentShape } from '../attachments/shapes.ts';
-import { contactCustomerRef, deepMerge, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from '../store/contacts.ts';
+import { contactCustomerRef, deepMerge, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from './store/contacts.ts';
 import { findConversationById, type ConversationOwner } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';

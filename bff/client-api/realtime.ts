@@ -1,8 +1,8 @@
 import type { Server } from 'socket.io';
 import type { Logger, Sql } from '../../shared/server/index.ts';
-import type { ChangeBatch, Publisher } from '../publisher.ts';
-import { inboxSuspended } from '../store/accounts.ts';
-import { findContactById, findContactByPubsubToken, type ContactRecord } from '../store/contacts.ts';
+import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
+import { inboxSuspended } from '../helpdesk/store/accounts.ts';
+import { findContactById, findContactByPubsubToken, type ContactRecord } from './store/contacts.ts';
 import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './client-service.ts';
 
 /** The Socket.IO namespace where custom clients subscribe with a contact's `pubsub_token`. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
 import { clientLimitKey, MESSAGE_BODY_LIMIT, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
-import type { ContactRecord } from '../store/contacts.ts';
+import type { ContactRecord } from './store/contacts.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientService } from './client-service.ts';
 import { MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';

@@ -1,11 +1,11 @@
 import type { Context, Middleware } from 'koa';
 import { ParleyError } from '../../shared/index.ts';
 import { clientAddress, type Sql } from '../../shared/server/index.ts';
-import { accountSuspended, accountSuspendedError, roleIn, type Role } from '../store/accounts.ts';
-import { findAgentBot, type AgentBotRecord } from '../store/agent-bots.ts';
-import type { Actor } from '../store/audit-log.ts';
-import { findPlatformToken, findTokenHolder } from '../store/credentials.ts';
-import { findUser, type UserRecord } from '../store/users.ts';
+import { accountSuspended, accountSuspendedError, roleIn, type Role } from './store/accounts.ts';
+import { findAgentBot, type AgentBotRecord } from './store/agent-bots.ts';
+import type { Actor } from './store/audit-log.ts';
+import { findPlatformToken, findTokenHolder } from './store/credentials.ts';
+import { findUser, type UserRecord } from './store/users.ts';
 
 /** The helpdesk's credential header, as Chatwoot's (SPEC Authentication rule 3). */
 export const TOKEN_HEADER = 'api_access_token';

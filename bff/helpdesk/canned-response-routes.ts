@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
 import type { ApiRoutes, Queryable, Sql } from '../../shared/server/index.ts';
-import { changesBetween, writeAudit } from '../store/audit-log.ts';
+import { changesBetween, writeAudit } from './store/audit-log.ts';
 import {
   deleteCannedResponse,
   findCannedResponse,
@@ -9,7 +9,7 @@ import {
   listCannedResponses,
   updateCannedResponse,
   type CannedResponseRecord,
-} from '../store/canned-responses.ts';
+} from './store/canned-responses.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import { AccountParams, CannedResponse, CannedResponseCreate, CannedResponseParams, CannedResponseQuery, CannedResponseUpdate } from './schemas.ts';
 

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { ParleyError, type EngineEvent } from '../../shared/index.ts';
 import type { Queryable, Sql } from '../../shared/server/index.ts';
-import type { ConversationService } from '../conversation-service.ts';
-import { EngineCallError } from '../engine-client.ts';
-import type { EngineAccounts } from '../engine-accounts.ts';
-import type { EngineEventRecorder } from '../engine-events.ts';
-import { givenCustomerRef } from '../customer-refs.ts';
-import type { Change, Publisher } from '../publisher.ts';
-import { roleIn, type Role } from '../store/accounts.ts';
+import type { ConversationService } from '../widget/conversation-service.ts';
+import { EngineCallError } from '../engine-link/engine-client.ts';
+import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
+import type { EngineEventRecorder } from '../engine-link/engine-events.ts';
+import { givenCustomerRef } from '../widget/customer-refs.ts';
+import type { Change, Publisher } from '../realtime/publisher.ts';
+import { roleIn, type Role } from './store/accounts.ts';
 import {
   attachEngineConversation,
   findConversationById,
@@ -17,9 +17,9 @@ import {
   updateConversation,
   type ConversationRecord,
 } from '../store/conversations.ts';
-import { deskMessages, findDeskConversation, listDeskConversations, markReadByPeople, setAssignee, type DeskConversation } from '../store/desk-conversations.ts';
+import { deskMessages, findDeskConversation, listDeskConversations, markReadByPeople, setAssignee, type DeskConversation } from './store/desk-conversations.ts';
 import { insertMessage, setMessageSender, type MessageSender } from '../store/messages.ts';
-import { attachmentsOfMessages } from '../store/attachments.ts';
+import { attachmentsOfMessages } from '../attachments/store.ts';
 import { deskAttachmentShapes } from '../attachments/shapes.ts';
 import type { Caller } from './auth.ts';
 import type { ConversationListQuery, DeskMessage, DeskMessageCreate, StatusChange } from './schemas.ts';

@@ -11,8 +11,8 @@ import {
   type DeskServerEvents,
 } from '../../shared/index.ts';
 import { parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
-import type { Role } from '../store/accounts.ts';
-import type { ChangeBatch, Publisher } from '../publisher.ts';
+import type { Role } from './store/accounts.ts';
+import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
 import { callerOfToken, standingIn, type Caller } from './auth.ts';
 import type { DeskConversationService } from './desk-conversation-service.ts';

@@ -1,8 +1,8 @@
 import { ParleyError } from '../../shared/index.ts';
 import { checkEndpointHost, checkEndpointUrl, type Queryable, type Sql, type TargetPolicy } from '../../shared/server/index.ts';
-import type { Change, ChangeBatch, DurableSubscriber, Subscriber } from '../publisher.ts';
-import { deskMessages, findDeskConversation } from '../store/desk-conversations.ts';
-import { deskTargets, writeDeskDeliveries, type DeskEvent, type DeskEventType } from '../store/desk-webhooks.ts';
+import type { Change, ChangeBatch, DurableSubscriber, Subscriber } from '../realtime/publisher.ts';
+import { deskMessages, findDeskConversation } from './store/desk-conversations.ts';
+import { deskTargets, writeDeskDeliveries, type DeskEvent, type DeskEventType } from './store/desk-webhooks.ts';
 import { deskConversationShape, deskMessageShape } from './shapes.ts';
 import { deskAttachmentShapes } from '../attachments/shapes.ts';
 

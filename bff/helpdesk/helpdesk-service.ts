@@ -14,16 +14,16 @@ import {
   type AccountChanges,
   type AccountRecord,
   type Role,
-} from '../store/accounts.ts';
-import { deleteAgentBot, findAgentBot, insertAgentBot, listAgentBots, updateAgentBot, type AgentBotRecord } from '../store/agent-bots.ts';
-import { syncBotEndpoint } from '../store/desk-webhooks.ts';
-import { changesBetween, listAudit, writeAudit, type Actor } from '../store/audit-log.ts';
-import { createSignInLink, hashPassword, issueAccessToken, issueSession, passwordMatches, useSignInLink } from '../store/credentials.ts';
-import { deleteUser, findUser, findUserByEmail, insertUser, updateUser, type UserRecord } from '../store/users.ts';
+} from './store/accounts.ts';
+import { deleteAgentBot, findAgentBot, insertAgentBot, listAgentBots, updateAgentBot, type AgentBotRecord } from './store/agent-bots.ts';
+import { syncBotEndpoint } from './store/desk-webhooks.ts';
+import { changesBetween, listAudit, writeAudit, type Actor } from './store/audit-log.ts';
+import { createSignInLink, hashPassword, issueAccessToken, issueSession, passwordMatches, useSignInLink } from './store/credentials.ts';
+import { deleteUser, findUser, findUserByEmail, insertUser, updateUser, type UserRecord } from './store/users.ts';
 import type { AccountUpdate, AgentBotCreate, AgentBotUpdate, AuditLogQuery, PlatformAccountCreate, PlatformAccountUpdate, UserCreate, UserUpdate } from './schemas.ts';
 import { deskReceiverUrl } from './desk-webhooks.ts';
 import { accountViewShape, agentBotShape, auditLogShape, platformAccountShape, userShape } from './shapes.ts';
-import type { EngineAccountProvisioning } from '../engine-account-provisioning.ts';
+import type { EngineAccountProvisioning } from '../engine-link/engine-account-provisioning.ts';
 
 /** How long a one-time sign-in link works. */
 export const SIGN_IN_LINK_TTL_MS = 5 * 60_000;

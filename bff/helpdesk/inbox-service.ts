@@ -19,13 +19,13 @@ import {
   type InboxChanges,
   type InboxRecord,
   type SiteKeyRecord,
-} from '../store/account-inboxes.ts';
-import { listAccountUsers } from '../store/accounts.ts';
-import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
-import { findAgentBot } from '../store/agent-bots.ts';
-import { changesBetween, writeAudit, type Actor } from '../store/audit-log.ts';
-import { findUser } from '../store/users.ts';
-import { MESSAGE_LIMITS } from '../message-limits.ts';
+} from './store/account-inboxes.ts';
+import { listAccountUsers } from './store/accounts.ts';
+import { ALWAYS_OPEN } from './store/inbox-presentation.ts';
+import { findAgentBot } from './store/agent-bots.ts';
+import { changesBetween, writeAudit, type Actor } from './store/audit-log.ts';
+import { findUser } from './store/users.ts';
+import { MESSAGE_LIMITS } from '../widget/message-limits.ts';
 import { personShape } from './shapes.ts';
 import type { Agent, Inbox, InboxCreate, InboxFields, SiteKey, SiteKeyCreate } from './schemas.ts';
 

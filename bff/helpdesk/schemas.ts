@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ReplyTime } from '../../shared/index.ts';
 import { Origin } from '../../shared/server/index.ts';
 import { PublicAttachment } from '../attachments/shapes.ts';
-import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../message-limits.ts';
+import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../widget/message-limits.ts';
 
 /**
  * Requests and answers of the helpdesk Platform API (`/platform/api/v1`) and Application API

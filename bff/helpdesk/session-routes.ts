@@ -1,6 +1,6 @@
 import { ParleyError } from '../../shared/index.ts';
 import { clientLimitKey, type ApiRoutes, type RateLimiter, type Sql } from '../../shared/server/index.ts';
-import { endSession } from '../store/credentials.ts';
+import { endSession } from './store/credentials.ts';
 import { TOKEN_HEADER } from './auth.ts';
 import type { HelpdeskService } from './helpdesk-service.ts';
 import { Session, SessionCreate } from './schemas.ts';

@@ -1,8 +1,8 @@
-import type { AccountRecord, Role } from '../store/accounts.ts';
-import type { AgentBotRecord } from '../store/agent-bots.ts';
-import type { AuditLogRecord } from '../store/audit-log.ts';
-import type { DeskConversation, DeskMessageRow } from '../store/desk-conversations.ts';
-import type { UserRecord } from '../store/users.ts';
+import type { AccountRecord, Role } from './store/accounts.ts';
+import type { AgentBotRecord } from './store/agent-bots.ts';
+import type { AuditLogRecord } from './store/audit-log.ts';
+import type { DeskConversation, DeskMessageRow } from './store/desk-conversations.ts';
+import type { UserRecord } from './store/users.ts';
 import type { PublicAttachment } from '../attachments/shapes.ts';
 import type { AccountView, AgentBot, DeskConversation as DeskConversationView, DeskMessage, Person, PlatformAccount, User } from './schemas.ts';
 

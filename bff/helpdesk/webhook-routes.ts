@@ -1,8 +1,8 @@
 import { newId, ParleyError } from '../../shared/index.ts';
 import { enableEndpointRow, insertDeliveries, listDeliveries, resendDelivery, type ApiRoutes, type Queryable, type Sql, type DeliveryRecord, type SecretBox, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
-import { changesBetween, writeAudit } from '../store/audit-log.ts';
-import { findAccount } from '../store/accounts.ts';
-import { DESK_EVENT_TYPES, deleteDeskWebhook, findDeskWebhook, insertDeskWebhook, listDeskWebhooks, updateDeskWebhook, type DeskWebhookRecord } from '../store/desk-webhooks.ts';
+import { changesBetween, writeAudit } from './store/audit-log.ts';
+import { findAccount } from './store/accounts.ts';
+import { DESK_EVENT_TYPES, deleteDeskWebhook, findDeskWebhook, insertDeskWebhook, listDeskWebhooks, updateDeskWebhook, type DeskWebhookRecord } from './store/desk-webhooks.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import { deskReceiverUrl } from './desk-webhooks.ts';
 import { AccountParams } from './schemas.ts';

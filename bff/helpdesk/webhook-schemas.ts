@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WebhookDelivery } from '../../shared/index.ts';
-import { DESK_EVENT_TYPES } from '../store/desk-webhooks.ts';
+import { DESK_EVENT_TYPES } from './store/desk-webhooks.ts';
 import { IdParam } from './schemas.ts';
 
 // The account's webhooks (Application API, Chatwoot-shaped: `{payload: {webhook}}`).

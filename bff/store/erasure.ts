@@ -1,6 +1,6 @@
 import type { Queryable } from '../../shared/server/index.ts';
-import { SANDBOX_PREFIX } from '../customer-refs.ts';
-import { servedBy, type EngineScope } from './engine-accounts.ts';
+import { SANDBOX_PREFIX } from '../widget/customer-refs.ts';
+import { servedBy, type EngineScope } from '../engine-link/engine-accounts-store.ts';
 import type { Environment } from './inboxes.ts';
 
 /** Whom an erasure is for: a customer as one engine account names them, in one environment. */

@@ -1,6 +1,6 @@
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow } from './inbox-presentation.ts';
+import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow } from '../helpdesk/store/inbox-presentation.ts';
 
 export type Environment = 'sandbox' | 'live';
 

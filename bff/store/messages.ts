@@ -1,8 +1,8 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import type { SessionStanding } from '../sessions.ts';
-import { deskTargetsColumn, keepDeskTargets } from './desk-webhooks.ts';
-import { engineText } from './attachments.ts';
+import type { SessionStanding } from '../widget/sessions.ts';
+import { deskTargetsColumn, keepDeskTargets } from '../helpdesk/store/desk-webhooks.ts';
+import { engineText } from '../attachments/store.ts';
 import { leaseContinuation, leaseNextSelect, leaseOutcome, type OutboxWork } from './outbox.ts';
 import { CONVERSATION_COLUMNS, conversationFromJson, isConversationUuid, type ConversationOwner, type ConversationRecord, type ConversationRow, type JsonRow } from './conversations.ts';
 

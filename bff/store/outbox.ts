@@ -1,5 +1,5 @@
 import type { Queryable } from '../../shared/server/index.ts';
-import { engineText } from './attachments.ts';
+import { engineText } from '../attachments/store.ts';
 import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from './conversations.ts';
 
 /** A customer message the engine has not accepted yet. */

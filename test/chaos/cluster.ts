@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { migrate, openSql } from '../../shared/server/index.ts';
 import { addKnowledgeDocument, createAccount, ENGINE_MIGRATIONS, issueApiKey, setAccountRateLimit } from '../../engine/index.ts';
-import { openBffStore } from '../../bff/infrastructure.ts';
+import { openBffStore } from '../../bff/host/infrastructure.ts';
 import { addSiteKey, createInbox } from '../../bff/store/inboxes.ts';
 import { shopKnowledge } from '../shop-fixtures.ts';
 import { freePort } from '../stack.ts';
@@ -90,7 +90,7 @@ async function startServices({ folder, postgres, redis, enginePort, portA, portB
   const bff = (name: string, port: number) =>
     serviceProcess({
       name,
-      script: 'bff/main.ts',
+      script: 'bff/host/main.ts',
       folder,
       env: { ...shared, PORT: String(port) },
       ready: () => answersWith(`http://127.0.0.1:${port}/openapi.json`),

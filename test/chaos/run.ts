@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WIDGET_ASSETS_DIR } from '../../bff/infrastructure.ts';
+import { WIDGET_ASSETS_DIR } from '../../bff/host/infrastructure.ts';
 import { killBffNode } from './bff-node-kill.ts';
 import { dropNetworkInChromium } from './browser-offline.ts';
 import { startCluster, type Cluster } from './cluster.ts';

@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../node-script.ts';
 import { until } from '../until.ts';
 
 /**
- * One of Parley's processes (`engine/main.ts`, `bff/main.ts`, `demo/start.ts`) run as `npm run …`
+ * One of Parley's processes (`engine/main.ts`, `bff/host/main.ts`, `demo/start.ts`) run as `npm run …`
  * runs it, `node --import tsx <script>`, that the chaos suite can kill with a real signal and start
  * again with the same settings. Its output goes to `<name>.log` in the run's folder, appended
  * across restarts.

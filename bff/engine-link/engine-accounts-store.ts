@@ -1,0 +1,97 @@
+import type { Queryable, SecretBox } from '../../shared/server/index.ts';
+import type { Environment } from '../store/inboxes.ts';
+
+/**
+ * Which engine account serves an inbox: a helpdesk account's own (that account's id), or the
+ * installation's configured keys (`null`) for an inbox of no account, or of an account made before
+ * accounts had engine accounts of their own.
+ */
+export type EngineScope = number | null;
+
+/** One environment's webhook endpoint at the engine, posting to `/v1/engine-webhooks/{account}`. */
+export interface EngineWebhook {
+  environment: Environment;
+  id: string;
+  secret: string;
+}
+
+/** A helpdesk account's own engine account: its id and its keys (kept sealed; open here). */
+export interface StoredEngineAccount {
+  accountId: number;
+  engineAccountId: string;
+  apiKeys: Record<Environment, string>;
+}
+
+/**
+ * The inboxes an engine scope serves, as a condition on an inbox id column: `$n` is the scope (an
+ * account id, or NULL for the installation's). Every read of what an engine account's events
+ * reach (a forgotten customer's erasure) is scoped by it.
+ */
+export const servedBy = (inboxColumn: string, scopeParam: string): string =>
+  `${inboxColumn} IN (SELECT i.id FROM inboxes i WHERE CASE WHEN ${scopeParam}::int IS NULL
+     THEN NOT EXISTS (SELECT 1 FROM engine_accounts e WHERE e.account_id = i.account_id) ELSE i.account_id = ${scopeParam}::int END)`;
+
+/** Keeps a helpdesk account's new engine account with its keys sealed, in the caller's transaction. */
+export async function insertEngineAccount(db: Queryable, box: SecretBox, account: StoredEngineAccount, now: Date): Promise<void> {
+  await db.query('INSERT INTO engine_accounts (account_id, engine_account_id, api_keys, created_at) VALUES ($1, $2, $3, $4)', [
+    account.accountId,
+    account.engineAccountId,
+    box.seal(JSON.stringify(account.apiKeys)),
+    now,
+  ]);
+}
+
+interface EngineAccountRow {
+  account_id: number;
+  engine_account_id: string;
+  api_keys: string;
+}
+
+const toStored = (box: SecretBox, row: EngineAccountRow): StoredEngineAccount => ({
+  accountId: row.account_id,
+  engineAccountId: row.engine_account_id,
+  apiKeys: JSON.parse(box.open(row.api_keys)) as Record<Environment, string>,
+});
+
+export async function findEngineAccount(db: Queryable, box: SecretBox, accountId: number): Promise<StoredEngineAccount | undefined> {
+  const [row] = await db.query<EngineAccountRow>('SELECT account_id, engine_account_id, api_keys FROM engine_accounts WHERE account_id = $1', [accountId]);
+  return row && toStored(box, row);
+}
+
+/** Every active helpdesk account with an engine account of its own, oldest first (whose feeds are read; a suspended one's keys are refused). */
+export async function listEngineAccountIds(db: Queryable): Promise<number[]> {
+  const rows = await db.query<{ account_id: number }>(
+    "SELECT e.account_id FROM engine_accounts e JOIN accounts a ON a.id = e.account_id WHERE a.status <> 'suspended' ORDER BY e.account_id",
+  );
+  return rows.map((row) => row.account_id);
+}
+
+/** Whose engine account serves the inbox: its account's own, or the installation's; undefined when there is no such inbox. */
+export async function scopeOfInbox(db: Queryable, inboxId: string): Promise<{ scope: EngineScope } | undefined> {
+  const [row] = await db.query<{ scope: number | null }>('SELECT e.account_id AS scope FROM inboxes i LEFT JOIN engine_accounts e ON e.account_id = i.account_id WHERE i.id = $1', [
+    inboxId,
+  ]);
+  return row && { scope: row.scope };
+}
+
+/** Keeps the account's webhook endpoints at the engine, sealed (their secrets sign what is posted to it). */
+export async function setEngineWebhooks(db: Queryable, box: SecretBox, accountId: number, webhooks: readonly EngineWebhook[]): Promise<void> {
+  await db.query('UPDATE engine_accounts SET webhooks = $2 WHERE account_id = $1', [accountId, webhooks.length ? box.seal(JSON.stringify(webhooks)) : null]);
+}
+
+export async function engineWebhooksOf(db: Queryable, box: SecretBox, accountId: number): Promise<EngineWebhook[]> {
+  const [row] = await db.query<{ webhooks: string | null }>('SELECT webhooks FROM engine_accounts WHERE account_id = $1', [accountId]);
+  return row?.webhooks ? (JSON.parse(box.open(row.webhooks)) as EngineWebhook[]) : [];
+}
+
+const CURSOR_COLUMN = { sandbox: 'feed_cursor_sandbox', live: 'feed_cursor_live' } as const;
+
+/** Where the account's feed of `environment` has been read up to. */
+export async function readFeedCursor(db: Queryable, accountId: number, environment: Environment): Promise<string | undefined> {
+  const [row] = await db.query<{ cursor: string | null }>(`SELECT ${CURSOR_COLUMN[environment]} AS cursor FROM engine_accounts WHERE account_id = $1`, [accountId]);
+  return row?.cursor ?? undefined;
+}
+
+export async function writeFeedCursor(db: Queryable, accountId: number, environment: Environment, cursor: string): Promise<void> {
+  await db.query(`UPDATE engine_accounts SET ${CURSOR_COLUMN[environment]} = $2 WHERE account_id = $1`, [accountId, cursor]);
+}

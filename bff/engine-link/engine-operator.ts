@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { OperatorAccountCreated, OperatorAccountStatus, type OperatorAccountCreate } from '../../shared/schemas/engine-operator.ts';
+import { callEngine, engineFetch, type EngineFetch, type EngineTransport } from './engine-client.ts';
+
+export interface EngineOperatorOptions {
+  /** Where the engine lives, e.g. `http://127.0.0.1:8081` (its `/operator/v1` is below). */
+  baseUrl: string;
+  /** The installation operator's token (the BFF's AI_OPERATOR_TOKEN, the engine's ENGINE_OPERATOR_TOKEN). */
+  token: string;
+  timeoutMs?: number;
+  fetch?: EngineFetch;
+}
+
+/**
+ * The BFF's client of the engine's operator routes (`/operator/v1/accounts`): it makes the engine
+ * account of each helpdesk account made, and suspends, resumes and deletes it with it. HTTP only,
+ * as every other call to the engine; failures are EngineCallErrors.
+ */
+export class EngineOperator {
+  readonly #transport: EngineTransport;
+
+  constructor(options: EngineOperatorOptions) {
+    const url = new URL(options.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
+    if (options.token.length < 32) throw new TypeError('the operator token must be at least 32 characters');
+    this.#transport = { baseUrl: url.href.replace(/\/$/, ''), bearer: options.token, timeoutMs: options.timeoutMs ?? 10_000, fetch: options.fetch ?? engineFetch };
+  }
+
+  /** A new engine account with a sandbox and a live key (in this answer only). */
+  createAccount(request: OperatorAccountCreate): Promise<OperatorAccountCreated> {
+    return callEngine(this.#transport, 'POST', '/operator/v1/accounts', OperatorAccountCreated, request);
+  }
+
+  suspend(accountId: string): Promise<OperatorAccountStatus> {
+    return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/suspend`, OperatorAccountStatus, {});
+  }
+
+  resume(accountId: string): Promise<OperatorAccountStatus> {
+    return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/resume`, OperatorAccountStatus, {});
+  }
+
+  /** Deletes the account and everything it holds at the engine; its keys fail at once. */
+  async deleteAccount(accountId: string): Promise<void> {
+    await callEngine(this.#transport, 'DELETE', `/operator/v1/accounts/${encodeURIComponent(accountId)}`, z.unknown());
+  }
+}

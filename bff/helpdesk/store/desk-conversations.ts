@@ -1,0 +1,214 @@
+import type { Queryable } from '../../../shared/server/index.ts';
+import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from '../../store/conversations.ts';
+
+/**
+ * A conversation's status as people see it (Chatwoot's): `pending` while the AI answers it, `open`
+ * once people answer it (handed over), `snoozed` while a person's snooze lasts, `resolved`.
+ */
+export type DeskStatus = 'open' | 'pending' | 'snoozed' | 'resolved';
+
+/** A conversation as the people of its account see it. */
+export interface DeskConversation {
+  record: ConversationRecord;
+  status: DeskStatus;
+  /** When a snooze ends; null while not snoozed, or snoozed until the customer writes. */
+  snoozedUntil: Date | null;
+  accountId: number;
+  inboxDisplayId: number;
+  assigneeId: number | null;
+  contactName: string | null;
+  contactEmail: string | null;
+  /** The customer as the Client API knows them (a `ctc_` contact): identifier and custom attributes. */
+  contactIdentifier: string | null;
+  contactAttributes: Record<string, unknown>;
+  /** The page the customer was on when the conversation started. */
+  pageUrl: string | null;
+  /** The customer's messages since people last read the conversation. */
+  unreadCount: number;
+  agentLastSeenAt: Date | null;
+  lastActivityAt: Date;
+}
+
+type DeskRow = ConversationRow & {
+  desk_status: DeskStatus;
+  snoozed_until: Date | null;
+  account_id: number;
+  inbox_display_id: number;
+  assignee_id: number | null;
+  contact_name: string | null;
+  contact_email: string | null;
+  contact_identifier: string | null;
+  contact_attributes: Record<string, unknown> | null;
+  page_url: string | null;
+  unread_count: number;
+  agent_last_seen_at: Date | null;
+  last_activity_at: Date;
+};
+
+/**
+ * The people's status in SQL, the one definition the shape and the filter share; `now` is the
+ * placeholder of the time a snooze is measured against. A snooze until the customer writes is
+ * stored as 'infinity' (the customer's next message clears it: store/messages.ts).
+ */
+const deskStatus = (now: string) =>
+  `CASE WHEN c.status = 'resolved' THEN 'resolved' WHEN c.snoozed_until > ${now} THEN 'snoozed' WHEN c.handled_by = 'ai' THEN 'pending' ELSE 'open' END`;
+
+const select = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${deskStatus(now)} AS desk_status,
+    CASE WHEN c.snoozed_until > ${now} AND c.snoozed_until <> 'infinity' THEN c.snoozed_until END AS snoozed_until,
+    i.account_id, i.display_id AS inbox_display_id, c.assignee_id,
+    COALESCE(c.contact_name, k.name) AS contact_name, COALESCE(c.contact_email, k.email) AS contact_email,
+    k.identifier AS contact_identifier, k.custom_attributes AS contact_attributes, c.page_url, c.agent_last_seen_at,
+    (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author = 'customer'
+       AND m.created_at > COALESCE(c.agent_last_seen_at, '-infinity'::timestamptz))::int AS unread_count,
+    COALESCE((SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) AS last_activity_at
+  FROM conversations c JOIN inboxes i ON i.id = c.inbox_id
+  LEFT JOIN contacts k ON k.inbox_id = c.inbox_id
+    AND k.id = CASE WHEN c.customer_ref ~ '^ctc_[0-9]{1,18}$' THEN substr(c.customer_ref, 5)::bigint END`;
+
+const toDesk = (row: DeskRow): DeskConversation => ({
+  record: toConversationRecord(row),
+  status: row.desk_status,
+  snoozedUntil: row.snoozed_until,
+  accountId: row.account_id,
+  inboxDisplayId: row.inbox_display_id,
+  assigneeId: row.assignee_id,
+  contactName: row.contact_name,
+  contactEmail: row.contact_email,
+  contactIdentifier: row.contact_identifier,
+  contactAttributes: row.contact_attributes ?? {},
+  pageUrl: row.page_url,
+  unreadCount: row.unread_count,
+  agentLastSeenAt: row.agent_last_seen_at,
+  lastActivityAt: row.last_activity_at,
+});
+
+export interface DeskFilter {
+  accountId: number;
+  /** The time snoozes are measured against. */
+  now: Date;
+  /** Only these inboxes (an agent's); undefined: all of the account's. */
+  inboxIds?: readonly string[] | undefined;
+  inboxDisplayId?: number | undefined;
+  /** Only conversations in this status; undefined: every one. */
+  status?: DeskStatus | undefined;
+  /** Only the conversations of the customer of this conversation (its earlier ones, in the console's sidebar). */
+  sameCustomerAs?: number | undefined;
+}
+
+function where(filter: DeskFilter, params: unknown[]): string {
+  params.push(filter.accountId);
+  const clauses = [`i.account_id = $${params.length}`];
+  if (filter.inboxIds) {
+    params.push(filter.inboxIds);
+    clauses.push(`c.inbox_id = ANY($${params.length}::text[])`);
+  }
+  if (filter.inboxDisplayId !== undefined) {
+    params.push(filter.inboxDisplayId);
+    clauses.push(`i.display_id = $${params.length}`);
+  }
+  if (filter.sameCustomerAs !== undefined) {
+    params.push(filter.sameCustomerAs);
+    clauses.push(`(c.inbox_id, c.customer_ref) = (SELECT o.inbox_id, o.customer_ref FROM conversations o WHERE o.id = $${params.length})`);
+  }
+  if (filter.status) {
+    params.push(filter.now, filter.status);
+    clauses.push(`${deskStatus(`$${params.length - 1}::timestamptz`)} = $${params.length}`);
+  }
+  return clauses.join(' AND ');
+}
+
+/**
+ * One page of conversations, those people answer (`open`) first, then by last activity; with the
+ * counts of those assigned to `me` (the caller), unassigned and all under the filter, whatever the
+ * page shows.
+ */
+export async function listDeskConversations(
+  db: Queryable,
+  filter: DeskFilter,
+  assignee: 'mine' | 'unassigned' | 'all',
+  me: number,
+  page: { number: number; size: number },
+): Promise<{ conversations: DeskConversation[]; counts: { mine: number; unassigned: number; all: number } }> {
+  const params: unknown[] = [];
+  const base = where(filter, params);
+  const [counts] = await db.query<{ mine: number; unassigned: number; all: number }>(
+    `SELECT count(*) FILTER (WHERE c.assignee_id = $${params.length + 1}::int)::int AS mine, count(*) FILTER (WHERE c.assignee_id IS NULL)::int AS unassigned, count(*)::int AS "all"
+     FROM conversations c JOIN inboxes i ON i.id = c.inbox_id WHERE ${base}`,
+    [...params, me],
+  );
+  if (assignee === 'mine') params.push(me);
+  const byAssignee = assignee === 'mine' ? ` AND c.assignee_id = $${params.length}::int` : assignee === 'unassigned' ? ' AND c.assignee_id IS NULL' : '';
+  params.push(filter.now);
+  const rows = await db.query<DeskRow>(
+    `SELECT * FROM (${select(`$${params.length}::timestamptz`)} WHERE ${base}${byAssignee}) d
+     ORDER BY (d.desk_status = 'open') DESC, d.last_activity_at DESC, d.id DESC
+     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.size, (page.number - 1) * page.size],
+  );
+  return { conversations: rows.map(toDesk), counts: counts ?? { mine: 0, unassigned: 0, all: 0 } };
+}
+
+/** A conversation of the account by its number, its status as at `now`; undefined for another account's. */
+export async function findDeskConversation(db: Queryable, accountId: number, id: number, now: Date): Promise<DeskConversation | undefined> {
+  const [row] = await db.query<DeskRow>(`${select('$3::timestamptz')} WHERE c.id = $1 AND i.account_id = $2`, [id, accountId, now]);
+  return row && toDesk(row);
+}
+
+export async function setAssignee(db: Queryable, conversationId: number, userId: number | null): Promise<void> {
+  await db.query('UPDATE conversations SET assignee_id = $2 WHERE id = $1', [conversationId, userId]);
+}
+
+/** A message as the people see it: every one, private notes included, with who sent it. */
+export interface DeskMessageRow {
+  id: number;
+  author: 'customer' | 'ai' | 'human' | 'system';
+  author_name: string | null;
+  text: string;
+  content_type: string;
+  private: boolean;
+  created_at: Date;
+  conversation_id: number;
+  contact_name: string | null;
+  /** The person who wrote it (null for the AI's replies and answers made elsewhere); names null once removed. */
+  sender_user_id: number | null;
+  sender_user_name: string | null;
+  sender_user_display_name: string | null;
+  /** The agent bot that wrote it; its name null once removed. */
+  sender_agent_bot_id: number | null;
+  sender_agent_bot_name: string | null;
+}
+
+export async function deskMessages(db: Queryable, conversationId: number, options: { ids?: readonly number[]; eventId?: string } = {}): Promise<DeskMessageRow[]> {
+  const params: unknown[] = [conversationId];
+  let filter = '';
+  if (options.ids) {
+    params.push(options.ids);
+    filter = ` AND m.id = ANY($${params.length}::bigint[])`;
+  }
+  if (options.eventId) {
+    params.push(options.eventId);
+    filter += ` AND m.engine_event_id = $${params.length}`;
+  }
+  return db.query<DeskMessageRow>(
+    `SELECT m.id, m.author, m.author_name, m.text, m.content_type, m.private, m.created_at, m.conversation_id, c.contact_name,
+       m.sender_user_id, u.name AS sender_user_name, u.display_name AS sender_user_display_name,
+       m.sender_agent_bot_id, b.name AS sender_agent_bot_name
+     FROM messages m JOIN conversations c ON c.id = m.conversation_id
+       LEFT JOIN users u ON u.id = m.sender_user_id LEFT JOIN agent_bots b ON b.id = m.sender_agent_bot_id
+     WHERE m.conversation_id = $1${filter} ORDER BY m.id`,
+    params,
+  );
+}
+
+/**
+ * People have read the conversation now: its unread count starts again, and the customer's
+ * messages are marked read (their widget shows it). Gives the ids of the messages newly read.
+ */
+export async function markReadByPeople(db: Queryable, conversationId: number, now: Date): Promise<number[]> {
+  await db.query('UPDATE conversations SET agent_last_seen_at = $2 WHERE id = $1', [conversationId, now]);
+  const rows = await db.query<{ id: number }>(
+    "UPDATE messages SET read_at = $2 WHERE conversation_id = $1 AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded' RETURNING id",
+    [conversationId, now],
+  );
+  return rows.map((row) => row.id).sort((a, b) => a - b);
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HelpArticle, HelpArticleList, randomToken } from '../../shared/index.ts';
+import { addKnowledgeDocument, createAccount, issueApiKey, setAccountRateLimit } from '../../engine/index.ts';
+import { request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
+import { newVisitor } from '../../test/widget-client.ts';
+import { WIDGET_REQUESTS_PER_MINUTE } from '../host/app.ts';
+
+/**
+ * Issue 16, the widget's help search: `GET /v1/widget/help/articles?q=` and `/{id}` give approved
+ * knowledge only, read with the key of the customer's own environment. The BFF here holds a sandbox
+ * key of one engine account (the shop's articles) and a live key of ANOTHER account (one article of
+ * its own), so a cache or key mixed up between environments would show up as a leak.
+ */
+describe('the widget help articles', () => {
+  const liveSiteKey = `pk_live_${randomToken(24)}`;
+  let engine: TestEngine;
+  let stack: TestStack;
+  let sandboxToken: string;
+  let liveToken: string;
+  const ids: Record<string, string> = {};
+
+  const get = (path: string, token: string | undefined) => request(`${stack.url}/v1/widget/help${path}`, token === undefined ? {} : { token });
+  const titles = async (token: string, q?: string) => {
+    const response = await get(`/articles${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`, token);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    return HelpArticleList.parse(response.body).articles.map((article) => article.title);
+  };
+
+  beforeAll(async () => {
+    engine = await startEngine();
+    const other = await createAccount(engine.sql, 'Another shop');
+    const { key: otherLiveKey } = await issueApiKey(engine.sql, other, 'live');
+    await setAccountRateLimit(engine.sql, other, 'live', 100_000);
+    ids['draft'] = await addKnowledgeDocument(engine.sql, engine.accountId, { title: 'Returns for staff only (draft)', body: 'Not approved yet.', approved: false });
+    ids['changing'] = await addKnowledgeDocument(engine.sql, engine.accountId, { title: 'Gift cards', body: '## Gift cards\nThey never expire.', approved: true, url: 'https://shop.example/gift-cards' });
+    ids['other'] = await addKnowledgeDocument(engine.sql, other, { title: 'Returns at the other shop', body: 'Only for the other shop.', approved: true });
+    // The stack's BFF speaks to this engine: sandbox customers with the shop's key, live ones with the other account's.
+    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: `${engine.apiKey},${otherLiveKey}`, DEMO_LIVE_SITE_KEY: liveSiteKey });
+    sandboxToken = (await newVisitor(stack.url, stack.siteKey)).token;
+    liveToken = (await newVisitor(stack.url, liveSiteKey, { origin: stack.url })).token;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await engine?.stop();
+  });
+
+  it('finds approved titles by every word of q, ignoring case and accents, in the knowledge base’s order', async () => {
+    expect(await titles(sandboxToken, 'RETURNS')).toEqual(['Returns and refunds']);
+    // Counted against the customer's widget limit, as every /v1/widget route.
+    expect((await get('/articles?q=returns', sandboxToken)).headers.get('x-ratelimit-limit')).toBe(String(WIDGET_REQUESTS_PER_MINUTE));
+    expect(await titles(sandboxToken, 'and')).toEqual(['Returns and refunds', 'Shipping and delivery']);
+    expect(await titles(sandboxToken, 'shipping delivery')).toEqual(['Shipping and delivery']);
+    expect(await titles(sandboxToken, 'shïpping')).toEqual(['Shipping and delivery']);
+    expect(await titles(sandboxToken, 'nothing like this')).toEqual([]);
+    // Without q: the knowledge base's first articles (the home screen's questions when the inbox sets none).
+    const first = await titles(sandboxToken);
+    expect(first.slice(0, 3)).toEqual(['Your account', 'Orders', 'Payments']);
+    expect(first.length).toBeLessThanOrEqual(10);
+  });
+
+  it('opens an approved article with its markdown, and never an unapproved one', async () => {
+    const [found] = HelpArticleList.parse((await get('/articles?q=gift', sandboxToken)).body).articles;
+    const article = HelpArticle.parse((await get(`/articles/${found!.id}`, sandboxToken)).body);
+    expect(article).toEqual({ id: ids['changing'], title: 'Gift cards', body: '## Gift cards\nThey never expire.', url: 'https://shop.example/gift-cards' });
+
+    expect(await titles(sandboxToken, 'staff')).toEqual([]);
+    expect((await get(`/articles/${ids['draft']}`, sandboxToken)).body).toMatchObject({ error: { code: 'not_found' } });
+    // A change takes the approval away: the article is refused at once, even while its title is cached.
+    expect((await request(`${engine.url}/v1/knowledge/${ids['changing']}`, { token: engine.apiKey, method: 'PATCH', body: { body: '## Gift cards\nThey expire after a year.' } })).status).toBe(200);
+    expect((await get(`/articles/${ids['changing']}`, sandboxToken)).status).toBe(404);
+  });
+
+  it("keeps each environment to its own engine account's articles", async () => {
+    expect(await titles(liveToken, 'returns')).toEqual(['Returns at the other shop']);
+    expect(await titles(sandboxToken, 'returns')).toEqual(['Returns and refunds']);
+    expect((await get(`/articles/${ids['other']}`, sandboxToken)).status).toBe(404);
+    expect((await get(`/articles/${ids['other']}`, liveToken)).status).toBe(200);
+  });
+
+  it('refuses a bad q with 400, unknown ids with 404, and callers without a session token with 401', async () => {
+    for (const q of ['x'.repeat(101)]) expect((await get(`/articles?q=${q}`, sandboxToken)).body).toMatchObject({ error: { code: 'invalid_request' } });
+    expect((await get('/articles?q=a&q=b', sandboxToken)).status).toBe(400);
+    expect((await get('/articles?limit=5', sandboxToken)).status).toBe(400);
+    for (const id of ['doc_0000000000000000', 'not-an-id', 'x'.repeat(101)]) expect((await get(`/articles/${id}`, sandboxToken)).status, id).toBeGreaterThanOrEqual(400);
+    expect((await get('/articles/doc_0000000000000000', sandboxToken)).status).toBe(404);
+    expect((await get('/articles/not-an-id', sandboxToken)).status).toBe(404);
+    expect((await get('/articles', undefined)).status).toBe(401);
+    expect((await get('/articles', 'wst_forged')).status).toBe(401);
+    expect((await get('/articles', engine.apiKey)).status).toBe(401);
+  });
+
+  it('lists the routes in the OpenAPI document', async () => {
+    const paths = ((await request(`${stack.url}/openapi.json`)).body as { paths: Record<string, unknown> }).paths;
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/widget/help/articles', '/v1/widget/help/articles/{id}']));
+  });
+});

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
+import { bearerToken, clientLimitKey, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
+import { EngineCallError } from '../engine-link/engine-client.ts';
+import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
+import { assertSiteKeyOrigin } from './origins.ts';
+import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from './sessions.ts';
+import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/accounts.ts';
+import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
+
+export const DEFAULT_SESSION_TTL_S = 3600;
+/** What a caller is told to wait when the engine could not check its key and did not say for how long. */
+const UPSTREAM_RETRY_AFTER_MS = 5_000;
+
+export interface SessionRouteDeps {
+  sql: Sql;
+  sessions: WidgetSessions;
+  engines: EngineAccounts;
+  /** The installation's engine account (its configured keys'): a site's API key must be of the same. */
+  ownAccountId: () => Promise<string>;
+  siteKeyLimiter: RollingLimiter;
+  trustProxyHops: number;
+  now: () => Date;
+}
+
+/**
+ * `POST /v1/widget-sessions`: a site key buys a visitor session (at most 20 an hour per client
+ * address, from the key's origins); an API key buys a verified customer's session (checked with
+ * the engine on every call, so a revoked key fails at once). `DELETE /v1/widget-sessions/current`
+ * and `POST /v1/widget-sessions/revoke` end a session before it expires.
+ */
+export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
+  const { sql, sessions, engines, ownAccountId, siteKeyLimiter, trustProxyHops, now } = deps;
+
+  routes
+    .add(
+      {
+        method: 'post',
+        path: '/v1/widget-sessions',
+        tag: 'Sessions',
+        security: 'siteKeyOrApiKey',
+        summary: 'Start a widget session',
+        description:
+          'With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?}; ttl_s defaults to 3600 and is at most 21600.',
+        body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
+        responses: { 201: { description: 'The session.', schema: WidgetSession } },
+        errors: ['origin_not_allowed', 'account_suspended', 'rate_limited', 'upstream_unavailable', 'not_configured'],
+      },
+      async (ctx) => {
+        const credential = bearerToken(ctx);
+        if (credential.startsWith('pk_')) {
+          // Every site-key request counts, valid or not, so the limit also slows down key guessing.
+          const decision = await siteKeyLimiter.consume(clientLimitKey(ctx.req, trustProxyHops), now());
+          ctx.set('X-RateLimit-Limit', String(decision.limit));
+          ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+          if (!decision.allowed) {
+            const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+            ctx.set('Retry-After', String(retryAfter));
+            throw new ParleyError('rate_limited', `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`);
+          }
+          const siteKey = await findSiteKey(sql, credential);
+          if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
+          if (await inboxSuspended(sql, siteKey.inboxId)) throw accountSuspendedError();
+          assertSiteKeyOrigin(siteKey.environment, siteKey.allowedOrigins, ctx.get('origin'));
+          // A customer of an environment this BFF holds no engine key for could never be answered.
+          await engines.forInbox(siteKey.inboxId, siteKey.environment);
+          const body = await readJson(ctx, VisitorSessionRequest);
+          ctx.status = 201;
+          ctx.body = await visitorSession(siteKey, body.token);
+          return;
+        }
+        if (credential.startsWith('service_')) {
+          const body = await readJson(ctx, VerifiedSessionRequest);
+          const { environment, accountId } = await checkApiKey(credential);
+          engines.installation.for(environment);
+          const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
+          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
+          ctx.status = 201;
+          ctx.body = { token: issued.token, ttl_s: ttl, expires_at: issued.expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true } satisfies WidgetSession;
+          return;
+        }
+        throw new ParleyError('unauthorized', 'Send a site key (pk_test_… or pk_live_…) or an API key (service_…) as the bearer credential.');
+      },
+    )
+    .add(
+      {
+        method: 'delete',
+        path: '/v1/widget-sessions/current',
+        tag: 'Sessions',
+        security: 'sessionToken',
+        summary: 'End this session and the identity it speaks for (the widget forgets the visitor)',
+        description: "Every token of this customer issued until now stops working, and an expired one no longer renews the visitor: the next session is a new visitor.",
+        responses: { 204: { description: 'The token no longer works.' } },
+      },
+      async (ctx) => {
+        const session = await sessions.verify(bearerToken(ctx));
+        await sessions.endIdentity(session);
+        ctx.status = 204;
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/widget-sessions/revoke',
+        tag: 'Sessions',
+        security: 'apiKey',
+        summary: "Revoke a customer's session token (for example when they sign out)",
+        body: RevokeSessionRequest,
+        responses: { 204: { description: 'The token no longer works.' } },
+        errors: ['upstream_unavailable'],
+      },
+      async (ctx, { body }) => {
+        const credential = bearerToken(ctx);
+        if (!credential.startsWith('service_')) throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
+        await checkApiKey(credential);
+        const session = await sessions.verifyForRenewal(body.token, RENEWAL_GRACE_S).catch(() => undefined);
+        if (session) await sessions.revoke(session);
+        ctx.status = 204;
+      },
+    );
+
+  /**
+   * A visitor's session: the same visitor again when the previous token (expired at most a week
+   * ago) was a visitor's of this inbox and environment, and their identity is younger than
+   * VISITOR_LIFETIME_S; a new visitor otherwise.
+   */
+  async function visitorSession(siteKey: SiteKey, previous: string | undefined): Promise<WidgetSession> {
+    const renewed = previous ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined) : undefined;
+    const same =
+      renewed &&
+      !renewed.verified &&
+      renewed.inboxId === siteKey.inboxId &&
+      renewed.environment === siteKey.environment &&
+      now().getTime() - renewed.identitySince.getTime() < VISITOR_LIFETIME_S * 1000;
+    const customerRef = same ? renewed.customerRef : newId('visitor');
+    // A new identity begins when its first token is issued (the token's own time); a renewal carries the start forward.
+    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment, identitySince: same ? renewed.identitySince : undefined }, DEFAULT_SESSION_TTL_S);
+    return { token: issued.token, ttl_s: DEFAULT_SESSION_TTL_S, expires_at: issued.expiresAt.toISOString(), customer_ref: customerRef, verified: false };
+  }
+
+  /** Checks a site's server's API key with the engine: valid now, and of this BFF's own account. */
+  async function checkApiKey(apiKey: string): Promise<{ environment: 'sandbox' | 'live'; accountId: string }> {
+    try {
+      const [me, own] = await Promise.all([engines.installation.first.withKey(apiKey).me(), ownAccountId()]);
+      if (me.account_id !== own) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
+      return { environment: me.environment, accountId: me.account_id };
+    } catch (error) {
+      if (error instanceof ParleyError) throw error;
+      if (error instanceof EngineCallError && error.status === 401) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
+      // The engine is busy (its own 429 or 503 says for how long) or away: the caller hears when to try again.
+      const retryAfterMs = error instanceof EngineCallError ? error.retryAfterMs : undefined;
+      throw new ParleyError('upstream_unavailable', 'The API key could not be checked right now; try again shortly.').retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);
+    }
+  }
+}
