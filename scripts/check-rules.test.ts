@@ -30,7 +30,7 @@ describe('the house rules check', () => {
     const root = treeOf({
       'shared/index.ts': 'export const x = 1;',
       'engine/app.ts': "import { x } from '../shared/index.ts';",
-      'bff/app.ts': "import { x } from '../shared/index.ts';",
+      'bff/host/app.ts': "import { x } from '../shared/index.ts';",
       'widget/app.ts': "import { x } from '../shared/index.ts';",
       'demo/run.ts': "import '../engine/app.ts';\nimport '../bff/host/app.ts';",
       'bff/app.test.ts': "import '../test/stack.ts';",
@@ -43,21 +43,21 @@ describe('the house rules check', () => {
     const root = treeOf({
       'engine/app.ts': 'export const engine = 1;',
       'demo/run.ts': 'export const demo = 1;',
-      'bff/relay.ts': "import { engine } from '../engine/app.ts';",
+      'bff/engine-link/relay.ts': "import { engine } from '../engine/app.ts';",
       'bff/relay.test.ts': "import { demo } from '../demo/run.ts';",
     });
-    expect(checkRules(root).map((finding) => finding.file)).toEqual(['bff/relay.test.ts', 'bff/relay.ts']);
+    expect(checkRules(root).map((finding) => finding.file)).toEqual(['bff/relay.test.ts', 'bff/engine-link/relay.ts']);
   });
 
   it('refuses server code and Node modules in the browser rooms, and anything of ours in shared/', () => {
     const root = treeOf({
       'shared/server/sql.ts': 'export const sql = 1;',
       'shared/index.ts': "import '../bff/host/app.ts';",
-      'bff/app.ts': 'export const app = 1;',
+      'bff/host/app.ts': 'export const app = 1;',
       'widget/app.ts': "import { sql } from '../shared/server/sql.ts';\nimport { readFileSync } from 'node:fs';",
     });
     const problems = checkRules(root).map((finding) => `${finding.file}: ${finding.problem.split(':')[0]}`);
-    expect(problems).toEqual(expect.arrayContaining(['shared/index.ts: imports bff/app.ts', 'widget/app.ts: widget/ imports server code shared/server/sql.ts', 'widget/app.ts: widget/ imports the Node module node']));
+    expect(problems).toEqual(expect.arrayContaining(['shared/index.ts: imports bff/host/app.ts', 'widget/app.ts: widget/ imports server code shared/server/sql.ts', 'widget/app.ts: widget/ imports the Node module node']));
     expect(problems).toHaveLength(3);
   });
 

@@ -8,8 +8,8 @@ import { newVisitor, openWidgetConversation, sendWidgetMessage } from './widget-
 import { DeskConversationList, Inbox, InboxList, User } from '../bff/helpdesk/schemas.ts';
 
 /**
- * What the tests of conversations for people share (bff/desk-conversations.test.ts,
- * bff/desk-conversation-states.test.ts): an engine of its own (so that a test can take it away), a
+ * What the tests of conversations for people share (bff/helpdesk/desk-conversations.test.ts,
+ * bff/helpdesk/desk-conversation-states.test.ts): an engine of its own (so that a test can take it away), a
  * stack in front of it, an administrator, an agent of the stack's inbox and an agent of none, and
  * customers who ask the AI something.
  */

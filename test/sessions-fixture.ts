@@ -5,7 +5,7 @@ import { base64url } from 'jose';
 import { WIDGET_NAMESPACE } from '../shared/index.ts';
 import { DRIVERS, request, type TestStack } from './stack.ts';
 
-/** What the widget session tests share (bff/sessions.test.ts, bff/session-revocation.test.ts). */
+/** What the widget session tests share (bff/widget/sessions.test.ts, bff/widget/session-revocation.test.ts). */
 
 export const PGLITE = DRIVERS[0]!;
 

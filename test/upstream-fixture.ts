@@ -4,7 +4,7 @@ import { WIDGET_NAMESPACE, type EngineEvent, type MessageUpdate, type WidgetMess
 import { request, type TestEngine, type TestStack } from './stack.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from './widget-client.ts';
 
-/** What the tests of the BFF's way up to the engine share (bff/upstream.test.ts, bff/engine-events-delivery.test.ts). */
+/** What the tests of the BFF's way up to the engine share (bff/engine-link/relay.test.ts, bff/engine-link/engine-events-delivery.test.ts). */
 
 export const QUESTIONS = [
   { text: 'How do I return an item?', answer: 'within 30 days of delivery' },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { request, INBOX_FIELDS, WORKING_HOURS_FIELDS, CONTACT_FIELDS, CONTACT_RECORD_FIELDS, CAPABILITY, expectFields, expectDeskError, useClientApi, type Conversation } from '../../test/client-api-fixture.ts';
 
-/** The helpdesk Client API over HTTP (the inbox, contacts and identity validation); see bff/client-api-fixture.ts for what they share. */
+/** The helpdesk Client API over HTTP (the inbox, contacts and identity validation); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: the inbox, contacts and identity validation, on $name', (driver) => {
   const api = useClientApi(driver);
   const { base, contactUrl, hash, newInbox, createContact, openConversation, send, contactCount } = api;

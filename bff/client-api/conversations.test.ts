@@ -4,7 +4,7 @@ import { until } from '../../test/until.ts';
 import { NOTICES } from '../engine-link/engine-events.ts';
 import { request, expectMessage, expectConversation, expectDeskError, useClientApi, type Conversation, type Message } from '../../test/client-api-fixture.ts';
 
-/** The helpdesk Client API over HTTP (conversations and messages); see bff/client-api-fixture.ts for what they share. */
+/** The helpdesk Client API over HTTP (conversations and messages); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $name', (driver) => {
   const api = useClientApi(driver);
   const { contactUrl, conversationUrl, newInbox, createContact, openConversation, send, listMessages, getConversation, resolve, ask, engineId, engine, storedMessages, conversationRow, surveyOf } = api;

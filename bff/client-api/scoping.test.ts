@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { request, expectDeskError, useClientApi } from '../../test/client-api-fixture.ts';
 
-/** The helpdesk Client API over HTTP (scoping, CORS and the OpenAPI document); see bff/client-api-fixture.ts for what they share. */
+/** The helpdesk Client API over HTTP (scoping, CORS and the OpenAPI document); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI document, on $name', (driver) => {
   const api = useClientApi(driver);
   const { base, contactUrl, conversationUrl, newInbox, createContact, openConversation, listMessages, ask, contactCount, storedMessages, conversationRow } = api;

@@ -3,7 +3,7 @@ import { DRIVERS } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { request, DAY_MS, expectFields, expectMessage, expectDeskError, useClientApi, type Message } from '../../test/client-api-fixture.ts';
 
-/** The helpdesk Client API over HTTP (answers to messages and surveys); see bff/client-api-fixture.ts for what they share. */
+/** The helpdesk Client API over HTTP (answers to messages and surveys); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on $name', (driver) => {
   const api = useClientApi(driver);
   const { clock, createContact, openConversation, listMessages, resolve, patchMessage, ask, surveyOf } = api;

@@ -7,7 +7,7 @@ import { AgentBot, DeskConversation, DeskMessage } from './schemas.ts';
  * in the list; a person's answer hands it over and reaches the customer's widget; notes stay with
  * the people; assign, hand back and resolve; an engine that is down refuses an answer with 503 and
  * nothing is stored. The statuses (pending, open, snoozed, resolved, reopened) are in
- * bff/desk-conversation-states.test.ts.
+ * bff/helpdesk/desk-conversation-states.test.ts.
  */
 describe('conversations for people through the Application API', () => {
   let desk: DeskStack;
