@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { Environment } from '../shared/environment.ts';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSql } from '../shared/server/index.ts';
@@ -96,7 +97,7 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     reset: response.headers.get('x-ratelimit-reset'),
   });
   /** A fresh account with one key of `environment`, at its default limits. */
-  const freshKey = async (environment: 'sandbox' | 'live' = 'sandbox') => {
+  const freshKey = async (environment: Environment = 'sandbox') => {
     const accountId = await createAccount(engine.sql, 'Rate-limited shop');
     const { id, key } = await issueApiKey(engine.sql, accountId, environment);
     return { accountId, keyId: id, key };

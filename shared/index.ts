@@ -3,6 +3,7 @@
  * Node-only helpers live behind `shared/server/index.ts`.
  */
 export * from './ids.ts';
+export * from './environment.ts';
 export * from './errors.ts';
 export * from './events.ts';
 export * from './schemas/engine.ts';

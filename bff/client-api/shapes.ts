@@ -1,4 +1,4 @@
-import { ALWAYS_OPEN } from '../helpdesk/store/inbox-presentation.ts';
+import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientConversationRow as ConversationRow, ClientMessageRow as MessageRow } from './store/client-views.ts';
 import type { ContactRecord } from './store/contacts.ts';

@@ -1,6 +1,6 @@
 import type { EventOf } from '../../shared/index.ts';
 import type { Logger, Sql } from '../../shared/server/index.ts';
-import { customerConversations, eraseCustomer, type ErasureResult } from '../store/erasure.ts';
+import { customerConversations, eraseCustomer, type ErasureResult } from './erasure-store.ts';
 import { markEventSeen, seenEngineEvents } from '../store/events-seen.ts';
 import type { EngineScope } from './engine-accounts-store.ts';
 import type { Environment } from '../store/inboxes.ts';

@@ -1,4 +1,5 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import type { Environment } from '../../shared/environment.ts';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
   Conversation,
@@ -189,7 +190,7 @@ export class EngineClient {
   readonly #timeoutMs: number;
   readonly #fetch: EngineFetch;
   /** The environment the key opens, by its prefix (`service_test_` sandbox, `service_live_` live). */
-  readonly environment: 'sandbox' | 'live';
+  readonly environment: Environment;
 
   constructor(options: EngineClientOptions) {
     const url = new URL(options.baseUrl);

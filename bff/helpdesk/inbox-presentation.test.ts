@@ -4,7 +4,7 @@ import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { DRIVERS, request, startStack, type TestStack } from '../../test/stack.ts';
 import { newVisitor } from '../../test/widget-client.ts';
 import { Inbox, SiteKey, User } from './schemas.ts';
-import { greetingIn, isAway } from './store/inbox-presentation.ts';
+import { greetingIn, isAway } from '../store/inbox-presentation.ts';
 
 /**
  * Issue 16: what an inbox shows before the first message and in the widget's header — the logo,

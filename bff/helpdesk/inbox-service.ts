@@ -21,7 +21,7 @@ import {
   type SiteKeyRecord,
 } from './store/account-inboxes.ts';
 import { listAccountUsers } from './store/accounts.ts';
-import { ALWAYS_OPEN } from './store/inbox-presentation.ts';
+import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import { findAgentBot } from './store/agent-bots.ts';
 import { changesBetween, writeAudit, type Actor } from './store/audit-log.ts';
 import { findUser } from './store/users.ts';

@@ -1,8 +1,9 @@
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow } from '../helpdesk/store/inbox-presentation.ts';
+import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow } from './inbox-presentation.ts';
 
-export type Environment = 'sandbox' | 'live';
+export type { Environment } from '../../shared/environment.ts';
+import type { Environment } from '../../shared/environment.ts';
 
 export interface SiteKey {
   key: string;

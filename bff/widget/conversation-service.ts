@@ -6,7 +6,7 @@ import type { Relay } from '../engine-link/relay.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Customer, Session, SessionStanding } from './sessions.ts';
 import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from '../store/conversations.ts';
-import { ALWAYS_OPEN, greetingIn, isAway } from '../helpdesk/store/inbox-presentation.ts';
+import { ALWAYS_OPEN, greetingIn, isAway } from '../store/inbox-presentation.ts';
 import { findInbox } from '../store/inboxes.ts';
 import { listMessages, storeCustomerMessage, type CustomerMessage } from '../store/messages.ts';
 import type { OutboxWork } from '../store/outbox.ts';

@@ -1,4 +1,5 @@
 import { newId, ParleyError } from '../../shared/index.ts';
+import type { Environment } from '../../shared/environment.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 import { ActionDefinition } from '../brain/actions.ts';
 import type { ActionInputs } from '../brain/actions.ts';
@@ -167,7 +168,7 @@ export interface LiveCall {
   inputs: ActionInputs;
   created_at: Date;
   account_id: string;
-  environment: 'sandbox' | 'live';
+  environment: Environment;
   customer_ref: string;
 }
 

@@ -1,5 +1,5 @@
-/** The two worlds of an account: test keys reach the sandbox, live keys the live data. */
-export type Environment = 'sandbox' | 'live';
+export type { Environment } from '../../shared/environment.ts';
+import type { Environment } from '../../shared/environment.ts';
 
 /** The default requests per minute of an account in an environment, shared by its keys there (SPEC "Limits"); an account may have its own. */
 export const DEFAULT_REQUESTS_PER_MINUTE = { live: 300, sandbox: 60 } as const;

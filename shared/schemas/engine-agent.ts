@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENVIRONMENTS } from '../environment.ts';
 import { LocaleTag } from './engine.ts';
 
 /**
@@ -34,7 +35,7 @@ export const KillSwitchState = z.object({
 export type KillSwitchState = z.infer<typeof KillSwitchState>;
 
 export const AgentSettings = z.object({
-  environment: z.enum(['sandbox', 'live']),
+  environment: z.enum(ENVIRONMENTS),
   name: z.string(),
   /** The AI's first words in a conversation, per language tag (`en`, `de`, `pt-BR`…). */
   greeting: z.record(z.string(), z.string()),

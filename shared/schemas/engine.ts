@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENVIRONMENTS } from '../environment.ts';
 import { EngineEvent, QualityReason } from '../events.ts';
 
 /** Request and response bodies of the AI conversation API (`/v1` of the engine). */
@@ -186,7 +187,7 @@ export type EventsPage = z.infer<typeof EventsPage>;
 
 export const MeResponse = z.object({
   account_id: z.string(),
-  environment: z.enum(['sandbox', 'live']),
+  environment: z.enum(ENVIRONMENTS),
   key: z.object({ id: z.string(), prefix: z.string() }),
   limits: z.object({ requests_per_minute: z.number().int() }),
   /** The agent of the key's environment: whether the AI is switched off (kill switch). Absent from engines before it existed. */

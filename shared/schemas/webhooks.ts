@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ENVIRONMENTS } from '../environment.ts';
 import { EVENT_TYPES } from '../events.ts';
 
 /**
@@ -29,7 +30,7 @@ export const WebhookDeliveryParams = z.strictObject({ id: z.string().regex(/^whd
 export const WebhookEndpoint = z.object({
   id: z.string(),
   url: z.string(),
-  environment: z.enum(['sandbox', 'live']),
+  environment: z.enum(ENVIRONMENTS),
   /** null: every event type. */
   event_types: z.array(z.string()).nullable(),
   description: z.string(),

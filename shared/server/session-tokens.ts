@@ -1,4 +1,5 @@
 import { SignJWT, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { Environment } from '../environment.ts';
 import { ParleyError } from '../errors.ts';
 import { randomToken } from '../ids.ts';
 import { SESSION_TOKEN_PREFIX } from '../schemas/widget.ts';
@@ -27,7 +28,7 @@ export interface SessionClaims {
   email?: string | undefined;
   /** True only for a customer whose site's server vouched for them with its API key. */
   verified: boolean;
-  environment: 'sandbox' | 'live';
+  environment: Environment;
   /**
    * The engine account whose API key minted the token (tokens minted by the engine, or by a BFF
    * with a site's API key). A BFF takes a token that names no inbox only from its own account.

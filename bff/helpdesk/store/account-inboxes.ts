@@ -1,6 +1,6 @@
 import { newId, randomToken } from '../../../shared/index.ts';
 import type { Queryable } from '../../../shared/server/index.ts';
-import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow, type WorkingDay } from './inbox-presentation.ts';
+import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow, type WorkingDay } from '../../store/inbox-presentation.ts';
 import { generateSiteKey, type Environment } from '../../store/inboxes.ts';
 
 /** An inbox as its account's administrators manage it. */

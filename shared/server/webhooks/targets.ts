@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { Environment } from '../../environment.ts';
 import { BlockList, isIP } from 'node:net';
 import { ParleyError } from '../../errors.ts';
 import { ipv4Of, ipv6Groups } from '../ip-address.ts';
@@ -92,7 +93,7 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
  * uses https; a room that passes its `policy` also lets the operator's own allowed private origins
  * use http (the helpdesk's webhooks to services beside it).
  */
-export function checkEndpointUrl(raw: string, environment: 'live' | 'sandbox', policy?: TargetPolicy): URL {
+export function checkEndpointUrl(raw: string, environment: Environment, policy?: TargetPolicy): URL {
   const url = new URL(raw);
   const httpAllowed = environment === 'sandbox' || (policy?.allowedPrivateOrigins.includes(url.origin) ?? false);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../shared/server/index.ts';
 import { SANDBOX_PREFIX } from '../widget/customer-refs.ts';
-import { servedBy, type EngineScope } from '../engine-link/engine-accounts-store.ts';
-import type { Environment } from './inboxes.ts';
+import { servedBy, type EngineScope } from './engine-accounts-store.ts';
+import type { Environment } from '../store/inboxes.ts';
 
 /** Whom an erasure is for: a customer as one engine account names them, in one environment. */
 export interface ErasedCustomer {

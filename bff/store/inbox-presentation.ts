@@ -1,4 +1,4 @@
-import type { ReplyTime } from '../../../shared/index.ts';
+import type { ReplyTime } from '../../shared/index.ts';
 
 /**
  * What an inbox shows before the first message and in the widget's header (issue 16): kept in the
