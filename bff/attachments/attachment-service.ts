@@ -4,19 +4,17 @@ import type { ConversationService } from '../widget/conversation-service.ts';
 import type { Sender } from '../widget/message-limits.ts';
 import type { Session } from '../widget/sessions.ts';
 import {
-  deleteConversationAttachments,
   findAttachment,
   findUploadTarget,
-  forgetObjects,
   insertAttachments,
   noteObjects,
-  unusedObjects,
   type AttachmentRecord,
   type AttachmentUploader,
 } from './store.ts';
 import { findMessage, widgetAttachment } from '../store/messages.ts';
 import { safeFileName } from './file-names.ts';
 import type { AttachmentStorage } from './storage.ts';
+import type { AttachmentDisposal } from './disposal.ts';
 
 /** At most this many files with one message, as Chatwoot's limit (NUMBER_OF_PERMITTED_ATTACHMENTS). */
 export const MAX_FILES_PER_MESSAGE = 15;
@@ -24,8 +22,6 @@ export const MAX_FILES_PER_MESSAGE = 15;
 export const UPLOADS_PER_MINUTE = 10;
 /** Room for a message's text and the multipart framing, besides its files. */
 const TEXT_ROOM = 640 * 1024;
-/** Bytes not kept by any message are deleted once this old (an upload still on its way is younger). */
-export const UNUSED_OBJECT_AGE_MS = 60 * 60_000;
 
 export interface AttachmentServiceDeps {
   sql: Sql;
@@ -36,6 +32,8 @@ export interface AttachmentServiceDeps {
   limiter: RateLimiter;
   logger: Logger;
   now: () => Date;
+  /** Deletes bytes (built before this service: the erasure of a forgotten customer uses it too). */
+  disposal: AttachmentDisposal;
 }
 
 /** A customer's message with files: the words (optional) and the message id that makes a retry harmless. */
@@ -57,23 +55,8 @@ interface CheckedFile extends MediaFacts {
  * message in the transaction that keeps the message, which goes to the engine named by its files
  * (`engineText`). Bytes whose attachment is gone are deleted by `sweep`.
  */
-export function createAttachmentService({ sql, storage, maxBytes, conversations, limiter, logger, now }: AttachmentServiceDeps) {
-  /** Deletes bytes that no message kept; a key whose bytes could not be deleted stays noted, for the sweep. */
-  async function discard(keys: readonly string[]): Promise<void> {
-    const deleted = await Promise.all(
-      keys.map((key) =>
-        storage.delete(key).then(
-          () => key,
-          (error: unknown) => {
-            logger.warn({ err: error }, 'an attachment could not be deleted from its storage; the sweep tries again');
-            return undefined;
-          },
-        ),
-      ),
-    );
-    await forgetObjects(sql, deleted.filter((key): key is string => key !== undefined));
-  }
-
+export function createAttachmentService({ sql, storage, maxBytes, conversations, limiter, logger, now, disposal }: AttachmentServiceDeps) {
+  const { discard } = disposal;
   function check(files: readonly UploadedFile[]): CheckedFile[] {
     if (files.length === 0) throw new ParleyError('invalid_request', 'Attach a file: the form has none.', { problems: [{ field: 'file', message: 'required' }] });
     if (files.length > MAX_FILES_PER_MESSAGE) throw new ParleyError('invalid_request', `At most ${MAX_FILES_PER_MESSAGE} files go with one message.`);
@@ -137,18 +120,10 @@ export function createAttachmentService({ sql, storage, maxBytes, conversations,
     },
 
     /** Deletes the attachments of these conversations, rows and bytes, at once (an erasure); gives how many. */
-    async erase(conversationIds: readonly number[]): Promise<number> {
-      const keys = await deleteConversationAttachments(sql, conversationIds);
-      await discard(keys);
-      return keys.length;
-    },
+    erase: disposal.erase,
 
     /** Deletes bytes no attachment keeps any more (deleted with an inbox or an account, or never kept); gives how many. */
-    async sweep(): Promise<number> {
-      const keys = await unusedObjects(sql, new Date(now().getTime() - UNUSED_OBJECT_AGE_MS));
-      await discard(keys);
-      return keys.length;
-    },
+    sweep: disposal.sweep,
   };
 }
 

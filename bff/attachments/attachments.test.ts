@@ -7,7 +7,7 @@ import { DRIVERS, engineConversationOf, request, startStack, type TestStack } fr
 import { until } from '../../test/until.ts';
 import { newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
 import { MemoryAttachmentStorage } from './storage.ts';
-import { UNUSED_OBJECT_AGE_MS } from './attachment-service.ts';
+import { UNUSED_OBJECT_AGE_MS } from './disposal.ts';
 
 /** A small ATTACHMENTS_MAX_BYTES, so that "too big" needs no 10 MB body. */
 const MAX_BYTES = 100_000;

@@ -81,6 +81,7 @@ import { createHelpArticles } from '../widget/help-articles.ts';
 import { addWidgetAttachmentRoutes } from '../attachments/widget-routes.ts';
 import { addDeskAttachmentRoutes } from '../attachments/desk-routes.ts';
 import { createAttachmentService, type AttachmentService } from '../attachments/attachment-service.ts';
+import { createAttachmentDisposal } from '../attachments/disposal.ts';
 import type { Attachments } from '../attachments/open-storage.ts';
 import { MemoryAttachmentStorage } from '../attachments/storage.ts';
 import { startAttachmentSweep } from '../attachments/sweep.ts';
@@ -260,9 +261,10 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       if (change.type === 'message.created' && change.message.author !== 'system') metrics.messages.inc({ direction: change.message.author === 'customer' ? 'in' : 'out' });
     }
   });
-  // A forgotten customer's attachments go through the attachment service, built further down (it
-  // needs the conversations, which need the recorder); erasures run only once requests come.
-  const erasure = createCustomerErasure({ sql, logger, now, eraseAttachments: (ids) => attachments.erase(ids) });
+  // A forgotten customer's files are deleted by the disposal, which needs only the store and the storage.
+  const attachmentStore = deps.attachments ?? { storage: new MemoryAttachmentStorage(), maxBytes: DEFAULT_MEDIA_LIMIT };
+  const disposal = createAttachmentDisposal({ sql, storage: attachmentStore.storage, logger, now });
+  const erasure = createCustomerErasure({ sql, logger, now, eraseAttachments: disposal.erase });
   const recorder = createEngineEventRecorder({ sql, publisher, now, erasure });
   const feed = createFeedTail({
     sql,
@@ -286,8 +288,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     ...(deps.aiTypingAfterMs !== undefined ? { typingAfterMs: deps.aiTypingAfterMs } : {}),
   });
   const conversations = createConversationService({ sql, engines, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: deps.messageLimits });
-  const attachmentStore = deps.attachments ?? { storage: new MemoryAttachmentStorage(), maxBytes: DEFAULT_MEDIA_LIMIT };
-  const attachments = createAttachmentService({ sql, ...attachmentStore, conversations, limiter: floodLimiter, logger, now });
+  const attachments = createAttachmentService({ sql, ...attachmentStore, conversations, limiter: floodLimiter, logger, now, disposal });
 
   const open = new ApiRoutes();
   addSessionRoutes(open, {
