@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { ApiRoutes, createSender, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
+import { ApiRoutes, createSender, createSignal, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
 import { callerOf, requireApiKey, requireOperatorToken, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
@@ -26,6 +26,7 @@ import { addReportRoutes } from './routes/reports.ts';
 import { addSurveyRoutes } from './routes/survey.ts';
 import { addUsageRoutes } from './routes/usage.ts';
 import { DEFAULT_MEDIA_LIMIT } from '../shared/server/index.ts';
+import type { EngineEvent } from '../shared/index.ts';
 import { feedEndpoints } from './webhooks/endpoints.ts';
 
 export const ENGINE_MIGRATIONS = fileURLToPath(new URL('./store/migrations/', import.meta.url));
@@ -106,22 +107,19 @@ export async function createEngine({
     // Actions are keyed by account and name; names hold no '/'.
     { table: 'actions', key: "account_id || '/' || name", column: 'secret', where: 'secret IS NOT NULL' },
   ]);
+  // After the commit: a live customer's request for an action with a URL is posted there now.
+  const committed = createSignal<readonly EngineEvent[]>();
+  // An action's result recorded: the webhook worker sends its events now.
+  const resultRecorded = createSignal<void>();
   const conversations = createConversationService({
     sql,
     knowledge: new KnowledgeCache(),
     now,
     llm: llm ? new LlmClient(llm) : undefined,
-    // After the commit: a live customer's request for an action with a URL is posted there now.
-    onCommitted: (events) => liveActions.requested(events),
+    onCommitted: committed.emit,
   });
   const policy = { allowedPrivateOrigins: webhooks.allowedPrivateOrigins ?? [] };
   const send = webhooks.send ?? createSender(policy);
-  // Each pass also calls the action URLs a stopped process left uncalled.
-  const feed = async (db: Sql, at: Date) => {
-    await feedEndpoints(db, at);
-    await liveActions.sweep();
-  };
-  const worker = createWebhookWorker({ sql, logger, now, send, feed, secrets });
   const liveActions = createLiveActions({
     sql,
     logger,
@@ -130,8 +128,16 @@ export async function createEngine({
     policy,
     secrets,
     record: (caller, id, request) => conversations.actionResult(caller, id, request),
-    recorded: () => worker.nudge(),
+    recorded: () => resultRecorded.emit(),
   });
+  committed.listen((events) => liveActions.requested(events));
+  // Each pass also calls the action URLs a stopped process left uncalled.
+  const feed = async (db: Sql, at: Date) => {
+    await feedEndpoints(db, at);
+    await liveActions.sweep();
+  };
+  const worker = createWebhookWorker({ sql, logger, now, send, feed, secrets });
+  resultRecorded.listen(() => worker.nudge());
 
   // A model that reads images describes uploaded photos; its own client, so its failures open no circuit for the chat.
   const mediaWorker = createMediaWorker({ sql, logger, now, vision: llm?.vision ? new LlmClient(llm) : undefined, onEvents: () => worker.nudge() });

@@ -16,3 +16,4 @@ export * from './webhooks/worker.ts';
 export * from './secret-box.ts';
 export * from './media.ts';
 export * from './private-files.ts';
+export * from './signal.ts';
