@@ -1,7 +1,7 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 import type { SessionStanding } from '../widget/sessions.ts';
-import { deskTargetsColumn, keepDeskTargets } from '../helpdesk/store/desk-webhooks.ts';
+import { deskTargetsColumn } from '../helpdesk/store/desk-webhooks.ts';
 import { engineText } from '../attachments/store.ts';
 import { leaseContinuation, leaseNextSelect, leaseOutcome, type OutboxWork } from './outbox.ts';
 import { CONVERSATION_COLUMNS, conversationFromJson, isConversationUuid, type ConversationOwner, type ConversationRecord, type ConversationRow, type JsonRow } from './conversations.ts';
@@ -239,8 +239,7 @@ const STORE_CUSTOMER_MESSAGE = `WITH c AS (
  * commit in the order they are taken), inserts the message unless the conversation is resolved or
  * the `message_id` is kept already, and ends a snooze when the message is new (Chatwoot's). Gives
  * undefined for anyone else's conversation or a malformed id. Run it in a transaction: what follows
- * (the limits, the durable subscribers) may still undo it. It also reads ahead who hears of the
- * inbox (`keepDeskTargets`), which the step's record asks next. With `standing`, it finds nothing
+ * (the limits, the durable subscribers) may still undo it. With `standing`, it finds nothing
  * for a revoked token or an identity ended since the token was issued (the widget's session check,
  * in this statement's snapshot; the conversation found proves its inbox is one of ours). A
  * suspended account's conversations take no message, with or without `standing`.
@@ -272,7 +271,6 @@ export async function storeCustomerMessage(
   if (!row) return undefined;
   const conversation = conversationFromJson(row);
   // The step's record (the helpdesk's webhooks) asks who hears of the inbox: read here already.
-  keepDeskTargets(db, conversation.inboxId, row.desk_targets);
   if (row.inserted_id !== null) {
     // A new message's every field is known here (a new message is always `sent`): no read back.
     const created: WidgetMessage = {
@@ -329,8 +327,7 @@ export async function listMessages(db: Queryable, conversationId: number, after:
  * Settles the customer's side after the engine answered, in one statement: the message
  * `forwardedId` (0 for none) is accepted by the engine, and when the engine answered with the
  * message `answerId` (0 for none) the customer's accepted messages before it become read. Gives
- * the ids that became read. Run in a transaction, it also reads ahead who hears of the
- * conversation's inbox (`keepDeskTargets`), which the step's record asks next.
+ * the ids that became read.
  */
 /** The id of the message an engine event made, if one did. */
 export async function messageIdOfEvent(db: Queryable, conversationId: number, engineEventId: string): Promise<number | undefined> {
@@ -339,7 +336,7 @@ export async function messageIdOfEvent(db: Queryable, conversationId: number, en
 }
 
 export async function settleCustomerMessages(db: Queryable, conversationId: number, forwardedId: number, answerId: number, now: Date): Promise<number[]> {
-  const [row] = await db.query<{ read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown }>(
+  const [row] = await db.query<{ read_ids: number[] | null }>(
     `WITH settled AS (
        UPDATE messages SET
          upstream = CASE WHEN id = $2 THEN 'forwarded' ELSE upstream END,
@@ -347,13 +344,10 @@ export async function settleCustomerMessages(db: Queryable, conversationId: numb
        WHERE conversation_id = $1
          AND (id = $2 OR (id < $3 AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
        RETURNING id, read_at IS NOT NULL AS read
-     ), conversation AS (SELECT inbox_id FROM conversations WHERE id = $1)
-     SELECT (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
-       ${deskTargetsColumn('conversation.inbox_id')} AS desk_targets
-     FROM conversation`,
+     )
+     SELECT (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids`,
     [conversationId, forwardedId, answerId, now],
   );
-  if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
   // JSON, because pg gives a bigint[] as strings (its bigint parser is for single values).
   return row?.read_ids ?? [];
 }
@@ -393,8 +387,7 @@ const RECORD_ANSWER_EVENT = `WITH conversation AS (
  * statement: the event is marked seen (`markEventSeen`'s row), its message inserted only if it was
  * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
  * message as the answer. `fresh` is false when any path recorded the event already (then only the
- * forwarded message changes: accepted, and read by the message kept first). Run in a transaction, it also reads ahead who
- * hears of the inbox (`keepDeskTargets`). With `alone` it is the whole step, outside a transaction,
+ * forwarded message changes: accepted, and read by the message kept first). With `alone` it is the whole step, outside a transaction,
  * as `storeCustomerMessage`'s: it changes nothing when someone hears of the inbox, and says `heard`.
  * With `lease`, the relay's step ends in the same statement: `next` is what `continueOutbox` gives.
  */
@@ -414,7 +407,6 @@ export async function recordAnswerEvent(
   );
   // One JSON column (`JsonRow`): the lease's next conversation, if any, has its created_at as text.
   const row = result?.row;
-  if (row?.inbox_id) keepDeskTargets(db, row.inbox_id, row.desk_targets);
   return {
     heard: row?.heard ?? false,
     next: leaseOutcome(row),

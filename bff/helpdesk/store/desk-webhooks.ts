@@ -148,41 +148,17 @@ const TARGETS_FROM = `FROM inboxes i JOIN accounts a ON a.id = i.account_id
        AND ((e.agent_bot_id IS NULL AND e.account_id = a.id) OR e.agent_bot_id = i.agent_bot_id)`;
 
 /**
- * Targets read ahead by another statement of the same transaction (a step's first), so that the
- * step's record does not ask again: per transaction, per inbox, taken once.
- */
-const readAhead = new WeakMap<Queryable, Map<string, DeskTarget[]>>();
-
-/**
  * A column that reads, with the statement it is part of, who hears of the inbox whose id is the SQL
- * expression `inboxId`, as JSON for `keepDeskTargets`.
+ * expression `inboxId`, as JSON: a statement that keeps a message alone (no transaction) reads it to
+ * tell whether anyone hears of the inbox, and then writes nothing (the step is taken in a transaction).
  */
 export const deskTargetsColumn = (inboxId: string): string =>
   `(SELECT coalesce(json_agg(json_build_object('endpoint_id', e.id, 'event_types', e.event_types, 'account_id', a.id, 'account_name', a.name,
        'inbox_number', i.display_id, 'inbox_name', i.name) ORDER BY e.number), '[]'::json)
      ${TARGETS_FROM} WHERE i.id = ${inboxId})`;
 
-/**
- * Keeps the targets a statement of the transaction `tx` read with `deskTargetsColumn`, for the
- * step's `deskTargets` to take instead of asking again. Read in the same transaction a moment
- * earlier, they are what that statement would have read. Only for a transaction: on the pool they
- * would be kept past it.
- */
-export function keepDeskTargets(tx: Queryable, inboxId: string, column: unknown): void {
-  if ('transaction' in tx || !Array.isArray(column)) return;
-  let kept = readAhead.get(tx);
-  if (!kept) readAhead.set(tx, (kept = new Map()));
-  kept.set(inboxId, (column as DeskTargetRow[]).map(toDeskTarget));
-}
-
-/** Who hears of what happens in an inbox (one statement, unless read ahead; none at all for most shops, and then nothing more is read). */
+/** Who hears of what happens in an inbox (one statement; none at all for most shops, and then nothing more is read). */
 export async function deskTargets(db: Queryable, inboxId: string): Promise<DeskTarget[]> {
-  const kept = readAhead.get(db);
-  const ahead = kept?.get(inboxId);
-  if (ahead) {
-    kept!.delete(inboxId);
-    return ahead;
-  }
   const rows = await db.query<DeskTargetRow>(
     `SELECT e.id AS endpoint_id, e.event_types, a.id AS account_id, a.name AS account_name, i.display_id AS inbox_number, i.name AS inbox_name
      ${TARGETS_FROM}
