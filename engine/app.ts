@@ -4,7 +4,7 @@ import { ApiRoutes, createSender, createSignal, createWebhookWorker, openSecretB
 import { callerOf, requireApiKey, requireOperatorToken, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
-import { createConversationService } from './conversation-service.ts';
+import { createConversationService } from './conversations/index.ts';
 import { idempotency } from './idempotency.ts';
 import { engineOpenApi } from './openapi.ts';
 import { countRequests, refuseOverLimit, type RequestState } from './rate-limit.ts';

@@ -7,7 +7,7 @@ import { closeServer, logger, request, startEngine, type TestEngine } from '../t
 import { callerOf, requireApiKey, type EngineState } from './auth.ts';
 import { AccountBrainTime } from './brain/account-brain-time.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
-import { createConversationService } from './conversation-service.ts';
+import { createConversationService } from './conversations/index.ts';
 import type { RequestState } from './rate-limit.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
 

@@ -1,7 +1,7 @@
 import { AgentSettings, KillSwitchRequest, KillSwitchResponse, UpdateAgentRequest } from '../../shared/index.ts';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import type { ConversationService } from '../conversation-service.ts';
+import type { ConversationService } from '../conversations/index.ts';
 import { KILL_SWITCH_REASON, readAgent, setKillSwitch, updateAgent, type AgentRecord } from '../store/agent.ts';
 import type { Caller } from '../store/environment.ts';
 

@@ -21,7 +21,7 @@ import {
 } from '../../shared/index.ts';
 import { MESSAGE_BODY_LIMIT, type ApiRoutes, type Logger } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import { transcriptText, type ConversationService } from '../conversation-service.ts';
+import { transcriptText, type ConversationService } from '../conversations/index.ts';
 
 /** Server-sent events of one answer: `delta` pieces while it is written, then `result` (or `error`). */
 function streamAnswer(run: (onDelta: (text: string) => void) => Promise<unknown>, logger?: Logger): PassThrough {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VoiceConnectRequest, VoiceConnectResponse } from '../../shared/index.ts';
 import type { ApiRoutes } from '../../shared/server/index.ts';
-import type { ConversationService } from '../conversation-service.ts';
+import type { ConversationService } from '../conversations/index.ts';
 
 /** Routes that take no API key: the OpenAPI document, and the use of a voice token (the token is the credential). */
 export function addPublicRoutes(routes: ApiRoutes, { conversations, document }: { conversations: ConversationService; document: () => unknown }): void {

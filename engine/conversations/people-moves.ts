@@ -1,0 +1,101 @@
+/** What people do to a conversation: take it (one, or all the AI has), give it back, write in it, close it. */
+import { ParleyError } from '../../shared/index.ts';
+import type { Sql } from '../../shared/server/index.ts';
+import { FRESH_MEMORY } from '../brain/brain.ts';
+import { nextState } from '../conversation-states.ts';
+import { readAgent } from '../store/agent.ts';
+import { findConversation, insertTurn, updateConversation } from '../store/conversations.ts';
+import type { Caller } from '../store/environment.ts';
+import { appendEvents, type EventDraft } from '../store/events.ts';
+import { close, handOver, note } from './acts.ts';
+import { newMove, type Moves } from './moves.ts';
+
+export interface PeopleMovesDeps {
+  sql: Sql;
+  now: () => Date;
+  moves: Moves;
+}
+
+/** Who wrote a human message, as the caller names them. */
+export interface Author {
+  name?: string | undefined;
+  ref?: string | undefined;
+}
+
+const HAND_OVER_BATCH = 100;
+
+export function createPeopleMoves({ sql, now, moves }: PeopleMovesDeps) {
+  const { changeOf } = moves;
+
+  /** Hands over the next batch of conversations the AI has; gives how many it locked. */
+  async function handOverBatch(caller: Caller, reason: string): Promise<number> {
+    return sql.transaction(async (tx) => {
+      const ids = await tx.query<{ id: string }>(
+        "SELECT id FROM conversations WHERE account_id = $1 AND environment = $2 AND state = 'ai' ORDER BY id LIMIT $3 FOR UPDATE",
+        [caller.accountId, caller.environment, HAND_OVER_BATCH],
+      );
+      const at = now();
+      const drafts: EventDraft[] = [];
+      for (const { id } of ids) {
+        const record = await findConversation(tx, caller, id, true);
+        if (record?.conversation.state !== 'ai') continue;
+        const move = newMove(tx, caller, record, at);
+        await handOver(move, reason, 'ai');
+        drafts.push(...move.drafts);
+      }
+      await appendEvents(tx, caller, drafts, at);
+      return ids.length;
+    });
+  }
+
+  return {
+    /**
+     * Hands every conversation the AI has in the caller's environment to people, a hundred per
+     * transaction (the kill switch). A conversation being answered is waited for, then handed
+     * over; one that moved on meanwhile is left. Gives how many were handed over.
+     */
+    async handOverAll(caller: Caller, reason: string): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const count = await handOverBatch(caller, reason);
+        total += count;
+        if (count < HAND_OVER_BATCH) return total;
+      }
+    },
+
+    handover: (caller: Caller, id: string, reason: string | undefined) =>
+      changeOf(caller, id, 'handover', (move) => handOver(move, reason ?? 'requested', 'caller')),
+
+    handback: (caller: Caller, id: string) =>
+      changeOf(caller, id, 'handback', async (move) => {
+        if ((await readAgent(move.tx, caller)).killSwitch) {
+          throw new ParleyError(
+            'invalid_state',
+            'The AI is switched off (the kill switch is on): people keep the conversation until it is switched on again.',
+          );
+        }
+        const state = nextState(move.record.conversation.state, 'handback');
+        await updateConversation(move.tx, id, { state, memory: FRESH_MEMORY }, move.at);
+        move.record.conversation.state = 'ai';
+        await note(move, 'The conversation was handed back to the AI.');
+        move.emit('conversation.handback', { type: 'handback' });
+      }),
+
+    close: (caller: Caller, id: string, resolved: boolean | undefined) =>
+      changeOf(caller, id, 'close', async (move) => {
+        const { conversation, memory, handoverCount } = move.record;
+        const answeredByAi = conversation.state === 'ai' && memory.lastReplyAnswered && handoverCount === 0;
+        await close(move, resolved ?? answeredByAi, 'caller');
+      }),
+
+    humanMessage: (caller: Caller, id: string, text: string, author: Author = {}) =>
+      changeOf(caller, id, 'human_message', async (move) => {
+        await insertTurn(move.tx, id, { role: 'human', text }, move.at);
+        move.emit('conversation.human_message', {
+          text,
+          ...(author.name ? { author_name: author.name } : {}),
+          ...(author.ref ? { author_ref: author.ref } : {}),
+        });
+      }),
+  };
+}
