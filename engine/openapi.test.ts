@@ -375,6 +375,7 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       'put /v1/agent/kill-switch': { enabled: false },
       'post /v1/customers/{customer_ref}/merge': { from: 'contract-from' },
       'post /operator/v1/accounts': { name: 'Contract shop' },
+      'post /operator/v1/accounts/{id}/keys': { environment: 'sandbox' },
     };
     // JSON bodies; a multipart upload's form (POST /v1/media) is checked in engine/media-routes.test.ts.
     const withBodies = operations().filter(({ operation }) => operation.requestBody?.content?.['application/json']);
@@ -390,7 +391,7 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       const withUnknown = { ...body, unexpected_field: true };
       if (schemaProblems(ref, withUnknown).length === 0) problems.push(`${where}: the document allows an unknown field`);
       // Well-formed path parameters (a knowledge document's id, an action's name), so that the body is what is refused.
-      const url = urlOf(path, path.startsWith('/v1/knowledge/') ? `doc_${'0'.repeat(22)}` : id).replace(/\{(name|action)\}/, 'contract_action');
+      const url = urlOf(path, path.startsWith('/v1/knowledge/') ? `doc_${'0'.repeat(22)}` : isOperator(path) ? engine.accountId : id).replace(/\{(name|action)\}/, 'contract_action');
       const token = isOperator(path) ? engine.operatorToken : isKeyed(operation) ? engine.apiKey : '';
       const response = await request(url, { method: method.toUpperCase(), token, body: withUnknown });
       if (response.status !== 400 || response.body?.error?.code !== 'invalid_request' || !JSON.stringify(response.body).includes('unexpected_field')) {

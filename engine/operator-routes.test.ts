@@ -28,14 +28,24 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
   it('refuses a missing or wrong operator token, and an API key, with 401 unauthorized, and makes nothing', async () => {
     const [before] = await engine.sql.query<{ n: string }>('SELECT count(*) AS n FROM accounts');
     for (const token of ['', 'x'.repeat(40), `${engine.operatorToken}x`, engine.operatorToken.slice(0, -1), engine.apiKey]) {
-      for (const [method, path] of [['POST', ''], ['POST', `/${engine.accountId}/suspend`], ['POST', `/${engine.accountId}/resume`], ['DELETE', `/${engine.accountId}`]] as const) {
-        const refused = await operator(path, { method, token, ...(method === 'POST' ? { body: { name: 'Intruder' } } : {}) });
+      const routes = [
+        ['POST', '', { name: 'Intruder' }],
+        ['POST', `/${engine.accountId}/suspend`, {}],
+        ['POST', `/${engine.accountId}/resume`, {}],
+        ['DELETE', `/${engine.accountId}`, undefined],
+        ['POST', `/${engine.accountId}/keys`, { environment: 'live' }],
+        ['GET', `/${engine.accountId}/keys`, undefined],
+        ['DELETE', `/${engine.accountId}/keys/key_${'0'.repeat(24)}`, undefined],
+      ] as const;
+      for (const [method, path, body] of routes) {
+        const refused = await operator(path, { method, token, ...(body === undefined ? {} : { body }) });
         expect(refused.status, `${method} ${path} with ${token.slice(0, 12)}…`).toBe(401);
         expect(refused.body.error.code).toBe('unauthorized');
       }
     }
     const [after] = await engine.sql.query<{ n: string }>('SELECT count(*) AS n FROM accounts');
     expect(after).toEqual(before);
+    expect(await engine.sql.query('SELECT 1 FROM api_keys WHERE account_id = $1', [engine.accountId])).toHaveLength(2);
     expect((await request(`${engine.url}/v1/me`, { token: engine.apiKey })).status).toBe(200);
   });
 
@@ -173,12 +183,79 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     expect(Number(kept!.n)).toBe(2);
   });
 
+  it("adds keys to an account that open that account only, lists them without the keys, and revokes one at once", async () => {
+    const made = await make('Key ring shop');
+    const other = await make('Neighbour shop');
+    const added = await operator(`/${made.account_id}/keys`, { body: { environment: 'live' } });
+    expect(added.status).toBe(201);
+    expect(added.headers.get('cache-control')).toBe('no-store');
+    expect(added.body).toEqual({ id: expect.stringMatching(/^key_/), environment: 'live', prefix: added.body.key.slice(0, 17), created_at: expect.any(String), revoked_at: null, key: expect.stringMatching(/^service_live_/) });
+    const me = await request(`${engine.url}/v1/me`, { token: added.body.key });
+    expect(me.body).toMatchObject({ account_id: made.account_id, environment: 'live', key: { id: added.body.id } });
+    // Another account's conversation is not this key's.
+    const foreign = await request(`${engine.url}/v1/conversations`, { token: other.keys.live, body: { customer_ref: 'neighbour-1' } });
+    expect((await request(`${engine.url}/v1/conversations/${foreign.body.id}/transcript`, { token: added.body.key })).status).toBe(404);
+    const sandbox = await operator(`/${made.account_id}/keys`, { body: { environment: 'sandbox' } });
+    expect(sandbox.body.key).toMatch(/^service_test_/);
+
+    const listed = await operator(`/${made.account_id}/keys`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.keys).toHaveLength(4);
+    expect(listed.body.keys.map((key: { environment: string }) => key.environment).sort()).toEqual(['live', 'live', 'sandbox', 'sandbox']);
+    expect(JSON.stringify(listed.body)).not.toContain(added.body.key.slice(17));
+    expect(listed.body.keys.every((key: { revoked_at: unknown }) => key.revoked_at === null)).toBe(true);
+
+    // Another account's key is not found through this account, and stays valid.
+    const otherKeys = (await operator(`/${other.account_id}/keys`)).body.keys as { id: string }[];
+    expect((await operator(`/${made.account_id}/keys/${otherKeys[0]!.id}`, { method: 'DELETE' })).status).toBe(404);
+    expect((await request(`${engine.url}/v1/me`, { token: other.keys.test })).status).toBe(200);
+
+    expect((await operator(`/${made.account_id}/keys/${added.body.id}`, { method: 'DELETE' })).status).toBe(204);
+    const refused = await request(`${engine.url}/v1/me`, { token: added.body.key });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthorized');
+    // The account's other keys keep working; revoking again changes nothing.
+    for (const key of [made.keys.live, made.keys.test, sandbox.body.key]) expect((await request(`${engine.url}/v1/me`, { token: key })).status).toBe(200);
+    const revokedAt = ((await operator(`/${made.account_id}/keys`)).body.keys as { id: string; revoked_at: string | null }[]).find((key) => key.id === added.body.id)!.revoked_at;
+    expect(revokedAt).not.toBeNull();
+    expect((await operator(`/${made.account_id}/keys/${added.body.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(((await operator(`/${made.account_id}/keys`)).body.keys as { id: string; revoked_at: string | null }[]).find((key) => key.id === added.body.id)!.revoked_at).toBe(revokedAt);
+  });
+
+  it('answers bad input on the key routes with a 4xx, never a 5xx, and makes no key', async () => {
+    const made = await make('Careful shop');
+    for (const body of [{}, { environment: 'production' }, { environment: 'live', key: 'service_live_chosenbyme000000000000000' }, { environment: 1 }, [], null, 'live']) {
+      const refused = await operator(`/${made.account_id}/keys`, { body });
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error.code).toBe('invalid_request');
+    }
+    for (const rawBody of ['{', '{"environment":', '\u0000']) expect((await operator(`/${made.account_id}/keys`, { rawBody })).status).toBe(400);
+    const unknown = `acc_${'0'.repeat(24)}`;
+    expect((await operator(`/${unknown}/keys`, { body: { environment: 'live' } })).status).toBe(404);
+    expect((await operator(`/${unknown}/keys`)).status).toBe(404);
+    expect((await operator(`/${made.account_id}/keys/key_${'0'.repeat(24)}`, { method: 'DELETE' })).status).toBe(404);
+    for (const keyId of ['key_', 'acc_0000000000000000', '..%2F..%2Fetc', 'x'.repeat(300), '%00']) {
+      const refused = await operator(`/${made.account_id}/keys/${keyId}`, { method: 'DELETE' });
+      expect(refused.status, keyId).toBeGreaterThanOrEqual(400);
+      expect(refused.status, keyId).toBeLessThan(500);
+    }
+    expect((await operator(`/${made.account_id}/keys`)).body.keys).toHaveLength(2);
+  });
+
   it("is in the engine's OpenAPI document under the Operator tag, with the operator token and no Idempotency-Key", async () => {
     const document = (await request(`${engine.url}/v1/openapi.json`)).body as { paths: Record<string, Record<string, { tags: string[]; security: unknown; parameters?: { name: string }[]; responses: Record<string, unknown> }>> };
     const operations = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/operator/'))
       .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ where: `${method} ${path}`, operation })));
-    expect(operations.map(({ where }) => where).sort()).toEqual(['delete /operator/v1/accounts/{id}', 'post /operator/v1/accounts', 'post /operator/v1/accounts/{id}/resume', 'post /operator/v1/accounts/{id}/suspend']);
+    expect(operations.map(({ where }) => where).sort()).toEqual([
+      'delete /operator/v1/accounts/{id}',
+      'delete /operator/v1/accounts/{id}/keys/{key_id}',
+      'get /operator/v1/accounts/{id}/keys',
+      'post /operator/v1/accounts',
+      'post /operator/v1/accounts/{id}/keys',
+      'post /operator/v1/accounts/{id}/resume',
+      'post /operator/v1/accounts/{id}/suspend',
+    ]);
     for (const { where, operation } of operations) {
       expect(operation.tags, where).toEqual(['Operator']);
       expect(operation.security, where).toEqual([{ operatorToken: [] }]);

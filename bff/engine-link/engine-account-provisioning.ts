@@ -23,7 +23,7 @@ export interface EngineAccountProvisioningDeps {
 }
 
 /** What the engine said, as the helpdesk's own error: it is away or busy (503, try again), or it refused. */
-function engineTrouble(error: unknown): never {
+export function engineTrouble(error: unknown): never {
   if (!(error instanceof EngineCallError)) throw error;
   const retryAfterS = (error.retryAfterMs ?? 5_000) / 1000;
   throw new ParleyError('upstream_unavailable', `The AI engine could not make the change now (${error.message}); nothing was changed, try again shortly.`).retryAfter(retryAfterS);

@@ -95,3 +95,92 @@ export async function readFeedCursor(db: Queryable, accountId: number, environme
 export async function writeFeedCursor(db: Queryable, accountId: number, environment: Environment, cursor: string): Promise<void> {
   await db.query(`UPDATE engine_accounts SET ${CURSOR_COLUMN[environment]} = $2 WHERE account_id = $1`, [accountId, cursor]);
 }
+
+/** The engine's id of the account's own engine account; undefined when it has none (it is served by the installation's keys). */
+export async function engineAccountIdOf(db: Queryable, accountId: number): Promise<string | undefined> {
+  const [row] = await db.query<{ engine_account_id: string }>('SELECT engine_account_id FROM engine_accounts WHERE account_id = $1', [accountId]);
+  return row?.engine_account_id;
+}
+
+/** The helpdesk account an engine account (acc_…) serves; undefined for any other (the installation's, or another BFF's). */
+export async function accountOfEngineAccount(db: Queryable, engineAccountId: string): Promise<number | undefined> {
+  const [row] = await db.query<{ account_id: number }>('SELECT account_id FROM engine_accounts WHERE engine_account_id = $1', [engineAccountId]);
+  return row?.account_id;
+}
+
+/**
+ * An inbox the scope serves: the one with the Application API's number `displayId`, or without
+ * one the account's first (by number); undefined when there is none. The installation's scope
+ * (null) serves inboxes of no account and of accounts without an engine account of their own.
+ */
+export async function inboxServedBy(db: Queryable, scope: EngineScope, displayId: number | undefined): Promise<string | undefined> {
+  const [row] = await db.query<{ id: string }>(
+    `SELECT id FROM inboxes WHERE ${servedBy('id', '$1')} AND ($2::bigint IS NULL OR display_id = $2::bigint) ORDER BY display_id LIMIT 1`,
+    [scope, displayId ?? null],
+  );
+  return row?.id;
+}
+
+/** A key of an account's engine account that its administrators got (never the key itself: it was shown once). */
+export interface EngineAccountKey {
+  id: number;
+  accountId: number;
+  engineKeyId: string;
+  environment: Environment;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface EngineAccountKeyRow {
+  id: number;
+  account_id: number;
+  engine_key_id: string;
+  environment: Environment;
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toKey = (row: EngineAccountKeyRow): EngineAccountKey => ({
+  id: row.id,
+  accountId: row.account_id,
+  engineKeyId: row.engine_key_id,
+  environment: row.environment,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
+
+const KEY_COLUMNS = 'id, account_id, engine_key_id, environment, prefix, created_at, revoked_at';
+
+/** Keeps a key just made at the engine for the account's administrators, in the caller's transaction. */
+export async function insertEngineAccountKey(db: Queryable, key: Omit<EngineAccountKey, 'id' | 'revokedAt'>): Promise<EngineAccountKey> {
+  const [row] = await db.query<EngineAccountKeyRow>(
+    `INSERT INTO engine_account_keys (account_id, engine_key_id, environment, prefix, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ${KEY_COLUMNS}`,
+    [key.accountId, key.engineKeyId, key.environment, key.prefix, key.createdAt],
+  );
+  return toKey(row!);
+}
+
+/** The account's keys its administrators got, revoked ones too, oldest first. */
+export async function listEngineAccountKeys(db: Queryable, accountId: number): Promise<EngineAccountKey[]> {
+  return (await db.query<EngineAccountKeyRow>(`SELECT ${KEY_COLUMNS} FROM engine_account_keys WHERE account_id = $1 ORDER BY id`, [accountId])).map(toKey);
+}
+
+/** One of the account's keys; undefined for another account's. */
+export async function findEngineAccountKey(db: Queryable, accountId: number, id: number): Promise<EngineAccountKey | undefined> {
+  const [row] = await db.query<EngineAccountKeyRow>(`SELECT ${KEY_COLUMNS} FROM engine_account_keys WHERE account_id = $1 AND id = $2`, [accountId, id]);
+  return row && toKey(row);
+}
+
+/** How many of the account's keys of `environment` are not revoked. */
+export async function countUnrevokedEngineAccountKeys(db: Queryable, accountId: number, environment: Environment): Promise<number> {
+  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM engine_account_keys WHERE account_id = $1 AND environment = $2 AND revoked_at IS NULL', [accountId, environment]);
+  return row?.n ?? 0;
+}
+
+/** Marks the key revoked (a revoked key keeps its first revocation). */
+export async function markEngineAccountKeyRevoked(db: Queryable, id: number, now: Date): Promise<void> {
+  await db.query('UPDATE engine_account_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, now]);
+}

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { OperatorAccountCreated, OperatorAccountStatus, type OperatorAccountCreate } from '../../shared/schemas/engine-operator.ts';
+import {
+  OperatorAccountCreated,
+  OperatorAccountStatus,
+  OperatorKeyCreated,
+  type OperatorAccountCreate,
+} from '../../shared/schemas/engine-operator.ts';
+import type { Environment } from '../store/inboxes.ts';
 import { callEngine, engineFetch, type EngineFetch, type EngineTransport } from './engine-client.ts';
 
 export interface EngineOperatorOptions {
@@ -13,7 +19,8 @@ export interface EngineOperatorOptions {
 
 /**
  * The BFF's client of the engine's operator routes (`/operator/v1/accounts`): it makes the engine
- * account of each helpdesk account made, and suspends, resumes and deletes it with it. HTTP only,
+ * account of each helpdesk account made, and suspends, resumes and deletes it with it; it adds
+ * and revokes the keys the account's administrators hand to their site's server. HTTP only,
  * as every other call to the engine; failures are EngineCallErrors.
  */
 export class EngineOperator {
@@ -37,6 +44,16 @@ export class EngineOperator {
 
   resume(accountId: string): Promise<OperatorAccountStatus> {
     return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/resume`, OperatorAccountStatus, {});
+  }
+
+  /** A new key of the account (in this answer only). */
+  createKey(accountId: string, environment: Environment): Promise<OperatorKeyCreated> {
+    return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys`, OperatorKeyCreated, { environment });
+  }
+
+  /** Revokes one key of the account: it fails at once. */
+  async revokeKey(accountId: string, keyId: string): Promise<void> {
+    await callEngine(this.#transport, 'DELETE', `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys/${encodeURIComponent(keyId)}`, z.unknown());
   }
 
   /** Deletes the account and everything it holds at the engine; its keys fail at once. */

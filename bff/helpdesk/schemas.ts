@@ -320,6 +320,25 @@ export const SiteKey = z.object({
 });
 export type SiteKey = z.infer<typeof SiteKey>;
 
+/**
+ * An API key of the account's own engine account (`service_test_…` sandbox, `service_live_…` live),
+ * for the account's site server: the engine's whole `/v1` for this account (knowledge, actions,
+ * customers…) and verified customers' sessions (`POST /v1/widget-sessions` on the BFF).
+ */
+export const ApiKeyCreate = z.strictObject({
+  environment: z.enum(['sandbox', 'live']).describe('sandbox (service_test_…) or live (service_live_…).'),
+});
+export const ApiKeyParams = z.strictObject({ account_id: IdParam, id: IdParam });
+export const ApiKey = z.object({
+  id: z.number().int(),
+  environment: z.enum(['sandbox', 'live']),
+  prefix: z.string().describe("The key's first 17 characters, to tell keys apart."),
+  key: z.string().optional().describe('The whole key: in the answer that made it only.'),
+  created_at: z.string(),
+  revoked_at: z.string().nullable(),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+
 /** A person of an account, with their role there. */
 export const Agent = Person.extend({ account_id: z.number().int(), role: Role });
 export type Agent = z.infer<typeof Agent>;

@@ -2,11 +2,12 @@ import { z } from 'zod';
 import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
 import { bearerToken, clientLimitKey, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
 import { EngineCallError } from '../engine-link/engine-client.ts';
-import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
+import type { EngineAccounts, EngineScope } from '../engine-link/engine-accounts.ts';
+import { accountOfEngineAccount, inboxServedBy } from '../engine-link/engine-accounts-store.ts';
 import { assertSiteKeyOrigin } from './origins.ts';
 import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from './sessions.ts';
 import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/accounts.ts';
-import { findSiteKey, type SiteKey } from '../store/inboxes.ts';
+import { findSiteKey, type Environment, type SiteKey } from '../store/inboxes.ts';
 
 export const DEFAULT_SESSION_TTL_S = 3600;
 /** What a caller is told to wait when the engine could not check its key and did not say for how long. */
@@ -16,18 +17,29 @@ export interface SessionRouteDeps {
   sql: Sql;
   sessions: WidgetSessions;
   engines: EngineAccounts;
-  /** The installation's engine account (its configured keys'): a site's API key must be of the same. */
+  /** The installation's engine account (its configured keys'): a site's API key is of it, or of an account's own engine account. */
   ownAccountId: () => Promise<string>;
   siteKeyLimiter: RollingLimiter;
   trustProxyHops: number;
   now: () => Date;
 }
 
+/** Whose API key it is: its environment, its engine account, and the inboxes that engine account serves (`scope`). */
+interface KeyHolder {
+  environment: Environment;
+  accountId: string;
+  scope: EngineScope;
+}
+
 /**
  * `POST /v1/widget-sessions`: a site key buys a visitor session (at most 20 an hour per client
  * address, from the key's origins); an API key buys a verified customer's session (checked with
- * the engine on every call, so a revoked key fails at once). `DELETE /v1/widget-sessions/current`
- * and `POST /v1/widget-sessions/revoke` end a session before it expires.
+ * the engine on every call, so a revoked key fails at once) for an inbox its engine account serves:
+ * a helpdesk account's own engine account's key for that account's inboxes (`inbox_id`, or its
+ * first), the installation's (AI_API_KEY's account) for the default inbox, or an inbox of no account
+ * or of an account without its own engine account when `inbox_id` names one.
+ * `DELETE /v1/widget-sessions/current` and `POST /v1/widget-sessions/revoke` end a session before
+ * it expires.
  */
 export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
   const { sql, sessions, engines, ownAccountId, siteKeyLimiter, trustProxyHops, now } = deps;
@@ -41,10 +53,10 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         security: 'siteKeyOrApiKey',
         summary: 'Start a widget session',
         description:
-          'With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?}; ttl_s defaults to 3600 and is at most 21600.',
+          "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
         body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
         responses: { 201: { description: 'The session.', schema: WidgetSession } },
-        errors: ['origin_not_allowed', 'account_suspended', 'rate_limited', 'upstream_unavailable', 'not_configured'],
+        errors: ['origin_not_allowed', 'account_suspended', 'rate_limited', 'unprocessable', 'upstream_unavailable', 'not_configured'],
       },
       async (ctx) => {
         const credential = bearerToken(ctx);
@@ -71,10 +83,11 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         }
         if (credential.startsWith('service_')) {
           const body = await readJson(ctx, VerifiedSessionRequest);
-          const { environment, accountId } = await checkApiKey(credential);
-          engines.installation.for(environment);
+          const holder = await checkApiKey(credential);
+          const inboxId = await verifiedInbox(holder, body.inbox_id);
           const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
-          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId: sessions.defaultInboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
+          const { environment, accountId } = holder;
+          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
           ctx.status = 201;
           ctx.body = { token: issued.token, ttl_s: ttl, expires_at: issued.expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true } satisfies WidgetSession;
           return;
@@ -112,9 +125,10 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
       async (ctx, { body }) => {
         const credential = bearerToken(ctx);
         if (!credential.startsWith('service_')) throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
-        await checkApiKey(credential);
+        const { scope } = await checkApiKey(credential);
         const session = await sessions.verifyForRenewal(body.token, RENEWAL_GRACE_S).catch(() => undefined);
-        if (session) await sessions.revoke(session);
+        // A key revokes only sessions of the inboxes its engine account serves; of any other the answer is the same, and nothing changes.
+        if (session && (await engines.scopeOfInbox(session.inboxId).catch(() => undefined)) === scope) await sessions.revoke(session);
         ctx.status = 204;
       },
     );
@@ -138,15 +152,43 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
     return { token: issued.token, ttl_s: DEFAULT_SESSION_TTL_S, expires_at: issued.expiresAt.toISOString(), customer_ref: customerRef, verified: false };
   }
 
-  /** Checks a site's server's API key with the engine: valid now, and of this BFF's own account. */
-  async function checkApiKey(apiKey: string): Promise<{ environment: 'sandbox' | 'live'; accountId: string }> {
+  /**
+   * The inbox a verified session is for: with the installation's key the default inbox (as before
+   * accounts had engine accounts of their own) unless `inbox_id` names another it serves; with an
+   * account's own key the account's inbox `inbox_id`, or its first. Its account must not be
+   * suspended, and the BFF must hold a key of the session's environment for it.
+   */
+  async function verifiedInbox(holder: KeyHolder, displayId: number | undefined): Promise<string | undefined> {
+    if (holder.scope === null && displayId === undefined) {
+      engines.installation.for(holder.environment);
+      return sessions.defaultInboxId;
+    }
+    const inboxId = await inboxServedBy(sql, holder.scope, displayId);
+    if (!inboxId) {
+      throw displayId === undefined
+        ? new ParleyError('unprocessable', "This API key's account has no inbox yet: make one (Application API POST /api/v1/accounts/{id}/inboxes) first.")
+        : new ParleyError('unprocessable', `This API key's account has no inbox ${displayId}.`, { problems: [{ field: 'inbox_id', message: "not an inbox of this key's account" }] });
+    }
+    if (await inboxSuspended(sql, inboxId)) throw accountSuspendedError();
+    await engines.forInbox(inboxId, holder.environment);
+    return inboxId;
+  }
+
+  /**
+   * Checks a site's server's API key with the engine: valid now, and of an engine account this BFF
+   * serves: the installation's, or a helpdesk account's own.
+   */
+  async function checkApiKey(apiKey: string): Promise<KeyHolder> {
     try {
-      const [me, own] = await Promise.all([engines.installation.first.withKey(apiKey).me(), ownAccountId()]);
-      if (me.account_id !== own) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
-      return { environment: me.environment, accountId: me.account_id };
+      const me = await engines.installation.first.withKey(apiKey).me();
+      const account = await accountOfEngineAccount(sql, me.account_id);
+      if (account !== undefined) return { environment: me.environment, accountId: me.account_id, scope: account };
+      if (me.account_id !== (await ownAccountId())) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
+      return { environment: me.environment, accountId: me.account_id, scope: null };
     } catch (error) {
       if (error instanceof ParleyError) throw error;
       if (error instanceof EngineCallError && error.status === 401) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
+      if (error instanceof EngineCallError && error.code === 'account_suspended') throw accountSuspendedError();
       // The engine is busy (its own 429 or 503 says for how long) or away: the caller hears when to try again.
       const retryAfterMs = error instanceof EngineCallError ? error.retryAfterMs : undefined;
       throw new ParleyError('upstream_unavailable', 'The API key could not be checked right now; try again shortly.').retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);

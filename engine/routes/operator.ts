@@ -1,18 +1,47 @@
 import { ParleyError } from '../../shared/index.ts';
-import { OperatorAccountCreate, OperatorAccountCreated, OperatorAccountParams, OperatorAccountStatus } from '../../shared/schemas/engine-operator.ts';
+import {
+  OperatorAccountCreate,
+  OperatorAccountCreated,
+  OperatorAccountParams,
+  OperatorAccountStatus,
+  OperatorKeyCreate,
+  OperatorKeyCreated,
+  OperatorKeyList,
+  OperatorKeyParams,
+  type OperatorKey,
+} from '../../shared/schemas/engine-operator.ts';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { eraseAccount } from '../account-erasure.ts';
-import { insertAccount, issueApiKey, setAccountRateLimit, setAccountSuspended } from '../store/accounts.ts';
+import {
+  findAccount,
+  findApiKey,
+  insertAccount,
+  issueApiKey,
+  listApiKeys,
+  revokeAccountApiKey,
+  setAccountRateLimit,
+  setAccountSuspended,
+  type ApiKeyRecord,
+} from '../store/accounts.ts';
 
 const tag = 'Operator';
 const security = 'operatorToken';
 const base = '/operator/v1/accounts';
 
+const keyShape = (key: ApiKeyRecord): OperatorKey => ({
+  id: key.id,
+  environment: key.environment,
+  prefix: key.prefix,
+  created_at: key.createdAt.toISOString(),
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+});
+
 /**
  * `/operator/v1/accounts`: the installation's operator (the BFF, for each helpdesk account it
  * makes) makes accounts with a key per environment, suspends and resumes them, and deletes them
- * with everything they hold. Guarded by the operator token (`requireOperatorToken`), never by an
- * API key: no account can reach another through these routes.
+ * with everything they hold; it adds keys to an account (for the account's own site server, whose
+ * administrators ask the BFF for them), lists and revokes them. Guarded by the operator token
+ * (`requireOperatorToken`), never by an API key: no account can reach another through these routes.
  */
 export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; now: () => Date }): void {
   const notFound = (id: string) => new ParleyError('not_found', `No account ${id}.`);
@@ -77,6 +106,62 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
       },
       async (ctx, { params }) => {
         ctx.body = await setSuspended(params.id, false);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: `${base}/:id/keys`,
+        tag,
+        security,
+        summary: 'Add an API key to an account',
+        description: 'The key is in this answer only: the engine keeps its hash. The account\'s other keys keep working. A key of a suspended account is refused (403 account_suspended) until it is resumed.',
+        params: OperatorAccountParams,
+        body: OperatorKeyCreate,
+        responses: { 201: { description: 'The key (shown once).', schema: OperatorKeyCreated } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params, body }) => {
+        if (!(await findAccount(sql, params.id))) throw notFound(params.id);
+        ctx.body = await sql.transaction(async (tx) => {
+          const issued = await issueApiKey(tx, params.id, body.environment);
+          return { ...keyShape((await findApiKey(tx, params.id, issued.id))!), key: issued.key } satisfies OperatorKeyCreated;
+        });
+        ctx.status = 201;
+        ctx.set('Cache-Control', 'no-store');
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: `${base}/:id/keys`,
+        tag,
+        security,
+        summary: "An account's API keys, revoked ones too (never the keys themselves)",
+        params: OperatorAccountParams,
+        responses: { 200: { description: 'The keys, oldest first.', schema: OperatorKeyList } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params }) => {
+        if (!(await findAccount(sql, params.id))) throw notFound(params.id);
+        ctx.body = { keys: (await listApiKeys(sql, params.id)).map(keyShape) } satisfies OperatorKeyList;
+      },
+    )
+    .add(
+      {
+        method: 'delete',
+        path: `${base}/:id/keys/:key_id`,
+        tag,
+        security,
+        summary: "Revoke one of an account's API keys: it answers 401 at once",
+        description: 'Revoking a revoked key changes nothing. A key of another account is not found.',
+        params: OperatorKeyParams,
+        responses: { 204: { description: 'Revoked.' } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params }) => {
+        if (!(await revokeAccountApiKey(sql, params.id, params.key_id, now()))) throw new ParleyError('not_found', `No key ${params.key_id} in account ${params.id}.`);
+        ctx.status = 204;
       },
     )
     .add(

@@ -89,6 +89,47 @@ export async function revokeApiKey(db: Queryable, keyId: string): Promise<void> 
   await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [keyId]);
 }
 
+/** An account's key as it is kept: never the key, only its first characters. */
+export interface ApiKeyRecord {
+  id: string;
+  environment: Environment;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface ApiKeyRow {
+  id: string;
+  environment: Environment;
+  prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({ id: row.id, environment: row.environment, prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at });
+
+/** Every key of the account, revoked ones too, oldest first. */
+export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyRecord[]> {
+  const rows = await db.query<ApiKeyRow>('SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+  return rows.map(toApiKey);
+}
+
+/** One key of the account; undefined for a key of another account. */
+export async function findApiKey(db: Queryable, accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db.query<ApiKeyRow>('SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 AND id = $2', [accountId, keyId]);
+  return row && toApiKey(row);
+}
+
+/**
+ * Revokes one key of the account, at `now` (a key revoked already keeps its first revocation);
+ * false when the account has no such key. The next request with it is refused: every request looks
+ * its key up again.
+ */
+export async function revokeAccountApiKey(db: Queryable, accountId: string, keyId: string, now: Date): Promise<boolean> {
+  const rows = await db.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, keyId, now]);
+  return rows.length > 0;
+}
+
 /** Sets an account's own requests per minute for an environment; `null` restores the default. */
 export async function setAccountRateLimit(db: Queryable, accountId: string, environment: Environment, requestsPerMinute: number | null): Promise<void> {
   const column = environment === 'live' ? 'requests_per_minute_live' : 'requests_per_minute_sandbox';

@@ -12,12 +12,24 @@ export const VisitorSessionRequest = z.strictObject({
   token: z.string().max(4096).optional(),
 });
 
-/** With an API key: the verified customer the site's server vouches for. */
+/**
+ * With an API key: the verified customer the site's server vouches for, and optionally which of
+ * the key's account's inboxes they talk to (the inbox's id, as the helpdesk's Application API
+ * numbers it); without one, the account's first inbox, or the installation's default inbox for
+ * the installation's own keys.
+ */
 export const VerifiedSessionRequest = z.strictObject({
   customer_ref: VerifiedCustomerRef,
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(320).optional(),
   ttl_s: z.number().int().min(60).max(MAX_SESSION_TTL_S).optional(),
+  inbox_id: z
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .describe("Which inbox of the key's account the customer talks to (its Application API id); by default the account's first."),
 });
 
 /** The body of `POST /v1/widget-sessions`: one of the two, by the credential sent. */

@@ -1,13 +1,17 @@
+import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AccountUser, AuditLogPage, Inbox, PlatformAccount, SiteKey, User } from '../../bff/helpdesk/schemas.ts';
+import { AccountUser, ApiKey, AuditLogPage, Inbox, PlatformAccount, SiteKey, User } from '../../bff/helpdesk/schemas.ts';
 import { desk } from '../helpdesk-client.ts';
+import { request } from '../stack.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import { ARTIFACTS_DIR } from './chromium.ts';
 
 /**
  * An operator sets up a shop through the helpdesk APIs alone, over HTTP: an account, a person who
- * administers it, an inbox with a live site key for the shop's origin; the shop's page then has a
- * working widget in Chromium, and the audit log shows every step.
+ * administers it; the administrator gets the account's API key and gives its AI a knowledge
+ * document with it (the new account's engine account starts with none), then makes an inbox with a
+ * live site key for the shop's origin; the shop's page then has a working widget in Chromium that
+ * answers from that document, and the audit log shows every step.
  */
 describe('an operator sets up a shop with the APIs alone', () => {
   const harness = useBrowserStack({ pageServer: true });
@@ -18,7 +22,7 @@ describe('an operator sets up a shop with the APIs alone', () => {
     expect(platformToken).toMatch(/^[0-9A-Za-z]{32}$/);
   });
 
-  it('creates account, user, account user, inbox and live key; the widget answers on that origin; the audit log shows each step', async () => {
+  it('creates account, user, account user, API key and knowledge, inbox and live key; the widget answers on that origin; the audit log shows each step', async () => {
     const bffOrigin = `http://localhost:${new URL(harness.stack.url).port}`;
     const shopOrigin = `http://localhost:${new URL(harness.pages.origin).port}`;
     const platform = (path: string, body: unknown) => desk(`${harness.stack.url}/platform/api/v1${path}`, platformToken, { body });
@@ -28,6 +32,20 @@ describe('an operator sets up a shop with the APIs alone', () => {
     AccountUser.parse((await platform(`/accounts/${account.id}/account_users`, { user_id: owner.id, role: 'administrator' })).body);
 
     const app = (path: string, body?: unknown) => desk(`${harness.stack.url}/api/v1/accounts/${account.id}${path}`, owner.access_token, body === undefined ? {} : { body });
+
+    // The account's own engine account knows nothing yet: the administrator gets its API key (shown
+    // this once) and adds the shop's returns article with it, as the shop's server would.
+    const apiKeyAnswer = await app('/api_keys', { environment: 'live' });
+    expect(apiKeyAnswer.status).toBe(201);
+    const apiKey = ApiKey.parse(apiKeyAnswer.body);
+    expect(apiKey.key).toMatch(/^service_live_/);
+    expect(((await app('/api_keys')).body as ApiKey[])[0]).not.toHaveProperty('key');
+    const article = await readFile(new URL('../../demo/knowledge/returns.md', import.meta.url), 'utf8');
+    const engine = (path: string, body: unknown) => request(`${harness.stack.engineUrl}${path}`, { token: apiKey.key!, body });
+    const added = await engine('/v1/knowledge', { title: /^#\s+(.+)$/m.exec(article)![1]!, body: article });
+    expect(added.status).toBe(201);
+    expect((await engine(`/v1/knowledge/${added.body.id}/approve`, {})).body).toMatchObject({ approved: true });
+
     const inboxAnswer = await app('/inboxes', { name: 'Bakery website', greeting_message: 'Fresh bread daily. Ask away!', allowed_origins: [shopOrigin] });
     expect(inboxAnswer.status).toBe(200);
     const inbox = Inbox.parse(inboxAnswer.body);
@@ -62,6 +80,7 @@ describe('an operator sets up a shop with the APIs alone', () => {
     expect(log.audit_logs.map((entry) => `${entry.auditable_type} ${entry.action} by ${entry.user_type}`)).toEqual([
       'Account create by PlatformApp',
       'AccountUser create by PlatformApp',
+      'ApiKey create by User',
       'Inbox create by User',
       'SiteKey create by User',
     ]);
