@@ -10,7 +10,7 @@ export { createPlatformToken, createSignInLink } from './helpdesk/store/credenti
 export { insertAccount, roleIn, upsertAccountUser } from './helpdesk/store/accounts.ts';
 export { findUserByEmail, insertUser } from './helpdesk/store/users.ts';
 export { inboxMembers, setInboxMembers } from './helpdesk/store/account-inboxes.ts';
-export { consoleSignInUrl, SIGN_IN_LINK_TTL_MS } from './helpdesk/helpdesk-service.ts';
+export { consoleSignInUrl, SIGN_IN_LINK_TTL_MS } from './helpdesk/sign-in-service.ts';
 export { WidgetSessions } from './widget/sessions.ts';
 export { SITE_KEY_LIMIT, WIDGET_REQUESTS_PER_MINUTE } from './host/app.ts';
 export { answerWhileStarting, STARTING_RETRY_AFTER_S } from './host/starting.ts';

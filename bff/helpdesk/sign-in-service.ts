@@ -1,0 +1,54 @@
+import { ParleyError } from '../../shared/index.ts';
+import type { Sql } from '../../shared/server/index.ts';
+import { platformUser } from './platform-ownership.ts';
+import { createSignInLink, issueSession, passwordMatches, useSignInLink } from './store/credentials.ts';
+import { findUser, findUserByEmail } from './store/users.ts';
+import { userView } from './user-service.ts';
+
+/** How long a one-time sign-in link works. */
+export const SIGN_IN_LINK_TTL_MS = 5 * 60_000;
+/**
+ * The agent console's address that signs a person in with a one-time link's token. The token is in
+ * the fragment: a browser does not send it to any server, and it stays out of logs.
+ */
+export const consoleSignInUrl = (baseUrl: string, token: string): string =>
+  `${baseUrl}/console/#sign_in_token=${token}`;
+
+/** How long a console session lasts. */
+export const SESSION_TTL_MS = 12 * 3600_000;
+
+/**
+ * Signing in to the agent console: the operator's one-time links (Platform API), and the console's
+ * sign-in with such a link or with e-mail address and password, which opens a session.
+ */
+export function createSignInService({ sql, now }: { sql: Sql; now: () => Date }) {
+  return {
+    /** A one-time link that signs the person in to the console; short-lived, useless after its first use. */
+    async signInLink(platformTokenId: number, id: number, baseUrl: string) {
+      await platformUser(sql, platformTokenId, id);
+      const token = await createSignInLink(sql, id, now(), SIGN_IN_LINK_TTL_MS);
+      return { url: consoleSignInUrl(baseUrl, token) };
+    },
+    /** One answer for every refusal, so it does not tell which e-mail addresses have an account. */
+    async signIn(credentials: { sign_in_token: string } | { email: string; password: string }) {
+      let userId: number | undefined;
+      if ('sign_in_token' in credentials) {
+        userId = await useSignInLink(sql, credentials.sign_in_token, now());
+      } else {
+        const user = await findUserByEmail(sql, credentials.email);
+        if (user && (await passwordMatches(credentials.password, user.passwordHash))) userId = user.id;
+      }
+      if (userId === undefined) {
+        throw new ParleyError(
+          'unauthorized',
+          'The sign-in link is not valid (used, expired or unknown), or the e-mail address and password do not match.',
+        );
+      }
+      const session = await issueSession(sql, userId, now(), SESSION_TTL_MS);
+      const user = await userView(sql, (await findUser(sql, userId))!);
+      return { access_token: session.token, expires_at: session.expiresAt.toISOString(), user };
+    },
+  };
+}
+
+export type SignInService = ReturnType<typeof createSignInService>;
