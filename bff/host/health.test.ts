@@ -1,8 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { openRedis, openSql, type Sql } from '../../shared/server/index.ts';
-import { readDemoConfig } from '../../demo/config.ts';
-import { runDemo } from '../../demo/run-demo.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, dropSchemas, freePort, logger, POSTGRES_URL, request, startStack, uniqueSchemaPrefix, type TestStack } from '../../test/stack.ts';
+import { openSql, type Sql } from '../../shared/server/index.ts';
+import { DEMO_API_KEY, DEMO_SITE_KEY, DRIVERS, freePort, request, startBffAndEngine, startStack, type TestStack } from '../../test/stack.ts';
 
 const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -32,8 +30,7 @@ describe('a BFF that is still starting', () => {
   it('answers 503 starting with Retry-After (and /healthz 200) instead of holding the request, then serves once ready', async () => {
     const port = await freePort();
     const store = await gatedStore();
-    const config = readDemoConfig({ PORT: String(port), ENGINE_PORT: '0', DATA_DIR: 'memory://', DEMO_SITE_KEY, DEMO_API_KEY });
-    const starting = runDemo(config, logger, { schemaPrefix: uniqueSchemaPrefix(), bff: { sql: store.sql } });
+    const starting = startBffAndEngine({ env: { PORT: String(port) }, bff: { sql: store.sql } });
     try {
       await store.reached;
       const url = `http://127.0.0.1:${port}`;
@@ -46,17 +43,13 @@ describe('a BFF that is still starting', () => {
       expect((await request(`${url}/readyz`)).status).toBe(503);
 
       store.open();
-      const demo = await starting;
-      try {
-        const ready = await request(`${url}/readyz`);
-        expect(ready.status).toBe(200);
-        expect(ready.body.checks.store.ok).toBe(true);
-      } finally {
-        await demo.close();
-      }
+      await starting;
+      const ready = await request(`${url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(ready.body.checks.store.ok).toBe(true);
     } finally {
       store.open();
-      await starting.then((demo) => demo.close()).catch(() => undefined);
+      await starting.then((stack) => stack.stop()).catch(() => undefined);
       await store.sql.close();
     }
   });
@@ -91,21 +84,9 @@ describe('GET /readyz', () => {
   });
 
   it('checks Redis when the BFF shares one', async () => {
-    const prefix = uniqueSchemaPrefix();
-    const demo = await runDemo(
-      readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATABASE_URL: POSTGRES_URL, REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', DEMO_SITE_KEY, DEMO_API_KEY }),
-      logger,
-      { schemaPrefix: prefix },
-    );
-    try {
-      const ready = await request(`${demo.url}/readyz`);
-      expect(ready.body).toMatchObject({ status: 'ready', checks: { redis: { ok: true } } });
-    } finally {
-      await demo.close();
-      await dropSchemas(POSTGRES_URL, prefix);
-      const redis = await openRedis(REDIS_URL, () => undefined);
-      for await (const key of redis.scanIterator({ MATCH: `parley:${prefix}*`, COUNT: 500 })) await redis.del(key);
-      await redis.quit();
-    }
+    const stack = await startBffAndEngine({ driver: DRIVERS[1], env: { REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' } });
+    stacks.push(stack);
+    const ready = await request(`${stack.url}/readyz`);
+    expect(ready.body).toMatchObject({ status: 'ready', checks: { redis: { ok: true } } });
   });
 });

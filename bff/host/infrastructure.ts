@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { closeRedis, dataFolder, migrate, openSecretBox, openSql, SessionTokens, type Logger, type SecretBox, type Sql } from '../../shared/server/index.ts';
-import { BFF_MIGRATIONS } from './app.ts';
+import { BFF_MIGRATIONS } from './store-preparation.ts';
 import type { BffSettings } from './config.ts';
 import { openAttachments, type Attachments } from '../attachments/open-storage.ts';
 import { openBffRedis, type BffRedis } from './redis-connection.ts';

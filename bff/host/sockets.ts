@@ -1,0 +1,69 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Server as SocketServer } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-streams-adapter';
+import { DESK_NAMESPACE, WIDGET_NAMESPACE } from '../../shared/index.ts';
+import { forStreamsAdapter, type Redis, type Signal } from '../../shared/server/index.ts';
+import type { CustomerErasure } from '../engine-link/customer-erasure.ts';
+import { addDeskSocket, deskRoomsOf } from '../helpdesk/desk-socket.ts';
+import type { DeskConversationService } from '../helpdesk/desk-conversation-service.ts';
+import { addClientSocket, CLIENT_NAMESPACE, clientInboxRoom, contactRoom } from '../client-api/realtime.ts';
+import { createSocketServer } from '../realtime/socket-server.ts';
+import { addWidgetSocket, customerRoom, widgetInboxRoom, type WidgetSocketDeps } from '../widget/socket.ts';
+
+/** An account the operator suspended or deleted, with its inboxes. */
+export interface ClosedAccount {
+  accountId: number;
+  inboxIds: string[];
+}
+
+export interface BffSocketDeps extends WidgetSocketDeps {
+  now: () => Date;
+  publicUrl?: string | undefined;
+  redis?: { client: Redis; prefix: string } | undefined;
+  erasure: CustomerErasure;
+  deskConversations: DeskConversationService;
+  accountClosed: Signal<ClosedAccount>;
+}
+
+export interface BffSockets {
+  /** Attaches Socket.IO to the HTTP server: the widget's, the Client API's and the desk's namespaces. */
+  attach(server: HttpServer): void;
+  /** Connections to this node in one namespace (0 before `attach`). */
+  connected(namespace: string): number;
+  close(): Promise<void>;
+}
+
+/**
+ * The BFF's Socket.IO server, made when a host attaches it (its rooms in Redis when nodes share
+ * one). Erased customers and the people of closed accounts are disconnected on every node, through
+ * the adapter.
+ */
+export function createBffSockets(deps: BffSocketDeps): BffSockets {
+  const { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops, now, redis } = deps;
+  let io: SocketServer | undefined;
+  return {
+    attach(server) {
+      io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
+      addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops });
+      addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl });
+      // A forgotten customer's widget tabs and Client API sockets close, on every node (through the adapter).
+      deps.erasure.onErased((erased) => {
+        for (const { inboxId, customerRef } of erased.customers) io!.of(WIDGET_NAMESPACE).in(customerRoom(inboxId, customerRef)).disconnectSockets(true);
+        for (const contactId of erased.contactIds) io!.of(CLIENT_NAMESPACE).in(contactRoom(contactId)).disconnectSockets(true);
+      });
+      addDeskSocket(io, { sql, desk: deps.deskConversations, publisher, logger, now });
+      deps.accountClosed.listen(({ accountId, inboxIds }) => {
+        // `in([])` would name every socket: an account without inboxes has no widget or contact to close.
+        if (inboxIds.length > 0) {
+          io!.of(WIDGET_NAMESPACE).in(inboxIds.map(widgetInboxRoom)).disconnectSockets(true);
+          io!.of(CLIENT_NAMESPACE).in(inboxIds.map(clientInboxRoom)).disconnectSockets(true);
+        }
+        io!.of(DESK_NAMESPACE).in(deskRoomsOf(accountId, inboxIds)).disconnectSockets(true);
+      });
+    },
+    connected: (namespace) => io?.of(namespace).sockets.size ?? 0,
+    async close() {
+      await io?.close();
+    },
+  };
+}
