@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openBffStore, readSetting } from '../bff/index.ts';
 import { startNodeScript, type RunningScript } from '../test/node-script.ts';
-import { request, startStack } from '../test/stack.ts';
+import { logger, request } from '../test/stack.ts';
 import { until } from '../test/until.ts';
+import { readDemoConfig } from './config.ts';
+import { runDemo } from './run-demo.ts';
 import { DEMO_AGENT } from './seed.ts';
 
 /**
@@ -88,12 +90,12 @@ describe('the demo agent of npm start', () => {
   }, 180_000);
 
   it('points the link at PUBLIC_URL when it is set, where people reach the console', async () => {
-    const stack = await startStack(undefined, { PUBLIC_URL: 'https://chat.example.com' });
+    const demo = await runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://chat.example.com' }), logger);
     try {
-      expect(stack.agentSignInUrl).toMatch(/^https:\/\/chat\.example\.com\/console\/#sign_in_token=[0-9A-Za-z]{32}$/);
-      expect((await signIn(stack.url, stack.agentSignInUrl.split('#sign_in_token=')[1]!)).status).toBe(200);
+      expect(demo.agentSignInUrl).toMatch(/^https:\/\/chat\.example\.com\/console\/#sign_in_token=[0-9A-Za-z]{32}$/);
+      expect((await signIn(demo.url, demo.agentSignInUrl.split('#sign_in_token=')[1]!)).status).toBe(200);
     } finally {
-      await stack.stop();
+      await demo.close();
     }
   });
 });

@@ -43,10 +43,10 @@ describe('the house rules check', () => {
     const root = treeOf({
       'engine/app.ts': 'export const engine = 1;',
       'demo/run.ts': 'export const demo = 1;',
-      'bff/engine-link/relay.ts': "import { engine } from '../engine/app.ts';",
+      'bff/engine-link/relay.ts': "import { engine } from '../../engine/app.ts';",
       'bff/relay.test.ts': "import { demo } from '../demo/run.ts';",
     });
-    expect(checkRules(root).map((finding) => finding.file)).toEqual(['bff/relay.test.ts', 'bff/engine-link/relay.ts']);
+    expect(checkRules(root).map((finding) => finding.file)).toEqual(['bff/engine-link/relay.ts', 'bff/relay.test.ts']);
   });
 
   it('refuses server code and Node modules in the browser rooms, and anything of ours in shared/', () => {

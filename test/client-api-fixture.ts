@@ -7,7 +7,7 @@ import { createInbox, enableClientApi } from '../bff/index.ts';
 
 /**
  * What the helpdesk Client API tests share (bff/client-api-*.test.ts): Chatwoot's field lists and
- * checks, and a demo stack per driver with helpers that call the routes.
+ * checks, and a stack (BFF and engine) per driver with helpers that call the routes.
  */
 
 export const DAY_MS = 24 * 3600_000;
@@ -169,7 +169,7 @@ export interface Message {
   sender?: { id: number; name: string; type: string };
 }
 
-/** Starts a demo stack for the file's tests (the engine's feed read by hand) and gives the helpers that call it. */
+/** Starts a stack for the file's tests (the engine's feed read by hand) and gives the helpers that call it. */
 export function useClientApi(driver: Driver) {
   let stack: TestStack;
   let demoInboxId: string;
@@ -183,8 +183,7 @@ export function useClientApi(driver: Driver) {
   beforeAll(async () => {
     // The feed is read by hand (stack.bff.feed.catchUp()), so engine-side moves arrive when a test says.
     stack = await startStack(driver, {}, { feedPollMs: 0, now });
-    const [row] = await stack.bffSql.query<{ id: string }>('SELECT id FROM inboxes WHERE identifier = $1', [stack.inboxIdentifier]);
-    demoInboxId = row!.id;
+    demoInboxId = stack.inboxId;
   });
   afterAll(async () => {
     await stack?.stop();

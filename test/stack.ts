@@ -1,80 +1,35 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { randomToken } from '../shared/index.ts';
-import { createLogger, MemoryRollingLimiter, openSql, type SessionTokens, type Sql } from '../shared/server/index.ts';
+import { MemoryRollingLimiter, openSql, type SessionTokens, type Sql } from '../shared/server/index.ts';
 import type { BffDeps } from '../bff/index.ts';
 import { createAccount, createEngine, issueApiKey, revokeApiKey, setAccountRateLimit, type Engine, type EngineDeps } from '../engine/index.ts';
-import { readDemoConfig } from '../demo/config.ts';
-import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
-import { shopKnowledge } from './shop-fixtures.ts';
-import { addKnowledgeDocument } from '../engine/index.ts';
+import { startBffAndEngine, type TestStack } from './bff-and-engine.ts';
+import { closeServer, listen } from './local-servers.ts';
+import { openShopAccount } from './shop-fixtures.ts';
+import { dropSchemas, DRIVERS, logger, uniqueSchemaPrefix, type Driver } from './test-run.ts';
 
 /**
- * Test stacks built from the real parts: real HTTP on port 0, real PGlite (in memory) or the
- * machine's real PostgreSQL, each run in schemas of its own so runs never see each other.
+ * What most tests start: the BFF and its engine (test/bff-and-engine.ts) or the engine alone, built
+ * from the real parts on port 0, and a small HTTP client to talk to them.
  */
-export const POSTGRES_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { DRIVERS, POSTGRES_URL, logger, uniqueSchemaPrefix, dropSchemas, type Driver } from './test-run.ts';
+export { closeServer, freePort } from './local-servers.ts';
+export { DEMO_API_KEY, DEMO_SITE_KEY, startBffAndEngine, type BffNode, type TestStack } from './bff-and-engine.ts';
 
-export interface Driver {
-  name: 'PGlite' | 'PostgreSQL';
-  databaseUrl: string | undefined;
-}
-
-export const DRIVERS: Driver[] = [
-  { name: 'PGlite', databaseUrl: undefined },
-  { name: 'PostgreSQL', databaseUrl: POSTGRES_URL },
-];
-
-export const logger = createLogger('test');
-
-export const uniqueSchemaPrefix = () => `t${randomToken(8).toLowerCase()}_`;
-
-/** Drops the schemas a test made in PostgreSQL. */
-export async function dropSchemas(databaseUrl: string | undefined, prefix: string): Promise<void> {
-  if (!databaseUrl) return;
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix]);
-    for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
-
-export const DEMO_SITE_KEY = `pk_test_${'S'.repeat(8)}${randomToken(16)}`;
-export const DEMO_API_KEY = `service_test_${randomToken(32)}`;
-
-export interface TestStack extends RunningDemo {
-  stop(): Promise<void>;
-}
-
-/** The whole demo (engine + BFF + storefront), as `npm start` runs it, on free ports. */
-export async function startStack(driver: Driver = DRIVERS[0]!, env: Record<string, string> = {}, bff: Partial<BffDeps> = {}): Promise<TestStack> {
-  const prefix = uniqueSchemaPrefix();
-  const config = readDemoConfig({
-    PORT: '0',
-    ENGINE_PORT: '0',
-    DATA_DIR: 'memory://',
-    DEMO_SITE_KEY,
-    DEMO_API_KEY,
-    ...(driver.databaseUrl ? { DATABASE_URL: driver.databaseUrl } : {}),
-    ...env,
-  });
-  // Tests make many sessions, and send many messages, from one address; the site-key limit and the
-  // per-address message limit have tests of their own.
-  const demo = await runDemo(config, logger, {
-    schemaPrefix: prefix,
-    bff: { siteKeyLimiter: new MemoryRollingLimiter(100_000, 3_600_000), ...bff, messageLimits: { perAddressPerMinute: 100_000, ...bff.messageLimits } },
-  });
-  return {
-    ...demo,
-    async stop() {
-      await demo.close();
-      await dropSchemas(driver.databaseUrl, prefix);
-    },
-  };
+/**
+ * The BFF and its engine (startBffAndEngine) for tests that make many sessions and send many
+ * messages from one address: the site-key limit and the per-address message limit are lifted here
+ * (they have tests of their own, which pass the real ones back in `bff`).
+ */
+export function startStack(
+  driver: Driver = DRIVERS[0]!,
+  env: Record<string, string> = {},
+  bff: Partial<BffDeps> = {},
+): Promise<TestStack> {
+  const siteKeyLimiter = new MemoryRollingLimiter(100_000, 3_600_000);
+  const messageLimits = { perAddressPerMinute: 100_000, ...bff.messageLimits };
+  return startBffAndEngine({ driver, env, bff: { siteKeyLimiter, ...bff, messageLimits } });
 }
 
 export interface TestEngine {
@@ -103,7 +58,7 @@ export interface TestEngine {
   stop(): Promise<void>;
 }
 
-/** The engine alone, with a sandbox account, its API key and the demo knowledge base. */
+/** The engine alone, with the shop's account (test/shop-fixtures.ts): its sandbox and live keys and its knowledge base. */
 export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks']; llm?: EngineDeps['llm'] } = {}): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
@@ -117,15 +72,9 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.llm ? { llm: options.llm } : {}),
   });
-  const accountId = await createAccount(sql, 'Test shop');
-  const { key } = await issueApiKey(sql, accountId, 'sandbox');
-  const { key: liveKey } = await issueApiKey(sql, accountId, 'live');
-  // Tests make many requests a minute; the limiter has tests of its own.
-  await setAccountRateLimit(sql, accountId, 'sandbox', 100_000);
-  await setAccountRateLimit(sql, accountId, 'live', 100_000);
-  for (const document of await shopKnowledge()) await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
+  const { accountId, apiKey: key, liveApiKey: liveKey } = await openShopAccount(sql);
   let server = createServer(engine.app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listen(server);
   const port = (server.address() as AddressInfo).port;
   let listening = true;
   return {
@@ -151,7 +100,7 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
     async resume() {
       if (listening) return;
       server = createServer(engine.app.callback());
-      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+      await listen(server, port);
       listening = true;
     },
     async stop() {
@@ -163,20 +112,6 @@ export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date
       await dropSchemas(driver.databaseUrl, prefix);
     },
   };
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await closeServer(server);
-  return port;
-}
-
-export function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 /** A tiny JSON client for tests: gives status, headers and the parsed body. */

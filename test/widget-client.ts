@@ -13,7 +13,7 @@ export interface VisitorSession {
   customer_ref: string;
 }
 
-/** A visitor's session from a site key (the demo's unless given), which must be given (201). */
+/** A visitor's session from a site key (the stack's unless given), which must be given (201). */
 export async function newVisitor(bffUrl: string, siteKey = DEMO_SITE_KEY, headers: Record<string, string> = {}): Promise<VisitorSession> {
   const response = await request(`${bffUrl}/v1/widget-sessions`, { token: siteKey, body: {}, headers });
   expect(response.status).toBe(201);

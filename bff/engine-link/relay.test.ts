@@ -8,7 +8,7 @@ import { openSecretBox, SessionTokens } from '../../shared/server/index.ts';
 import { ensureSessionKeys } from '../widget/session-keys.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, startStack, type Driver, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { createBff, EngineClient, readSetting, type Bff } from '../index.ts';
+import { createBff, EngineClient, type Bff } from '../index.ts';
 import { QUESTIONS, FAST_RETRIES, connect, closeSockets, widgetClient, pendingOf, engineIdOf, customerTurns, atEngine, ids, authors, byAuthor, statusesOf } from '../../test/upstream-fixture.ts';
 
 
@@ -183,7 +183,7 @@ describe.each(DRIVERS)('a BFF restarted while the engine is down, on $name', (dr
       tokens: new SessionTokens(await ensureSessionKeys(stack.bffSql, undefined, secrets)),
       secrets,
       widgetAssetsDir: fileURLToPath(new URL('../../dist/widget/', import.meta.url)),
-      defaultInboxId: await readSetting(stack.bffSql, 'demo_inbox_id'),
+      defaultInboxId: stack.inboxId,
       relayRetryDelaysMs: FAST_RETRIES,
       feedPollMs: 0,
     });

@@ -2,9 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import { openRedis } from '../../shared/server/index.ts';
-import { readDemoConfig } from '../../demo/config.ts';
-import { runDemo, type RunningDemo } from '../../demo/run-demo.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, freePort, logger, request, uniqueSchemaPrefix } from '../../test/stack.ts';
+import { DEMO_SITE_KEY, freePort, request, startBffAndEngine, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
 
@@ -34,20 +32,18 @@ async function startRedis(port: number): Promise<ChildProcess> {
 describe('the BFF when its Redis goes away', () => {
   let port: number;
   let redis: ChildProcess;
-  let stack: RunningDemo;
+  let stack: TestStack;
   const sockets: Socket[] = [];
 
   beforeAll(async () => {
     port = await freePort();
     redis = await startRedis(port);
     // Built without startStack, which lifts the site-key limit: here the real one, in Redis, is under test.
-    stack = await runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', DEMO_SITE_KEY, DEMO_API_KEY, REDIS_URL: `redis://127.0.0.1:${port}`, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' }), logger, {
-      schemaPrefix: uniqueSchemaPrefix(),
-    });
+    stack = await startBffAndEngine({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' } });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await stack?.close();
+    await stack?.stop();
     redis?.kill('SIGKILL');
   });
 

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { openRedis } from '../../shared/server/index.ts';
-import { readDemoConfig } from '../../demo/config.ts';
-import { runDemo, type RunningDemo } from '../../demo/run-demo.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, dropSchemas, freePort, logger, POSTGRES_URL, request, uniqueSchemaPrefix } from '../../test/stack.ts';
+import { DEMO_API_KEY, DEMO_SITE_KEY, DRIVERS, freePort, request, startBffAndEngine, type BffNode, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
 import { claimOutbox, releaseOutbox } from '../store/outbox.ts';
@@ -12,14 +9,13 @@ import { engineFetch, type EngineFetch } from '../engine-link/engine-client.ts';
 
 /**
  * Two BFF nodes behind one site, as DESIGN "Many machines" has it: one PostgreSQL, one Redis
- * (the machine's real ones). Node A also runs the engine; node B reaches it over HTTP.
+ * (the machine's real ones). Both reach the stack's engine over HTTP, with the same keys.
  */
 const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
 
 describe('two BFF nodes sharing PostgreSQL and Redis', () => {
-  const prefix = uniqueSchemaPrefix();
-  let nodeA: RunningDemo;
-  let nodeB: RunningDemo;
+  let nodeA: TestStack;
+  let nodeB: BffNode;
   const sockets: Socket[] = [];
 
   // Every call either node makes to the engine, by path.
@@ -30,22 +26,21 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
   };
 
   beforeAll(async () => {
-    const enginePort = await freePort();
-    const engineUrl = `http://127.0.0.1:${enginePort}`;
-    const shared = { PORT: '0', DATABASE_URL: POSTGRES_URL, REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', DEMO_SITE_KEY, DEMO_API_KEY, FEED_POLL_MS: '500' };
+    // The engine listens where the nodes' counting clients, made before it starts, look for it.
+    const engineUrl = `http://127.0.0.1:${await freePort()}`;
     const engine = () => new EngineClient({ baseUrl: engineUrl, apiKey: DEMO_API_KEY, fetch: countingFetch });
-    nodeA = await runDemo(readDemoConfig({ ...shared, ENGINE_PORT: String(enginePort) }), logger, { schemaPrefix: prefix, bff: { engine: engine() } });
-    nodeB = await runDemo(readDemoConfig({ ...shared, AI_API_URL: engineUrl, AI_API_KEY: DEMO_API_KEY }), logger, { schemaPrefix: prefix, bff: { engine: engine() } });
+    nodeA = await startBffAndEngine({
+      driver: DRIVERS[1],
+      env: { ENGINE_PORT: new URL(engineUrl).port, REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', FEED_POLL_MS: '500' },
+      bff: { engine: engine() },
+    });
+    nodeB = await nodeA.startAnotherNode({ engine: engine() });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
-    await nodeB?.close();
-    await nodeA?.close();
-    await dropSchemas(POSTGRES_URL, prefix);
-    // What the nodes kept in Redis (counters, logs, the adapter's stream) goes too.
-    const redis = await openRedis(REDIS_URL, () => undefined);
-    for await (const key of redis.scanIterator({ MATCH: `parley:${prefix}*`, COUNT: 500 })) await redis.del(key);
-    await redis.quit();
+    // Then the schemas, and what the nodes kept in Redis (counters, logs, the adapter's stream), go too.
+    await nodeB?.stop();
+    await nodeA?.stop();
   });
 
   async function connect(url: string, token: string) {

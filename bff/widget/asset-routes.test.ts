@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WIDGET_ASSETS_DIR } from '../../demo/run-demo.ts';
+import { WIDGET_ASSETS_DIR } from '../index.ts';
 import { startStack, type TestStack } from '../../test/stack.ts';
 
 /** A plain GET with exactly these headers (fetch would add and undo its own Accept-Encoding). */

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HelpArticle, HelpArticleList, randomToken } from '../../shared/index.ts';
-import { addKnowledgeDocument, createAccount, issueApiKey, setAccountRateLimit } from '../../engine/index.ts';
 import { request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { newVisitor } from '../../test/widget-client.ts';
 import { WIDGET_REQUESTS_PER_MINUTE } from '../host/app.ts';
@@ -26,14 +25,23 @@ describe('the widget help articles', () => {
     return HelpArticleList.parse(response.body).articles.map((article) => article.title);
   };
 
+  /** Adds a knowledge document through the engine's API, approved unless told; gives its id. */
+  async function addArticle(apiKey: string, document: { title: string; body: string; url?: string }, approved = true): Promise<string> {
+    const added = await request(`${engine.url}/v1/knowledge`, { token: apiKey, body: document });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    if (approved) expect((await request(`${engine.url}/v1/knowledge/${added.body.id}/approve`, { token: apiKey, method: 'POST' })).status).toBe(200);
+    return added.body.id as string;
+  }
+
   beforeAll(async () => {
     engine = await startEngine();
-    const other = await createAccount(engine.sql, 'Another shop');
-    const { key: otherLiveKey } = await issueApiKey(engine.sql, other, 'live');
-    await setAccountRateLimit(engine.sql, other, 'live', 100_000);
-    ids['draft'] = await addKnowledgeDocument(engine.sql, engine.accountId, { title: 'Returns for staff only (draft)', body: 'Not approved yet.', approved: false });
-    ids['changing'] = await addKnowledgeDocument(engine.sql, engine.accountId, { title: 'Gift cards', body: '## Gift cards\nThey never expire.', approved: true, url: 'https://shop.example/gift-cards' });
-    ids['other'] = await addKnowledgeDocument(engine.sql, other, { title: 'Returns at the other shop', body: 'Only for the other shop.', approved: true });
+    // Another account of the same engine, made as an operator makes one.
+    const other = await request(`${engine.url}/operator/v1/accounts`, { token: engine.operatorToken, body: { name: 'Another shop', requests_per_minute: { live: 100_000 } } });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    const otherLiveKey = other.body.keys.live as string;
+    ids['draft'] = await addArticle(engine.apiKey, { title: 'Returns for staff only (draft)', body: 'Not approved yet.' }, false);
+    ids['changing'] = await addArticle(engine.apiKey, { title: 'Gift cards', body: '## Gift cards\nThey never expire.', url: 'https://shop.example/gift-cards' });
+    ids['other'] = await addArticle(otherLiveKey, { title: 'Returns at the other shop', body: 'Only for the other shop.' });
     // The stack's BFF speaks to this engine: sandbox customers with the shop's key, live ones with the other account's.
     stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: `${engine.apiKey},${otherLiveKey}`, DEMO_LIVE_SITE_KEY: liveSiteKey });
     sandboxToken = (await newVisitor(stack.url, stack.siteKey)).token;

@@ -1,10 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRedis } from '../../shared/server/index.ts';
-import { readDemoConfig } from '../../demo/config.ts';
-import { runDemo, type RunningDemo } from '../../demo/run-demo.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, dropSchemas, freePort, logger, POSTGRES_URL, request, uniqueSchemaPrefix } from '../../test/stack.ts';
-import { EngineClient } from '../index.ts';
+import { DRIVERS, request, startBffAndEngine, type BffNode, type TestStack } from '../../test/stack.ts';
 import { MESSAGE_LIMITS } from './message-limits.ts';
 
 const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
@@ -16,27 +12,19 @@ const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
  * load balancer) names the client; both nodes run on one clock, frozen a second into a minute.
  */
 describe('new messages a minute from one address, over two BFF nodes', () => {
-  const prefix = uniqueSchemaPrefix();
-  let nodeA: RunningDemo;
-  let nodeB: RunningDemo;
+  let nodeA: TestStack;
+  let nodeB: BffNode;
   const frozenAt = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
   const now = () => new Date(frozenAt);
 
   beforeAll(async () => {
-    const enginePort = await freePort();
-    const engineUrl = `http://127.0.0.1:${enginePort}`;
-    const shared = { PORT: '0', DATABASE_URL: POSTGRES_URL, REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', DEMO_SITE_KEY, DEMO_API_KEY, TRUST_PROXY_HOPS: '1' };
-    const bff = () => ({ engine: new EngineClient({ baseUrl: engineUrl, apiKey: DEMO_API_KEY }), now, feedPollMs: 0 });
-    nodeA = await runDemo(readDemoConfig({ ...shared, ENGINE_PORT: String(enginePort) }), logger, { schemaPrefix: prefix, bff: bff() });
-    nodeB = await runDemo(readDemoConfig({ ...shared, AI_API_URL: engineUrl, AI_API_KEY: DEMO_API_KEY }), logger, { schemaPrefix: prefix, bff: bff() });
+    const bff = { now, feedPollMs: 0 };
+    nodeA = await startBffAndEngine({ driver: DRIVERS[1], env: { REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', TRUST_PROXY_HOPS: '1' }, bff });
+    nodeB = await nodeA.startAnotherNode(bff);
   }, 120_000);
   afterAll(async () => {
-    await nodeB?.close();
-    await nodeA?.close();
-    await dropSchemas(POSTGRES_URL, prefix);
-    const redis = await openRedis(REDIS_URL, () => undefined);
-    for await (const key of redis.scanIterator({ MATCH: `parley:${prefix}*`, COUNT: 500 })) await redis.del(key);
-    await redis.quit();
+    await nodeB?.stop();
+    await nodeA?.stop();
   });
 
   it(`lets an address whose visitors alternate between the nodes send ${MESSAGE_LIMITS.perAddressPerMinute} new messages a minute in all, not that many on each`, { timeout: 120_000 }, async () => {

@@ -2,7 +2,6 @@ import { io } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../../shared/index.ts';
 import { parseSessionKeys, SessionTokens } from '../../shared/server/index.ts';
-import { issueApiKey } from '../../engine/index.ts';
 import { DEMO_SITE_KEY, request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { connectWidget } from '../../test/widget-client.ts';
@@ -50,8 +49,7 @@ describe('what a widget session token is bound to', () => {
   });
 
   it("keeps a sandbox key's verified customers apart from the live ones of the same reference", async () => {
-    const { key: liveKey } = await issueApiKey(engine.sql, engine.accountId, 'live');
-    const live = await newSession(stack.url, liveKey, { customer_ref: 'cust-shared' });
+    const live = await newSession(stack.url, engine.liveApiKey, { customer_ref: 'cust-shared' });
     expect(live.status).toBe(201);
     const opened = await openConversation(stack.url, live.body.token);
     expect(opened.status).toBe(201);

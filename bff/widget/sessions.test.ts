@@ -5,7 +5,7 @@ import { randomToken } from '../../shared/index.ts';
 import { DEMO_SITE_KEY, request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { newVisitor } from '../../test/widget-client.ts';
-import { addSiteKey, createInbox, readSetting } from '../index.ts';
+import { addSiteKey, createInbox } from '../index.ts';
 import { PGLITE, SESSION_KID, SESSION_SECRET, SESSION_KEYS, newSession, listConversations, openConversation, conversationIds, expectError, handshake, conversationRow, conversationsOf, expectLifetime } from '../../test/sessions-fixture.ts';
 
 /**
@@ -16,11 +16,9 @@ import { PGLITE, SESSION_KID, SESSION_SECRET, SESSION_KEYS, newSession, listConv
 
 describe('widget sessions (PGlite)', () => {
   let stack: TestStack;
-  let defaultInboxId: string;
 
   beforeAll(async () => {
     stack = await startStack(PGLITE, { SESSION_KEYS });
-    defaultInboxId = (await readSetting(stack.bffSql, 'demo_inbox_id'))!;
   });
   afterAll(async () => {
     await stack?.stop();
@@ -195,7 +193,7 @@ describe('widget sessions (PGlite)', () => {
     const claims = (overrides: JWTPayload = {}): JWTPayload => ({
       sub: victim,
       jti: randomToken(22),
-      inb: defaultInboxId,
+      inb: stack.inboxId,
       vrf: false,
       env: 'sandbox',
       iss: 'parley',
@@ -279,7 +277,7 @@ describe('widget sessions (PGlite)', () => {
       const opened = await openConversation(stack.url, minted.body.token);
       expect(opened.status).toBe(201);
       // The stack's key is a sandbox key: its customers live in the inbox's sandbox space.
-      expect(await conversationRow(stack, opened.body.id)).toMatchObject({ inbox_id: defaultInboxId, customer_ref: `test:${customerRef}` });
+      expect(await conversationRow(stack, opened.body.id)).toMatchObject({ inbox_id: stack.inboxId, customer_ref: `test:${customerRef}` });
       expect(await conversationIds(stack.url, minted.body.token)).toEqual([opened.body.id]);
       expect(await handshake(stack.url, minted.body.token)).toBe('connected');
     });

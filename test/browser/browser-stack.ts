@@ -7,7 +7,7 @@ import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
 import { freshPage, startPageServer, type OpenPage, type PageServer } from './widget-helpers.ts';
 
 export interface BrowserStack {
-  /** The whole demo stack. */
+  /** The BFF and its engine, with the shop (startStack). */
   readonly stack: TestStack;
   /** Chromium, shared by the block's tests. */
   readonly browser: Browser;
@@ -18,7 +18,7 @@ export interface BrowserStack {
 }
 
 /**
- * Registers the hooks that a describe block of browser tests shares: before all, the demo stack
+ * Registers the hooks that a describe block of browser tests shares: before all, the stack
  * and Chromium (and a page server, if asked for) start together and ARTIFACTS_DIR is made for
  * screenshots; after each test, the contexts of its `freshPage` calls close; after all, all stops.
  * Call it in the describe block; read `stack`, `browser` and `pages` only once the hooks have run
@@ -32,7 +32,7 @@ export interface BrowserStack {
  * });
  */
 export function useBrowserStack(
-  options: { pageServer?: boolean; /** Variables for the demo stack (made once the hooks run). */ env?: () => Promise<Record<string, string>>; /** What the stack's BFF is made with besides. */ bff?: Partial<BffDeps> } = {},
+  options: { pageServer?: boolean; /** Variables for the stack (made once the hooks run). */ env?: () => Promise<Record<string, string>>; /** What the stack's BFF is made with besides. */ bff?: Partial<BffDeps> } = {},
 ): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;

@@ -245,7 +245,7 @@ export async function engineConversationId(stack: TestStack, conversationId: str
   return id!;
 }
 
-/** Calls the engine as the helpdesk would, with the demo's API key. */
+/** Calls the engine as the helpdesk would, with the stack's API key. */
 export async function engineCall(stack: TestStack, path: string, body: unknown): Promise<void> {
   const answer = await request(`${stack.engineUrl}${path}`, { token: stack.apiKey, body });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);

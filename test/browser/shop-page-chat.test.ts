@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { useBrowserStack } from './browser-stack.ts';
 import { ARTIFACTS_DIR } from './chromium.ts';
 
-describe('the demo storefront in Chromium', () => {
+describe('the widget on the shop page, in Chromium', () => {
   const harness = useBrowserStack();
 
   it('lets a visitor ask a question from the launcher and shows the answer from the knowledge base', async () => {
@@ -25,7 +25,7 @@ describe('the demo storefront in Chromium', () => {
     expect(texts).toEqual(['How do I return an item?', expect.stringContaining('within 30 days of delivery')]);
     await expect.poll(() => box.inputValue()).toBe('');
 
-    await page.screenshot({ path: `${ARTIFACTS_DIR}/demo-chat.png` });
+    await page.screenshot({ path: `${ARTIFACTS_DIR}/shop-page-chat.png` });
     expect(problems).toEqual([]);
   });
 
