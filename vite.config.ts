@@ -34,7 +34,8 @@ export default defineConfig(({ mode }) => {
         // import (an XMLHttpRequest probe and a pagehide handler) and so kept all of it in app.js
         // (about 0.7 KB gzip) though the widget never polls that way. Nothing imports it for its effects.
         transform(_code: string, id: string) {
-          if (/\/engine\.io-client\/build\/esm\/(transports\/polling-xhr|contrib\/has-cors)\.js$/.test(id)) return { moduleSideEffects: false };
+          if (/\/engine\.io-client\/build\/esm\/(transports\/polling-xhr|contrib\/has-cors)\.js$/.test(id))
+            return { moduleSideEffects: false };
           return null;
         },
       },
@@ -54,10 +55,10 @@ export default defineConfig(({ mode }) => {
       lib: loader
         ? { entry: 'widget/loader/index.ts', formats: ['iife'], name: 'ParleyLoader', fileName: () => 'widget.js' }
         : hosted
-        ? { entry: 'widget/hosted/index.ts', formats: ['es'], fileName: () => 'chat.js' }
-        : desk
-        ? { entry: 'console/index.tsx', formats: ['es'], fileName: () => 'console.js' }
-        : { entry: 'widget/app/index.tsx', formats: ['es'], fileName: () => 'app.js' },
+          ? { entry: 'widget/hosted/index.ts', formats: ['es'], fileName: () => 'chat.js' }
+          : desk
+            ? { entry: 'console/index.tsx', formats: ['es'], fileName: () => 'console.js' }
+            : { entry: 'widget/app/index.tsx', formats: ['es'], fileName: () => 'app.js' },
     },
     test: {
       include: ['**/*.test.ts'],

@@ -42,11 +42,25 @@ async function readBody(request: NodeJS.ReadableStream): Promise<unknown> {
 }
 
 /** One JSON call to the engine on a kept-alive connection: the least a BFF can do to ask it. */
-function callEngine(agent: Agent, engine: FloorEngine, path: string, body: unknown, idempotencyKey: string): Promise<unknown> {
+function callEngine(
+  agent: Agent,
+  engine: FloorEngine,
+  path: string,
+  body: unknown,
+  idempotencyKey: string,
+): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const call = httpRequest(
       engine.url + path,
-      { method: 'POST', agent, headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey } },
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${engine.apiKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': idempotencyKey,
+        },
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -91,7 +105,13 @@ export async function startBaseline(sql: Sql, engine?: FloorEngine): Promise<Bas
   // The floor's second half, after the customer has their 201: the engine's reply, kept and pushed.
   const answer = async (conversation: string, messageId: string, text: string) => {
     const engineConversation = engineConversations.get(conversation)!;
-    const reply = (await callEngine(agent, engine!, `/v1/conversations/${engineConversation}/messages`, { text, message_id: messageId }, `send-${conversation}-${messageId}`)) as {
+    const reply = (await callEngine(
+      agent,
+      engine!,
+      `/v1/conversations/${engineConversation}/messages`,
+      { text, message_id: messageId },
+      `send-${conversation}-${messageId}`,
+    )) as {
       events: { type: string; data: { text?: string } }[];
     };
     const replyText = reply.events.find((event) => event.type === 'conversation.reply')?.data.text ?? '';
@@ -99,7 +119,14 @@ export async function startBaseline(sql: Sql, engine?: FloorEngine): Promise<Bas
       'INSERT INTO baseline_messages (conversation_id, message_id, text, created_at) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
       [conversation, `reply-${messageId}`, replyText, new Date()],
     );
-    widget.to(conversation).emit('message:created', { id: row!.id, conversation_id: conversation, message_id: null, author: 'ai', text: replyText, created_at: row!.created_at.toISOString() });
+    widget.to(conversation).emit('message:created', {
+      id: row!.id,
+      conversation_id: conversation,
+      message_id: null,
+      author: 'ai',
+      text: replyText,
+      created_at: row!.created_at.toISOString(),
+    });
   };
   const messagePath = /^\/v1\/widget\/conversations\/([0-9a-f-]{36})\/messages$/;
   app.use(async (ctx) => {
@@ -112,7 +139,9 @@ export async function startBaseline(sql: Sql, engine?: FloorEngine): Promise<Bas
     if (ctx.path === '/v1/widget/conversations') {
       const id = randomUUID();
       if (engine) {
-        const opened = (await callEngine(agent, engine, '/v1/conversations', { customer_ref: id }, `open-${id}`)) as { id: string };
+        const opened = (await callEngine(agent, engine, '/v1/conversations', { customer_ref: id }, `open-${id}`)) as {
+          id: string;
+        };
         engineConversations.set(id, opened.id);
       }
       ctx.status = 201;
@@ -129,7 +158,14 @@ export async function startBaseline(sql: Sql, engine?: FloorEngine): Promise<Bas
       'INSERT INTO baseline_messages (conversation_id, message_id, text, created_at) VALUES ($1, $2, $3, $4) RETURNING id, created_at',
       [conversation, body.message_id, body.text, new Date()],
     );
-    const message = { id: row!.id, conversation_id: conversation, message_id: body.message_id, author: 'customer', text: body.text, created_at: row!.created_at.toISOString() };
+    const message = {
+      id: row!.id,
+      conversation_id: conversation,
+      message_id: body.message_id,
+      author: 'customer',
+      text: body.text,
+      created_at: row!.created_at.toISOString(),
+    };
     // A failed call leaves the message unanswered, which the bench counts.
     if (engine) void answer(conversation, body.message_id, body.text).catch(() => undefined);
     else widget.to(conversation).emit('message:created', message);

@@ -12,7 +12,9 @@ import { WIDGET_ASSETS_DIR } from '../demo/run-demo.ts';
  * socket pushes the customer's socket receives, from the widget's POST of a message until the AI's
  * reply and everything after it has settled. Sequential messages on PGlite, one visitor.
  */
-export async function countExchange(messages = 20): Promise<{ statements: number; transactions: number; pushes: number; perPush: Record<string, number> }> {
+export async function countExchange(
+  messages = 20,
+): Promise<{ statements: number; transactions: number; pushes: number; perPush: Record<string, number> }> {
   let statements = 0;
   // On PostgreSQL each transaction adds two round trips (BEGIN, COMMIT) to its statements.
   let transactions = 0;
@@ -49,7 +51,11 @@ export async function countExchange(messages = 20): Promise<{ statements: number
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const post = async (path: string, token: string, body: unknown) => {
-    const response = await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as Record<string, unknown>;
   };
@@ -76,14 +82,23 @@ export async function countExchange(messages = 20): Promise<{ statements: number
     for (let index = 0; index < messages; index++) {
       const answered = new Promise<void>((resolve) => (replied = resolve));
       // As the widget does: the sending tab names its socket, which gets no push of its own message.
-      await post(`/v1/widget/conversations/${conversation.id}/messages`, token, { text: question, message_id: `bench-${index}`, socket_id: socket.id });
+      await post(`/v1/widget/conversations/${conversation.id}/messages`, token, {
+        text: question,
+        message_id: `bench-${index}`,
+        socket_id: socket.id,
+      });
       await answered;
       await bff.relay.settled();
       // Pushes sent right after the reply (read receipts, the indicator) arrive within a few ms.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     for (const name of Object.keys(perPush)) perPush[name] = perPush[name]! / messages;
-    return { statements: statements / messages, transactions: transactions / messages, pushes: pushes / messages, perPush };
+    return {
+      statements: statements / messages,
+      transactions: transactions / messages,
+      pushes: pushes / messages,
+      perPush,
+    };
   } finally {
     socket?.close();
     await bff.close();

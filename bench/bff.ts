@@ -47,7 +47,8 @@ import { dropSchemas, uniqueSchemaPrefix } from '../test/stack.ts';
 const RUNS = (process.env['BENCH_RUNS'] ?? 'PGlite:50,PostgreSQL:50,PostgreSQL:200').split(',').map((run) => {
   const [store, rate] = run.trim().split(':');
   const driver = DRIVERS.find((candidate) => candidate.name.toLowerCase() === store?.toLowerCase());
-  if (!driver || !(Number(rate) > 0)) throw new TypeError(`BENCH_RUNS takes store:rate pairs (PGlite:50,PostgreSQL:200), got ${JSON.stringify(run)}`);
+  if (!driver || !(Number(rate) > 0))
+    throw new TypeError(`BENCH_RUNS takes store:rate pairs (PGlite:50,PostgreSQL:200), got ${JSON.stringify(run)}`);
   return { driver, rate: Number(rate) };
 });
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -65,7 +66,12 @@ const FLOOR = process.env['BENCH_FLOOR'] === '1';
 const sessionsFor = (rate: number) => Number(process.env['BENCH_SESSIONS'] ?? Math.max(1, Math.ceil(rate)));
 const IDLE = Number(process.env['BENCH_IDLE'] ?? 2000);
 const REPLY_TIMEOUT_MS = 10_000;
-const QUESTIONS = ['How do I return an item?', 'How long does delivery take?', 'Which payment methods do you accept?', 'Do you ship abroad?'];
+const QUESTIONS = [
+  'How do I return an item?',
+  'How long does delivery take?',
+  'Which payment methods do you accept?',
+  'Do you ship abroad?',
+];
 
 /** What the orchestrator asks of the visitors' process; each command gets exactly one answer. */
 type VisitorCommand =
@@ -109,7 +115,8 @@ interface Failure {
   error: string;
 }
 
-const isFailure = (message: unknown): message is Failure => typeof message === 'object' && message !== null && 'error' in message;
+const isFailure = (message: unknown): message is Failure =>
+  typeof message === 'object' && message !== null && 'error' in message;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -167,7 +174,12 @@ function serveVisitors(): void {
       // forceNew: one connection per visitor, as separate browsers would have (the client would
       // otherwise multiplex every socket to the same URL over one connection).
       const auth = { token: target === 'parley' ? visitor.token : visitor.conversation };
-      const socket: WidgetSocket = io(url + WIDGET_NAMESPACE, { auth, transports: ['websocket'], reconnection: false, forceNew: true });
+      const socket: WidgetSocket = io(url + WIDGET_NAMESPACE, {
+        auth,
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+      });
       visitor.socket = socket;
       socket.once('connect', () => resolve(socket));
       socket.once('connect_error', (error) => {
@@ -178,7 +190,11 @@ function serveVisitors(): void {
 
   const post = (path: string, token: string, body: unknown) => request(url + path, { token, body });
 
-  async function inBatches<T>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  async function inBatches<T>(
+    items: readonly T[],
+    width: number,
+    work: (item: T, index: number) => Promise<void>,
+  ): Promise<void> {
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(width, items.length) }, async () => {
@@ -194,14 +210,19 @@ function serveVisitors(): void {
     visitors = Array.from({ length: count }, () => ({ token: '', waiting: [], retired: false }));
     await inBatches(visitors, 32, async (visitor) => {
       const response = await request(`${url}/v1/widget-sessions`, { token: siteKey, body: {} });
-      if (response.status !== 201) throw new Error(`POST /v1/widget-sessions answered ${response.status}: ${JSON.stringify(response.body)}`);
+      if (response.status !== 201)
+        throw new Error(`POST /v1/widget-sessions answered ${response.status}: ${JSON.stringify(response.body)}`);
       visitor.token = response.body.token;
     });
     return { made: visitors.length };
   }
 
   /** Sends one message and waits for the AI's answer on the socket. */
-  async function converse(visitor: Visitor, messageId: string, text: string): Promise<Sample | 'refused' | 'unanswered'> {
+  async function converse(
+    visitor: Visitor,
+    messageId: string,
+    text: string,
+  ): Promise<Sample | 'refused' | 'unanswered'> {
     const queued = visitor.waiting.length > 0;
     let settle: Waiting = () => undefined;
     const answered = new Promise<number | undefined>((resolve) => {
@@ -216,7 +237,11 @@ function serveVisitors(): void {
     // An overloaded BFF may not even accept the connection in time (fetch fails): that is a refusal too.
     // As the widget does, Parley's visitor names its socket, which then gets no push of its own message
     // (the baseline's one emit is that push, so it gets none).
-    const body = { text, message_id: messageId, ...(target === 'parley' && visitor.socket?.id ? { socket_id: visitor.socket.id } : {}) };
+    const body = {
+      text,
+      message_id: messageId,
+      ...(target === 'parley' && visitor.socket?.id ? { socket_id: visitor.socket.id } : {}),
+    };
     const status = await post(`/v1/widget/conversations/${visitor.conversation}/messages`, visitor.token, body).then(
       (response) => response.status,
       () => 0,
@@ -231,19 +256,23 @@ function serveVisitors(): void {
     }
     // The answer may be pushed before the POST's own 201 arrives: what counts is when it was pushed.
     const answeredAt = await answered;
-    return answeredAt === undefined ? 'unanswered' : { conversation: visitor.conversation!, messageId, totalMs: answeredAt - begin, storedMs, queued };
+    return answeredAt === undefined
+      ? 'unanswered'
+      : { conversation: visitor.conversation!, messageId, totalMs: answeredAt - begin, storedMs, queued };
   }
 
   async function startConversations(): Promise<void> {
     await inBatches(visitors, 32, async (visitor) => {
       const opened = await post('/v1/widget/conversations', visitor.token, {});
-      if (opened.status !== 201) throw new Error(`POST /v1/widget/conversations answered ${opened.status}: ${JSON.stringify(opened.body)}`);
+      if (opened.status !== 201)
+        throw new Error(`POST /v1/widget/conversations answered ${opened.status}: ${JSON.stringify(opened.body)}`);
       visitor.conversation = opened.body.id;
       const socket = await connect(visitor);
       // Parley's and the floor's visitors wait for the AI's answer; the baseline's for its own message, emitted once stored.
       const awaited = target === 'baseline' ? 'customer' : 'ai';
       socket.on('message:created', (message) => {
-        if (message.author === awaited && message.conversation_id === visitor.conversation) visitor.waiting.shift()?.(performance.now());
+        if (message.author === awaited && message.conversation_id === visitor.conversation)
+          visitor.waiting.shift()?.(performance.now());
       });
       const retire = () => {
         visitor.retired = true;
@@ -394,7 +423,13 @@ function timedFetch(calls: EngineCalls): EngineFetch {
       const text = await response.text();
       took();
       if (!response.ok) calls.failed++;
-      return { ok: response.ok, status: response.status, headers: response.headers, text: () => Promise.resolve(text), body: [Buffer.from(text)] };
+      return {
+        ok: response.ok,
+        status: response.status,
+        headers: response.headers,
+        text: () => Promise.resolve(text),
+        body: [Buffer.from(text)],
+      };
     } catch (error) {
       took();
       calls.failed++;
@@ -443,14 +478,23 @@ async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** Drives `target`'s visitors at `rate` and measures this process (the BFF) meanwhile. */
-async function converseMeasured(visitors: ChildProcess, target: Target, rate: number, calls: EngineCalls | undefined, store: string): Promise<Measured> {
-  if (WARMUP_SECONDS > 0) await ask<Conversed>(visitors, { kind: 'converse', rate, seconds: WARMUP_SECONDS, prefix: 'warm' });
+async function converseMeasured(
+  visitors: ChildProcess,
+  target: Target,
+  rate: number,
+  calls: EngineCalls | undefined,
+  store: string,
+): Promise<Measured> {
+  if (WARMUP_SECONDS > 0)
+    await ask<Conversed>(visitors, { kind: 'converse', rate, seconds: WARMUP_SECONDS, prefix: 'warm' });
   if (calls) calls.failed = 0;
   const loopDelay = monitorEventLoopDelay({ resolution: 5 });
   loopDelay.enable();
   const busyBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
-  const run = await profiled(`${store}-${rate}-${target}`, () => ask<Conversed>(visitors, { kind: 'converse', rate, seconds: SECONDS, prefix: 'bench' }));
+  const run = await profiled(`${store}-${rate}-${target}`, () =>
+    ask<Conversed>(visitors, { kind: 'converse', rate, seconds: SECONDS, prefix: 'bench' }),
+  );
   const cpu = process.cpuUsage(cpuBefore);
   const busy = performance.eventLoopUtilization(busyBefore).utilization;
   loopDelay.disable();
@@ -499,11 +543,21 @@ async function measureParley(driver: Driver, rate: number): Promise<Measured> {
         engine: new EngineClient({ baseUrl: engine.url, apiKey: engine.apiKey, fetch: timedFetch(calls) }),
         logger: createLogger('bench-bff', process.env['LOG_LEVEL'] ?? 'error'),
         // The bench's visitors write faster than people do; fairness has tests of its own.
-        messageLimits: { perCustomerPerMinute: 1_000_000, perAddressPerMinute: 1_000_000, perInboxPerMinute: 1_000_000 },
+        messageLimits: {
+          perCustomerPerMinute: 1_000_000,
+          perAddressPerMinute: 1_000_000,
+          perInboxPerMinute: 1_000_000,
+        },
       },
     );
     try {
-      await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count: sessionsFor(rate), target: 'parley' });
+      await ask(visitors, {
+        kind: 'sessions',
+        url: stack.url,
+        siteKey: stack.siteKey,
+        count: sessionsFor(rate),
+        target: 'parley',
+      });
       await ask(visitors, { kind: 'open' });
       calls.failed = 0;
       return await converseMeasured(visitors, 'parley', rate, calls, driver.name);
@@ -518,7 +572,11 @@ async function measureParley(driver: Driver, rate: number): Promise<Measured> {
 }
 
 /** The baseline, or (`target` floor) the baseline that asks the engine in its child process for each reply. */
-async function measureBaseline(driver: Driver, rate: number, target: 'baseline' | 'floor' = 'baseline'): Promise<Measured> {
+async function measureBaseline(
+  driver: Driver,
+  rate: number,
+  target: 'baseline' | 'floor' = 'baseline',
+): Promise<Measured> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}baseline` });
   const engineProcess = target === 'floor' ? startHelper('engine', driver.name) : undefined;
@@ -545,12 +603,17 @@ const COLUMNS = `${'target'.padEnd(16)} ${'sent'.padStart(5)} ${'sent/s'.padStar
 
 function describe(result: Measured): string[] {
   const pair = (values: number[]) => `${ms(percentile(values, 50))} / ${ms(percentile(values, 99))}`.padStart(13);
-  const added = `${ms(percentile(result.added, 50))} / ${ms(percentile(result.added, 95))} / ${ms(percentile(result.added, 99))}`.padStart(25);
+  const added =
+    `${ms(percentile(result.added, 50))} / ${ms(percentile(result.added, 95))} / ${ms(percentile(result.added, 99))}`.padStart(
+      25,
+    );
   const name = result.target === 'parley' ? "Parley's BFF" : result.target;
   return [
     `${name.padEnd(16)} ${String(result.sent).padStart(5)} ${result.sentPerSecond.toFixed(1).padStart(6)} ${pair(result.stored)} ${result.target === 'parley' ? pair(result.engines) : '—'.padStart(13)} ${added} ${`${result.cpuMs.toFixed(2)} ms`.padStart(8)} ${`${(result.busy * 100).toFixed(0)}%`.padStart(5)}`,
     `${''.padEnd(16)} answered ${result.answered}; refused ${result.refused}; unanswered ${result.unanswered}` +
-      (result.target === 'parley' ? `; ${result.queued} waited behind an earlier message of their conversation; engine calls failed ${result.engineFailed}` : '') +
+      (result.target === 'parley'
+        ? `; ${result.queued} waited behind an earlier message of their conversation; engine calls failed ${result.engineFailed}`
+        : '') +
       `; event-loop delay p99 ${ms(result.loopDelayP99)} ms`,
   ];
 }
@@ -597,14 +660,19 @@ async function measureIdle(count: number): Promise<string[]> {
     const after = await settledMemory(collect);
     const lines: string[] = [];
     if (result.connected > 0) {
-      const perConnection = (field: 'heapUsed' | 'external' | 'rss') => ((after[field] - before[field]) / result.connected / 1024).toFixed(1).padStart(10);
-      lines.push(`${String(result.connected).padStart(8)} ${perConnection('heapUsed')} ${perConnection('external')} ${perConnection('rss')}   10,000 at ≤ 40 KB each`);
+      const perConnection = (field: 'heapUsed' | 'external' | 'rss') =>
+        ((after[field] - before[field]) / result.connected / 1024).toFixed(1).padStart(10);
+      lines.push(
+        `${String(result.connected).padStart(8)} ${perConnection('heapUsed')} ${perConnection('external')} ${perConnection('rss')}   10,000 at ≤ 40 KB each`,
+      );
     }
     if (result.failed > 0) {
       const descriptors = /EMFILE|ENFILE|too many open files/i.test(result.firstError ?? '');
       lines.push(
         `${result.failed} of ${count} sockets did not connect: ${result.firstError}` +
-          (descriptors ? ` — the file descriptor limit stopped them (ulimit -n is ${openFileLimit()}; raise it or lower BENCH_IDLE)` : ''),
+          (descriptors
+            ? ` — the file descriptor limit stopped them (ulimit -n is ${openFileLimit()}; raise it or lower BENCH_IDLE)`
+            : ''),
       );
     }
     return lines;
@@ -617,23 +685,51 @@ async function measureIdle(count: number): Promise<string[]> {
 
 async function main(): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
-  out(`Machine: ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)} at start; the BFF, the engine, the visitors and PostgreSQL share them.`);
+  out(
+    `Machine: ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)} at start; the BFF, the engine, the visitors and PostgreSQL share them.`,
+  );
   out('');
   const counted = await countExchange();
-  out(`One exchange, counted (PGlite, one visitor, sequential): POST a message → the AI's reply pushed and everything after it settled`);
-  out(`  ${counted.statements.toFixed(2)} SQL statements in ${counted.transactions.toFixed(2)} transactions and ${counted.pushes.toFixed(2)} socket pushes per message (${Object.entries(counted.perPush).map(([name, count]) => `${name} ${count}`).join(', ')})`);
+  out(
+    `One exchange, counted (PGlite, one visitor, sequential): POST a message → the AI's reply pushed and everything after it settled`,
+  );
+  out(
+    `  ${counted.statements.toFixed(2)} SQL statements in ${counted.transactions.toFixed(2)} transactions and ${counted.pushes.toFixed(2)} socket pushes per message (${Object.entries(
+      counted.perPush,
+    )
+      .map(([name, count]) => `${name} ${count}`)
+      .join(', ')})`,
+  );
   out('');
-  out(`BFF added latency and CPU: POST /v1/widget/conversations/{id}/messages → the AI's message:created on the visitor's socket`);
-  out(`  Warmed up with ${WARMUP_SECONDS} s of the same traffic (not measured), then paced (open loop) for ${SECONDS} s, over one visitor session per message a second, each with one conversation and one websocket.`);
-  out(`  The BFF runs in this process; the engine and the visitors each run in a child process. The BFF reaches the engine through`);
-  out(`  an EngineClient whose fetch is timed: "engine" is, per message, the wall time of the BFF's HTTP call(s) for it (loopback`);
+  out(
+    `BFF added latency and CPU: POST /v1/widget/conversations/{id}/messages → the AI's message:created on the visitor's socket`,
+  );
+  out(
+    `  Warmed up with ${WARMUP_SECONDS} s of the same traffic (not measured), then paced (open loop) for ${SECONDS} s, over one visitor session per message a second, each with one conversation and one websocket.`,
+  );
+  out(
+    `  The BFF runs in this process; the engine and the visitors each run in a child process. The BFF reaches the engine through`,
+  );
+  out(
+    `  an EngineClient whose fetch is timed: "engine" is, per message, the wall time of the BFF's HTTP call(s) for it (loopback`,
+  );
   out(`  transport and body read included, retries summed), and "BFF added" = total − engine, per message. All ms.`);
-  out(`  "baseline" is bench/baseline-bff.ts in this process, on the same store, driven by the same visitors at the same rate: bare`);
-  out(`  Koa + Socket.IO, POST → one INSERT → one emit; its "BFF added" is the whole POST → emit received. "CPU/msg" is this`);
-  out(`  process's user + system CPU over the run per stored message (with PGlite the store runs in this process and is included;`);
-  out(`  PostgreSQL's own processes are not). "busy" is the event loop's utilisation: near 100%, the BFF is saturated, and its delay`);
+  out(
+    `  "baseline" is bench/baseline-bff.ts in this process, on the same store, driven by the same visitors at the same rate: bare`,
+  );
+  out(
+    `  Koa + Socket.IO, POST → one INSERT → one emit; its "BFF added" is the whole POST → emit received. "CPU/msg" is this`,
+  );
+  out(
+    `  process's user + system CPU over the run per stored message (with PGlite the store runs in this process and is included;`,
+  );
+  out(
+    `  PostgreSQL's own processes are not). "busy" is the event loop's utilisation: near 100%, the BFF is saturated, and its delay`,
+  );
   out(`  in picking up the engine's answers is counted as engine time (BFF added is then understated).`);
-  out(`  Site-key sessions: test/stack.ts's startStack raises the site-key limit (20/h per address) to 100,000/h; the widget`);
+  out(
+    `  Site-key sessions: test/stack.ts's startStack raises the site-key limit (20/h per address) to 100,000/h; the widget`,
+  );
   out(`  routes' own limit (120/min per visitor) is left as it is and respected by the pacing.`);
   for (const { driver, rate } of RUNS) {
     out('');
@@ -652,10 +748,14 @@ async function main(): Promise<void> {
         out(ratios(parley, baseline));
         if (floor) out(ratios(parley, floor, 'Parley/floor'));
         if (floor) out(ratios(floor, baseline, 'floor/baseline'));
-        if (parley.busy > 0.9) out(`  Parley's BFF was saturated here, so its queues are measured more than its own work.`);
+        if (parley.busy > 0.9)
+          out(`  Parley's BFF was saturated here, so its queues are measured more than its own work.`);
         cpuRatios.push(parley.cpuMs / baseline.cpuMs);
       }
-      if (REPEAT > 1) out(`  CPU/msg ratio over ${REPEAT} rounds: median ${percentile(ascending(cpuRatios), 50).toFixed(1)}×, from ${Math.min(...cpuRatios).toFixed(1)}× to ${Math.max(...cpuRatios).toFixed(1)}×`);
+      if (REPEAT > 1)
+        out(
+          `  CPU/msg ratio over ${REPEAT} rounds: median ${percentile(ascending(cpuRatios), 50).toFixed(1)}×, from ${Math.min(...cpuRatios).toFixed(1)}× to ${Math.max(...cpuRatios).toFixed(1)}×`,
+        );
     } catch (error) {
       out(`could not run: ${reason(error)}`);
     }
@@ -665,10 +765,19 @@ async function main(): Promise<void> {
   const limit = openFileLimit();
   // Each process holds one descriptor per connection, plus its files, database and the like.
   const count = Math.min(IDLE, limit - 256);
-  out(`Idle /widget connections on one BFF process (PGlite), authenticated, websocket; the visitors run in a child process.`);
-  out(`  Growth of this process between "sessions made" and "all sockets connected", after GC, per connection, in KB. The RSS`);
-  out(`  growth can come out below the heap's (the heap grows into pages already resident); the larger figure is the honest one.`);
-  if (count < IDLE) out(`  ulimit -n is ${limit}: ${IDLE} connections need about ${IDLE + 256} descriptors in each process, so only ${count} are opened. Raise it (ulimit -n) to measure all.`);
+  out(
+    `Idle /widget connections on one BFF process (PGlite), authenticated, websocket; the visitors run in a child process.`,
+  );
+  out(
+    `  Growth of this process between "sessions made" and "all sockets connected", after GC, per connection, in KB. The RSS`,
+  );
+  out(
+    `  growth can come out below the heap's (the heap grows into pages already resident); the larger figure is the honest one.`,
+  );
+  if (count < IDLE)
+    out(
+      `  ulimit -n is ${limit}: ${IDLE} connections need about ${IDLE + 256} descriptors in each process, so only ${count} are opened. Raise it (ulimit -n) to measure all.`,
+    );
   out(`${'conns'.padStart(8)} ${'heap'.padStart(10)} ${'external'.padStart(10)} ${'RSS'.padStart(10)}   budget`);
   if (count > 0) {
     try {

@@ -7,7 +7,12 @@ import { DRIVERS, request, startEngine, type Driver } from '../test/stack.ts';
  */
 const CONVERSATIONS = Number(process.env['BENCH_CONVERSATIONS'] ?? 300);
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 8);
-const QUESTIONS = ['How do I return an item?', 'How long does delivery take?', 'Which payment methods do you accept?', 'Do you ship abroad?'];
+const QUESTIONS = [
+  'How do I return an item?',
+  'How long does delivery take?',
+  'Which payment methods do you accept?',
+  'Do you ship abroad?',
+];
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -18,7 +23,8 @@ async function run(driver: Driver): Promise<string> {
   try {
     const post = async (path: string, body: unknown) => {
       const response = await request(engine.url + path, { token: engine.apiKey, body });
-      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+      if (response.status >= 300)
+        throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
       return response.body;
     };
     // Warm up: the knowledge base is built on first use, and connections open.
@@ -35,7 +41,10 @@ async function run(driver: Driver): Promise<string> {
           const index = next++;
           const begin = performance.now();
           const { id } = await post('/v1/conversations', { customer_ref: `bench-${index}` });
-          await post(`/v1/conversations/${id}/messages`, { text: QUESTIONS[index % QUESTIONS.length], message_id: `m-${index}` });
+          await post(`/v1/conversations/${id}/messages`, {
+            text: QUESTIONS[index % QUESTIONS.length],
+            message_id: `m-${index}`,
+          });
           latencies.push(performance.now() - begin);
         }
       }),
@@ -49,7 +58,9 @@ async function run(driver: Driver): Promise<string> {
 }
 
 process.stdout.write(`Engine: open + one message, ${CONCURRENCY} at a time, over HTTP on loopback\n`);
-process.stdout.write(`${'store'.padEnd(10)} ${'convs'.padStart(6)} ${'messages/s'.padStart(12)} ${'p50 ms'.padStart(10)} ${'p99 ms'.padStart(10)}\n`);
+process.stdout.write(
+  `${'store'.padEnd(10)} ${'convs'.padStart(6)} ${'messages/s'.padStart(12)} ${'p50 ms'.padStart(10)} ${'p99 ms'.padStart(10)}\n`,
+);
 for (const driver of DRIVERS) {
   try {
     process.stdout.write(`${await run(driver)}\n`);

@@ -25,7 +25,12 @@ import { runDemo } from '../demo/run-demo.ts';
 const SECONDS = Number(process.env['HOSTILE_SECONDS'] ?? 15);
 const RATE = Number(process.env['HOSTILE_RATE'] ?? 20);
 const HONEST = Number(process.env['HONEST'] ?? 4);
-const QUESTIONS = ['How do I return an item?', 'How long does delivery take?', 'Which payment methods do you accept?', 'Do you ship abroad?'];
+const QUESTIONS = [
+  'How do I return an item?',
+  'How long does delivery take?',
+  'Which payment methods do you accept?',
+  'Do you ship abroad?',
+];
 
 interface Target {
   url: string;
@@ -42,7 +47,10 @@ interface PhaseResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function call(url: string, { token, body, raw, forwardedFor }: { token?: string; body?: unknown; raw?: string; forwardedFor?: string }): Promise<{ status: number; body: any }> {
+async function call(
+  url: string,
+  { token, body, raw, forwardedFor }: { token?: string; body?: unknown; raw?: string; forwardedFor?: string },
+): Promise<{ status: number; body: any }> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers['authorization'] = `Bearer ${token}`;
   if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
@@ -70,7 +78,12 @@ async function honestCustomer(target: Target, index: number) {
   const token = session.body.token as string;
   const opened = await call(`${target.url}/v1/widget/conversations`, { token, forwardedFor: address });
   const conversation = opened.body.id as string;
-  const socket = io(target.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false, extraHeaders: { 'x-forwarded-for': address } });
+  const socket = io(target.url + WIDGET_NAMESPACE, {
+    auth: { token },
+    transports: ['websocket'],
+    reconnection: false,
+    extraHeaders: { 'x-forwarded-for': address },
+  });
   const waiting: ((at: number) => void)[] = [];
   socket.on('message:created', (message: WidgetMessage) => {
     if (message.author === 'ai' && message.conversation_id === conversation) waiting.shift()?.(performance.now());
@@ -99,7 +112,11 @@ async function honestCustomer(target: Target, index: number) {
 }
 
 /** The attacker's kinds of request, each one call. */
-function hostileKinds(target: Target, visitor: { token: string; conversation: string }, engineConversation: string): Record<string, () => Promise<number>> {
+function hostileKinds(
+  target: Target,
+  visitor: { token: string; conversation: string },
+  engineConversation: string,
+): Record<string, () => Promise<number>> {
   // 45,000 characters held the engine 1.8 s a message before issue 26; 100,000 made it answer 500.
   const longWord = 'a'.repeat(45_000);
   const poisonWord = 'b'.repeat(100_000);
@@ -110,37 +127,92 @@ function hostileKinds(target: Target, visitor: { token: string; conversation: st
   const post = (url: string, options: Parameters<typeof call>[1]) => call(url, options).then((answer) => answer.status);
   const id = () => `hostile-${randomToken(10)}`;
   return {
-    'long word (visitor)': () => post(`${target.url}/v1/widget/conversations/${visitor.conversation}/messages`, { token: visitor.token, forwardedFor: '203.0.113.9', body: { text: longWord, message_id: id() } }),
-    'long word (tenant key)': () => post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, { token: target.apiKey, body: { text: longWord, message_id: id() } }),
-    'longer word (tenant key)': () => post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, { token: target.apiKey, body: { text: poisonWord, message_id: id() } }),
-    'slow patterns': () => post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, { token: target.apiKey, body: { text: digits, message_id: id() } }),
-    'deep JSON (BFF)': () => post(`${target.url}/v1/widget/conversations/${visitor.conversation}/messages`, { token: visitor.token, forwardedFor: '203.0.113.9', raw: deep }),
-    'deep JSON (engine)': () => post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, { token: target.apiKey, raw: deep }),
-    'huge body': () => post(`${target.url}/v1/widget/conversations/${visitor.conversation}/messages`, { token: visitor.token, forwardedFor: '203.0.113.9', raw: huge }),
+    'long word (visitor)': () =>
+      post(`${target.url}/v1/widget/conversations/${visitor.conversation}/messages`, {
+        token: visitor.token,
+        forwardedFor: '203.0.113.9',
+        body: { text: longWord, message_id: id() },
+      }),
+    'long word (tenant key)': () =>
+      post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, {
+        token: target.apiKey,
+        body: { text: longWord, message_id: id() },
+      }),
+    'longer word (tenant key)': () =>
+      post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, {
+        token: target.apiKey,
+        body: { text: poisonWord, message_id: id() },
+      }),
+    'slow patterns': () =>
+      post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, {
+        token: target.apiKey,
+        body: { text: digits, message_id: id() },
+      }),
+    'deep JSON (BFF)': () =>
+      post(`${target.url}/v1/widget/conversations/${visitor.conversation}/messages`, {
+        token: visitor.token,
+        forwardedFor: '203.0.113.9',
+        raw: deep,
+      }),
+    'deep JSON (engine)': () =>
+      post(`${target.engineUrl}/v1/conversations/${engineConversation}/messages`, { token: target.apiKey, raw: deep }),
+    'huge body': () =>
+      post(`${target.url}/v1/widget/conversations/${visitor.conversation}/messages`, {
+        token: visitor.token,
+        forwardedFor: '203.0.113.9',
+        raw: huge,
+      }),
     'flood from one address': async () => {
       const session = await call(`${target.url}/v1/widget-sessions`, { token: target.siteKey, forwardedFor: flooder });
       if (session.status !== 201) return session.status;
-      const opened = await call(`${target.url}/v1/widget/conversations`, { token: session.body.token, forwardedFor: flooder });
+      const opened = await call(`${target.url}/v1/widget/conversations`, {
+        token: session.body.token,
+        forwardedFor: flooder,
+      });
       if (opened.status !== 201) return opened.status;
-      return post(`${target.url}/v1/widget/conversations/${opened.body.id}/messages`, { token: session.body.token, forwardedFor: flooder, body: { text: 'Where is my order?', message_id: id() } });
+      return post(`${target.url}/v1/widget/conversations/${opened.body.id}/messages`, {
+        token: session.body.token,
+        forwardedFor: flooder,
+        body: { text: 'Where is my order?', message_id: id() },
+      });
     },
   };
 }
 
 /** The attacker's set-up as a tenant: an action with 20 slow-shaped patterns, and a conversation of its own. */
-async function prepareAttack(target: Target): Promise<{ visitor: { token: string; conversation: string }; engineConversation: string }> {
+async function prepareAttack(
+  target: Target,
+): Promise<{ visitor: { token: string; conversation: string }; engineConversation: string }> {
   const properties: Record<string, object> = {};
-  for (let index = 0; index < 20; index++) properties[`input_${index}`] = { type: 'string', description: `Input ${index}`, pattern: `((?:\\d|\\d\\d)*x)` };
+  for (let index = 0; index < 20; index++)
+    properties[`input_${index}`] = { type: 'string', description: `Input ${index}`, pattern: `((?:\\d|\\d\\d)*x)` };
   const defined = await fetch(`${target.engineUrl}/v1/actions/track_order`, {
     method: 'PUT',
     headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ description: 'Track an order.', triggers: [['track', 'order']], parameters: { type: 'object', properties } }),
+    body: JSON.stringify({
+      description: 'Track an order.',
+      triggers: [['track', 'order']],
+      parameters: { type: 'object', properties },
+    }),
   });
-  if (!defined.ok) console.log(`(the engine refused the slow action: ${defined.status} ${(await defined.text()).slice(0, 200)})`);
-  const opened = await call(`${target.engineUrl}/v1/conversations`, { token: target.apiKey, body: { customer_ref: `attacker-${randomToken(6)}` } });
-  const session = await call(`${target.url}/v1/widget-sessions`, { token: target.siteKey, forwardedFor: '203.0.113.9' });
-  const conversation = await call(`${target.url}/v1/widget/conversations`, { token: session.body.token, forwardedFor: '203.0.113.9' });
-  return { visitor: { token: session.body.token, conversation: conversation.body.id }, engineConversation: opened.body.id };
+  if (!defined.ok)
+    console.log(`(the engine refused the slow action: ${defined.status} ${(await defined.text()).slice(0, 200)})`);
+  const opened = await call(`${target.engineUrl}/v1/conversations`, {
+    token: target.apiKey,
+    body: { customer_ref: `attacker-${randomToken(6)}` },
+  });
+  const session = await call(`${target.url}/v1/widget-sessions`, {
+    token: target.siteKey,
+    forwardedFor: '203.0.113.9',
+  });
+  const conversation = await call(`${target.url}/v1/widget/conversations`, {
+    token: session.body.token,
+    forwardedFor: '203.0.113.9',
+  });
+  return {
+    visitor: { token: session.body.token, conversation: conversation.body.id },
+    engineConversation: opened.body.id,
+  };
 }
 
 /** The child: honest customers for both phases, the attacker in the second; results go to the parent. */
@@ -188,11 +260,19 @@ const percentile = (values: readonly number[], share: number) => {
 
 async function main(): Promise<void> {
   const logger = createLogger('bench', 'silent');
-  const config = readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', TRUST_PROXY_HOPS: '1', LOG_LEVEL: 'warn' });
+  const config = readDemoConfig({
+    PORT: '0',
+    ENGINE_PORT: '0',
+    DATA_DIR: 'memory://',
+    TRUST_PROXY_HOPS: '1',
+    LOG_LEVEL: 'warn',
+  });
   const demo = await runDemo(config, logger);
   const target: Target = { url: demo.url, engineUrl: demo.engineUrl, siteKey: demo.siteKey, apiKey: demo.apiKey };
   const loop = monitorEventLoopDelay({ resolution: 5 });
-  const child = fork(fileURLToPath(import.meta.url), ['customers', JSON.stringify(target)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['customers', JSON.stringify(target)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const rows: string[] = [];
   await new Promise<void>((resolve, reject) => {
     child.on('message', (message: { phase: string; started?: boolean; result?: PhaseResult }) => {
@@ -207,14 +287,23 @@ async function main(): Promise<void> {
       rows.push(
         `| ${message.phase} | ${ms(loop.percentile(50))} | ${ms(loop.percentile(99))} | ${ms(loop.max)} | ${answers.length} | ${unanswered} | ${percentile(answers, 0.5).toFixed(0)} | ${percentile(answers, 0.99).toFixed(0)} |`,
       );
-      for (const [name, counts] of Object.entries(hostile)) rows.push(`|   ${name} | ${Object.entries(counts).map(([status, count]) => `${count}× ${status === '0' ? 'closed' : status}`).join(', ')} | | | | | | |`);
+      for (const [name, counts] of Object.entries(hostile))
+        rows.push(
+          `|   ${name} | ${Object.entries(counts)
+            .map(([status, count]) => `${count}× ${status === '0' ? 'closed' : status}`)
+            .join(', ')} | | | | | | |`,
+        );
       if (message.phase === 'hostile') resolve();
     });
     child.on('exit', (code) => (code ? reject(new Error(`the customers' process ended with ${code}`)) : resolve()));
   });
   child.kill();
-  console.log(`bench:hostile — ${HONEST} honest customers (1 question/s each), ${RATE} hostile requests/s in the hostile phase, ${SECONDS} s a phase, PGlite in memory, one process`);
-  console.log('| phase | loop p50 ms | loop p99 ms | loop max ms | answers | unanswered | answer p50 ms | answer p99 ms |');
+  console.log(
+    `bench:hostile — ${HONEST} honest customers (1 question/s each), ${RATE} hostile requests/s in the hostile phase, ${SECONDS} s a phase, PGlite in memory, one process`,
+  );
+  console.log(
+    '| phase | loop p50 ms | loop p99 ms | loop max ms | answers | unanswered | answer p50 ms | answer p99 ms |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   await demo.close();

@@ -27,7 +27,11 @@ try {
     });
     const visitor = await newVisitor(stack.url, stack.siteKey);
     const conversation = await openWidgetConversation(stack.url, visitor.token);
-    const socket: Socket<WidgetServerEvents, WidgetClientEvents> = io(stack.url + WIDGET_NAMESPACE, { auth: { token: visitor.token }, transports: ['websocket'], reconnection: false });
+    const socket: Socket<WidgetServerEvents, WidgetClientEvents> = io(stack.url + WIDGET_NAMESPACE, {
+      auth: { token: visitor.token },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('connect_error', reject));
     let firstPieceAt = 0;
     const done = new Promise<number>((resolve) => {
@@ -39,7 +43,12 @@ try {
     const wholeAt = await done;
     socket.close();
     const modelLastAt = model.streamedAt.last - Date.now() + performance.now();
-    samples.push({ modelFirst: asked - sentAt, modelLast: modelLastAt - sentAt, firstPiece: firstPieceAt - sentAt, whole: wholeAt - sentAt });
+    samples.push({
+      modelFirst: asked - sentAt,
+      modelLast: modelLastAt - sentAt,
+      firstPiece: firstPieceAt - sentAt,
+      whole: wholeAt - sentAt,
+    });
   }
 } finally {
   await stack.stop();
@@ -50,15 +59,34 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
-const row = (label: string, values: number[]) => `${label.padEnd(44)} p50 ${percentile(values, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(values, 95).toFixed(1).padStart(7)} ms`;
+const row = (label: string, values: number[]) =>
+  `${label.padEnd(44)} p50 ${percentile(values, 50).toFixed(1).padStart(7)} ms   p95 ${percentile(values, 95).toFixed(1).padStart(7)} ms`;
 const lines = [
   `Streamed replies: ${samples.length}, each 10 pieces 30 ms apart, timed from the customer's send`,
-  row("model asked (the model's first piece)", samples.map((s) => s.modelFirst)),
-  row('first piece on the customer\'s socket', samples.map((s) => s.firstPiece)),
-  row("model's last piece written", samples.map((s) => s.modelLast)),
-  row('whole reply on the customer\'s socket', samples.map((s) => s.whole)),
-  row('stack overhead on the first piece', samples.map((s) => s.firstPiece - s.modelFirst)),
-  row('stack overhead on the whole reply', samples.map((s) => s.whole - s.modelLast)),
+  row(
+    "model asked (the model's first piece)",
+    samples.map((s) => s.modelFirst),
+  ),
+  row(
+    "first piece on the customer's socket",
+    samples.map((s) => s.firstPiece),
+  ),
+  row(
+    "model's last piece written",
+    samples.map((s) => s.modelLast),
+  ),
+  row(
+    "whole reply on the customer's socket",
+    samples.map((s) => s.whole),
+  ),
+  row(
+    'stack overhead on the first piece',
+    samples.map((s) => s.firstPiece - s.modelFirst),
+  ),
+  row(
+    'stack overhead on the whole reply',
+    samples.map((s) => s.whole - s.modelLast),
+  ),
 ];
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exit(0);

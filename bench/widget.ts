@@ -4,7 +4,15 @@ import type { RateLimiter } from '../shared/server/index.ts';
 import { startStack, type TestStack } from '../test/stack.ts';
 import { launchChromium } from '../test/browser/chromium.ts';
 // Only the helpers that do not use vitest's expect (it works only under the vitest runner).
-import { hostPage, launcher, log, panel, send, startPageServer, type PageServer } from '../test/browser/widget-helpers.ts';
+import {
+  hostPage,
+  launcher,
+  log,
+  panel,
+  send,
+  startPageServer,
+  type PageServer,
+} from '../test/browser/widget-helpers.ts';
 
 /**
  * `npm run bench:widget`: two budgets of DESIGN.md "Budgets", in Debian's headless Chromium against
@@ -27,10 +35,18 @@ const OPEN_BUDGET_MS = 300;
 const WAIT = { timeout: 10_000 } as const;
 // How many questions the returning visitor asked before (each gets one answer): the history's length.
 const HISTORY_QUESTIONS = Number(process.env['BENCH_HISTORY_QUESTIONS'] ?? 2);
-const QUESTIONS = ['How do I return an item?', 'Do you ship abroad?', 'How long does delivery take?', 'Which payment methods do you accept?'];
+const QUESTIONS = [
+  'How do I return an item?',
+  'Do you ship abroad?',
+  'How long does delivery take?',
+  'Which payment methods do you accept?',
+];
 
 /** The bench's one visitor reloads the shop many times a minute; the per-customer limit has tests of its own. */
-const unlimited: RateLimiter = { consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }), refund: async () => undefined };
+const unlimited: RateLimiter = {
+  consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }),
+  refund: async () => undefined,
+};
 
 /** What the page records; lives on `window.parleyProbe`. */
 interface Probe {
@@ -81,7 +97,14 @@ interface OpenResult {
  * with `?open-at-once=<messages>`, clicks it in the task after its first frame and times the open.
  */
 function instrumentPage(): void {
-  const probe: Probe = { tagAt: 0, launcherInDomAt: 0, launcherOnScreenAt: 0, launcherVisible: false, open: null, armOpen };
+  const probe: Probe = {
+    tagAt: 0,
+    launcherInDomAt: 0,
+    launcherOnScreenAt: 0,
+    launcherVisible: false,
+    open: null,
+    armOpen,
+  };
   (window as ProbeWindow).parleyProbe = probe;
   const openAtOnce = Number(new URLSearchParams(location.search).get('open-at-once') ?? 0);
 
@@ -144,7 +167,11 @@ function instrumentPage(): void {
 }
 
 /** A context whose pages carry the probe (tsx names functions with `__name`, which pages lack). */
-async function instrumentedContext(browser: Browser, problems: string[], options: BrowserContextOptions = {}): Promise<BrowserContext> {
+async function instrumentedContext(
+  browser: Browser,
+  problems: string[],
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   await context.addInitScript({ content: 'globalThis.__name ??= (target) => target;' });
   await context.addInitScript(instrumentPage);
@@ -156,7 +183,9 @@ async function launcherTiming(page: Page): Promise<LauncherTiming> {
   await page.waitForFunction(() => ((window as ProbeWindow).parleyProbe?.launcherOnScreenAt ?? 0) > 0, undefined, WAIT);
   return page.evaluate(() => {
     const probe = (window as ProbeWindow).parleyProbe!;
-    const loader = performance.getEntriesByType('resource').find((entry) => new URL(entry.name).pathname === '/widget.js') as PerformanceResourceTiming | undefined;
+    const loader = performance
+      .getEntriesByType('resource')
+      .find((entry) => new URL(entry.name).pathname === '/widget.js') as PerformanceResourceTiming | undefined;
     const start = Math.min(probe.tagAt, loader?.startTime ?? Infinity);
     return {
       requested: (loader?.startTime ?? NaN) - start,
@@ -175,7 +204,10 @@ async function openTiming(page: Page): Promise<OpenResult> {
     const open = probe.open!;
     const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
     const app = entries.find((entry) => new URL(entry.name).pathname === '/widget/app.js');
-    const sinceClick = (pattern: RegExp) => entries.filter((entry) => entry.startTime >= open.clickAt && pattern.test(new URL(entry.name).pathname)).sort((a, b) => a.startTime - b.startTime);
+    const sinceClick = (pattern: RegExp) =>
+      entries
+        .filter((entry) => entry.startTime >= open.clickAt && pattern.test(new URL(entry.name).pathname))
+        .sort((a, b) => a.startTime - b.startTime);
     // The first of each: the socket's connect reads the list and the history once more.
     const firstEnd = (pattern: RegExp) => (sinceClick(pattern)[0]?.responseEnd ?? NaN) - open.clickAt;
     const chunks = sinceClick(/^\/widget\//);
@@ -229,9 +261,19 @@ function row(label: string, budget: number, figures: number[]): string {
   return `${label.padEnd(58)} ${`≤ ${budget}`.padStart(7)} ${ms(percentile(sorted, 50)).padStart(8)} ${ms(percentile(sorted, 95)).padStart(8)} ${ms(worst).padStart(8)}  ${verdict}`;
 }
 
-const median = (figures: number[]) => ms(percentile([...figures].sort((a, b) => a - b), 50));
+const median = (figures: number[]) =>
+  ms(
+    percentile(
+      [...figures].sort((a, b) => a - b),
+      50,
+    ),
+  );
 
-async function measureLauncher(browser: Browser, pages: PageServer, problems: string[]): Promise<{ cold: LauncherTiming[]; warm: LauncherTiming[] }> {
+async function measureLauncher(
+  browser: Browser,
+  pages: PageServer,
+  problems: string[],
+): Promise<{ cold: LauncherTiming[]; warm: LauncherTiming[] }> {
   const cold: LauncherTiming[] = [];
   const warm: LauncherTiming[] = [];
   // One untimed run first: the browser's first page pays for starting a renderer and compiling.
@@ -315,7 +357,11 @@ async function main(): Promise<void> {
   let pages: PageServer | undefined;
   const problems: string[] = [];
   try {
-    [stack, browser, pages] = await Promise.all([startStack(undefined, {}, { widgetLimiter: unlimited }), launchChromium(), startPageServer()]);
+    [stack, browser, pages] = await Promise.all([
+      startStack(undefined, {}, { widgetLimiter: unlimited }),
+      launchChromium(),
+      startPageServer(),
+    ]);
     // A shop page on an origin of its own, the loader from the BFF, as a customer embeds it.
     const html = hostPage(stack, {}, 'window.parleyProbe && (window.parleyProbe.tagAt = performance.now());');
     pages.set('/', html);
@@ -328,12 +374,30 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
 
     const out = (line = '') => process.stdout.write(`${line}\n`);
-    out(`Widget in headless Chromium ${browser.version()}, demo stack in-process (PGlite), ${RUNS} runs each (${seconds.toFixed(0)} s)`);
-    out(`machine: ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at start (browser, driver and stack share them: a busy machine shows in the figures)`);
-    out(`${'what (ms)'.padEnd(58)} ${'budget'.padStart(7)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}  p95 vs budget`);
+    out(
+      `Widget in headless Chromium ${browser.version()}, demo stack in-process (PGlite), ${RUNS} runs each (${seconds.toFixed(0)} s)`,
+    );
+    out(
+      `machine: ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at start (browser, driver and stack share them: a busy machine shows in the figures)`,
+    );
+    out(
+      `${'what (ms)'.padEnd(58)} ${'budget'.padStart(7)} ${'p50'.padStart(8)} ${'p95'.padStart(8)} ${'max'.padStart(8)}  p95 vs budget`,
+    );
     const onScreen = (timings: LauncherTiming[]) => timings.map((timing) => timing.onScreen);
-    out(row('script tag → launcher on screen, cold cache (new context)', LAUNCHER_BUDGET_MS, onScreen(launcherFigures.cold)));
-    out(row('script tag → launcher on screen, warm cache (next page)', LAUNCHER_BUDGET_MS, onScreen(launcherFigures.warm)));
+    out(
+      row(
+        'script tag → launcher on screen, cold cache (new context)',
+        LAUNCHER_BUDGET_MS,
+        onScreen(launcherFigures.cold),
+      ),
+    );
+    out(
+      row(
+        'script tag → launcher on screen, warm cache (next page)',
+        LAUNCHER_BUDGET_MS,
+        onScreen(launcherFigures.warm),
+      ),
+    );
     out(`click → message box focused + history (${open.expected} messages) shown:`);
     const total = (results: OpenResult[]) => results.map((result) => result.total);
     out(row('  first open, clicked as the launcher appears, cold cache', OPEN_BUDGET_MS, total(open.atOnceCold)));
@@ -341,7 +405,10 @@ async function main(): Promise<void> {
     out(row("  first open, after the loader's idle-time load", OPEN_BUDGET_MS, total(open.afterIdle)));
     out(row('  later open (closed, then opened again)', OPEN_BUDGET_MS, total(open.later)));
     out();
-    for (const [name, timings] of [['cold', launcherFigures.cold], ['warm', launcherFigures.warm]] as const) {
+    for (const [name, timings] of [
+      ['cold', launcherFigures.cold],
+      ['warm', launcherFigures.warm],
+    ] as const) {
       const invisible = timings.filter((timing) => !timing.visible).length;
       out(
         `launcher p50 steps, ${name}: widget.js requested ${median(timings.map((timing) => timing.requested))}, received ${median(timings.map((timing) => timing.received))}, ` +

@@ -1,10 +1,35 @@
 /** The BFF's door: build it, what a host builds it from, and the store functions that seed inboxes, keys and people. */
 export { createBff, BFF_MIGRATIONS, type Bff, type BffDeps } from './host/app.ts';
-export { attachmentBucketComplete, BffEnv, bffSettings, keyGoesWithEngineUrl, secretsGoWithRedis, readBffConfig, readBffStoreConfig, type BffConfig, type BffSettings } from './host/config.ts';
-export { openBffInfrastructure, openBffStore, WIDGET_ASSETS_DIR, type BffInfrastructure, type BffStoreOptions } from './host/infrastructure.ts';
+export {
+  attachmentBucketComplete,
+  BffEnv,
+  bffSettings,
+  keyGoesWithEngineUrl,
+  secretsGoWithRedis,
+  readBffConfig,
+  readBffStoreConfig,
+  type BffConfig,
+  type BffSettings,
+} from './host/config.ts';
+export {
+  openBffInfrastructure,
+  openBffStore,
+  WIDGET_ASSETS_DIR,
+  type BffInfrastructure,
+  type BffStoreOptions,
+} from './host/infrastructure.ts';
 export { EngineClient, EngineCallError, type EngineClientOptions } from './engine-link/engine-client.ts';
 export { EngineOperator, type EngineOperatorOptions } from './engine-link/engine-operator.ts';
-export { createInbox, addSiteKey, findSiteKey, readSetting, writeSetting, generateSiteKey, enableClientApi, oldestInboxId } from './store/inboxes.ts';
+export {
+  createInbox,
+  addSiteKey,
+  findSiteKey,
+  readSetting,
+  writeSetting,
+  generateSiteKey,
+  enableClientApi,
+  oldestInboxId,
+} from './store/inboxes.ts';
 export { identifierHash } from './client-api/hmac.ts';
 export { createPlatformToken, createSignInLink } from './helpdesk/store/credentials.ts';
 export { insertAccount, roleIn, upsertAccountUser } from './helpdesk/store/accounts.ts';

@@ -41,7 +41,10 @@ export class DeskApi {
   }
 
   list(query: ListQuery): Promise<DeskConversationList> {
-    return this.#call('GET', this.#account_(`/conversations?status=${query.status}&assignee_type=${query.assignee_type}`));
+    return this.#call(
+      'GET',
+      this.#account_(`/conversations?status=${query.status}&assignee_type=${query.assignee_type}`),
+    );
   }
 
   conversation(id: number): Promise<DeskConversation> {
@@ -57,7 +60,11 @@ export class DeskApi {
   }
 
   reply(id: number, content: string, isPrivate: boolean, echoId: string): Promise<DeskMessage> {
-    return this.#call('POST', this.#account_(`/conversations/${id}/messages`), { content, private: isPrivate, echo_id: echoId });
+    return this.#call('POST', this.#account_(`/conversations/${id}/messages`), {
+      content,
+      private: isPrivate,
+      echo_id: echoId,
+    });
   }
 
   assign(id: number, assigneeId: number | null): Promise<DeskConversation> {
@@ -93,7 +100,11 @@ export class DeskApi {
 
 /** Signs in with a one-time link's token or with e-mail and password. */
 export async function signIn(body: { sign_in_token: string } | { email: string; password: string }): Promise<Session> {
-  const response = await fetch('/api/v1/sessions', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch('/api/v1/sessions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const parsed: unknown = await response.json().catch(() => ({}));
   if (!response.ok) throw deskError(response.status, parsed, `Signing in failed (${response.status}).`);
   return parsed as Session;

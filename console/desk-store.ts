@@ -63,7 +63,10 @@ export class DeskStore {
     };
     this.#onSignedOut = onSignedOut;
     this.#api = new DeskApi(session.access_token, accountId);
-    this.#socket = io(DESK_NAMESPACE, { auth: { token: session.access_token, account_id: accountId }, transports: ['websocket'] });
+    this.#socket = io(DESK_NAMESPACE, {
+      auth: { token: session.access_token, account_id: accountId },
+      transports: ['websocket'],
+    });
     this.#socket.on('connect', () => {
       this.#set({ connected: true });
       // After any reconnect: read what may have been missed, and watch the open conversation again.
@@ -86,7 +89,8 @@ export class DeskStore {
     });
     this.#socket.on('read:changed', (change) => {
       const selected = this.state.selected;
-      if (selected && change.conversation_id === selected.id) this.#set({ selected: { ...selected, contact_last_read_id: change.last_read_id } });
+      if (selected && change.conversation_id === selected.id)
+        this.#set({ selected: { ...selected, contact_last_read_id: change.last_read_id } });
     });
   }
 
@@ -139,9 +143,14 @@ export class DeskStore {
     const list = await this.#try(() => this.#api.list(this.state.query));
     if (!list) return;
     const { meta, payload } = list.data;
-    this.#set({ conversations: payload, counts: { mine: meta.mine_count, unassigned: meta.unassigned_count, all: meta.all_count } });
+    this.#set({
+      conversations: payload,
+      counts: { mine: meta.mine_count, unassigned: meta.unassigned_count, all: meta.all_count },
+    });
     // A customer who starts waiting for a person (handed over since the list was first read): one alert each time.
-    const waiting = payload.filter((conversation) => conversation.status === 'open' && this.#seen.get(conversation.id) !== 'open');
+    const waiting = payload.filter(
+      (conversation) => conversation.status === 'open' && this.#seen.get(conversation.id) !== 'open',
+    );
     const first = !this.#listed;
     this.#listed = true;
     for (const conversation of payload) this.#seen.set(conversation.id, conversation.status);
@@ -166,14 +175,22 @@ export class DeskStore {
       this.#try(() => this.#api.earlier(id)),
     ]);
     if (!conversation || !messages) return;
-    this.#set({ selected: conversation, messages: messages.payload, earlier: earlier?.payload ?? [], customerTyping: false });
+    this.#set({
+      selected: conversation,
+      messages: messages.payload,
+      earlier: earlier?.payload ?? [],
+      customerTyping: false,
+    });
     await this.#markRead();
   }
 
   async #reloadSelected(): Promise<void> {
     const id = this.state.selected?.id;
     if (id === undefined) return;
-    const [conversation, messages] = await Promise.all([this.#try(() => this.#api.conversation(id)), this.#try(() => this.#api.messages(id))]);
+    const [conversation, messages] = await Promise.all([
+      this.#try(() => this.#api.conversation(id)),
+      this.#try(() => this.#api.messages(id)),
+    ]);
     if (!conversation || !messages || this.state.selected?.id !== id) return;
     this.#set({ selected: conversation, messages: messages.payload });
     if (conversation.unread_count > 0 && document.visibilityState === 'visible') await this.#markRead();

@@ -2,7 +2,9 @@ import type { DeskConversation } from './types.ts';
 
 /** The customer's name as the people see it: their name, e-mail, or "Visitor" and a short id. */
 export function contactName(conversation: DeskConversation): string {
-  return conversation.contact.name ?? conversation.contact.email ?? `Visitor ${conversation.contact.customer_ref.slice(-4)}`;
+  return (
+    conversation.contact.name ?? conversation.contact.email ?? `Visitor ${conversation.contact.customer_ref.slice(-4)}`
+  );
 }
 
 /** How long ago a Unix time was, briefly ("just now", "4 min", "2 h", "3 d"). */

@@ -49,7 +49,12 @@ function Shift({ store }: { store: DeskStore }) {
           {state.connected ? 'Live' : 'Connecting…'}
         </p>
         <label class="check">
-          <input type="checkbox" checked={state.alerts} onChange={(event) => void store.setAlerts((event.currentTarget as HTMLInputElement).checked)} /> Alert me (sound, notification) when a customer waits
+          <input
+            type="checkbox"
+            checked={state.alerts}
+            onChange={(event) => void store.setAlerts((event.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Alert me (sound, notification) when a customer waits
         </label>
         <p class="me">{me.display_name ?? me.name}</p>
         <button type="button" onClick={() => void store.signOut()}>
@@ -80,7 +85,9 @@ function Shift({ store }: { store: DeskStore }) {
 }
 
 function Console() {
-  const [session, setSession] = useState<Session | undefined>(() => (location.hash.includes('sign_in_token=') ? undefined : storedSession()));
+  const [session, setSession] = useState<Session | undefined>(() =>
+    location.hash.includes('sign_in_token=') ? undefined : storedSession(),
+  );
   const [notice, setNotice] = useState<string | undefined>();
   const [store, setStore] = useState<DeskStore | undefined>();
 

@@ -27,7 +27,13 @@ export interface DeskConversation {
   handled_by: 'ai' | 'human';
   snoozed_until: number | null;
   assignee_id: number | null;
-  contact: { name: string | null; email: string | null; customer_ref: string; identifier: string | null; custom_attributes: Record<string, unknown> };
+  contact: {
+    name: string | null;
+    email: string | null;
+    customer_ref: string;
+    identifier: string | null;
+    custom_attributes: Record<string, unknown>;
+  };
   page_url: string | null;
   unread_count: number;
   agent_last_seen_at: number | null;

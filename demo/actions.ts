@@ -5,7 +5,14 @@ export const DEMO_ACTIONS: ActionDefinition[] = [
   {
     name: 'lookup_order',
     description: 'Look up the status of an order',
-    triggers: [['where', 'order'], ['order', 'status'], ['track', 'order'], ['order', 'shipped'], ['order', 'arrive'], ['look', 'order']],
+    triggers: [
+      ['where', 'order'],
+      ['order', 'status'],
+      ['track', 'order'],
+      ['order', 'shipped'],
+      ['order', 'arrive'],
+      ['look', 'order'],
+    ],
     inputs: [
       {
         name: 'order_number',
@@ -45,7 +52,8 @@ export const DEMO_ACTIONS: ActionDefinition[] = [
         ask: 'May I ask why you are cancelling?',
       },
     ],
-    reply: 'Done: order {order_number} is cancelled. Your refund of {refund_amount} will reach your original payment method within {refund_days} business days.',
+    reply:
+      'Done: order {order_number} is cancelled. Your refund of {refund_amount} will reach your original payment method within {refund_days} business days.',
   },
 ];
 

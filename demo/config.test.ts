@@ -4,21 +4,43 @@ import { ConfigError, readDemoConfig } from './config.ts';
 describe('the start-up configuration', () => {
   it('has defaults that need no services', () => {
     const config = readDemoConfig({});
-    expect(config).toMatchObject({ port: 8080, enginePort: 8081, host: '127.0.0.1', aiApiUrl: undefined, databaseUrl: undefined });
+    expect(config).toMatchObject({
+      port: 8080,
+      enginePort: 8081,
+      host: '127.0.0.1',
+      aiApiUrl: undefined,
+      databaseUrl: undefined,
+    });
     expect(config.dataDir).toMatch(/\.data$/);
   });
 
   it('reads allowed origins as exact origins', () => {
-    expect(readDemoConfig({ DEMO_ALLOWED_ORIGINS: 'https://shop.example, http://localhost:3000' }).demoAllowedOrigins).toEqual(['https://shop.example', 'http://localhost:3000']);
+    expect(
+      readDemoConfig({ DEMO_ALLOWED_ORIGINS: 'https://shop.example, http://localhost:3000' }).demoAllowedOrigins,
+    ).toEqual(['https://shop.example', 'http://localhost:3000']);
   });
 
   it('treats empty variables as unset', () => {
-    expect(readDemoConfig({ DATABASE_URL: '', AI_API_URL: '', REDIS_URL: '' })).toMatchObject({ databaseUrl: undefined, aiApiUrl: undefined, redisUrl: undefined });
+    expect(readDemoConfig({ DATABASE_URL: '', AI_API_URL: '', REDIS_URL: '' })).toMatchObject({
+      databaseUrl: undefined,
+      aiApiUrl: undefined,
+      redisUrl: undefined,
+    });
   });
 
   it('takes a Redis URL (plain or TLS) for running several nodes', () => {
-    expect(readDemoConfig({ REDIS_URL: 'redis://127.0.0.1:6379', SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' }).redisUrl).toBe('redis://127.0.0.1:6379');
-    expect(readDemoConfig({ REDIS_URL: 'rediss://cache.internal:6380', SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' }).redisUrl).toBe('rediss://cache.internal:6380');
+    expect(
+      readDemoConfig({
+        REDIS_URL: 'redis://127.0.0.1:6379',
+        SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc',
+      }).redisUrl,
+    ).toBe('redis://127.0.0.1:6379');
+    expect(
+      readDemoConfig({
+        REDIS_URL: 'rediss://cache.internal:6380',
+        SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc',
+      }).redisUrl,
+    ).toBe('rediss://cache.internal:6380');
   });
 
   it.each([
@@ -32,7 +54,11 @@ describe('the start-up configuration', () => {
     ['a live key as the demo key', { DEMO_SITE_KEY: 'pk_live_AAAAAAAAAAAAAAAAAAAA' }, 'DEMO_SITE_KEY'],
     ['a malformed API key', { DEMO_API_KEY: 'secret' }, 'DEMO_API_KEY'],
     ['a weak session key', { SESSION_KEYS: 'k1:c2hvcnQ' }, 'SESSION_KEYS'],
-    ['a sandbox key as the live demo key', { DEMO_LIVE_SITE_KEY: 'pk_test_AAAAAAAAAAAAAAAAAAAA' }, 'DEMO_LIVE_SITE_KEY'],
+    [
+      'a sandbox key as the live demo key',
+      { DEMO_LIVE_SITE_KEY: 'pk_test_AAAAAAAAAAAAAAAAAAAA' },
+      'DEMO_LIVE_SITE_KEY',
+    ],
     ['an allowed origin with a path', { DEMO_ALLOWED_ORIGINS: 'https://shop.example/store' }, 'DEMO_ALLOWED_ORIGINS'],
     ['an allowed origin that is not a URL', { DEMO_ALLOWED_ORIGINS: 'shop.example' }, 'DEMO_ALLOWED_ORIGINS'],
     ['a negative number of proxy hops', { TRUST_PROXY_HOPS: '-1' }, 'TRUST_PROXY_HOPS'],

@@ -1,22 +1,38 @@
 import { z } from 'zod';
 import { optionalVariable, OriginList, Port, readEnv } from '../shared/server/index.ts';
 import { llmSettings, LlmVariables, modelGoesWithLlmUrl, type LlmSettings } from '../engine/index.ts';
-import { attachmentBucketComplete, bffSettings, BffEnv, keyGoesWithEngineUrl, secretsGoWithRedis, type BffSettings } from '../bff/index.ts';
+import {
+  attachmentBucketComplete,
+  bffSettings,
+  BffEnv,
+  keyGoesWithEngineUrl,
+  secretsGoWithRedis,
+  type BffSettings,
+} from '../bff/index.ts';
 
 export { ConfigError } from '../shared/server/index.ts';
 
 /** A demo key chosen in advance (for scripts and tests), checked for its environment's prefix. */
-const knownKey = (pattern: RegExp, meaning: string) => optionalVariable(z.string().regex(pattern, `must be ${meaning}`));
+const knownKey = (pattern: RegExp, meaning: string) =>
+  optionalVariable(z.string().regex(pattern, `must be ${meaning}`));
 
 /** The BFF's variables (the demo runs a BFF) and the demo's own. */
 const Env = BffEnv.extend({
   ENGINE_PORT: Port.default(8081),
   ...LlmVariables,
   DEMO_SITE_KEY: knownKey(/^pk_test_[0-9A-Za-z]{16,64}$/, 'a sandbox site key (pk_test_ and 16-64 letters or digits)'),
-  DEMO_API_KEY: knownKey(/^service_test_[0-9A-Za-z]{24,64}$/, 'a sandbox API key (service_test_ and 24-64 letters or digits)'),
-  DEMO_LIVE_SITE_KEY: knownKey(/^pk_live_[0-9A-Za-z]{16,64}$/, 'a live site key (pk_live_ and 16-64 letters or digits)'),
+  DEMO_API_KEY: knownKey(
+    /^service_test_[0-9A-Za-z]{24,64}$/,
+    'a sandbox API key (service_test_ and 24-64 letters or digits)',
+  ),
+  DEMO_LIVE_SITE_KEY: knownKey(
+    /^pk_live_[0-9A-Za-z]{16,64}$/,
+    'a live site key (pk_live_ and 16-64 letters or digits)',
+  ),
   DEMO_ALLOWED_ORIGINS: optionalVariable(OriginList),
-  DEMO_INBOX_IDENTIFIER: optionalVariable(z.string().regex(/^[\w-]{16,100}$/, 'must be 16 to 100 letters, digits, _ or -')),
+  DEMO_INBOX_IDENTIFIER: optionalVariable(
+    z.string().regex(/^[\w-]{16,100}$/, 'must be 16 to 100 letters, digits, _ or -'),
+  ),
   DEMO_PLATFORM_TOKEN: optionalVariable(z.string().regex(/^[0-9A-Za-z]{24,64}$/, 'must be 24 to 64 letters or digits')),
 })
   .superRefine(keyGoesWithEngineUrl)

@@ -23,12 +23,15 @@ describe('the demo agent of npm start', () => {
   });
 
   /** Runs demo/start.ts on `dataDir` until it has printed its addresses; gives them. */
-  async function start(dataDir: string): Promise<{ url: string; console: string; signInUrl: string; script: RunningScript }> {
+  async function start(
+    dataDir: string,
+  ): Promise<{ url: string; console: string; signInUrl: string; script: RunningScript }> {
     const script = startNodeScript('demo/start.ts', [], { PORT: '0', ENGINE_PORT: '0', DATA_DIR: dataDir });
     started.push(script);
     const output = await until(
       () => {
-        if (script.child.exitCode !== null) throw new Error(`demo/start.ts stopped (${script.child.exitCode}): ${script.output()}`);
+        if (script.child.exitCode !== null)
+          throw new Error(`demo/start.ts stopped (${script.child.exitCode}): ${script.output()}`);
         return script.output();
       },
       (text) => text.includes('sign in as the demo agent'),
@@ -80,17 +83,30 @@ describe('the demo agent of npm start', () => {
       expect(agents).toHaveLength(1);
       const agentId = agents[0]!.id;
       const inboxId = await readSetting(sql, 'demo_inbox_id');
-      const [inbox] = await sql.query<{ account_id: number }>('SELECT account_id FROM inboxes WHERE id = $1', [inboxId]);
-      expect(await sql.query('SELECT user_id, role FROM account_users WHERE account_id = $1', [inbox!.account_id])).toEqual([{ user_id: agentId, role: 'agent' }]);
-      expect(await sql.query('SELECT user_id FROM inbox_members WHERE inbox_id = $1', [inboxId])).toEqual([{ user_id: agentId }]);
-      expect(await sql.query('SELECT count(*)::int AS links FROM sign_in_links WHERE user_id = $1 AND used_at IS NOT NULL', [agentId])).toEqual([{ links: 2 }]);
+      const [inbox] = await sql.query<{ account_id: number }>('SELECT account_id FROM inboxes WHERE id = $1', [
+        inboxId,
+      ]);
+      expect(
+        await sql.query('SELECT user_id, role FROM account_users WHERE account_id = $1', [inbox!.account_id]),
+      ).toEqual([{ user_id: agentId, role: 'agent' }]);
+      expect(await sql.query('SELECT user_id FROM inbox_members WHERE inbox_id = $1', [inboxId])).toEqual([
+        { user_id: agentId },
+      ]);
+      expect(
+        await sql.query('SELECT count(*)::int AS links FROM sign_in_links WHERE user_id = $1 AND used_at IS NOT NULL', [
+          agentId,
+        ]),
+      ).toEqual([{ links: 2 }]);
     } finally {
       await sql.close();
     }
   }, 180_000);
 
   it('points the link at PUBLIC_URL when it is set, where people reach the console', async () => {
-    const demo = await runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://chat.example.com' }), logger);
+    const demo = await runDemo(
+      readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://chat.example.com' }),
+      logger,
+    );
     try {
       expect(demo.agentSignInUrl).toMatch(/^https:\/\/chat\.example\.com\/console\/#sign_in_token=[0-9A-Za-z]{32}$/);
       expect((await signIn(demo.url, demo.agentSignInUrl.split('#sign_in_token=')[1]!)).status).toBe(200);

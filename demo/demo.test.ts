@@ -8,7 +8,8 @@ import { readDemoConfig } from './config.ts';
 import { runDemo, type RunningDemo } from './run-demo.ts';
 
 /** The demo as `npm start` runs it, on free ports and in memory. */
-const startDemo = (env: Record<string, string> = {}): Promise<RunningDemo> => runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', ...env }), logger);
+const startDemo = (env: Record<string, string> = {}): Promise<RunningDemo> =>
+  runDemo(readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', ...env }), logger);
 
 describe('the demo with a live site key', () => {
   const liveKey = `pk_live_${randomToken(24)}`;
@@ -19,7 +20,8 @@ describe('the demo with a live site key', () => {
   });
   afterAll(() => demo?.close());
 
-  const session = (origin?: string) => request(`${demo.url}/v1/widget-sessions`, { token: liveKey, body: {}, headers: origin ? { origin } : {} });
+  const session = (origin?: string) =>
+    request(`${demo.url}/v1/widget-sessions`, { token: liveKey, body: {}, headers: origin ? { origin } : {} });
 
   it("allows the live key from the demo's own origin by default, under both of its host names", async () => {
     expect((await session(demo.url)).status).toBe(201);
@@ -63,25 +65,40 @@ describe('the demo engine pushing events to the BFF', () => {
   });
   afterAll(() => demo?.close());
 
-  const engineApi = (path: string, body?: unknown) => request(`${demo.engineUrl}${path}`, { token: demo.apiKey, ...(body === undefined ? {} : { body }) });
+  const engineApi = (path: string, body?: unknown) =>
+    request(`${demo.engineUrl}${path}`, { token: demo.apiKey, ...(body === undefined ? {} : { body }) });
 
   it("registers the BFF's /v1/engine-webhooks as the engine's one webhook endpoint, which answers a ping", async () => {
-    const { endpoints } = (await engineApi('/v1/webhook-endpoints')).body as { endpoints: { id: string; url: string; enabled: boolean }[] };
+    const { endpoints } = (await engineApi('/v1/webhook-endpoints')).body as {
+      endpoints: { id: string; url: string; enabled: boolean }[];
+    };
     expect(endpoints).toEqual([expect.objectContaining({ url: `${demo.url}/v1/engine-webhooks`, enabled: true })]);
     const ping = await engineApi(`/v1/webhook-endpoints/${endpoints[0]!.id}/ping`, {});
     expect(ping.body).toMatchObject({ status: 'delivered', attempts: [{ status: 200 }] });
   });
 
   it("brings a person's answer, made at the engine, to the customer by webhook", async () => {
-    const session = (await request(`${demo.url}/v1/widget-sessions`, { token: demo.siteKey, body: {} })).body as { token: string };
-    const widget = (path: string, body?: unknown) => request(`${demo.url}/v1/widget${path}`, { token: session.token, ...(body === undefined ? {} : { body }) });
+    const session = (await request(`${demo.url}/v1/widget-sessions`, { token: demo.siteKey, body: {} })).body as {
+      token: string;
+    };
+    const widget = (path: string, body?: unknown) =>
+      request(`${demo.url}/v1/widget${path}`, { token: session.token, ...(body === undefined ? {} : { body }) });
     const { id } = (await widget('/conversations', {})).body as { id: string };
-    expect((await widget(`/conversations/${id}/messages`, { text: 'I want to talk to a person', message_id: 'hook-1' })).status).toBe(201);
+    expect(
+      (await widget(`/conversations/${id}/messages`, { text: 'I want to talk to a person', message_id: 'hook-1' }))
+        .status,
+    ).toBe(201);
     await demo.bff.relay.settled();
     const engineId = await engineConversationOf(demo, id);
-    expect((await engineApi(`/v1/conversations/${engineId}/human-messages`, { text: 'Hi, Sam here.', author_name: 'Sam' })).status).toBe(200);
+    expect(
+      (await engineApi(`/v1/conversations/${engineId}/human-messages`, { text: 'Hi, Sam here.', author_name: 'Sam' }))
+        .status,
+    ).toBe(200);
     const texts = await until(
-      async () => ((await widget(`/conversations/${id}/messages`)).body.messages as { text: string }[]).map((message) => message.text),
+      async () =>
+        ((await widget(`/conversations/${id}/messages`)).body.messages as { text: string }[]).map(
+          (message) => message.text,
+        ),
       (list) => list.includes('Hi, Sam here.'),
       "Sam's message, delivered by webhook",
     );
@@ -98,7 +115,10 @@ describe("the demo engine's operator token", () => {
       // The store's secrets, as this process opens them (DATA_DIR is memory://).
       expect(openSecretBox(undefined, 'memory://').open(kept!)).toBe(demo.operatorToken);
       // It opens the engine's operator routes: a new helpdesk account gets an engine account of its own.
-      const made = await request(`${demo.engineUrl}/operator/v1/accounts`, { token: demo.operatorToken!, body: { name: 'Another shop' } });
+      const made = await request(`${demo.engineUrl}/operator/v1/accounts`, {
+        token: demo.operatorToken!,
+        body: { name: 'Another shop' },
+      });
       expect(made.status).toBe(201);
     } finally {
       await demo.close();

@@ -49,7 +49,10 @@ export const EVAL_QUESTIONS: readonly EvalQuestion[] = [
   { question: 'How long does a refund take?', expected: 'When will I get my refund?' },
   { question: 'Can I return a gift card?', expected: 'Items that cannot be returned' },
   { question: 'Which products are not returnable?', expected: 'Items that cannot be returned' },
-  { question: 'The shirt is too small, can I swap it for a bigger size?', expected: 'Exchanging an item for another size' },
+  {
+    question: 'The shirt is too small, can I swap it for a bigger size?',
+    expected: 'Exchanging an item for another size',
+  },
   { question: 'How do I exchange for a different size?', expected: 'Exchanging an item for another size' },
   // Shipping and delivery
   { question: 'How long until my parcel arrives?', expected: 'How long does delivery take?' },

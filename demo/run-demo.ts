@@ -2,7 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dataFolder, openSql, RedisRateLimiter, type Logger, type Sql } from '../shared/server/index.ts';
 import { createEngine } from '../engine/index.ts';
-import { answerWhileStarting, createBff, EngineClient, EngineOperator, Metrics, openBffInfrastructure, WIDGET_ASSETS_DIR, type Bff, type BffDeps } from '../bff/index.ts';
+import {
+  answerWhileStarting,
+  createBff,
+  EngineClient,
+  EngineOperator,
+  Metrics,
+  openBffInfrastructure,
+  WIDGET_ASSETS_DIR,
+  type Bff,
+  type BffDeps,
+} from '../bff/index.ts';
 import type { DemoConfig } from './config.ts';
 import {
   demoAgentSignInUrl,
@@ -59,11 +69,22 @@ export interface RunOptions {
 }
 
 /** Starts the engine (unless AI_API_URL points elsewhere), the BFF and the storefront. */
-export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix = '', bff: overrides = {} }: RunOptions = {}): Promise<RunningDemo> {
+export async function runDemo(
+  config: DemoConfig,
+  logger: Logger,
+  { schemaPrefix = '', bff: overrides = {} }: RunOptions = {},
+): Promise<RunningDemo> {
   const closers: (() => Promise<void>)[] = [];
   try {
     // The BFF's store, session keys and Redis, built as `npm run bff` builds them.
-    const { sql: bffSql, tokens, secrets, redis, attachments, close: closeInfrastructure } = await openBffInfrastructure(config, logger, { schemaPrefix });
+    const {
+      sql: bffSql,
+      tokens,
+      secrets,
+      redis,
+      attachments,
+      close: closeInfrastructure,
+    } = await openBffInfrastructure(config, logger, { schemaPrefix });
     closers.unshift(closeInfrastructure);
     // The BFF's server listens first: its address is where the engine pushes events. Until the BFF
     // is attached below, it answers 503 `starting` with Retry-After (and /healthz 200).
@@ -82,7 +103,11 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       // The demo's own engine and its BFF share an operator token, made once: new accounts work with no configuration.
       operatorToken = await ensureOperatorToken(bffSql, secrets, config.aiOperatorToken);
       engineWebhookUrl ??= `${url}/v1/engine-webhooks`;
-      const engineSql = await openSql({ databaseUrl: config.databaseUrl, dataDir: dataFolder(config.dataDir, 'engine'), schema: `${schemaPrefix}engine` });
+      const engineSql = await openSql({
+        databaseUrl: config.databaseUrl,
+        dataDir: dataFolder(config.dataDir, 'engine'),
+        schema: `${schemaPrefix}engine`,
+      });
       closers.unshift(() => engineSql.close());
       // The engine calls no private address but this BFF's own.
       const engine = await createEngine({
@@ -107,7 +132,11 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       engineSeeded = keys.created;
       // One endpoint per environment, each with its own secret.
       if (webhookSecrets.length === 0) {
-        for (const key of keys.apiKeys) webhookSecrets = [...webhookSecrets, await ensureEngineWebhook(engineUrl, key, bffSql, secrets, `${url}/v1/engine-webhooks`)];
+        for (const key of keys.apiKeys)
+          webhookSecrets = [
+            ...webhookSecrets,
+            await ensureEngineWebhook(engineUrl, key, bffSql, secrets, `${url}/v1/engine-webhooks`),
+          ];
       }
     }
 
@@ -122,7 +151,9 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
       engine: apiKeys!.map((apiKey) => new EngineClient({ baseUrl: engineUrl, apiKey, fetch: metrics.timedFetch })),
-      operator: operatorToken ? new EngineOperator({ baseUrl: engineUrl, token: operatorToken, fetch: metrics.timedFetch }) : undefined,
+      operator: operatorToken
+        ? new EngineOperator({ baseUrl: engineUrl, token: operatorToken, fetch: metrics.timedFetch })
+        : undefined,
       engineWebhookUrl,
       metrics,
       metricsToken: config.metricsToken,
@@ -146,7 +177,12 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
     closers.unshift(() => bff.close());
     if (config.demoLiveSiteKey) {
       const ownOrigins = [url, url.replace(/\/\/(127\.0\.0\.1|\[::1\])/, '//localhost')];
-      await ensureDemoLiveKey(bffSql, inbox.inboxId, config.demoLiveSiteKey, config.demoAllowedOrigins ?? [...new Set(ownOrigins)]);
+      await ensureDemoLiveKey(
+        bffSql,
+        inbox.inboxId,
+        config.demoLiveSiteKey,
+        config.demoAllowedOrigins ?? [...new Set(ownOrigins)],
+      );
     }
 
     return {
@@ -164,7 +200,8 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
       bff,
       bffSql,
       close: async () => {
-        for (const close of closers) await close().catch((error: unknown) => logger.warn({ err: error }, 'close failed'));
+        for (const close of closers)
+          await close().catch((error: unknown) => logger.warn({ err: error }, 'close failed'));
       },
     };
   } catch (error) {
@@ -173,7 +210,8 @@ export async function runDemo(config: DemoConfig, logger: Logger, { schemaPrefix
   }
 }
 
-const urlHost = (host: string) => (host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host);
+const urlHost = (host: string) =>
+  host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {

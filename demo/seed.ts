@@ -3,7 +3,16 @@ import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { SecretBox, Sql } from '../shared/server/index.ts';
-import { addKnowledgeDocument, apiKeyExists, createAccount, defineAction, findCallerByKey, issueApiKey, setAccountRateLimit, setSandboxFixture } from '../engine/index.ts';
+import {
+  addKnowledgeDocument,
+  apiKeyExists,
+  createAccount,
+  defineAction,
+  findCallerByKey,
+  issueApiKey,
+  setAccountRateLimit,
+  setSandboxFixture,
+} from '../engine/index.ts';
 import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
 import {
   addSiteKey,
@@ -49,14 +58,19 @@ export async function readKnowledge(folder = KNOWLEDGE_DIR): Promise<{ title: st
  * The sandbox account of the demo: an engine account with its API key and the knowledge base,
  * and a BFF inbox with a sandbox site key. Made on first start; `created` says whether it was.
  */
-export async function seedEngineAccount(engineSql: Sql, apiKey?: string): Promise<{ accountId: string; apiKey: string }> {
+export async function seedEngineAccount(
+  engineSql: Sql,
+  apiKey?: string,
+): Promise<{ accountId: string; apiKey: string }> {
   const accountId = await createAccount(engineSql, 'Demo store');
   const issued = await issueApiKey(engineSql, accountId, 'sandbox', apiKey);
   // The demo's BFF speaks for every visitor with this one key, so it gets more than the sandbox's 60 a minute.
   await setAccountRateLimit(engineSql, accountId, 'sandbox', DEMO_REQUESTS_PER_MINUTE);
-  for (const document of await readKnowledge()) await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
+  for (const document of await readKnowledge())
+    await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
   for (const action of DEMO_ACTIONS) await defineAction(engineSql, accountId, action);
-  for (const [action, result] of Object.entries(DEMO_FIXTURES)) await setSandboxFixture(engineSql, accountId, action, result);
+  for (const [action, result] of Object.entries(DEMO_FIXTURES))
+    await setSandboxFixture(engineSql, accountId, action, result);
   return { accountId, apiKey: issued.key };
 }
 
@@ -70,13 +84,17 @@ export interface DemoInbox {
 export async function ensureDemoInbox(bffSql: Sql, siteKey?: string): Promise<DemoInbox> {
   const inboxId = await readSetting(bffSql, 'demo_inbox_id');
   const storedKey = await readSetting(bffSql, 'demo_site_key');
-  if (inboxId && storedKey && (!siteKey || siteKey === storedKey)) return { inboxId, siteKey: storedKey, created: false };
+  if (inboxId && storedKey && (!siteKey || siteKey === storedKey))
+    return { inboxId, siteKey: storedKey, created: false };
   if (inboxId && siteKey) {
     await addSiteKey(bffSql, inboxId, 'sandbox', [], siteKey);
     await writeSetting(bffSql, 'demo_site_key', siteKey);
     return { inboxId, siteKey, created: true };
   }
-  const inbox = await createInbox(bffSql, { name: 'Demo store', greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.' });
+  const inbox = await createInbox(bffSql, {
+    name: 'Demo store',
+    greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.',
+  });
   const key = await addSiteKey(bffSql, inbox.id, 'sandbox', [], siteKey);
   await writeSetting(bffSql, 'demo_inbox_id', inbox.id);
   await writeSetting(bffSql, 'demo_site_key', key.key);
@@ -99,13 +117,19 @@ export interface DemoEngineKeys {
  * serves the sandbox site key's visitors, the live key (`engine_api_key_live`) live customers (the
  * Client API's contacts, DEMO_LIVE_SITE_KEY's visitors), so sandbox fixtures never answer them.
  */
-export async function ensureEngineKeys(engineSql: Sql, bffSql: Sql, box: SecretBox, demoApiKey?: string): Promise<DemoEngineKeys> {
+export async function ensureEngineKeys(
+  engineSql: Sql,
+  bffSql: Sql,
+  box: SecretBox,
+  demoApiKey?: string,
+): Promise<DemoEngineKeys> {
   const sandbox = await ensureSandboxKey(engineSql, bffSql, box, demoApiKey);
   const caller = await findCallerByKey(engineSql, sandbox.apiKey);
   if (!caller) throw new Error('the demo sandbox key opens no account');
   const storedLive = await readSealedSetting(bffSql, box, 'engine_api_key_live');
   const liveCaller = storedLive ? await findCallerByKey(engineSql, storedLive) : undefined;
-  if (storedLive && liveCaller?.accountId === caller.accountId) return { apiKeys: [sandbox.apiKey, storedLive], created: sandbox.created };
+  if (storedLive && liveCaller?.accountId === caller.accountId)
+    return { apiKeys: [sandbox.apiKey, storedLive], created: sandbox.created };
   const { key } = await issueApiKey(engineSql, caller.accountId, 'live');
   // Every live customer's call goes through the BFF's one live key, as the sandbox's do through theirs.
   await setAccountRateLimit(engineSql, caller.accountId, 'live', DEMO_REQUESTS_PER_MINUTE);
@@ -113,7 +137,12 @@ export async function ensureEngineKeys(engineSql: Sql, bffSql: Sql, box: SecretB
   return { apiKeys: [sandbox.apiKey, key], created: sandbox.created };
 }
 
-async function ensureSandboxKey(engineSql: Sql, bffSql: Sql, box: SecretBox, demoApiKey?: string): Promise<{ apiKey: string; created: boolean }> {
+async function ensureSandboxKey(
+  engineSql: Sql,
+  bffSql: Sql,
+  box: SecretBox,
+  demoApiKey?: string,
+): Promise<{ apiKey: string; created: boolean }> {
   const wanted = demoApiKey ?? (await readSealedSetting(bffSql, box, 'engine_api_key'));
   if (wanted && (await apiKeyExists(engineSql, wanted))) {
     await writeSetting(bffSql, 'engine_api_key', box.seal(wanted));
@@ -153,13 +182,18 @@ async function readSealedSetting(bffSql: Sql, box: SecretBox, name: string): Pro
  * anew at every start, so a changed DEMO_ALLOWED_ORIGINS takes effect.
  */
 export async function ensureDemoLiveKey(bffSql: Sql, inboxId: string, key: string, origins: string[]): Promise<void> {
-  const updated = await bffSql.query('UPDATE site_keys SET allowed_origins = $2 WHERE key = $1 AND inbox_id = $3 RETURNING 1', [key, origins, inboxId]);
+  const updated = await bffSql.query(
+    'UPDATE site_keys SET allowed_origins = $2 WHERE key = $1 AND inbox_id = $3 RETURNING 1',
+    [key, origins, inboxId],
+  );
   if (updated.length === 0) await addSiteKey(bffSql, inboxId, 'live', origins, key);
 }
 
 /** Opens the demo inbox to the helpdesk Client API, with DEMO_INBOX_IDENTIFIER when given; gives its identifier. */
 export async function ensureClientApi(bffSql: Sql, inboxId: string, wanted?: string): Promise<string> {
-  const [row] = await bffSql.query<{ identifier: string | null }>('SELECT identifier FROM inboxes WHERE id = $1', [inboxId]);
+  const [row] = await bffSql.query<{ identifier: string | null }>('SELECT identifier FROM inboxes WHERE id = $1', [
+    inboxId,
+  ]);
   if (row?.identifier && (!wanted || wanted === row.identifier)) return row.identifier;
   const { identifier } = await enableClientApi(bffSql, inboxId, wanted ? { identifier: wanted } : {});
   return identifier;
@@ -170,9 +204,18 @@ export async function ensureClientApi(bffSql: Sql, inboxId: string, wanted?: str
  * made through the engine's own API and remembered (id and secret) in the BFF's settings. A
  * changed address (another port) replaces the old endpoint. Gives the signing secret.
  */
-export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bffSql: Sql, box: SecretBox, webhookUrl: string): Promise<string> {
+export async function ensureEngineWebhook(
+  engineUrl: string,
+  apiKey: string,
+  bffSql: Sql,
+  box: SecretBox,
+  webhookUrl: string,
+): Promise<string> {
   const api = (path: string, init: RequestInit = {}) =>
-    fetch(engineUrl + path, { ...init, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } });
+    fetch(engineUrl + path, {
+      ...init,
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    });
   // One endpoint per environment (an endpoint hears of its key's environment only); the sandbox's keeps its older name.
   const setting = apiKey.startsWith('service_live_') ? 'engine_webhook_live' : 'engine_webhook';
   const stored = await readSealedSetting(bffSql, box, setting);
@@ -182,10 +225,18 @@ export async function ensureEngineWebhook(engineUrl: string, apiKey: string, bff
     if (found.ok && ((await found.json()) as { enabled: boolean }).enabled) return known.secret;
   }
   if (known) await api(`/v1/webhook-endpoints/${known.id}`, { method: 'DELETE' });
-  const created = await api('/v1/webhook-endpoints', { method: 'POST', body: JSON.stringify({ url: webhookUrl, description: 'Parley BFF' }) });
-  if (!created.ok) throw new Error(`the engine refused the BFF's webhook endpoint: ${created.status} ${await created.text()}`);
+  const created = await api('/v1/webhook-endpoints', {
+    method: 'POST',
+    body: JSON.stringify({ url: webhookUrl, description: 'Parley BFF' }),
+  });
+  if (!created.ok)
+    throw new Error(`the engine refused the BFF's webhook endpoint: ${created.status} ${await created.text()}`);
   const endpoint = (await created.json()) as { id: string; secret: string };
-  await writeSetting(bffSql, setting, box.seal(JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret })));
+  await writeSetting(
+    bffSql,
+    setting,
+    box.seal(JSON.stringify({ id: endpoint.id, url: webhookUrl, secret: endpoint.secret })),
+  );
   return endpoint.secret;
 }
 
@@ -200,7 +251,11 @@ export interface DemoHelpdesk {
  * The demo operator's platform app token (DEMO_PLATFORM_TOKEN, else one made on the first start,
  * shown once) and the demo account it administers, which holds the demo inbox.
  */
-export async function ensureDemoHelpdesk(bffSql: Sql, inboxId: string, configuredToken: string | undefined): Promise<DemoHelpdesk> {
+export async function ensureDemoHelpdesk(
+  bffSql: Sql,
+  inboxId: string,
+  configuredToken: string | undefined,
+): Promise<DemoHelpdesk> {
   const now = new Date();
   let newPlatformToken: string | undefined;
   let tokenId: number;
@@ -217,7 +272,9 @@ export async function ensureDemoHelpdesk(bffSql: Sql, inboxId: string, configure
       newPlatformToken = made.token;
     }
   }
-  const [inbox] = await bffSql.query<{ account_id: number | null }>('SELECT account_id FROM inboxes WHERE id = $1', [inboxId]);
+  const [inbox] = await bffSql.query<{ account_id: number | null }>('SELECT account_id FROM inboxes WHERE id = $1', [
+    inboxId,
+  ]);
   let accountId = inbox?.account_id ?? undefined;
   if (accountId === undefined) {
     accountId = (await insertAccount(bffSql, { name: 'Demo store' }, tokenId, now)).id;
@@ -241,10 +298,13 @@ export const DEMO_AGENT = { name: 'Demo Agent', email: 'agent@demo.parley.exampl
 export async function ensureDemoAgent(bffSql: Sql, helpdesk: DemoHelpdesk, inboxId: string): Promise<number> {
   const now = new Date();
   return bffSql.transaction(async (tx) => {
-    const agent = (await findUserByEmail(tx, DEMO_AGENT.email)) ?? (await insertUser(tx, DEMO_AGENT, helpdesk.platformTokenId, now));
+    const agent =
+      (await findUserByEmail(tx, DEMO_AGENT.email)) ??
+      (await insertUser(tx, DEMO_AGENT, helpdesk.platformTokenId, now));
     // Only another process making the same person at this very moment gets here.
     if (!agent) throw new Error(`the demo agent ${DEMO_AGENT.email} was being made by another start; start again`);
-    if (!(await roleIn(tx, helpdesk.accountId, agent.id))) await upsertAccountUser(tx, helpdesk.accountId, agent.id, 'agent', now);
+    if (!(await roleIn(tx, helpdesk.accountId, agent.id)))
+      await upsertAccountUser(tx, helpdesk.accountId, agent.id, 'agent', now);
     const members = await inboxMembers(tx, inboxId);
     if (!members.includes(agent.id)) await setInboxMembers(tx, inboxId, [...members, agent.id]);
     return agent.id;

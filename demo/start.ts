@@ -27,7 +27,8 @@ try {
   if (demo.firstStart && !config.aiApiKeys && !config.demoApiKey) {
     lines.push(`  Sandbox API key (shown once, keep it safe): ${demo.apiKey}`);
   }
-  if (demo.newPlatformToken) lines.push(`  Platform app token (shown once, keep it safe; header api_access_token): ${demo.newPlatformToken}`);
+  if (demo.newPlatformToken)
+    lines.push(`  Platform app token (shown once, keep it safe; header api_access_token): ${demo.newPlatformToken}`);
   lines.push('', '  Open the URL, click the chat button and ask "How do I return an item?"', '');
   process.stdout.write(`${lines.join('\n')}\n`);
   const stop = async () => {

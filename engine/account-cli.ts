@@ -16,7 +16,9 @@ const { values } = parseArgs({
   },
 });
 if (!values.name && !values.account) {
-  process.stderr.write('Give --name "Shop name" for a new account, or --account acc_… [--environment sandbox|live] for a new key.\n');
+  process.stderr.write(
+    'Give --name "Shop name" for a new account, or --account acc_… [--environment sandbox|live] for a new key.\n',
+  );
   process.exit(2);
 }
 if (values.environment !== 'sandbox' && values.environment !== 'live') {
@@ -24,7 +26,11 @@ if (values.environment !== 'sandbox' && values.environment !== 'live') {
   process.exit(2);
 }
 const databaseUrl = process.env['DATABASE_URL'] || undefined;
-const sql = await openSql({ databaseUrl, dataDir: join(resolve(process.env['DATA_DIR'] ?? './.data'), 'engine'), schema: 'engine' });
+const sql = await openSql({
+  databaseUrl,
+  dataDir: join(resolve(process.env['DATA_DIR'] ?? './.data'), 'engine'),
+  schema: 'engine',
+});
 try {
   await migrate(sql, ENGINE_MIGRATIONS);
   if (values.account) {
@@ -35,7 +41,9 @@ try {
     const accountId = await createAccount(sql, values.name!);
     const sandbox = await issueApiKey(sql, accountId, 'sandbox');
     const live = await issueApiKey(sql, accountId, 'live');
-    process.stdout.write(`Account ${accountId}\n  sandbox API key (shown once): ${sandbox.key}\n  live API key (shown once):    ${live.key}\n`);
+    process.stdout.write(
+      `Account ${accountId}\n  sandbox API key (shown once): ${sandbox.key}\n  live API key (shown once):    ${live.key}\n`,
+    );
   }
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);

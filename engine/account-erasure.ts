@@ -10,14 +10,32 @@ import type { Queryable, Sql } from '../shared/server/index.ts';
  */
 const ACCOUNT_ERASURE: readonly { table: string; statement: string }[] = [
   // Attempts go with their deliveries (ON DELETE CASCADE), bytes with their media.
-  { table: 'webhook_deliveries', statement: 'DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = $1)' },
+  {
+    table: 'webhook_deliveries',
+    statement:
+      'DELETE FROM webhook_deliveries WHERE endpoint_id IN (SELECT id FROM webhook_endpoints WHERE account_id = $1)',
+  },
   { table: 'webhook_endpoints', statement: 'DELETE FROM webhook_endpoints WHERE account_id = $1' },
-  { table: 'idempotency_keys', statement: 'DELETE FROM idempotency_keys WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = $1)' },
+  {
+    table: 'idempotency_keys',
+    statement: 'DELETE FROM idempotency_keys WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = $1)',
+  },
   { table: 'media', statement: 'DELETE FROM media WHERE account_id = $1' },
   { table: 'survey_responses', statement: 'DELETE FROM survey_responses WHERE account_id = $1' },
-  { table: 'voice_sessions', statement: 'DELETE FROM voice_sessions WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)' },
-  { table: 'action_requests', statement: 'DELETE FROM action_requests WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)' },
-  { table: 'turns', statement: 'DELETE FROM turns WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)' },
+  {
+    table: 'voice_sessions',
+    statement:
+      'DELETE FROM voice_sessions WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)',
+  },
+  {
+    table: 'action_requests',
+    statement:
+      'DELETE FROM action_requests WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)',
+  },
+  {
+    table: 'turns',
+    statement: 'DELETE FROM turns WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)',
+  },
   { table: 'answer_feedback', statement: 'DELETE FROM answer_feedback WHERE account_id = $1' },
   { table: 'conversations', statement: 'DELETE FROM conversations WHERE account_id = $1' },
   { table: 'events', statement: 'DELETE FROM events WHERE account_id = $1' },
@@ -43,7 +61,8 @@ export async function eraseAccount(sql: Sql, accountId: string): Promise<boolean
   return sql.transaction(async (tx) => {
     const [found] = await tx.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
     if (!found) return false;
-    for (const rule of ACCOUNT_ERASURE) if (await tableExists(tx, rule.table)) await tx.query(rule.statement, [accountId]);
+    for (const rule of ACCOUNT_ERASURE)
+      if (await tableExists(tx, rule.table)) await tx.query(rule.statement, [accountId]);
     await tx.query('DELETE FROM accounts WHERE id = $1', [accountId]);
     return true;
   });

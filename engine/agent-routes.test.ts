@@ -32,13 +32,21 @@ describe('the agent of an engine account', () => {
   /** A new account (with the shop's articles when asked) and its sandbox key. */
   const newAccount = async (knowledge = false) => {
     const { key, accountId } = await engine.issueKey({ otherAccount: true });
-    if (knowledge) for (const document of await shopKnowledge()) await addKnowledgeDocument(engine.sql, accountId, { ...document, approved: true });
+    if (knowledge)
+      for (const document of await shopKnowledge())
+        await addKnowledgeDocument(engine.sql, accountId, { ...document, approved: true });
     return key;
   };
-  const agent = (token: string, body?: unknown) => request(`${engine.url}/v1/agent`, { token, ...(body === undefined ? {} : { method: 'PATCH', body }) });
-  const open = async (token: string) => (await request(`${engine.url}/v1/conversations`, { token, body: { customer_ref: 'agent-customer' } })).body.id as string;
+  const agent = (token: string, body?: unknown) =>
+    request(`${engine.url}/v1/agent`, { token, ...(body === undefined ? {} : { method: 'PATCH', body }) });
+  const open = async (token: string) =>
+    (await request(`${engine.url}/v1/conversations`, { token, body: { customer_ref: 'agent-customer' } })).body
+      .id as string;
   const say = async (token: string, id: string, text: string, locale?: string) => {
-    const response = await request(`${engine.url}/v1/conversations/${id}/messages`, { token, body: { text, ...(locale ? { locale } : {}) } });
+    const response = await request(`${engine.url}/v1/conversations/${id}/messages`, {
+      token,
+      body: { text, ...(locale ? { locale } : {}) },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body.events as { type: string; data: { text?: string; reason?: string } }[];
   };
@@ -62,10 +70,22 @@ describe('the agent of an engine account', () => {
 
     it('changes only the fields sent, merging greetings by language (null removes one) and handover rules by field', async () => {
       const key = await newAccount();
-      const first = await agent(key, { name: 'Ava', tone: 'formal', greeting: { en: 'Good day, I am Ava.', de: 'Guten Tag, ich bin Ava.' } });
+      const first = await agent(key, {
+        name: 'Ava',
+        tone: 'formal',
+        greeting: { en: 'Good day, I am Ava.', de: 'Guten Tag, ich bin Ava.' },
+      });
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ name: 'Ava', tone: 'formal', greeting: { en: 'Good day, I am Ava.', de: 'Guten Tag, ich bin Ava.' }, updated_at: expect.any(String) });
-      await agent(key, { greeting: { de: null, 'pt-BR': 'Bom dia!' }, handover: { keywords: ['lawyer', 'Lawyer', 'chargeback'] } });
+      expect(first.body).toMatchObject({
+        name: 'Ava',
+        tone: 'formal',
+        greeting: { en: 'Good day, I am Ava.', de: 'Guten Tag, ich bin Ava.' },
+        updated_at: expect.any(String),
+      });
+      await agent(key, {
+        greeting: { de: null, 'pt-BR': 'Bom dia!' },
+        handover: { keywords: ['lawyer', 'Lawyer', 'chargeback'] },
+      });
       await agent(key, { handover: { after_failed_answers: 3 } });
       const now = (await agent(key)).body;
       expect(now).toMatchObject({
@@ -76,7 +96,10 @@ describe('the agent of an engine account', () => {
         brain: null,
       });
       expect(Object.keys(now.greeting)).not.toContain('de');
-      expect((await agent(key, { handover: { after_failed_answers: null } })).body.handover).toEqual({ after_failed_answers: null, keywords: ['lawyer', 'chargeback'] });
+      expect((await agent(key, { handover: { after_failed_answers: null } })).body.handover).toEqual({
+        after_failed_answers: null,
+        keywords: ['lawyer', 'chargeback'],
+      });
     });
 
     it("keeps the sandbox's agent and the live agent apart: a test key's change never reaches live customers", async () => {
@@ -97,7 +120,14 @@ describe('the agent of an engine account', () => {
         { name: 'x'.repeat(81) },
         { greeting: { 'not a tag': 'Hi' } },
         { greeting: { en: '' } },
-        { greeting: Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`x${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`, 'Hi'])) },
+        {
+          greeting: Object.fromEntries(
+            Array.from({ length: 51 }, (_, index) => [
+              `x${String.fromCharCode(97 + (index % 26))}${String.fromCharCode(97 + Math.floor(index / 26))}`,
+              'Hi',
+            ]),
+          ),
+        },
         { handover: { after_failed_answers: 0 } },
         { handover: { after_failed_answers: 11 } },
         { handover: { keywords: ['a'] } },
@@ -112,7 +142,9 @@ describe('the agent of an engine account', () => {
         expect(response.status, JSON.stringify(body)).toBe(400);
         expect(response.body.error.code).toBe('invalid_request');
       }
-      expect((await request(`${engine.url}/v1/agent`, { token: key, method: 'PATCH', rawBody: '{"name":' })).status).toBe(400);
+      expect(
+        (await request(`${engine.url}/v1/agent`, { token: key, method: 'PATCH', rawBody: '{"name":' })).status,
+      ).toBe(400);
       expect((await agent(key)).body).toEqual(before);
     });
 
@@ -121,7 +153,11 @@ describe('the agent of an engine account', () => {
       await agent(key, { name: 'Private Pia' });
       for (const token of [undefined, 'service_test_' + 'q'.repeat(32), 'pk_test_nope']) {
         for (const method of ['GET', 'PATCH']) {
-          const response = await request(`${engine.url}/v1/agent`, { method, ...(token ? { token } : {}), ...(method === 'PATCH' ? { body: { name: 'Mallory' } } : {}) });
+          const response = await request(`${engine.url}/v1/agent`, {
+            method,
+            ...(token ? { token } : {}),
+            ...(method === 'PATCH' ? { body: { name: 'Mallory' } } : {}),
+          });
           expect(response.status).toBe(401);
           expect(response.body.error.code).toBe('unauthorized');
         }
@@ -136,18 +172,32 @@ describe('the agent of an engine account', () => {
   describe('what the brain does with it', () => {
     it("greets in the customer's language before the AI's first words, once per conversation", async () => {
       const key = await newAccount(true);
-      await agent(key, { brain: 'retrieval', greeting: { en: 'Hi, I am Ava from the Zebra shop.', de: 'Hallo, ich bin Ava vom Zebra-Laden.' } });
+      await agent(key, {
+        brain: 'retrieval',
+        greeting: { en: 'Hi, I am Ava from the Zebra shop.', de: 'Hallo, ich bin Ava vom Zebra-Laden.' },
+      });
       const id = await open(key);
       const [greeting, answer] = await say(key, id, 'How do I return an item?');
-      expect(greeting).toMatchObject({ type: 'conversation.reply', data: { text: 'Hi, I am Ava from the Zebra shop.' } });
+      expect(greeting).toMatchObject({
+        type: 'conversation.reply',
+        data: { text: 'Hi, I am Ava from the Zebra shop.' },
+      });
       expect(answer!.data.text).toContain('within 30 days');
-      expect((await say(key, id, 'Which payment methods do you accept?')).filter((event) => event.data.text?.includes('Zebra'))).toEqual([]);
+      expect(
+        (await say(key, id, 'Which payment methods do you accept?')).filter((event) =>
+          event.data.text?.includes('Zebra'),
+        ),
+      ).toEqual([]);
 
       const german = await open(key);
-      expect((await say(key, german, 'Wie kann ich etwas zurückschicken?', 'de-AT'))[0]!.data.text).toBe('Hallo, ich bin Ava vom Zebra-Laden.');
+      expect((await say(key, german, 'Wie kann ich etwas zurückschicken?', 'de-AT'))[0]!.data.text).toBe(
+        'Hallo, ich bin Ava vom Zebra-Laden.',
+      );
       // No greeting in French was written: no greeting rather than one in another language.
       const french = await open(key);
-      expect((await say(key, french, 'Comment retourner un article ?', 'fr')).map((event) => event.data.text)).not.toContain('Hi, I am Ava from the Zebra shop.');
+      expect(
+        (await say(key, french, 'Comment retourner un article ?', 'fr')).map((event) => event.data.text),
+      ).not.toContain('Hi, I am Ava from the Zebra shop.');
     });
 
     it("speaks in the tone chosen: the brain's own sentences and the model's instructions, with the agent's name", async () => {
@@ -177,9 +227,13 @@ describe('the agent of an engine account', () => {
       expect(model.requests).toHaveLength(0);
       // A keyword counts as a word ("lawyerly" is not "lawyer"); in Japanese, inside a sentence.
       const other = await open(key);
-      expect((await say(key, other, 'A lawyerly question: how do I return an item?')).map((event) => event.type)).toEqual(['conversation.reply']);
+      expect(
+        (await say(key, other, 'A lawyerly question: how do I return an item?')).map((event) => event.type),
+      ).toEqual(['conversation.reply']);
       const japanese = await open(key);
-      expect((await say(key, japanese, '返金してください', 'ja')).map((event) => event.type)).toContain('conversation.handover');
+      expect((await say(key, japanese, '返金してください', 'ja')).map((event) => event.type)).toContain(
+        'conversation.handover',
+      );
     });
 
     it('hands over instead of the n-th "not sure" answer in a row; an answer in between starts the count again', async () => {
@@ -187,11 +241,15 @@ describe('the agent of an engine account', () => {
       await agent(key, { handover: { after_failed_answers: 2 } });
       model.answer(() => ({ body: completion(NOT_SURE_MARK) }));
       const id = await open(key);
-      expect((await say(key, id, 'How do I return an item?')).map((event) => event.type)).toEqual(['conversation.reply']);
+      expect((await say(key, id, 'How do I return an item?')).map((event) => event.type)).toEqual([
+        'conversation.reply',
+      ]);
       model.answer(() => ({ body: completion('You can send it back within 30 days.') }));
       expect((await say(key, id, 'How do I return an item?'))[0]!.data.text).toContain('within 30 days');
       model.answer(() => ({ body: completion(NOT_SURE_MARK) }));
-      expect((await say(key, id, 'How do I return an item?')).map((event) => event.type)).toEqual(['conversation.reply']);
+      expect((await say(key, id, 'How do I return an item?')).map((event) => event.type)).toEqual([
+        'conversation.reply',
+      ]);
       const events = await say(key, id, 'How do I return an item?');
       expect(events.map((event) => event.type)).toEqual(['conversation.reply', 'conversation.handover']);
       expect(events[0]!.data.text).toBe(voiceOf('friendly').noAnswerHandover);

@@ -1,6 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
-import { ApiRoutes, createSender, createSignal, createWebhookWorker, openSecretBox, resealStored, type SecretBox, errorBoundary, MemoryRateLimiter, migrate, type Logger, type RateLimiter, type SendWebhook, type SessionTokens, type Sql, type WebhookWorker } from '../shared/server/index.ts';
+import {
+  ApiRoutes,
+  createSender,
+  createSignal,
+  createWebhookWorker,
+  openSecretBox,
+  resealStored,
+  type SecretBox,
+  errorBoundary,
+  MemoryRateLimiter,
+  migrate,
+  type Logger,
+  type RateLimiter,
+  type SendWebhook,
+  type SessionTokens,
+  type Sql,
+  type WebhookWorker,
+} from '../shared/server/index.ts';
 import { callerOf, requireApiKey, requireOperatorToken, type EngineState } from './auth.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
@@ -124,7 +141,10 @@ export async function createEngine({
     sql,
     logger,
     now,
-    send: createSender(policy, { answerLimit: ACTION_ANSWER_LIMIT, ...(actions.timeoutMs ? { timeoutMs: actions.timeoutMs } : {}) }),
+    send: createSender(policy, {
+      answerLimit: ACTION_ANSWER_LIMIT,
+      ...(actions.timeoutMs ? { timeoutMs: actions.timeoutMs } : {}),
+    }),
     policy,
     secrets,
     record: (caller, id, request) => conversations.actionResult(caller, id, request),
@@ -140,9 +160,17 @@ export async function createEngine({
   resultRecorded.listen(() => worker.nudge());
 
   // A model that reads images describes uploaded photos; its own client, so its failures open no circuit for the chat.
-  const mediaWorker = createMediaWorker({ sql, logger, now, vision: llm?.vision ? new LlmClient(llm) : undefined, onEvents: () => worker.nudge() });
+  const mediaWorker = createMediaWorker({
+    sql,
+    logger,
+    now,
+    vision: llm?.vision ? new LlmClient(llm) : undefined,
+    onEvents: () => worker.nudge(),
+  });
   const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
-  const keyed = new ApiRoutes<EngineState>({ middleware: [requireApiKey(), idempotency(sql, now, { multipartLimit: uploadBodyLimit(mediaMaxBytes) })] });
+  const keyed = new ApiRoutes<EngineState>({
+    middleware: [requireApiKey(), idempotency(sql, now, { multipartLimit: uploadBodyLimit(mediaMaxBytes) })],
+  });
   addConversationRoutes(keyed, conversations, logger);
   addAccountRoutes(keyed, { sql, tokens });
   addAgentRoutes(keyed, { sql, conversations, now, llm: Boolean(llm) });
@@ -182,7 +210,11 @@ export async function createEngine({
     [open, keyed, operator].flatMap((routes) =>
       routes.router.stack
         .filter((layer) => layer.methods.length > 0)
-        .flatMap((layer) => layer.methods.filter((method) => method !== 'HEAD').map((method) => ({ method: method.toLowerCase(), path: String(layer.path) }))),
+        .flatMap((layer) =>
+          layer.methods
+            .filter((method) => method !== 'HEAD')
+            .map((method) => ({ method: method.toLowerCase(), path: String(layer.path) })),
+        ),
     );
   // Media left being understood when a process stopped are taken up again.
   mediaWorker.nudge();

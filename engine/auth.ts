@@ -34,7 +34,11 @@ export function requireApiKey(): Middleware<EngineState> {
   return async (ctx, next) => {
     bearerToken(ctx);
     if (!ctx.state.caller) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
-    if (ctx.state.caller.suspended) throw new ParleyError('account_suspended', "This key's account is suspended by the operator; its keys are refused until it is resumed.");
+    if (ctx.state.caller.suspended)
+      throw new ParleyError(
+        'account_suspended',
+        "This key's account is suspended by the operator; its keys are refused until it is resumed.",
+      );
     await next();
   };
 }
@@ -49,12 +53,18 @@ const digest = (token: string) => createHash('sha256').update(token).digest();
  * `unauthorized`, and neither says whether a token was close.
  */
 export function requireOperatorToken(token: string | undefined): Middleware {
-  if (token !== undefined && token.length < 32) throw new TypeError('the operator token must be at least 32 characters');
+  if (token !== undefined && token.length < 32)
+    throw new TypeError('the operator token must be at least 32 characters');
   const expected = token === undefined ? undefined : digest(token);
   return async (ctx, next) => {
     const given = bearerToken(ctx);
-    if (!expected) throw new ParleyError('unauthorized', 'The operator routes are off on this engine (ENGINE_OPERATOR_TOKEN is not set).');
-    if (!timingSafeEqual(digest(given), expected)) throw new ParleyError('unauthorized', 'The operator token is not valid.');
+    if (!expected)
+      throw new ParleyError(
+        'unauthorized',
+        'The operator routes are off on this engine (ENGINE_OPERATOR_TOKEN is not set).',
+      );
+    if (!timingSafeEqual(digest(given), expected))
+      throw new ParleyError('unauthorized', 'The operator token is not valid.');
     await next();
   };
 }

@@ -27,7 +27,12 @@ describe("an account over its minute's brain time", () => {
   beforeAll(async () => {
     engine = await startEngine();
     const brainTime = new AccountBrainTime({ clock: () => (clock.at += 10), perMinuteMs: 100 });
-    const conversations = createConversationService({ sql: engine.sql, knowledge: new KnowledgeCache(), now: () => new Date(), brainTime });
+    const conversations = createConversationService({
+      sql: engine.sql,
+      knowledge: new KnowledgeCache(),
+      now: () => new Date(),
+      brainTime,
+    });
     const keyed = new ApiRoutes<EngineState>({ middleware: [requireApiKey()] });
     addConversationRoutes(keyed, conversations, logger);
     const app = new Koa<RequestState>();
@@ -46,8 +51,10 @@ describe("an account over its minute's brain time", () => {
     await engine?.stop();
   });
 
-  const open = async (token: string) => (await request(`${url}/v1/conversations`, { token, body: { customer_ref: 'busy-customer' } })).body.id as string;
-  const send = (token: string, id: string, text: string, messageId: string) => request(`${url}/v1/conversations/${id}/messages`, { token, body: { text, message_id: messageId } });
+  const open = async (token: string) =>
+    (await request(`${url}/v1/conversations`, { token, body: { customer_ref: 'busy-customer' } })).body.id as string;
+  const send = (token: string, id: string, text: string, messageId: string) =>
+    request(`${url}/v1/conversations/${id}/messages`, { token, body: { text, message_id: messageId } });
 
   it('is refused with 429 rate_limited and Retry-After before anything is kept, while another account is served; the same message goes through in the next minute', async () => {
     const id = await open(engine.apiKey);
@@ -57,14 +64,23 @@ describe("an account over its minute's brain time", () => {
       if (response.status === 429) refused = response;
       else expect(response.status).toBe(200);
     }
-    expect(refused?.body.error).toEqual({ code: 'rate_limited', message: expect.stringMatching(/^This account's AI used its 0\.1 s of thinking for this minute\. Try again in \d+ s\.$/) });
+    expect(refused?.body.error).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(
+        /^This account's AI used its 0\.1 s of thinking for this minute\. Try again in \d+ s\.$/,
+      ),
+    });
     const retryAfter = Number(refused?.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
 
     const refusedText = 'Do you ship abroad?';
     expect((await send(engine.apiKey, id, refusedText, 'refused-once')).status).toBe(429);
-    const turns = async () => (await request(`${url}/v1/conversations/${id}/transcript`, { token: engine.apiKey })).body.turns as { role: string; text: string }[];
+    const turns = async () =>
+      (await request(`${url}/v1/conversations/${id}/transcript`, { token: engine.apiKey })).body.turns as {
+        role: string;
+        text: string;
+      }[];
     expect((await turns()).map((turn) => turn.text)).not.toContain(refusedText);
 
     const other = await engine.issueKey({ otherAccount: true });

@@ -16,15 +16,20 @@ describe('the AI agent', () => {
   let engine: TestEngine;
   let fixtureKey: string;
   let fixtureLiveKey: string;
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
-  const open = async (token = engine.apiKey) => (await request(`${engine.url}/v1/conversations`, { token, body: { customer_ref: 'brain-customer' } })).body.id as string;
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
+  const open = async (token = engine.apiKey) =>
+    (await request(`${engine.url}/v1/conversations`, { token, body: { customer_ref: 'brain-customer' } })).body
+      .id as string;
   const say = async (id: string, text: string, token = engine.apiKey) => {
     const response = await request(`${engine.url}/v1/conversations/${id}/messages`, { token, body: { text } });
     expect(response.status).toBe(200);
     return response.body.events as Event[];
   };
   const feedOf = async (id: string, token = engine.apiKey) =>
-    ((await request(`${engine.url}/v1/events?limit=1000`, { token })).body.events as Event[]).filter((event) => event.conversation_id === id);
+    ((await request(`${engine.url}/v1/events?limit=1000`, { token })).body.events as Event[]).filter(
+      (event) => event.conversation_id === id,
+    );
   const types = (events: Event[]) => events.map((event) => event.type);
   const state = async (id: string) => (await api(`/v1/conversations/${id}/transcript`)).body.state as string;
 
@@ -35,7 +40,11 @@ describe('the AI agent', () => {
     const withFixtures = await createAccount(engine.sql, 'Fixture shop');
     await setAccountRateLimit(engine.sql, withFixtures, 'sandbox', 100_000);
     for (const action of shopActions) await defineAction(engine.sql, withFixtures, action);
-    await setSandboxFixture(engine.sql, withFixtures, 'lookup_order', { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' });
+    await setSandboxFixture(engine.sql, withFixtures, 'lookup_order', {
+      status: 'on its way',
+      carrier: 'DHL',
+      estimated_delivery: 'on Thursday',
+    });
     fixtureKey = (await issueApiKey(engine.sql, withFixtures, 'sandbox')).key;
     fixtureLiveKey = (await issueApiKey(engine.sql, withFixtures, 'live')).key;
   });
@@ -50,8 +59,15 @@ describe('the AI agent', () => {
       expect(await state(id)).toBe('human');
 
       expect(await say(id, 'Hello? How do I return an item?')).toEqual([]);
-      const relayed = await api(`/v1/conversations/${id}/human-messages`, { body: { text: 'Hi, I am Sam. Let me help.', author_name: 'Sam' } });
-      expect(relayed.body.events).toEqual([expect.objectContaining({ type: 'conversation.human_message', data: { text: 'Hi, I am Sam. Let me help.', author_name: 'Sam' } })]);
+      const relayed = await api(`/v1/conversations/${id}/human-messages`, {
+        body: { text: 'Hi, I am Sam. Let me help.', author_name: 'Sam' },
+      });
+      expect(relayed.body.events).toEqual([
+        expect.objectContaining({
+          type: 'conversation.human_message',
+          data: { text: 'Hi, I am Sam. Let me help.', author_name: 'Sam' },
+        }),
+      ]);
 
       const back = await api(`/v1/conversations/${id}/handback`, { body: {} });
       expect(types(back.body.events)).toEqual(['conversation.handback']);
@@ -61,7 +77,11 @@ describe('the AI agent', () => {
 
     it('never hands over on its own: each miss says it is not sure and offers a person, who comes when asked for', async () => {
       const id = await open();
-      for (const question of ['What is the airspeed of an unladen swallow?', 'Tell me about quantum chromodynamics', 'Who won the cup final?']) {
+      for (const question of [
+        'What is the airspeed of an unladen swallow?',
+        'Tell me about quantum chromodynamics',
+        'Who won the cup final?',
+      ]) {
         const events = await say(id, question);
         expect(types(events)).toEqual(['conversation.reply']);
         expect(events[0]!.data.text).toMatch(/not sure/);
@@ -99,7 +119,10 @@ describe('the AI agent', () => {
       const [sorry] = await say(id, FEEDBACK_CHOICES[1]!.value);
       expect(sorry!.data.text).toMatch(/didn't help/);
       expect(sorry!.data.choices).toEqual([{ label: 'Talk to a person', value: PERSON_REQUEST }]);
-      const kept = await engine.sql.query<{ source_title: string; helpful: boolean }>('SELECT source_title, helpful FROM answer_feedback WHERE conversation_id = $1 ORDER BY id', [id]);
+      const kept = await engine.sql.query<{ source_title: string; helpful: boolean }>(
+        'SELECT source_title, helpful FROM answer_feedback WHERE conversation_id = $1 ORDER BY id',
+        [id],
+      );
       expect(kept).toEqual([
         { source_title: 'Shipping and delivery', helpful: true },
         { source_title: 'Shipping and delivery', helpful: false },
@@ -108,7 +131,9 @@ describe('the AI agent', () => {
 
     it("says it is not sure in the customer's language when the articles do not answer", async () => {
       const id = await open();
-      const asked = await api(`/v1/conversations/${id}/messages`, { body: { text: '¿Cómo puedo devolver un artículo?', locale: 'es-MX' } });
+      const asked = await api(`/v1/conversations/${id}/messages`, {
+        body: { text: '¿Cómo puedo devolver un artículo?', locale: 'es-MX' },
+      });
       expect(asked.status).toBe(200);
       const [reply] = asked.body.events as Event[];
       expect(reply!.data.text).toMatch(/No estoy seguro/);
@@ -151,7 +176,11 @@ describe('the AI agent', () => {
       const answered = await open();
       await say(answered, 'How do I reset my password?');
       const closed = await api(`/v1/conversations/${answered}/close`, { body: {} });
-      expect(closed.body.conversation).toMatchObject({ state: 'closed', resolved: true, closed_at: expect.any(String) });
+      expect(closed.body.conversation).toMatchObject({
+        state: 'closed',
+        resolved: true,
+        closed_at: expect.any(String),
+      });
       expect(types(closed.body.events)).toEqual(['conversation.closed', 'quality.scored']);
       expect(closed.body.events[0].data).toEqual({ type: 'close', resolved: true, closed_by: 'caller' });
 
@@ -160,7 +189,9 @@ describe('the AI agent', () => {
       expect((await api(`/v1/conversations/${handedOver}/close`, { body: {} })).body.conversation.resolved).toBe(false);
 
       const told = await open();
-      expect((await api(`/v1/conversations/${told}/close`, { body: { resolved: true } })).body.conversation.resolved).toBe(true);
+      expect(
+        (await api(`/v1/conversations/${told}/close`, { body: { resolved: true } })).body.conversation.resolved,
+      ).toBe(true);
     });
 
     it('gives the quality score and its reasons once closed, and 409 before', async () => {
@@ -169,9 +200,15 @@ describe('the AI agent', () => {
       expect((await api(`/v1/conversations/${id}/quality`)).status).toBe(409);
       await api(`/v1/conversations/${id}/close`, { body: {} });
       const quality = await api(`/v1/conversations/${id}/quality`);
-      expect(quality.body).toMatchObject({ conversation_id: id, score: expect.any(Number), scored_at: expect.any(String) });
+      expect(quality.body).toMatchObject({
+        conversation_id: id,
+        score: expect.any(Number),
+        scored_at: expect.any(String),
+      });
       expect(quality.body.score).toBeLessThan(60);
-      expect(quality.body.reasons.map((reason: { code: string }) => reason.code)).toEqual(expect.arrayContaining(['not_resolved', 'unanswered_questions']));
+      expect(quality.body.reasons.map((reason: { code: string }) => reason.code)).toEqual(
+        expect.arrayContaining(['not_resolved', 'unanswered_questions']),
+      );
       const scored = (await feedOf(id)).find((event) => event.type === 'quality.scored');
       expect(scored!.data.score).toBe(quality.body.score);
     });
@@ -182,7 +219,12 @@ describe('the AI agent', () => {
       const id = await open();
       const events = await say(id, 'Where is my order #12345?');
       expect(types(events)).toEqual(['conversation.action_request']);
-      expect(events[0]!.data).toEqual({ type: 'action_request', action_request_id: expect.stringMatching(/^act_/), action: 'lookup_order', inputs: { order_number: '12345' } });
+      expect(events[0]!.data).toEqual({
+        type: 'action_request',
+        action_request_id: expect.stringMatching(/^act_/),
+        action: 'lookup_order',
+        inputs: { order_number: '12345' },
+      });
     });
 
     it('asks for a missing input, then requests the action when the customer gives it', async () => {
@@ -196,7 +238,10 @@ describe('the AI agent', () => {
 
     it('masks card numbers and one-time codes the customer typed', async () => {
       const id = await open();
-      const events = await say(id, 'Please cancel order 55555 because card 4111 1111 1111 1111 was charged twice, my code is 123456');
+      const events = await say(
+        id,
+        'Please cancel order 55555 because card 4111 1111 1111 1111 was charged twice, my code is 123456',
+      );
       const request = events.find((event) => event.type === 'conversation.action_request')!;
       expect(request.data.action).toBe('cancel_order');
       const reason = String(request.data.inputs.reason);
@@ -212,10 +257,17 @@ describe('the AI agent', () => {
       const id = await open();
       const [request] = await say(id, 'Where is my order 24680?');
       const result = await api(`/v1/conversations/${id}/action-results`, {
-        body: { action_request_id: request!.data.action_request_id, result: { status: 'shipped', carrier: 'UPS', estimated_delivery: 'tomorrow' } },
+        body: {
+          action_request_id: request!.data.action_request_id,
+          result: { status: 'shipped', carrier: 'UPS', estimated_delivery: 'tomorrow' },
+        },
       });
       expect(result.status).toBe(202);
-      expect(result.body).toEqual({ conversation_id: id, action_request_id: request!.data.action_request_id, status: 'succeeded' });
+      expect(result.body).toEqual({
+        conversation_id: id,
+        action_request_id: request!.data.action_request_id,
+        status: 'succeeded',
+      });
       const reply = (await feedOf(id)).at(-1)!;
       expect(reply.type).toBe('conversation.reply');
       expect(reply.data.text).toBe('Order 24680 is shipped. It travels with UPS and should arrive tomorrow.');
@@ -224,7 +276,12 @@ describe('the AI agent', () => {
     it('tells the customer plainly when an action failed', async () => {
       const id = await open();
       const [request] = await say(id, 'Where is my order 13579?');
-      await api(`/v1/conversations/${id}/action-results`, { body: { action_request_id: request!.data.action_request_id, result: { status: 'failed', error: 'the order system is offline' } } });
+      await api(`/v1/conversations/${id}/action-results`, {
+        body: {
+          action_request_id: request!.data.action_request_id,
+          result: { status: 'failed', error: 'the order system is offline' },
+        },
+      });
       const reply = (await feedOf(id)).at(-1)!;
       expect(reply.data.text).toMatch(/failed/);
       expect(reply.data.text).toContain('the order system is offline');
@@ -239,7 +296,9 @@ describe('the AI agent', () => {
       const again = await api(`/v1/conversations/${id}/action-results`, { body });
       expect(again.status).toBe(409);
       expect(again.body.error.code).toBe('invalid_state');
-      const unknown = await api(`/v1/conversations/${id}/action-results`, { body: { action_request_id: 'act_0000000000000000000000', result: {} } });
+      const unknown = await api(`/v1/conversations/${id}/action-results`, {
+        body: { action_request_id: 'act_0000000000000000000000', result: {} },
+      });
       expect(unknown.status).toBe(404);
       expect(await feedOf(id)).toEqual(before);
     });
@@ -275,14 +334,27 @@ describe('the AI agent', () => {
       await say(id, 'human please');
       await api(`/v1/conversations/${id}/human-messages`, { body: { text: 'Sam here, happy to help.' } });
       const transcript = await api(`/v1/conversations/${id}/transcript`);
-      expect(transcript.body.turns.map((turn: { role: string }) => turn.role)).toEqual(['customer', 'ai', 'customer', 'ai', 'system', 'human']);
+      expect(transcript.body.turns.map((turn: { role: string }) => turn.role)).toEqual([
+        'customer',
+        'ai',
+        'customer',
+        'ai',
+        'system',
+        'human',
+      ]);
       const times = transcript.body.turns.map((turn: { created_at: string }) => Date.parse(turn.created_at));
       expect([...times].sort((a, b) => a - b)).toEqual(times);
 
       const exported = await api(`/v1/conversations/${id}/export`);
       expect(exported.body.conversation).toMatchObject({ id, state: 'human' });
       expect(exported.body.turns).toEqual(transcript.body.turns);
-      expect(exported.body.events.map((event: Event) => event.type)).toEqual(['conversation.opened', 'conversation.reply', 'conversation.reply', 'conversation.handover', 'conversation.human_message']);
+      expect(exported.body.events.map((event: Event) => event.type)).toEqual([
+        'conversation.opened',
+        'conversation.reply',
+        'conversation.reply',
+        'conversation.handover',
+        'conversation.human_message',
+      ]);
 
       const text = await api(`/v1/conversations/${id}/export?format=text`);
       expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -310,7 +382,9 @@ describe('the AI agent', () => {
     it('lets only one of two racing uses win', async () => {
       const id = await open();
       const { body } = await api(`/v1/conversations/${id}/voice-sessions`, { method: 'POST' });
-      const results = await Promise.all([1, 2, 3].map(() => request(`${engine.url}/v1/voice-sessions/connect`, { body: { token: body.token } })));
+      const results = await Promise.all(
+        [1, 2, 3].map(() => request(`${engine.url}/v1/voice-sessions/connect`, { body: { token: body.token } })),
+      );
       expect(results.map((result) => result.status).sort()).toEqual([200, 409, 409]);
     });
   });

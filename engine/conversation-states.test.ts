@@ -19,7 +19,8 @@ const EXPECTED: Record<Move, { from: State[]; to?: State }> = {
 
 describe('the conversation state table', () => {
   let engine: TestEngine;
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
 
   beforeAll(async () => {
     engine = await startEngine();
@@ -28,15 +29,24 @@ describe('the conversation state table', () => {
   afterAll(() => engine?.stop());
 
   it('is the table the code enforces', () => {
-    const actual = Object.fromEntries(Object.entries(CONVERSATION_MOVES).map(([move, rule]) => [move, { from: [...rule.from], ...(rule.to ? { to: rule.to } : {}) }]));
+    const actual = Object.fromEntries(
+      Object.entries(CONVERSATION_MOVES).map(([move, rule]) => [
+        move,
+        { from: [...rule.from], ...(rule.to ? { to: rule.to } : {}) },
+      ]),
+    );
     expect(actual).toEqual(EXPECTED);
   });
 
   /** A conversation in `state`, with an action request still waiting for its result. */
   async function conversationIn(state: State): Promise<{ id: string; actionRequestId: string }> {
     const { body: conversation } = await api('/v1/conversations', { body: { customer_ref: `state-${state}` } });
-    const sent = await api(`/v1/conversations/${conversation.id}/messages`, { body: { text: 'Where is my order 12345?' } });
-    const actionRequestId = sent.body.events.find((event: { type: string }) => event.type === 'conversation.action_request').data.action_request_id;
+    const sent = await api(`/v1/conversations/${conversation.id}/messages`, {
+      body: { text: 'Where is my order 12345?' },
+    });
+    const actionRequestId = sent.body.events.find(
+      (event: { type: string }) => event.type === 'conversation.action_request',
+    ).data.action_request_id;
     if (state === 'human') await api(`/v1/conversations/${conversation.id}/handover`, { body: {} });
     if (state === 'closed') await api(`/v1/conversations/${conversation.id}/close`, { body: {} });
     return { id: conversation.id, actionRequestId };
@@ -44,16 +54,25 @@ describe('the conversation state table', () => {
 
   const perform: Record<Move, (id: string, actionRequestId: string) => ReturnType<typeof request>> = {
     message: (id) => api(`/v1/conversations/${id}/messages`, { body: { text: 'How long does delivery take?' } }),
-    action_result: (id, actionRequestId) => api(`/v1/conversations/${id}/action-results`, { body: { action_request_id: actionRequestId, result: { status: 'shipped' } } }),
+    action_result: (id, actionRequestId) =>
+      api(`/v1/conversations/${id}/action-results`, {
+        body: { action_request_id: actionRequestId, result: { status: 'shipped' } },
+      }),
     handover: (id) => api(`/v1/conversations/${id}/handover`, { body: {} }),
     handback: (id) => api(`/v1/conversations/${id}/handback`, { body: {} }),
-    human_message: (id) => api(`/v1/conversations/${id}/human-messages`, { body: { text: 'Hi, this is Sam from support.' } }),
+    human_message: (id) =>
+      api(`/v1/conversations/${id}/human-messages`, { body: { text: 'Hi, this is Sam from support.' } }),
     voice_session: (id) => api(`/v1/conversations/${id}/voice-sessions`, { method: 'POST' }),
     close: (id) => api(`/v1/conversations/${id}/close`, { body: {} }),
   };
 
   const cases = (['ai', 'human', 'closed'] as State[]).flatMap((state) =>
-    (Object.keys(EXPECTED) as Move[]).map((move) => ({ state, move, allowed: EXPECTED[move].from.includes(state), to: EXPECTED[move].to ?? state })),
+    (Object.keys(EXPECTED) as Move[]).map((move) => ({
+      state,
+      move,
+      allowed: EXPECTED[move].from.includes(state),
+      to: EXPECTED[move].to ?? state,
+    })),
   );
 
   it.each(cases)('$move from $state: allowed=$allowed', async ({ state, move, allowed, to }) => {

@@ -37,11 +37,15 @@ const STATE_WORDS: Record<ConversationState, string> = {
 export function nextState(state: ConversationState, move: ConversationMove): ConversationState {
   const rule = CONVERSATION_MOVES[move];
   if (!(rule.from as readonly ConversationState[]).includes(state)) {
-    throw new ParleyError('invalid_state', `A ${move.replace('_', ' ')} is not allowed while the conversation is ${STATE_WORDS[state]}.`, {
-      state,
-      move,
-      allowed_from: rule.from,
-    });
+    throw new ParleyError(
+      'invalid_state',
+      `A ${move.replace('_', ' ')} is not allowed while the conversation is ${STATE_WORDS[state]}.`,
+      {
+        state,
+        move,
+        allowed_from: rule.from,
+      },
+    );
   }
   return rule.to ?? state;
 }

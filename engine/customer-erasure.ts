@@ -23,14 +23,22 @@ const PURGE_EVERY_MS = 3600_000;
  * (`survey_responses`) is erased once it exists.
  */
 const ERASURE_RULES: readonly { table: string; counted?: 'turns' | 'action_requests'; statement: string }[] = [
-  { table: 'turns', counted: 'turns', statement: "UPDATE turns SET text = '', message_id = NULL WHERE conversation_id = ANY($1::text[])" },
+  {
+    table: 'turns',
+    counted: 'turns',
+    statement: "UPDATE turns SET text = '', message_id = NULL WHERE conversation_id = ANY($1::text[])",
+  },
   {
     table: 'action_requests',
     counted: 'action_requests',
-    statement: "UPDATE action_requests SET inputs = '{}', result = CASE WHEN result IS NULL THEN NULL ELSE '{}'::jsonb END WHERE conversation_id = ANY($1::text[])",
+    statement:
+      "UPDATE action_requests SET inputs = '{}', result = CASE WHEN result IS NULL THEN NULL ELSE '{}'::jsonb END WHERE conversation_id = ANY($1::text[])",
   },
   { table: 'voice_sessions', statement: 'DELETE FROM voice_sessions WHERE conversation_id = ANY($1::text[])' },
-  { table: 'survey_responses', statement: 'UPDATE survey_responses SET comment = NULL WHERE conversation_id = ANY($1::text[])' },
+  {
+    table: 'survey_responses',
+    statement: 'UPDATE survey_responses SET comment = NULL WHERE conversation_id = ANY($1::text[])',
+  },
 ];
 
 /**
@@ -50,18 +58,33 @@ const REDACTED_DATA = `'{"redacted": true}'::jsonb || COALESCE((SELECT jsonb_obj
  * are deleted. Then `customer.forgotten` tells receivers to erase what they hold. A reference with
  * nothing here is forgotten all the same (a receiver may hold what never reached the engine).
  */
-export async function forgetCustomer(sql: Sql, owner: Owner, customerRef: string, now: Date): Promise<ForgetCustomerResponse> {
+export async function forgetCustomer(
+  sql: Sql,
+  owner: Owner,
+  customerRef: string,
+  now: Date,
+): Promise<ForgetCustomerResponse> {
   return sql.transaction(async (tx) => {
     const ids = (
-      await tx.query<{ id: string }>('SELECT id FROM conversations WHERE account_id = $1 AND environment = $2 AND customer_ref = $3 ORDER BY id FOR UPDATE', [
-        owner.accountId,
-        owner.environment,
-        customerRef,
-      ])
+      await tx.query<{ id: string }>(
+        'SELECT id FROM conversations WHERE account_id = $1 AND environment = $2 AND customer_ref = $3 ORDER BY id FOR UPDATE',
+        [owner.accountId, owner.environment, customerRef],
+      )
     ).map((row) => row.id);
-    const counts: ForgetCustomerResponse = { forgotten: true, conversations: ids.length, turns: 0, action_requests: 0, events: 0, media: 0, event_id: '' };
+    const counts: ForgetCustomerResponse = {
+      forgotten: true,
+      conversations: ids.length,
+      turns: 0,
+      action_requests: 0,
+      events: 0,
+      media: 0,
+      event_id: '',
+    };
     if (ids.length > 0) {
-      const pseudonym = `forgotten_${createHash('sha256').update(`${randomToken(22)}:${customerRef}`).digest('hex').slice(0, 32)}`;
+      const pseudonym = `forgotten_${createHash('sha256')
+        .update(`${randomToken(22)}:${customerRef}`)
+        .digest('hex')
+        .slice(0, 32)}`;
       await tx.query(
         `UPDATE conversations SET customer_ref = $2, forgotten_at = $3, updated_at = $3, state = 'closed', closed_at = COALESCE(closed_at, $3),
            locale = NULL, awaiting_action = NULL, last_answer = NULL, unanswered_streak = 0, last_reply_answered = false
@@ -77,7 +100,18 @@ export async function forgetCustomer(sql: Sql, owner: Owner, customerRef: string
     }
     counts.events = await redactEvents(tx, owner, ids, customerRef);
     await forgetIdempotentAnswers(tx, owner, ids, customerRef);
-    const [notice] = await appendEvents(tx, owner, [{ type: 'customer.forgotten', conversationId: null, data: { customer_ref: customerRef, conversation_ids: ids } }], now);
+    const [notice] = await appendEvents(
+      tx,
+      owner,
+      [
+        {
+          type: 'customer.forgotten',
+          conversationId: null,
+          data: { customer_ref: customerRef, conversation_ids: ids },
+        },
+      ],
+      now,
+    );
     counts.event_id = notice!.id;
     return counts;
   });
@@ -93,7 +127,12 @@ async function tableExists(db: Queryable, table: string): Promise<boolean> {
  * data, such as a medium's) and earlier `customer.forgotten` notices of the same reference keep only
  * their numbers; their webhook deliveries, sent or not, carry the same redacted event.
  */
-async function redactEvents(tx: Queryable, owner: Owner, conversationIds: readonly string[], customerRef: string): Promise<number> {
+async function redactEvents(
+  tx: Queryable,
+  owner: Owner,
+  conversationIds: readonly string[],
+  customerRef: string,
+): Promise<number> {
   const redacted = await tx.query<{ id: string }>(
     `UPDATE events SET data = ${REDACTED_DATA}
      WHERE account_id = $1 AND environment = $2 AND NOT (data ? 'redacted')
@@ -102,7 +141,10 @@ async function redactEvents(tx: Queryable, owner: Owner, conversationIds: readon
      RETURNING id`,
     [owner.accountId, owner.environment, conversationIds, customerRef],
   );
-  await rewriteDeliveries(tx, redacted.map((row) => row.id));
+  await rewriteDeliveries(
+    tx,
+    redacted.map((row) => row.id),
+  );
   return redacted.length;
 }
 
@@ -121,7 +163,12 @@ async function rewriteDeliveries(tx: Queryable, eventIds: readonly string[]): Pr
  * conversations, and the records of requests whose path names them (a merge, this very forget:
  * its own answer then is not kept, and a retry forgets again, which changes nothing).
  */
-async function forgetIdempotentAnswers(tx: Queryable, owner: Owner, conversationIds: readonly string[], customerRef: string): Promise<void> {
+async function forgetIdempotentAnswers(
+  tx: Queryable,
+  owner: Owner,
+  conversationIds: readonly string[],
+  customerRef: string,
+): Promise<void> {
   const keys = `SELECT id FROM api_keys WHERE account_id = $1 AND environment = $2`;
   // Answers are JSON.stringify's text: a reference appears as this exact member.
   const needles = [...conversationIds, `"customer_ref":${JSON.stringify(customerRef)}`];
@@ -130,12 +177,17 @@ async function forgetIdempotentAnswers(tx: Queryable, owner: Owner, conversation
        AND EXISTS (SELECT 1 FROM unnest($3::text[]) AS needle WHERE strpos(body, needle) > 0)`,
     [owner.accountId, owner.environment, needles],
   );
-  const routes = await tx.query<{ route: string }>(`SELECT DISTINCT route FROM idempotency_keys WHERE key_id IN (${keys}) AND route LIKE 'POST /v1/customers/%'`, [
-    owner.accountId,
-    owner.environment,
-  ]);
+  const routes = await tx.query<{ route: string }>(
+    `SELECT DISTINCT route FROM idempotency_keys WHERE key_id IN (${keys}) AND route LIKE 'POST /v1/customers/%'`,
+    [owner.accountId, owner.environment],
+  );
   const naming = routes.map((row) => row.route).filter((route) => customerOfRoute(route) === customerRef);
-  if (naming.length > 0) await tx.query(`DELETE FROM idempotency_keys WHERE key_id IN (${keys}) AND route = ANY($3::text[])`, [owner.accountId, owner.environment, naming]);
+  if (naming.length > 0)
+    await tx.query(`DELETE FROM idempotency_keys WHERE key_id IN (${keys}) AND route = ANY($3::text[])`, [
+      owner.accountId,
+      owner.environment,
+      naming,
+    ]);
 }
 
 /** The customer a `POST /v1/customers/{customer_ref}/…` route names, as the path's escapes decode. */
@@ -161,7 +213,10 @@ export async function purgeForgetNotices(sql: Sql, now: Date): Promise<number> {
        WHERE type = 'customer.forgotten' AND created_at < $1 AND NOT (data ? 'redacted') RETURNING id`,
       [new Date(now.getTime() - FORGET_NOTICE_KEPT_MS)],
     );
-    await rewriteDeliveries(tx, purged.map((row) => row.id));
+    await rewriteDeliveries(
+      tx,
+      purged.map((row) => row.id),
+    );
     return purged.length;
   });
 }
@@ -172,7 +227,9 @@ export function purgeForgetNoticesHourly(sql: Sql, now: () => Date, logger: Logg
   return async (_ctx, next) => {
     if (now().getTime() - purgedAt >= PURGE_EVERY_MS) {
       purgedAt = now().getTime();
-      void purgeForgetNotices(sql, now()).catch((error: unknown) => logger.warn({ err: error }, 'purging customer.forgotten notices failed; tried again in an hour'));
+      void purgeForgetNotices(sql, now()).catch((error: unknown) =>
+        logger.warn({ err: error }, 'purging customer.forgotten notices failed; tried again in an hour'),
+      );
     }
     await next();
   };

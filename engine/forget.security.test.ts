@@ -10,7 +10,8 @@ import { DRIVERS, request, startEngine, type TestEngine } from '../test/stack.ts
  */
 describe.each(DRIVERS.slice(0, 1))('nothing new reaches a forgotten conversation on $name', (driver) => {
   let engine: TestEngine;
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
 
   beforeAll(async () => {
     engine = await startEngine(driver);
@@ -30,7 +31,9 @@ describe.each(DRIVERS.slice(0, 1))('nothing new reaches a forgotten conversation
 
   it('refuses a survey answer for a forgotten conversation (404), keeping neither its comment nor an event', async () => {
     const id = await forgottenConversation('cust-late-survey');
-    const response = await api(`/v1/conversations/${id}/survey`, { body: { rating: 1, comment: 'Quetzalcoatl parcel never came' } });
+    const response = await api(`/v1/conversations/${id}/survey`, {
+      body: { rating: 1, comment: 'Quetzalcoatl parcel never came' },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(404);
     expect(response.body.error.code).toBe('not_found');
     expect(await mentions(engine.sql, ['Quetzalcoatl parcel'])).toEqual([]);
@@ -41,10 +44,17 @@ describe.each(DRIVERS.slice(0, 1))('nothing new reaches a forgotten conversation
     const form = new FormData();
     form.append('conversation_id', id);
     form.append('file', new Blob([new Uint8Array(pngOf(32, 32))], { type: 'image/png' }), 'late.png');
-    const response = await fetch(`${engine.url}/v1/media`, { method: 'POST', body: form, headers: { authorization: `Bearer ${engine.apiKey}` } });
+    const response = await fetch(`${engine.url}/v1/media`, {
+      method: 'POST',
+      body: form,
+      headers: { authorization: `Bearer ${engine.apiKey}` },
+    });
     expect(response.status).toBe(404);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('not_found');
-    const [{ count } = { count: -1 }] = await engine.sql.query<{ count: number }>('SELECT count(*)::int AS count FROM media WHERE conversation_id = $1', [id]);
+    const [{ count } = { count: -1 }] = await engine.sql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM media WHERE conversation_id = $1',
+      [id],
+    );
     expect(count).toBe(0);
   });
 });

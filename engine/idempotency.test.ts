@@ -10,10 +10,19 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
   let engine: TestEngine;
   let now = new Date('2026-01-01T10:00:00Z');
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
   const feed = async (token = engine.apiKey) =>
-    (await request(`${engine.url}/v1/events?limit=1000`, { token })).body.events as { id: string; type: string; conversation_id: string; data: Record<string, unknown> }[];
-  const withKey = (key: string, options: Parameters<typeof request>[1] = {}) => ({ ...options, headers: { 'idempotency-key': key, ...options.headers } });
+    (await request(`${engine.url}/v1/events?limit=1000`, { token })).body.events as {
+      id: string;
+      type: string;
+      conversation_id: string;
+      data: Record<string, unknown>;
+    }[];
+  const withKey = (key: string, options: Parameters<typeof request>[1] = {}) => ({
+    ...options,
+    headers: { 'idempotency-key': key, ...options.headers },
+  });
   const kept = (keyId: string, key: string) =>
     engine.sql.query<{ route: string; state: string; status: number | null; request_sha256: string }>(
       'SELECT route, state, status, request_sha256 FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 ORDER BY route',
@@ -43,7 +52,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
 
     const after = await feed();
     expect(after.slice(0, before.length)).toEqual(before);
-    expect(after.slice(before.length)).toEqual([expect.objectContaining({ type: 'conversation.opened', conversation_id: first.body.id })]);
+    expect(after.slice(before.length)).toEqual([
+      expect.objectContaining({ type: 'conversation.opened', conversation_id: first.body.id }),
+    ]);
   });
 
   it('refuses the same key with a different body with 422 idempotency_key_reused, storing nothing', async () => {
@@ -71,16 +82,22 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
   it('opens one conversation for many concurrent requests with the same key; the others get the replay or 409', async () => {
     const key = randomUUID();
     const before = await feed();
-    const responses = await Promise.all(Array.from({ length: 8 }, () => api('/v1/conversations', withKey(key, { body: { customer_ref: 'concurrent' } }))));
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, () => api('/v1/conversations', withKey(key, { body: { customer_ref: 'concurrent' } }))),
+    );
 
-    const ran = responses.filter((response) => response.status === 201 && response.headers.get('idempotent-replayed') === null);
+    const ran = responses.filter(
+      (response) => response.status === 201 && response.headers.get('idempotent-replayed') === null,
+    );
     expect(ran).toHaveLength(1);
     const id = ran[0]!.body.id as string;
     for (const response of responses) {
       if (response.status === 201) expect(response.body).toEqual(ran[0]!.body);
       else expect(response).toMatchObject({ status: 409, body: { error: { code: 'idempotency_key_in_use' } } });
     }
-    expect((await feed()).slice(before.length)).toEqual([expect.objectContaining({ type: 'conversation.opened', conversation_id: id })]);
+    expect((await feed()).slice(before.length)).toEqual([
+      expect.objectContaining({ type: 'conversation.opened', conversation_id: id }),
+    ]);
   });
 
   describe('while the first request is still running', () => {
@@ -108,7 +125,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
       expect(retry.status).toBe(409);
       expect(retry.body).toEqual({ error: { code: 'idempotency_key_in_use', message: expect.any(String) } });
       expect(await feed()).toEqual(before);
-      expect(await kept(keyId, key)).toEqual([{ route: OPEN_ROUTE, state: 'running', status: null, request_sha256: sha256(rawBody) }]);
+      expect(await kept(keyId, key)).toEqual([
+        { route: OPEN_ROUTE, state: 'running', status: null, request_sha256: sha256(rawBody) },
+      ]);
     });
 
     it('treats a running first request older than 60 s as abandoned and lets the retry run', async () => {
@@ -121,8 +140,12 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
       expect(retry.status).toBe(201);
       expect(retry.body.customer_ref).toBe('in-flight');
       expect(retry.headers.get('idempotent-replayed')).toBeNull();
-      expect((await feed()).slice(before.length)).toEqual([expect.objectContaining({ type: 'conversation.opened', conversation_id: retry.body.id })]);
-      expect(await kept(keyId, key)).toEqual([{ route: OPEN_ROUTE, state: 'done', status: 201, request_sha256: sha256(rawBody) }]);
+      expect((await feed()).slice(before.length)).toEqual([
+        expect.objectContaining({ type: 'conversation.opened', conversation_id: retry.body.id }),
+      ]);
+      expect(await kept(keyId, key)).toEqual([
+        { route: OPEN_ROUTE, state: 'done', status: 201, request_sha256: sha256(rawBody) },
+      ]);
 
       // The retry's answer is now the one kept.
       const again = await request(`${engine.url}/v1/conversations`, withKey(key, { token: apiKey, rawBody }));
@@ -139,11 +162,19 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
       expect(opened.status).toBe(201);
       const before = await feed();
 
-      const sent = await api(`/v1/conversations/${opened.body.id}/messages`, withKey(key, { body: { text: 'How do I return an item?' } }));
+      const sent = await api(
+        `/v1/conversations/${opened.body.id}/messages`,
+        withKey(key, { body: { text: 'How do I return an item?' } }),
+      );
       expect(sent.status).toBe(200);
       expect(sent.headers.get('idempotent-replayed')).toBeNull();
-      expect(sent.body).toMatchObject({ conversation_id: opened.body.id, events: [expect.objectContaining({ type: 'conversation.reply' })] });
-      expect((await feed()).slice(before.length).map((event) => event.id)).toEqual(sent.body.events.map((event: { id: string }) => event.id));
+      expect(sent.body).toMatchObject({
+        conversation_id: opened.body.id,
+        events: [expect.objectContaining({ type: 'conversation.reply' })],
+      });
+      expect((await feed()).slice(before.length).map((event) => event.id)).toEqual(
+        sent.body.events.map((event: { id: string }) => event.id),
+      );
     });
 
     it('runs the same key afresh with another API key of the same account', async () => {
@@ -158,7 +189,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
       expect(second.status).toBe(201);
       expect(second.headers.get('idempotent-replayed')).toBeNull();
       expect(second.body.id).not.toBe(first.body.id);
-      expect((await feed()).slice(before.length)).toEqual([expect.objectContaining({ type: 'conversation.opened', conversation_id: second.body.id })]);
+      expect((await feed()).slice(before.length)).toEqual([
+        expect.objectContaining({ type: 'conversation.opened', conversation_id: second.body.id }),
+      ]);
 
       // Each credential replays its own first answer.
       const firstAgain = await api('/v1/conversations', withKey(key, { body }));
@@ -190,7 +223,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
     expect(expired.status).toBe(201);
     expect(expired.headers.get('idempotent-replayed')).toBeNull();
     expect(expired.body.id).not.toBe(first.body.id);
-    expect((await feed()).slice(before.length)).toEqual([expect.objectContaining({ type: 'conversation.opened', conversation_id: expired.body.id })]);
+    expect((await feed()).slice(before.length)).toEqual([
+      expect.objectContaining({ type: 'conversation.opened', conversation_id: expired.body.id }),
+    ]);
   });
 
   it('never keeps a secret: a replayed answer withholds the token it carried, and the record holds none', async () => {
@@ -202,7 +237,10 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
     const again = await api(`/v1/conversations/${id}/voice-sessions`, withKey(key, { body: {} }));
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual({ ...first.body, token: WITHHELD });
-    const stored = await engine.sql.query<{ body: string }>('SELECT body FROM idempotency_keys WHERE idempotency_key = $1', [key]);
+    const stored = await engine.sql.query<{ body: string }>(
+      'SELECT body FROM idempotency_keys WHERE idempotency_key = $1',
+      [key],
+    );
     expect(stored[0]!.body).not.toContain(first.body.token);
     expect(stored[0]!.body).not.toMatch(/vst_|wst_|whsec_/);
   });
@@ -210,7 +248,8 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
   it('deletes records older than a day on its own, without waiting for the same key to come back, and keeps younger ones, which still replay', async () => {
     const old = randomUUID();
     const young = randomUUID();
-    const exists = async (key: string) => (await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).length === 1;
+    const exists = async (key: string) =>
+      (await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key])).length === 1;
     const start = new Date('2026-03-01T08:00:00Z');
     now = start;
     await api('/v1/conversations', withKey(old, { body: { customer_ref: 'forgotten' } }));
@@ -275,7 +314,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
     // A different message_id is a new message and gets answered again.
     const next = await api(path, { body: { ...body, message_id: randomUUID() } });
     expect(next.status).toBe(200);
-    expect((await feed()).slice(before.length).map((event) => event.id)).toEqual(next.body.events.map((event: { id: string }) => event.id));
+    expect((await feed()).slice(before.length).map((event) => event.id)).toEqual(
+      next.body.events.map((event: { id: string }) => event.id),
+    );
     expect(next.body.events[0].id).not.toBe(first.body.events[0].id);
   });
 
@@ -288,7 +329,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
       const before = await feed();
       const response = await api('/v1/conversations', withKey(key, { body: { customer_ref: 'malformed-key' } }));
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ error: { code: 'invalid_request', message: expect.stringContaining('Idempotency-Key') } });
+      expect(response.body).toEqual({
+        error: { code: 'invalid_request', message: expect.stringContaining('Idempotency-Key') },
+      });
       expect(await feed()).toEqual(before);
       const rows = await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = $1', [key]);
       expect(rows).toHaveLength(0);
@@ -319,7 +362,9 @@ describe.each(DRIVERS)('Idempotency-Key on $name', (driver) => {
 
     const malformed = await api('/v1/me', withKey('not a valid key'));
     expect(malformed.status).toBe(200);
-    const rows = await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = ANY($1)', [[key, 'not a valid key']]);
+    const rows = await engine.sql.query('SELECT 1 FROM idempotency_keys WHERE idempotency_key = ANY($1)', [
+      [key, 'not a valid key'],
+    ]);
     expect(rows).toHaveLength(0);
   });
 });

@@ -18,7 +18,8 @@ const SECRET_VALUE = /^(whsec_|wst_|vst_|service_(test|live)_|pk_(test|live)_)/;
 export function withoutSecrets(value: unknown): unknown {
   if (typeof value === 'string') return SECRET_VALUE.test(value) ? WITHHELD : value;
   if (Array.isArray(value)) return value.map(withoutSecrets);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutSecrets(inner)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, withoutSecrets(inner)]));
   return value;
 }
 
@@ -35,7 +36,10 @@ export interface IdempotencyOptions {
  */
 async function fingerprint(ctx: Parameters<Middleware<EngineState>>[0], multipartLimit: number): Promise<string> {
   const hash = () => createHash('sha256');
-  if (!ctx.is('multipart/form-data')) return hash().update(await readRawBody(ctx, MESSAGE_BODY_LIMIT)).digest('hex');
+  if (!ctx.is('multipart/form-data'))
+    return hash()
+      .update(await readRawBody(ctx, MESSAGE_BODY_LIMIT))
+      .digest('hex');
   try {
     const form = await readMultipart(ctx, multipartLimit);
     const fields = Object.entries(form.fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -43,7 +47,9 @@ async function fingerprint(ctx: Parameters<Middleware<EngineState>>[0], multipar
     return hash().update(JSON.stringify({ fields, files })).digest('hex');
   } catch (error) {
     if (!(error instanceof ParleyError) || error.code === 'payload_too_large') throw error;
-    return hash().update(await readRawBody(ctx, multipartLimit)).digest('hex');
+    return hash()
+      .update(await readRawBody(ctx, multipartLimit))
+      .digest('hex');
   }
 }
 
@@ -55,7 +61,11 @@ async function fingerprint(ctx: Parameters<Middleware<EngineState>>[0], multipar
  * token) is never kept: the replay shows WITHHELD in its place. Records older than a day are
  * deleted once an hour.
  */
-export function idempotency(sql: Sql, now: () => Date, { multipartLimit = MESSAGE_BODY_LIMIT }: IdempotencyOptions = {}): Middleware<EngineState> {
+export function idempotency(
+  sql: Sql,
+  now: () => Date,
+  { multipartLimit = MESSAGE_BODY_LIMIT }: IdempotencyOptions = {},
+): Middleware<EngineState> {
   let prunedAt = 0;
   return async (ctx, next) => {
     if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
@@ -64,7 +74,8 @@ export function idempotency(sql: Sql, now: () => Date, { multipartLimit = MESSAG
     }
     const key = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !key) return next();
-    if (!KEY_PATTERN.test(key)) throw new ParleyError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters.');
+    if (!KEY_PATTERN.test(key))
+      throw new ParleyError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters.');
     // The largest body any route takes; the route's own limit is checked when it reads the body.
     const requestHash = await fingerprint(ctx, multipartLimit);
     const route = `${ctx.method} ${ctx.path}`;
@@ -87,11 +98,22 @@ export function idempotency(sql: Sql, now: () => Date, { multipartLimit = MESSAG
         'SELECT request_sha256, state, status, body FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3',
         [keyId, key, route],
       );
-      if (!first) throw new ParleyError('idempotency_key_in_use', 'A request with this Idempotency-Key is being settled; retry in a moment.');
+      if (!first)
+        throw new ParleyError(
+          'idempotency_key_in_use',
+          'A request with this Idempotency-Key is being settled; retry in a moment.',
+        );
       if (first.request_sha256 !== requestHash) {
-        throw new ParleyError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body. Use a new key for a new request.');
+        throw new ParleyError(
+          'idempotency_key_reused',
+          'This Idempotency-Key was used with a different request body. Use a new key for a new request.',
+        );
       }
-      if (first.state === 'running') throw new ParleyError('idempotency_key_in_use', 'The first request with this Idempotency-Key is still running; retry after it finishes.');
+      if (first.state === 'running')
+        throw new ParleyError(
+          'idempotency_key_in_use',
+          'The first request with this Idempotency-Key is still running; retry after it finishes.',
+        );
       ctx.status = first.status;
       ctx.type = 'application/json';
       ctx.body = first.body ?? '';
@@ -102,15 +124,15 @@ export function idempotency(sql: Sql, now: () => Date, { multipartLimit = MESSAG
     // Both match this claim's time too: a slow first request that a retry took over as abandoned
     // must not overwrite or delete the retry's record.
     const keep = (status: number, body: unknown) =>
-      sql.query("UPDATE idempotency_keys SET state = 'done', status = $5, body = $6 WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4", [
-        keyId,
-        key,
-        route,
-        at,
-        status,
-        body === undefined ? null : JSON.stringify(withoutSecrets(body)),
-      ]);
-    const forget = () => sql.query('DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4', [keyId, key, route, at]);
+      sql.query(
+        "UPDATE idempotency_keys SET state = 'done', status = $5, body = $6 WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4",
+        [keyId, key, route, at, status, body === undefined ? null : JSON.stringify(withoutSecrets(body))],
+      );
+    const forget = () =>
+      sql.query(
+        'DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4',
+        [keyId, key, route, at],
+      );
     try {
       await next();
     } catch (error) {

@@ -1,6 +1,15 @@
 /** The engine's door: build it, and the store functions a host needs to seed accounts. */
 export { createEngine, ENGINE_MIGRATIONS, type Engine, type EngineDeps } from './app.ts';
-export { createAccount, issueApiKey, revokeApiKey, findAccount, generateApiKey, apiKeyExists, findCallerByKey, setAccountRateLimit } from './store/accounts.ts';
+export {
+  createAccount,
+  issueApiKey,
+  revokeApiKey,
+  findAccount,
+  generateApiKey,
+  apiKeyExists,
+  findCallerByKey,
+  setAccountRateLimit,
+} from './store/accounts.ts';
 export { addKnowledgeDocument } from './store/knowledge.ts';
 export { defineAction, setSandboxFixture } from './store/actions.ts';
 export { ActionDefinition } from './brain/actions.ts';

@@ -24,7 +24,8 @@ describe('npm run engine:knowledge', () => {
       'SELECT id, title, body, url, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
       [accountId],
     );
-  const runCli = (...args: string[]) => runNodeScript('engine/knowledge-cli.ts', args, { DATABASE_URL: database.url, DATA_DIR: dataDir });
+  const runCli = (...args: string[]) =>
+    runNodeScript('engine/knowledge-cli.ts', args, { DATABASE_URL: database.url, DATA_DIR: dataDir });
 
   beforeAll(async () => {
     database = await createScratchDatabase();
@@ -42,7 +43,10 @@ describe('npm run engine:knowledge', () => {
   });
 
   it('imports every markdown file of the folder unapproved: the title from front matter, the first heading or the file name, the url from front matter', async () => {
-    await writeFile(join(articles, 'engraving.md'), '---\nurl: https://shop.example/help/engraving\n---\n# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.\n');
+    await writeFile(
+      join(articles, 'engraving.md'),
+      '---\nurl: https://shop.example/help/engraving\n---\n# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.\n',
+    );
     await writeFile(join(articles, 'gift-cards.md'), '---\ntitle: "Gift cards"\n---\nGift cards never expire.\n');
     await writeFile(join(articles, 'repairs.md'), 'We repair watches within two weeks.\r\n');
     await writeFile(join(articles, 'notes.txt'), 'Not markdown: left alone.');
@@ -52,9 +56,30 @@ describe('npm run engine:knowledge', () => {
     expect(stdout).toMatch(/^added +doc_\w+ engraving\.md "Engraving" \(not approved\)$/m);
     expect(stdout).toMatch(/3 added, 0 updated, 0 unchanged in acc_\w+\. 3 not approved/);
     expect(await documents()).toEqual([
-      { id: expect.stringMatching(/^doc_/), source: 'engraving.md', title: 'Engraving', body: '# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.', url: 'https://shop.example/help/engraving', approved: false },
-      { id: expect.stringMatching(/^doc_/), source: 'gift-cards.md', title: 'Gift cards', body: 'Gift cards never expire.', url: null, approved: false },
-      { id: expect.stringMatching(/^doc_/), source: 'repairs.md', title: 'repairs', body: 'We repair watches within two weeks.', url: null, approved: false },
+      {
+        id: expect.stringMatching(/^doc_/),
+        source: 'engraving.md',
+        title: 'Engraving',
+        body: '# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.',
+        url: 'https://shop.example/help/engraving',
+        approved: false,
+      },
+      {
+        id: expect.stringMatching(/^doc_/),
+        source: 'gift-cards.md',
+        title: 'Gift cards',
+        body: 'Gift cards never expire.',
+        url: null,
+        approved: false,
+      },
+      {
+        id: expect.stringMatching(/^doc_/),
+        source: 'repairs.md',
+        title: 'repairs',
+        body: 'We repair watches within two weeks.',
+        url: null,
+        approved: false,
+      },
     ]);
   }, 60_000);
 
@@ -68,7 +93,11 @@ describe('npm run engine:knowledge', () => {
     expect(again.stdout).toMatch(/0 added, 1 updated, 2 unchanged/);
     const after = await documents();
     expect(after.map((document) => document.id)).toEqual(before.map((document) => document.id));
-    expect(after.find((document) => document.source === 'repairs.md')).toMatchObject({ title: 'Repairs', body: '# Repairs\n\nWe repair watches within ten days.', approved: false });
+    expect(after.find((document) => document.source === 'repairs.md')).toMatchObject({
+      title: 'Repairs',
+      body: '# Repairs\n\nWe repair watches within ten days.',
+      approved: false,
+    });
     // An unchanged file keeps its document's approval.
     expect(after.find((document) => document.source === 'gift-cards.md')).toMatchObject({ approved: true });
 
@@ -81,14 +110,28 @@ describe('npm run engine:knowledge', () => {
   it.each([
     ['without --account', ['--dir', '.'], 2, /--account and --dir/],
     ['with an unknown option', ['--account', 'acc_x', '--dir', '.', '--force'], 2, /Unknown option '--force'/],
-    ['for an account that does not exist', ['--account', 'acc_nobody', '--dir', 'ARTICLES'], 1, /No account acc_nobody/],
-    ['for a folder that does not exist', ['--account', 'ACCOUNT', '--dir', '/nonexistent/folder'], 1, /Cannot read the folder/],
-  ])('refuses to run %s', async (_what, args, status, message) => {
-    const resolved = args.map((arg) => (arg === 'ARTICLES' ? articles : arg === 'ACCOUNT' ? accountId : arg));
-    const { code, stderr } = await runCli(...resolved);
-    expect(code).toBe(status);
-    expect(stderr).toMatch(message);
-  }, 60_000);
+    [
+      'for an account that does not exist',
+      ['--account', 'acc_nobody', '--dir', 'ARTICLES'],
+      1,
+      /No account acc_nobody/,
+    ],
+    [
+      'for a folder that does not exist',
+      ['--account', 'ACCOUNT', '--dir', '/nonexistent/folder'],
+      1,
+      /Cannot read the folder/,
+    ],
+  ])(
+    'refuses to run %s',
+    async (_what, args, status, message) => {
+      const resolved = args.map((arg) => (arg === 'ARTICLES' ? articles : arg === 'ACCOUNT' ? accountId : arg));
+      const { code, stderr } = await runCli(...resolved);
+      expect(code).toBe(status);
+      expect(stderr).toMatch(message);
+    },
+    60_000,
+  );
 
   it('imports nothing when one file is not a valid document, and says which and why', async () => {
     const before = await documents();

@@ -20,7 +20,9 @@ const USAGE = 'Usage: npm run engine:knowledge -- --account acc_… --dir <folde
 
 let values: { account?: string | undefined; dir?: string | undefined; approve?: boolean | undefined };
 try {
-  ({ values } = parseArgs({ options: { account: { type: 'string' }, dir: { type: 'string' }, approve: { type: 'boolean', default: false } } }));
+  ({ values } = parseArgs({
+    options: { account: { type: 'string' }, dir: { type: 'string' }, approve: { type: 'boolean', default: false } },
+  }));
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -60,8 +62,12 @@ async function readFolder(folder: string): Promise<{ files: KnowledgeFile[]; pro
     if (!(await stat(join(folder, name))).isFile()) continue;
     const { source, input } = readDocument(name, await readFile(join(folder, name), 'utf8'));
     const parsed = CreateKnowledgeRequest.safeParse(input);
-    if (parsed.success) files.push({ source, title: parsed.data.title, body: parsed.data.body, url: parsed.data.url ?? null });
-    else problems.push(`${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'file'}: ${issue.message}`).join('; ')}`);
+    if (parsed.success)
+      files.push({ source, title: parsed.data.title, body: parsed.data.body, url: parsed.data.url ?? null });
+    else
+      problems.push(
+        `${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'file'}: ${issue.message}`).join('; ')}`,
+      );
   }
   return { files, problems };
 }
@@ -75,7 +81,9 @@ try {
   process.exit(1);
 }
 if (read.problems.length > 0) {
-  process.stderr.write(`Nothing was imported; these files are not valid documents:\n${read.problems.map((problem) => `  ${problem}\n`).join('')}`);
+  process.stderr.write(
+    `Nothing was imported; these files are not valid documents:\n${read.problems.map((problem) => `  ${problem}\n`).join('')}`,
+  );
   process.exit(1);
 }
 if (read.files.length === 0) {
@@ -83,7 +91,11 @@ if (read.files.length === 0) {
   process.exit(1);
 }
 
-const sql = await openSql({ databaseUrl: process.env['DATABASE_URL'] || undefined, dataDir: dataFolder(process.env['DATA_DIR'] ?? './.data', 'engine'), schema: 'engine' });
+const sql = await openSql({
+  databaseUrl: process.env['DATABASE_URL'] || undefined,
+  dataDir: dataFolder(process.env['DATA_DIR'] ?? './.data', 'engine'),
+  schema: 'engine',
+});
 try {
   await migrate(sql, ENGINE_MIGRATIONS);
   const accountId = values.account;
@@ -97,10 +109,14 @@ try {
       const { document, outcome } = await importKnowledgeDocument(tx, accountId, { ...file, approve }, now);
       counts[outcome]++;
       if (!document.approved) waiting++;
-      process.stdout.write(`${outcome.padEnd(9)} ${document.id} ${basename(file.source)} "${document.title}"${document.approved ? ' (approved)' : ' (not approved)'}\n`);
+      process.stdout.write(
+        `${outcome.padEnd(9)} ${document.id} ${basename(file.source)} "${document.title}"${document.approved ? ' (approved)' : ' (not approved)'}\n`,
+      );
     }
   });
-  process.stdout.write(`${counts.added} added, ${counts.updated} updated, ${counts.unchanged} unchanged in ${accountId}.${waiting ? ` ${waiting} not approved: approve them (POST /v1/knowledge/{id}/approve, or import again with --approve) before they answer customers.` : ''}\n`);
+  process.stdout.write(
+    `${counts.added} added, ${counts.updated} updated, ${counts.unchanged} unchanged in ${accountId}.${waiting ? ` ${waiting} not approved: approve them (POST /v1/knowledge/{id}/approve, or import again with --approve) before they answer customers.` : ''}\n`,
+  );
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exitCode = 1;

@@ -2,10 +2,27 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSql, type Sql } from '../shared/server/index.ts';
-import { closeServer, dropSchemas, DRIVERS, logger, POSTGRES_URL, request, startEngine, uniqueSchemaPrefix, type TestEngine } from '../test/stack.ts';
+import {
+  closeServer,
+  dropSchemas,
+  DRIVERS,
+  logger,
+  POSTGRES_URL,
+  request,
+  startEngine,
+  uniqueSchemaPrefix,
+  type TestEngine,
+} from '../test/stack.ts';
 import { shopKnowledge } from '../test/shop-fixtures.ts';
 import { insertKnowledgeDocument } from './store/knowledge.ts';
-import { addKnowledgeDocument, createAccount, createEngine, issueApiKey, setAccountRateLimit, type Engine } from './index.ts';
+import {
+  addKnowledgeDocument,
+  createAccount,
+  createEngine,
+  issueApiKey,
+  setAccountRateLimit,
+  type Engine,
+} from './index.ts';
 
 /** A topic the shop's own articles never mention, so an answer about it can only come from the document made here. */
 const ENGRAVING = {
@@ -17,22 +34,38 @@ const ENGRAVING_QUESTION = 'How does engraving a watch work?';
 /** The text of the AI's reply to `question`, asked in a new conversation with `key`. */
 async function replyTo(url: string, key: string, question: string): Promise<string> {
   const opened = await request(`${url}/v1/conversations`, { token: key, body: { customer_ref: 'knowledge-customer' } });
-  const sent = await request(`${url}/v1/conversations/${opened.body.id}/messages`, { token: key, body: { text: question } });
+  const sent = await request(`${url}/v1/conversations/${opened.body.id}/messages`, {
+    token: key,
+    body: { text: question },
+  });
   expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-  return (sent.body.events as { type: string; data: { text?: string } }[]).find((event) => event.type === 'conversation.reply')?.data.text ?? '';
+  return (
+    (sent.body.events as { type: string; data: { text?: string } }[]).find(
+      (event) => event.type === 'conversation.reply',
+    )?.data.text ?? ''
+  );
 }
 
 describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
   let engine: TestEngine;
   let otherAccountKey: string;
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
   const ask = (question: string) => replyTo(engine.url, engine.apiKey, question);
   const add = async (body: object = ENGRAVING) => {
     const response = await api('/v1/knowledge', { body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
-    return response.body as { id: string; approved: boolean; title: string; body: string; url: string | null; updated_at: string };
+    return response.body as {
+      id: string;
+      approved: boolean;
+      title: string;
+      body: string;
+      url: string | null;
+      updated_at: string;
+    };
   };
-  const stored = async () => (await engine.sql.query<{ count: number }>('SELECT count(*)::int AS count FROM knowledge_documents'))[0]!.count;
+  const stored = async () =>
+    (await engine.sql.query<{ count: number }>('SELECT count(*)::int AS count FROM knowledge_documents'))[0]!.count;
 
   beforeAll(async () => {
     engine = await startEngine(driver);
@@ -42,7 +75,14 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
 
   it('adds a document unapproved, which answers no one until it is approved, and then answers the next question', async () => {
     const document = await add();
-    expect(document).toMatchObject({ id: expect.stringMatching(/^doc_/), title: 'Engraving', approved: false, approved_at: null, url: null, source: null });
+    expect(document).toMatchObject({
+      id: expect.stringMatching(/^doc_/),
+      title: 'Engraving',
+      approved: false,
+      approved_at: null,
+      url: null,
+      source: null,
+    });
     expect(await ask(ENGRAVING_QUESTION)).not.toContain('15 euros');
 
     const approved = await api(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
@@ -59,9 +99,16 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     await api(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
     expect(await ask(ENGRAVING_QUESTION)).toContain('15 euros');
 
-    const changed = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { body: ENGRAVING.body.replace('15 euros', '19 euros') } });
+    const changed = await api(`/v1/knowledge/${document.id}`, {
+      method: 'PATCH',
+      body: { body: ENGRAVING.body.replace('15 euros', '19 euros') },
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ approved: false, approved_at: null, body: expect.stringContaining('19 euros') });
+    expect(changed.body).toMatchObject({
+      approved: false,
+      approved_at: null,
+      body: expect.stringContaining('19 euros'),
+    });
     const unapproved = await ask(ENGRAVING_QUESTION);
     expect(unapproved).not.toContain('15 euros');
     expect(unapproved).not.toContain('19 euros');
@@ -73,11 +120,17 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     const same = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { title: 'Engraving' } });
     expect(same.body).toMatchObject({ approved: true });
     // A new address is a change; null takes the address away (also a change).
-    const linked = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { url: 'https://shop.example/engraving' } });
+    const linked = await api(`/v1/knowledge/${document.id}`, {
+      method: 'PATCH',
+      body: { url: 'https://shop.example/engraving' },
+    });
     expect(linked.body).toMatchObject({ url: 'https://shop.example/engraving', approved: false });
     await api(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
     expect(await ask(ENGRAVING_QUESTION)).toContain('(https://shop.example/engraving)');
-    expect((await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { url: null } })).body).toMatchObject({ url: null, approved: false });
+    expect((await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { url: null } })).body).toMatchObject({
+      url: null,
+      approved: false,
+    });
     await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
   });
 
@@ -92,11 +145,19 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
   });
 
   it('lists the documents oldest first, page by page with a cursor, and by approval', async () => {
-    const all = (await api('/v1/knowledge?limit=100')).body as { documents: { id: string; approved: boolean }[]; next: string | null; has_more: boolean };
+    const all = (await api('/v1/knowledge?limit=100')).body as {
+      documents: { id: string; approved: boolean }[];
+      next: string | null;
+      has_more: boolean;
+    };
     // The shop's own articles, approved by the test stack.
     expect(all.documents.length).toBeGreaterThan(0);
     expect(all.documents.every((document) => document.approved)).toBe(true);
-    const added = [await add({ title: 'Paging one', body: 'One.' }), await add({ title: 'Paging two', body: 'Two.' }), await add({ title: 'Paging three', body: 'Three.' })];
+    const added = [
+      await add({ title: 'Paging one', body: 'One.' }),
+      await add({ title: 'Paging two', body: 'Two.' }),
+      await add({ title: 'Paging three', body: 'Three.' }),
+    ];
 
     const ids: string[] = [];
     let after: string | undefined;
@@ -109,11 +170,19 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     }
     expect(ids).toEqual([...all.documents.map((document) => document.id), ...added.map((document) => document.id)]);
     // A page after the last: empty, its next the cursor sent.
-    expect((await api(`/v1/knowledge?after=${ids.at(-1)}`)).body).toEqual({ documents: [], next: ids.at(-1), has_more: false });
+    expect((await api(`/v1/knowledge?after=${ids.at(-1)}`)).body).toEqual({
+      documents: [],
+      next: ids.at(-1),
+      has_more: false,
+    });
 
-    const unapproved = (await api('/v1/knowledge?approved=false')).body.documents.map((document: { id: string }) => document.id);
+    const unapproved = (await api('/v1/knowledge?approved=false')).body.documents.map(
+      (document: { id: string }) => document.id,
+    );
     expect(unapproved).toEqual(added.map((document) => document.id));
-    const approved = (await api('/v1/knowledge?approved=true&limit=100')).body.documents.map((document: { id: string }) => document.id);
+    const approved = (await api('/v1/knowledge?approved=true&limit=100')).body.documents.map(
+      (document: { id: string }) => document.id,
+    );
     expect(approved).toEqual(all.documents.map((document) => document.id));
     for (const document of added) await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
   });
@@ -123,11 +192,14 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     // One instant for all (an import, a seed): the ids are random, the order must not be.
     const at = new Date('2026-11-24T09:00:00.000Z');
     const titles = Array.from({ length: 12 }, (_, index) => `Same instant ${String(index).padStart(2, '0')}`);
-    for (const title of titles) await insertKnowledgeDocument(engine.sql, account.accountId, { title, body: title, approved: true }, at);
+    for (const title of titles)
+      await insertKnowledgeDocument(engine.sql, account.accountId, { title, body: title, approved: true }, at);
     const listed: string[] = [];
     let after: string | undefined;
     for (let page = 0; page < 10; page++) {
-      const response = await request(`${engine.url}/v1/knowledge?limit=5${after ? `&after=${after}` : ''}`, { token: account.key });
+      const response = await request(`${engine.url}/v1/knowledge?limit=5${after ? `&after=${after}` : ''}`, {
+        token: account.key,
+      });
       expect(response.status).toBe(200);
       listed.push(...response.body.documents.map((document: { title: string }) => document.title));
       after = response.body.next;
@@ -165,11 +237,21 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
 
     const document = await add({ title: 'Unchanged', body: 'Stays as it is.' });
     await api(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
-    for (const body of [{}, { title: '' }, { body: 'x'.repeat(100_001) }, { url: 'ftp://shop.example/file' }, { approved: false }]) {
+    for (const body of [
+      {},
+      { title: '' },
+      { body: 'x'.repeat(100_001) },
+      { url: 'ftp://shop.example/file' },
+      { approved: false },
+    ]) {
       const response = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
-    expect((await api(`/v1/knowledge/${document.id}`)).body).toMatchObject({ title: 'Unchanged', body: 'Stays as it is.', approved: true });
+    expect((await api(`/v1/knowledge/${document.id}`)).body).toMatchObject({
+      title: 'Unchanged',
+      body: 'Stays as it is.',
+      approved: true,
+    });
     await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
   });
 
@@ -185,7 +267,11 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     ];
     const before = await stored();
     for (const [method, path, body] of routes) {
-      for (const token of ['', 'service_test_wrong', engine.apiKey.replace(/.$/, (last) => (last === 'a' ? 'b' : 'a'))]) {
+      for (const token of [
+        '',
+        'service_test_wrong',
+        engine.apiKey.replace(/.$/, (last) => (last === 'a' ? 'b' : 'a')),
+      ]) {
         const response = await request(engine.url + path, { method, token, ...(body ? { body } : {}) });
         expect(response.status, `${method} ${path} with ${token || 'no key'}`).toBe(401);
         expect(response.body.error.code).toBe('unauthorized');
@@ -200,7 +286,8 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     expect((await api(`/v1/knowledge/${document.id}`)).body).toMatchObject({ title: 'Shared', approved: false });
 
     // The documents are the account's: a live key reads, changes and approves what a sandbox key added.
-    const live = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.liveApiKey, ...options });
+    const live = (path: string, options: Parameters<typeof request>[1] = {}) =>
+      request(engine.url + path, { token: engine.liveApiKey, ...options });
     expect((await live(`/v1/knowledge/${document.id}`)).body.title).toBe('Shared');
     expect((await live(`/v1/knowledge/${document.id}/approve`, { method: 'POST' })).body.approved).toBe(true);
     expect((await api(`/v1/knowledge/${document.id}`)).body.approved).toBe(true);
@@ -227,7 +314,8 @@ describe('knowledge changes seen by another engine process on PostgreSQL', () =>
     }
     const accountId = await createAccount(engines[0]!.sql, 'Two processes');
     await setAccountRateLimit(engines[0]!.sql, accountId, 'sandbox', 100_000);
-    for (const document of await shopKnowledge()) await addKnowledgeDocument(engines[0]!.sql, accountId, { ...document, approved: true });
+    for (const document of await shopKnowledge())
+      await addKnowledgeDocument(engines[0]!.sql, accountId, { ...document, approved: true });
     key = (await issueApiKey(engines[0]!.sql, accountId, 'sandbox')).key;
   });
   afterAll(async () => {
@@ -241,7 +329,8 @@ describe('knowledge changes seen by another engine process on PostgreSQL', () =>
 
   it('answers from a document approved through the other process, and stops at once when it is changed or deleted there', async () => {
     const [first, second] = engines as [(typeof engines)[0], (typeof engines)[0]];
-    const onFirst = (path: string, options: Parameters<typeof request>[1] = {}) => request(first.url + path, { token: key, ...options });
+    const onFirst = (path: string, options: Parameters<typeof request>[1] = {}) =>
+      request(first.url + path, { token: key, ...options });
     const document = (await onFirst('/v1/knowledge', { body: ENGRAVING })).body as { id: string };
     // The second process builds its knowledge base now, before the approval.
     expect(await replyTo(second.url, key, ENGRAVING_QUESTION)).not.toContain('15 euros');
@@ -249,7 +338,10 @@ describe('knowledge changes seen by another engine process on PostgreSQL', () =>
     expect(await replyTo(second.url, key, ENGRAVING_QUESTION)).toContain('15 euros');
 
     // A change and a new approval in quick succession, each through the first process, each seen by the second.
-    await onFirst(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { body: ENGRAVING.body.replace('15 euros', '21 euros') } });
+    await onFirst(`/v1/knowledge/${document.id}`, {
+      method: 'PATCH',
+      body: { body: ENGRAVING.body.replace('15 euros', '21 euros') },
+    });
     expect(await replyTo(second.url, key, ENGRAVING_QUESTION)).not.toMatch(/15 euros|21 euros/);
     await onFirst(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
     expect(await replyTo(second.url, key, ENGRAVING_QUESTION)).toContain('21 euros');

@@ -34,11 +34,18 @@ async function startShopServer(): Promise<ShopServer> {
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      void verifyWebhook(shop.secret, incoming.headers['x-service-timestamp'] as string, incoming.headers['x-service-signature'] as string, body, Date.now()).then((problem) => {
+      void verifyWebhook(
+        shop.secret,
+        incoming.headers['x-service-timestamp'] as string,
+        incoming.headers['x-service-signature'] as string,
+        body,
+        Date.now(),
+      ).then((problem) => {
         shop.received.push({ headers: incoming.headers, body, signature: problem ?? 'valid' });
         // A shop refuses what it cannot verify.
         if (problem) return response.writeHead(401).end();
-        const json = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        const json = (status: number, value: unknown) =>
+          response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
         const { data } = JSON.parse(body) as { data: { inputs: { tracking_code: string } } };
         switch (shop.answer) {
           case 'result':
@@ -67,7 +74,9 @@ const PARCEL_ACTION = {
   description: 'Track a parcel',
   parameters: {
     type: 'object',
-    properties: { tracking_code: { type: 'string', description: 'The tracking code', pattern: '\\b[A-Z]{2}\\d{9}[A-Z]{2}\\b' } },
+    properties: {
+      tracking_code: { type: 'string', description: 'The tracking code', pattern: '\\b[A-Z]{2}\\d{9}[A-Z]{2}\\b' },
+    },
     required: ['tracking_code'],
   },
   triggers: [['track', 'parcel']],
@@ -100,26 +109,38 @@ describe('actions with a live URL', () => {
   let main: RunningEngine;
   let liveKey: string;
   let sandboxKey: string;
-  const api = (path: string, options: Parameters<typeof request>[1] = {}, key = liveKey) => request(main.url + path, { token: key, ...options });
+  const api = (path: string, options: Parameters<typeof request>[1] = {}, key = liveKey) =>
+    request(main.url + path, { token: key, ...options });
 
   /** Opens a conversation and asks to track a parcel: gives the conversation and the message's events. */
   const askToTrack = async (key = liveKey, code = 'RR123456785DE', url = main.url) => {
     const opened = await request(`${url}/v1/conversations`, { token: key, body: { customer_ref: 'cus_4711' } });
-    const sent = await request(`${url}/v1/conversations/${opened.body.id}/messages`, { token: key, body: { text: `Please track my parcel ${code}` } });
+    const sent = await request(`${url}/v1/conversations/${opened.body.id}/messages`, {
+      token: key,
+      body: { text: `Please track my parcel ${code}` },
+    });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     return { conversationId: opened.body.id as string, events: sent.body.events as EventBody[] };
   };
   /** The AI's reply in a conversation, once it is in the feed. */
   const replyIn = async (conversationId: string, key = liveKey) => {
     const reply = await until(
-      async () => ((await api('/v1/events?types=conversation.reply&limit=1000', {}, key)).body.events as EventBody[]).find((event) => event.conversation_id === conversationId),
+      async () =>
+        ((await api('/v1/events?types=conversation.reply&limit=1000', {}, key)).body.events as EventBody[]).find(
+          (event) => event.conversation_id === conversationId,
+        ),
       (found) => found !== undefined,
       'the reply after the action',
     );
     return reply!.data.text!;
   };
   const requestRow = async (id: string) =>
-    (await sql.query<{ status: string; result: Record<string, unknown> | null; handled_by: string | null }>('SELECT status, result, handled_by FROM action_requests WHERE id = $1', [id]))[0];
+    (
+      await sql.query<{ status: string; result: Record<string, unknown> | null; handled_by: string | null }>(
+        'SELECT status, result, handled_by FROM action_requests WHERE id = $1',
+        [id],
+      )
+    )[0];
 
   beforeAll(async () => {
     shop = await startShopServer();
@@ -127,10 +148,14 @@ describe('actions with a live URL', () => {
     // Time enough for the shop on a loaded machine; the test of a shop that never answers has its own engine.
     main = await listen(sql, [shop.origin], 10_000);
     const accountId = await createAccount(sql, 'Parcel shop');
-    for (const environment of ['live', 'sandbox'] as const) await setAccountRateLimit(sql, accountId, environment, 100_000);
+    for (const environment of ['live', 'sandbox'] as const)
+      await setAccountRateLimit(sql, accountId, environment, 100_000);
     liveKey = (await issueApiKey(sql, accountId, 'live')).key;
     sandboxKey = (await issueApiKey(sql, accountId, 'sandbox')).key;
-    const defined = await api('/v1/actions/track_parcel', { method: 'PUT', body: { ...PARCEL_ACTION, url: `${shop.origin}/actions/track` } });
+    const defined = await api('/v1/actions/track_parcel', {
+      method: 'PUT',
+      body: { ...PARCEL_ACTION, url: `${shop.origin}/actions/track` },
+    });
     expect(defined.status, JSON.stringify(defined.body)).toBe(201);
     shop.secret = defined.body.secret;
   });
@@ -147,7 +172,11 @@ describe('actions with a live URL', () => {
     shop.received = [];
     const { conversationId, events } = await askToTrack();
     const requested = events.find((event) => event.type === 'conversation.action_request')!;
-    expect(requested.data).toMatchObject({ action: 'track_parcel', inputs: { tracking_code: 'RR123456785DE' }, handled_by: 'url' });
+    expect(requested.data).toMatchObject({
+      action: 'track_parcel',
+      inputs: { tracking_code: 'RR123456785DE' },
+      handled_by: 'url',
+    });
     // The message's answer does not wait for the shop: the reply comes as an event of its own.
     expect(events.some((event) => event.type === 'conversation.reply')).toBe(false);
 
@@ -171,16 +200,34 @@ describe('actions with a live URL', () => {
       customer_ref: 'cus_4711',
     });
     // Recorded as the caller's action-results would be: a second result is refused.
-    expect(await requestRow(requested.data.action_request_id!)).toMatchObject({ status: 'succeeded', handled_by: 'url', result: { state: 'at the depot in Leipzig' } });
-    const again = await api(`/v1/conversations/${conversationId}/action-results`, { body: { action_request_id: requested.data.action_request_id, result: { state: 'lost' } } });
+    expect(await requestRow(requested.data.action_request_id!)).toMatchObject({
+      status: 'succeeded',
+      handled_by: 'url',
+      result: { state: 'at the depot in Leipzig' },
+    });
+    const again = await api(`/v1/conversations/${conversationId}/action-results`, {
+      body: { action_request_id: requested.data.action_request_id, result: { state: 'lost' } },
+    });
     expect(again.status).toBe(409);
   });
 
   it.each([
     ['answers that the action failed', 'failed', /failed\. The reason given was: we know no parcel with that code\./],
-    ['answers with an error status', 'error', /failed\. The reason given was: the service that runs it answered with an error\./],
-    ['answers with something that is not JSON', 'text', /failed\. The reason given was: the service that runs it gave an answer that could not be read\./],
-    ['answers with JSON that is not an object', 'array', /failed\. The reason given was: the service that runs it gave an answer that could not be read\./],
+    [
+      'answers with an error status',
+      'error',
+      /failed\. The reason given was: the service that runs it answered with an error\./,
+    ],
+    [
+      'answers with something that is not JSON',
+      'text',
+      /failed\. The reason given was: the service that runs it gave an answer that could not be read\./,
+    ],
+    [
+      'answers with JSON that is not an object',
+      'array',
+      /failed\. The reason given was: the service that runs it gave an answer that could not be read\./,
+    ],
   ] as const)('tells the customer honestly that the action failed when the URL %s', async (_what, answer, said) => {
     shop.answer = answer;
     const { conversationId, events } = await askToTrack();
@@ -188,7 +235,10 @@ describe('actions with a live URL', () => {
     const reply = await replyIn(conversationId);
     expect(reply).toMatch(/^I'm sorry, I tried to track a parcel, but it failed\./);
     expect(reply).toMatch(said);
-    expect(await requestRow(requestId)).toMatchObject({ status: 'failed', result: { status: 'failed', error: expect.any(String) } });
+    expect(await requestRow(requestId)).toMatchObject({
+      status: 'failed',
+      result: { status: 'failed', error: expect.any(String) },
+    });
   });
 
   it('tells the customer honestly that the action failed when the URL does not answer in time', async () => {
@@ -200,7 +250,10 @@ describe('actions with a live URL', () => {
       const reply = await replyIn(conversationId);
       expect(reply).toMatch(/^I'm sorry, I tried to track a parcel, but it failed\./);
       expect(reply).toMatch(/failed\. The reason given was: the service that runs it did not answer in time\./);
-      expect(await requestRow(requestId)).toMatchObject({ status: 'failed', result: { status: 'failed', error: expect.any(String) } });
+      expect(await requestRow(requestId)).toMatchObject({
+        status: 'failed',
+        result: { status: 'failed', error: expect.any(String) },
+      });
     } finally {
       await closeServer(impatient.server);
       await impatient.engine.webhooks.stop();
@@ -211,14 +264,23 @@ describe('actions with a live URL', () => {
     // A port nothing listens on, on the allowed origin's host: the shop's server is down.
     const down = await listen(sql, ['http://127.0.0.1:9'], 500);
     try {
-      await request(`${down.url}/v1/actions/track_parcel`, { method: 'PUT', token: liveKey, body: { ...PARCEL_ACTION, url: 'http://127.0.0.1:9/actions/track' } });
+      await request(`${down.url}/v1/actions/track_parcel`, {
+        method: 'PUT',
+        token: liveKey,
+        body: { ...PARCEL_ACTION, url: 'http://127.0.0.1:9/actions/track' },
+      });
       const { conversationId } = await askToTrack(liveKey, 'RR123456785DE', down.url);
-      expect(await replyIn(conversationId)).toMatch(/The reason given was: the service that runs it could not be reached\./);
+      expect(await replyIn(conversationId)).toMatch(
+        /The reason given was: the service that runs it could not be reached\./,
+      );
     } finally {
       await closeServer(down.server);
       await down.engine.webhooks.stop();
       // Back to the shop's URL (the secret stays with the action).
-      await api('/v1/actions/track_parcel', { method: 'PUT', body: { ...PARCEL_ACTION, url: `${shop.origin}/actions/track` } });
+      await api('/v1/actions/track_parcel', {
+        method: 'PUT',
+        body: { ...PARCEL_ACTION, url: `${shop.origin}/actions/track` },
+      });
     }
   });
 
@@ -228,7 +290,9 @@ describe('actions with a live URL', () => {
     const strict = await listen(sql, [], 500);
     try {
       const { conversationId } = await askToTrack(liveKey, 'RR123456785DE', strict.url);
-      expect(await replyIn(conversationId)).toMatch(/The reason given was: the service that runs it could not be reached\./);
+      expect(await replyIn(conversationId)).toMatch(
+        /The reason given was: the service that runs it could not be reached\./,
+      );
       expect(shop.received).toEqual([]);
     } finally {
       await closeServer(strict.server);
@@ -239,13 +303,24 @@ describe('actions with a live URL', () => {
   it('checks the address again when connecting: a host that resolves to a private address is not called, and the answer is read only when asked for', async () => {
     const port = new URL(shop.origin).port;
     const send = createSender({ allowedPrivateOrigins: [] }, { answerLimit: ACTION_ANSWER_LIMIT });
-    const delivery = { id: 'act_x', endpointId: 'track_parcel', eventId: 'evt_x', eventType: 'conversation.action_request', body: '{}', roundAttempts: 0, secret: 'whsec_x' };
+    const delivery = {
+      id: 'act_x',
+      endpointId: 'track_parcel',
+      eventId: 'evt_x',
+      eventType: 'conversation.action_request',
+      body: '{}',
+      roundAttempts: 0,
+      secret: 'whsec_x',
+    };
     shop.received = [];
-    expect(await send({ ...delivery, url: `http://localhost:${port}/actions/track` }, Date.now())).toMatchObject({ status: null, error: expect.stringMatching(/^refused: .*private address/) });
+    expect(await send({ ...delivery, url: `http://localhost:${port}/actions/track` }, Date.now())).toMatchObject({
+      status: null,
+      error: expect.stringMatching(/^refused: .*private address/),
+    });
     expect(shop.received).toEqual([]);
   });
 
-  it("calls no URL for a sandbox customer: without a fixture, the caller runs the action", async () => {
+  it('calls no URL for a sandbox customer: without a fixture, the caller runs the action', async () => {
     shop.received = [];
     const { events } = await askToTrack(sandboxKey);
     const requested = events.find((event) => event.type === 'conversation.action_request')!;
@@ -268,9 +343,15 @@ describe('actions with a live URL', () => {
       [id, conversationId, JSON.stringify({ tracking_code: 'RR987654321DE' }), new Date(), new Date(Date.now() - 1000)],
     );
     await main.engine.webhooks.drain();
-    await until(() => requestRow(id), (row) => row?.status === 'succeeded', 'the left request to be called');
+    await until(
+      () => requestRow(id),
+      (row) => row?.status === 'succeeded',
+      'the left request to be called',
+    );
     expect(shop.received.map((call) => call.headers['x-service-delivery-id'])).toContain(id);
-    const replies = ((await api('/v1/events?types=conversation.reply&limit=1000')).body.events as EventBody[]).filter((event) => event.conversation_id === conversationId);
+    const replies = ((await api('/v1/events?types=conversation.reply&limit=1000')).body.events as EventBody[]).filter(
+      (event) => event.conversation_id === conversationId,
+    );
     expect(replies.at(-1)!.data.text).toBe('Parcel RR987654321DE is at the depot in Leipzig.');
   });
 });

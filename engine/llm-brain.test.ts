@@ -28,15 +28,22 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     model.requests.length = 0;
   });
 
-  const open = async () => (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'llm-customer' } })).body.id as string;
+  const open = async () =>
+    (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'llm-customer' } }))
+      .body.id as string;
   const say = async (id: string, text: string) => {
-    const response = await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text } });
+    const response = await request(`${engine.url}/v1/conversations/${id}/messages`, {
+      token: engine.apiKey,
+      body: { text },
+    });
     expect(response.status).toBe(200);
     return response.body.events as { type: string; data: any }[];
   };
 
   it("grounds the model in the matching passages with their titles, answers in the model's words and names the source", async () => {
-    model.answer(() => ({ body: completion('You can send it back within 30 days of delivery: open My orders and choose Return an item.') }));
+    model.answer(() => ({
+      body: completion('You can send it back within 30 days of delivery: open My orders and choose Return an item.'),
+    }));
     const id = await open();
     const [reply] = await say(id, 'How do I return an item?');
     expect(reply!.type).toBe('conversation.reply');
@@ -54,15 +61,27 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     expect(sent!.messages.at(-1)).toEqual({ role: 'user', content: 'How do I return an item?' });
     // The account's actions are offered as tools.
     expect(sent!.tools?.map((tool) => tool.function.name).sort()).toEqual(['cancel_order', 'lookup_order']);
-    expect(sent!.tools?.find((tool) => tool.function.name === 'lookup_order')!.function.parameters.required).toEqual(['order_number']);
+    expect(sent!.tools?.find((tool) => tool.function.name === 'lookup_order')!.function.parameters.required).toEqual([
+      'order_number',
+    ]);
   });
 
   it("turns the model's tool call into the SPEC's action request, with customer codes still masked", async () => {
-    model.answer(() => ({ body: completion(null, { tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"12345"}' } }] }) }));
+    model.answer(() => ({
+      body: completion(null, {
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"12345"}' } },
+        ],
+      }),
+    }));
     const id = await open();
     const events = await say(id, 'Has my parcel for order 12345 left yet? My card is 4111 1111 1111 1111');
     const actionRequest = events.find((event) => event.type === 'conversation.action_request');
-    expect(actionRequest?.data).toMatchObject({ type: 'action_request', action: 'lookup_order', inputs: { order_number: '12345' } });
+    expect(actionRequest?.data).toMatchObject({
+      type: 'action_request',
+      action: 'lookup_order',
+      inputs: { order_number: '12345' },
+    });
     expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain('4111 1111 1111 1111');
   });
 
@@ -70,27 +89,55 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
   const lookupThenTell = (request: { messages: { role: string; content: string | null }[] }) =>
     request.messages.some((message) => message.role === 'tool')
       ? { body: completion('Good news: order 12345 is on its way with DHL and should arrive on Thursday.') }
-      : { body: completion(null, { tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'lookup_order', arguments: '{"order_number":"12345"}' } }] }) };
+      : {
+          body: completion(null, {
+            tool_calls: [
+              {
+                id: 'call_9',
+                type: 'function',
+                function: { name: 'lookup_order', arguments: '{"order_number":"12345"}' },
+              },
+            ],
+          }),
+        };
 
   it("gives a caller's action result back to the model, whose words tell the customer", async () => {
     model.answer(lookupThenTell);
     const live = (path: string, body: unknown) => request(`${engine.url}${path}`, { token: engine.liveApiKey, body });
     const id = (await live('/v1/conversations', { customer_ref: 'live-customer' })).body.id as string;
-    const events = (await live(`/v1/conversations/${id}/messages`, { text: 'Where is my order 12345?' })).body.events as { type: string; data: any }[];
+    const events = (await live(`/v1/conversations/${id}/messages`, { text: 'Where is my order 12345?' })).body
+      .events as { type: string; data: any }[];
     const asked = events.find((event) => event.type === 'conversation.action_request')!;
     const result = { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' };
-    expect((await live(`/v1/conversations/${id}/action-results`, { action_request_id: asked.data.action_request_id, result })).status).toBe(202);
+    expect(
+      (
+        await live(`/v1/conversations/${id}/action-results`, {
+          action_request_id: asked.data.action_request_id,
+          result,
+        })
+      ).status,
+    ).toBe(202);
     const toolMessage = model.requests.at(-1)!.messages.find((message) => message.role === 'tool');
     expect(JSON.parse(toolMessage!.content!)).toEqual(result);
-    const feed = (await request(`${engine.url}/v1/events?limit=1000`, { token: engine.liveApiKey })).body.events as { type: string; conversation_id: string; data: any }[];
+    const feed = (await request(`${engine.url}/v1/events?limit=1000`, { token: engine.liveApiKey })).body.events as {
+      type: string;
+      conversation_id: string;
+      data: any;
+    }[];
     const replies = feed.filter((event) => event.conversation_id === id && event.type === 'conversation.reply');
-    expect(replies.at(-1)!.data.text).toBe('Good news: order 12345 is on its way with DHL and should arrive on Thursday.');
+    expect(replies.at(-1)!.data.text).toBe(
+      'Good news: order 12345 is on its way with DHL and should arrive on Thursday.',
+    );
     // The card still shows the result's fields.
     expect(replies.at(-1)!.data.card.title).toBe('Order 12345');
   });
 
   it("gives a sandbox fixture's result back to the model at once, in the same answer", async () => {
-    await setSandboxFixture(engine.sql, engine.accountId, 'lookup_order', { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' });
+    await setSandboxFixture(engine.sql, engine.accountId, 'lookup_order', {
+      status: 'on its way',
+      carrier: 'DHL',
+      estimated_delivery: 'on Thursday',
+    });
     model.answer(lookupThenTell);
     const id = await open();
     const events = await say(id, 'Where is my order 12345?');
@@ -100,7 +147,11 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
   });
 
   it('asks for an input the tool call lacks, as the action defines it', async () => {
-    model.answer(() => ({ body: completion(null, { tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'lookup_order', arguments: '{}' } }] }) }));
+    model.answer(() => ({
+      body: completion(null, {
+        tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'lookup_order', arguments: '{}' } }],
+      }),
+    }));
     const id = await open();
     const [reply] = await say(id, 'Can you check on my order?');
     expect(reply!.data.text).toMatch(/What is your order number/);
@@ -118,7 +169,11 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
   async function streamed(id: string, text: string, messageId?: string, onFirstDelta?: () => void) {
     const response = await fetch(`${engine.url}/v1/conversations/${id}/messages`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        authorization: `Bearer ${engine.apiKey}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
       body: JSON.stringify({ text, ...(messageId ? { message_id: messageId } : {}) }),
     });
     expect(response.status).toBe(200);
@@ -157,10 +212,17 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     expect(deltas[0]!.at).toBeLessThanOrEqual(model.streamedAt.last);
     const result = events.at(-1)!;
     expect(result.event).toBe('result');
-    const replies = (result.data.events as { type: string; data: any }[]).filter((event) => event.type === 'conversation.reply');
+    const replies = (result.data.events as { type: string; data: any }[]).filter(
+      (event) => event.type === 'conversation.reply',
+    );
     expect(replies).toHaveLength(1);
-    expect(replies[0]!.data.text).toMatch(/^You can return an item within 30 days of delivery\.\n\nSource: Returns and refunds › How do I return an item\?/);
-    const feed = (await request(`${engine.url}/v1/events?limit=1000`, { token: engine.apiKey })).body.events as { type: string; conversation_id: string }[];
+    expect(replies[0]!.data.text).toMatch(
+      /^You can return an item within 30 days of delivery\.\n\nSource: Returns and refunds › How do I return an item\?/,
+    );
+    const feed = (await request(`${engine.url}/v1/events?limit=1000`, { token: engine.apiKey })).body.events as {
+      type: string;
+      conversation_id: string;
+    }[];
     expect(feed.filter((event) => event.conversation_id === id && event.type === 'conversation.reply')).toHaveLength(1);
   });
 
@@ -173,14 +235,24 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
   });
 
   it('answers a streamed request for a conversation it cannot take with the usual error, not a stream', async () => {
-    const response = await request(`${engine.url}/v1/conversations/cnv_nosuchconversation/messages`, { body: { text: 'hi' }, headers: { accept: 'text/event-stream' }, token: engine.apiKey });
+    const response = await request(`${engine.url}/v1/conversations/cnv_nosuchconversation/messages`, {
+      body: { text: 'hi' },
+      headers: { accept: 'text/event-stream' },
+      token: engine.apiKey,
+    });
     expect(response.status).toBe(404);
     expect(response.body.error.code).toBe('not_found');
   });
 
   it('counts the tokens the model used per account and month', async () => {
     const before = await usage();
-    model.answer(() => ({ body: completion('Standard delivery takes 3 to 5 business days.', {}, { prompt_tokens: 200, completion_tokens: 15 }) }));
+    model.answer(() => ({
+      body: completion(
+        'Standard delivery takes 3 to 5 business days.',
+        {},
+        { prompt_tokens: 200, completion_tokens: 15 },
+      ),
+    }));
     const id = await open();
     await say(id, 'How long does delivery take?');
     const after = await usage();
@@ -223,8 +295,12 @@ describe('the LLM brain when the model is down', () => {
 
   it('answers from the retrieval brain meanwhile, after a few tries, and stops asking for a while once it failed three times in a row', async () => {
     model.answer(() => ({ status: 503, body: { error: { message: 'overloaded' } } }));
-    const id = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'down-customer' } })).body.id as string;
-    const ask = async (text: string) => (await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text } })).body.events[0].data.text as string;
+    const id = (
+      await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'down-customer' } })
+    ).body.id as string;
+    const ask = async (text: string) =>
+      (await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text } })).body
+        .events[0].data.text as string;
     expect(await ask('How do I return an item?')).toContain('within 30 days of delivery');
     // One call and two tries again.
     expect(model.requests).toHaveLength(3);

@@ -1,5 +1,14 @@
 import { createServer } from 'node:http';
-import { closeRedis, createLogger, dataFolder, openRedis, openSecretBox, openSql, RedisRateLimiter, SessionTokens } from '../shared/server/index.ts';
+import {
+  closeRedis,
+  createLogger,
+  dataFolder,
+  openRedis,
+  openSecretBox,
+  openSql,
+  RedisRateLimiter,
+  SessionTokens,
+} from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
 import { llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
 
@@ -16,8 +25,14 @@ try {
 }
 const logger = createLogger('engine', config.LOG_LEVEL);
 const tokens = config.SESSION_KEYS ? new SessionTokens(config.SESSION_KEYS) : undefined;
-const sql = await openSql({ databaseUrl: config.DATABASE_URL, dataDir: dataFolder(config.DATA_DIR, 'engine'), schema: 'engine' });
-const redis = config.REDIS_URL ? await openRedis(config.REDIS_URL, (error) => logger.warn({ err: error }, 'Redis connection problem')) : undefined;
+const sql = await openSql({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: dataFolder(config.DATA_DIR, 'engine'),
+  schema: 'engine',
+});
+const redis = config.REDIS_URL
+  ? await openRedis(config.REDIS_URL, (error) => logger.warn({ err: error }, 'Redis connection problem'))
+  : undefined;
 const engine = await createEngine({
   sql,
   logger,
@@ -33,7 +48,15 @@ const engine = await createEngine({
 engine.webhooks.start(config.WEBHOOK_POLL_MS);
 const server = createServer(engine.app.callback());
 server.listen(config.ENGINE_PORT, config.HOST, () => {
-  logger.info({ url: `http://${config.HOST}:${config.ENGINE_PORT}/v1`, store: sql.driver, widgetSessions: Boolean(tokens), brain: config.LLM_MODEL ? `llm (${config.LLM_MODEL})` : 'retrieval' }, 'engine listening');
+  logger.info(
+    {
+      url: `http://${config.HOST}:${config.ENGINE_PORT}/v1`,
+      store: sql.driver,
+      widgetSessions: Boolean(tokens),
+      brain: config.LLM_MODEL ? `llm (${config.LLM_MODEL})` : 'retrieval',
+    },
+    'engine listening',
+  );
 });
 const stop = () =>
   server.close(

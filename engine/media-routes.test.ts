@@ -22,8 +22,13 @@ interface Upload {
 function upload(engine: TestEngine, key: string | undefined, files: Upload[], headers: Record<string, string> = {}) {
   const form = new FormData();
   for (const [name, value] of Object.entries(files[0]?.fields ?? {})) form.append(name, value);
-  for (const file of files) form.append(file.field ?? 'file', new Blob([new Uint8Array(file.bytes)]), file.name ?? 'upload.bin');
-  return fetchJson(`${engine.url}/v1/media`, { method: 'POST', body: form, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  for (const file of files)
+    form.append(file.field ?? 'file', new Blob([new Uint8Array(file.bytes)]), file.name ?? 'upload.bin');
+  return fetchJson(`${engine.url}/v1/media`, {
+    method: 'POST',
+    body: form,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+  });
 }
 
 async function fetchJson(url: string, init: RequestInit) {
@@ -39,7 +44,8 @@ async function fetchJson(url: string, init: RequestInit) {
 }
 
 const mediaEvents = async (engine: TestEngine, key: string) =>
-  (await request(`${engine.url}/v1/events?types=media.understood,media.failed&limit=1000`, { token: key })).body.events as { type: string; conversation_id: string | null; data: any }[];
+  (await request(`${engine.url}/v1/events?types=media.understood,media.failed&limit=1000`, { token: key })).body
+    .events as { type: string; conversation_id: string | null; data: any }[];
 
 const eventOf = (engine: TestEngine, key: string, mediaId: string) =>
   until(
@@ -48,7 +54,8 @@ const eventOf = (engine: TestEngine, key: string, mediaId: string) =>
     `the event of ${mediaId}`,
   ).then((event) => event!);
 
-const countMedia = async (engine: TestEngine) => (await engine.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM media'))[0]!.n;
+const countMedia = async (engine: TestEngine) =>
+  (await engine.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM media'))[0]!.n;
 
 describe.each(DRIVERS)('media on $name', (driver) => {
   let engine: TestEngine;
@@ -56,19 +63,43 @@ describe.each(DRIVERS)('media on $name', (driver) => {
 
   beforeAll(async () => {
     engine = await startEngine(driver);
-    conversationId = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'media-customer' } })).body.id;
+    conversationId = (
+      await request(`${engine.url}/v1/conversations`, {
+        token: engine.apiKey,
+        body: { customer_ref: 'media-customer' },
+      })
+    ).body.id;
   });
   afterAll(() => engine?.stop());
 
   it('takes a photo by its bytes whatever its name, answers 201 with the record, then emits media.understood with its size and dimensions', async () => {
     const photo = pngOf(640, 480);
-    const created = await upload(engine, engine.apiKey, [{ bytes: photo, name: 'C:\\Users\\me\\broken-mug.txt', fields: { conversation_id: conversationId } }]);
+    const created = await upload(engine, engine.apiKey, [
+      { bytes: photo, name: 'C:\\Users\\me\\broken-mug.txt', fields: { conversation_id: conversationId } },
+    ]);
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^med_/), conversation_id: conversationId, type: 'image/png', size: photo.length, width: 640, height: 480, name: 'broken-mug.txt', status: 'processing', text: null });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^med_/),
+      conversation_id: conversationId,
+      type: 'image/png',
+      size: photo.length,
+      width: 640,
+      height: 480,
+      name: 'broken-mug.txt',
+      status: 'processing',
+      text: null,
+    });
 
     const event = await eventOf(engine, engine.apiKey, created.body.id);
     expect(event).toMatchObject({ type: 'media.understood', conversation_id: conversationId });
-    expect(event.data).toEqual({ media_id: created.body.id, conversation_id: conversationId, type: 'image/png', size: photo.length, width: 640, height: 480 });
+    expect(event.data).toEqual({
+      media_id: created.body.id,
+      conversation_id: conversationId,
+      type: 'image/png',
+      size: photo.length,
+      width: 640,
+      height: 480,
+    });
     const record = await request(`${engine.url}/v1/media/${created.body.id}`, { token: engine.apiKey });
     expect(record.status).toBe(200);
     expect(record.body).toMatchObject({ id: created.body.id, status: 'understood', processed_at: expect.any(String) });
@@ -93,7 +124,9 @@ describe.each(DRIVERS)('media on $name', (driver) => {
   it('serves the bytes as a download that no browser sniffs, renders in place or caches', async () => {
     const photo = jpegOf(100, 50);
     const created = await upload(engine, engine.apiKey, [{ bytes: photo, name: 'receipt.jpg' }]);
-    const response = await fetch(`${engine.url}/v1/media/${created.body.id}/content`, { headers: { authorization: `Bearer ${engine.apiKey}` } });
+    const response = await fetch(`${engine.url}/v1/media/${created.body.id}/content`, {
+      headers: { authorization: `Bearer ${engine.apiKey}` },
+    });
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(photo);
     expect(response.headers.get('content-type')).toBe('image/jpeg');
@@ -104,20 +137,36 @@ describe.each(DRIVERS)('media on $name', (driver) => {
   });
 
   it('understands a readable PDF with its page count, and fails a cut-short or encrypted one with the reason', async () => {
-    const readable = await upload(engine, engine.apiKey, [{ bytes: twoPagePdf, name: 'invoice.pdf', fields: { conversation_id: conversationId } }]);
+    const readable = await upload(engine, engine.apiKey, [
+      { bytes: twoPagePdf, name: 'invoice.pdf', fields: { conversation_id: conversationId } },
+    ]);
     expect(readable.body).toMatchObject({ type: 'application/pdf', width: null, height: null });
     const understood = await eventOf(engine, engine.apiKey, readable.body.id);
     expect(understood.type).toBe('media.understood');
     expect(understood.data).toMatchObject({ type: 'application/pdf', pages: 2 });
     expect((await request(`${engine.url}/v1/media/${readable.body.id}`, { token: engine.apiKey })).body.pages).toBe(2);
 
-    const cut = await upload(engine, engine.apiKey, [{ bytes: twoPagePdf.subarray(0, 120), fields: { conversation_id: conversationId } }]);
+    const cut = await upload(engine, engine.apiKey, [
+      { bytes: twoPagePdf.subarray(0, 120), fields: { conversation_id: conversationId } },
+    ]);
     const failed = await eventOf(engine, engine.apiKey, cut.body.id);
     expect(failed).toMatchObject({ type: 'media.failed', conversation_id: conversationId });
-    expect(failed.data).toEqual({ media_id: cut.body.id, conversation_id: conversationId, type: 'application/pdf', size: 120, reason: expect.stringContaining('cut short') });
-    expect((await request(`${engine.url}/v1/media/${cut.body.id}`, { token: engine.apiKey })).body).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('cut short') });
+    expect(failed.data).toEqual({
+      media_id: cut.body.id,
+      conversation_id: conversationId,
+      type: 'application/pdf',
+      size: 120,
+      reason: expect.stringContaining('cut short'),
+    });
+    expect((await request(`${engine.url}/v1/media/${cut.body.id}`, { token: engine.apiKey })).body).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringContaining('cut short'),
+    });
 
-    const encrypted = Buffer.from(pdf.toString('latin1').replace('trailer << /Root 1 0 R >>', 'trailer << /Root 1 0 R /Encrypt 5 0 R >>'), 'latin1');
+    const encrypted = Buffer.from(
+      pdf.toString('latin1').replace('trailer << /Root 1 0 R >>', 'trailer << /Root 1 0 R /Encrypt 5 0 R >>'),
+      'latin1',
+    );
     const locked = await upload(engine, engine.apiKey, [{ bytes: encrypted }]);
     expect((await eventOf(engine, engine.apiKey, locked.body.id)).data.reason).toContain('encrypted');
   });
@@ -158,7 +207,11 @@ describe.each(DRIVERS)('media on $name', (driver) => {
     const compressed = await fetchJson(`${engine.url}/v1/media`, {
       method: 'POST',
       body: zipped,
-      headers: { authorization: `Bearer ${engine.apiKey}`, 'content-type': encoded.headers.get('content-type')!, 'content-encoding': 'gzip' },
+      headers: {
+        authorization: `Bearer ${engine.apiKey}`,
+        'content-type': encoded.headers.get('content-type')!,
+        'content-encoding': 'gzip',
+      },
     });
     expect(compressed.status).toBe(415);
     expect(compressed.body.error.message).toContain('Compressed');
@@ -177,9 +230,13 @@ describe.each(DRIVERS)('media on $name', (driver) => {
       await upload(engine, engine.apiKey, [{ bytes: photo, fields: { caption: 'hello' } }]),
       await upload(engine, engine.apiKey, [{ bytes: photo, fields: { conversation_id: 'not-an-id' } }]),
     ];
-    expect(cases.map((response) => [response.status, response.body.error.code])).toEqual(Array(5).fill([400, 'invalid_request']));
+    expect(cases.map((response) => [response.status, response.body.error.code])).toEqual(
+      Array(5).fill([400, 'invalid_request']),
+    );
     const other = await engine.issueKey({ otherAccount: true });
-    const theirs = (await request(`${engine.url}/v1/conversations`, { token: other.key, body: { customer_ref: 'someone-else' } })).body.id;
+    const theirs = (
+      await request(`${engine.url}/v1/conversations`, { token: other.key, body: { customer_ref: 'someone-else' } })
+    ).body.id;
     const foreign = await upload(engine, engine.apiKey, [{ bytes: photo, fields: { conversation_id: theirs } }]);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
@@ -190,14 +247,29 @@ describe.each(DRIVERS)('media on $name', (driver) => {
     const before = await countMedia(engine);
     const photo = pngOf(320, 240);
     const key = { 'idempotency-key': `upload-${driver.name}` };
-    const first = await upload(engine, engine.apiKey, [{ bytes: photo, name: 'a.png', fields: { conversation_id: conversationId } }], key);
-    const again = await upload(engine, engine.apiKey, [{ bytes: photo, name: 'a.png', fields: { conversation_id: conversationId } }], key);
+    const first = await upload(
+      engine,
+      engine.apiKey,
+      [{ bytes: photo, name: 'a.png', fields: { conversation_id: conversationId } }],
+      key,
+    );
+    const again = await upload(
+      engine,
+      engine.apiKey,
+      [{ bytes: photo, name: 'a.png', fields: { conversation_id: conversationId } }],
+      key,
+    );
     expect(first.status).toBe(201);
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(await countMedia(engine)).toBe(before + 1);
-    const changed = await upload(engine, engine.apiKey, [{ bytes: pngOf(321, 240), name: 'a.png', fields: { conversation_id: conversationId } }], key);
+    const changed = await upload(
+      engine,
+      engine.apiKey,
+      [{ bytes: pngOf(321, 240), name: 'a.png', fields: { conversation_id: conversationId } }],
+      key,
+    );
     expect(changed.status).toBe(422);
     expect(changed.body.error.code).toBe('idempotency_key_reused');
     // An upload far over the JSON routes' 640 KB still works with a key.
@@ -211,8 +283,18 @@ describe.each(DRIVERS)('media on $name', (driver) => {
     const document = (await request(`${engine.url}/v1/openapi.json`)).body;
     const form = document.paths['/v1/media'].post.requestBody.content;
     expect(Object.keys(form)).toEqual(['multipart/form-data']);
-    expect(form['multipart/form-data'].schema).toMatchObject({ type: 'object', additionalProperties: false, properties: { file: { type: 'string' }, conversation_id: { type: 'string' } } });
-    expect(Object.keys(document.paths['/v1/media/{id}/content'].get.responses['200'].content).sort()).toEqual(['application/pdf', 'image/gif', 'image/jpeg', 'image/png', 'image/webp']);
+    expect(form['multipart/form-data'].schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      properties: { file: { type: 'string' }, conversation_id: { type: 'string' } },
+    });
+    expect(Object.keys(document.paths['/v1/media/{id}/content'].get.responses['200'].content).sort()).toEqual([
+      'application/pdf',
+      'image/gif',
+      'image/jpeg',
+      'image/png',
+      'image/webp',
+    ]);
   });
 
   it('asks for a valid key: none, a wrong or a revoked one is 401, and nothing is kept', async () => {
@@ -248,7 +330,9 @@ describe.each(DRIVERS)('media on $name', (driver) => {
     expect((await request(`${engine.url}/v1/media/${live.body.id}`, { token: engine.liveApiKey })).status).toBe(200);
     // Each environment's feed tells of its own media only.
     await eventOf(engine, engine.liveApiKey, live.body.id);
-    expect((await mediaEvents(engine, engine.apiKey)).some((event) => event.data.media_id === live.body.id)).toBe(false);
+    expect((await mediaEvents(engine, engine.apiKey)).some((event) => event.data.media_id === live.body.id)).toBe(
+      false,
+    );
     expect((await request(`${engine.url}/v1/media/med_${'0'.repeat(22)}`, { token: engine.apiKey })).status).toBe(404);
     expect((await request(`${engine.url}/v1/media/cnv_${'0'.repeat(22)}`, { token: engine.apiKey })).status).toBe(400);
   });
@@ -268,19 +352,38 @@ describe('media read by a model with vision (an OpenAI-compatible server written
   });
 
   it("sends the picture to the model as an image_url part, and media.understood carries the model's words with codes masked", async () => {
-    model.answer(() => ({ body: completion('A mug with a chipped handle. A sticker reads "Card 4111 1111 1111 1111".', {}, { prompt_tokens: 700, completion_tokens: 25 }) }));
+    model.answer(() => ({
+      body: completion(
+        'A mug with a chipped handle. A sticker reads "Card 4111 1111 1111 1111".',
+        {},
+        { prompt_tokens: 700, completion_tokens: 25 },
+      ),
+    }));
     const photo = jpegOf(800, 600);
     const created = await upload(engine, engine.apiKey, [{ bytes: photo, name: 'mug.jpg' }]);
     const event = await eventOf(engine, engine.apiKey, created.body.id);
     expect(event.type).toBe('media.understood');
-    expect(event.data).toMatchObject({ type: 'image/jpeg', width: 800, height: 600, text: 'A mug with a chipped handle. A sticker reads "Card [card ending 1111]".' });
+    expect(event.data).toMatchObject({
+      type: 'image/jpeg',
+      width: 800,
+      height: 600,
+      text: 'A mug with a chipped handle. A sticker reads "Card [card ending 1111]".',
+    });
     const sent = model.requests.at(-1)! as unknown as { model: string; messages: { role: string; content: unknown }[] };
     expect(sent.model).toBe('vision-model');
     const parts = sent.messages.at(-1)!.content as { type: string; image_url?: { url: string } }[];
-    expect(parts.find((part) => part.type === 'image_url')?.image_url?.url).toBe(`data:image/jpeg;base64,${photo.toString('base64')}`);
-    expect((await request(`${engine.url}/v1/media/${created.body.id}`, { token: engine.apiKey })).body.text).toContain('chipped handle');
+    expect(parts.find((part) => part.type === 'image_url')?.image_url?.url).toBe(
+      `data:image/jpeg;base64,${photo.toString('base64')}`,
+    );
+    expect((await request(`${engine.url}/v1/media/${created.body.id}`, { token: engine.apiKey })).body.text).toContain(
+      'chipped handle',
+    );
     // The model's tokens count in the account's usage.
-    expect((await request(`${engine.url}/v1/usage`, { token: engine.apiKey })).body.llm).toMatchObject({ prompt_tokens: 700, completion_tokens: 25, requests: 1 });
+    expect((await request(`${engine.url}/v1/usage`, { token: engine.apiKey })).body.llm).toMatchObject({
+      prompt_tokens: 700,
+      completion_tokens: 25,
+      requests: 1,
+    });
   });
 
   it('fails the medium with the reason when the model cannot answer, and asks no model about a PDF', async () => {

@@ -71,7 +71,8 @@ interface Observed {
 }
 
 /** A JSON pointer (as a URI fragment) into the document, which Ajv knows as `openapi`. */
-const pointer = (...parts: string[]) => 'openapi#/' + parts.map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+const pointer = (...parts: string[]) =>
+  'openapi#/' + parts.map((part) => encodeURIComponent(part.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
 
 describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) => {
   let engine: TestEngine;
@@ -108,7 +109,11 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     options: NonNullable<Parameters<typeof request>[1]> & { id?: string; query?: string } = {},
   ) => {
     const { id, query = '', ...rest } = options;
-    const response = await request(urlOf(template, id) + query, { method: method.toUpperCase(), token: engine.apiKey, ...rest });
+    const response = await request(urlOf(template, id) + query, {
+      method: method.toUpperCase(),
+      token: engine.apiKey,
+      ...rest,
+    });
     seen.push({ method, template, status: response.status, headers: response.headers, body: response.body });
     return response;
   };
@@ -120,18 +125,40 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       const operation = operationOf(method, template);
       if (!operation) return [`${where}: the document has no such operation`];
       const documented = operation.responses[String(status)];
-      if (!documented) return [`${where}: the status is not documented for the operation (it lists ${Object.keys(operation.responses).join(', ')})`];
+      if (!documented)
+        return [
+          `${where}: the status is not documented for the operation (it lists ${Object.keys(operation.responses).join(', ')})`,
+        ];
       const problems: string[] = [];
       const contentType = (headers.get('content-type') ?? '').split(';')[0]!.trim();
       const documentedTypes = Object.keys(documented.content ?? {});
       if (!documentedTypes.includes(contentType)) {
-        problems.push(`${where}: answered ${contentType || 'with no content type'}, the document gives ${documentedTypes.length ? documentedTypes.join(', ') : 'no content'} for it`);
+        problems.push(
+          `${where}: answered ${contentType || 'with no content type'}, the document gives ${documentedTypes.length ? documentedTypes.join(', ') : 'no content'} for it`,
+        );
       } else if (contentType === 'application/json') {
-        const ref = pointer('paths', template, method, 'responses', String(status), 'content', 'application/json', 'schema');
-        problems.push(...schemaProblems(ref, body).map((problem) => `${where}: the body does not match the documented schema: ${problem}`));
+        const ref = pointer(
+          'paths',
+          template,
+          method,
+          'responses',
+          String(status),
+          'content',
+          'application/json',
+          'schema',
+        );
+        problems.push(
+          ...schemaProblems(ref, body).map(
+            (problem) => `${where}: the body does not match the documented schema: ${problem}`,
+          ),
+        );
       }
       if (status >= 400) {
-        problems.push(...schemaProblems(pointer('components', 'schemas', 'Error'), body).map((problem) => `${where}: not the Error schema: ${problem}`));
+        problems.push(
+          ...schemaProblems(pointer('components', 'schemas', 'Error'), body).map(
+            (problem) => `${where}: not the Error schema: ${problem}`,
+          ),
+        );
         const error = (body as { error?: { code?: unknown } } | null)?.error;
         const keys = typeof body === 'object' && body !== null ? Object.keys(body) : [];
         const errorKeys = typeof error === 'object' && error !== null ? Object.keys(error) : [];
@@ -139,12 +166,14 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
           problems.push(`${where}: not exactly {error: {code, message, details?}}: ${JSON.stringify(body)}`);
         }
         const code = error?.code;
-        if (typeof code !== 'string' || ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status) problems.push(`${where}: the error code ${String(code)} does not go with this status`);
+        if (typeof code !== 'string' || ERROR_STATUS[code as keyof typeof ERROR_STATUS] !== status)
+          problems.push(`${where}: the error code ${String(code)} does not go with this status`);
       }
       // Every request is counted (SPEC "Limits"), a 401 too: every answer carries the documented headers.
       for (const name of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']) {
         if (!documented.headers?.[name]) problems.push(`${where}: the document does not give the header ${name}`);
-        if (!/^\d+$/.test(headers.get(name) ?? '')) problems.push(`${where}: the header ${name} is missing or not an integer (${String(headers.get(name))})`);
+        if (!/^\d+$/.test(headers.get(name) ?? ''))
+          problems.push(`${where}: the header ${name} is missing or not an integer (${String(headers.get(name))})`);
       }
       return problems;
     });
@@ -180,7 +209,9 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
   });
 
   it('lists exactly the routes the engine serves, no more and no fewer', () => {
-    const served = engine.engine.servedRoutes().map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
+    const served = engine.engine
+      .servedRoutes()
+      .map(({ method, path }) => `${method} ${path.replace(/:(\w+)/g, '{$1}')}`);
     const documented = operations().map(({ method, path }) => `${method} ${path}`);
     expect(served.length).toBeGreaterThanOrEqual(SPEC_ROUTES.length);
     expect(new Set(served).size).toBe(served.length);
@@ -196,8 +227,14 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     const seen: Observed[] = [];
     for (const { method, path } of operations()) await call(seen, method as Method, path, { token: '' });
     expect(seen).toHaveLength(operations().length);
-    expect(seen.filter(({ status }) => status === 404 || status === 405).map(({ method, template, status }) => `${method} ${template} → ${status}`)).toEqual([]);
-    const undocumented = seen.filter(({ method, template, status }) => !operationOf(method, template)?.responses[String(status)]);
+    expect(
+      seen
+        .filter(({ status }) => status === 404 || status === 405)
+        .map(({ method, template, status }) => `${method} ${template} → ${status}`),
+    ).toEqual([]);
+    const undocumented = seen.filter(
+      ({ method, template, status }) => !operationOf(method, template)?.responses[String(status)],
+    );
     expect(undocumented.map(({ method, template, status }) => `${method} ${template} → ${status}`)).toEqual([]);
     // The bodies of the error answers; the 2xx bodies have tests of their own.
     expect(contractProblems(seen.filter(({ status }) => status >= 400))).toEqual([]);
@@ -212,17 +249,24 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       const refused = response.status === 401 && response.body?.error?.code === 'unauthorized';
       const where = `${method} ${path}`;
       const guarded = isKeyed(operation) || isOperator(path);
-      if (refused !== guarded) mismatches.push(`${where}: security ${JSON.stringify(operation.security)}, but without a key it answers ${response.status}`);
+      if (refused !== guarded)
+        mismatches.push(
+          `${where}: security ${JSON.stringify(operation.security)}, but without a key it answers ${response.status}`,
+        );
       if (refused) {
         const scheme = isOperator(path) ? 'operatorToken' : 'apiKey';
-        if (JSON.stringify(operation.security) !== JSON.stringify([{ [scheme]: [] }])) mismatches.push(`${where}: security is ${JSON.stringify(operation.security)}, not [{${scheme}: []}]`);
-        for (const status of ['401', '429']) if (!operation.responses[status]) mismatches.push(`${where}: no ${status} response`);
+        if (JSON.stringify(operation.security) !== JSON.stringify([{ [scheme]: [] }]))
+          mismatches.push(`${where}: security is ${JSON.stringify(operation.security)}, not [{${scheme}: []}]`);
+        for (const status of ['401', '429'])
+          if (!operation.responses[status]) mismatches.push(`${where}: no ${status} response`);
       } else if (JSON.stringify(operation.security) !== '[]') {
         mismatches.push(`${where}: takes no key but its security is ${JSON.stringify(operation.security)}`);
       }
     }
     expect(mismatches).toEqual([]);
-    const keyed = operations().filter(({ operation }) => isKeyed(operation)).map(({ method, path }) => `${method} ${path}`);
+    const keyed = operations()
+      .filter(({ operation }) => isKeyed(operation))
+      .map(({ method, path }) => `${method} ${path}`);
     expect(keyed).toEqual(expect.arrayContaining(SPEC_ROUTES.filter((route) => route !== 'get /v1/openapi.json')));
     expect(operationOf('get', '/v1/openapi.json')?.security).toEqual([]);
   });
@@ -231,18 +275,28 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     const problems: string[] = [];
     for (const { method, path, operation } of operations()) {
       const where = `${method} ${path}`;
-      if (!Object.keys(operation.responses).some((status) => /^2\d\d$/.test(status))) problems.push(`${where}: no 2xx response`);
+      if (!Object.keys(operation.responses).some((status) => /^2\d\d$/.test(status)))
+        problems.push(`${where}: no 2xx response`);
       if (!operation.responses['429']) problems.push(`${where}: no 429 response (every request is counted)`);
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (Object.keys(response.headers ?? {}).sort().join() !== 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset') problems.push(`${where} → ${status}: not the three X-RateLimit-* headers`);
+        if (
+          Object.keys(response.headers ?? {})
+            .sort()
+            .join() !== 'X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset'
+        )
+          problems.push(`${where} → ${status}: not the three X-RateLimit-* headers`);
       }
-      if (typeof operation.operationId !== 'string' || operation.operationId === '') problems.push(`${where}: no operationId`);
+      if (typeof operation.operationId !== 'string' || operation.operationId === '')
+        problems.push(`${where}: no operationId`);
       const templated = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
       const declared = (operation.parameters ?? []).filter((parameter) => parameter.in === 'path');
       for (const name of templated) {
-        if (!declared.some((parameter) => parameter.name === name && parameter.required === true)) problems.push(`${where}: path parameter ${name} is not declared as required`);
+        if (!declared.some((parameter) => parameter.name === name && parameter.required === true))
+          problems.push(`${where}: path parameter ${name} is not declared as required`);
       }
-      for (const parameter of declared) if (!templated.includes(parameter.name)) problems.push(`${where}: declares path parameter ${parameter.name} that the path does not have`);
+      for (const parameter of declared)
+        if (!templated.includes(parameter.name))
+          problems.push(`${where}: declares path parameter ${parameter.name} that the path does not have`);
     }
     expect(problems).toEqual([]);
     const ids = operations().map(({ operation }) => operation.operationId);
@@ -254,10 +308,22 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     const opened = await call(seen, 'post', '/v1/conversations', { body: { customer_ref: 'contract-customer' } });
     const id = opened.body.id as string;
     const idempotencyKey = { 'idempotency-key': `contract-${randomUUID()}` };
-    const first = await call(seen, 'post', '/v1/conversations', { body: { customer_ref: 'contract-retry' }, headers: idempotencyKey });
-    const replayed = await call(seen, 'post', '/v1/conversations', { body: { customer_ref: 'contract-retry' }, headers: idempotencyKey });
-    const answered = await call(seen, 'post', '/v1/conversations/{id}/messages', { id, body: { text: 'How do I return an item?' } });
-    const withId = await call(seen, 'post', '/v1/conversations/{id}/messages', { id, body: { text: 'Do you ship abroad?', message_id: 'contract-msg-1' } });
+    const first = await call(seen, 'post', '/v1/conversations', {
+      body: { customer_ref: 'contract-retry' },
+      headers: idempotencyKey,
+    });
+    const replayed = await call(seen, 'post', '/v1/conversations', {
+      body: { customer_ref: 'contract-retry' },
+      headers: idempotencyKey,
+    });
+    const answered = await call(seen, 'post', '/v1/conversations/{id}/messages', {
+      id,
+      body: { text: 'How do I return an item?' },
+    });
+    const withId = await call(seen, 'post', '/v1/conversations/{id}/messages', {
+      id,
+      body: { text: 'Do you ship abroad?', message_id: 'contract-msg-1' },
+    });
     await call(seen, 'get', '/v1/events', { query: '?limit=1000' });
     await call(seen, 'get', '/v1/me');
     await call(seen, 'get', '/v1/conversations/{id}/transcript', { id });
@@ -266,15 +332,24 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     await call(seen, 'get', '/v1/conversations/{id}/quality', { id });
     const closedExport = await call(seen, 'get', '/v1/conversations/{id}/export', { id, query: '?format=json' });
 
-    const other = (await call(seen, 'post', '/v1/conversations', { body: { customer_ref: 'contract-human' } })).body.id as string;
-    const handedOver = await call(seen, 'post', '/v1/conversations/{id}/handover', { id: other, body: { reason: 'The customer asked for a person.' } });
-    await call(seen, 'post', '/v1/conversations/{id}/human-messages', { id: other, body: { text: 'Hello, Sam here. How can I help?', author_name: 'Sam' } });
+    const other = (await call(seen, 'post', '/v1/conversations', { body: { customer_ref: 'contract-human' } })).body
+      .id as string;
+    const handedOver = await call(seen, 'post', '/v1/conversations/{id}/handover', {
+      id: other,
+      body: { reason: 'The customer asked for a person.' },
+    });
+    await call(seen, 'post', '/v1/conversations/{id}/human-messages', {
+      id: other,
+      body: { text: 'Hello, Sam here. How can I help?', author_name: 'Sam' },
+    });
     const handedBack = await call(seen, 'post', '/v1/conversations/{id}/handback', { id: other, body: {} });
     const voice = await call(seen, 'post', '/v1/conversations/{id}/voice-sessions', { id: other });
     await call(seen, 'post', '/v1/voice-sessions/connect', { token: '', body: { token: voice.body.token } });
 
     // The flow really happened as meant, so the schemas were checked against meaningful bodies.
-    expect(seen.map(({ status }) => status)).toEqual([201, 201, 201, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201, 200, 200, 200, 201, 200]);
+    expect(seen.map(({ status }) => status)).toEqual([
+      201, 201, 201, 200, 200, 200, 200, 200, 200, 200, 200, 200, 201, 200, 200, 200, 201, 200,
+    ]);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body).toEqual(first.body);
     expect(answered.body.events[0]).toMatchObject({ type: 'conversation.reply', conversation_id: id });
@@ -298,7 +373,12 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
 
   it('describes the real error answers: the documented Error shape, with a status each operation documents', async () => {
     const seen: Observed[] = [];
-    const { id } = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'contract-errors' } })).body as { id: string };
+    const { id } = (
+      await request(`${engine.url}/v1/conversations`, {
+        token: engine.apiKey,
+        body: { customer_ref: 'contract-errors' },
+      })
+    ).body as { id: string };
     await call(seen, 'post', '/v1/conversations/{id}/messages', { body: { text: 'Anyone there?' } });
     await call(seen, 'get', '/v1/conversations/{id}/transcript');
     await call(seen, 'post', '/v1/conversations', { body: { customer_ref: 'a', admin: true } });
@@ -308,11 +388,17 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
     await call(seen, 'get', '/v1/events', { query: '?limit=0' });
     await call(seen, 'get', '/v1/conversations/{id}/quality', { id });
     await call(seen, 'post', '/v1/conversations/{id}/handback', { id, body: {} });
-    await call(seen, 'post', '/v1/conversations/{id}/action-results', { id, body: { action_request_id: `act_${'0'.repeat(24)}`, result: {} } });
+    await call(seen, 'post', '/v1/conversations/{id}/action-results', {
+      id,
+      body: { action_request_id: `act_${'0'.repeat(24)}`, result: {} },
+    });
     // startEngine gives the engine no session keys.
     await call(seen, 'post', '/v1/widget-sessions', { body: { customer_ref: 'contract-errors' } });
     await call(seen, 'post', '/v1/voice-sessions/connect', { token: '', body: { token: 'not-a-voice-token' } });
-    const voice = await request(`${engine.url}/v1/conversations/${id}/voice-sessions`, { method: 'POST', token: engine.apiKey });
+    const voice = await request(`${engine.url}/v1/conversations/${id}/voice-sessions`, {
+      method: 'POST',
+      token: engine.apiKey,
+    });
     await request(`${engine.url}/v1/voice-sessions/connect`, { body: { token: voice.body.token } });
     await call(seen, 'post', '/v1/voice-sessions/connect', { token: '', body: { token: voice.body.token } });
     expect(seen.map(({ status }) => status)).toEqual([404, 404, 400, 400, 400, 401, 400, 409, 409, 404, 503, 401, 409]);
@@ -332,7 +418,11 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
   it('documents the request body of POST /v1/conversations as strictly as the validation enforces it: customer_ref required, no other field', async () => {
     const ref = pointer('paths', '/v1/conversations', 'post', 'requestBody', 'content', 'application/json', 'schema');
     const schema = operationOf('post', '/v1/conversations')?.requestBody?.content?.['application/json']?.schema;
-    expect(schema).toMatchObject({ type: 'object', additionalProperties: false, required: expect.arrayContaining(['customer_ref']) });
+    expect(schema).toMatchObject({
+      type: 'object',
+      additionalProperties: false,
+      required: expect.arrayContaining(['customer_ref']),
+    });
 
     const post = (body: unknown) => request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body });
     expect(schemaProblems(ref, { customer_ref: 'a' })).toEqual([]);
@@ -353,7 +443,12 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
   });
 
   it('documents every request body as refusing an unknown field, as the real validation does', async () => {
-    const { id } = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'contract-bodies' } })).body as { id: string };
+    const { id } = (
+      await request(`${engine.url}/v1/conversations`, {
+        token: engine.apiKey,
+        body: { customer_ref: 'contract-bodies' },
+      })
+    ).body as { id: string };
     // A body each route takes; with one unknown field more, the route must refuse it.
     const valid: Record<string, Record<string, unknown>> = {
       'post /v1/conversations': { customer_ref: 'contract-bodies' },
@@ -387,15 +482,26 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       const ref = pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema');
       const body = valid[where]!;
       const documentedErrors = schemaProblems(ref, body);
-      if (documentedErrors.length) problems.push(`${where}: the document refuses a body the route takes: ${documentedErrors.join('; ')}`);
+      if (documentedErrors.length)
+        problems.push(`${where}: the document refuses a body the route takes: ${documentedErrors.join('; ')}`);
       const withUnknown = { ...body, unexpected_field: true };
-      if (schemaProblems(ref, withUnknown).length === 0) problems.push(`${where}: the document allows an unknown field`);
+      if (schemaProblems(ref, withUnknown).length === 0)
+        problems.push(`${where}: the document allows an unknown field`);
       // Well-formed path parameters (a knowledge document's id, an action's name), so that the body is what is refused.
-      const url = urlOf(path, path.startsWith('/v1/knowledge/') ? `doc_${'0'.repeat(22)}` : isOperator(path) ? engine.accountId : id).replace(/\{(name|action)\}/, 'contract_action');
+      const url = urlOf(
+        path,
+        path.startsWith('/v1/knowledge/') ? `doc_${'0'.repeat(22)}` : isOperator(path) ? engine.accountId : id,
+      ).replace(/\{(name|action)\}/, 'contract_action');
       const token = isOperator(path) ? engine.operatorToken : isKeyed(operation) ? engine.apiKey : '';
       const response = await request(url, { method: method.toUpperCase(), token, body: withUnknown });
-      if (response.status !== 400 || response.body?.error?.code !== 'invalid_request' || !JSON.stringify(response.body).includes('unexpected_field')) {
-        problems.push(`${where}: the route does not refuse the unknown field: ${response.status} ${JSON.stringify(response.body)}`);
+      if (
+        response.status !== 400 ||
+        response.body?.error?.code !== 'invalid_request' ||
+        !JSON.stringify(response.body).includes('unexpected_field')
+      ) {
+        problems.push(
+          `${where}: the route does not refuse the unknown field: ${response.status} ${JSON.stringify(response.body)}`,
+        );
       }
     }
     expect(problems).toEqual([]);
@@ -409,7 +515,9 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
   });
 
   it('documents the text/plain answer of GET /v1/conversations/{id}/export?format=text', async () => {
-    const { id } = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'contract-text' } })).body as { id: string };
+    const { id } = (
+      await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'contract-text' } })
+    ).body as { id: string };
     const seen: Observed[] = [];
     const response = await call(seen, 'get', '/v1/conversations/{id}/export', { id, query: '?format=text' });
     expect(response.status).toBe(200);

@@ -12,8 +12,15 @@ import { createEngine } from './app.ts';
  */
 describe.each(DRIVERS)('the operator routes on $name', (driver) => {
   let engine: TestEngine;
-  const operator = (path: string, options: { method?: string; body?: unknown; rawBody?: string; token?: string } = {}) =>
-    request(`${engine.url}/operator/v1/accounts${path}`, { method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'), token: engine.operatorToken, ...options });
+  const operator = (
+    path: string,
+    options: { method?: string; body?: unknown; rawBody?: string; token?: string } = {},
+  ) =>
+    request(`${engine.url}/operator/v1/accounts${path}`, {
+      method: options.method ?? (options.body !== undefined || options.rawBody !== undefined ? 'POST' : 'GET'),
+      token: engine.operatorToken,
+      ...options,
+    });
   const make = async (name = 'Operator shop') => {
     const created = await operator('', { body: { name } });
     expect(created.status).toBe(201);
@@ -27,7 +34,13 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
 
   it('refuses a missing or wrong operator token, and an API key, with 401 unauthorized, and makes nothing', async () => {
     const [before] = await engine.sql.query<{ n: string }>('SELECT count(*) AS n FROM accounts');
-    for (const token of ['', 'x'.repeat(40), `${engine.operatorToken}x`, engine.operatorToken.slice(0, -1), engine.apiKey]) {
+    for (const token of [
+      '',
+      'x'.repeat(40),
+      `${engine.operatorToken}x`,
+      engine.operatorToken.slice(0, -1),
+      engine.apiKey,
+    ]) {
       const routes = [
         ['POST', '', { name: 'Intruder' }],
         ['POST', `/${engine.accountId}/suspend`, {}],
@@ -69,7 +82,18 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
   });
 
   it('answers bad input with a 4xx and an error body, never a 5xx', async () => {
-    const bodies: unknown[] = [{}, { name: '' }, { name: 'x'.repeat(201) }, { name: 12 }, { name: 'A', admin: true }, { name: 'A', requests_per_minute: { live: 0 } }, { name: 'A', requests_per_minute: { sandbox: 'lots' } }, [], null, 'text'];
+    const bodies: unknown[] = [
+      {},
+      { name: '' },
+      { name: 'x'.repeat(201) },
+      { name: 12 },
+      { name: 'A', admin: true },
+      { name: 'A', requests_per_minute: { live: 0 } },
+      { name: 'A', requests_per_minute: { sandbox: 'lots' } },
+      [],
+      null,
+      'text',
+    ];
     for (const body of bodies) {
       const refused = await operator('', { body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
@@ -77,14 +101,22 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     }
     for (const rawBody of ['{', '{"name":', '\u0000']) expect((await operator('', { rawBody })).status).toBe(400);
     for (const id of ['acc_', 'cnv_0000000000000000', '..%2F..%2Fetc', 'x'.repeat(300), '%00']) {
-      for (const [method, path] of [['POST', `/${id}/suspend`], ['POST', `/${id}/resume`], ['DELETE', `/${id}`]] as const) {
+      for (const [method, path] of [
+        ['POST', `/${id}/suspend`],
+        ['POST', `/${id}/resume`],
+        ['DELETE', `/${id}`],
+      ] as const) {
         const refused = await operator(path, { method });
         expect(refused.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
         expect(refused.status, `${method} ${path}`).toBeLessThan(500);
       }
     }
     const unknown = `acc_${'0'.repeat(24)}`;
-    for (const [method, path] of [['POST', `/${unknown}/suspend`], ['POST', `/${unknown}/resume`], ['DELETE', `/${unknown}`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/${unknown}/suspend`],
+      ['POST', `/${unknown}/resume`],
+      ['DELETE', `/${unknown}`],
+    ] as const) {
       const missing = await operator(path, { method });
       expect(missing.status).toBe(404);
       expect(missing.body.error.code).toBe('not_found');
@@ -96,15 +128,26 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     expect(made.account_id).toMatch(/^acc_/);
     expect(made.keys.test).toMatch(/^service_test_/);
     expect(made.keys.live).toMatch(/^service_live_/);
-    expect((await request(`${engine.url}/v1/me`, { token: made.keys.test })).body).toMatchObject({ account_id: made.account_id, environment: 'sandbox' });
-    expect((await request(`${engine.url}/v1/me`, { token: made.keys.live })).body).toMatchObject({ account_id: made.account_id, environment: 'live' });
+    expect((await request(`${engine.url}/v1/me`, { token: made.keys.test })).body).toMatchObject({
+      account_id: made.account_id,
+      environment: 'sandbox',
+    });
+    expect((await request(`${engine.url}/v1/me`, { token: made.keys.live })).body).toMatchObject({
+      account_id: made.account_id,
+      environment: 'live',
+    });
     // Only the hashes are kept.
-    const stored = await engine.sql.query<{ secret_sha256: string }>('SELECT secret_sha256 FROM api_keys WHERE account_id = $1', [made.account_id]);
+    const stored = await engine.sql.query<{ secret_sha256: string }>(
+      'SELECT secret_sha256 FROM api_keys WHERE account_id = $1',
+      [made.account_id],
+    );
     expect(stored).toHaveLength(2);
     expect(JSON.stringify(stored)).not.toContain(made.keys.live.slice(13));
     // Limits of its own when asked for.
     const limited = await operator('', { body: { name: 'Busy shop', requests_per_minute: { sandbox: 1234 } } });
-    expect((await request(`${engine.url}/v1/me`, { token: limited.body.keys.test })).body.limits.requests_per_minute).toBe(1234);
+    expect(
+      (await request(`${engine.url}/v1/me`, { token: limited.body.keys.test })).body.limits.requests_per_minute,
+    ).toBe(1234);
   });
 
   it("answers a suspended account's keys with 403 account_suspended at once, and lets them in again when it is resumed", async () => {
@@ -113,7 +156,11 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     expect(suspended.status).toBe(200);
     expect(suspended.body).toEqual({ account_id: made.account_id, status: 'suspended' });
     for (const key of [made.keys.test, made.keys.live]) {
-      for (const [method, path, body] of [['GET', '/v1/me', undefined], ['POST', '/v1/conversations', { customer_ref: 'paused' }], ['GET', '/v1/events', undefined]] as const) {
+      for (const [method, path, body] of [
+        ['GET', '/v1/me', undefined],
+        ['POST', '/v1/conversations', { customer_ref: 'paused' }],
+        ['GET', '/v1/events', undefined],
+      ] as const) {
         const refused = await request(`${engine.url}${path}`, { method, token: key, ...(body ? { body } : {}) });
         expect(refused.status, `${method} ${path}`).toBe(403);
         expect(refused.body.error.code).toBe('account_suspended');
@@ -124,26 +171,64 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     expect((await operator(`/${made.account_id}/suspend`, { method: 'POST' })).body.status).toBe('suspended');
     const resumed = await operator(`/${made.account_id}/resume`, { method: 'POST' });
     expect(resumed.body).toEqual({ account_id: made.account_id, status: 'active' });
-    for (const key of [made.keys.test, made.keys.live]) expect((await request(`${engine.url}/v1/me`, { token: key })).status).toBe(200);
+    for (const key of [made.keys.test, made.keys.live])
+      expect((await request(`${engine.url}/v1/me`, { token: key })).status).toBe(200);
   });
 
-  it("deletes an account: its keys answer 401 at once, and every table is emptied of it", async () => {
+  it('deletes an account: its keys answer 401 at once, and every table is emptied of it', async () => {
     const made = await make('Closing shop');
     const other = await make('Staying shop');
     // Something in every part of the account: conversations, turns, events, knowledge, actions, fixtures, webhooks, kept answers.
     const call = (token: string, path: string, body?: unknown, headers: Record<string, string> = {}, method?: string) =>
-      request(`${engine.url}${path}`, { token, ...(body === undefined ? {} : { body }), headers, ...(method ? { method } : {}) });
+      request(`${engine.url}${path}`, {
+        token,
+        ...(body === undefined ? {} : { body }),
+        headers,
+        ...(method ? { method } : {}),
+      });
     for (const account of [made, other]) {
-      const conversation = (await call(account.keys.test, '/v1/conversations', { customer_ref: 'cus-1' }, { 'idempotency-key': 'open-1' })).body.id as string;
-      expect((await call(account.keys.test, `/v1/conversations/${conversation}/messages`, { text: 'Where is my parcel?' })).status).toBe(200);
+      const conversation = (
+        await call(account.keys.test, '/v1/conversations', { customer_ref: 'cus-1' }, { 'idempotency-key': 'open-1' })
+      ).body.id as string;
+      expect(
+        (await call(account.keys.test, `/v1/conversations/${conversation}/messages`, { text: 'Where is my parcel?' }))
+          .status,
+      ).toBe(200);
       expect((await call(account.keys.test, `/v1/conversations/${conversation}/voice-sessions`, {})).status).toBe(201);
       expect((await call(account.keys.test, `/v1/conversations/${conversation}/close`, {})).status).toBe(200);
-      expect((await call(account.keys.test, `/v1/conversations/${conversation}/survey`, { rating: 4, comment: 'Fine' })).status).toBeLessThan(300);
-      expect((await call(account.keys.test, '/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks' })).status).toBe(201);
+      expect(
+        (await call(account.keys.test, `/v1/conversations/${conversation}/survey`, { rating: 4, comment: 'Fine' }))
+          .status,
+      ).toBeLessThan(300);
+      expect((await call(account.keys.test, '/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/hooks' })).status).toBe(
+        201,
+      );
       expect((await call(account.keys.live, '/v1/conversations', { customer_ref: 'cus-2' })).status).toBe(201);
-      expect((await call(account.keys.test, '/v1/knowledge', { title: 'Returns', body: 'Within 30 days.' })).status).toBe(201);
-      expect((await call(account.keys.test, '/v1/actions/order_status', { description: 'The status of an order' }, {}, 'PUT')).status).toBeLessThan(300);
-      expect((await call(account.keys.test, '/v1/sandbox/fixtures/order_status', { result: { status: 'shipped' } }, {}, 'PUT')).status).toBeLessThan(300);
+      expect(
+        (await call(account.keys.test, '/v1/knowledge', { title: 'Returns', body: 'Within 30 days.' })).status,
+      ).toBe(201);
+      expect(
+        (
+          await call(
+            account.keys.test,
+            '/v1/actions/order_status',
+            { description: 'The status of an order' },
+            {},
+            'PUT',
+          )
+        ).status,
+      ).toBeLessThan(300);
+      expect(
+        (
+          await call(
+            account.keys.test,
+            '/v1/sandbox/fixtures/order_status',
+            { result: { status: 'shipped' } },
+            {},
+            'PUT',
+          )
+        ).status,
+      ).toBeLessThan(300);
     }
     const deleted = await operator(`/${made.account_id}`, { method: 'DELETE' });
     expect(deleted.status).toBe(204);
@@ -159,7 +244,9 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
       `SELECT table_name, column_name FROM information_schema.columns
        WHERE table_schema = current_schema() AND column_name IN ('account_id', 'conversation_id', 'key_id', 'endpoint_id')`,
     );
-    const named = [...new Set(columns.filter((column) => column.column_name === 'account_id').map((column) => column.table_name))];
+    const named = [
+      ...new Set(columns.filter((column) => column.column_name === 'account_id').map((column) => column.table_name)),
+    ];
     expect(named.filter((table) => !ERASED_TABLES.includes(table))).toEqual([]);
     for (const { table_name: table, column_name: column } of columns) {
       const owner =
@@ -170,38 +257,63 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
             : column === 'key_id'
               ? `(SELECT id FROM api_keys WHERE account_id = $1)`
               : `(SELECT id FROM webhook_endpoints WHERE account_id = $1)`;
-      const [row] = await engine.sql.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${column}${column === 'account_id' ? ' = ' : ' IN '}${owner}`, [made.account_id]);
+      const [row] = await engine.sql.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${table} WHERE ${column}${column === 'account_id' ? ' = ' : ' IN '}${owner}`,
+        [made.account_id],
+      );
       expect(Number(row!.n), `${table}.${column}`).toBe(0);
     }
     expect(await engine.sql.query('SELECT 1 FROM accounts WHERE id = $1', [made.account_id])).toHaveLength(0);
     // The rows that named its conversations only by id (turns, voice sessions, survey answers) went with them.
-    const [orphans] = await engine.sql.query<{ n: string }>('SELECT count(*) AS n FROM turns WHERE conversation_id NOT IN (SELECT id FROM conversations)');
+    const [orphans] = await engine.sql.query<{ n: string }>(
+      'SELECT count(*) AS n FROM turns WHERE conversation_id NOT IN (SELECT id FROM conversations)',
+    );
     expect(Number(orphans!.n)).toBe(0);
     // The other account keeps everything.
     expect((await request(`${engine.url}/v1/me`, { token: other.keys.test })).status).toBe(200);
-    const [kept] = await engine.sql.query<{ n: string }>('SELECT count(*) AS n FROM conversations WHERE account_id = $1', [other.account_id]);
+    const [kept] = await engine.sql.query<{ n: string }>(
+      'SELECT count(*) AS n FROM conversations WHERE account_id = $1',
+      [other.account_id],
+    );
     expect(Number(kept!.n)).toBe(2);
   });
 
-  it("adds keys to an account that open that account only, lists them without the keys, and revokes one at once", async () => {
+  it('adds keys to an account that open that account only, lists them without the keys, and revokes one at once', async () => {
     const made = await make('Key ring shop');
     const other = await make('Neighbour shop');
     const added = await operator(`/${made.account_id}/keys`, { body: { environment: 'live' } });
     expect(added.status).toBe(201);
     expect(added.headers.get('cache-control')).toBe('no-store');
-    expect(added.body).toEqual({ id: expect.stringMatching(/^key_/), environment: 'live', prefix: added.body.key.slice(0, 17), created_at: expect.any(String), revoked_at: null, key: expect.stringMatching(/^service_live_/) });
+    expect(added.body).toEqual({
+      id: expect.stringMatching(/^key_/),
+      environment: 'live',
+      prefix: added.body.key.slice(0, 17),
+      created_at: expect.any(String),
+      revoked_at: null,
+      key: expect.stringMatching(/^service_live_/),
+    });
     const me = await request(`${engine.url}/v1/me`, { token: added.body.key });
     expect(me.body).toMatchObject({ account_id: made.account_id, environment: 'live', key: { id: added.body.id } });
     // Another account's conversation is not this key's.
-    const foreign = await request(`${engine.url}/v1/conversations`, { token: other.keys.live, body: { customer_ref: 'neighbour-1' } });
-    expect((await request(`${engine.url}/v1/conversations/${foreign.body.id}/transcript`, { token: added.body.key })).status).toBe(404);
+    const foreign = await request(`${engine.url}/v1/conversations`, {
+      token: other.keys.live,
+      body: { customer_ref: 'neighbour-1' },
+    });
+    expect(
+      (await request(`${engine.url}/v1/conversations/${foreign.body.id}/transcript`, { token: added.body.key })).status,
+    ).toBe(404);
     const sandbox = await operator(`/${made.account_id}/keys`, { body: { environment: 'sandbox' } });
     expect(sandbox.body.key).toMatch(/^service_test_/);
 
     const listed = await operator(`/${made.account_id}/keys`);
     expect(listed.status).toBe(200);
     expect(listed.body.keys).toHaveLength(4);
-    expect(listed.body.keys.map((key: { environment: string }) => key.environment).sort()).toEqual(['live', 'live', 'sandbox', 'sandbox']);
+    expect(listed.body.keys.map((key: { environment: string }) => key.environment).sort()).toEqual([
+      'live',
+      'live',
+      'sandbox',
+      'sandbox',
+    ]);
     expect(JSON.stringify(listed.body)).not.toContain(added.body.key.slice(17));
     expect(listed.body.keys.every((key: { revoked_at: unknown }) => key.revoked_at === null)).toBe(true);
 
@@ -215,21 +327,37 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('unauthorized');
     // The account's other keys keep working; revoking again changes nothing.
-    for (const key of [made.keys.live, made.keys.test, sandbox.body.key]) expect((await request(`${engine.url}/v1/me`, { token: key })).status).toBe(200);
-    const revokedAt = ((await operator(`/${made.account_id}/keys`)).body.keys as { id: string; revoked_at: string | null }[]).find((key) => key.id === added.body.id)!.revoked_at;
+    for (const key of [made.keys.live, made.keys.test, sandbox.body.key])
+      expect((await request(`${engine.url}/v1/me`, { token: key })).status).toBe(200);
+    const revokedAt = (
+      (await operator(`/${made.account_id}/keys`)).body.keys as { id: string; revoked_at: string | null }[]
+    ).find((key) => key.id === added.body.id)!.revoked_at;
     expect(revokedAt).not.toBeNull();
     expect((await operator(`/${made.account_id}/keys/${added.body.id}`, { method: 'DELETE' })).status).toBe(204);
-    expect(((await operator(`/${made.account_id}/keys`)).body.keys as { id: string; revoked_at: string | null }[]).find((key) => key.id === added.body.id)!.revoked_at).toBe(revokedAt);
+    expect(
+      ((await operator(`/${made.account_id}/keys`)).body.keys as { id: string; revoked_at: string | null }[]).find(
+        (key) => key.id === added.body.id,
+      )!.revoked_at,
+    ).toBe(revokedAt);
   });
 
   it('answers bad input on the key routes with a 4xx, never a 5xx, and makes no key', async () => {
     const made = await make('Careful shop');
-    for (const body of [{}, { environment: 'production' }, { environment: 'live', key: 'service_live_chosenbyme000000000000000' }, { environment: 1 }, [], null, 'live']) {
+    for (const body of [
+      {},
+      { environment: 'production' },
+      { environment: 'live', key: 'service_live_chosenbyme000000000000000' },
+      { environment: 1 },
+      [],
+      null,
+      'live',
+    ]) {
       const refused = await operator(`/${made.account_id}/keys`, { body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error.code).toBe('invalid_request');
     }
-    for (const rawBody of ['{', '{"environment":', '\u0000']) expect((await operator(`/${made.account_id}/keys`, { rawBody })).status).toBe(400);
+    for (const rawBody of ['{', '{"environment":', '\u0000'])
+      expect((await operator(`/${made.account_id}/keys`, { rawBody })).status).toBe(400);
     const unknown = `acc_${'0'.repeat(24)}`;
     expect((await operator(`/${unknown}/keys`, { body: { environment: 'live' } })).status).toBe(404);
     expect((await operator(`/${unknown}/keys`)).status).toBe(404);
@@ -243,10 +371,20 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
   });
 
   it("is in the engine's OpenAPI document under the Operator tag, with the operator token and no Idempotency-Key", async () => {
-    const document = (await request(`${engine.url}/v1/openapi.json`)).body as { paths: Record<string, Record<string, { tags: string[]; security: unknown; parameters?: { name: string }[]; responses: Record<string, unknown> }>> };
+    const document = (await request(`${engine.url}/v1/openapi.json`)).body as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          { tags: string[]; security: unknown; parameters?: { name: string }[]; responses: Record<string, unknown> }
+        >
+      >;
+    };
     const operations = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/operator/'))
-      .flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ where: `${method} ${path}`, operation })));
+      .flatMap(([path, item]) =>
+        Object.entries(item).map(([method, operation]) => ({ where: `${method} ${path}`, operation })),
+      );
     expect(operations.map(({ where }) => where).sort()).toEqual([
       'delete /operator/v1/accounts/{id}',
       'delete /operator/v1/accounts/{id}/keys/{key_id}',
@@ -259,7 +397,10 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     for (const { where, operation } of operations) {
       expect(operation.tags, where).toEqual(['Operator']);
       expect(operation.security, where).toEqual([{ operatorToken: [] }]);
-      expect((operation.parameters ?? []).map((parameter) => parameter.name), where).not.toContain('Idempotency-Key');
+      expect(
+        (operation.parameters ?? []).map((parameter) => parameter.name),
+        where,
+      ).not.toContain('Idempotency-Key');
       expect(Object.keys(operation.responses), where).toContain('401');
     }
   });

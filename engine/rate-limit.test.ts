@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSql } from '../shared/server/index.ts';
 import { closeServer, DRIVERS, logger, request, startEngine, type TestEngine } from '../test/stack.ts';
 import { createEngine } from './app.ts';
-import { createAccount, DEFAULT_REQUESTS_PER_MINUTE, issueApiKey, MemoryRateLimiter, setAccountRateLimit } from './index.ts';
+import {
+  createAccount,
+  DEFAULT_REQUESTS_PER_MINUTE,
+  issueApiKey,
+  MemoryRateLimiter,
+  setAccountRateLimit,
+} from './index.ts';
 import { ADDRESS_REQUESTS_PER_MINUTE } from './rate-limit.ts';
 
 /** Unix seconds of `iso`. */
@@ -27,7 +33,10 @@ describe('MemoryRateLimiter', () => {
 
   it('aligns windows to the clock minute: the last millisecond of a minute is still in it, the next starts afresh', async () => {
     const limiter = new MemoryRateLimiter();
-    expect(await limiter.consume('key-a', 1, new Date('2026-01-01T10:00:00.000Z'))).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await limiter.consume('key-a', 1, new Date('2026-01-01T10:00:00.000Z'))).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
     const lastMs = await limiter.consume('key-a', 1, new Date('2026-01-01T10:00:59.999Z'));
     expect(lastMs).toEqual({ allowed: false, limit: 1, remaining: 0, resetS: unixS('2026-01-01T10:01:00Z') });
     const nextMinute = await limiter.consume('key-a', 1, new Date('2026-01-01T10:01:00.000Z'));
@@ -68,7 +77,11 @@ describe('MemoryRateLimiter', () => {
 
   it('refuses everything with a limit of 0', async () => {
     const limiter = new MemoryRateLimiter();
-    expect(await limiter.consume('key-a', 0, new Date('2026-01-01T10:00:10Z'))).toMatchObject({ allowed: false, limit: 0, remaining: 0 });
+    expect(await limiter.consume('key-a', 0, new Date('2026-01-01T10:00:10Z'))).toMatchObject({
+      allowed: false,
+      limit: 0,
+      remaining: 0,
+    });
   });
 
   it('forgets the windows of a finished minute among many keys, and keeps every count of the current minute', async () => {
@@ -89,8 +102,10 @@ describe('MemoryRateLimiter', () => {
 describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
   let engine: TestEngine;
   let now = new Date('2026-01-01T10:00:15.250Z');
-  const call = (token: string, path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token, ...options });
-  const feed = async (token: string) => (await call(token, '/v1/events?limit=1000')).body.events as { id: string; type: string; conversation_id: string }[];
+  const call = (token: string, path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token, ...options });
+  const feed = async (token: string) =>
+    (await call(token, '/v1/events?limit=1000')).body.events as { id: string; type: string; conversation_id: string }[];
   const limitHeaders = (response: { headers: Headers }) => ({
     limit: response.headers.get('x-ratelimit-limit'),
     remaining: response.headers.get('x-ratelimit-remaining'),
@@ -138,7 +153,11 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     now = new Date('2026-01-01T10:01:00.000Z');
     const nextMinute = await call(key, '/v1/me');
     expect(nextMinute.status).toBe(200);
-    expect(limitHeaders(nextMinute)).toEqual({ limit: '60', remaining: '59', reset: String(unixS('2026-01-01T10:02:00Z')) });
+    expect(limitHeaders(nextMinute)).toEqual({
+      limit: '60',
+      remaining: '59',
+      reset: String(unixS('2026-01-01T10:02:00Z')),
+    });
     expect(nextMinute.headers.get('retry-after')).toBeNull();
   });
 
@@ -181,7 +200,10 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     const opened = await call(key, '/v1/conversations', { body: { customer_ref: 'first' } });
     expect(opened.status).toBe(201);
 
-    const refused = await call(key, '/v1/conversations', { body: { customer_ref: 'refused' }, headers: { 'idempotency-key': 'refused-open' } });
+    const refused = await call(key, '/v1/conversations', {
+      body: { customer_ref: 'refused' },
+      headers: { 'idempotency-key': 'refused-open' },
+    });
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
 
@@ -192,7 +214,10 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     expect(after.filter((event) => event.type === 'conversation.opened')).toHaveLength(before.length + 1);
 
     // Had the refused request claimed its Idempotency-Key, another body with it would be a 422.
-    const retried = await call(key, '/v1/conversations', { body: { customer_ref: 'another' }, headers: { 'idempotency-key': 'refused-open' } });
+    const retried = await call(key, '/v1/conversations', {
+      body: { customer_ref: 'another' },
+      headers: { 'idempotency-key': 'refused-open' },
+    });
     expect(retried.status).toBe(201);
     expect(retried.body.customer_ref).toBe('another');
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
@@ -301,10 +326,17 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
       const response = await call(token, path);
       expect(response.status).toBe(401);
       expect(response.body.error.code).toBe('unauthorized');
-      expect(limitHeaders(response)).toEqual({ limit: String(ADDRESS_REQUESTS_PER_MINUTE), remaining: String(ADDRESS_REQUESTS_PER_MINUTE - count), reset });
+      expect(limitHeaders(response)).toEqual({
+        limit: String(ADDRESS_REQUESTS_PER_MINUTE),
+        remaining: String(ADDRESS_REQUESTS_PER_MINUTE - count),
+        reset,
+      });
     }
     // Public routes count there too, and a made-up X-Forwarded-For is not believed (no proxy is trusted).
-    for (const response of [await call('', '/v1/openapi.json'), await call('', '/v1/me', { headers: { 'x-forwarded-for': '198.51.100.7' } })]) {
+    for (const response of [
+      await call('', '/v1/openapi.json'),
+      await call('', '/v1/me', { headers: { 'x-forwarded-for': '198.51.100.7' } }),
+    ]) {
       expect(response.status).toBe(429);
       expect(response.body.error.code).toBe('rate_limited');
       expect(limitHeaders(response)).toEqual({ limit: String(ADDRESS_REQUESTS_PER_MINUTE), remaining: '0', reset });
@@ -317,36 +349,65 @@ describe.each(DRIVERS)('rate limits over HTTP on $name', (driver) => {
     now = new Date('2026-01-01T17:01:00Z');
     const nextMinute = await call('', '/v1/openapi.json');
     expect(nextMinute.status).toBe(200);
-    expect(limitHeaders(nextMinute)).toMatchObject({ limit: String(ADDRESS_REQUESTS_PER_MINUTE), remaining: String(ADDRESS_REQUESTS_PER_MINUTE - 1) });
+    expect(limitHeaders(nextMinute)).toMatchObject({
+      limit: String(ADDRESS_REQUESTS_PER_MINUTE),
+      remaining: String(ADDRESS_REQUESTS_PER_MINUTE - 1),
+    });
   });
 
   it('puts X-RateLimit-* on the answer of every operation of the OpenAPI document, with and without a key, and on unknown routes, wrong methods and malformed paths', async () => {
     now = new Date('2026-01-01T18:00:00Z');
     const document = (await call('', '/v1/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-    const operations = Object.entries(document.paths).flatMap(([template, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })));
+    const operations = Object.entries(document.paths).flatMap(([template, item]) =>
+      Object.keys(item).map((method) => ({ method: method.toUpperCase(), template })),
+    );
     expect(operations.length).toBeGreaterThan(20);
     const answers: { what: string; status: number; headers: Headers }[] = [];
-    const conversation = (await call(engine.apiKey, '/v1/conversations', { body: { customer_ref: 'headers-everywhere' } })).body.id as string;
+    const conversation = (
+      await call(engine.apiKey, '/v1/conversations', { body: { customer_ref: 'headers-everywhere' } })
+    ).body.id as string;
     for (const { method, template } of operations) {
-      for (const [who, token] of [['with the key', engine.apiKey], ['without a key', '']] as const) {
+      for (const [who, token] of [
+        ['with the key', engine.apiKey],
+        ['without a key', ''],
+      ] as const) {
         // With the key, a real conversation and well-formed ids of nothing; without one, the 401 comes first.
-        for (const id of token ? [conversation, 'cnv_000000000000000000000000', 'whe_0000000000000000', 'whd_0000000000000000'] : ['x']) {
+        for (const id of token
+          ? [conversation, 'cnv_000000000000000000000000', 'whe_0000000000000000', 'whd_0000000000000000']
+          : ['x']) {
           const path = template.replace(/\{[^}]+\}/g, id);
-          const response = await call(token, path, { method, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+          const response = await call(token, path, {
+            method,
+            ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+          });
           answers.push({ what: `${method} ${path} ${who}`, status: response.status, headers: response.headers });
           if (!template.includes('{')) break;
         }
       }
     }
-    for (const [method, path] of [['GET', '/v1/no-such-route'], ['GET', '/nothing-here'], ['DELETE', '/v1/events'], ['PUT', '/v1/conversations'], ['GET', '/v1/%E0%A4%A']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/no-such-route'],
+      ['GET', '/nothing-here'],
+      ['DELETE', '/v1/events'],
+      ['PUT', '/v1/conversations'],
+      ['GET', '/v1/%E0%A4%A'],
+    ]) {
       for (const token of [engine.apiKey, '']) {
         const response = await call(token, path!, { method: method! });
-        answers.push({ what: `${method} ${path} ${token ? 'with the key' : 'without a key'}`, status: response.status, headers: response.headers });
+        answers.push({
+          what: `${method} ${path} ${token ? 'with the key' : 'without a key'}`,
+          status: response.status,
+          headers: response.headers,
+        });
       }
     }
     const statuses = new Set(answers.map((answer) => answer.status));
     for (const status of [200, 400, 401, 404, 405]) expect(statuses, `some answer was ${status}`).toContain(status);
-    const missing = answers.filter(({ headers }) => ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].some((name) => !/^\d+$/.test(headers.get(name) ?? '')));
+    const missing = answers.filter(({ headers }) =>
+      ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].some(
+        (name) => !/^\d+$/.test(headers.get(name) ?? ''),
+      ),
+    );
     expect(missing.map(({ what, status }) => `${what} → ${status}`)).toEqual([]);
   });
 
@@ -369,7 +430,8 @@ describe('the per-address limit behind a proxy', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/me`;
-      const remaining = async (forwardedFor: string) => (await request(url, { headers: { 'x-forwarded-for': forwardedFor } })).headers.get('x-ratelimit-remaining');
+      const remaining = async (forwardedFor: string) =>
+        (await request(url, { headers: { 'x-forwarded-for': forwardedFor } })).headers.get('x-ratelimit-remaining');
       const full = ADDRESS_REQUESTS_PER_MINUTE;
       expect(await remaining('203.0.113.10')).toBe(String(full - 1));
       expect(await remaining('203.0.113.10')).toBe(String(full - 2));

@@ -29,7 +29,17 @@ export interface RequestState {
  * the headers; it therefore never throws, and `refuseOverLimit`, inside the boundary, turns what
  * it kept into the usual error answer (429 with `Retry-After`, or the failure to count).
  */
-export function countRequests({ identify, limiter, now, trustProxyHops }: { identify: (ctx: Context) => Promise<Caller | undefined>; limiter: RateLimiter; now: () => Date; trustProxyHops: number }): Middleware<RequestState> {
+export function countRequests({
+  identify,
+  limiter,
+  now,
+  trustProxyHops,
+}: {
+  identify: (ctx: Context) => Promise<Caller | undefined>;
+  limiter: RateLimiter;
+  now: () => Date;
+  trustProxyHops: number;
+}): Middleware<RequestState> {
   return async (ctx, next) => {
     try {
       const caller = (ctx.state.caller = await identify(ctx));
@@ -37,7 +47,12 @@ export function countRequests({ identify, limiter, now, trustProxyHops }: { iden
       const decision = caller
         ? await limiter.consume(`account:${caller.accountId}:${caller.environment}`, caller.requestsPerMinute, at)
         : await limiter.consume(`address:${clientLimitKey(ctx.req, trustProxyHops)}`, ADDRESS_REQUESTS_PER_MINUTE, at);
-      enforceRateDecision(ctx, decision, at, caller ? `This account's ${caller.environment} environment` : 'This address, without an API key,');
+      enforceRateDecision(
+        ctx,
+        decision,
+        at,
+        caller ? `This account's ${caller.environment} environment` : 'This address, without an API key,',
+      );
     } catch (refusal) {
       ctx.state.refusal = refusal;
     }

@@ -11,8 +11,10 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
   let engine: TestEngine;
   let clock = new Date('2026-03-10T10:00:00Z');
   const at = (iso: string) => (clock = new Date(iso));
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
-  const open = async (customer_ref: string, token = engine.apiKey) => (await request(`${engine.url}/v1/conversations`, { token, body: { customer_ref } })).body.id as string;
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
+  const open = async (customer_ref: string, token = engine.apiKey) =>
+    (await request(`${engine.url}/v1/conversations`, { token, body: { customer_ref } })).body.id as string;
   const say = async (id: string, text: string) => {
     const response = await api(`/v1/conversations/${id}/messages`, { body: { text } });
     expect(response.status).toBe(200);
@@ -21,10 +23,13 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
   /** Asks a question the knowledge base answers, then presses the answer's Yes or No. */
   const askAndRate = async (id: string, helpful: boolean) => {
     const [reply] = await say(id, 'How do I return an item?');
-    const choice = (reply!.data.choices as { label: string; value: string }[]).find((option) => option.label === (helpful ? 'Yes' : 'No'))!;
+    const choice = (reply!.data.choices as { label: string; value: string }[]).find(
+      (option) => option.label === (helpful ? 'Yes' : 'No'),
+    )!;
     await say(id, choice.value);
   };
-  const summary = (query: string, token = engine.apiKey) => request(`${engine.url}/v1/reports/summary${query}`, { token });
+  const summary = (query: string, token = engine.apiKey) =>
+    request(`${engine.url}/v1/reports/summary${query}`, { token });
   const conversations: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -48,7 +53,9 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
     await api(`/v1/conversations/${conversations['b']}/handover`, { body: { reason: 'vip' } });
     await say(conversations['b'], 'My parcel arrived broken.');
     at('2026-03-11T08:01:00Z');
-    await api(`/v1/conversations/${conversations['b']}/human-messages`, { body: { text: 'Sorry to hear that; a new one is on its way.' } });
+    await api(`/v1/conversations/${conversations['b']}/human-messages`, {
+      body: { text: 'Sorry to hear that; a new one is on its way.' },
+    });
 
     // C: the same, answered two minutes later.
     at('2026-03-12T08:00:00Z');
@@ -98,13 +105,29 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
 
   it('takes instants with offsets, counts a day whole, and defaults to the last 30 days', async () => {
     const morning = await summary(`?from=${encodeURIComponent('2026-03-11T09:30:00+01:00')}&to=2026-03-11`);
-    expect(morning.body).toMatchObject({ from: '2026-03-11T08:30:00.000Z', to: '2026-03-12T00:00:00.000Z', conversations: { opened: 0 } });
+    expect(morning.body).toMatchObject({
+      from: '2026-03-11T08:30:00.000Z',
+      to: '2026-03-12T00:00:00.000Z',
+      conversations: { opened: 0 },
+    });
     const day = await summary('?from=2026-03-11&to=2026-03-11');
-    expect(day.body).toMatchObject({ conversations: { opened: 1, handed_over: 1 }, first_answer_ms: { measured: 1, p50: 60_000, p95: 60_000 } });
+    expect(day.body).toMatchObject({
+      conversations: { opened: 1, handed_over: 1 },
+      first_answer_ms: { measured: 1, p50: 60_000, p95: 60_000 },
+    });
     const lastThirtyDays = await summary('');
-    expect(lastThirtyDays.body).toMatchObject({ from: '2026-03-03T12:00:00.000Z', to: '2026-04-02T12:00:00.000Z', conversations: { opened: 5 } });
+    expect(lastThirtyDays.body).toMatchObject({
+      from: '2026-03-03T12:00:00.000Z',
+      to: '2026-04-02T12:00:00.000Z',
+      conversations: { opened: 5 },
+    });
     const quiet = await summary('?from=2025-01-01&to=2025-01-31');
-    expect(quiet.body).toMatchObject({ conversations: { opened: 0, answered_by_ai: 0 }, csat: { responses: 0, average: null }, answer_feedback: { helpful_rate: null }, first_answer_ms: { measured: 0, p50: null, p95: null } });
+    expect(quiet.body).toMatchObject({
+      conversations: { opened: 0, answered_by_ai: 0 },
+      csat: { responses: 0, average: null },
+      answer_feedback: { helpful_rate: null },
+      first_answer_ms: { measured: 0, p50: null, p95: null },
+    });
   });
 
   it('refuses bad periods with 400: from not before to, more than 366 days, not a date, no offset, unknown parameters', async () => {
@@ -124,9 +147,12 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
     }
   });
 
-  it("shows each key its own account and environment only, and asks for a valid key", async () => {
+  it('shows each key its own account and environment only, and asks for a valid key', async () => {
     const live = await summary('?from=2026-03-01&to=2026-03-31', engine.liveApiKey);
-    expect(live.body).toMatchObject({ conversations: { opened: 1, answered_by_ai: 0 }, csat: { responses: 1, average: 1 } });
+    expect(live.body).toMatchObject({
+      conversations: { opened: 1, answered_by_ai: 0 },
+      csat: { responses: 1, average: 1 },
+    });
     const other = await engine.issueKey({ otherAccount: true });
     expect((await summary('?from=2026-03-01&to=2026-03-31', other.key)).body.conversations.opened).toBe(0);
     expect((await request(`${engine.url}/v1/reports/summary`)).status).toBe(401);
@@ -135,16 +161,30 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
 
   describe('survey answers', () => {
     const feedOf = async (id: string, token = engine.apiKey) =>
-      ((await request(`${engine.url}/v1/events?types=survey.response&limit=1000`, { token })).body.events as { conversation_id: string; data: any }[]).filter((event) => event.conversation_id === id);
+      (
+        (await request(`${engine.url}/v1/events?types=survey.response&limit=1000`, { token })).body.events as {
+          conversation_id: string;
+          data: any;
+        }[]
+      ).filter((event) => event.conversation_id === id);
 
     it('records an answer with survey.response {rating, comment, customer_ref}; the same answer again emits nothing; a change emits again', async () => {
       const id = await open('survey-customer');
       const first = await api(`/v1/conversations/${id}/survey`, { body: { rating: 4, comment: '  Nice.  ' } });
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ conversation_id: id, customer_ref: 'survey-customer', rating: 4, comment: 'Nice.', created_at: clock.toISOString(), updated_at: clock.toISOString() });
+      expect(first.body).toEqual({
+        conversation_id: id,
+        customer_ref: 'survey-customer',
+        rating: 4,
+        comment: 'Nice.',
+        created_at: clock.toISOString(),
+        updated_at: clock.toISOString(),
+      });
       const again = await api(`/v1/conversations/${id}/survey`, { body: { rating: 4, comment: 'Nice.' } });
       expect(again.body).toEqual(first.body);
-      expect((await feedOf(id)).map((event) => event.data)).toEqual([{ rating: 4, comment: 'Nice.', customer_ref: 'survey-customer' }]);
+      expect((await feedOf(id)).map((event) => event.data)).toEqual([
+        { rating: 4, comment: 'Nice.', customer_ref: 'survey-customer' },
+      ]);
       const changed = await api(`/v1/conversations/${id}/survey`, { body: { rating: 2 } });
       expect(changed.body).toMatchObject({ rating: 2, comment: null });
       expect((await feedOf(id)).map((event) => event.data)).toEqual([
@@ -155,7 +195,15 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
 
     it('refuses a rating out of 1–5, a fraction, a long comment or unknown fields (400), and changes nothing', async () => {
       const id = await open('survey-refused');
-      for (const body of [{ rating: 0 }, { rating: 6 }, { rating: 4.5 }, { rating: '5' }, {}, { rating: 5, comment: 'x'.repeat(2001) }, { rating: 5, extra: true }]) {
+      for (const body of [
+        { rating: 0 },
+        { rating: 6 },
+        { rating: 4.5 },
+        { rating: '5' },
+        {},
+        { rating: 5, comment: 'x'.repeat(2001) },
+        { rating: 5, extra: true },
+      ]) {
         const response = await api(`/v1/conversations/${id}/survey`, { body });
         expect(response.status, JSON.stringify(body)).toBe(400);
         expect(response.body.error.code).toBe('invalid_request');
@@ -173,7 +221,9 @@ describe.each(DRIVERS)('reports and survey answers on $name', (driver) => {
         expect(response.body.error.code).toBe('not_found');
       }
       expect(await feedOf(live, engine.liveApiKey)).toEqual([]);
-      expect((await request(`${engine.url}/v1/conversations/${live}/survey`, { body: { rating: 5 } })).status).toBe(401);
+      expect((await request(`${engine.url}/v1/conversations/${live}/survey`, { body: { rating: 5 } })).status).toBe(
+        401,
+      );
     });
 
     it('gives the first answer again to a retry with the same Idempotency-Key', async () => {
@@ -208,11 +258,26 @@ describe("the first answer's time with an LLM (an OpenAI-compatible server writt
       clock = new Date(clock.getTime() + 4_500);
       return { body: completion('You can send it back within 30 days of delivery.') };
     });
-    const id = (await request(`${engine.url}/v1/conversations`, { token: engine.apiKey, body: { customer_ref: 'patient-customer' } })).body.id as string;
-    expect((await request(`${engine.url}/v1/conversations/${id}/messages`, { token: engine.apiKey, body: { text: 'How do I return an item?' } })).status).toBe(200);
-    const report = await request(`${engine.url}/v1/reports/summary?from=2026-06-01&to=2026-06-01`, { token: engine.apiKey });
+    const id = (
+      await request(`${engine.url}/v1/conversations`, {
+        token: engine.apiKey,
+        body: { customer_ref: 'patient-customer' },
+      })
+    ).body.id as string;
+    expect(
+      (
+        await request(`${engine.url}/v1/conversations/${id}/messages`, {
+          token: engine.apiKey,
+          body: { text: 'How do I return an item?' },
+        })
+      ).status,
+    ).toBe(200);
+    const report = await request(`${engine.url}/v1/reports/summary?from=2026-06-01&to=2026-06-01`, {
+      token: engine.apiKey,
+    });
     expect(report.body.first_answer_ms).toEqual({ measured: 1, p50: 4_500, p95: 4_500 });
-    const turns = (await request(`${engine.url}/v1/conversations/${id}/transcript`, { token: engine.apiKey })).body.turns as { role: string; created_at: string }[];
+    const turns = (await request(`${engine.url}/v1/conversations/${id}/transcript`, { token: engine.apiKey })).body
+      .turns as { role: string; created_at: string }[];
     expect(turns.filter((turn) => turn.role !== 'system').map((turn) => [turn.role, turn.created_at])).toEqual([
       ['customer', '2026-06-01T12:00:00.000Z'],
       ['ai', '2026-06-01T12:00:04.500Z'],

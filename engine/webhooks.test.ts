@@ -23,7 +23,8 @@ interface Receiver {
 
 function release(receiver: Receiver): void {
   receiver.hang = false;
-  for (const response of receiver.held.splice(0)) response.writeHead(receiver.status, { 'content-type': 'text/plain' }).end('ok');
+  for (const response of receiver.held.splice(0))
+    response.writeHead(receiver.status, { 'content-type': 'text/plain' }).end('ok');
 }
 
 async function startReceiver(): Promise<Receiver> {
@@ -55,22 +56,36 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
   let other: Receiver;
   let clock = Date.now();
   const now = () => new Date(clock);
-  const api = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: engine.apiKey, ...options });
-  const open = async (customer_ref = 'customer-1') => (await api('/v1/conversations', { body: { customer_ref } })).body as { id: string };
+  const api = (path: string, options: Parameters<typeof request>[1] = {}) =>
+    request(engine.url + path, { token: engine.apiKey, ...options });
+  const open = async (customer_ref = 'customer-1') =>
+    (await api('/v1/conversations', { body: { customer_ref } })).body as { id: string };
   const addEndpoint = async (body: object) => {
     const response = await api('/v1/webhook-endpoints', { body });
     expect(response.status, JSON.stringify(response.body)).toBe(201);
     return response.body as { id: string; secret: string; url: string };
   };
-  const deliveries = async (endpointId: string) => (await api(`/v1/webhook-endpoints/${endpointId}/deliveries`)).body.deliveries as {
-    id: string;
-    event_id: string;
-    event_type: string;
-    status: string;
-    next_attempt_at: string | null;
-    attempts: { at: string; status: number | null; error: string | null }[];
-  }[];
-  const bodies = (target: Receiver) => target.received.map((request) => JSON.parse(request.body) as { id: string; type: string; environment: string; conversation_id: string | null; data: unknown; created_at: string });
+  const deliveries = async (endpointId: string) =>
+    (await api(`/v1/webhook-endpoints/${endpointId}/deliveries`)).body.deliveries as {
+      id: string;
+      event_id: string;
+      event_type: string;
+      status: string;
+      next_attempt_at: string | null;
+      attempts: { at: string; status: number | null; error: string | null }[];
+    }[];
+  const bodies = (target: Receiver) =>
+    target.received.map(
+      (request) =>
+        JSON.parse(request.body) as {
+          id: string;
+          type: string;
+          environment: string;
+          conversation_id: string | null;
+          data: unknown;
+          created_at: string;
+        },
+    );
   const drain = () => engine.engine.webhooks.drain();
 
   beforeAll(async () => {
@@ -91,7 +106,8 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
       target.held = [];
     }
     // Each test starts with no endpoints of its own left from another.
-    for (const endpoint of (await api('/v1/webhook-endpoints')).body.endpoints as { id: string }[]) await api(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' });
+    for (const endpoint of (await api('/v1/webhook-endpoints')).body.endpoints as { id: string }[])
+      await api(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' });
   });
 
   it('posts every event recorded after the endpoint was added, signed, with the headers and body SPEC names', async () => {
@@ -99,10 +115,23 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     const endpoint = await addEndpoint({ url: receiver.url, description: 'Our helpdesk' });
     expect(endpoint.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     const listed = (await api('/v1/webhook-endpoints')).body.endpoints;
-    expect(listed).toEqual([{ id: endpoint.id, url: receiver.url, environment: 'sandbox', event_types: null, description: 'Our helpdesk', enabled: true, disabled_reason: null, created_at: expect.any(String) }]);
+    expect(listed).toEqual([
+      {
+        id: endpoint.id,
+        url: receiver.url,
+        environment: 'sandbox',
+        event_types: null,
+        description: 'Our helpdesk',
+        enabled: true,
+        disabled_reason: null,
+        created_at: expect.any(String),
+      },
+    ]);
     expect(JSON.stringify(listed)).not.toContain(endpoint.secret);
     // Kept sealed at rest: the store does not hold the secret.
-    const [row] = await engine.sql.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [endpoint.id]);
+    const [row] = await engine.sql.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1', [
+      endpoint.id,
+    ]);
     expect(row!.secret).toMatch(/^sealed:v1:/);
     expect(row!.secret).not.toContain(endpoint.secret.slice(6));
 
@@ -110,7 +139,11 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     await api(`/v1/conversations/${id}/messages`, { body: { text: 'How do I return an item?' } });
     await drain();
 
-    const feed = (await api('/v1/events?limit=1000')).body.events as { id: string; type: string; conversation_id: string }[];
+    const feed = (await api('/v1/events?limit=1000')).body.events as {
+      id: string;
+      type: string;
+      conversation_id: string;
+    }[];
     const expected = feed.filter((event) => event.conversation_id === id);
     expect(bodies(receiver).map((body) => body.id)).toEqual(expected.map((event) => event.id));
     expect(bodies(receiver).map((body) => body.type)).toEqual(['conversation.opened', 'conversation.reply']);
@@ -121,13 +154,35 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
       expect(headers['x-service-event-id']).toBe(event.id);
       expect(headers['x-service-event-type']).toBe(event.type);
       expect(headers['x-service-delivery-id']).toMatch(/^whd_/);
-      expect(await verifyWebhook(endpoint.secret, headers['x-service-timestamp'] as string, headers['x-service-signature'] as string, body, Date.now())).toBeUndefined();
-      expect(await verifyWebhook('whsec_not-the-secret', headers['x-service-timestamp'] as string, headers['x-service-signature'] as string, body, Date.now())).toBe('mismatch');
+      expect(
+        await verifyWebhook(
+          endpoint.secret,
+          headers['x-service-timestamp'] as string,
+          headers['x-service-signature'] as string,
+          body,
+          Date.now(),
+        ),
+      ).toBeUndefined();
+      expect(
+        await verifyWebhook(
+          'whsec_not-the-secret',
+          headers['x-service-timestamp'] as string,
+          headers['x-service-signature'] as string,
+          body,
+          Date.now(),
+        ),
+      ).toBe('mismatch');
     }
     // Delivered once: another pass sends nothing again.
     await drain();
     expect(receiver.received).toHaveLength(2);
-    expect((await deliveries(endpoint.id)).map((delivery) => [delivery.event_type, delivery.status, delivery.attempts.map((attempt) => attempt.status)])).toEqual([
+    expect(
+      (await deliveries(endpoint.id)).map((delivery) => [
+        delivery.event_type,
+        delivery.status,
+        delivery.attempts.map((attempt) => attempt.status),
+      ]),
+    ).toEqual([
       ['conversation.reply', 'delivered', [200]],
       ['conversation.opened', 'delivered', [200]],
     ]);
@@ -141,8 +196,16 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     await api(`/v1/conversations/${id}/close`, { body: { resolved: true } });
     await drain();
     expect(bodies(receiver).map((body) => body.type)).toEqual(['conversation.reply', 'conversation.closed']);
-    expect(bodies(other).map((body) => body.type)).toEqual(['conversation.opened', 'conversation.reply', 'conversation.closed', 'quality.scored']);
-    expect((await api(`/v1/webhook-endpoints/${chosen.id}`)).body.event_types).toEqual(['conversation.reply', 'conversation.closed']);
+    expect(bodies(other).map((body) => body.type)).toEqual([
+      'conversation.opened',
+      'conversation.reply',
+      'conversation.closed',
+      'quality.scored',
+    ]);
+    expect((await api(`/v1/webhook-endpoints/${chosen.id}`)).body.event_types).toEqual([
+      'conversation.reply',
+      'conversation.closed',
+    ]);
   });
 
   it('retries a refused delivery after 1 min, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then marks it failed after the 8th attempt', async () => {
@@ -166,7 +229,9 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     const [failed] = await deliveries(endpoint.id);
     expect(failed).toMatchObject({ status: 'failed', next_attempt_at: null });
     expect(failed!.attempts).toHaveLength(8);
-    expect(failed!.attempts.every((attempt) => attempt.status === 500 && attempt.error === 'the receiver answered 500')).toBe(true);
+    expect(
+      failed!.attempts.every((attempt) => attempt.status === 500 && attempt.error === 'the receiver answered 500'),
+    ).toBe(true);
     // The same event each time, with the same delivery id.
     expect(new Set(receiver.received.map((request) => request.headers['x-service-delivery-id'])).size).toBe(1);
     expect(new Set(bodies(receiver).map((body) => body.id)).size).toBe(1);
@@ -197,12 +262,18 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     clock += 5 * DAY - MINUTE;
     opened.push(await open('day-5-minus-a-minute'));
     await drain();
-    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
 
     clock += 2 * MINUTE;
     opened.push(await open('day-5'));
     await drain();
-    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: false, disabled_reason: 'Every delivery failed for 5 days.' });
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({
+      enabled: false,
+      disabled_reason: 'Every delivery failed for 5 days.',
+    });
     const sentWhileOn = receiver.received.length;
     const whileOff = await open('while-off');
     clock += DAY;
@@ -215,7 +286,9 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     expect(enabled.body).toMatchObject({ enabled: true, disabled_reason: null });
     await drain();
     // The event recorded while it was off arrives, and so does the one whose attempt switched it off.
-    const delivered = bodies(receiver).slice(sentWhileOn).map((body) => body.conversation_id);
+    const delivered = bodies(receiver)
+      .slice(sentWhileOn)
+      .map((body) => body.conversation_id);
     expect(delivered).toContain(whileOff.id);
     expect(delivered).toContain(opened[2]!.id);
   });
@@ -224,14 +297,31 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     const endpoint = await addEndpoint({ url: receiver.url });
     const ping = await api(`/v1/webhook-endpoints/${endpoint.id}/ping`, { body: {} });
     expect(ping.status).toBe(201);
-    expect(ping.body).toMatchObject({ id: expect.stringMatching(/^whd_/), event_type: 'ping', status: 'delivered', attempts: [{ status: 200, error: null }] });
-    expect(bodies(receiver)).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'ping', created_at: expect.any(String), conversation_id: null, data: {}, environment: 'sandbox' }]);
+    expect(ping.body).toMatchObject({
+      id: expect.stringMatching(/^whd_/),
+      event_type: 'ping',
+      status: 'delivered',
+      attempts: [{ status: 200, error: null }],
+    });
+    expect(bodies(receiver)).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        type: 'ping',
+        created_at: expect.any(String),
+        conversation_id: null,
+        data: {},
+        environment: 'sandbox',
+      },
+    ]);
     const feed = (await api('/v1/events?types=ping')).body.events;
     expect(feed).toEqual([]);
 
     receiver.status = 404;
     const refused = await api(`/v1/webhook-endpoints/${endpoint.id}/ping`, { body: {} });
-    expect(refused.body).toMatchObject({ status: 'pending', attempts: [{ status: 404, error: 'the receiver answered 404' }] });
+    expect(refused.body).toMatchObject({
+      status: 'pending',
+      attempts: [{ status: 404, error: 'the receiver answered 404' }],
+    });
   });
 
   it('posts a ping to a switched-off endpoint, so a repaired receiver can be tested before it is switched on again', async () => {
@@ -249,7 +339,11 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     receiver.received = [];
     const ping = await api(`/v1/webhook-endpoints/${endpoint.id}/ping`, { body: {} });
     expect(ping.status).toBe(201);
-    expect(ping.body).toMatchObject({ event_type: 'ping', status: 'delivered', attempts: [{ status: 200, error: null }] });
+    expect(ping.body).toMatchObject({
+      event_type: 'ping',
+      status: 'delivered',
+      attempts: [{ status: 200, error: null }],
+    });
     expect(bodies(receiver).map((body) => body.type)).toEqual(['ping']);
     expect((await api(`/v1/webhook-endpoints/${endpoint.id}`)).body).toMatchObject({ enabled: false });
 
@@ -267,10 +361,21 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
   it("pages an endpoint's deliveries past 100 with after and limit, newest first, each delivery once", async () => {
     const endpoint = await addEndpoint({ url: receiver.url, event_types: ['conversation.opened'] });
     const opened: string[] = [];
-    for (let batch = 0; batch < 7; batch++) opened.push(...(await Promise.all(Array.from({ length: 15 }, (_, index) => open(`paged-${batch}-${index}`)))).map((conversation) => conversation.id));
+    for (let batch = 0; batch < 7; batch++)
+      opened.push(
+        ...(await Promise.all(Array.from({ length: 15 }, (_, index) => open(`paged-${batch}-${index}`)))).map(
+          (conversation) => conversation.id,
+        ),
+      );
     await drain();
-    const feed = (await api('/v1/events?limit=1000&types=conversation.opened')).body.events as { id: string; conversation_id: string }[];
-    const newestFirst = feed.filter((event) => opened.includes(event.conversation_id)).map((event) => event.id).reverse();
+    const feed = (await api('/v1/events?limit=1000&types=conversation.opened')).body.events as {
+      id: string;
+      conversation_id: string;
+    }[];
+    const newestFirst = feed
+      .filter((event) => opened.includes(event.conversation_id))
+      .map((event) => event.id)
+      .reverse();
     expect(newestFirst).toHaveLength(105);
 
     const first = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries`);
@@ -280,7 +385,9 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     const rest = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?after=${first.body.next}`);
     expect(rest.body.deliveries).toHaveLength(5);
     expect(rest.body).toMatchObject({ has_more: false, next: rest.body.deliveries[4].id });
-    expect([...first.body.deliveries, ...rest.body.deliveries].map((delivery: { event_id: string }) => delivery.event_id)).toEqual(newestFirst);
+    expect(
+      [...first.body.deliveries, ...rest.body.deliveries].map((delivery: { event_id: string }) => delivery.event_id),
+    ).toEqual(newestFirst);
     // Read on from the last page: nothing older, and the same cursor back.
     const end = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?after=${rest.body.next}`);
     expect(end.body).toEqual({ deliveries: [], next: rest.body.next, has_more: false });
@@ -289,25 +396,43 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     const walked: string[] = [];
     let after = '';
     for (let page = 0; page < 10; page++) {
-      const response = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=delivered&limit=40${after && `&after=${after}`}`);
+      const response = await api(
+        `/v1/webhook-endpoints/${endpoint.id}/deliveries?status=delivered&limit=40${after && `&after=${after}`}`,
+      );
       walked.push(...response.body.deliveries.map((delivery: { event_id: string }) => delivery.event_id));
       if (!response.body.has_more) break;
       after = response.body.next;
     }
     expect(walked).toEqual(newestFirst);
-    expect((await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=failed`)).body).toEqual({ deliveries: [], next: null, has_more: false });
+    expect((await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?status=failed`)).body).toEqual({
+      deliveries: [],
+      next: null,
+      has_more: false,
+    });
   });
 
   it('refuses a bad page of deliveries with 400 invalid_request: a limit out of range, a malformed cursor, or a delivery of another endpoint', async () => {
     const endpoint = await addEndpoint({ url: receiver.url });
     const another = await addEndpoint({ url: other.url });
     const ping = await api(`/v1/webhook-endpoints/${another.id}/ping`, { body: {} });
-    for (const query of ['limit=0', 'limit=101', 'limit=ten', 'after=evt_0000000000000000', 'after=whd_', `after=${ping.body.id}`, 'offset=100']) {
+    for (const query of [
+      'limit=0',
+      'limit=101',
+      'limit=ten',
+      'after=evt_0000000000000000',
+      'after=whd_',
+      `after=${ping.body.id}`,
+      'offset=100',
+    ]) {
       const response = await api(`/v1/webhook-endpoints/${endpoint.id}/deliveries?${query}`);
       expect(response.status, query).toBe(400);
       expect(response.body.error.code, query).toBe('invalid_request');
     }
-    expect((await api(`/v1/webhook-endpoints/${another.id}/deliveries?after=${ping.body.id}`)).body).toEqual({ deliveries: [], next: ping.body.id, has_more: false });
+    expect((await api(`/v1/webhook-endpoints/${another.id}/deliveries?after=${ping.body.id}`)).body).toEqual({
+      deliveries: [],
+      next: ping.body.id,
+      has_more: false,
+    });
   });
 
   it('sends nothing to a removed endpoint, which is then a 404', async () => {
@@ -323,7 +448,10 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
       ['POST', '/enable'],
       ['GET', '/deliveries'],
     ] as const) {
-      const response = await api(`/v1/webhook-endpoints/${endpoint.id}${path}`, { method, ...(method === 'POST' ? { body: {} } : {}) });
+      const response = await api(`/v1/webhook-endpoints/${endpoint.id}${path}`, {
+        method,
+        ...(method === 'POST' ? { body: {} } : {}),
+      });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body.error.code).toBe('not_found');
     }
@@ -332,7 +460,8 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
   it("keeps environments and accounts apart: a live key neither sees nor reaches a sandbox endpoint, and live events don't go to it", async () => {
     const endpoint = await addEndpoint({ url: receiver.url });
     const { key: liveKey } = await issueApiKey(engine.sql, engine.accountId, 'live');
-    const live = (path: string, options: Parameters<typeof request>[1] = {}) => request(engine.url + path, { token: liveKey, ...options });
+    const live = (path: string, options: Parameters<typeof request>[1] = {}) =>
+      request(engine.url + path, { token: liveKey, ...options });
     expect((await live('/v1/webhook-endpoints')).body.endpoints).toEqual([]);
     expect((await live(`/v1/webhook-endpoints/${endpoint.id}`)).status).toBe(404);
     expect((await live(`/v1/webhook-endpoints/${endpoint.id}`, { method: 'DELETE' })).status).toBe(404);
@@ -401,7 +530,19 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     // As if a public name had been re-pointed at loopback after the endpoint was added (DNS rebinding).
     const send = createSender({ allowedPrivateOrigins: [] });
     const port = new URL(receiver.origin).port;
-    const result = await send({ id: 'whd_x', endpointId: 'whe_x', eventId: 'evt_x', eventType: 'ping', body: '{}', roundAttempts: 0, url: `http://localhost:${port}/hook`, secret: 'whsec_x' }, Date.now());
+    const result = await send(
+      {
+        id: 'whd_x',
+        endpointId: 'whe_x',
+        eventId: 'evt_x',
+        eventType: 'ping',
+        body: '{}',
+        roundAttempts: 0,
+        url: `http://localhost:${port}/hook`,
+        secret: 'whsec_x',
+      },
+      Date.now(),
+    );
     expect(result).toMatchObject({ status: null, error: expect.stringMatching(/^refused: .*private address/) });
     expect(receiver.received).toEqual([]);
   });
@@ -409,7 +550,19 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
   it('gives up on a receiver that does not answer in time and records it as an attempt without a status', async () => {
     receiver.hang = true;
     const send = createSender({ allowedPrivateOrigins: [receiver.origin] }, { timeoutMs: 300 });
-    const result = await send({ id: 'whd_y', endpointId: 'whe_y', eventId: 'evt_y', eventType: 'ping', body: '{}', roundAttempts: 0, url: receiver.url, secret: 'whsec_y' }, Date.now());
+    const result = await send(
+      {
+        id: 'whd_y',
+        endpointId: 'whe_y',
+        eventId: 'evt_y',
+        eventType: 'ping',
+        body: '{}',
+        roundAttempts: 0,
+        url: receiver.url,
+        secret: 'whsec_y',
+      },
+      Date.now(),
+    );
     expect(result).toMatchObject({ status: null, error: 'no answer within 0.3 seconds' });
     expect(receiver.received).toHaveLength(1);
   });
@@ -417,7 +570,18 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
   it('sends each event once when several engine processes deliver at the same time', async () => {
     await addEndpoint({ url: receiver.url, event_types: ['conversation.opened'] });
     const ids = await Promise.all(Array.from({ length: 12 }, (_, index) => open(`parallel-${index}`)));
-    const workers = [engine.engine.webhooks, ...Array.from({ length: 2 }, () => createWebhookWorker({ sql: engine.sql, logger, now, send: createSender({ allowedPrivateOrigins: [receiver.origin] }), feed: feedEndpoints }))];
+    const workers = [
+      engine.engine.webhooks,
+      ...Array.from({ length: 2 }, () =>
+        createWebhookWorker({
+          sql: engine.sql,
+          logger,
+          now,
+          send: createSender({ allowedPrivateOrigins: [receiver.origin] }),
+          feed: feedEndpoints,
+        }),
+      ),
+    ];
     await Promise.all(workers.map((worker) => worker.drain()));
     await Promise.all(workers.map((worker) => worker.drain()));
     const sent = bodies(receiver).map((body) => body.conversation_id);
@@ -432,17 +596,33 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     // Two processes on the real clock. The slow receiver holds every answer until released, well
     // within the senders' timeout, so each process is stuck on its first delivery there.
     const workers = Array.from({ length: 2 }, () =>
-      createWebhookWorker({ sql: engine.sql, logger, now: () => new Date(), send: createSender({ allowedPrivateOrigins: [receiver.origin, other.origin] }, { timeoutMs: 25_000 }), feed: feedEndpoints, answerTimeoutMs: 25_000 }),
+      createWebhookWorker({
+        sql: engine.sql,
+        logger,
+        now: () => new Date(),
+        send: createSender({ allowedPrivateOrigins: [receiver.origin, other.origin] }, { timeoutMs: 25_000 }),
+        feed: feedEndpoints,
+        answerTimeoutMs: 25_000,
+      }),
     );
     for (const worker of workers) worker.start(50);
     try {
-      await until(() => receiver.received.length, (count) => count >= 30, 'the healthy endpoint to have every delivery');
+      await until(
+        () => receiver.received.length,
+        (count) => count >= 30,
+        'the healthy endpoint to have every delivery',
+      );
       // The slow endpoint is still at its first one per process: it held no one else up.
       expect(other.received.length).toBeLessThanOrEqual(2);
       // Released, it answers 500 from now on: every delivery is tried there once, and waits for its retry.
       other.status = 500;
       release(other);
-      await until(() => other.received.length, (count) => count >= 30, 'every delivery to have been tried at the slow endpoint', 20_000);
+      await until(
+        () => other.received.length,
+        (count) => count >= 30,
+        'every delivery to have been tried at the slow endpoint',
+        20_000,
+      );
     } finally {
       for (const worker of workers) await worker.stop();
     }
@@ -450,8 +630,14 @@ describe.each(DRIVERS)('webhook delivery on $name', (driver) => {
     expect(new Set(ids(receiver)).size).toBe(30);
     expect(new Set(ids(other)).size).toBe(30);
     expect(other.received).toHaveLength(30);
-    expect((await deliveries(healthy.id)).every((delivery) => delivery.status === 'delivered' && delivery.attempts.length === 1)).toBe(true);
-    expect((await deliveries(slow.id)).every((delivery) => delivery.status === 'pending' && delivery.attempts.length === 1)).toBe(true);
+    expect(
+      (await deliveries(healthy.id)).every(
+        (delivery) => delivery.status === 'delivered' && delivery.attempts.length === 1,
+      ),
+    ).toBe(true);
+    expect(
+      (await deliveries(slow.id)).every((delivery) => delivery.status === 'pending' && delivery.attempts.length === 1),
+    ).toBe(true);
   });
 
   it('lets an account have at most 20 endpoints in an environment', async () => {

@@ -18,17 +18,34 @@ describe('widget sessions minted by the engine', () => {
   });
 
   it('gives a verified customer a wst_ token in the format the BFF verifies', async () => {
-    const response = await request(`${engine.url}/v1/widget-sessions`, { token: engine.apiKey, body: { customer_ref: 'user-77', name: 'Ada', email: 'ada@example.com', ttl_s: 600 } });
+    const response = await request(`${engine.url}/v1/widget-sessions`, {
+      token: engine.apiKey,
+      body: { customer_ref: 'user-77', name: 'Ada', email: 'ada@example.com', ttl_s: 600 },
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ token: expect.stringMatching(/^wst_/), ttl_s: 600, customer_ref: 'user-77', verified: true });
+    expect(response.body).toMatchObject({
+      token: expect.stringMatching(/^wst_/),
+      ttl_s: 600,
+      customer_ref: 'user-77',
+      verified: true,
+    });
     const session = await tokens.verify(response.body.token);
-    expect(session).toMatchObject({ customerRef: 'user-77', verified: true, environment: 'sandbox', name: 'Ada', email: 'ada@example.com' });
+    expect(session).toMatchObject({
+      customerRef: 'user-77',
+      verified: true,
+      environment: 'sandbox',
+      name: 'Ada',
+      email: 'ada@example.com',
+    });
     expect(session.expiresAt.toISOString()).toBe(response.body.expires_at);
   });
 
   it('marks tokens minted with a live key as live', async () => {
     const { key } = await issueApiKey(engine.sql, engine.accountId, 'live');
-    const response = await request(`${engine.url}/v1/widget-sessions`, { token: key, body: { customer_ref: 'user-78' } });
+    const response = await request(`${engine.url}/v1/widget-sessions`, {
+      token: key,
+      body: { customer_ref: 'user-78' },
+    });
     expect(response.body.ttl_s).toBe(3600);
     expect((await tokens.verify(response.body.token)).environment).toBe('live');
   });
@@ -46,12 +63,18 @@ describe('widget sessions minted by the engine', () => {
   });
 
   it('refuses without an API key', async () => {
-    const response = await request(`${engine.url}/v1/widget-sessions`, { token: 'pk_test_AAAAAAAAAAAAAAAAAAAA', body: { customer_ref: 'u' } });
+    const response = await request(`${engine.url}/v1/widget-sessions`, {
+      token: 'pk_test_AAAAAAAAAAAAAAAAAAAA',
+      body: { customer_ref: 'u' },
+    });
     expect(response.status).toBe(401);
   });
 
   it('answers 503 not_configured when the engine has no session keys', async () => {
-    const response = await request(`${unconfigured.url}/v1/widget-sessions`, { token: unconfigured.apiKey, body: { customer_ref: 'u' } });
+    const response = await request(`${unconfigured.url}/v1/widget-sessions`, {
+      token: unconfigured.apiKey,
+      body: { customer_ref: 'u' },
+    });
     expect(response.status).toBe(503);
     expect(response.body.error.code).toBe('not_configured');
   });

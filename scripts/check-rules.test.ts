@@ -22,7 +22,8 @@ function treeOf(files: Record<string, string>): string {
 
 describe('the house rules check', () => {
   it('finds every kind of import a file names: static, re-exported, type-only and dynamic', () => {
-    const source = "import { a } from './a.ts';\nimport type { B } from '../b.ts';\nexport * from './c.ts';\nconst d = await import('./d.ts');\nimport './e.ts';";
+    const source =
+      "import { a } from './a.ts';\nimport type { B } from '../b.ts';\nexport * from './c.ts';\nconst d = await import('./d.ts');\nimport './e.ts';";
     expect(specifiersOf(source).sort()).toEqual(['../b.ts', './a.ts', './c.ts', './d.ts', './e.ts']);
   });
 
@@ -57,7 +58,13 @@ describe('the house rules check', () => {
       'widget/app.ts': "import { sql } from '../shared/server/sql.ts';\nimport { readFileSync } from 'node:fs';",
     });
     const problems = checkRules(root).map((finding) => `${finding.file}: ${finding.problem.split(':')[0]}`);
-    expect(problems).toEqual(expect.arrayContaining(['shared/index.ts: imports bff/host/app.ts', 'widget/app.ts: widget/ imports server code shared/server/sql.ts', 'widget/app.ts: widget/ imports the Node module node']));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'shared/index.ts: imports bff/host/app.ts',
+        'widget/app.ts: widget/ imports server code shared/server/sql.ts',
+        'widget/app.ts: widget/ imports the Node module node',
+      ]),
+    );
     expect(problems).toHaveLength(3);
   });
 

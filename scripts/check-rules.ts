@@ -20,7 +20,10 @@ const RULES: Record<Room, { may: readonly Room[]; why: string }> = {
   widget: { may: ['shared'], why: 'the widget runs in browsers: only browser-safe protocol code' },
   console: { may: ['shared'], why: 'the console runs in browsers: only browser-safe protocol code' },
   demo: { may: ['shared', 'engine', 'bff'], why: 'the demo composes the engine and the BFF' },
-  test: { may: ['shared', 'engine', 'bff', 'widget', 'scripts'], why: 'test helpers start what they test, never the demo' },
+  test: {
+    may: ['shared', 'engine', 'bff', 'widget', 'scripts'],
+    why: 'test helpers start what they test, never the demo',
+  },
   scripts: { may: ['shared', 'engine', 'bff', 'widget', 'console', 'demo', 'test'], why: 'scripts may drive anything' },
   bench: { may: ['shared', 'engine', 'bff', 'widget', 'demo', 'test'], why: 'benches may drive anything' },
 };
@@ -53,7 +56,8 @@ function walk(folder: string, into: string[]): void {
   }
 }
 
-const IMPORT = /(?:^|\n|;)\s*(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+const IMPORT =
+  /(?:^|\n|;)\s*(?:import|export)\s(?:[^'"]*?\sfrom\s)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every module specifier a file names in an import, an export … from, or a literal dynamic import. */
 export function specifiersOf(source: string): string[] {
@@ -64,7 +68,14 @@ export function specifiersOf(source: string): string[] {
 
 function resolveRelative(from: string, specifier: string, files: ReadonlySet<string>): string | undefined {
   const target = resolve(dirname(from), specifier);
-  const candidates = [target, `${target}.ts`, `${target}.tsx`, join(target, 'index.ts'), join(target, 'index.tsx'), target.replace(/\.js$/, '.ts')];
+  const candidates = [
+    target,
+    `${target}.ts`,
+    `${target}.tsx`,
+    join(target, 'index.ts'),
+    join(target, 'index.tsx'),
+    target.replace(/\.js$/, '.ts'),
+  ];
   return candidates.find((candidate) => files.has(candidate));
 }
 
@@ -115,12 +126,14 @@ function wallBroken(root: string, file: string, target: string): string | undefi
   const from = roomOf(root, file);
   const to = roomOf(root, target);
   if (!from || !to || from === to) {
-    if (from && BROWSER_ROOMS.includes(from) && relative(root, target).startsWith(SERVER_ONLY_SHARED)) return `${from}/ imports server code ${relative(root, target)}`;
+    if (from && BROWSER_ROOMS.includes(from) && relative(root, target).startsWith(SERVER_ONLY_SHARED))
+      return `${from}/ imports server code ${relative(root, target)}`;
     return undefined;
   }
   const allowed = [...RULES[from].may, ...(isTest(file) ? (TEST_EXTRA[from] ?? []) : [])];
   if (!allowed.includes(to)) return `imports ${relative(root, target)}: ${RULES[from].why}`;
-  if (BROWSER_ROOMS.includes(from) && relative(root, target).startsWith(SERVER_ONLY_SHARED)) return `${from}/ imports server code ${relative(root, target)}`;
+  if (BROWSER_ROOMS.includes(from) && relative(root, target).startsWith(SERVER_ONLY_SHARED))
+    return `${from}/ imports server code ${relative(root, target)}`;
   return undefined;
 }
 
@@ -150,7 +163,10 @@ export function checkRules(root: string): Finding[] {
     graph.set(file, targets);
   }
   for (const circle of circlesOf(graph)) {
-    findings.push({ file: relative(root, circle[0]!), problem: `import circle: ${circle.map((file) => relative(root, file)).join(' → ')}` });
+    findings.push({
+      file: relative(root, circle[0]!),
+      problem: `import circle: ${circle.map((file) => relative(root, file)).join(' → ')}`,
+    });
   }
   return findings.sort((a, b) => a.file.localeCompare(b.file));
 }
@@ -158,6 +174,8 @@ export function checkRules(root: string): Finding[] {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const findings = checkRules(ROOT);
   for (const finding of findings) console.log(`${finding.file}: ${finding.problem}`);
-  console.log(findings.length === 0 ? 'rules: 0 import circles, 0 room-rule breaks' : `rules: ${findings.length} broken`);
+  console.log(
+    findings.length === 0 ? 'rules: 0 import circles, 0 room-rule breaks' : `rules: ${findings.length} broken`,
+  );
   process.exit(findings.length === 0 ? 0 : 1);
 }

@@ -15,5 +15,13 @@ export function measureConsole(distDir: string): Sizes & { budget: BudgetResult 
   const file = path.join(distDir, CONSOLE_FILE);
   if (!existsSync(file)) throw new MissingBuildError(`${file} is missing: build the console first (npm run build)`);
   const sizes = compressedSizes(readFileSync(file));
-  return { ...sizes, budget: { name: 'agent console ≤ 40 KB gzip', measured: sizes.gzip, budget: CONSOLE_BUDGET_GZIP, ok: sizes.gzip <= CONSOLE_BUDGET_GZIP } };
+  return {
+    ...sizes,
+    budget: {
+      name: 'agent console ≤ 40 KB gzip',
+      measured: sizes.gzip,
+      budget: CONSOLE_BUDGET_GZIP,
+      ok: sizes.gzip <= CONSOLE_BUDGET_GZIP,
+    },
+  };
 }

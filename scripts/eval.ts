@@ -17,8 +17,12 @@ const label: Record<string, string> = {
 };
 for (const grade of result.graded) {
   if (grade.outcome === 'right') continue;
-  process.stdout.write(`${label[grade.outcome]}: "${grade.question}" → ${grade.answeredFrom ?? 'not sure'} (expected ${grade.expected ?? 'not sure'})\n`);
+  process.stdout.write(
+    `${label[grade.outcome]}: "${grade.question}" → ${grade.answeredFrom ?? 'not sure'} (expected ${grade.expected ?? 'not sure'})\n`,
+  );
 }
 const right = result.graded.filter((grade) => grade.outcome === 'right').length;
-process.stdout.write(`\nRetrieval brain: ${right} of ${result.graded.length} right (${(result.accuracy * 100).toFixed(1)}%), ${result.wrongAnswers} answered from an article that does not match\n`);
+process.stdout.write(
+  `\nRetrieval brain: ${right} of ${result.graded.length} right (${(result.accuracy * 100).toFixed(1)}%), ${result.wrongAnswers} answered from an article that does not match\n`,
+);
 process.exit(result.wrongAnswers > 0 ? 1 : 0);

@@ -80,14 +80,29 @@ async function inboxSettings(stack: Stack): Promise<(fields: object) => Promise<
   const platform = stack.newPlatformToken;
   if (!platform) throw new Error('a fresh demo start makes a platform token; this one did not');
   const base = `${stack.url}/platform/api/v1`;
-  const admin = await expectOk('making an administrator', call(`${base}/users`, { token: platform, helpdesk: true, body: { name: 'Ada', email: 'ada@northwind.example' } }));
-  await expectOk('adding the administrator', call(`${base}/accounts/${stack.accountId}/account_users`, { token: platform, helpdesk: true, body: { user_id: admin.id, role: 'administrator' } }));
+  const admin = await expectOk(
+    'making an administrator',
+    call(`${base}/users`, { token: platform, helpdesk: true, body: { name: 'Ada', email: 'ada@northwind.example' } }),
+  );
+  await expectOk(
+    'adding the administrator',
+    call(`${base}/accounts/${stack.accountId}/account_users`, {
+      token: platform,
+      helpdesk: true,
+      body: { user_id: admin.id, role: 'administrator' },
+    }),
+  );
   const app = `${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`;
   const { payload } = await expectOk('listing the inboxes', call(app, { token: admin.access_token, helpdesk: true }));
-  const inbox = (payload as { id: number; inbox_identifier: string | null }[]).find((one) => one.inbox_identifier === stack.inboxIdentifier);
+  const inbox = (payload as { id: number; inbox_identifier: string | null }[]).find(
+    (one) => one.inbox_identifier === stack.inboxIdentifier,
+  );
   if (!inbox) throw new Error('the demo inbox is not in the demo account');
   return async (fields) => {
-    await expectOk('changing the demo inbox', call(`${app}/${inbox.id}`, { token: admin.access_token, helpdesk: true, method: 'PATCH', body: fields }));
+    await expectOk(
+      'changing the demo inbox',
+      call(`${app}/${inbox.id}`, { token: admin.access_token, helpdesk: true, method: 'PATCH', body: fields }),
+    );
   };
 }
 
@@ -106,14 +121,18 @@ const SHOP = {
 const AWAY = {
   working_hours_enabled: true,
   timezone: 'UTC',
-  out_of_office_message: 'We are away until Monday 9:00. Our AI assistant answers in the meantime; a person replies when we are back.',
+  out_of_office_message:
+    'We are away until Monday 9:00. Our AI assistant answers in the meantime; a person replies when we are back.',
   working_hours: Array.from({ length: 7 }, (_, day) => ({ day_of_week: day, closed_all_day: true })),
 };
 
 /** The engine's id of the BFF's conversation, once the relay has given it one. */
 async function engineConversation(stack: Stack, uuid: string): Promise<string> {
   return until(`the engine's id of conversation ${uuid}`, async () => {
-    const [row] = await stack.bffSql.query<{ engine_conversation_id: string | null }>('SELECT engine_conversation_id FROM conversations WHERE uuid = $1', [uuid]);
+    const [row] = await stack.bffSql.query<{ engine_conversation_id: string | null }>(
+      'SELECT engine_conversation_id FROM conversations WHERE uuid = $1',
+      [uuid],
+    );
     return row?.engine_conversation_id ?? undefined;
   });
 }
@@ -124,15 +143,26 @@ async function personSays(stack: Stack, page: Page, text: string, authorName = '
     page.evaluate((key) => localStorage.getItem(`parley:${key}:conversation`) ?? undefined, stack.siteKey),
   );
   const engineId = await engineConversation(stack, conversation);
-  await expectOk("a person's message", call(`${stack.engineUrl}/v1/conversations/${engineId}/human-messages`, { token: stack.apiKey, body: { text, author_name: authorName } }));
+  await expectOk(
+    "a person's message",
+    call(`${stack.engineUrl}/v1/conversations/${engineId}/human-messages`, {
+      token: stack.apiKey,
+      body: { text, author_name: authorName },
+    }),
+  );
   await stack.bff.feed.catchUp();
 }
 
 /** Spends an address's 20 site-key requests of the hour, so the widget's next one is refused (429). */
 async function exhaustSiteKeyLimit(stack: Stack, address: string): Promise<void> {
   for (let spent = 0; spent < 20; spent++) {
-    const answer = await call(`${stack.url}/v1/widget-sessions`, { token: stack.siteKey, body: {}, headers: { 'x-forwarded-for': address } });
-    if (answer.status !== 201) throw new Error(`site-key request ${spent + 1} of 20 was refused early: ${answer.status}`);
+    const answer = await call(`${stack.url}/v1/widget-sessions`, {
+      token: stack.siteKey,
+      body: {},
+      headers: { 'x-forwarded-for': address },
+    });
+    if (answer.status !== 201)
+      throw new Error(`site-key request ${spent + 1} of 20 was refused early: ${answer.status}`);
   }
 }
 
@@ -148,7 +178,10 @@ const messageBox = (page: Page): Locator => panel(page).getByRole('textbox').fir
 const log = (page: Page): Locator => panel(page).getByRole('log');
 const conversationsButton = (page: Page): Locator => panel(page).getByRole('button', { name: 'Your conversations' });
 const survey = (page: Page): Locator => panel(page).locator('form.survey');
-const offlineNotice = (page: Page): Locator => panel(page).getByRole('status').filter({ hasText: /offline/i });
+const offlineNotice = (page: Page): Locator =>
+  panel(page)
+    .getByRole('status')
+    .filter({ hasText: /offline/i });
 const retryButton = (page: Page): Locator => log(page).getByRole('button', { name: 'Retry' });
 const errorAlert = (page: Page): Locator => panel(page).getByRole('alert');
 
@@ -173,7 +206,11 @@ interface Visit {
 }
 
 /** The demo storefront in a fresh context (its own storage and client address), widget loaded. */
-async function visit(browser: Browser, stack: Stack, options: { locale?: string; address?: string; path?: string } = {}): Promise<Visit> {
+async function visit(
+  browser: Browser,
+  stack: Stack,
+  options: { locale?: string; address?: string; path?: string } = {},
+): Promise<Visit> {
   const context = await browser.newContext({
     viewport: DESKTOP,
     deviceScaleFactor: 1,
@@ -215,26 +252,38 @@ const written: string[] = [];
 async function setTheme(page: Page, theme: Theme): Promise<void> {
   await page.emulateMedia({ colorScheme: theme });
   const themed = host(page).locator('[data-theme]').first();
-  if ((await themed.count()) > 0) await until(`the ${theme} theme`, async () => (await themed.getAttribute('data-theme')) === theme);
+  if ((await themed.count()) > 0)
+    await until(`the ${theme} theme`, async () => (await themed.getAttribute('data-theme')) === theme);
 }
 
 /**
  * Shoots the state in each look: on a phone the whole screen (the panel fills it); on a desktop the
  * panel with the launcher and a margin of the page behind, or the whole window with `whole`.
  */
-async function shoot(page: Page, state: string, looks: Look[], options: { rtl?: boolean; whole?: boolean } = {}): Promise<void> {
+async function shoot(
+  page: Page,
+  state: string,
+  looks: Look[],
+  options: { rtl?: boolean; whole?: boolean } = {},
+): Promise<void> {
   for (const { theme, device } of looks) {
     await page.setViewportSize(device === 'phone' ? PHONE : DESKTOP);
     await setTheme(page, theme);
     await page.mouse.move(0, 0);
     // The newest messages in view, as a customer sees them (a resize keeps the old scroll position).
-    for (const scroller of await log(page).all()) await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    for (const scroller of await log(page).all())
+      await scroller.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
     // Let layout and fonts settle after the resize (two frames).
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
     const file = join(OUT, `${state}-${theme}-${device}${options.rtl ? '-rtl' : ''}.png`);
-    const box = device === 'desktop' && !options.whole && (await panel(page).count()) > 0 ? await panel(page).boundingBox() : null;
+    const box =
+      device === 'desktop' && !options.whole && (await panel(page).count()) > 0
+        ? await panel(page).boundingBox()
+        : null;
     const margin = 24;
-    const clip = box ? { x: Math.max(0, box.x - margin), y: Math.max(0, box.y - margin), width: 0, height: 0 } : undefined;
+    const clip = box
+      ? { x: Math.max(0, box.x - margin), y: Math.max(0, box.y - margin), width: 0, height: 0 }
+      : undefined;
     if (clip) {
       clip.width = DESKTOP.width - clip.x;
       clip.height = DESKTOP.height - clip.y;
@@ -261,7 +310,11 @@ async function mainConversation(browser: Browser, stack: Stack): Promise<void> {
   await ask(page, 'Do you sell gift cards?', /./);
   await send(page, 'I want to talk to a person');
   await shown(log(page).getByText('connected with a person'));
-  await personSays(stack, page, "Hi, I'm Sam from the shop. I can see your order 12345: it leaves our warehouse today.");
+  await personSays(
+    stack,
+    page,
+    "Hi, I'm Sam from the shop. I can see your order 12345: it leaves our warehouse today.",
+  );
   await shown(log(page).getByText('leaves our warehouse'));
   await shoot(page, 'handover', LIGHT_AND_DARK);
 
@@ -297,7 +350,9 @@ async function closedWithNewMessage(browser: Browser, stack: Stack): Promise<voi
   await page.mouse.click(5, 300);
   await personSays(stack, page, 'Hi, Sam here. Your parcel is on its way; anything else I can do?');
   // The preview card beside the launcher shows the start of the message.
-  await until('the preview of the new message', async () => (await host(page).evaluate((element) => element.shadowRoot?.textContent ?? '')).includes('Sam here'));
+  await until('the preview of the new message', async () =>
+    (await host(page).evaluate((element) => element.shadowRoot?.textContent ?? '')).includes('Sam here'),
+  );
   await shoot(page, 'launcher-new-message', [look('light', 'desktop'), look('dark', 'phone')], { whole: true });
   await context.close();
 }
@@ -317,7 +372,11 @@ async function offlineAndFailed(browser: Browser, stack: Stack): Promise<void> {
 
   await context.route('**/v1/widget/conversations/*/messages', async (route) => {
     if (route.request().method() !== 'POST') return route.continue();
-    return route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: { code: 'unprocessable', message: 'Refused for the screenshot.' } }) });
+    return route.fulfill({
+      status: 422,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'unprocessable', message: 'Refused for the screenshot.' } }),
+    });
   });
   await send(page, 'Can I pay by invoice?');
   await shown(retryButton(page));
@@ -354,7 +413,10 @@ async function arabic(browser: Browser, stack: Stack): Promise<void> {
   await shoot(page, 'home', [look('light', 'desktop')], { rtl: true });
   // Not in the (English) articles: the AI says so in Arabic and offers a person.
   await send(page, 'هل تبيعون بطاقات هدايا للمعلمين؟');
-  await until('the answer in Arabic', async () => (await log(page).locator('.message').count()) >= 2 && (await log(page).getByRole('button').count()) > 0);
+  await until(
+    'the answer in Arabic',
+    async () => (await log(page).locator('.message').count()) >= 2 && (await log(page).getByRole('button').count()) > 0,
+  );
   await shoot(page, 'answer', [look('light', 'desktop'), look('dark', 'phone')], { rtl: true });
   await log(page).getByRole('button').last().click();
   await until('the handover', async () => (await log(page).locator('.notice').count()) > 0);
@@ -367,7 +429,10 @@ async function arabic(browser: Browser, stack: Stack): Promise<void> {
 /** The hosted chat at /chat on a desktop, and its error page without a site key. */
 async function hosted(browser: Browser, stack: Stack): Promise<void> {
   const { context, page } = await visit(browser, stack, { path: `/chat?site_key=${stack.siteKey}` });
-  await until('the message box to take text', async () => (await messageBox(page).count()) > 0 && messageBox(page).isEnabled());
+  await until(
+    'the message box to take text',
+    async () => (await messageBox(page).count()) > 0 && messageBox(page).isEnabled(),
+  );
   await ask(page, 'How do I return an item?', 'within 30 days');
   await shoot(page, 'hosted', [look('light', 'desktop'), look('dark', 'desktop')], { whole: true });
   await context.close();
@@ -399,7 +464,17 @@ const [stack, browser] = await Promise.all([startStack(), launchChromium()]);
 try {
   const setInbox = await inboxSettings(stack);
   await setInbox(SHOP);
-  for (const state of [mainConversation, helpSearch, closedWithNewMessage, offlineAndFailed, endedWithSurvey, rateLimited, arabic, hosted, away]) {
+  for (const state of [
+    mainConversation,
+    helpSearch,
+    closedWithNewMessage,
+    offlineAndFailed,
+    endedWithSurvey,
+    rateLimited,
+    arabic,
+    hosted,
+    away,
+  ]) {
     const before = Date.now();
     await state(browser, stack, setInbox);
     process.stdout.write(`${state.name}: ${((Date.now() - before) / 1000).toFixed(1)} s\n`);
@@ -410,4 +485,6 @@ try {
 }
 let bytes = 0;
 for (const file of written) bytes += (await stat(file)).size;
-process.stdout.write(`${written.length} screenshots, ${Math.round(bytes / 1024)} KiB, in ${OUT}/ (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+process.stdout.write(
+  `${written.length} screenshots, ${Math.round(bytes / 1024)} KiB, in ${OUT}/ (${((Date.now() - started) / 1000).toFixed(0)} s)\n`,
+);

@@ -18,8 +18,14 @@ function bytes(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-function table(header: readonly string[], rows: readonly (readonly string[])[], rightAligned: ReadonlySet<number>): string {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+function table(
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  rightAligned: ReadonlySet<number>,
+): string {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, column) => {
@@ -77,7 +83,9 @@ function print(size: WidgetSize): void {
     );
   }
   for (const { from, specifier, dynamic } of size.external) {
-    console.log(`\nwarning: ${from} ${dynamic ? 'dynamically imports' : 'imports'} ${specifier}, outside the widget folder; not measured`);
+    console.log(
+      `\nwarning: ${from} ${dynamic ? 'dynamically imports' : 'imports'} ${specifier}, outside the widget folder; not measured`,
+    );
   }
   for (const file of size.computedDynamicImports) {
     console.log(`\nnote: ${file} has an import() of a computed address; its target is not measured`);

@@ -30,7 +30,11 @@ export function textOn(background: string): string {
  * The pairs of a palette whose contrast is below `minimum`, as `"fore on back: ratio"` lines.
  * @example contrastFailures({ text: '#777', bg: '#fff' }, [['text', 'bg']], 4.5) // ['text on bg: 4.48']
  */
-export function contrastFailures<K extends string>(palette: Record<K, string>, pairs: readonly (readonly [K, K])[], minimum: number): string[] {
+export function contrastFailures<K extends string>(
+  palette: Record<K, string>,
+  pairs: readonly (readonly [K, K])[],
+  minimum: number,
+): string[] {
   return pairs.flatMap(([fore, back]) => {
     const ratio = contrast(palette[fore], palette[back]);
     return ratio < minimum ? [`${fore} on ${back}: ${ratio.toFixed(2)}`] : [];

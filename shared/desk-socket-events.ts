@@ -1,4 +1,10 @@
-import type { DeskConversationChanged, DeskReadChange, DeskTypingChange, DeskTypingCommand, DeskWatchCommand } from './schemas/desk-socket.ts';
+import type {
+  DeskConversationChanged,
+  DeskReadChange,
+  DeskTypingChange,
+  DeskTypingCommand,
+  DeskWatchCommand,
+} from './schemas/desk-socket.ts';
 import type { Ack } from './socket-events.ts';
 
 /**
@@ -15,7 +21,10 @@ export interface DeskServerEvents {
 }
 
 export interface DeskClientEvents {
-  'conversation:watch': (watch: DeskWatchCommand, ack?: (result: Ack<{ conversation_id: number | null }>) => void) => void;
+  'conversation:watch': (
+    watch: DeskWatchCommand,
+    ack?: (result: Ack<{ conversation_id: number | null }>) => void,
+  ) => void;
   'typing:set': (typing: DeskTypingCommand, ack?: (result: Ack<null>) => void) => void;
 }
 

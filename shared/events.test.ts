@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { EngineEvent, readEvents } from './events.ts';
 
 const base = { id: 'evt_1', created_at: '2026-01-01T00:00:00.000Z', conversation_id: 'cnv_1' };
-const reply = (data: Record<string, unknown>) => ({ ...base, type: 'conversation.reply', data: { type: 'reply', reply_id: 'rpl_1', format: 'chat', ...data } });
+const reply = (data: Record<string, unknown>) => ({
+  ...base,
+  type: 'conversation.reply',
+  data: { type: 'reply', reply_id: 'rpl_1', format: 'chat', ...data },
+});
 
 describe('reading engine events', () => {
   it('narrows on type: a reply gives its text, choices and card', () => {
@@ -23,7 +27,12 @@ describe('reading engine events', () => {
     const events = readEvents([
       { ...base, id: 'evt_new', type: 'conversation.translated', data: { text: 'Hallo' } },
       reply({}),
-      { ...base, id: 'evt_closed', type: 'conversation.closed', data: { type: 'close', resolved: 'yes', closed_by: 'ai' } },
+      {
+        ...base,
+        id: 'evt_closed',
+        type: 'conversation.closed',
+        data: { type: 'close', resolved: 'yes', closed_by: 'ai' },
+      },
       'not an event',
       reply({ text: 'Kept' }),
     ]);
@@ -32,7 +41,9 @@ describe('reading engine events', () => {
   });
 
   it('takes events of no conversation (report.ready, ping) with a null conversation_id, but not a conversation event without one', () => {
-    expect(readEvents([{ ...base, type: 'report.ready', conversation_id: null, data: { report_id: 'r1' } }])).toHaveLength(1);
+    expect(
+      readEvents([{ ...base, type: 'report.ready', conversation_id: null, data: { report_id: 'r1' } }]),
+    ).toHaveLength(1);
     expect(readEvents([{ ...base, type: 'ping', conversation_id: null, data: {} }])).toHaveLength(1);
     expect(readEvents([{ ...reply({ text: 'x' }), conversation_id: null }])).toHaveLength(0);
   });

@@ -122,8 +122,16 @@ export const EVENT_DATA = {
     requested_by: z.enum(['ai', 'caller']),
   }),
   'conversation.handback': z.object({ type: z.literal('handback') }),
-  'conversation.closed': z.object({ type: z.literal('close'), resolved: z.boolean(), closed_by: z.enum(['ai', 'caller']) }),
-  'conversation.human_message': z.object({ text: z.string(), author_name: z.string().optional(), author_ref: z.string().optional() }),
+  'conversation.closed': z.object({
+    type: z.literal('close'),
+    resolved: z.boolean(),
+    closed_by: z.enum(['ai', 'caller']),
+  }),
+  'conversation.human_message': z.object({
+    text: z.string(),
+    author_name: z.string().optional(),
+    author_ref: z.string().optional(),
+  }),
   'call.started': z.record(z.string(), z.unknown()),
   'call.ended': z.record(z.string(), z.unknown()),
   'media.understood': MediaUnderstoodData,
@@ -144,11 +152,23 @@ const EventId = z.string().startsWith('evt_');
 
 /** An event of one conversation: its `conversation_id` is the conversation's `cnv_…` id. */
 const conversationEvent = <T extends EventType>(type: T) =>
-  z.object({ id: EventId, type: z.literal(type), created_at: z.string(), conversation_id: z.string().startsWith('cnv_'), data: EVENT_DATA[type] });
+  z.object({
+    id: EventId,
+    type: z.literal(type),
+    created_at: z.string(),
+    conversation_id: z.string().startsWith('cnv_'),
+    data: EVENT_DATA[type],
+  });
 
 /** An event that may belong to no conversation (`ping`, `report.ready`): `conversation_id` may be null. */
 const accountEvent = <T extends EventType>(type: T) =>
-  z.object({ id: EventId, type: z.literal(type), created_at: z.string(), conversation_id: z.string().nullable(), data: EVENT_DATA[type] });
+  z.object({
+    id: EventId,
+    type: z.literal(type),
+    created_at: z.string(),
+    conversation_id: z.string().nullable(),
+    data: EVENT_DATA[type],
+  });
 
 /**
  * An event as the feed, the message answer and webhooks give it, narrowed on `type`:

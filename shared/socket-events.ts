@@ -1,5 +1,14 @@
 import type { WidgetMessage } from './schemas/widget.ts';
-import type { ConversationClosed, ConversationNotice, MessageDelta, MessageUpdate, ReadCommand, ReadResult, TypingChange, TypingCommand } from './schemas/socket.ts';
+import type {
+  ConversationClosed,
+  ConversationNotice,
+  MessageDelta,
+  MessageUpdate,
+  ReadCommand,
+  ReadResult,
+  TypingChange,
+  TypingCommand,
+} from './schemas/socket.ts';
 
 /**
  * The Socket.IO event map of the `/widget` namespace, shared by the BFF and the widget. Payload
@@ -9,7 +18,6 @@ import type { ConversationClosed, ConversationNotice, MessageDelta, MessageUpdat
  * are sent over HTTP only (`POST /v1/widget/conversations/{id}/messages`): one send path.
  */
 export const WIDGET_NAMESPACE = '/widget';
-
 
 /** An ack: the result, or an error with a stable code as on HTTP. */
 export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };

@@ -23,12 +23,18 @@ describe('webhook signatures', () => {
   it.each([
     ['no headers', async () => [undefined, undefined, body]],
     ['a timestamp that is not a number', async () => ['soon', await signWebhook(secret, ts, body), body]],
-    ['a signature without the sha256= prefix', async () => [String(ts), (await signWebhook(secret, ts, body)).slice(7), body]],
+    [
+      'a signature without the sha256= prefix',
+      async () => [String(ts), (await signWebhook(secret, ts, body)).slice(7), body],
+    ],
     ['a timestamp 301 s old', async () => [String(ts - 301), await signWebhook(secret, ts - 301, body), body]],
     ['a timestamp 301 s ahead', async () => [String(ts + 301), await signWebhook(secret, ts + 301, body), body]],
     ['another secret', async () => [String(ts), await signWebhook('whsec_other', ts, body), body]],
     ['a changed body', async () => [String(ts), await signWebhook(secret, ts, body), body.replace('reply', 'closed')]],
-    ['re-serialised JSON', async () => [String(ts), await signWebhook(secret, ts, body), JSON.stringify(JSON.parse(body), null, 1)]],
+    [
+      're-serialised JSON',
+      async () => [String(ts), await signWebhook(secret, ts, body), JSON.stringify(JSON.parse(body), null, 1)],
+    ],
     ['a replay with a new timestamp', async () => [String(ts + 5), await signWebhook(secret, ts, body), body]],
   ] as const)('refuses %s', async (_name, make) => {
     const [timestamp, signature, raw] = await make();

@@ -10,7 +10,13 @@ export const SIGNATURE_TOLERANCE_S = 300;
 const encoder = new TextEncoder();
 
 async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await globalThis.crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const key = await globalThis.crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
   const signature = new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', key, encoder.encode(text)));
   return Array.from(signature, (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
@@ -32,7 +38,13 @@ export type SignatureProblem = 'missing' | 'malformed' | 'too_old' | 'too_new' |
  *
  * @example await verifyWebhook(secret, headers['x-service-timestamp'], headers['x-service-signature'], raw, Date.now())
  */
-export async function verifyWebhook(secret: string, timestampHeader: string | undefined | null, signatureHeader: string | undefined | null, rawBody: string, nowMs: number): Promise<SignatureProblem | undefined> {
+export async function verifyWebhook(
+  secret: string,
+  timestampHeader: string | undefined | null,
+  signatureHeader: string | undefined | null,
+  rawBody: string,
+  nowMs: number,
+): Promise<SignatureProblem | undefined> {
   if (!timestampHeader || !signatureHeader) return 'missing';
   if (!/^\d{1,12}$/.test(timestampHeader) || !/^sha256=[0-9a-f]{64}$/.test(signatureHeader)) return 'malformed';
   const skew = Number(timestampHeader) - Math.floor(nowMs / 1000);

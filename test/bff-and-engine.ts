@@ -154,7 +154,9 @@ export async function startBffAndEngine(options: BffAndEngineOptions = {}): Prom
   try {
     const host = await openBffHost(settings, schemaPrefix, closers);
     closers.push(() => forgetRedisKeys(host.infrastructure));
-    const engine = settings.aiApiUrl ? engineElsewhere(settings) : await startShopEngine(settings, host, schemaPrefix, closers);
+    const engine = settings.aiApiUrl
+      ? engineElsewhere(settings)
+      : await startShopEngine(settings, host, schemaPrefix, closers);
     const ownOrigins = [host.url, host.url.replace('//127.0.0.1', '//localhost')];
     const helpdesk = await openShopHelpdesk(host.infrastructure.sql, {
       siteKey: DEMO_SITE_KEY,
@@ -177,7 +179,9 @@ export async function startBffAndEngine(options: BffAndEngineOptions = {}): Prom
       engineWebhookSecrets: engine.webhookSecrets,
       async startAnotherNode(nodeOverrides = {}) {
         if (!settings.databaseUrl) {
-          throw new TypeError('another BFF node shares the first one’s store: start the stack on PostgreSQL (DRIVERS[1])');
+          throw new TypeError(
+            'another BFF node shares the first one’s store: start the stack on PostgreSQL (DRIVERS[1])',
+          );
         }
         const nodeClosers: (() => Promise<void>)[] = [];
         try {
@@ -213,7 +217,11 @@ interface BffHost {
   url: string;
 }
 
-async function openBffHost(settings: StackSettings, schemaPrefix: string, closers: (() => Promise<void>)[]): Promise<BffHost> {
+async function openBffHost(
+  settings: StackSettings,
+  schemaPrefix: string,
+  closers: (() => Promise<void>)[],
+): Promise<BffHost> {
   const infrastructure = await openBffInfrastructure(settings, logger, { schemaPrefix });
   closers.push(() => infrastructure.close());
   // The server listens first: its address is where the engine pushes events.
@@ -233,7 +241,13 @@ async function attachBff(host: BffHost, deps: BffDeps, closers: (() => Promise<v
 }
 
 /** The BFF's dependencies, as bff/host/main.ts builds them from its settings, with the test's `overrides` last. */
-function bffDeps(settings: StackSettings, host: BffHost, engine: EngineLink, inboxId: string, overrides: Partial<BffDeps>): BffDeps {
+function bffDeps(
+  settings: StackSettings,
+  host: BffHost,
+  engine: EngineLink,
+  inboxId: string,
+  overrides: Partial<BffDeps>,
+): BffDeps {
   const { sql, tokens, secrets, redis, attachments } = host.infrastructure;
   // Engine calls are timed for /metrics, as in every host.
   const metrics = new Metrics();
@@ -242,7 +256,9 @@ function bffDeps(settings: StackSettings, host: BffHost, engine: EngineLink, inb
     sql,
     logger: logger.child({ room: 'bff' }),
     engine: engine.apiKeys.map((apiKey) => new EngineClient({ baseUrl, apiKey, fetch: metrics.timedFetch })),
-    operator: operatorToken ? new EngineOperator({ baseUrl, token: operatorToken, fetch: metrics.timedFetch }) : undefined,
+    operator: operatorToken
+      ? new EngineOperator({ baseUrl, token: operatorToken, fetch: metrics.timedFetch })
+      : undefined,
     engineWebhookUrl: engine.webhookUrl,
     engineWebhookSecret: engine.webhookSecrets,
     metrics,
@@ -322,5 +338,6 @@ async function startShopEngine(
 /** Takes what the stack's BFF nodes put in Redis (keys, streams) out again; nothing to do without Redis or while it is away. */
 async function forgetRedisKeys({ redis }: BffInfrastructure): Promise<void> {
   if (!redis?.client.isReady) return;
-  for await (const key of redis.client.scanIterator({ MATCH: `${redis.prefix}*`, COUNT: 500 })) await redis.client.del(key);
+  for await (const key of redis.client.scanIterator({ MATCH: `${redis.prefix}*`, COUNT: 500 }))
+    await redis.client.del(key);
 }

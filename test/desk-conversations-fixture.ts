@@ -50,8 +50,13 @@ export interface CustomerTab {
 
 export async function startDeskStack(): Promise<DeskStack> {
   const engine = await startEngine();
-  const stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { feedPollMs: 0 });
-  const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+  const stack = await startStack(
+    undefined,
+    { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys },
+    { feedPollMs: 0 },
+  );
+  const platform = (path: string, body: unknown) =>
+    desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
   const person = async (name: string, email: string, role: 'administrator' | 'agent') => {
     const user = User.parse((await platform('/users', { name, email })).body);
     await platform(`/accounts/${stack.accountId}/account_users`, { user_id: user.id, role });
@@ -60,7 +65,8 @@ export async function startDeskStack(): Promise<DeskStack> {
   const admin = await person('Ada', 'ada@desk.example', 'administrator');
   const agent = await person('Sam', 'sam@desk.example', 'agent');
   const otherAgent = await person('Kim', 'kim@desk.example', 'agent');
-  const app: DeskStack['app'] = (path, token, options = {}) => desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
+  const app: DeskStack['app'] = (path, token, options = {}) =>
+    desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
   const inbox = InboxList.parse((await app('/inboxes', admin.access_token)).body).payload[0] as Inbox;
   await app('/inbox_members', admin.access_token, { body: { inbox_id: inbox.id, user_ids: [agent.id] } });
 
@@ -75,13 +81,17 @@ export async function startDeskStack(): Promise<DeskStack> {
     const { id: uuid } = await openWidgetConversation(stack.url, token);
     expect((await sendWidgetMessage(stack.url, token, uuid, text, `q-${uuid}`)).status).toBe(201);
     await stack.bff.relay.settled();
-    const found = (await list(admin.access_token, '?status=all')).payload.find((conversation) => conversation.uuid === uuid)!;
+    const found = (await list(admin.access_token, '?status=all')).payload.find(
+      (conversation) => conversation.uuid === uuid,
+    )!;
     let written = 0;
     return {
       id: found.id,
       uuid,
       token,
-      widgetMessages: async () => (await request(`${stack.url}/v1/widget/conversations/${uuid}/messages`, { token })).body.messages as WidgetMessage[],
+      widgetMessages: async () =>
+        (await request(`${stack.url}/v1/widget/conversations/${uuid}/messages`, { token })).body
+          .messages as WidgetMessage[],
       async writes(again: string) {
         const response = await sendWidgetMessage(stack.url, token, uuid, again, `again-${uuid}-${++written}`);
         expect(response.status, JSON.stringify(response.body)).toBe(201);
@@ -92,7 +102,12 @@ export async function startDeskStack(): Promise<DeskStack> {
   }
 
   async function customerSocket(token: string): Promise<CustomerTab> {
-    const socket: Socket = io(stack.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket: Socket = io(stack.url + WIDGET_NAMESPACE, {
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     const events: CustomerTab['events'] = [];
     socket.onAny((name: string, data: unknown) => events.push({ name, data }));
     await new Promise<void>((resolve, reject) => {

@@ -24,9 +24,20 @@ export async function everyRow(sql: Sql): Promise<TableRows[]> {
       "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2 AND data_type = 'bytea' ORDER BY ordinal_position",
       [sql.schema, table],
     );
-    const decoded = binary.map(({ column_name: column }, index) => `, convert_from(t.${quoted(column)}, 'LATIN1') AS b${index}`).join('');
-    const rows = await sql.query<Record<string, string | null>>(`SELECT t::text AS row${decoded} FROM ${quoted(sql.schema)}.${quoted(table)} t`);
-    read.push({ table, rows: rows.map((row) => Object.values(row).filter((value) => value !== null).join('\n')) });
+    const decoded = binary
+      .map(({ column_name: column }, index) => `, convert_from(t.${quoted(column)}, 'LATIN1') AS b${index}`)
+      .join('');
+    const rows = await sql.query<Record<string, string | null>>(
+      `SELECT t::text AS row${decoded} FROM ${quoted(sql.schema)}.${quoted(table)} t`,
+    );
+    read.push({
+      table,
+      rows: rows.map((row) =>
+        Object.values(row)
+          .filter((value) => value !== null)
+          .join('\n'),
+      ),
+    });
   }
   return read;
 }

@@ -17,7 +17,12 @@ export interface ChatRequest {
 }
 
 /** A JSON answer, or (`pieces`) a streamed one: each piece a chunk, 30 ms apart, then the usage and [DONE]. */
-export type Reply = { status?: number; body?: unknown; pieces?: string[]; /** The last piece waits for this (a test looks at the pieces before it). */ beforeLast?: Promise<void> };
+export type Reply = {
+  status?: number;
+  body?: unknown;
+  pieces?: string[];
+  /** The last piece waits for this (a test looks at the pieces before it). */ beforeLast?: Promise<void>;
+};
 
 export function fakeModel() {
   const requests: ChatRequest[] = [];
@@ -30,7 +35,8 @@ export function fakeModel() {
     req.on('end', () => {
       const parsed = JSON.parse(raw) as ChatRequest;
       requests.push(parsed);
-      const reply = req.url === '/v1/chat/completions' ? next(parsed) : { status: 404, body: { error: 'no such path' } };
+      const reply =
+        req.url === '/v1/chat/completions' ? next(parsed) : { status: 404, body: { error: 'no such path' } };
       if (reply.pieces) {
         expect(parsed.stream).toBe(true);
         res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -40,10 +46,14 @@ export function fakeModel() {
               await reply.beforeLast;
               streamedAt.last = Date.now();
             }
-            res.write(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] })}\n\n`);
+            res.write(
+              `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: piece } }] })}\n\n`,
+            );
             await new Promise((resolve) => setTimeout(resolve, 30));
           }
-          res.write(`data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 90, completion_tokens: reply.pieces!.length } })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 90, completion_tokens: reply.pieces!.length } })}\n\n`,
+          );
           res.end('data: [DONE]\n\n');
         })();
         return;
@@ -66,10 +76,13 @@ export function fakeModel() {
   };
 }
 
-export const completion = (content: string | null, extra: Record<string, unknown> = {}, usage = { prompt_tokens: 120, completion_tokens: 30 }) => ({
+export const completion = (
+  content: string | null,
+  extra: Record<string, unknown> = {},
+  usage = { prompt_tokens: 120, completion_tokens: 30 },
+) => ({
   id: 'chatcmpl-test',
   object: 'chat.completion',
   choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, ...extra } }],
   usage,
 });
-

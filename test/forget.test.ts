@@ -75,18 +75,39 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
       name: 'lookup_order',
       description: 'Look up the status of an order',
       triggers: [['where', 'order']],
-      inputs: [{ name: 'order_number', description: 'The order number', pattern: '(?:#|\\b)(\\d{4,12})\\b', required: true, ask: 'What is your order number?' }],
+      inputs: [
+        {
+          name: 'order_number',
+          description: 'The order number',
+          pattern: '(?:#|\\b)(\\d{4,12})\\b',
+          required: true,
+          ask: 'What is your order number?',
+        },
+      ],
       reply: 'Order {order_number} is {status}.',
     });
     await setSandboxFixture(engine.sql, engine.accountId, 'lookup_order', { status: 'on its way' });
     // Every event is posted to a receiver of the site's (the engine keeps each delivery's body).
-    for (const token of [engine.apiKey, engine.liveApiKey]) expect((await request(`${engine.url}/v1/webhook-endpoints`, { token, body: { url: receiver.url } })).status).toBe(201);
-    const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
-    const user = (await platform('/users', { name: 'Ada', email: `ada-${driver.name}@forget.example` })).body as { id: number; access_token: string };
+    for (const token of [engine.apiKey, engine.liveApiKey])
+      expect((await request(`${engine.url}/v1/webhook-endpoints`, { token, body: { url: receiver.url } })).status).toBe(
+        201,
+      );
+    const platform = (path: string, body: unknown) =>
+      desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+    const user = (await platform('/users', { name: 'Ada', email: `ada-${driver.name}@forget.example` })).body as {
+      id: number;
+      access_token: string;
+    };
     await platform(`/accounts/${stack.accountId}/account_users`, { user_id: user.id, role: 'administrator' });
     admin = user.access_token;
     // The helpdesk's webhooks carry the conversations' words too (the BFF keeps each delivery's body).
-    expect((await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/webhooks`, admin, { body: { url: `${receiver.origin}/desk` } })).status).toBe(200);
+    expect(
+      (
+        await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/webhooks`, admin, {
+          body: { url: `${receiver.origin}/desk` },
+        })
+      ).status,
+    ).toBe(200);
   });
   afterAll(async () => {
     await stack?.stop();
@@ -94,12 +115,21 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     await receiver?.close();
   });
 
-  const deskApi = (path: string, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, admin, options);
-  const forget = (ref: string, token: string) => request(`${engine.url}/v1/customers/${encodeURIComponent(ref)}/forget`, { method: 'POST', token, headers: { 'idempotency-key': `forget-${ref}` } });
+  const deskApi = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, admin, options);
+  const forget = (ref: string, token: string) =>
+    request(`${engine.url}/v1/customers/${encodeURIComponent(ref)}/forget`, {
+      method: 'POST',
+      token,
+      headers: { 'idempotency-key': `forget-${ref}` },
+    });
 
   /** A verified customer's session, made by the site's server with its sandbox API key. */
   const zoraSession = async () => {
-    const response = await request(`${stack.url}/v1/widget-sessions`, { token: engine.apiKey, body: { customer_ref: ZORA.ref, name: ZORA.name, email: ZORA.email } });
+    const response = await request(`${stack.url}/v1/widget-sessions`, {
+      token: engine.apiKey,
+      body: { customer_ref: ZORA.ref, name: ZORA.name, email: ZORA.email },
+    });
     expect(response.status).toBe(201);
     return response.body.token as string;
   };
@@ -107,7 +137,11 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
   /** Zora chats: answered, an action, a handover, a person's answer, a photo, a close and a rating. */
   async function zoraChats(): Promise<{ uuid: string; engineId: string }> {
     const token = await zoraSession();
-    const opened = await request(`${stack.url}/v1/widget/conversations`, { token, body: { name: ZORA.name, email: ZORA.email }, headers: { referer: ZORA.page } });
+    const opened = await request(`${stack.url}/v1/widget/conversations`, {
+      token,
+      body: { name: ZORA.name, email: ZORA.email },
+      headers: { referer: ZORA.page },
+    });
     expect(opened.status).toBe(201);
     const uuid = opened.body.id as string;
     for (const [index, text] of ZORA.words.slice(0, 3).entries()) {
@@ -118,7 +152,11 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     form.set('message_id', 'zora-photo');
     form.set('text', ZORA.words[5]!);
     form.set('file', new Blob([new Uint8Array(pngOf(64, 48))], { type: 'image/png' }), ZORA.words[6]!);
-    const photo = await fetch(`${stack.url}/v1/widget/conversations/${uuid}/attachments`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const photo = await fetch(`${stack.url}/v1/widget/conversations/${uuid}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(photo.status).toBe(201);
     await stack.bff.relay.settled();
 
@@ -126,18 +164,40 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     const number = listed.find((conversation) => conversation.uuid === uuid)!.id;
     expect((await deskApi(`/conversations/${number}/messages`, { body: { content: ZORA.words[3] } })).status).toBe(200);
     expect((await request(`${stack.url}/v1/widget/conversations/${uuid}/close`, { token, body: {} })).status).toBe(200);
-    expect((await request(`${stack.url}/v1/widget/conversations/${uuid}/survey`, { token, body: { rating: 4, comment: ZORA.words[4] } })).status).toBeLessThan(300);
+    expect(
+      (
+        await request(`${stack.url}/v1/widget/conversations/${uuid}/survey`, {
+          token,
+          body: { rating: 4, comment: ZORA.words[4] },
+        })
+      ).status,
+    ).toBeLessThan(300);
     await stack.bff.relay.settled();
-    const [row] = await stack.bffSql.query<{ engine_conversation_id: string }>('SELECT engine_conversation_id FROM conversations WHERE uuid = $1', [uuid]);
+    const [row] = await stack.bffSql.query<{ engine_conversation_id: string }>(
+      'SELECT engine_conversation_id FROM conversations WHERE uuid = $1',
+      [uuid],
+    );
     return { uuid, engineId: row!.engine_conversation_id };
   }
 
   /** Brandt writes through the helpdesk Client API (a live customer); gives his reference. */
   async function brandtWrites(): Promise<string> {
     const base = `${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}`;
-    const contact = (await request(`${base}/contacts`, { body: { name: BRANDT.name, email: BRANDT.email, phone_number: BRANDT.phone } })).body as { source_id: string };
-    const conversation = (await request(`${base}/contacts/${contact.source_id}/conversations`, { body: {} })).body as { id: number };
-    expect((await request(`${base}/contacts/${contact.source_id}/conversations/${conversation.id}/messages`, { body: { content: BRANDT.words[0] } })).status).toBe(200);
+    const contact = (
+      await request(`${base}/contacts`, {
+        body: { name: BRANDT.name, email: BRANDT.email, phone_number: BRANDT.phone },
+      })
+    ).body as { source_id: string };
+    const conversation = (await request(`${base}/contacts/${contact.source_id}/conversations`, { body: {} })).body as {
+      id: number;
+    };
+    expect(
+      (
+        await request(`${base}/contacts/${contact.source_id}/conversations/${conversation.id}/messages`, {
+          body: { content: BRANDT.words[0] },
+        })
+      ).status,
+    ).toBe(200);
     await stack.bff.relay.settled();
     const [row] = await stack.bffSql.query<{ id: string }>('SELECT id FROM contacts WHERE email = $1', [BRANDT.email]);
     return `ctc_${row!.id}`;
@@ -145,7 +205,12 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
 
   /** A tab of the customer's widget on the socket. */
   async function socketOf(token: string): Promise<Socket> {
-    const socket = io(stack.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false, forceNew: true });
+    const socket = io(stack.url + WIDGET_NAMESPACE, {
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
@@ -156,14 +221,18 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
   it('leaves nothing of the customer in either database, whatever table holds it, and keeps what others said', async () => {
     const bystander = await newVisitor(stack.url);
     const { id: bystanderUuid } = await openWidgetConversation(stack.url, bystander.token);
-    expect((await sendWidgetMessage(stack.url, bystander.token, bystanderUuid, BYSTANDER_WORDS, 'bystander-1')).status).toBe(201);
+    expect(
+      (await sendWidgetMessage(stack.url, bystander.token, bystanderUuid, BYSTANDER_WORDS, 'bystander-1')).status,
+    ).toBe(201);
     await stack.bff.relay.settled();
 
     const zora = await zoraChats();
     const brandtRef = await brandtWrites();
     // Zora signs out on one device (her identity ended), then opens the chat again: a tab is open when she is forgotten.
     const ended = await zoraSession();
-    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: ended })).status).toBe(204);
+    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: ended })).status).toBe(
+      204,
+    );
     const tab = await socketOf(await zoraSession());
     await engine.engine.webhooks.drain();
     await stack.bff.webhooks.drain();
@@ -175,8 +244,32 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     // The scan does find them, where they are kept, before the forget.
     const bffBefore = await mentions(stack.bffSql, needles);
     const engineBefore = await mentions(engine.sql, needles);
-    for (const table of ['conversations', 'messages', 'contacts', 'surveys', 'attachments', 'webhook_deliveries', 'revoked_identities']) expect(bffBefore.some((found) => found.startsWith(`${table}: `)), table).toBe(true);
-    for (const table of ['conversations', 'turns', 'events', 'action_requests', 'webhook_deliveries', 'survey_responses', 'idempotency_keys']) expect(engineBefore.some((found) => found.startsWith(`${table}: `)), table).toBe(true);
+    for (const table of [
+      'conversations',
+      'messages',
+      'contacts',
+      'surveys',
+      'attachments',
+      'webhook_deliveries',
+      'revoked_identities',
+    ])
+      expect(
+        bffBefore.some((found) => found.startsWith(`${table}: `)),
+        table,
+      ).toBe(true);
+    for (const table of [
+      'conversations',
+      'turns',
+      'events',
+      'action_requests',
+      'webhook_deliveries',
+      'survey_responses',
+      'idempotency_keys',
+    ])
+      expect(
+        engineBefore.some((found) => found.startsWith(`${table}: `)),
+        table,
+      ).toBe(true);
     expect(storage.size).toBe(1);
 
     // The site's server forgets both: Zora with its sandbox key, Brandt with its live key.
@@ -188,24 +281,39 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
 
     // The BFF hears of Zora from the feed, of Brandt by webhook (signed as the engine signs it).
     await stack.bff.feed.catchUp();
-    const notice = ((await request(`${engine.url}/v1/events?types=customer.forgotten&limit=1000`, { token: engine.liveApiKey })).body.events as { id: string }[]).find(
-      (event) => event.id === forgotBrandt.body.event_id,
-    )!;
+    const notice = (
+      (await request(`${engine.url}/v1/events?types=customer.forgotten&limit=1000`, { token: engine.liveApiKey })).body
+        .events as { id: string }[]
+    ).find((event) => event.id === forgotBrandt.body.event_id)!;
     const body = JSON.stringify({ ...notice, environment: 'live' });
     const timestamp = Math.floor(Date.now() / 1000);
     const pushed = await request(`${stack.url}/v1/engine-webhooks`, {
       rawBody: body,
-      headers: { 'x-service-timestamp': String(timestamp), 'x-service-signature': await signWebhook(ENGINE_WEBHOOK_SECRET, timestamp, body) },
+      headers: {
+        'x-service-timestamp': String(timestamp),
+        'x-service-signature': await signWebhook(ENGINE_WEBHOOK_SECRET, timestamp, body),
+      },
     });
     expect(pushed.status).toBe(200);
-    await until(() => tab.connected, (connected) => !connected, "the forgotten customer's tab to be closed");
+    await until(
+      () => tab.connected,
+      (connected) => !connected,
+      "the forgotten customer's tab to be closed",
+    );
     expect(storage.size).toBe(0);
-    expect((await request(`${stack.url}/v1/widget/conversations`, { token: await zoraSession() })).body.conversations).toEqual([]);
+    expect(
+      (await request(`${stack.url}/v1/widget/conversations`, { token: await zoraSession() })).body.conversations,
+    ).toEqual([]);
 
     // While the notice time lasts, the engine names the customers only in their customer.forgotten events (and those events' deliveries).
     await engine.engine.webhooks.drain();
     expect(await mentions(stack.bffSql, needles)).toEqual([]);
-    expect(await mentions(engine.sql, needles)).toEqual([`events: ${brandtRef}`, `events: ${ZORA.ref}`, `webhook_deliveries: ${brandtRef}`, `webhook_deliveries: ${ZORA.ref}`]);
+    expect(await mentions(engine.sql, needles)).toEqual([
+      `events: ${brandtRef}`,
+      `events: ${ZORA.ref}`,
+      `webhook_deliveries: ${brandtRef}`,
+      `webhook_deliveries: ${ZORA.ref}`,
+    ]);
     await purgeForgetNotices(engine.sql, new Date(Date.now() + FORGET_NOTICE_KEPT_MS + 60_000));
     expect(await mentions(engine.sql, needles)).toEqual([]);
 
@@ -223,17 +331,25 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     expect((await sendWidgetMessage(stack.url, token, uuid, 'Do you ship abroad?', 'again-1')).status).toBe(201);
     await stack.bff.relay.settled();
     const forgot = await forget(ZORA.ref, engine.apiKey);
-    const notice = ((await request(`${engine.url}/v1/events?types=customer.forgotten&limit=1000`, { token: engine.apiKey })).body.events as { id: string }[]).find(
-      (event) => event.id === forgot.body.event_id,
-    )!;
+    const notice = (
+      (await request(`${engine.url}/v1/events?types=customer.forgotten&limit=1000`, { token: engine.apiKey })).body
+        .events as { id: string }[]
+    ).find((event) => event.id === forgot.body.event_id)!;
     await stack.bff.feed.catchUp();
     expect((await request(`${stack.url}/v1/widget/conversations`, { token })).body.conversations).toEqual([]);
     // The same event again by webhook: already taken, nothing more to do (and a conversation made since stays).
     const kept = await openWidgetConversation(stack.url, token);
     const body = JSON.stringify({ ...notice, environment: 'sandbox' });
     const timestamp = Math.floor(Date.now() / 1000);
-    const headers = { 'x-service-timestamp': String(timestamp), 'x-service-signature': await signWebhook(ENGINE_WEBHOOK_SECRET, timestamp, body) };
+    const headers = {
+      'x-service-timestamp': String(timestamp),
+      'x-service-signature': await signWebhook(ENGINE_WEBHOOK_SECRET, timestamp, body),
+    };
     expect((await request(`${stack.url}/v1/engine-webhooks`, { rawBody: body, headers })).status).toBe(200);
-    expect((await request(`${stack.url}/v1/widget/conversations`, { token })).body.conversations.map((conversation: { id: string }) => conversation.id)).toEqual([kept.id]);
+    expect(
+      (await request(`${stack.url}/v1/widget/conversations`, { token })).body.conversations.map(
+        (conversation: { id: string }) => conversation.id,
+      ),
+    ).toEqual([kept.id]);
   });
 });

@@ -49,7 +49,11 @@ const STRANGE_STRINGS = [
 ];
 
 function randomValue(random: Random, depth = 0): unknown {
-  const kind = random.pick(depth > 2 ? ['null', 'bool', 'number', 'string'] : ['null', 'bool', 'number', 'string', 'string', 'array', 'object']);
+  const kind = random.pick(
+    depth > 2
+      ? ['null', 'bool', 'number', 'string']
+      : ['null', 'bool', 'number', 'string', 'string', 'array', 'object'],
+  );
   switch (kind) {
     case 'null':
       return null;
@@ -70,7 +74,8 @@ function randomValue(random: Random, depth = 0): unknown {
 function randomObject(random: Random, names: readonly string[], depth = 0): Record<string, unknown> {
   const object: Record<string, unknown> = {};
   for (const name of names) if (random.chance(0.6)) object[name] = randomValue(random, depth + 1);
-  if (random.chance(0.3)) object[random.pick(['__proto__', 'constructor', 'extra', 'x'.repeat(300)])] = randomValue(random, depth + 1);
+  if (random.chance(0.3))
+    object[random.pick(['__proto__', 'constructor', 'extra', 'x'.repeat(300)])] = randomValue(random, depth + 1);
   return object;
 }
 
@@ -96,21 +101,49 @@ describe('random bad input on every documented operation', () => {
   /** Real ids, so that some cases reach deep into the handlers rather than stopping at "not found". */
   const real: Record<string, string> = {};
   const credentials: { engine: string; visitor: string } = { engine: '', visitor: '' };
-  const allow: RateLimiter = { consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }), refund: async () => undefined };
+  const allow: RateLimiter = {
+    consume: async (_key, limit) => ({ allowed: true, limit, remaining: limit, resetS: 0 }),
+    refund: async () => undefined,
+  };
 
   beforeAll(async () => {
     // The widget limit is lifted here (it has tests of its own), so the cases test the handlers.
     // Every request comes from 127.0.0.1: the Client API's per-address limit would hide its routes.
-    stack = await startStack(undefined, {}, { widgetLimiter: allow, clientApiLimits: { requestsPerAddress: 1_000_000, requestsPerInbox: 1_000_000, contactsPerAddress: 1_000_000, messagesPerContact: 1_000_000 }, messageLimits: { perCustomerPerMinute: 1_000_000, perAddressPerMinute: 1_000_000, perInboxPerMinute: 1_000_000 } });
+    stack = await startStack(
+      undefined,
+      {},
+      {
+        widgetLimiter: allow,
+        clientApiLimits: {
+          requestsPerAddress: 1_000_000,
+          requestsPerInbox: 1_000_000,
+          contactsPerAddress: 1_000_000,
+          messagesPerContact: 1_000_000,
+        },
+        messageLimits: {
+          perCustomerPerMinute: 1_000_000,
+          perAddressPerMinute: 1_000_000,
+          perInboxPerMinute: 1_000_000,
+        },
+      },
+    );
     credentials.engine = stack.apiKey;
     const visitor = await newVisitor(stack.url);
     credentials.visitor = visitor.token;
     real['widget-conversation'] = (await openWidgetConversation(stack.url, visitor.token)).id;
-    const engineConversation = await request(`${stack.engineUrl}/v1/conversations`, { token: stack.apiKey, body: { customer_ref: 'fuzz' } });
+    const engineConversation = await request(`${stack.engineUrl}/v1/conversations`, {
+      token: stack.apiKey,
+      body: { customer_ref: 'fuzz' },
+    });
     real['engine-conversation'] = engineConversation.body.id;
-    const contact = await request(`${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}/contacts`, { body: { name: 'Fuzz' } });
+    const contact = await request(`${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}/contacts`, {
+      body: { name: 'Fuzz' },
+    });
     real['source-id'] = contact.body.source_id;
-    const conversation = await request(`${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}/contacts/${contact.body.source_id}/conversations`, { body: {} });
+    const conversation = await request(
+      `${stack.url}/public/api/v1/inboxes/${stack.inboxIdentifier}/contacts/${contact.body.source_id}/conversations`,
+      { body: {} },
+    );
     real['desk-conversation'] = String(conversation.body.id);
     real['desk-uuid'] = conversation.body.uuid;
   });
@@ -122,7 +155,8 @@ describe('random bad input on every documented operation', () => {
     if (name === 'inbox_identifier') return stack.inboxIdentifier;
     if (name === 'contact_identifier') return real['source-id']!;
     if (name === 'conversation_uuid' || name === 'uuid') return real['desk-uuid']!;
-    if (template.startsWith('/public/')) return name === 'message_id' ? String(random.pick([1, 2, 999999])) : real['desk-conversation']!;
+    if (template.startsWith('/public/'))
+      return name === 'message_id' ? String(random.pick([1, 2, 999999])) : real['desk-conversation']!;
     if (engine) return real['engine-conversation']!;
     return real['widget-conversation']!;
   }
@@ -136,19 +170,39 @@ describe('random bad input on every documented operation', () => {
         if (!METHODS.has(method)) continue;
         const random = seeded(SEED + index++);
         for (let attempt = 0; attempt < CASES_PER_OPERATION; attempt++) {
-          const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => pathValue(random, template, name, engine));
+          const path = template.replace(/\{(\w+)\}/g, (_match, name: string) =>
+            pathValue(random, template, name, engine),
+          );
           const query = random.chance(0.4)
             ? `?${(operation.parameters ?? [])
                 .filter((parameter) => parameter.in === 'query')
-                .map((parameter) => `${parameter.name}=${encodeURIComponent(JSON.stringify(randomValue(random)) ?? '')}`)
+                .map(
+                  (parameter) => `${parameter.name}=${encodeURIComponent(JSON.stringify(randomValue(random)) ?? '')}`,
+                )
                 .join('&')}&${random.pick(['x=1', 'limit=-5', 'after=%00', 'types=,,,'])}`
             : '';
           // The engine's operator routes take the installation's operator token (the stack's own engine has one).
-          const good = engine ? (template.startsWith('/operator/') ? stack.operatorToken! : credentials.engine) : template.startsWith('/v1/widget-sessions') ? stack.siteKey : credentials.visitor;
-          const token = random.chance(0.85) ? good : random.pick(['', 'wst_forged', 'service_test_forged', 'pk_test_forged']);
+          const good = engine
+            ? template.startsWith('/operator/')
+              ? stack.operatorToken!
+              : credentials.engine
+            : template.startsWith('/v1/widget-sessions')
+              ? stack.siteKey
+              : credentials.visitor;
+          const token = random.chance(0.85)
+            ? good
+            : random.pick(['', 'wst_forged', 'service_test_forged', 'pk_test_forged']);
           const sendsBody = method !== 'get' && method !== 'delete';
-          const raw = sendsBody && random.chance(0.15) ? random.pick(['{', '[1,', '{"a":}', 'null', '"text"', '{"a":1}'.repeat(3)]) : undefined;
-          const body = sendsBody && raw === undefined ? (random.chance(0.8) ? randomObject(random, bodyNames(document, operation)) : randomValue(random)) : undefined;
+          const raw =
+            sendsBody && random.chance(0.15)
+              ? random.pick(['{', '[1,', '{"a":}', 'null', '"text"', '{"a":1}'.repeat(3)])
+              : undefined;
+          const body =
+            sendsBody && raw === undefined
+              ? random.chance(0.8)
+                ? randomObject(random, bodyNames(document, operation))
+                : randomValue(random)
+              : undefined;
           const response = await request(`${base}${path}${query}`, {
             method: method.toUpperCase(),
             ...(token ? { token } : {}),
@@ -159,8 +213,13 @@ describe('random bad input on every documented operation', () => {
           // 431 is Node's own answer to a request line or headers over its limit, before any route runs.
           else if (response.status >= 400 && response.status !== 431) {
             const html = (response.headers.get('content-type') ?? '').startsWith('text/html');
-            const shaped = html || typeof response.body?.error?.code === 'string' || typeof response.body?.description === 'string' || typeof response.body?.message === 'string';
-            if (!shaped) problems.push(`${where} without an error body: ${JSON.stringify(response.body).slice(0, 200)}`);
+            const shaped =
+              html ||
+              typeof response.body?.error?.code === 'string' ||
+              typeof response.body?.description === 'string' ||
+              typeof response.body?.message === 'string';
+            if (!shaped)
+              problems.push(`${where} without an error body: ${JSON.stringify(response.body).slice(0, 200)}`);
           }
         }
       }

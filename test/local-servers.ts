@@ -15,7 +15,8 @@ export function listen(server: Server, port = 0, host = '127.0.0.1'): Promise<vo
 /** Where a listening server answers: `http://host:port`, with a name for the any-address hosts and brackets for IPv6. */
 export function urlOf(server: Server): string {
   const { address, port } = server.address() as AddressInfo;
-  const host = address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
+  const host =
+    address === '0.0.0.0' || address === '::' ? 'localhost' : address.includes(':') ? `[${address}]` : address;
   return `http://${host}:${port}`;
 }
 

@@ -39,4 +39,3 @@ export const webpOf = (width: number, height: number) => {
 };
 
 export const pdf = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-

@@ -1,6 +1,13 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, EVENTS, type ParleyCommand, type ParleyCommands, type ParleyEvent, type ParleyEvents } from '../widget/api.ts';
+import {
+  COMMANDS,
+  EVENTS,
+  type ParleyCommand,
+  type ParleyCommands,
+  type ParleyEvent,
+  type ParleyEvents,
+} from '../widget/api.ts';
 import {
   commandMessage,
   eventMessage,
@@ -31,7 +38,11 @@ const EVENT_PAYLOADS: { [E in ParleyEvent]: ParleyEvents[E] } = {
   ready: undefined,
   open: undefined,
   close: undefined,
-  message: { conversation_id: '0b7c3c1e-8a4e-4f5e-9a51-3f1f3c1d2e4f', author: 'ai', text: 'Returns are free within 30 days. </script><b>"\u2028' },
+  message: {
+    conversation_id: '0b7c3c1e-8a4e-4f5e-9a51-3f1f3c1d2e4f',
+    author: 'ai',
+    text: 'Returns are free within 30 days. </script><b>"\u2028',
+  },
   unread: { count: 3 },
   error: { code: 'unauthorized', message: 'The session has ended.' },
 };
@@ -47,7 +58,10 @@ describe('the bridge messages of the hosted chat (widget/native/bridge.ts)', () 
     expect(Object.keys(COMMAND_ARGS).sort()).toEqual([...COMMANDS].sort());
     for (const command of COMMANDS) {
       // Any name with its own sample: the loop's name is a union, which the builder's signature keeps apart.
-      const message = (commandMessage as (command: ParleyCommand, ...args: unknown[]) => CommandMessage)(command, ...COMMAND_ARGS[command]);
+      const message = (commandMessage as (command: ParleyCommand, ...args: unknown[]) => CommandMessage)(
+        command,
+        ...COMMAND_ARGS[command],
+      );
       expect(message).toEqual({ parley: 1, kind: 'command', command, args: COMMAND_ARGS[command] });
       expect(parseBridgeMessage(message)).toEqual({ ok: true, message });
       expect(parseBridgeMessage(JSON.stringify(message))).toEqual({ ok: true, message });
@@ -57,7 +71,10 @@ describe('the bridge messages of the hosted chat (widget/native/bridge.ts)', () 
   it('round-trips every event of the public API, as an object and as JSON text', () => {
     expect(Object.keys(EVENT_PAYLOADS).sort()).toEqual([...EVENTS].sort());
     for (const event of EVENTS) {
-      const message = (eventMessage as (event: ParleyEvent, payload: unknown) => EventMessage)(event, EVENT_PAYLOADS[event]);
+      const message = (eventMessage as (event: ParleyEvent, payload: unknown) => EventMessage)(
+        event,
+        EVENT_PAYLOADS[event],
+      );
       expect(parseBridgeMessage(message)).toEqual({ ok: true, message });
       expect(parseBridgeMessage(JSON.stringify(message))).toEqual({ ok: true, message });
     }
@@ -66,18 +83,45 @@ describe('the bridge messages of the hosted chat (widget/native/bridge.ts)', () 
   it('round-trips an init, and leaves out what was not given', () => {
     const full = initMessage({ siteKey: 'pk_test_abc', token: 'wst_x.y.z', locale: 'de', theme: { mode: 'auto' } });
     expect(parseBridgeMessage(JSON.stringify(full))).toEqual({ ok: true, message: full });
-    expect(initMessage({ siteKey: 'pk_test_abc', locale: undefined })).toEqual({ parley: 1, kind: 'init', siteKey: 'pk_test_abc' });
+    expect(initMessage({ siteKey: 'pk_test_abc', locale: undefined })).toEqual({
+      parley: 1,
+      kind: 'init',
+      siteKey: 'pk_test_abc',
+    });
   });
 
   it('passes on only the fields it checked', () => {
-    const parsed = parseBridgeMessage({ parley: 1, kind: 'command', command: 'setTheme', args: [{ color: '#fff', css: 'body{}' }], extra: 1 });
-    expect(parsed).toEqual({ ok: true, message: { parley: 1, kind: 'command', command: 'setTheme', args: [{ color: '#fff' }] } });
-    const event = parseBridgeMessage({ parley: 1, kind: 'event', event: 'unread', payload: { count: 1, html: '<img>' } });
+    const parsed = parseBridgeMessage({
+      parley: 1,
+      kind: 'command',
+      command: 'setTheme',
+      args: [{ color: '#fff', css: 'body{}' }],
+      extra: 1,
+    });
+    expect(parsed).toEqual({
+      ok: true,
+      message: { parley: 1, kind: 'command', command: 'setTheme', args: [{ color: '#fff' }] },
+    });
+    const event = parseBridgeMessage({
+      parley: 1,
+      kind: 'event',
+      event: 'unread',
+      payload: { count: 1, html: '<img>' },
+    });
     expect(event).toEqual({ ok: true, message: { parley: 1, kind: 'event', event: 'unread', payload: { count: 1 } } });
   });
 
   it("calls what is not a Parley message foreign, so that a page can ignore other scripts' messages", () => {
-    for (const data of ['not json{', '"just a string"', 42, null, [1], { type: 'webpackOk' }, { parley: 2, kind: 'init' }, { parley: '1', kind: 'init' }]) {
+    for (const data of [
+      'not json{',
+      '"just a string"',
+      42,
+      null,
+      [1],
+      { type: 'webpackOk' },
+      { parley: 2, kind: 'init' },
+      { parley: '1', kind: 'init' },
+    ]) {
       expect(refusedFor(data).foreign).toBe(true);
     }
     expect(refusedFor('x'.repeat(MAX_MESSAGE_CHARS + 1)).reason).toMatch(/at most/);
@@ -99,8 +143,14 @@ describe('the bridge messages of the hosted chat (widget/native/bridge.ts)', () 
       [{ parley: 1, kind: 'command', command: 'setTheme', args: [{ position: 'top' }] }, /position must be/],
       [{ parley: 1, kind: 'event', event: 'exploded' }, /event must be one of ready/],
       [{ parley: 1, kind: 'event', event: 'ready', payload: { x: 1 } }, /no payload/],
-      [{ parley: 1, kind: 'event', event: 'message', payload: { conversation_id: 'c', author: 'bot', text: 'hi' } }, /author must be/],
-      [{ parley: 1, kind: 'event', event: 'message', payload: { conversation_id: 'c', author: 'ai' } }, /text must be a string/],
+      [
+        { parley: 1, kind: 'event', event: 'message', payload: { conversation_id: 'c', author: 'bot', text: 'hi' } },
+        /author must be/,
+      ],
+      [
+        { parley: 1, kind: 'event', event: 'message', payload: { conversation_id: 'c', author: 'ai' } },
+        /text must be a string/,
+      ],
       [{ parley: 1, kind: 'event', event: 'unread', payload: { count: -1 } }, /whole number/],
       [{ parley: 1, kind: 'event', event: 'unread', payload: { count: 1.5 } }, /whole number/],
       [{ parley: 1, kind: 'event', event: 'error', payload: { code: 'x' } }, /message must be a string/],
@@ -137,10 +187,14 @@ describe('the bridge messages of the hosted chat (widget/native/bridge.ts)', () 
   it('hands the init to the chat page only on the chat origin', () => {
     const init = initMessage({ token: 'wst_a.b.c', locale: 'de' });
     const script = nativeInitScript(init, 'https://chat.example.com');
-    const onChat: { location: { origin: string }; ParleyNative?: unknown } = { location: { origin: 'https://chat.example.com' } };
+    const onChat: { location: { origin: string }; ParleyNative?: unknown } = {
+      location: { origin: 'https://chat.example.com' },
+    };
     runInNewContext(script, { window: onChat, location: onChat.location });
     expect(onChat.ParleyNative).toEqual({ init });
-    const elsewhere: { location: { origin: string }; ParleyNative?: unknown } = { location: { origin: 'https://evil.example' } };
+    const elsewhere: { location: { origin: string }; ParleyNative?: unknown } = {
+      location: { origin: 'https://evil.example' },
+    };
     runInNewContext(script, { window: elsewhere, location: elsewhere.location });
     expect(elsewhere.ParleyNative).toBeUndefined();
   });

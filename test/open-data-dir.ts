@@ -14,7 +14,14 @@ process.umask(0);
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('Give the DATA_DIR to make.');
 
-const settings = { dataDir, databaseUrl: undefined, sessionKeys: undefined, redisUrl: undefined, secretKeys: undefined, attachments: { s3: undefined, maxBytes: 1024 * 1024 } };
+const settings = {
+  dataDir,
+  databaseUrl: undefined,
+  sessionKeys: undefined,
+  redisUrl: undefined,
+  secretKeys: undefined,
+  attachments: { s3: undefined, maxBytes: 1024 * 1024 },
+};
 const bff = await openBffInfrastructure(settings, createLogger('open-data-dir', 'silent'));
 await bff.attachments.storage.put('a-customer-photo-0001', Buffer.from('not really a photo'), 'image/png');
 await fill(bff.sql);

@@ -16,11 +16,18 @@ export const SESSION_KEYS = `${SESSION_KID}:${Buffer.from(SESSION_SECRET).toStri
 
 type Response = Awaited<ReturnType<typeof request>>;
 
-export const newSession = (url: string, credential: string, body: object = {}, headers: Record<string, string> = {}): Promise<Response> =>
-  request(`${url}/v1/widget-sessions`, { token: credential, body, headers });
+export const newSession = (
+  url: string,
+  credential: string,
+  body: object = {},
+  headers: Record<string, string> = {},
+): Promise<Response> => request(`${url}/v1/widget-sessions`, { token: credential, body, headers });
 
-export const listConversations = (url: string, token: string, headers: Record<string, string> = {}): Promise<Response> =>
-  request(`${url}/v1/widget/conversations`, { token, headers });
+export const listConversations = (
+  url: string,
+  token: string,
+  headers: Record<string, string> = {},
+): Promise<Response> => request(`${url}/v1/widget/conversations`, { token, headers });
 
 export const openConversation = (url: string, token: string, headers: Record<string, string> = {}): Promise<Response> =>
   request(`${url}/v1/widget/conversations`, { token, body: {}, headers });
@@ -58,16 +65,23 @@ export function handshake(url: string, token: string, origin?: string): Promise<
   });
 }
 
-export async function conversationRow(stack: TestStack, uuid: string): Promise<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null } | undefined> {
-  const [row] = await stack.bffSql.query<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null }>(
-    'SELECT inbox_id, customer_ref, engine_conversation_id FROM conversations WHERE uuid = $1',
-    [uuid],
-  );
+export async function conversationRow(
+  stack: TestStack,
+  uuid: string,
+): Promise<{ inbox_id: string; customer_ref: string; engine_conversation_id: string | null } | undefined> {
+  const [row] = await stack.bffSql.query<{
+    inbox_id: string;
+    customer_ref: string;
+    engine_conversation_id: string | null;
+  }>('SELECT inbox_id, customer_ref, engine_conversation_id FROM conversations WHERE uuid = $1', [uuid]);
   return row;
 }
 
 export async function conversationsOf(stack: TestStack, customerRef: string): Promise<number> {
-  const [row] = await stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', [customerRef]);
+  const [row] = await stack.bffSql.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1',
+    [customerRef],
+  );
   return row!.count;
 }
 

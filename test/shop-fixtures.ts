@@ -2,7 +2,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from '../shared/server/index.ts';
-import { addKnowledgeDocument, createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture, type ActionDefinition } from '../engine/index.ts';
+import {
+  addKnowledgeDocument,
+  createAccount,
+  defineAction,
+  issueApiKey,
+  setAccountRateLimit,
+  setSandboxFixture,
+  type ActionDefinition,
+} from '../engine/index.ts';
 
 /**
  * A shop to test the engine against: its knowledge base (returns, delivery, payment…), its actions
@@ -29,7 +37,14 @@ export const shopActions: ActionDefinition[] = [
   {
     name: 'lookup_order',
     description: 'Look up the status of an order',
-    triggers: [['where', 'order'], ['order', 'status'], ['track', 'order'], ['order', 'shipped'], ['order', 'arrive'], ['look', 'order']],
+    triggers: [
+      ['where', 'order'],
+      ['order', 'status'],
+      ['track', 'order'],
+      ['order', 'shipped'],
+      ['order', 'arrive'],
+      ['look', 'order'],
+    ],
     inputs: [
       {
         name: 'order_number',
@@ -69,7 +84,8 @@ export const shopActions: ActionDefinition[] = [
         ask: 'May I ask why you are cancelling?',
       },
     ],
-    reply: 'Done: order {order_number} is cancelled. Your refund of {refund_amount} will reach your original payment method within {refund_days} business days.',
+    reply:
+      'Done: order {order_number} is cancelled. Your refund of {refund_amount} will reach your original payment method within {refund_days} business days.',
   },
 ];
 
@@ -95,16 +111,21 @@ export interface ShopAccount {
  * key, limits no test reaches, the knowledge base approved and, with `actions`, the shop's actions
  * and their sandbox results.
  */
-export async function openShopAccount(sql: Sql, { sandboxKey, actions = false }: { sandboxKey?: string; actions?: boolean } = {}): Promise<ShopAccount> {
+export async function openShopAccount(
+  sql: Sql,
+  { sandboxKey, actions = false }: { sandboxKey?: string; actions?: boolean } = {},
+): Promise<ShopAccount> {
   const accountId = await createAccount(sql, 'Test shop');
   const { key: apiKey } = await issueApiKey(sql, accountId, 'sandbox', sandboxKey);
   const { key: liveApiKey } = await issueApiKey(sql, accountId, 'live');
   await setAccountRateLimit(sql, accountId, 'sandbox', TEST_REQUESTS_PER_MINUTE);
   await setAccountRateLimit(sql, accountId, 'live', TEST_REQUESTS_PER_MINUTE);
-  for (const document of await shopKnowledge()) await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
+  for (const document of await shopKnowledge())
+    await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
   if (actions) {
     for (const action of shopActions) await defineAction(sql, accountId, action);
-    for (const [action, result] of Object.entries(shopSandboxResults)) await setSandboxFixture(sql, accountId, action, result);
+    for (const [action, result] of Object.entries(shopSandboxResults))
+      await setSandboxFixture(sql, accountId, action, result);
   }
   return { accountId, apiKey, liveApiKey };
 }

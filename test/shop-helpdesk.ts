@@ -36,10 +36,19 @@ export interface ShopHelpdesk {
  */
 export async function openShopHelpdesk(
   sql: Sql,
-  options: { siteKey: string; liveSiteKey: string | undefined; liveOrigins: string[]; platformToken: string | undefined; consoleBaseUrl: string },
+  options: {
+    siteKey: string;
+    liveSiteKey: string | undefined;
+    liveOrigins: string[];
+    platformToken: string | undefined;
+    consoleBaseUrl: string;
+  },
 ): Promise<ShopHelpdesk> {
   const now = new Date();
-  const inbox = await createInbox(sql, { name: 'Demo store', greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.' });
+  const inbox = await createInbox(sql, {
+    name: 'Demo store',
+    greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.',
+  });
   await addSiteKey(sql, inbox.id, 'sandbox', [], options.siteKey);
   if (options.liveSiteKey) await addSiteKey(sql, inbox.id, 'live', options.liveOrigins, options.liveSiteKey);
   const { identifier } = await enableClientApi(sql, inbox.id);
@@ -47,7 +56,8 @@ export async function openShopHelpdesk(
   const account = await insertAccount(sql, { name: 'Demo store' }, platformToken.id, now);
   await sql.query('UPDATE inboxes SET account_id = $2 WHERE id = $1', [inbox.id, account.id]);
   const agent = await insertUser(sql, SHOP_AGENT, platformToken.id, now);
-  if (!agent) throw new Error(`${SHOP_AGENT.email} is in this store already: the shop's helpdesk is made in a fresh store only`);
+  if (!agent)
+    throw new Error(`${SHOP_AGENT.email} is in this store already: the shop's helpdesk is made in a fresh store only`);
   await upsertAccountUser(sql, account.id, agent.id, 'agent', now);
   await setInboxMembers(sql, inbox.id, [agent.id]);
   return {
@@ -55,6 +65,9 @@ export async function openShopHelpdesk(
     inboxIdentifier: identifier,
     accountId: account.id,
     newPlatformToken: options.platformToken ? undefined : platformToken.token,
-    agentSignInUrl: consoleSignInUrl(options.consoleBaseUrl, await createSignInLink(sql, agent.id, now, SIGN_IN_LINK_TTL_MS)),
+    agentSignInUrl: consoleSignInUrl(
+      options.consoleBaseUrl,
+      await createSignInLink(sql, agent.id, now, SIGN_IN_LINK_TTL_MS),
+    ),
   };
 }

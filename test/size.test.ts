@@ -68,7 +68,10 @@ describe('widget size budgets (built dist/widget)', () => {
     expect(size.app.kind).toBe('app');
     expect(size.app.gzip).toBeGreaterThan(0);
     // A static import from outside the folder could not be counted: the built app has none.
-    expect(size.external.filter((entry) => !entry.dynamic), 'static imports the size check cannot measure').toEqual([]);
+    expect(
+      size.external.filter((entry) => !entry.dynamic),
+      'static imports the size check cannot measure',
+    ).toEqual([]);
   });
 
   it('keeps the loader a classic script (no import/export statements)', () => {
@@ -127,7 +130,11 @@ describe('static and lazy chunks (fake build)', () => {
       ['chunks/deep.js', 'reexport.js', 'shared.js', 'side-effect.js', 'vendor.js'].sort(),
     );
     expect(size.staticChunks.every((file) => file.kind === 'static')).toBe(true);
-    expect(size.lazyChunks.map((file) => file.file).sort()).toEqual(['locale-common.js', 'locale-de.js', 'locale-fr.js']);
+    expect(size.lazyChunks.map((file) => file.file).sort()).toEqual([
+      'locale-common.js',
+      'locale-de.js',
+      'locale-fr.js',
+    ]);
     expect(size.lazyChunks.every((file) => file.kind === 'lazy')).toBe(true);
     expect(size.unreferenced.map((file) => file.file).sort()).toEqual(['in-comment.js', 'in-string.js', 'style.css']);
     expect(size.external).toEqual([]);

@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { randomToken } from '../shared/index.ts';
 import { MemoryRollingLimiter, openSql, type SessionTokens, type Sql } from '../shared/server/index.ts';
 import type { BffDeps } from '../bff/index.ts';
-import { createAccount, createEngine, issueApiKey, revokeApiKey, setAccountRateLimit, type Engine, type EngineDeps } from '../engine/index.ts';
+import {
+  createAccount,
+  createEngine,
+  issueApiKey,
+  revokeApiKey,
+  setAccountRateLimit,
+  type Engine,
+  type EngineDeps,
+} from '../engine/index.ts';
 import { startBffAndEngine, type TestStack } from './bff-and-engine.ts';
 import { closeServer, listen } from './local-servers.ts';
 import { openShopAccount } from './shop-fixtures.ts';
@@ -59,7 +67,11 @@ export interface TestEngine {
 }
 
 /** The engine alone, with the shop's account (test/shop-fixtures.ts): its sandbox and live keys and its knowledge base. */
-export async function startEngine(driver: Driver = DRIVERS[0]!, now?: () => Date, options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks']; llm?: EngineDeps['llm'] } = {}): Promise<TestEngine> {
+export async function startEngine(
+  driver: Driver = DRIVERS[0]!,
+  now?: () => Date,
+  options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks']; llm?: EngineDeps['llm'] } = {},
+): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
   const operatorToken = `op_${randomToken(40)}`;
@@ -140,12 +152,20 @@ export async function request(
 /** The engine's id of a BFF conversation, once the relay has given it one. */
 export async function engineConversationOf(stack: Pick<TestStack, 'bff' | 'bffSql'>, uuid: string): Promise<string> {
   await stack.bff.relay.settled();
-  const [row] = await stack.bffSql.query<{ engine_conversation_id: string | null }>('SELECT engine_conversation_id FROM conversations WHERE uuid = $1', [uuid]);
+  const [row] = await stack.bffSql.query<{ engine_conversation_id: string | null }>(
+    'SELECT engine_conversation_id FROM conversations WHERE uuid = $1',
+    [uuid],
+  );
   if (!row?.engine_conversation_id) throw new Error(`conversation ${uuid} has no engine conversation yet`);
   return row.engine_conversation_id;
 }
 
 /** A move at the engine itself (handover, human-messages, handback, close…), as the helpdesk would make it. */
-export function engineMove(stack: Pick<TestStack, 'engineUrl' | 'apiKey'>, engineConversationId: string, move: string, body: object = {}) {
+export function engineMove(
+  stack: Pick<TestStack, 'engineUrl' | 'apiKey'>,
+  engineConversationId: string,
+  move: string,
+  body: object = {},
+) {
   return request(`${stack.engineUrl}/v1/conversations/${engineConversationId}/${move}`, { token: stack.apiKey, body });
 }

@@ -21,7 +21,11 @@ export interface Tenant {
   engine: { accountId: string; sandbox: string; live: string };
 }
 
-export const platform = (stack: Pick<TestStack, 'url'>, path: string, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, options);
+export const platform = (
+  stack: Pick<TestStack, 'url'>,
+  path: string,
+  options: { method?: string; body?: unknown } = {},
+) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, options);
 
 /** The BFF's store's secrets, as this test process opens them. */
 export const bffSecrets = () => openSecretBox(undefined, 'memory://');
@@ -32,9 +36,20 @@ export async function newTenant(stack: Pick<TestStack, 'url' | 'bffSql'>, name: 
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   const account = PlatformAccount.parse(made.body);
   const slug = name.toLowerCase().replace(/[^a-z]+/g, '-');
-  const admin = User.parse((await platform(stack, '/users', { method: 'POST', body: { name: `${name} admin`, email: `admin@${slug}.example` } })).body);
-  await platform(stack, `/accounts/${account.id}/account_users`, { method: 'POST', body: { user_id: admin.id, role: 'administrator' } });
-  const app = (path: string, body: unknown) => desk(`${stack.url}/api/v1/accounts/${account.id}${path}`, admin.access_token, { body });
+  const admin = User.parse(
+    (
+      await platform(stack, '/users', {
+        method: 'POST',
+        body: { name: `${name} admin`, email: `admin@${slug}.example` },
+      })
+    ).body,
+  );
+  await platform(stack, `/accounts/${account.id}/account_users`, {
+    method: 'POST',
+    body: { user_id: admin.id, role: 'administrator' },
+  });
+  const app = (path: string, body: unknown) =>
+    desk(`${stack.url}/api/v1/accounts/${account.id}${path}`, admin.access_token, { body });
   const inbox = Inbox.parse((await app('/inboxes', { name: `${name} chat` })).body);
   const siteKey = SiteKey.parse((await app(`/inboxes/${inbox.id}/site_keys`, { environment: 'sandbox' })).body);
   const stored = await findEngineAccount(stack.bffSql, bffSecrets(), account.id);
@@ -49,7 +64,10 @@ export async function newTenant(stack: Pick<TestStack, 'url' | 'bffSql'>, name: 
 }
 
 /** The account's engine webhook endpoints, as the BFF keeps them. */
-export const tenantWebhooks = (stack: Pick<TestStack, 'bffSql'>, tenant: Pick<Tenant, 'accountId'>): Promise<EngineWebhook[]> => engineWebhooksOf(stack.bffSql, bffSecrets(), tenant.accountId);
+export const tenantWebhooks = (
+  stack: Pick<TestStack, 'bffSql'>,
+  tenant: Pick<Tenant, 'accountId'>,
+): Promise<EngineWebhook[]> => engineWebhooksOf(stack.bffSql, bffSecrets(), tenant.accountId);
 
 /** A live customer of the inbox (a Client API contact) who wrote once; gives their BFF conversation and its engine id. */
 export async function clientCustomerWrites(stack: TestStack, identifier: string, text: string) {
@@ -58,15 +76,31 @@ export async function clientCustomerWrites(stack: TestStack, identifier: string,
   expect(contact.status).toBe(200);
   const conversation = await request(`${base}/contacts/${contact.body.source_id}/conversations`, { body: {} });
   expect(conversation.status).toBe(200);
-  const sent = await request(`${base}/contacts/${contact.body.source_id}/conversations/${conversation.body.id}/messages`, { body: { content: text } });
+  const sent = await request(
+    `${base}/contacts/${contact.body.source_id}/conversations/${conversation.body.id}/messages`,
+    { body: { content: text } },
+  );
   expect(sent.status).toBe(200);
   const engineId = await engineConversationOf(stack, conversation.body.uuid);
-  const [row] = await stack.bffSql.query<{ id: number; customer_ref: string }>('SELECT id, customer_ref FROM conversations WHERE uuid = $1', [conversation.body.uuid]);
-  return { sourceId: contact.body.source_id as string, pubsubToken: contact.body.pubsub_token as string, uuid: conversation.body.uuid as string, rowId: Number(row!.id), customerRef: row!.customer_ref, engineId };
+  const [row] = await stack.bffSql.query<{ id: number; customer_ref: string }>(
+    'SELECT id, customer_ref FROM conversations WHERE uuid = $1',
+    [conversation.body.uuid],
+  );
+  return {
+    sourceId: contact.body.source_id as string,
+    pubsubToken: contact.body.pubsub_token as string,
+    uuid: conversation.body.uuid as string,
+    rowId: Number(row!.id),
+    customerRef: row!.customer_ref,
+    engineId,
+  };
 }
 
 /** The texts of a BFF conversation's messages, oldest first. */
 export async function textsOf(stack: Pick<TestStack, 'bffSql'>, conversationRowId: number): Promise<string[]> {
-  const rows = await stack.bffSql.query<{ text: string }>('SELECT text FROM messages WHERE conversation_id = $1 ORDER BY id', [conversationRowId]);
+  const rows = await stack.bffSql.query<{ text: string }>(
+    'SELECT text FROM messages WHERE conversation_id = $1 ORDER BY id',
+    [conversationRowId],
+  );
   return rows.map((row) => row.text);
 }

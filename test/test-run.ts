@@ -29,7 +29,10 @@ export async function dropSchemas(databaseUrl: string | undefined, prefix: strin
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [prefix]);
+    const { rows } = await client.query<{ nspname: string }>(
+      'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)',
+      [prefix],
+    );
     for (const { nspname } of rows) await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
   } finally {
     await client.end();

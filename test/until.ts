@@ -12,12 +12,18 @@ const INTERVAL_MS = 50;
  * @example
  * const list = await until(() => messages(token, id), (list) => list.length >= 2, 'the answer');
  */
-export async function until<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, what: string, timeoutMs = UNTIL_TIMEOUT_MS): Promise<T> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+  timeoutMs = UNTIL_TIMEOUT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (ok(value)) return value;
-    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${shortly(value)})`);
+    if (Date.now() >= deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${shortly(value)})`);
     await new Promise((resolve) => setTimeout(resolve, INTERVAL_MS));
   }
 }

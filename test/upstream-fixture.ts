@@ -34,7 +34,9 @@ export function connect(baseUrl: string, token: string): Promise<Tab> {
     created: [],
     updated: [],
     async barrier(conversationId) {
-      const ack = (await socket.timeout(5_000).emitWithAck('read:mark', { conversation_id: conversationId, last_read_id: 0 })) as { ok: boolean };
+      const ack = (await socket
+        .timeout(5_000)
+        .emitWithAck('read:mark', { conversation_id: conversationId, last_read_id: 0 })) as { ok: boolean };
       expect(ack.ok).toBe(true);
     },
   };
@@ -55,7 +57,8 @@ export function widgetClient(baseUrl: () => string, siteKey: () => string) {
   return {
     visitor: async (): Promise<string> => (await newVisitor(baseUrl(), siteKey())).token,
     openConversation: async (token: string): Promise<string> => (await openWidgetConversation(baseUrl(), token)).id,
-    send: (token: string, conversationId: string, text: string, messageId: string) => sendWidgetMessage(baseUrl(), token, conversationId, text, messageId),
+    send: (token: string, conversationId: string, text: string, messageId: string) =>
+      sendWidgetMessage(baseUrl(), token, conversationId, text, messageId),
     async messages(token: string, conversationId: string, url = baseUrl()): Promise<WidgetMessage[]> {
       const response = await request(`${url}/v1/widget/conversations/${conversationId}/messages`, { token });
       expect(response.status).toBe(200);
@@ -74,7 +77,10 @@ export async function pendingOf(stack: TestStack, conversationId: string): Promi
 }
 
 export async function engineIdOf(stack: TestStack, conversationId: string): Promise<string> {
-  const [row] = await stack.bffSql.query<{ engine_conversation_id: string | null }>('SELECT engine_conversation_id FROM conversations WHERE uuid = $1', [conversationId]);
+  const [row] = await stack.bffSql.query<{ engine_conversation_id: string | null }>(
+    'SELECT engine_conversation_id FROM conversations WHERE uuid = $1',
+    [conversationId],
+  );
   if (!row?.engine_conversation_id) throw new Error(`conversation ${conversationId} has no engine conversation yet`);
   return row.engine_conversation_id;
 }
@@ -83,7 +89,9 @@ export async function engineIdOf(stack: TestStack, conversationId: string): Prom
 export async function customerTurns(engine: TestEngine, engineId: string): Promise<string[]> {
   const transcript = await request(`${engine.url}/v1/conversations/${engineId}/transcript`, { token: engine.apiKey });
   expect(transcript.status).toBe(200);
-  return (transcript.body.turns as { role: string; text: string }[]).filter((turn) => turn.role === 'customer').map((turn) => turn.text);
+  return (transcript.body.turns as { role: string; text: string }[])
+    .filter((turn) => turn.role === 'customer')
+    .map((turn) => turn.text);
 }
 
 /** The engine's whole event feed, oldest first. */
@@ -91,7 +99,9 @@ export async function engineFeed(engine: TestEngine): Promise<EngineEvent[]> {
   const events: EngineEvent[] = [];
   let after: string | undefined;
   for (;;) {
-    const page = await request(`${engine.url}/v1/events?limit=1000${after ? `&after=${after}` : ''}`, { token: engine.apiKey });
+    const page = await request(`${engine.url}/v1/events?limit=1000${after ? `&after=${after}` : ''}`, {
+      token: engine.apiKey,
+    });
     expect(page.status).toBe(200);
     events.push(...(page.body.events as EngineEvent[]));
     if (!page.body.has_more) return events;
@@ -100,7 +110,12 @@ export async function engineFeed(engine: TestEngine): Promise<EngineEvent[]> {
 }
 
 /** A move made at the engine directly, as the helpdesk would; the BFF is not told. */
-export async function atEngine(engine: TestEngine, engineId: string, move: 'handover' | 'human-messages' | 'close', body: object = {}): Promise<EngineEvent[]> {
+export async function atEngine(
+  engine: TestEngine,
+  engineId: string,
+  move: 'handover' | 'human-messages' | 'close',
+  body: object = {},
+): Promise<EngineEvent[]> {
   const response = await request(`${engine.url}/v1/conversations/${engineId}/${move}`, { token: engine.apiKey, body });
   expect(response.status).toBe(200);
   return response.body.events as EngineEvent[];
@@ -108,6 +123,7 @@ export async function atEngine(engine: TestEngine, engineId: string, move: 'hand
 
 export const ids = (messages: readonly WidgetMessage[]) => messages.map((message) => message.id);
 export const authors = (messages: readonly WidgetMessage[]) => messages.map((message) => message.author);
-export const byAuthor = (messages: readonly WidgetMessage[], author: WidgetMessage['author']) => messages.filter((message) => message.author === author);
-export const statusesOf = (updates: readonly MessageUpdate[], id: number) => updates.filter((update) => update.id === id).map((update) => update.status);
-
+export const byAuthor = (messages: readonly WidgetMessage[], author: WidgetMessage['author']) =>
+  messages.filter((message) => message.author === author);
+export const statusesOf = (updates: readonly MessageUpdate[], id: number) =>
+  updates.filter((update) => update.id === id).map((update) => update.status);

@@ -12,7 +12,13 @@ export interface WebhookReceiver {
 }
 
 export async function startWebhookReceiver(path = '/hooks'): Promise<WebhookReceiver> {
-  const receiver: WebhookReceiver = { url: '', origin: '', received: [], status: 200, close: () => closeServer(server) };
+  const receiver: WebhookReceiver = {
+    url: '',
+    origin: '',
+    received: [],
+    status: 200,
+    close: () => closeServer(server),
+  };
   const server: Server = createServer((incoming, response) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -14,7 +14,11 @@ export interface VisitorSession {
 }
 
 /** A visitor's session from a site key (the stack's unless given), which must be given (201). */
-export async function newVisitor(bffUrl: string, siteKey = DEMO_SITE_KEY, headers: Record<string, string> = {}): Promise<VisitorSession> {
+export async function newVisitor(
+  bffUrl: string,
+  siteKey = DEMO_SITE_KEY,
+  headers: Record<string, string> = {},
+): Promise<VisitorSession> {
   const response = await request(`${bffUrl}/v1/widget-sessions`, { token: siteKey, body: {}, headers });
   expect(response.status).toBe(201);
   return response.body as VisitorSession;
@@ -28,8 +32,17 @@ export async function openWidgetConversation(bffUrl: string, token: string): Pro
 }
 
 /** Sends a customer's message; gives the answer as it is, for tests of refusals as well. */
-export function sendWidgetMessage(bffUrl: string, token: string, conversationId: string, text: string, messageId: string) {
-  return request(`${bffUrl}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text, message_id: messageId } });
+export function sendWidgetMessage(
+  bffUrl: string,
+  token: string,
+  conversationId: string,
+  text: string,
+  messageId: string,
+) {
+  return request(`${bffUrl}/v1/widget/conversations/${conversationId}/messages`, {
+    token,
+    body: { text, message_id: messageId },
+  });
 }
 
 /**

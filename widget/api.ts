@@ -44,7 +44,15 @@ export interface ParleyEvents {
 
 export type ParleyEvent = keyof ParleyEvents;
 
-export const COMMANDS: readonly ParleyCommand[] = ['open', 'close', 'toggle', 'identify', 'shutdown', 'setLocale', 'setTheme'];
+export const COMMANDS: readonly ParleyCommand[] = [
+  'open',
+  'close',
+  'toggle',
+  'identify',
+  'shutdown',
+  'setLocale',
+  'setTheme',
+];
 export const EVENTS: readonly ParleyEvent[] = ['ready', 'open', 'close', 'message', 'unread', 'error'];
 
 /** `window.Parley` once the loader ran: call it with a command, or `on` to listen. */

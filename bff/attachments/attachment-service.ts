@@ -1,5 +1,12 @@
 import { ParleyError, randomToken, type WidgetMessage } from '../../shared/index.ts';
-import { inspectMedia, type Logger, type MediaFacts, type RateLimiter, type Sql, type UploadedFile } from '../../shared/server/index.ts';
+import {
+  inspectMedia,
+  type Logger,
+  type MediaFacts,
+  type RateLimiter,
+  type Sql,
+  type UploadedFile,
+} from '../../shared/server/index.ts';
 import type { ConversationService } from '../widget/conversation-service.ts';
 import type { Sender } from '../widget/message-limits.ts';
 import type { Session } from '../widget/sessions.ts';
@@ -55,17 +62,31 @@ interface CheckedFile extends MediaFacts {
  * message in the transaction that keeps the message, which goes to the engine named by its files
  * (`engineText`). Bytes whose attachment is gone are deleted by `sweep`.
  */
-export function createAttachmentService({ sql, storage, maxBytes, conversations, limiter, logger, now, disposal }: AttachmentServiceDeps) {
+export function createAttachmentService({
+  sql,
+  storage,
+  maxBytes,
+  conversations,
+  limiter,
+  logger,
+  now,
+  disposal,
+}: AttachmentServiceDeps) {
   const { discard } = disposal;
   function check(files: readonly UploadedFile[]): CheckedFile[] {
-    if (files.length === 0) throw new ParleyError('invalid_request', 'Attach a file: the form has none.', { problems: [{ field: 'file', message: 'required' }] });
-    if (files.length > MAX_FILES_PER_MESSAGE) throw new ParleyError('invalid_request', `At most ${MAX_FILES_PER_MESSAGE} files go with one message.`);
+    if (files.length === 0)
+      throw new ParleyError('invalid_request', 'Attach a file: the form has none.', {
+        problems: [{ field: 'file', message: 'required' }],
+      });
+    if (files.length > MAX_FILES_PER_MESSAGE)
+      throw new ParleyError('invalid_request', `At most ${MAX_FILES_PER_MESSAGE} files go with one message.`);
     const checked = files.map((file) => {
       const facts = inspectMedia(file.bytes, maxBytes);
       return { ...facts, key: randomToken(32), name: safeFileName(file.name, facts.type), bytes: file.bytes };
     });
     const total = checked.reduce((sum, file) => sum + file.size, 0);
-    if (total > maxBytes) throw new ParleyError('payload_too_large', `The files of one message may together be at most ${maxBytes} bytes.`);
+    if (total > maxBytes)
+      throw new ParleyError('payload_too_large', `The files of one message may together be at most ${maxBytes} bytes.`);
     return checked;
   }
 
@@ -77,30 +98,65 @@ export function createAttachmentService({ sql, storage, maxBytes, conversations,
      * Keeps the customer's message with its files. The same `messageId` again gives the first
      * copy back (nothing is stored twice); a refused file keeps nothing.
      */
-    async send(customer: Sender & Pick<Session, 'standingToCheck'>, uuid: string, message: AttachmentMessage, files: readonly UploadedFile[]): Promise<{ message: WidgetMessage; created: boolean }> {
+    async send(
+      customer: Sender & Pick<Session, 'standingToCheck'>,
+      uuid: string,
+      message: AttachmentMessage,
+      files: readonly UploadedFile[],
+    ): Promise<{ message: WidgetMessage; created: boolean }> {
       const checked = check(files);
       const target = await findUploadTarget(sql, customer, uuid, message.messageId);
       if (!target) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
-      if (target.keptMessageId !== undefined) return { message: (await findMessage(sql, target.keptMessageId))!, created: false };
-      if (target.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
-      const decision = await limiter.consume(`attachments:${customer.inboxId}:${customer.customerRef}`, UPLOADS_PER_MINUTE, now());
+      if (target.keptMessageId !== undefined)
+        return { message: (await findMessage(sql, target.keptMessageId))!, created: false };
+      if (target.status === 'resolved')
+        throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+      const decision = await limiter.consume(
+        `attachments:${customer.inboxId}:${customer.customerRef}`,
+        UPLOADS_PER_MINUTE,
+        now(),
+      );
       if (!decision.allowed) {
-        throw new ParleyError('rate_limited', `At most ${UPLOADS_PER_MINUTE} uploads a minute from one customer; wait a moment.`).retryAfter(decision.resetS - now().getTime() / 1000);
+        throw new ParleyError(
+          'rate_limited',
+          `At most ${UPLOADS_PER_MINUTE} uploads a minute from one customer; wait a moment.`,
+        ).retryAfter(decision.resetS - now().getTime() / 1000);
       }
       const keys = checked.map((file) => file.key);
       await noteObjects(sql, keys, now());
       let sent: { message: WidgetMessage; created: boolean };
       try {
         await Promise.all(checked.map((file) => storage.put(file.key, file.bytes, file.type)));
-        sent = await conversations.send(customer, uuid, { text: message.text ?? '', message_id: message.messageId }, async (tx, created, conversation) => {
-          const rows = await insertAttachments(
-            tx,
-            { id: created.id, conversationId: conversation.id, uploader: message.uploader },
-            checked.map((file) => ({ storageKey: file.key, contentType: file.type, size: file.size, width: file.width, height: file.height, name: file.name })),
-            now(),
-          );
-          return rows.map((row) => widgetAttachment(conversation.uuid, { id: row.id, content_type: row.contentType, name: row.name, size: row.size, width: row.width, height: row.height }));
-        });
+        sent = await conversations.send(
+          customer,
+          uuid,
+          { text: message.text ?? '', message_id: message.messageId },
+          async (tx, created, conversation) => {
+            const rows = await insertAttachments(
+              tx,
+              { id: created.id, conversationId: conversation.id, uploader: message.uploader },
+              checked.map((file) => ({
+                storageKey: file.key,
+                contentType: file.type,
+                size: file.size,
+                width: file.width,
+                height: file.height,
+                name: file.name,
+              })),
+              now(),
+            );
+            return rows.map((row) =>
+              widgetAttachment(conversation.uuid, {
+                id: row.id,
+                content_type: row.contentType,
+                name: row.name,
+                size: row.size,
+                width: row.width,
+                height: row.height,
+              }),
+            );
+          },
+        );
       } catch (error) {
         await discard(keys);
         throw error;
@@ -115,7 +171,8 @@ export function createAttachmentService({ sql, storage, maxBytes, conversations,
     async open(conversationId: number, attachmentId: string): Promise<{ attachment: AttachmentRecord; bytes: Buffer }> {
       const attachment = await findAttachment(sql, conversationId, Number(attachmentId));
       const bytes = attachment && (await storage.get(attachment.storageKey));
-      if (!attachment || !bytes) throw new ParleyError('not_found', `No attachment ${attachmentId} in this conversation.`);
+      if (!attachment || !bytes)
+        throw new ParleyError('not_found', `No attachment ${attachmentId} in this conversation.`);
       return { attachment, bytes };
     },
 

@@ -23,7 +23,14 @@ interface Upload {
 function form(file: Upload | undefined, fields: Record<string, string>): FormData {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(name, value);
-  if (file) body.append('file', new Blob([typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
+  if (file)
+    body.append(
+      'file',
+      new Blob([typeof file.bytes === 'string' ? file.bytes : new Uint8Array(file.bytes)], {
+        type: file.type ?? 'application/octet-stream',
+      }),
+      file.name,
+    );
   return body;
 }
 
@@ -33,7 +40,15 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
   const clock = { offsetMs: 0 };
 
   beforeAll(async () => {
-    stack = await startStack(driver, {}, { feedPollMs: 0, attachments: { storage, maxBytes: MAX_BYTES }, now: () => new Date(Date.now() + clock.offsetMs) });
+    stack = await startStack(
+      driver,
+      {},
+      {
+        feedPollMs: 0,
+        attachments: { storage, maxBytes: MAX_BYTES },
+        now: () => new Date(Date.now() + clock.offsetMs),
+      },
+    );
   });
   afterAll(async () => {
     await stack?.stop();
@@ -45,8 +60,18 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const conversation = await openWidgetConversation(stack.url, token);
     return { token, id: conversation.id };
   }
-  async function upload(token: string | undefined, id: string, file: Upload | undefined, fields: Record<string, string> = { message_id: randomUUID() }, headers: Record<string, string> = {}) {
-    const response = await fetch(url(`/conversations/${id}/attachments`), { method: 'POST', body: form(file, fields), headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+  async function upload(
+    token: string | undefined,
+    id: string,
+    file: Upload | undefined,
+    fields: Record<string, string> = { message_id: randomUUID() },
+    headers: Record<string, string> = {},
+  ) {
+    const response = await fetch(url(`/conversations/${id}/attachments`), {
+      method: 'POST',
+      body: form(file, fields),
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    });
     return { status: response.status, body: (await response.json()) as any };
   }
   const photo = (): Upload => ({ bytes: pngOf(640, 480), name: 'broken mug.png', type: 'image/png' });
@@ -59,7 +84,13 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     );
     return { ...row!, stored: storage.size };
   };
-  const expectRefused = async (response: { status: number; body: any }, status: number, code: string, uuid: string, before: Awaited<ReturnType<typeof counts>>) => {
+  const expectRefused = async (
+    response: { status: number; body: any },
+    status: number,
+    code: string,
+    uuid: string,
+    before: Awaited<ReturnType<typeof counts>>,
+  ) => {
     expect(response.status, JSON.stringify(response.body)).toBe(status);
     expect(response.body.error).toMatchObject({ code, message: expect.any(String) });
     expect(await counts(uuid)).toEqual(before);
@@ -71,40 +102,78 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const sent = await upload(token, id, photo(), { message_id: messageId, text: 'It arrived broken' });
     expect(sent.status).toBe(201);
     const message = sent.body as WidgetMessage;
-    expect(message).toMatchObject({ author: 'customer', text: 'It arrived broken', message_id: messageId, conversation_id: id });
+    expect(message).toMatchObject({
+      author: 'customer',
+      text: 'It arrived broken',
+      message_id: messageId,
+      conversation_id: id,
+    });
     expect(message.attachments).toEqual([
-      { id: expect.any(Number), kind: 'image', content_type: 'image/png', name: 'broken mug.png', size: pngOf(640, 480).length, width: 640, height: 480, url: `/v1/widget/conversations/${id}/attachments/${message.attachments![0]!.id}` },
+      {
+        id: expect.any(Number),
+        kind: 'image',
+        content_type: 'image/png',
+        name: 'broken mug.png',
+        size: pngOf(640, 480).length,
+        width: 640,
+        height: 480,
+        url: `/v1/widget/conversations/${id}/attachments/${message.attachments![0]!.id}`,
+      },
     ]);
 
-    const served = await fetch(`${stack.url}${message.attachments![0]!.url}`, { headers: { authorization: `Bearer ${token}` } });
+    const served = await fetch(`${stack.url}${message.attachments![0]!.url}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(pngOf(640, 480))).toBe(true);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
-    expect(served.headers.get('content-disposition')).toBe(`inline; filename="broken mug.png"; filename*=UTF-8''broken%20mug.png`);
+    expect(served.headers.get('content-disposition')).toBe(
+      `inline; filename="broken mug.png"; filename*=UTF-8''broken%20mug.png`,
+    );
     expect(served.headers.get('cache-control')).toBe('private, max-age=3600');
 
     // The history carries it, and the engine was told of the photo by its name, with the words.
     const page = await request(url(`/conversations/${id}/messages`), { token });
-    expect((page.body.messages as WidgetMessage[]).find((shown) => shown.id === message.id)?.attachments).toEqual(message.attachments);
+    expect((page.body.messages as WidgetMessage[]).find((shown) => shown.id === message.id)?.attachments).toEqual(
+      message.attachments,
+    );
     const engineId = await engineConversationOf(stack, id);
-    const transcript = await request(`${stack.engineUrl}/v1/conversations/${engineId}/transcript`, { token: stack.apiKey });
-    expect(transcript.body.turns[0]).toMatchObject({ role: 'customer', text: '[photo: broken mug.png] It arrived broken' });
+    const transcript = await request(`${stack.engineUrl}/v1/conversations/${engineId}/transcript`, {
+      token: stack.apiKey,
+    });
+    expect(transcript.body.turns[0]).toMatchObject({
+      role: 'customer',
+      text: '[photo: broken mug.png] It arrived broken',
+    });
   });
 
   it('sends a PDF without words as a file the customer downloads, and names it to the AI', async () => {
     const { token, id } = await customer();
-    const sent = await upload(token, id, { bytes: pdf, name: 'C:\\fakepath\\receipt"\u202egnp.pdf', type: 'application/pdf' });
+    const sent = await upload(token, id, {
+      bytes: pdf,
+      name: 'C:\\fakepath\\receipt"\u202egnp.pdf',
+      type: 'application/pdf',
+    });
     expect(sent.status).toBe(201);
     const message = sent.body as WidgetMessage;
     // No folder, no quotes, no right-to-left override; the extension is its checked type's.
-    expect(message).toMatchObject({ text: '', attachments: [{ kind: 'file', content_type: 'application/pdf', name: 'receiptgnp.pdf', width: null, height: null }] });
-    const served = await fetch(`${stack.url}${message.attachments![0]!.url}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(message).toMatchObject({
+      text: '',
+      attachments: [
+        { kind: 'file', content_type: 'application/pdf', name: 'receiptgnp.pdf', width: null, height: null },
+      ],
+    });
+    const served = await fetch(`${stack.url}${message.attachments![0]!.url}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(served.headers.get('content-type')).toBe('application/pdf');
     expect(served.headers.get('content-disposition')).toMatch(/^attachment; filename="receiptgnp.pdf"/);
     const engineId = await engineConversationOf(stack, id);
-    const transcript = await request(`${stack.engineUrl}/v1/conversations/${engineId}/transcript`, { token: stack.apiKey });
+    const transcript = await request(`${stack.engineUrl}/v1/conversations/${engineId}/transcript`, {
+      token: stack.apiKey,
+    });
     expect(transcript.body.turns[0]).toMatchObject({ role: 'customer', text: '[file: receiptgnp.pdf]' });
   });
 
@@ -129,9 +198,27 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const { token, id } = await customer();
     const before = await counts(id);
     const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>';
-    await expectRefused(await upload(token, id, { bytes: svg, name: 'logo.svg', type: 'image/svg+xml' }), 415, 'unsupported_media_type', id, before);
-    await expectRefused(await upload(token, id, { bytes: '<html><script>alert(1)</script></html>', name: 'cat.png', type: 'image/png' }), 415, 'unsupported_media_type', id, before);
-    await expectRefused(await upload(token, id, { bytes: Buffer.alloc(0), name: 'empty.png', type: 'image/png' }), 400, 'invalid_request', id, before);
+    await expectRefused(
+      await upload(token, id, { bytes: svg, name: 'logo.svg', type: 'image/svg+xml' }),
+      415,
+      'unsupported_media_type',
+      id,
+      before,
+    );
+    await expectRefused(
+      await upload(token, id, { bytes: '<html><script>alert(1)</script></html>', name: 'cat.png', type: 'image/png' }),
+      415,
+      'unsupported_media_type',
+      id,
+      before,
+    );
+    await expectRefused(
+      await upload(token, id, { bytes: Buffer.alloc(0), name: 'empty.png', type: 'image/png' }),
+      400,
+      'invalid_request',
+      id,
+      before,
+    );
   });
 
   it('refuses a file over the size limit (413) and a decompression bomb (422), keeping nothing', async () => {
@@ -140,8 +227,20 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const big = Buffer.concat([pngOf(100, 100), Buffer.alloc(MAX_BYTES)]);
     await expectRefused(await upload(token, id, { bytes: big, name: 'big.png' }), 413, 'payload_too_large', id, before);
     // A body over the limit is refused before it is all read.
-    await expectRefused(await upload(token, id, { bytes: Buffer.concat([big, Buffer.alloc(800 * 1024)]), name: 'bigger.png' }), 413, 'payload_too_large', id, before);
-    await expectRefused(await upload(token, id, { bytes: pngOf(50_000, 50_000), name: 'bomb.png' }), 422, 'unprocessable', id, before);
+    await expectRefused(
+      await upload(token, id, { bytes: Buffer.concat([big, Buffer.alloc(800 * 1024)]), name: 'bigger.png' }),
+      413,
+      'payload_too_large',
+      id,
+      before,
+    );
+    await expectRefused(
+      await upload(token, id, { bytes: pngOf(50_000, 50_000), name: 'bomb.png' }),
+      422,
+      'unprocessable',
+      id,
+      before,
+    );
   });
 
   it('refuses a compressed body, a body that is not multipart, a form without a file and a form without a message_id', async () => {
@@ -151,13 +250,35 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const gzipped = await fetch(url(`/conversations/${id}/attachments`), {
       method: 'POST',
       body: gzipSync(Buffer.from(await multipart.arrayBuffer())),
-      headers: { authorization: `Bearer ${token}`, 'content-type': multipart.headers.get('content-type')!, 'content-encoding': 'gzip' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': multipart.headers.get('content-type')!,
+        'content-encoding': 'gzip',
+      },
     });
-    await expectRefused({ status: gzipped.status, body: await gzipped.json() }, 415, 'unsupported_media_type', id, before);
-    await expectRefused(await request(url(`/conversations/${id}/attachments`), { token, body: { message_id: randomUUID() } }), 415, 'unsupported_media_type', id, before);
+    await expectRefused(
+      { status: gzipped.status, body: await gzipped.json() },
+      415,
+      'unsupported_media_type',
+      id,
+      before,
+    );
+    await expectRefused(
+      await request(url(`/conversations/${id}/attachments`), { token, body: { message_id: randomUUID() } }),
+      415,
+      'unsupported_media_type',
+      id,
+      before,
+    );
     await expectRefused(await upload(token, id, undefined), 400, 'invalid_request', id, before);
     await expectRefused(await upload(token, id, photo(), {}), 400, 'invalid_request', id, before);
-    await expectRefused(await upload(token, id, photo(), { message_id: randomUUID(), colour: 'red' }), 400, 'invalid_request', id, before);
+    await expectRefused(
+      await upload(token, id, photo(), { message_id: randomUUID(), colour: 'red' }),
+      400,
+      'invalid_request',
+      id,
+      before,
+    );
   });
 
   it('refuses a file for a resolved conversation (409), keeping nothing', async () => {
@@ -172,12 +293,17 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const stranger = await customer();
     const sent = await upload(owner.token, owner.id, photo());
     const attachment = (sent.body as WidgetMessage).attachments![0]!;
-    const fetchAs = (token: string | undefined, path = attachment.url) => request(`${stack.url}${path}`, { ...(token ? { token } : {}) });
+    const fetchAs = (token: string | undefined, path = attachment.url) =>
+      request(`${stack.url}${path}`, { ...(token ? { token } : {}) });
     expect((await fetchAs(stranger.token)).status).toBe(404);
     // Naming their own conversation does not reach another conversation's file either.
-    expect((await fetchAs(stranger.token, `/v1/widget/conversations/${stranger.id}/attachments/${attachment.id}`)).status).toBe(404);
+    expect(
+      (await fetchAs(stranger.token, `/v1/widget/conversations/${stranger.id}/attachments/${attachment.id}`)).status,
+    ).toBe(404);
     expect((await fetchAs(undefined)).status).toBe(401);
-    expect((await fetchAs(owner.token, `/v1/widget/conversations/${owner.id}/attachments/${attachment.id + 1000}`)).status).toBe(404);
+    expect(
+      (await fetchAs(owner.token, `/v1/widget/conversations/${owner.id}/attachments/${attachment.id + 1000}`)).status,
+    ).toBe(404);
     expect((await fetchAs(owner.token, `/v1/widget/conversations/${owner.id}/attachments/x`)).status).toBe(404);
     // Nor may a stranger send into someone else's conversation.
     const before = await counts(owner.id);
@@ -189,7 +315,10 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
     const { token, id } = await customer();
     const sent = await upload(token, id, photo());
     const attachment = (sent.body as WidgetMessage).attachments![0]!;
-    const [row] = await stack.bffSql.query<{ storage_key: string }>('SELECT storage_key FROM attachments WHERE id = $1', [attachment.id]);
+    const [row] = await stack.bffSql.query<{ storage_key: string }>(
+      'SELECT storage_key FROM attachments WHERE id = $1',
+      [attachment.id],
+    );
     await stack.bffSql.query('DELETE FROM attachments WHERE id = $1', [attachment.id]);
     expect(await storage.get(row!.storage_key)).toBeDefined();
     // Young bytes may belong to an upload on its way: left alone.
@@ -202,17 +331,26 @@ describe.each(DRIVERS)('attachments in the widget on $name', (driver) => {
       clock.offsetMs = 0;
     }
     expect(await storage.get(row!.storage_key)).toBeUndefined();
-    expect(await stack.bffSql.query('SELECT 1 FROM attachment_objects WHERE storage_key = $1', [row!.storage_key])).toHaveLength(0);
+    expect(
+      await stack.bffSql.query('SELECT 1 FROM attachment_objects WHERE storage_key = $1', [row!.storage_key]),
+    ).toHaveLength(0);
   });
 
   it("erases a conversation's attachments, rows and bytes, at once", async () => {
     const { token, id } = await customer();
     await upload(token, id, photo());
-    const [conversation] = await stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [id]);
-    const keys = await stack.bffSql.query<{ storage_key: string }>('SELECT storage_key FROM attachments WHERE conversation_id = $1', [conversation!.id]);
+    const [conversation] = await stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [
+      id,
+    ]);
+    const keys = await stack.bffSql.query<{ storage_key: string }>(
+      'SELECT storage_key FROM attachments WHERE conversation_id = $1',
+      [conversation!.id],
+    );
     expect(await stack.bff.attachments.erase([conversation!.id])).toBe(1);
     for (const { storage_key } of keys) expect(await storage.get(storage_key)).toBeUndefined();
-    expect(await stack.bffSql.query('SELECT 1 FROM attachments WHERE conversation_id = $1', [conversation!.id])).toHaveLength(0);
+    expect(
+      await stack.bffSql.query('SELECT 1 FROM attachments WHERE conversation_id = $1', [conversation!.id]),
+    ).toHaveLength(0);
   });
 
   it('lets the AI answer a photo sent with a question, and shows the photo read', async () => {

@@ -11,7 +11,10 @@ import { ConversationParams } from '../helpdesk/schemas.ts';
  * access token or console session, for a conversation they may see (agents: the inboxes they
  * answer); anyone else gets what any conversation route gives them (401, 404).
  */
-export function addDeskAttachmentRoutes(routes: ApiRoutes<ApplicationState>, { desk, attachments, sql }: { desk: DeskConversationService; attachments: AttachmentService; sql: Sql }): void {
+export function addDeskAttachmentRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  { desk, attachments, sql }: { desk: DeskConversationService; attachments: AttachmentService; sql: Sql },
+): void {
   routes.add(
     {
       method: 'get',
@@ -19,7 +22,8 @@ export function addDeskAttachmentRoutes(routes: ApiRoutes<ApplicationState>, { d
       tag: 'Application API',
       security: 'accessToken',
       summary: "A file a customer sent (a message's data_url)",
-      description: 'The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs.',
+      description:
+        'The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs.',
       params: ConversationParams.extend({ attachment_id: z.string().max(20) }),
       responses: { 200: { description: 'The file.', contentType: 'application/octet-stream', schema: z.string() } },
       errors: ['unauthorized', 'not_found'],

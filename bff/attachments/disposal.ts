@@ -31,7 +31,10 @@ export function createAttachmentDisposal({ sql, storage, logger, now }: Attachme
         ),
       ),
     );
-    await forgetObjects(sql, deleted.filter((key): key is string => key !== undefined));
+    await forgetObjects(
+      sql,
+      deleted.filter((key): key is string => key !== undefined),
+    );
   }
 
   return {

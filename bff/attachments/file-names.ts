@@ -33,6 +33,9 @@ export function safeFileName(raw: string, type: MediaType): string {
     .replace(/^\.+/, '');
   const stem = cleaned.replace(/\.[^.]{1,10}$/, '').trim();
   const extension = EXTENSION[type];
-  const kept = [...stem].slice(0, MAX_NAME - extension.length - 1).join('').trim();
+  const kept = [...stem]
+    .slice(0, MAX_NAME - extension.length - 1)
+    .join('')
+    .trim();
   return `${kept || (type === 'application/pdf' ? 'file' : 'photo')}.${extension}`;
 }

@@ -22,13 +22,19 @@ export interface Attachments {
  * own: with several nodes (REDIS_URL) they must share DATA_DIR, or use a bucket, which is said in
  * the log at start.
  */
-export function openAttachments(settings: { dataDir: string; redisUrl?: string | undefined; attachments: AttachmentSettings }, logger: Logger): Attachments {
+export function openAttachments(
+  settings: { dataDir: string; redisUrl?: string | undefined; attachments: AttachmentSettings },
+  logger: Logger,
+): Attachments {
   const { s3, maxBytes } = settings.attachments;
   if (s3) return { storage: new S3AttachmentStorage(s3), maxBytes };
   if (settings.dataDir.startsWith('memory://')) return { storage: new MemoryAttachmentStorage(), maxBytes };
   const dir = join(settings.dataDir, 'attachments');
   if (settings.redisUrl) {
-    logger.warn({ dir }, "attachments are kept in this node's DATA_DIR: with several nodes, give them one shared DATA_DIR or set ATTACHMENTS_S3_URL");
+    logger.warn(
+      { dir },
+      "attachments are kept in this node's DATA_DIR: with several nodes, give them one shared DATA_DIR or set ATTACHMENTS_S3_URL",
+    );
   }
   return { storage: new FileAttachmentStorage(dir), maxBytes };
 }

@@ -33,9 +33,17 @@ export class S3AttachmentStorage implements AttachmentStorage {
   readonly #now: () => Date;
   readonly #timeoutMs: number;
 
-  constructor(settings: S3Settings, { fetch: fetchImpl = globalThis.fetch, now = () => new Date(), timeoutMs = 30_000 }: S3Options = {}) {
+  constructor(
+    settings: S3Settings,
+    { fetch: fetchImpl = globalThis.fetch, now = () => new Date(), timeoutMs = 30_000 }: S3Options = {},
+  ) {
     this.#base = settings.bucketUrl.replace(/\/+$/, '');
-    this.#credentials = { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey, region: settings.region, service: 's3' };
+    this.#credentials = {
+      accessKeyId: settings.accessKeyId,
+      secretAccessKey: settings.secretAccessKey,
+      region: settings.region,
+      service: 's3',
+    };
     this.#fetch = fetchImpl;
     this.#now = now;
     this.#timeoutMs = timeoutMs;
@@ -62,16 +70,27 @@ export class S3AttachmentStorage implements AttachmentStorage {
     const url = new URL(`${this.#base}/${checkKey(key)}`);
     const signed = signV4({ method, url, headers, payloadHash: sha256Hex(body ?? '') }, this.#credentials, this.#now());
     try {
-      const response = await this.#fetch(url, { method, headers: signed, body: body ? new Uint8Array(body) : null, signal: AbortSignal.timeout(this.#timeoutMs) });
+      const response = await this.#fetch(url, {
+        method,
+        headers: signed,
+        body: body ? new Uint8Array(body) : null,
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
       // Read the error body to the end, so the connection can be used again.
       if (!response.ok) await response.arrayBuffer().catch(() => undefined);
       return response;
     } catch {
-      throw new ParleyError('upstream_unavailable', 'The attachment store could not be reached; try again in a moment.');
+      throw new ParleyError(
+        'upstream_unavailable',
+        'The attachment store could not be reached; try again in a moment.',
+      );
     }
   }
 
   #refused(method: string, status: number): ParleyError {
-    return new ParleyError('upstream_unavailable', `The attachment store refused a ${method} (HTTP ${status}); try again in a moment.`);
+    return new ParleyError(
+      'upstream_unavailable',
+      `The attachment store refused a ${method} (HTTP ${status}); try again in a moment.`,
+    );
   }
 }

@@ -14,7 +14,9 @@ export const PublicAttachment = z.object({
   file_type: z.enum(['image', 'file']),
   account_id: z.number().int().nullable(),
   extension: z.string(),
-  data_url: z.string().describe('Where the bytes are served, to whoever may read the message (a path unless PUBLIC_URL is set)'),
+  data_url: z
+    .string()
+    .describe('Where the bytes are served, to whoever may read the message (a path unless PUBLIC_URL is set)'),
   thumb_url: z.string(),
   file_size: z.number().int(),
   width: z.number().int().nullable(),
@@ -33,7 +35,10 @@ export interface AttachmentFacts {
   height: number | null;
 }
 
-export function publicAttachmentShape(attachment: AttachmentFacts, where: { messageId: number; accountId: number | null; dataUrl: string }): PublicAttachment {
+export function publicAttachmentShape(
+  attachment: AttachmentFacts,
+  where: { messageId: number; accountId: number | null; dataUrl: string },
+): PublicAttachment {
   const image = attachment.contentType !== 'application/pdf';
   return {
     id: attachment.id,
@@ -51,16 +56,28 @@ export function publicAttachmentShape(attachment: AttachmentFacts, where: { mess
 }
 
 /** The Client API's address of an attachment: under the contact, whose identifier is the capability as on every Client API route. */
-export const clientAttachmentUrl = (base: string, place: { inboxIdentifier: string; sourceId: string; conversationId: number; id: number }): string =>
+export const clientAttachmentUrl = (
+  base: string,
+  place: { inboxIdentifier: string; sourceId: string; conversationId: number; id: number },
+): string =>
   `${base}/public/api/v1/inboxes/${encodeURIComponent(place.inboxIdentifier)}/contacts/${encodeURIComponent(place.sourceId)}/conversations/${place.conversationId}/attachments/${place.id}`;
 
 /** A message's attachments as the people's APIs show them (the Application API, the helpdesk's webhooks). */
-export function deskAttachmentShapes(attachments: readonly AttachmentFacts[], where: { messageId: number; accountId: number; conversationId: number; base: string }): PublicAttachment[] {
+export function deskAttachmentShapes(
+  attachments: readonly AttachmentFacts[],
+  where: { messageId: number; accountId: number; conversationId: number; base: string },
+): PublicAttachment[] {
   return attachments.map((attachment) =>
-    publicAttachmentShape(attachment, { messageId: where.messageId, accountId: where.accountId, dataUrl: deskAttachmentUrl(where.base, { ...where, id: attachment.id }) }),
+    publicAttachmentShape(attachment, {
+      messageId: where.messageId,
+      accountId: where.accountId,
+      dataUrl: deskAttachmentUrl(where.base, { ...where, id: attachment.id }),
+    }),
   );
 }
 
 /** The Application API's address of an attachment (the person's token in `api_access_token`). */
-export const deskAttachmentUrl = (base: string, place: { accountId: number; conversationId: number; id: number }): string =>
-  `${base}/api/v1/accounts/${place.accountId}/conversations/${place.conversationId}/attachments/${place.id}`;
+export const deskAttachmentUrl = (
+  base: string,
+  place: { accountId: number; conversationId: number; id: number },
+): string => `${base}/api/v1/accounts/${place.accountId}/conversations/${place.conversationId}/attachments/${place.id}`;

@@ -28,10 +28,15 @@ export const sha256Hex = (data: string | Uint8Array): string => createHash('sha2
 const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data, 'utf8').digest();
 
 /** RFC 3986 escaping as SigV4 wants it: everything but unreserved characters. */
-const escape = (text: string): string => encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+const escape = (text: string): string =>
+  encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** `20130524T000000Z`: the request's time, in the basic ISO 8601 form SigV4 signs. */
-export const amzDate = (at: Date): string => at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export const amzDate = (at: Date): string =>
+  at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /**
  * The headers that sign `request` at `at`: those given, with `x-amz-date`, `x-amz-content-sha256`
@@ -43,7 +48,11 @@ export const amzDate = (at: Date): string => at.toISOString().replace(/[-:]/g, '
 export function signV4(request: SignableRequest, credentials: SigV4Credentials, at: Date): Record<string, string> {
   const date = amzDate(at);
   const day = date.slice(0, 8);
-  const headers: Record<string, string> = { ...lowerCased(request.headers ?? {}), 'x-amz-date': date, 'x-amz-content-sha256': request.payloadHash };
+  const headers: Record<string, string> = {
+    ...lowerCased(request.headers ?? {}),
+    'x-amz-date': date,
+    'x-amz-content-sha256': request.payloadHash,
+  };
   const signed: Record<string, string> = { ...headers, host: request.url.host };
   const names = Object.keys(signed).sort();
   const canonicalRequest = [
@@ -56,9 +65,15 @@ export function signV4(request: SignableRequest, credentials: SigV4Credentials, 
   ].join('\n');
   const scope = `${day}/${credentials.region}/${credentials.service}/aws4_request`;
   const stringToSign = ['AWS4-HMAC-SHA256', date, scope, sha256Hex(canonicalRequest)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), credentials.region), credentials.service), 'aws4_request');
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), credentials.region), credentials.service),
+    'aws4_request',
+  );
   const signature = createHmac('sha256', key).update(stringToSign, 'utf8').digest('hex');
-  return { ...headers, authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope},SignedHeaders=${names.join(';')},Signature=${signature}` };
+  return {
+    ...headers,
+    authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${scope},SignedHeaders=${names.join(';')},Signature=${signature}`,
+  };
 }
 
 function lowerCased(headers: Record<string, string>): Record<string, string> {

@@ -60,7 +60,17 @@ describe('attachment storage', () => {
   it('chooses the storage the settings name: a bucket, files under DATA_DIR, or memory', () => {
     const settings = (dataDir: string, s3?: boolean) => ({
       dataDir,
-      attachments: { maxBytes: 1024, s3: s3 ? { bucketUrl: 'https://bucket.example', region: 'eu-west-1', accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret-secret' } : undefined },
+      attachments: {
+        maxBytes: 1024,
+        s3: s3
+          ? {
+              bucketUrl: 'https://bucket.example',
+              region: 'eu-west-1',
+              accessKeyId: 'AKIDEXAMPLE',
+              secretAccessKey: 'secret-secret',
+            }
+          : undefined,
+      },
     });
     expect(openAttachments(settings('/tmp/x', true), logger).storage.kind).toBe('s3');
     expect(openAttachments(settings('/tmp/x'), logger).storage.kind).toBe('files');
@@ -70,25 +80,56 @@ describe('attachment storage', () => {
   it('reads the bucket settings, and refuses a bucket without its keys or keys without a bucket', () => {
     const env = { AI_API_URL: 'http://127.0.0.1:1', AI_API_KEY: `service_test_${'a'.repeat(24)}` };
     expect(readBffConfig(env).attachments).toEqual({ maxBytes: 10 * 1024 * 1024, s3: undefined });
-    const bucket = { ATTACHMENTS_S3_URL: 'http://127.0.0.1:9000/parley', ATTACHMENTS_S3_ACCESS_KEY_ID: 'minio', ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'minio-secret', ATTACHMENTS_MAX_BYTES: '2048' };
+    const bucket = {
+      ATTACHMENTS_S3_URL: 'http://127.0.0.1:9000/parley',
+      ATTACHMENTS_S3_ACCESS_KEY_ID: 'minio',
+      ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'minio-secret',
+      ATTACHMENTS_MAX_BYTES: '2048',
+    };
     expect(readBffConfig({ ...env, ...bucket }).attachments).toEqual({
       maxBytes: 2048,
-      s3: { bucketUrl: 'http://127.0.0.1:9000/parley', region: 'us-east-1', accessKeyId: 'minio', secretAccessKey: 'minio-secret' },
+      s3: {
+        bucketUrl: 'http://127.0.0.1:9000/parley',
+        region: 'us-east-1',
+        accessKeyId: 'minio',
+        secretAccessKey: 'minio-secret',
+      },
     });
-    expect(() => readBffConfig({ ...env, ATTACHMENTS_S3_URL: 'https://bucket.example' })).toThrow(/ATTACHMENTS_S3_ACCESS_KEY_ID: must be set when ATTACHMENTS_S3_URL is/);
-    expect(() => readBffConfig({ ...env, ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'minio-secret' })).toThrow(/ATTACHMENTS_S3_URL: must be set when ATTACHMENTS_S3_SECRET_ACCESS_KEY is/);
-    expect(() => readBffConfig({ ...env, ATTACHMENTS_S3_URL: 'ftp://bucket.example', ATTACHMENTS_S3_ACCESS_KEY_ID: 'a1b', ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'secret-secret' })).toThrow(/ATTACHMENTS_S3_URL/);
+    expect(() => readBffConfig({ ...env, ATTACHMENTS_S3_URL: 'https://bucket.example' })).toThrow(
+      /ATTACHMENTS_S3_ACCESS_KEY_ID: must be set when ATTACHMENTS_S3_URL is/,
+    );
+    expect(() => readBffConfig({ ...env, ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'minio-secret' })).toThrow(
+      /ATTACHMENTS_S3_URL: must be set when ATTACHMENTS_S3_SECRET_ACCESS_KEY is/,
+    );
+    expect(() =>
+      readBffConfig({
+        ...env,
+        ATTACHMENTS_S3_URL: 'ftp://bucket.example',
+        ATTACHMENTS_S3_ACCESS_KEY_ID: 'a1b',
+        ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'secret-secret',
+      }),
+    ).toThrow(/ATTACHMENTS_S3_URL/);
     expect(() => readBffConfig({ ...env, ATTACHMENTS_MAX_BYTES: '10' })).toThrow(/ATTACHMENTS_MAX_BYTES/);
   });
 });
 
 describe('SigV4 signing', () => {
-  it("signs AWS's published example (S3 API reference, \"Example: GET Object\") to the signature it gives", () => {
+  it('signs AWS\'s published example (S3 API reference, "Example: GET Object") to the signature it gives', () => {
     // https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html: the first
     // 10 bytes of test.txt from examplebucket, with the documentation's example credentials.
     const headers = signV4(
-      { method: 'GET', url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'), headers: { Range: 'bytes=0-9' }, payloadHash: sha256Hex('') },
-      { accessKeyId: 'AKIAIOSFODNN7EXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', region: 'us-east-1', service: 's3' },
+      {
+        method: 'GET',
+        url: new URL('https://examplebucket.s3.amazonaws.com/test.txt'),
+        headers: { Range: 'bytes=0-9' },
+        payloadHash: sha256Hex(''),
+      },
+      {
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+        secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        region: 'us-east-1',
+        service: 's3',
+      },
       new Date('2013-05-24T00:00:00Z'),
     );
     expect(headers['x-amz-date']).toBe('20130524T000000Z');
@@ -111,7 +152,10 @@ class FakeBucket {
   server!: Server;
   url = '';
 
-  constructor(readonly secrets: Record<string, string>, readonly region: string) {}
+  constructor(
+    readonly secrets: Record<string, string>,
+    readonly region: string,
+  ) {}
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
@@ -121,7 +165,9 @@ class FakeBucket {
         const body = Buffer.concat(chunks);
         const verdict = this.verify(req, body);
         if (verdict !== 'ok') {
-          res.writeHead(403, { 'content-type': 'application/xml' }).end(`<Error><Code>SignatureDoesNotMatch</Code><Message>${verdict}</Message></Error>`);
+          res
+            .writeHead(403, { 'content-type': 'application/xml' })
+            .end(`<Error><Code>SignatureDoesNotMatch</Code><Message>${verdict}</Message></Error>`);
           return;
         }
         const path = decodeURIComponent(new URL(req.url!, 'http://bucket').pathname);
@@ -130,7 +176,8 @@ class FakeBucket {
           res.writeHead(200).end();
         } else if (req.method === 'GET') {
           const object = this.objects.get(path);
-          if (!object) res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
+          if (!object)
+            res.writeHead(404, { 'content-type': 'application/xml' }).end('<Error><Code>NoSuchKey</Code></Error>');
           else res.writeHead(200, { 'content-type': object.type ?? 'application/octet-stream' }).end(object.bytes);
         } else if (req.method === 'DELETE') {
           this.objects.delete(path);
@@ -146,18 +193,39 @@ class FakeBucket {
 
   /** SigV4 as the bucket checks it: from the Authorization header's parts and the request as received. */
   verify(req: IncomingMessage, body: Buffer): string {
-    const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([a-z0-9;-]+),Signature=([0-9a-f]{64})$/.exec(req.headers.authorization ?? '');
+    const match =
+      /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([a-z0-9;-]+),Signature=([0-9a-f]{64})$/.exec(
+        req.headers.authorization ?? '',
+      );
     if (!match) return 'no SigV4 Authorization header';
-    const [, keyId, day, region, signedHeaders, signature] = match as unknown as [string, string, string, string, string, string];
+    const [, keyId, day, region, signedHeaders, signature] = match as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const secret = this.secrets[keyId];
     if (!secret) return 'unknown access key';
     if (region !== this.region) return 'wrong region';
     const amzDate = String(req.headers['x-amz-date'] ?? '');
-    if (!amzDate.startsWith(day) || Math.abs(Date.parse(`${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13)}`) - Date.now()) > 15 * 60_000) return 'bad date';
+    if (
+      !amzDate.startsWith(day) ||
+      Math.abs(
+        Date.parse(
+          `${amzDate.slice(0, 4)}-${amzDate.slice(4, 6)}-${amzDate.slice(6, 11)}:${amzDate.slice(11, 13)}:${amzDate.slice(13)}`,
+        ) - Date.now(),
+      ) >
+        15 * 60_000
+    )
+      return 'bad date';
     const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '');
-    if (payloadHash !== createHash('sha256').update(body).digest('hex')) return 'the payload hash does not match the body';
+    if (payloadHash !== createHash('sha256').update(body).digest('hex'))
+      return 'the payload hash does not match the body';
     const names = signedHeaders.split(';');
-    if (!['host', 'x-amz-date', 'x-amz-content-sha256'].every((name) => names.includes(name))) return 'required headers unsigned';
+    if (!['host', 'x-amz-date', 'x-amz-content-sha256'].every((name) => names.includes(name)))
+      return 'required headers unsigned';
     const canonical = [
       req.method,
       new URL(req.url!, 'http://bucket').pathname,
@@ -187,22 +255,39 @@ describe('attachments in an S3-compatible bucket', () => {
   afterAll(() => bucket.stop());
 
   const storage = (secret = 'test/secret+key=', prefix = '/parley-bucket/uploads') =>
-    new S3AttachmentStorage({ bucketUrl: `${bucket.url}${prefix}/`, region: 'eu-west-1', accessKeyId: 'PARLEYTESTKEY', secretAccessKey: secret });
+    new S3AttachmentStorage({
+      bucketUrl: `${bucket.url}${prefix}/`,
+      region: 'eu-west-1',
+      accessKeyId: 'PARLEYTESTKEY',
+      secretAccessKey: secret,
+    });
 
   it('puts, gets and deletes objects with requests the bucket finds correctly signed', async () => {
     await expectStorageContract(storage());
     await storage().put(KEY, Buffer.from('%PDF-1.7'), 'application/pdf');
-    expect(bucket.objects.get(`/parley-bucket/uploads/${KEY}`)).toEqual({ bytes: Buffer.from('%PDF-1.7'), type: 'application/pdf' });
-    expect(bucket.seen.find((request) => request.method === 'PUT')?.signedHeaders).toBe('content-type;host;x-amz-content-sha256;x-amz-date');
+    expect(bucket.objects.get(`/parley-bucket/uploads/${KEY}`)).toEqual({
+      bytes: Buffer.from('%PDF-1.7'),
+      type: 'application/pdf',
+    });
+    expect(bucket.seen.find((request) => request.method === 'PUT')?.signedHeaders).toBe(
+      'content-type;host;x-amz-content-sha256;x-amz-date',
+    );
   });
 
   it('reports a refusal (a wrong secret) and an unreachable bucket as upstream_unavailable, naming no secret', async () => {
-    const refused = await storage('not-the-secret').put(KEY, Buffer.from('x'), 'image/png').catch((error: unknown) => error);
+    const refused = await storage('not-the-secret')
+      .put(KEY, Buffer.from('x'), 'image/png')
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ParleyError);
     expect((refused as ParleyError).code).toBe('upstream_unavailable');
     expect((refused as ParleyError).message).toContain('403');
     expect((refused as ParleyError).message).not.toContain('not-the-secret');
-    const away = new S3AttachmentStorage({ bucketUrl: `http://127.0.0.1:${await freePort()}/b`, region: 'eu-west-1', accessKeyId: 'PARLEYTESTKEY', secretAccessKey: 'x' });
+    const away = new S3AttachmentStorage({
+      bucketUrl: `http://127.0.0.1:${await freePort()}/b`,
+      region: 'eu-west-1',
+      accessKeyId: 'PARLEYTESTKEY',
+      secretAccessKey: 'x',
+    });
     await expect(away.get(KEY)).rejects.toMatchObject({ code: 'upstream_unavailable' });
   });
 });

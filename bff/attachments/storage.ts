@@ -19,7 +19,8 @@ const KEY = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** Refuses a key the BFF did not make; a wrong key is a bug, never something a client sent. */
 export function checkKey(key: string): string {
-  if (!KEY.test(key)) throw new TypeError(`An attachment key is 16-64 letters, digits, _ or -; got ${JSON.stringify(key)}.`);
+  if (!KEY.test(key))
+    throw new TypeError(`An attachment key is 16-64 letters, digits, _ or -; got ${JSON.stringify(key)}.`);
   return key;
 }
 

@@ -42,7 +42,8 @@ interface AttachmentRow {
   created_at: Date;
 }
 
-const COLUMNS = 'a.id, a.message_id, a.conversation_id, a.storage_key, a.content_type, a.size, a.width, a.height, a.name, a.created_at';
+const COLUMNS =
+  'a.id, a.message_id, a.conversation_id, a.storage_key, a.content_type, a.size, a.width, a.height, a.name, a.created_at';
 
 const toRecord = (row: AttachmentRow): AttachmentRecord => ({
   id: Number(row.id),
@@ -89,7 +90,16 @@ export async function insertAttachments(
       message.conversationId,
       message.uploader,
       now,
-      JSON.stringify(files.map((file) => ({ storage_key: file.storageKey, content_type: file.contentType, size: file.size, width: file.width ?? null, height: file.height ?? null, name: file.name }))),
+      JSON.stringify(
+        files.map((file) => ({
+          storage_key: file.storageKey,
+          content_type: file.contentType,
+          size: file.size,
+          width: file.width ?? null,
+          height: file.height ?? null,
+          name: file.name,
+        })),
+      ),
     ],
   );
   return rows.map(toRecord).sort((a, b) => a.id - b.id);
@@ -102,7 +112,10 @@ export interface PlacedAttachment extends AttachmentRecord {
 }
 
 /** The attachments of these messages, by message id, each message's in the order they were sent. */
-export async function attachmentsOfMessages(db: Queryable, messageIds: readonly number[]): Promise<Map<number, PlacedAttachment[]>> {
+export async function attachmentsOfMessages(
+  db: Queryable,
+  messageIds: readonly number[],
+): Promise<Map<number, PlacedAttachment[]>> {
   const byMessage = new Map<number, PlacedAttachment[]>();
   if (messageIds.length === 0) return byMessage;
   const rows = await db.query<AttachmentRow & { inbox_identifier: string | null; account_id: number | null }>(
@@ -119,9 +132,16 @@ export async function attachmentsOfMessages(db: Queryable, messageIds: readonly 
 }
 
 /** An attachment of one conversation (by the BFF's own conversation id); undefined for any other. */
-export async function findAttachment(db: Queryable, conversationId: number, id: number): Promise<AttachmentRecord | undefined> {
+export async function findAttachment(
+  db: Queryable,
+  conversationId: number,
+  id: number,
+): Promise<AttachmentRecord | undefined> {
   if (!Number.isSafeInteger(id) || id < 1) return undefined;
-  const [row] = await db.query<AttachmentRow>(`SELECT ${COLUMNS} FROM attachments a WHERE a.id = $1 AND a.conversation_id = $2`, [id, conversationId]);
+  const [row] = await db.query<AttachmentRow>(
+    `SELECT ${COLUMNS} FROM attachments a WHERE a.id = $1 AND a.conversation_id = $2`,
+    [id, conversationId],
+  );
   return row && toRecord(row);
 }
 
@@ -130,7 +150,12 @@ export async function findAttachment(db: Queryable, conversationId: number, id: 
  * status), and the message kept already with this `message_id` (an upload sent again). Undefined
  * for anyone else's conversation.
  */
-export async function findUploadTarget(db: Queryable, owner: ConversationOwner, uuid: string, messageId: string): Promise<{ status: 'open' | 'resolved'; keptMessageId: number | undefined } | undefined> {
+export async function findUploadTarget(
+  db: Queryable,
+  owner: ConversationOwner,
+  uuid: string,
+  messageId: string,
+): Promise<{ status: 'open' | 'resolved'; keptMessageId: number | undefined } | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
   const [row] = await db.query<{ status: 'open' | 'resolved'; kept_id: number | null }>(
     `SELECT c.status, (SELECT m.id FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $5) AS kept_id
@@ -144,9 +169,15 @@ export async function findUploadTarget(db: Queryable, owner: ConversationOwner, 
  * Deletes the attachments of these conversations and gives their storage keys, whose bytes the
  * caller deletes next (`forgetObjects` after): an erasure, which must not wait for the sweep.
  */
-export async function deleteConversationAttachments(db: Queryable, conversationIds: readonly number[]): Promise<string[]> {
+export async function deleteConversationAttachments(
+  db: Queryable,
+  conversationIds: readonly number[],
+): Promise<string[]> {
   if (conversationIds.length === 0) return [];
-  const rows = await db.query<{ storage_key: string }>('DELETE FROM attachments WHERE conversation_id = ANY($1::bigint[]) RETURNING storage_key', [conversationIds]);
+  const rows = await db.query<{ storage_key: string }>(
+    'DELETE FROM attachments WHERE conversation_id = ANY($1::bigint[]) RETURNING storage_key',
+    [conversationIds],
+  );
   return rows.map((row) => row.storage_key);
 }
 

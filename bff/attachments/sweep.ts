@@ -8,7 +8,11 @@ const EVERY_MS = 60 * 60_000;
  * deleted with their inbox or account, and of sends that failed after their bytes were written.
  * Every node sweeps; a key is deleted once whichever node finds it.
  */
-export function startAttachmentSweep(attachments: Pick<AttachmentService, 'sweep'>, logger: Logger, everyMs = EVERY_MS): { stop(): void } {
+export function startAttachmentSweep(
+  attachments: Pick<AttachmentService, 'sweep'>,
+  logger: Logger,
+  everyMs = EVERY_MS,
+): { stop(): void } {
   const round = () =>
     void attachments.sweep().then(
       (deleted) => deleted > 0 && logger.debug({ deleted }, 'attachment bytes no message keeps were deleted'),

@@ -14,7 +14,12 @@ const security = 'sessionToken';
  * back the files of their own conversations (with the same `wst_` session token, in the header).
  * A file is a message too, counted as one against the client's address (`trustProxyHops`).
  */
-export function addWidgetAttachmentRoutes(routes: ApiRoutes<WidgetState>, attachments: AttachmentService, conversations: Pick<ConversationService, 'mine'>, trustProxyHops: number): void {
+export function addWidgetAttachmentRoutes(
+  routes: ApiRoutes<WidgetState>,
+  attachments: AttachmentService,
+  conversations: Pick<ConversationService, 'mine'>,
+  trustProxyHops: number,
+): void {
   routes
     .add(
       {
@@ -29,13 +34,25 @@ export function addWidgetAttachmentRoutes(routes: ApiRoutes<WidgetState>, attach
           'an image of at most 40 megapixels and 16,384 pixels a side (422). A compressed body (Content-Encoding) is 415. ' +
           'It becomes a message like a text message; the AI is told the file came, by its name ("[photo: name.jpg]").',
         params: ConversationUuid,
-        multipart: { fields: SendWidgetAttachmentFields, files: { file: 'The photo or PDF' }, limit: attachments.bodyLimit },
-        responses: { 201: { description: 'The stored message with its attachment.', schema: WidgetMessage }, 200: { description: 'The message stored earlier with this message_id.', schema: WidgetMessage } },
+        multipart: {
+          fields: SendWidgetAttachmentFields,
+          files: { file: 'The photo or PDF' },
+          limit: attachments.bodyLimit,
+        },
+        responses: {
+          201: { description: 'The stored message with its attachment.', schema: WidgetMessage },
+          200: { description: 'The message stored earlier with this message_id.', schema: WidgetMessage },
+        },
         errors: ['not_found', 'invalid_state', 'unprocessable'],
       },
       async (ctx, { params, body, files }) => {
         const sender = { ...ctx.state.session, address: clientLimitKey(ctx.req, trustProxyHops) };
-        const sent = await attachments.send(sender, params.id, { text: body.text, messageId: body.message_id, uploader: 'widget' }, files);
+        const sent = await attachments.send(
+          sender,
+          params.id,
+          { text: body.text, messageId: body.message_id, uploader: 'widget' },
+          files,
+        );
         ctx.status = sent.created ? 201 : 200;
         ctx.body = sent.message;
       },
@@ -47,7 +64,8 @@ export function addWidgetAttachmentRoutes(routes: ApiRoutes<WidgetState>, attach
         tag,
         security,
         summary: "A file of the customer's conversation",
-        description: "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs. Another customer's file is 404.",
+        description:
+          "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs. Another customer's file is 404.",
         params: AttachmentParams,
         responses: { 200: { description: 'The file.', contentType: 'application/octet-stream', schema: z.string() } },
         errors: ['not_found'],

@@ -23,7 +23,16 @@ import {
 import { attachmentsOfMessages } from '../attachments/store.ts';
 import type { AttachmentService } from '../attachments/attachment-service.ts';
 import { clientAttachmentUrl, publicAttachmentShape } from '../attachments/shapes.ts';
-import { contactCustomerRef, deepMerge, findContactBySource, findProvedContact, insertContact, matchUnprovedContact, updateContact, type ContactRecord } from './store/contacts.ts';
+import {
+  contactCustomerRef,
+  deepMerge,
+  findContactBySource,
+  findProvedContact,
+  insertContact,
+  matchUnprovedContact,
+  updateContact,
+  type ContactRecord,
+} from './store/contacts.ts';
 import { findConversationById, type ConversationOwner } from '../store/conversations.ts';
 import { findInbox, findInboxByIdentifier, type ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
@@ -43,7 +52,10 @@ export async function loadClientMessage(sql: Sql, id: number, contact: ContactRe
 
 /** Messages as the contact sees them, with their attachments (one more statement, for all of them). */
 async function shapeClientMessages(sql: Sql, rows: readonly ClientMessageRow[], contact: ContactRecord, base: string) {
-  const attachments = await attachmentsOfMessages(sql, rows.map((row) => row.id));
+  const attachments = await attachmentsOfMessages(
+    sql,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) =>
     messageShape(
       row,
@@ -53,7 +65,12 @@ async function shapeClientMessages(sql: Sql, rows: readonly ClientMessageRow[], 
         publicAttachmentShape(attachment, {
           messageId: row.id,
           accountId: attachment.accountId,
-          dataUrl: clientAttachmentUrl(base, { inboxIdentifier: attachment.inboxIdentifier ?? '', sourceId: contact.sourceId, conversationId: attachment.conversationId, id: attachment.id }),
+          dataUrl: clientAttachmentUrl(base, {
+            inboxIdentifier: attachment.inboxIdentifier ?? '',
+            sourceId: contact.sourceId,
+            conversationId: attachment.conversationId,
+            id: attachment.id,
+          }),
         }),
       ),
     ),
@@ -77,30 +94,53 @@ export interface ClientServiceDeps {
  * routes load the inbox and the contact once per request (`inboxOf`, `contactOf`); every lookup
  * after is scoped to them.
  */
-export function createClientService({ sql, conversations, attachments, publisher, floodLimiter, now, publicUrl = '' }: ClientServiceDeps) {
+export function createClientService({
+  sql,
+  conversations,
+  attachments,
+  publisher,
+  floodLimiter,
+  now,
+  publicUrl = '',
+}: ClientServiceDeps) {
   // The Client API is a public, production surface: its contacts are live customers.
-  const ownerOf = (contact: ContactRecord): ConversationOwner => ({ inboxId: contact.inboxId, customerRef: contactCustomerRef(contact), environment: 'live' });
+  const ownerOf = (contact: ContactRecord): ConversationOwner => ({
+    inboxId: contact.inboxId,
+    customerRef: contactCustomerRef(contact),
+    environment: 'live',
+  });
   const customerOf = (contact: ContactRecord): Customer => ({ ...ownerOf(contact), verified: contact.hmacVerified });
   /** The contact sending from `address` (a limit key): an unproved contact's messages count against it too. */
   const senderOf = (contact: ContactRecord, address: string): Sender => ({ ...customerOf(contact), address });
 
   async function conversationRow(contact: ContactRecord, displayId: string): Promise<ClientConversationRow> {
     const id = Number(displayId);
-    const row = Number.isSafeInteger(id) && id > 0 ? await findClientConversation(sql, ownerOf(contact), id) : undefined;
+    const row =
+      Number.isSafeInteger(id) && id > 0 ? await findClientConversation(sql, ownerOf(contact), id) : undefined;
     if (!row) throw new ParleyError('not_found', `No conversation ${displayId} for this contact.`);
     return row;
   }
 
-  async function messagesOf(conversationId: number, contact: ContactRecord, options: { before?: number | undefined; limit: number }) {
+  async function messagesOf(
+    conversationId: number,
+    contact: ContactRecord,
+    options: { before?: number | undefined; limit: number },
+  ) {
     return shapeClientMessages(sql, await clientMessages(sql, conversationId, options), contact, publicUrl);
   }
 
   /** A conversation with its newest messages (Chatwoot sends them all); older ones come from `GET …/messages?before=`. */
   async function conversationView(inbox: ClientInbox, contact: ContactRecord, row: ClientConversationRow) {
-    return conversationShape(row, inbox, contact, await messagesOf(row.id, contact, { limit: CLIENT_API_PAGES.messagesInConversation }));
+    return conversationShape(
+      row,
+      inbox,
+      contact,
+      await messagesOf(row.id, contact, { limit: CLIENT_API_PAGES.messagesInConversation }),
+    );
   }
 
-  const messageView = async (id: number, contact: ContactRecord) => (await loadClientMessage(sql, id, contact, publicUrl))!;
+  const messageView = async (id: number, contact: ContactRecord) =>
+    (await loadClientMessage(sql, id, contact, publicUrl))!;
 
   async function survey(uuid: string) {
     const row = /^[0-9a-f-]{36}$/i.test(uuid) ? await findSurveyByUuid(sql, uuid) : undefined;
@@ -114,7 +154,11 @@ export function createClientService({ sql, conversations, attachments, publisher
      * Counts one request against a limit of the Client API (`limits.ts`) for `key` (an address, an
      * inbox, a contact) in the current minute; the routes turn a refusal into 429 with Retry-After.
      */
-    async count(limit: ClientApiLimit, key: string | number, perMinute: number): Promise<{ decision: RateDecision; at: Date }> {
+    async count(
+      limit: ClientApiLimit,
+      key: string | number,
+      perMinute: number,
+    ): Promise<{ decision: RateDecision; at: Date }> {
       const at = now();
       return { decision: await floodLimiter.consume(`client-api:${limit}:${key}`, perMinute, at), at };
     },
@@ -148,23 +192,48 @@ export function createClientService({ sql, conversations, attachments, publisher
         const known = await findContactBySource(sql, inbox.id, body.source_id);
         // A proved identity gets only its own proved contact, never one someone registered under a source_id they guessed.
         if (known && proved && !(known.hmacVerified && known.identifier === body.identifier)) {
-          throw new ParleyError('unauthorized', 'This source_id belongs to another contact: create the contact without a source_id, or with one of its own.');
+          throw new ParleyError(
+            'unauthorized',
+            'This source_id belongs to another contact: create the contact without a source_id, or with one of its own.',
+          );
         }
         if (known) return known;
       }
-      const fields = { name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes };
+      const fields = {
+        name: body.name,
+        email: body.email,
+        phoneNumber: body.phone_number,
+        customAttributes: body.custom_attributes,
+      };
       if (proved) {
         const own = await findProvedContact(sql, inbox.id, body.identifier!);
-        return own ?? insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: body.identifier }, now(), { hmacVerified: true });
+        return (
+          own ??
+          insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: body.identifier }, now(), {
+            hmacVerified: true,
+          })
+        );
       }
-      const claimed = body.identifier && !(await findProvedContact(sql, inbox.id, body.identifier)) ? body.identifier : undefined;
-      const person = await matchUnprovedContact(sql, inbox.id, { identifier: claimed, email: body.email, phoneNumber: body.phone_number });
-      return insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: claimed }, now(), { personId: person?.personId });
+      const claimed =
+        body.identifier && !(await findProvedContact(sql, inbox.id, body.identifier)) ? body.identifier : undefined;
+      const person = await matchUnprovedContact(sql, inbox.id, {
+        identifier: claimed,
+        email: body.email,
+        phoneNumber: body.phone_number,
+      });
+      return insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: claimed }, now(), {
+        personId: person?.personId,
+      });
     },
 
-    checkContact(inbox: ClientInbox, contact: ContactRecord, identity: { identifier?: string | undefined; identifier_hash?: string | undefined }): ContactRecord {
+    checkContact(
+      inbox: ClientInbox,
+      contact: ContactRecord,
+      identity: { identifier?: string | undefined; identifier_hash?: string | undefined },
+    ): ContactRecord {
       const proved = checkIdentity(inbox, identity.identifier, identity.identifier_hash);
-      if (proved && identity.identifier !== contact.identifier) throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
+      if (proved && identity.identifier !== contact.identifier)
+        throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
       return contact;
     },
 
@@ -174,30 +243,53 @@ export function createClientService({ sql, conversations, attachments, publisher
      */
     async updateContact(inbox: ClientInbox, contact: ContactRecord, body: ContactPayload) {
       // Each request is held to the limit; so is what the contact keeps once merged, or PATCHes would add up without end.
-      if (body.custom_attributes && Buffer.byteLength(JSON.stringify(deepMerge(contact.customAttributes, body.custom_attributes))) > CUSTOM_ATTRIBUTES_MAX_BYTES) {
-        throw new ParleyError('unprocessable', `A contact keeps at most ${CUSTOM_ATTRIBUTES_MAX_BYTES / 1024} KB of custom attributes (as JSON); these would make it more.`);
+      if (
+        body.custom_attributes &&
+        Buffer.byteLength(JSON.stringify(deepMerge(contact.customAttributes, body.custom_attributes))) >
+          CUSTOM_ATTRIBUTES_MAX_BYTES
+      ) {
+        throw new ParleyError(
+          'unprocessable',
+          `A contact keeps at most ${CUSTOM_ATTRIBUTES_MAX_BYTES / 1024} KB of custom attributes (as JSON); these would make it more.`,
+        );
       }
       const proved = checkIdentity(inbox, body.identifier, body.identifier_hash);
-      if (proved && contact.identifier && body.identifier !== contact.identifier) throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
-      const fields = { name: body.name, email: body.email, phoneNumber: body.phone_number, customAttributes: body.custom_attributes };
+      if (proved && contact.identifier && body.identifier !== contact.identifier)
+        throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
+      const fields = {
+        name: body.name,
+        email: body.email,
+        phoneNumber: body.phone_number,
+        customAttributes: body.custom_attributes,
+      };
       return updateContact(sql, contact, fields, proved ? { proved, identifier: body.identifier! } : { proved }, now());
     },
 
-    async createConversation(inbox: ClientInbox, contact: ContactRecord, customAttributes: Record<string, unknown> | undefined) {
+    async createConversation(
+      inbox: ClientInbox,
+      contact: ContactRecord,
+      customAttributes: Record<string, unknown> | undefined,
+    ) {
       // Locked to one conversation, the contact keeps its newest while it is open. A resolved one
       // takes no more messages (409), so reusing it would leave the contact stuck for good: a new one starts.
       if (inbox.lockToSingleConversation) {
         const [last] = await clientConversations(sql, ownerOf(contact), { limit: 1 });
         if (last && last.status !== 'resolved') return conversationView(inbox, contact, last);
       }
-      const opened = await conversations.open(customerOf(contact), { name: contact.name, email: contact.email ?? undefined });
+      const opened = await conversations.open(customerOf(contact), {
+        name: contact.name,
+        email: contact.email ?? undefined,
+      });
       if (customAttributes) await setCustomAttributes(sql, opened.id, customAttributes);
       return conversationView(inbox, contact, (await findClientConversationByUuid(sql, opened.id))!);
     },
 
     /** Page `page` (from 1) of the contact's conversations: the newest first, each page oldest first. */
     async listConversations(inbox: ClientInbox, contact: ContactRecord, page: number) {
-      const rows = await clientConversations(sql, ownerOf(contact), { limit: CLIENT_API_PAGES.conversations, offset: (page - 1) * CLIENT_API_PAGES.conversations });
+      const rows = await clientConversations(sql, ownerOf(contact), {
+        limit: CLIENT_API_PAGES.conversations,
+        offset: (page - 1) * CLIENT_API_PAGES.conversations,
+      });
       return Promise.all(rows.map((row) => conversationView(inbox, contact, row)));
     },
 
@@ -213,7 +305,11 @@ export function createClientService({ sql, conversations, attachments, publisher
     },
 
     async typing(contact: ContactRecord, displayId: string, status: 'on' | 'off') {
-      await conversations.setTyping(customerOf(contact), (await conversationRow(contact, displayId)).uuid, status === 'on');
+      await conversations.setTyping(
+        customerOf(contact),
+        (await conversationRow(contact, displayId)).uuid,
+        status === 'on',
+      );
     },
 
     /** The contact has seen everything up to now: earlier answers become read, and the people answering are told. */
@@ -223,10 +319,19 @@ export function createClientService({ sql, conversations, attachments, publisher
       await conversations.markRead(customerOf(contact), row.uuid, Number.MAX_SAFE_INTEGER);
     },
 
-    async createMessage(contact: ContactRecord, address: string, displayId: string, content: string, echoId: string | undefined) {
+    async createMessage(
+      contact: ContactRecord,
+      address: string,
+      displayId: string,
+      content: string,
+      echoId: string | undefined,
+    ) {
       const row = await conversationRow(contact, displayId);
       // Without an echo_id the BFF names the message itself; such ids are never echoed back.
-      const { message } = await conversations.send(senderOf(contact, address), row.uuid, { text: content, message_id: echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}` });
+      const { message } = await conversations.send(senderOf(contact, address), row.uuid, {
+        text: content,
+        message_id: echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}`,
+      });
       return messageView(message.id, contact);
     },
 
@@ -234,10 +339,22 @@ export function createClientService({ sql, conversations, attachments, publisher
     attachmentBodyLimit: attachments.bodyLimit,
 
     /** A message with files (Chatwoot's multipart `attachments[]`), with words or without; `echo_id` makes a retry harmless. */
-    async createMessageWithAttachments(contact: ContactRecord, address: string, displayId: string, content: string | undefined, echoId: string | undefined, files: readonly UploadedFile[]) {
+    async createMessageWithAttachments(
+      contact: ContactRecord,
+      address: string,
+      displayId: string,
+      content: string | undefined,
+      echoId: string | undefined,
+      files: readonly UploadedFile[],
+    ) {
       const row = await conversationRow(contact, displayId);
       const messageId = echoId ?? `${SERVER_MESSAGE_ID_PREFIX}${randomUUID()}`;
-      const { message } = await attachments.send(senderOf(contact, address), row.uuid, { text: content, messageId, uploader: 'client_api' }, files);
+      const { message } = await attachments.send(
+        senderOf(contact, address),
+        row.uuid,
+        { text: content, messageId, uploader: 'client_api' },
+        files,
+      );
       return messageView(message.id, contact);
     },
 
@@ -247,25 +364,40 @@ export function createClientService({ sql, conversations, attachments, publisher
     },
 
     async listMessages(contact: ContactRecord, displayId: string, before: number | undefined) {
-      return messagesOf((await conversationRow(contact, displayId)).id, contact, { before, limit: CLIENT_API_PAGES.messages });
+      return messagesOf((await conversationRow(contact, displayId)).id, contact, {
+        before,
+        limit: CLIENT_API_PAGES.messages,
+      });
     },
 
     /**
      * Answers an interactive message: choices or form values (arrays), or the CSAT rating. A choice
      * picked in an open conversation is also the customer's next message to the AI, as in the widget.
      */
-    async updateMessage(contact: ContactRecord, address: string, displayId: string, messageId: string, submitted: SubmittedValues) {
+    async updateMessage(
+      contact: ContactRecord,
+      address: string,
+      displayId: string,
+      messageId: string,
+      submitted: SubmittedValues,
+    ) {
       const row = await conversationRow(contact, displayId);
       const id = Number(messageId);
       const message = Number.isSafeInteger(id) ? await findAnswerableMessage(sql, row.id, id) : undefined;
       if (!message) throw new ParleyError('not_found', `No message ${messageId} in this conversation.`);
       if (!Array.isArray(submitted)) {
-        if (message.content_type !== 'input_csat') throw new ParleyError('unprocessable', 'A csat_survey_response answers only the survey message.');
+        if (message.content_type !== 'input_csat')
+          throw new ParleyError('unprocessable', 'A csat_survey_response answers only the survey message.');
         const { rating, feedback_message } = submitted.csat_survey_response;
-        await conversations.rate(await conversations.mine(customerOf(contact), row.uuid), rating, feedback_message ?? '');
+        await conversations.rate(
+          await conversations.mine(customerOf(contact), row.uuid),
+          rating,
+          feedback_message ?? '',
+        );
         return messageView(message.id, contact);
       }
-      if (message.author === 'customer') throw new ParleyError('unprocessable', "A contact's own message takes no submitted values.");
+      if (message.author === 'customer')
+        throw new ParleyError('unprocessable', "A contact's own message takes no submitted values.");
       const conversation = await conversations.mine(customerOf(contact), row.uuid);
       const answered: Change = { type: 'message.answered', messageId: message.id };
       await sql.transaction(async (tx) => {
@@ -277,7 +409,10 @@ export function createClientService({ sql, conversations, attachments, publisher
       const text = picked?.value || picked?.title;
       if (message.attributes?.choices?.length && text && row.status !== 'resolved') {
         // One message per answered offer: a repeated PATCH changes the stored values, not the conversation.
-        await conversations.send(senderOf(contact, address), row.uuid, { text, message_id: `${SERVER_MESSAGE_ID_PREFIX}choice.${message.id}` });
+        await conversations.send(senderOf(contact, address), row.uuid, {
+          text,
+          message_id: `${SERVER_MESSAGE_ID_PREFIX}choice.${message.id}`,
+        });
       }
       return messageView(message.id, contact);
     },

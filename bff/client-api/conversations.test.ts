@@ -2,21 +2,55 @@ import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { NOTICES } from '../engine-link/engine-events.ts';
-import { request, expectMessage, expectConversation, expectDeskError, useClientApi, type Conversation, type Message } from '../../test/client-api-fixture.ts';
+import {
+  request,
+  expectMessage,
+  expectConversation,
+  expectDeskError,
+  useClientApi,
+  type Conversation,
+  type Message,
+} from '../../test/client-api-fixture.ts';
 
 /** The helpdesk Client API over HTTP (conversations and messages); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $name', (driver) => {
   const api = useClientApi(driver);
-  const { contactUrl, conversationUrl, newInbox, createContact, openConversation, send, listMessages, getConversation, resolve, ask, engineId, engine, storedMessages, conversationRow, surveyOf } = api;
+  const {
+    contactUrl,
+    conversationUrl,
+    newInbox,
+    createContact,
+    openConversation,
+    send,
+    listMessages,
+    getConversation,
+    resolve,
+    ask,
+    engineId,
+    engine,
+    storedMessages,
+    conversationRow,
+    surveyOf,
+  } = api;
 
   describe('conversations', () => {
     it("POST opens an open conversation, keeps its custom_attributes, and answers with Chatwoot's public conversation", async () => {
       const contact = await createContact({ name: 'Opener', email: 'opener@example.com' });
-      const response = await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`, { body: { custom_attributes: { order: 'A-1001', priority: 2 } } });
+      const response = await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`, {
+        body: { custom_attributes: { order: 'A-1001', priority: 2 } },
+      });
       expect(response.status).toBe(200);
       expectConversation(response.body);
-      expect(response.body).toMatchObject({ status: 'open', contact_last_seen_at: 0, messages: [], contact: { id: contact.id, name: 'Opener', email: 'opener@example.com' } });
-      const [inbox] = await api.stack.bffSql.query<{ display_id: number }>('SELECT display_id::int AS display_id FROM inboxes WHERE id = $1', [api.demoInboxId]);
+      expect(response.body).toMatchObject({
+        status: 'open',
+        contact_last_seen_at: 0,
+        messages: [],
+        contact: { id: contact.id, name: 'Opener', email: 'opener@example.com' },
+      });
+      const [inbox] = await api.stack.bffSql.query<{ display_id: number }>(
+        'SELECT display_id::int AS display_id FROM inboxes WHERE id = $1',
+        [api.demoInboxId],
+      );
       expect(response.body.inbox_id).toBe(inbox!.display_id);
       expect((await conversationRow(response.body.id)).custom_attributes).toEqual({ order: 'A-1001', priority: 2 });
     });
@@ -24,7 +58,9 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
     it('GET lists only this contact’s conversations in this inbox, oldest first, each a public conversation', async () => {
       const contact = await createContact();
       const other = await createContact();
-      expect((await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`)).body).toEqual([]);
+      expect((await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`)).body).toEqual(
+        [],
+      );
       const first = await openConversation(contact.source_id);
       const second = await openConversation(contact.source_id);
       await openConversation(other.source_id);
@@ -45,7 +81,11 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       expect(shown).toMatchObject({ id: conversation.id, uuid: conversation.uuid });
       expect(shown.messages[0]).toMatchObject({ id: sent.body.id, content: 'Where is my parcel?', message_type: 0 });
       for (const id of ['999999999', 'abc', '0', '-1', '12345678901234567890']) {
-        expectDeskError(await request(conversationUrl(api.stack.inboxIdentifier, contact.source_id, id)), 404, 'not_found');
+        expectDeskError(
+          await request(conversationUrl(api.stack.inboxIdentifier, contact.source_id, id)),
+          404,
+          'not_found',
+        );
       }
     });
 
@@ -53,7 +93,9 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const inbox = await newInbox({ name: 'Single thread' }, { lockToSingleConversation: true });
       const contact = await createContact({}, inbox.identifier);
       const first = await openConversation(contact.source_id, inbox.identifier);
-      const again = await openConversation(contact.source_id, inbox.identifier, { custom_attributes: { second: true } });
+      const again = await openConversation(contact.source_id, inbox.identifier, {
+        custom_attributes: { second: true },
+      });
       expect(again.id).toBe(first.id);
       expect(again.uuid).toBe(first.uuid);
       const listed = await request(`${contactUrl(inbox.identifier, contact.source_id)}/conversations`);
@@ -83,14 +125,20 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       expect(response.body.status).toBe('resolved');
       const surveys = (response.body.messages as Message[]).filter((message) => message.content_type === 'input_csat');
       expect(surveys).toHaveLength(1);
-      expect(surveys[0]).toMatchObject({ message_type: 3, content_type: 'input_csat', conversation_id: conversation.id });
+      expect(surveys[0]).toMatchObject({
+        message_type: 3,
+        content_type: 'input_csat',
+        conversation_id: conversation.id,
+      });
       expectMessage(surveys[0]);
 
       const again = await resolve(api.stack.inboxIdentifier, contact.source_id, conversation.id);
       expect(again.status).toBe(200);
       expect(again.body.status).toBe('resolved');
       expect(again.body.messages).toEqual(response.body.messages);
-      expect((await storedMessages(conversation.id)).filter((row) => row.content_type === 'input_csat')).toHaveLength(1);
+      expect((await storedMessages(conversation.id)).filter((row) => row.content_type === 'input_csat')).toHaveLength(
+        1,
+      );
     });
 
     it('POST toggle_status on an inbox with CSAT off resolves without a survey message', async () => {
@@ -119,7 +167,14 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       expectDeskError(await request(url, { method: 'POST' }), 400, 'invalid_request');
       expectDeskError(await request(`${url}?typing_status=maybe`, { method: 'POST' }), 400, 'invalid_request');
       expectDeskError(await request(url, { body: { typing_status: true } }), 400, 'invalid_request');
-      expectDeskError(await request(`${conversationUrl(api.stack.inboxIdentifier, contact.source_id, 999999999)}/toggle_typing?typing_status=on`, { method: 'POST' }), 404, 'not_found');
+      expectDeskError(
+        await request(
+          `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, 999999999)}/toggle_typing?typing_status=on`,
+          { method: 'POST' },
+        ),
+        404,
+        'not_found',
+      );
     });
 
     it('POST update_last_seen answers 200 with an empty body, sets contact_last_seen_at and marks the earlier answers read', async () => {
@@ -130,7 +185,10 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       expect((await conversationRow(conversation.id)).customer_last_read_id).toBeLessThan(answer.id);
 
       const startedAt = Math.floor(Date.now() / 1000);
-      const response = await request(`${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/update_last_seen`, { method: 'POST' });
+      const response = await request(
+        `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/update_last_seen`,
+        { method: 'POST' },
+      );
       expect(response.status).toBe(200);
       expect(response.body).toBe('');
       expect((await conversationRow(conversation.id)).customer_last_read_id).toBeGreaterThanOrEqual(answer.id);
@@ -145,10 +203,22 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const contact = await createContact({ name: 'Sender', email: 'sender@example.com' });
       const conversation = await openConversation(contact.source_id);
       const startedAt = Math.floor(Date.now() / 1000);
-      const response = await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'Is my order on its way?', 'echo-http-1');
+      const response = await send(
+        api.stack.inboxIdentifier,
+        contact.source_id,
+        conversation.id,
+        'Is my order on its way?',
+        'echo-http-1',
+      );
       expect(response.status).toBe(200);
       expectMessage(response.body);
-      expect(response.body).toMatchObject({ content: 'Is my order on its way?', message_type: 0, content_type: 'text', content_attributes: {}, conversation_id: conversation.id });
+      expect(response.body).toMatchObject({
+        content: 'Is my order on its way?',
+        message_type: 0,
+        content_type: 'text',
+        content_attributes: {},
+        conversation_id: conversation.id,
+      });
       expect(response.body.sender).toMatchObject({ id: contact.id, name: 'Sender', type: 'contact' });
       expect(response.body).not.toHaveProperty('echo_id');
       expect(response.body.created_at).toBeGreaterThanOrEqual(startedAt - 1);
@@ -163,9 +233,18 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const list = await ask(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'How do I return an item?');
       list.forEach((message, index) => expectMessage(message, `messages[${index}]`));
       const [question, answer] = list;
-      expect(question).toMatchObject({ message_type: 0, content: 'How do I return an item?', sender: { type: 'contact' } });
+      expect(question).toMatchObject({
+        message_type: 0,
+        content: 'How do I return an item?',
+        sender: { type: 'contact' },
+      });
       // The answer asks "Did that help?" with yes and no: a choice message (input_select), as Chatwoot's bots send them.
-      expect(answer).toMatchObject({ message_type: 1, content_type: 'input_select', conversation_id: conversation.id, sender: { type: 'agent_bot' } });
+      expect(answer).toMatchObject({
+        message_type: 1,
+        content_type: 'input_select',
+        conversation_id: conversation.id,
+        sender: { type: 'agent_bot' },
+      });
       expect(answer!.content).toContain('within 30 days');
       expect(answer!.content_attributes['items']).toEqual([
         { title: 'Yes', value: 'Yes, that helped.' },
@@ -177,7 +256,16 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
       for (let index = 1; index <= 11; index++) {
-        expect((await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, `Question number ${index}: do you ship abroad?`)).status).toBe(200);
+        expect(
+          (
+            await send(
+              api.stack.inboxIdentifier,
+              contact.source_id,
+              conversation.id,
+              `Question number ${index}: do you ship abroad?`,
+            )
+          ).status,
+        ).toBe(200);
       }
       await api.stack.bff.relay.settled();
       const all = await until(
@@ -194,17 +282,34 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const older = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id, latest[0]!.id);
       expect(older.map((message) => message.id)).toEqual(ids.slice(0, -20).slice(-20));
       expect(await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id, ids[0])).toEqual([]);
-      expectDeskError(await request(`${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/messages?before=abc`), 400, 'invalid_request');
+      expectDeskError(
+        await request(
+          `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/messages?before=abc`,
+        ),
+        400,
+        'invalid_request',
+      );
     });
 
     it("keeps a handover notice out of the messages (an activity message), and shows a person's answer as outgoing from a user", async () => {
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
       await ask(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'Where is my parcel?');
-      expect((await engine(await engineId(conversation.uuid), 'handover', { reason: 'customer asked' })).status).toBe(200);
+      expect((await engine(await engineId(conversation.uuid), 'handover', { reason: 'customer asked' })).status).toBe(
+        200,
+      );
       await api.stack.bff.feed.catchUp();
-      expect((await storedMessages(conversation.id)).some((row) => row.author === 'system' && row.text === NOTICES.handover)).toBe(true);
-      expect((await engine(await engineId(conversation.uuid), 'human-messages', { text: 'Hi, Dana here. Let me check.', author_name: 'Dana' })).status).toBe(200);
+      expect(
+        (await storedMessages(conversation.id)).some((row) => row.author === 'system' && row.text === NOTICES.handover),
+      ).toBe(true);
+      expect(
+        (
+          await engine(await engineId(conversation.uuid), 'human-messages', {
+            text: 'Hi, Dana here. Let me check.',
+            author_name: 'Dana',
+          })
+        ).status,
+      ).toBe(200);
       await api.stack.bff.feed.catchUp();
 
       const listed = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id);
@@ -212,7 +317,11 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       for (const messages of [listed, shown.messages]) {
         expect(messages.map((message) => message.content)).not.toContain(NOTICES.handover);
         expect(messages.every((message) => message.message_type !== 2)).toBe(true);
-        expect(messages.at(-1)).toMatchObject({ content: 'Hi, Dana here. Let me check.', message_type: 1, sender: { type: 'user', name: 'Dana' } });
+        expect(messages.at(-1)).toMatchObject({
+          content: 'Hi, Dana here. Let me check.',
+          message_type: 1,
+          sender: { type: 'user', name: 'Dana' },
+        });
       }
     });
 
@@ -233,7 +342,13 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
       const url = `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/messages`;
-      for (const body of [{}, { content: '' }, { content: '   ' }, { content: 'hi', private: true }, { content: 'hi', echo_id: 'has spaces in it' }]) {
+      for (const body of [
+        {},
+        { content: '' },
+        { content: '   ' },
+        { content: 'hi', private: true },
+        { content: 'hi', echo_id: 'has spaces in it' },
+      ]) {
         expectDeskError(await request(url, { body }), 400, 'invalid_request');
       }
       expect(await storedMessages(conversation.id)).toEqual([]);
@@ -244,7 +359,11 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       const conversation = await openConversation(contact.source_id);
       expect((await resolve(api.stack.inboxIdentifier, contact.source_id, conversation.id)).status).toBe(200);
       const before = await storedMessages(conversation.id);
-      expectDeskError(await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'One more thing'), 409, 'invalid_state');
+      expectDeskError(
+        await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'One more thing'),
+        409,
+        'invalid_state',
+      );
       expect(await storedMessages(conversation.id)).toEqual(before);
     });
   });

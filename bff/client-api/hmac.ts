@@ -11,10 +11,17 @@ export function identifierHash(hmacToken: string, identifier: string): string {
  * requires identity validation. A failure is a 401 (Chatwoot answers 500 here). Gives whether the
  * identity was proved.
  */
-export function checkIdentity(inbox: { hmacToken: string | null; hmacMandatory: boolean }, identifier: string | undefined, hash: string | undefined): boolean {
+export function checkIdentity(
+  inbox: { hmacToken: string | null; hmacMandatory: boolean },
+  identifier: string | undefined,
+  hash: string | undefined,
+): boolean {
   if (!hash && !inbox.hmacMandatory) return false;
   if (!identifier || !hash || !inbox.hmacToken) {
-    throw new ParleyError('unauthorized', 'This inbox requires identity validation: send identifier and its identifier_hash.');
+    throw new ParleyError(
+      'unauthorized',
+      'This inbox requires identity validation: send identifier and its identifier_hash.',
+    );
   }
   const expected = Buffer.from(identifierHash(inbox.hmacToken, identifier), 'utf8');
   const given = Buffer.from(hash.toLowerCase(), 'utf8');

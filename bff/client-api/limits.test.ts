@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { CLIENT_API_LIMITS } from './limits.ts';
-import { expectDeskError, newClientAddress, requestFrom, useClientApi, type Contact } from '../../test/client-api-fixture.ts';
+import {
+  expectDeskError,
+  newClientAddress,
+  requestFrom,
+  useClientApi,
+  type Contact,
+} from '../../test/client-api-fixture.ts';
 
 /**
  * Issue 12, finding 2: the Client API takes no credential, so whoever knows an inbox identifier
@@ -30,10 +36,17 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     expect(response.headers.get('retry-after')).toBe('59');
   }
   /** Sends `count` requests from `address`, twenty at a time, and gives their statuses. */
-  async function flood(address: string, count: number, url: string, options: Parameters<typeof requestFrom>[2] = {}): Promise<number[]> {
+  async function flood(
+    address: string,
+    count: number,
+    url: string,
+    options: Parameters<typeof requestFrom>[2] = {},
+  ): Promise<number[]> {
     const statuses: number[] = [];
     for (let sent = 0; sent < count; sent += 20) {
-      const batch = await Promise.all(Array.from({ length: Math.min(20, count - sent) }, () => requestFrom(address, url, options)));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(20, count - sent) }, () => requestFrom(address, url, options)),
+      );
       statuses.push(...batch.map((response) => response.status));
     }
     return statuses;
@@ -57,9 +70,13 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     // Every route of the Client API counts, also those of no inbox and those that would be 404.
     expectLimited(await requestFrom(flooder, `${base(inbox.identifier)}/contacts`, { body: { name: 'One more' } }));
     expectLimited(await requestFrom(flooder, base('NoSuchInboxIdentifier0000000')));
-    expectLimited(await requestFrom(flooder, `${api.stack.url}/public/api/v1/csat_survey/00000000-0000-0000-0000-000000000000`));
+    expectLimited(
+      await requestFrom(flooder, `${api.stack.url}/public/api/v1/csat_survey/00000000-0000-0000-0000-000000000000`),
+    );
     // The survey page (HTML) counts against the same limit.
-    expect((await requestFrom(flooder, `${api.stack.url}/survey/responses/00000000-0000-0000-0000-000000000000`)).status).toBe(429);
+    expect(
+      (await requestFrom(flooder, `${api.stack.url}/survey/responses/00000000-0000-0000-0000-000000000000`)).status,
+    ).toBe(429);
 
     const other = await requestFrom(newClientAddress(), base(inbox.identifier));
     expect(other.status).toBe(200);
@@ -82,7 +99,13 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     expect(refused.body.description).toMatch(/inbox/);
     expect((await requestFrom(newcomer, base(quiet.identifier))).status).toBe(200);
     const contact = await contactFrom(newClientAddress(), quiet.identifier);
-    expect((await requestFrom(newClientAddress(), `${contactUrl(quiet.identifier, contact.source_id)}/conversations`, { body: {} })).status).toBe(200);
+    expect(
+      (
+        await requestFrom(newClientAddress(), `${contactUrl(quiet.identifier, contact.source_id)}/conversations`, {
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
 
     nextMinute();
     expect((await requestFrom(newcomer, base(flooded.identifier))).status).toBe(200);
@@ -97,7 +120,11 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
 
     expectLimited(await requestFrom(farmer, `${base(inbox.identifier)}/contacts`, { body: { name: 'Twenty-first' } }));
     // Failed identity checks count too: a create is refused before its identifier_hash is looked at.
-    expectLimited(await requestFrom(farmer, `${base(inbox.identifier)}/contacts`, { body: { identifier: 'someone', identifier_hash: 'f'.repeat(64) } }));
+    expectLimited(
+      await requestFrom(farmer, `${base(inbox.identifier)}/contacts`, {
+        body: { identifier: 'someone', identifier_hash: 'f'.repeat(64) },
+      }),
+    );
     expect(await contactCount(inbox.id)).toBe(20);
     expect((await requestFrom(farmer, base(inbox.identifier))).status).toBe(200);
     await contactFrom(newClientAddress(), inbox.identifier, { name: 'Someone else' });
@@ -112,14 +139,19 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     const inbox = await newInbox({ name: 'Chatty' });
     const address = newClientAddress();
     const contact = await contactFrom(address, inbox.identifier);
-    const open = async (source: string) => (await requestFrom(address, `${contactUrl(inbox.identifier, source)}/conversations`, { body: {} })).body.id as number;
+    const open = async (source: string) =>
+      (await requestFrom(address, `${contactUrl(inbox.identifier, source)}/conversations`, { body: {} })).body
+        .id as number;
     const [first, second] = [await open(contact.source_id), await open(contact.source_id)];
-    const send = (source: string, id: number, content: string) => requestFrom(address, `${conversationUrl(inbox.identifier, source, id)}/messages`, { body: { content } });
+    const send = (source: string, id: number, content: string) =>
+      requestFrom(address, `${conversationUrl(inbox.identifier, source, id)}/messages`, { body: { content } });
     for (let index = 0; index < 30; index++) {
       expect((await send(contact.source_id, index % 2 ? first : second, `message ${index}`)).status).toBe(200);
     }
     const customerMessages = async () =>
-      [...(await storedMessages(first)), ...(await storedMessages(second))].filter((row) => row.author === 'customer').map((row) => row.text);
+      [...(await storedMessages(first)), ...(await storedMessages(second))]
+        .filter((row) => row.author === 'customer')
+        .map((row) => row.text);
 
     for (const id of [first, second]) {
       expectLimited(await send(contact.source_id, id, 'one too many'));
@@ -140,7 +172,8 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     const inbox = await newInbox({ name: 'Many threads' });
     const address = newClientAddress();
     const contact = await contactFrom(address, inbox.identifier);
-    const open = (source: string) => requestFrom(address, `${contactUrl(inbox.identifier, source)}/conversations`, { body: {} });
+    const open = (source: string) =>
+      requestFrom(address, `${contactUrl(inbox.identifier, source)}/conversations`, { body: {} });
     for (let index = 0; index < 10; index++) expect((await open(contact.source_id)).status).toBe(200);
     expectLimited(await open(contact.source_id));
     const listed = await requestFrom(address, `${contactUrl(inbox.identifier, contact.source_id)}/conversations`);
@@ -155,42 +188,77 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     const inbox = await newInbox({ name: 'Big attributes' });
     const address = newClientAddress();
     const tooBig = { notes: 'x'.repeat(16 * 1024) };
-    const refusedCreate = await requestFrom(address, `${base(inbox.identifier)}/contacts`, { body: { name: 'Heavy', custom_attributes: tooBig } });
+    const refusedCreate = await requestFrom(address, `${base(inbox.identifier)}/contacts`, {
+      body: { name: 'Heavy', custom_attributes: tooBig },
+    });
     expect(refusedCreate.status).toBeGreaterThanOrEqual(400);
     expect(refusedCreate.status).toBeLessThan(500);
     expect(JSON.stringify(refusedCreate.body)).toMatch(/16 KB/);
     expect(await contactCount(inbox.id)).toBe(0);
 
-    const contact = await contactFrom(address, inbox.identifier, { custom_attributes: { first: 'a'.repeat(9 * 1024) } });
-    const refusedPatch = await requestFrom(address, contactUrl(inbox.identifier, contact.source_id), { method: 'PATCH', body: { custom_attributes: { second: 'b'.repeat(9 * 1024) } } });
+    const contact = await contactFrom(address, inbox.identifier, {
+      custom_attributes: { first: 'a'.repeat(9 * 1024) },
+    });
+    const refusedPatch = await requestFrom(address, contactUrl(inbox.identifier, contact.source_id), {
+      method: 'PATCH',
+      body: { custom_attributes: { second: 'b'.repeat(9 * 1024) } },
+    });
     expectDeskError(refusedPatch, 422, 'unprocessable');
-    const kept = await api.stack.bffSql.query<{ custom_attributes: Record<string, unknown> }>('SELECT custom_attributes FROM contacts WHERE source_id = $1', [contact.source_id]);
+    const kept = await api.stack.bffSql.query<{ custom_attributes: Record<string, unknown> }>(
+      'SELECT custom_attributes FROM contacts WHERE source_id = $1',
+      [contact.source_id],
+    );
     expect(Object.keys(kept[0]!.custom_attributes)).toEqual(['first']);
     // Replacing the one key stays within the limit.
-    expect((await requestFrom(address, contactUrl(inbox.identifier, contact.source_id), { method: 'PATCH', body: { custom_attributes: { first: 'c' } } })).status).toBe(200);
+    expect(
+      (
+        await requestFrom(address, contactUrl(inbox.identifier, contact.source_id), {
+          method: 'PATCH',
+          body: { custom_attributes: { first: 'c' } },
+        })
+      ).status,
+    ).toBe(200);
 
-    const refusedConversation = await requestFrom(address, `${contactUrl(inbox.identifier, contact.source_id)}/conversations`, { body: { custom_attributes: tooBig } });
+    const refusedConversation = await requestFrom(
+      address,
+      `${contactUrl(inbox.identifier, contact.source_id)}/conversations`,
+      { body: { custom_attributes: tooBig } },
+    );
     expect(refusedConversation.status).toBeGreaterThanOrEqual(400);
     expect(refusedConversation.status).toBeLessThan(500);
   });
 
   it('says so in the OpenAPI document: every Client API route may answer 429, the conversations take page and the messages before', async () => {
-    type Operation = { parameters?: { name: string; in: string; required: boolean }[]; responses: Record<string, unknown> };
-    const document = (await requestFrom(newClientAddress(), `${api.stack.url}/openapi.json`)).body as { paths: Record<string, Record<string, Operation>> };
+    type Operation = {
+      parameters?: { name: string; in: string; required: boolean }[];
+      responses: Record<string, unknown>;
+    };
+    const document = (await requestFrom(newClientAddress(), `${api.stack.url}/openapi.json`)).body as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const clientApi = Object.entries(document.paths).filter(([path]) => path.startsWith('/public/api/v1/'));
     expect(clientApi.length).toBeGreaterThanOrEqual(10);
     for (const [path, operations] of clientApi) {
-      for (const [method, operation] of Object.entries(operations)) expect(Object.keys(operation.responses), `${method} ${path}`).toContain('429');
+      for (const [method, operation] of Object.entries(operations))
+        expect(Object.keys(operation.responses), `${method} ${path}`).toContain('429');
     }
     const conversations = '/public/api/v1/inboxes/{inbox_identifier}/contacts/{contact_identifier}/conversations';
-    expect(document.paths[conversations]!['get']!.parameters).toContainEqual(expect.objectContaining({ name: 'page', in: 'query', required: false }));
-    expect(document.paths[`${conversations}/{conversation_id}/messages`]!['get']!.parameters).toContainEqual(expect.objectContaining({ name: 'before', in: 'query', required: false }));
+    expect(document.paths[conversations]!['get']!.parameters).toContainEqual(
+      expect.objectContaining({ name: 'page', in: 'query', required: false }),
+    );
+    expect(document.paths[`${conversations}/{conversation_id}/messages`]!['get']!.parameters).toContainEqual(
+      expect.objectContaining({ name: 'before', in: 'query', required: false }),
+    );
   });
 
   it('refuses a message body over the 640 KB cap with 413 payload_too_large before reading it, storing nothing', async () => {
     const address = newClientAddress();
     const contact = await contactFrom(address, api.stack.inboxIdentifier);
-    const conversation = (await requestFrom(address, `${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`, { body: {} })).body.id as number;
+    const conversation = (
+      await requestFrom(address, `${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`, {
+        body: {},
+      })
+    ).body.id as number;
     const url = `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation)}/messages`;
     const refused = await requestFrom(address, url, { rawBody: JSON.stringify({ content: 'a'.repeat(640 * 1024) }) });
     expectDeskError(refused, 413, 'payload_too_large');

@@ -28,7 +28,8 @@ export type ClientApiLimits = Record<ClientApiLimit, number>;
 export function clientApiLimits(overrides: Partial<ClientApiLimits> = {}): ClientApiLimits {
   const limits = { ...CLIENT_API_LIMITS, ...overrides };
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) throw new TypeError(`The Client API limit ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new TypeError(`The Client API limit ${name} must be a positive integer, got ${value}`);
   }
   return limits;
 }
@@ -48,7 +49,11 @@ export const CLIENT_API_PAGES = {
  * these routes) with `Retry-After`, the seconds to the end of the minute, and that limit's
  * `X-RateLimit-*` (SPEC "Errors" rule 2: the caller waits that long and sends again).
  */
-export function refuseOverLimit(ctx: Pick<Context, 'set'>, { decision, at }: { decision: RateDecision; at: Date }, message: string): void {
+export function refuseOverLimit(
+  ctx: Pick<Context, 'set'>,
+  { decision, at }: { decision: RateDecision; at: Date },
+  message: string,
+): void {
   if (decision.allowed) return;
   const retryAfter = Math.max(1, decision.resetS - Math.floor(at.getTime() / 1000));
   ctx.set('X-RateLimit-Limit', String(decision.limit));

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { CLIENT_API_PAGES } from './limits.ts';
-import { expectConversation, expectDeskError, request, useClientApi, type Conversation, type Message } from '../../test/client-api-fixture.ts';
+import {
+  expectConversation,
+  expectDeskError,
+  request,
+  useClientApi,
+  type Conversation,
+  type Message,
+} from '../../test/client-api-fixture.ts';
 
 /**
  * Issue 12, finding 2: every list of the Client API is paged. A contact's conversations come 25 a
@@ -27,7 +34,9 @@ describe.each(DRIVERS)('helpdesk Client API: paged lists, on $name', (driver) =>
       opened.push((await openConversation(contact.source_id)).id);
     }
     const page = async (query: string) => {
-      const response = await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations${query}`);
+      const response = await request(
+        `${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations${query}`,
+      );
       expect(response.status, JSON.stringify(response.body)).toBe(200);
       (response.body as unknown[]).forEach((item, index) => expectConversation(item, `conversations[${index}]`));
       return (response.body as Conversation[]).map((item) => item.id);
@@ -38,7 +47,11 @@ describe.each(DRIVERS)('helpdesk Client API: paged lists, on $name', (driver) =>
     expect(await page('?page=2')).toEqual(opened.slice(0, 5));
     expect(await page('?page=3')).toEqual([]);
     for (const query of ['?page=0', '?page=-1', '?page=two', '?page=1.5']) {
-      expectDeskError(await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations${query}`), 400, 'invalid_request');
+      expectDeskError(
+        await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations${query}`),
+        400,
+        'invalid_request',
+      );
     }
   });
 
@@ -51,7 +64,16 @@ describe.each(DRIVERS)('helpdesk Client API: paged lists, on $name', (driver) =>
     // 101 questions, 30 a minute (the contact's limit), each answered by the AI.
     for (let index = 0; index < 101; index++) {
       if (index > 0 && index % 30 === 0) api.clock.frozenAt += 60_000;
-      expect((await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, `Question ${index}: do you ship abroad?`)).status).toBe(200);
+      expect(
+        (
+          await send(
+            api.stack.inboxIdentifier,
+            contact.source_id,
+            conversation.id,
+            `Question ${index}: do you ship abroad?`,
+          )
+        ).status,
+      ).toBe(200);
     }
     await api.stack.bff.relay.settled();
     // Reading starts a minute of its own (the per-address limit counts the reads too).
@@ -60,7 +82,10 @@ describe.each(DRIVERS)('helpdesk Client API: paged lists, on $name', (driver) =>
     /** Every message the contact may see, oldest first, read back page by page. */
     async function everyMessage(): Promise<Message[]> {
       const all: Message[] = [];
-      for (let page = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id); page.length > 0; ) {
+      for (
+        let page = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id);
+        page.length > 0;
+      ) {
         expect(page.length).toBeLessThanOrEqual(20);
         all.unshift(...page);
         page = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id, page[0]!.id);
@@ -68,19 +93,25 @@ describe.each(DRIVERS)('helpdesk Client API: paged lists, on $name', (driver) =>
       return all;
     }
     let previous = -1;
-    const all = await until(everyMessage, (list) => {
-      const stable = list.length === previous && list.length >= 101;
-      previous = list.length;
-      return stable;
-    }, 'the 101 questions and their answers');
+    const all = await until(
+      everyMessage,
+      (list) => {
+        const stable = list.length === previous && list.length >= 101;
+        previous = list.length;
+        return stable;
+      },
+      'the 101 questions and their answers',
+    );
     const ids = all.map((message) => message.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);
 
     const newest = ids.slice(-100);
-    const shown = (await request(conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id))).body as Conversation;
+    const shown = (await request(conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)))
+      .body as Conversation;
     expect(shown.messages.map((message) => message.id)).toEqual(newest);
-    const listed = (await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`)).body as Conversation[];
+    const listed = (await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations`))
+      .body as Conversation[];
     expect(listed.find((item) => item.id === conversation.id)!.messages.map((message) => message.id)).toEqual(newest);
     // The client reads on from the first message it was shown.
     const older = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id, newest[0]);

@@ -23,22 +23,40 @@ const contactIdOf = (customerRef: string): number | undefined => {
  * `conversation.status_changed`, `conversation.typing_on` / `conversation.typing_off`. Only
  * conversations of Client API contacts (`ctc_…`) are sent, to the contact's room.
  */
-export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl = '' }: { sql: Sql; publisher: Publisher; logger: Logger; publicUrl?: string | undefined }): void {
+export function addClientSocket(
+  io: Server,
+  {
+    sql,
+    publisher,
+    logger,
+    publicUrl = '',
+  }: { sql: Sql; publisher: Publisher; logger: Logger; publicUrl?: string | undefined },
+): void {
   const namespace = io.of(CLIENT_NAMESPACE);
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
-    if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token)) return next(new Error('unauthorized: send the contact pubsub_token as auth.pubsub_token'));
+    if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token))
+      return next(new Error('unauthorized: send the contact pubsub_token as auth.pubsub_token'));
     (async () => {
       const contact = await findContactByPubsubToken(sql, token);
       if (!contact) return next(new Error('unauthorized: the pubsub_token is not valid'));
       // A suspended account's contacts are refused, as its Client API is.
-      if (await inboxSuspended(sql, contact.inboxId)) return next(Object.assign(new Error('account_suspended: this account is suspended'), { data: { code: 'account_suspended' } }));
+      if (await inboxSuspended(sql, contact.inboxId))
+        return next(
+          Object.assign(new Error('account_suspended: this account is suspended'), {
+            data: { code: 'account_suspended' },
+          }),
+        );
       socket.data.contactId = contact.id;
       socket.data.inboxId = contact.inboxId;
       next();
     })().catch(() => next(new Error('unauthorized: the pubsub_token could not be checked')));
   });
-  namespace.on('connection', (socket) => void socket.join([contactRoom(socket.data.contactId as number), clientInboxRoom(socket.data.inboxId as string)]));
+  namespace.on(
+    'connection',
+    (socket) =>
+      void socket.join([contactRoom(socket.data.contactId as number), clientInboxRoom(socket.data.inboxId as string)]),
+  );
 
   /** One batch, shaped for the contact, in order. */
   async function pushes({ conversation, changes }: ChangeBatch, contact: ContactRecord): Promise<[string, unknown][]> {
@@ -52,7 +70,10 @@ export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl 
           const shaped = await message(created.id);
           // Activity messages (notices) are not for the contact, as in Chatwoot.
           if (!shaped || shaped.message_type === 2) break;
-          const echoed = created.author === 'customer' && created.message_id && !created.message_id.startsWith(SERVER_MESSAGE_ID_PREFIX);
+          const echoed =
+            created.author === 'customer' &&
+            created.message_id &&
+            !created.message_id.startsWith(SERVER_MESSAGE_ID_PREFIX);
           events.push(['message.created', { ...shaped, ...(echoed ? { echo_id: created.message_id } : {}) }]);
           break;
         }
@@ -69,14 +90,24 @@ export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl 
         case 'typing':
           events.push([
             change.typing ? 'conversation.typing_on' : 'conversation.typing_off',
-            { conversation: { id: conversation.id }, user: { type: change.who === 'ai' ? 'agent_bot' : 'user' }, is_private: false },
+            {
+              conversation: { id: conversation.id },
+              user: { type: change.who === 'ai' ? 'agent_bot' : 'user' },
+              is_private: false,
+            },
           ]);
           break;
         case 'closed':
-          events.push(['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'resolved' }]);
+          events.push([
+            'conversation.status_changed',
+            { id: conversation.id, uuid: conversation.uuid, status: 'resolved' },
+          ]);
           break;
         case 'reopened':
-          events.push(['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'open' }]);
+          events.push([
+            'conversation.status_changed',
+            { id: conversation.id, uuid: conversation.uuid, status: 'open' },
+          ]);
           break;
         default:
           // The contact's own typing and reads are for the people answering; handovers show as messages;
@@ -96,7 +127,8 @@ export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl 
     const send = async () => {
       const contact = await findContactById(sql, contactId);
       if (!contact) return;
-      for (const [name, payload] of await pushes(batch, contact)) namespace.to(contactRoom(contactId)).emit(name, payload);
+      for (const [name, payload] of await pushes(batch, contact))
+        namespace.to(contactRoom(contactId)).emit(name, payload);
     };
     const queued = (queues.get(contactId) ?? Promise.resolve())
       .then(send)

@@ -63,9 +63,14 @@ export interface ClientApiRouteOptions {
  * with Retry-After. The address count runs first, before anything is looked up, on every route
  * under /public/api/v1 (not the survey page's HTML, which `routes` also carries).
  */
-export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientService, { trustProxyHops = 0, limits: overrides }: ClientApiRouteOptions = {}): void {
+export function addClientApiRoutes(
+  routes: ApiRoutes<DeskState>,
+  client: ClientService,
+  { trustProxyHops = 0, limits: overrides }: ClientApiRouteOptions = {},
+): void {
   const limits = clientApiLimits(overrides);
-  const { requestsPerAddress, requestsPerInbox, contactsPerAddress, messagesPerContact, conversationsPerContact } = limits;
+  const { requestsPerAddress, requestsPerInbox, contactsPerAddress, messagesPerContact, conversationsPerContact } =
+    limits;
   routes.router.use(async (ctx, next) => {
     ctx.state.address = clientLimitKey(ctx.req, trustProxyHops);
     // The survey page (HTML) counts against the same address limit as the API.
@@ -81,7 +86,11 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
     .param('inbox_identifier', async (value, ctx) => {
       const inbox = await client.inboxOf(parseWith(InboxIdentifier, value, 'path'));
       const counted = await client.count('requestsPerInbox', inbox.id, requestsPerInbox);
-      refuseOverLimit(ctx, counted, `This inbox takes ${requestsPerInbox} requests a minute from all its clients together.`);
+      refuseOverLimit(
+        ctx,
+        counted,
+        `This inbox takes ${requestsPerInbox} requests a minute from all its clients together.`,
+      );
       // A browser request from an origin the inbox does not list is refused (and gets no Access-Control-Allow-Origin).
       const origin = ctx.get('origin');
       if (origin && inbox.clientApiOrigins.length > 0 && !inbox.clientApiOrigins.includes(origin)) {
@@ -92,9 +101,20 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
     .param('contact_identifier', async (value, ctx) => {
       ctx.state.contact = await client.contactOf(ctx.state.inbox, parseWith(ContactIdentifier, value, 'path'));
     })
-    .add({ method: 'get', path: base, tag, summary: 'The inbox', params: inboxParams, responses: { 200: { description: 'The public inbox.', schema: PublicInbox } }, errors: ['not_found', 'account_suspended', 'rate_limited'] }, async (ctx) => {
-      ctx.body = inboxShape(ctx.state.inbox);
-    })
+    .add(
+      {
+        method: 'get',
+        path: base,
+        tag,
+        summary: 'The inbox',
+        params: inboxParams,
+        responses: { 200: { description: 'The public inbox.', schema: PublicInbox } },
+        errors: ['not_found', 'account_suspended', 'rate_limited'],
+      },
+      async (ctx) => {
+        ctx.body = inboxShape(ctx.state.inbox);
+      },
+    )
     .add(
       {
         method: 'post',
@@ -118,7 +138,16 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'get', path: `${base}/contacts/:contact_identifier`, tag, summary: 'A contact', params: contactParams, query: IdentityQuery, responses: { 200: { description: 'The contact.', schema: PublicContact } }, errors: [...errors] },
+      {
+        method: 'get',
+        path: `${base}/contacts/:contact_identifier`,
+        tag,
+        summary: 'A contact',
+        params: contactParams,
+        query: IdentityQuery,
+        responses: { 200: { description: 'The contact.', schema: PublicContact } },
+        errors: [...errors],
+      },
       async (ctx, { query }) => {
         ctx.body = contactShape(client.checkContact(ctx.state.inbox, ctx.state.contact, query));
       },
@@ -129,7 +158,8 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         path: `${base}/contacts/:contact_identifier`,
         tag,
         summary: 'Update a contact (custom_attributes are deep-merged)',
-        description: 'identifier is set only with its identifier_hash, and only on a contact without one; without proof it is ignored, as in Chatwoot.',
+        description:
+          'identifier is set only with its identifier_hash, and only on a contact without one; without proof it is ignored, as in Chatwoot.',
         params: contactParams,
         body: ContactPayload,
         responses: { 200: { description: 'The contact record.', schema: PublicContactRecord } },
@@ -166,7 +196,12 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         description: `Page 1 (the default) is the newest ${CLIENT_API_PAGES.conversations} conversations, page 2 the ${CLIENT_API_PAGES.conversations} before them; each page lists oldest first, and a page with fewer is the last. Each conversation carries its newest ${CLIENT_API_PAGES.messagesInConversation} messages.`,
         params: contactParams,
         query: ConversationsQuery,
-        responses: { 200: { description: 'A page of conversations.', schema: z.array(PublicConversation).max(CLIENT_API_PAGES.conversations) } },
+        responses: {
+          200: {
+            description: 'A page of conversations.',
+            schema: z.array(PublicConversation).max(CLIENT_API_PAGES.conversations),
+          },
+        },
         errors: [...errors],
       },
       async (ctx, { query }) => {
@@ -174,13 +209,29 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
     )
     .add(
-      { method: 'get', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id`, tag, summary: 'A conversation', params: conversationParams, responses: { 200: { description: 'The conversation.', schema: PublicConversation } }, errors: [...errors] },
+      {
+        method: 'get',
+        path: `${base}/contacts/:contact_identifier/conversations/:conversation_id`,
+        tag,
+        summary: 'A conversation',
+        params: conversationParams,
+        responses: { 200: { description: 'The conversation.', schema: PublicConversation } },
+        errors: [...errors],
+      },
       async (ctx, { params }) => {
         ctx.body = await client.getConversation(ctx.state.inbox, ctx.state.contact, params.conversation_id);
       },
     )
     .add(
-      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/toggle_status`, tag, summary: 'Resolve the conversation', params: conversationParams, responses: { 200: { description: 'The resolved conversation.', schema: PublicConversation } }, errors: [...errors] },
+      {
+        method: 'post',
+        path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/toggle_status`,
+        tag,
+        summary: 'Resolve the conversation',
+        params: conversationParams,
+        responses: { 200: { description: 'The resolved conversation.', schema: PublicConversation } },
+        errors: [...errors],
+      },
       async (ctx, { params }) => {
         ctx.body = await client.resolve(ctx.state.inbox, ctx.state.contact, params.conversation_id);
       },
@@ -200,14 +251,23 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
       },
       async (ctx, { params, query, body }) => {
         const status = query.typing_status ?? body.typing_status;
-        if (!status) throw new ParleyError('invalid_request', 'Send typing_status on or off, in the query or the body.');
+        if (!status)
+          throw new ParleyError('invalid_request', 'Send typing_status on or off, in the query or the body.');
         await client.typing(ctx.state.contact, params.conversation_id, status);
         ctx.status = 200;
         ctx.body = '';
       },
     )
     .add(
-      { method: 'post', path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/update_last_seen`, tag, summary: 'The contact has seen the conversation up to now', params: conversationParams, responses: { 200: { description: 'Earlier answers are read.' } }, errors: [...errors] },
+      {
+        method: 'post',
+        path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/update_last_seen`,
+        tag,
+        summary: 'The contact has seen the conversation up to now',
+        params: conversationParams,
+        responses: { 200: { description: 'Earlier answers are read.' } },
+        errors: [...errors],
+      },
       async (ctx, { params }) => {
         await client.lastSeen(ctx.state.contact, params.conversation_id);
         ctx.status = 200;
@@ -227,7 +287,11 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         params: conversationParams,
         body: MessagePayload,
         bodyLimit: MESSAGE_BODY_LIMIT,
-        multipart: { fields: MessageFormFields, files: { 'attachments[]': 'A photo or a PDF (the field may come several times)' }, limit: client.attachmentBodyLimit },
+        multipart: {
+          fields: MessageFormFields,
+          files: { 'attachments[]': 'A photo or a PDF (the field may come several times)' },
+          limit: client.attachmentBodyLimit,
+        },
         responses: { 200: { description: 'The message.', schema: PublicMessage } },
         errors: [...errors, 'invalid_state', 'unprocessable'],
       },
@@ -235,13 +299,32 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         const counted = await client.count('messagesPerContact', ctx.state.contact.id, messagesPerContact);
         refuseOverLimit(ctx, counted, `A contact may send ${messagesPerContact} messages a minute.`);
         const stray = files.find((file) => file.field !== 'attachments[]' && file.field !== 'attachments');
-        if (stray) throw new ParleyError('invalid_request', `Send files as attachments[], not ${stray.field}.`, { problems: [{ field: stray.field, message: 'not a field of this form' }] });
+        if (stray)
+          throw new ParleyError('invalid_request', `Send files as attachments[], not ${stray.field}.`, {
+            problems: [{ field: stray.field, message: 'not a field of this form' }],
+          });
         if (files.length > 0) {
-          ctx.body = await client.createMessageWithAttachments(ctx.state.contact, ctx.state.address, params.conversation_id, body.content || undefined, body.echo_id, files);
+          ctx.body = await client.createMessageWithAttachments(
+            ctx.state.contact,
+            ctx.state.address,
+            params.conversation_id,
+            body.content || undefined,
+            body.echo_id,
+            files,
+          );
           return;
         }
-        if (!body.content) throw new ParleyError('invalid_request', 'Send content, attachments[], or both.', { problems: [{ field: 'content', message: 'required without attachments' }] });
-        ctx.body = await client.createMessage(ctx.state.contact, ctx.state.address, params.conversation_id, body.content, body.echo_id);
+        if (!body.content)
+          throw new ParleyError('invalid_request', 'Send content, attachments[], or both.', {
+            problems: [{ field: 'content', message: 'required without attachments' }],
+          });
+        ctx.body = await client.createMessage(
+          ctx.state.contact,
+          ctx.state.address,
+          params.conversation_id,
+          body.content,
+          body.echo_id,
+        );
       },
     )
     .add(
@@ -250,13 +333,18 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         path: `${base}/contacts/:contact_identifier/conversations/:conversation_id/attachments/:attachment_id`,
         tag,
         summary: "A file of the contact's conversation (a message's data_url)",
-        description: "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs. Another contact's file is 404.",
+        description:
+          "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs. Another contact's file is 404.",
         params: conversationParams.extend({ attachment_id: z.string().max(20) }),
         responses: { 200: { description: 'The file.', contentType: 'application/octet-stream', schema: z.string() } },
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        const { attachment, bytes } = await client.attachment(ctx.state.contact, params.conversation_id, params.attachment_id);
+        const { attachment, bytes } = await client.attachment(
+          ctx.state.contact,
+          params.conversation_id,
+          params.attachment_id,
+        );
         sendAttachment(ctx, attachment, bytes);
       },
     )
@@ -287,11 +375,25 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
         errors: [...errors, 'unprocessable'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await client.updateMessage(ctx.state.contact, ctx.state.address, params.conversation_id, params.message_id, body.submitted_values);
+        ctx.body = await client.updateMessage(
+          ctx.state.contact,
+          ctx.state.address,
+          params.conversation_id,
+          params.message_id,
+          body.submitted_values,
+        );
       },
     )
     .add(
-      { method: 'get', path: '/public/api/v1/csat_survey/:uuid', tag: 'Survey', summary: 'The survey of a conversation', params: z.strictObject({ uuid: z.string().max(64) }), responses: { 200: { description: 'The survey.', schema: CsatSurvey } }, errors: ['not_found', 'rate_limited'] },
+      {
+        method: 'get',
+        path: '/public/api/v1/csat_survey/:uuid',
+        tag: 'Survey',
+        summary: 'The survey of a conversation',
+        params: z.strictObject({ uuid: z.string().max(64) }),
+        responses: { 200: { description: 'The survey.', schema: CsatSurvey } },
+        errors: ['not_found', 'rate_limited'],
+      },
       async (ctx, { params }) => {
         ctx.body = csatShape(await client.survey(params.uuid));
       },
@@ -317,7 +419,15 @@ export function addClientApiRoutes(routes: ApiRoutes<DeskState>, client: ClientS
 function csatShape({ row, inbox }: Awaited<ReturnType<ClientService['survey']>>): CsatSurvey {
   return {
     id: row.csat_id,
-    csat_survey_response: row.rating === null ? null : { rating: row.rating, feedback_message: row.comment ?? '', conversation_id: row.id, created_at: row.survey_at?.toISOString() },
+    csat_survey_response:
+      row.rating === null
+        ? null
+        : {
+            rating: row.rating,
+            feedback_message: row.comment ?? '',
+            conversation_id: row.id,
+            created_at: row.survey_at?.toISOString(),
+          },
     display_type: 'star',
     content: 'Please rate this conversation.',
     inbox_avatar_url: inbox.presentation.avatarUrl,

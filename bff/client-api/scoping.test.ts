@@ -6,18 +6,47 @@ import { request, expectDeskError, useClientApi } from '../../test/client-api-fi
 /** The helpdesk Client API over HTTP (scoping, CORS and the OpenAPI document); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI document, on $name', (driver) => {
   const api = useClientApi(driver);
-  const { base, contactUrl, conversationUrl, newInbox, createContact, openConversation, listMessages, ask, contactCount, storedMessages, conversationRow } = api;
+  const {
+    base,
+    contactUrl,
+    conversationUrl,
+    newInbox,
+    createContact,
+    openConversation,
+    listMessages,
+    ask,
+    contactCount,
+    storedMessages,
+    conversationRow,
+  } = api;
 
   describe('scoping: every lookup belongs to the inbox and the contact', () => {
     /** Every route of one conversation, as a contact of `inbox` with `source` would call it. */
-    const conversationRoutes = (inbox: string, source: string, id: number, messageId: number): [string, string, { method?: string; body?: unknown }][] => [
+    const conversationRoutes = (
+      inbox: string,
+      source: string,
+      id: number,
+      messageId: number,
+    ): [string, string, { method?: string; body?: unknown }][] => [
       ['GET conversation', conversationUrl(inbox, source, id), {}],
       ['POST toggle_status', `${conversationUrl(inbox, source, id)}/toggle_status`, { method: 'POST' }],
-      ['POST toggle_typing', `${conversationUrl(inbox, source, id)}/toggle_typing?typing_status=on`, { method: 'POST' }],
+      [
+        'POST toggle_typing',
+        `${conversationUrl(inbox, source, id)}/toggle_typing?typing_status=on`,
+        { method: 'POST' },
+      ],
       ['POST update_last_seen', `${conversationUrl(inbox, source, id)}/update_last_seen`, { method: 'POST' }],
-      ['POST messages', `${conversationUrl(inbox, source, id)}/messages`, { body: { content: 'I am not who you think' } }],
+      [
+        'POST messages',
+        `${conversationUrl(inbox, source, id)}/messages`,
+        { body: { content: 'I am not who you think' } },
+      ],
       ['GET messages', `${conversationUrl(inbox, source, id)}/messages`, {}],
-      ['PATCH message', `${conversationUrl(inbox, source, id)}/messages/${messageId}`, { method: 'PATCH', body: { submitted_values: [{ value: 'stolen' }] } }],
+      [
+        'PATCH message',
+        `${conversationUrl(inbox, source, id)}/messages/${messageId}`,
+        { method: 'PATCH', body: { submitted_values: [{ value: 'stolen' }] } },
+      ],
     ];
 
     async function victimConversation(inbox = api.stack.inboxIdentifier) {
@@ -25,20 +54,31 @@ describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI docum
       const conversation = await openConversation(owner.source_id, inbox);
       const list = await ask(inbox, owner.source_id, conversation.id, 'How do I return an item?');
       const answer = list.find((message) => message.message_type === 1)!;
-      const state = async () => ({ row: await conversationRow(conversation.id), messages: await storedMessages(conversation.id), listed: await listMessages(inbox, owner.source_id, conversation.id) });
+      const state = async () => ({
+        row: await conversationRow(conversation.id),
+        messages: await storedMessages(conversation.id),
+        listed: await listMessages(inbox, owner.source_id, conversation.id),
+      });
       return { owner, conversation, answer, state };
     }
 
-    it("refuses another contact of the same inbox every route of a conversation that is not theirs with 404, and nothing changes", async () => {
+    it('refuses another contact of the same inbox every route of a conversation that is not theirs with 404, and nothing changes', async () => {
       const { conversation, answer, state } = await victimConversation();
       const before = await state();
       const stranger = await createContact();
-      for (const [what, url, options] of conversationRoutes(api.stack.inboxIdentifier, stranger.source_id, conversation.id, answer.id)) {
+      for (const [what, url, options] of conversationRoutes(
+        api.stack.inboxIdentifier,
+        stranger.source_id,
+        conversation.id,
+        answer.id,
+      )) {
         const response = await request(url, options);
         expect(response.status, what).toBe(404);
         expectDeskError(response, 404, 'not_found');
       }
-      expect((await request(`${contactUrl(api.stack.inboxIdentifier, stranger.source_id)}/conversations`)).body).toEqual([]);
+      expect(
+        (await request(`${contactUrl(api.stack.inboxIdentifier, stranger.source_id)}/conversations`)).body,
+      ).toEqual([]);
       await api.stack.bff.relay.settled();
       expect(await state()).toEqual(before);
     });
@@ -61,7 +101,9 @@ describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI docum
       }
       expect((await request(`${contactUrl(other.identifier, shared)}/conversations`)).body).toEqual([]);
       await api.stack.bff.relay.settled();
-      expect({ row: await conversationRow(conversation.id), messages: await storedMessages(conversation.id) }).toEqual(before);
+      expect({ row: await conversationRow(conversation.id), messages: await storedMessages(conversation.id) }).toEqual(
+        before,
+      );
     });
   });
 
@@ -74,7 +116,11 @@ describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI docum
 
       const preflight = await fetch(`${base(inbox.identifier)}/contacts/some-contact-id/conversations/1/messages/2`, {
         method: 'OPTIONS',
-        headers: { origin: 'https://shop.example', 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: 'https://shop.example',
+          'access-control-request-method': 'PATCH',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('https://shop.example');
@@ -131,7 +177,18 @@ describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI docum
 
     interface Document {
       openapi: string;
-      paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string; properties?: Record<string, unknown> } }> }> }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            responses: Record<
+              string,
+              { content?: Record<string, { schema?: { $ref?: string; properties?: Record<string, unknown> } }> }
+            >;
+          }
+        >
+      >;
       components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
     }
     const documentOf = async (): Promise<Document> => {
@@ -162,7 +219,9 @@ describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI docum
         for (const status of errorStatuses) {
           let schema = responses[status]!.content?.['application/json']?.schema;
           if (schema?.$ref) schema = document.components.schemas[schema.$ref.replace('#/components/schemas/', '')];
-          expect(Object.keys(schema?.properties ?? {}), `${route} ${status}`).toEqual(expect.arrayContaining(['description', 'errors']));
+          expect(Object.keys(schema?.properties ?? {}), `${route} ${status}`).toEqual(
+            expect.arrayContaining(['description', 'errors']),
+          );
         }
       }
     });

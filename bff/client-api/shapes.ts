@@ -25,7 +25,14 @@ export function inboxShape(inbox: ClientInbox): PublicInbox {
 
 export function contactShape(contact: ContactRecord): PublicContact {
   // The id is the person's, as Chatwoot's contact id is shared by all contact-inboxes of one contact.
-  return { id: contact.personId, source_id: contact.sourceId, pubsub_token: contact.pubsubToken, name: contact.name, email: contact.email, phone_number: contact.phoneNumber };
+  return {
+    id: contact.personId,
+    source_id: contact.sourceId,
+    pubsub_token: contact.pubsubToken,
+    name: contact.name,
+    email: contact.email,
+    phone_number: contact.phoneNumber,
+  };
 }
 
 /** The contact record (PATCH, and inside conversations): Chatwoot's fields, with its capabilities too. */
@@ -48,15 +55,35 @@ export function messageType(row: Pick<MessageRow, 'author' | 'content_type'>): 0
 }
 
 /** A message as the contact sees it; `attachments` (Chatwoot's shape) only when it has files. */
-export function messageShape(row: MessageRow, contact: ContactRecord, botName: string, attachments: readonly PublicAttachment[] = []): PublicMessage {
-  const contentType = row.content_type !== 'text' ? row.content_type : row.attributes?.choices?.length ? 'input_select' : row.attributes?.card ? 'cards' : 'text';
+export function messageShape(
+  row: MessageRow,
+  contact: ContactRecord,
+  botName: string,
+  attachments: readonly PublicAttachment[] = [],
+): PublicMessage {
+  const contentType =
+    row.content_type !== 'text'
+      ? row.content_type
+      : row.attributes?.choices?.length
+        ? 'input_select'
+        : row.attributes?.card
+          ? 'cards'
+          : 'text';
   const contentAttributes: Record<string, unknown> = {};
-  if (row.attributes?.choices?.length) contentAttributes['items'] = row.attributes.choices.map((choice) => ({ title: choice.label, value: choice.value }));
+  if (row.attributes?.choices?.length)
+    contentAttributes['items'] = row.attributes.choices.map((choice) => ({ title: choice.label, value: choice.value }));
   if (row.attributes?.card) {
     const card = row.attributes.card;
-    contentAttributes['items'] = [{ title: card.title, description: card.fields.map((field) => `${field.label}: ${field.value}`).join('\n'), actions: [] }];
+    contentAttributes['items'] = [
+      {
+        title: card.title,
+        description: card.fields.map((field) => `${field.label}: ${field.value}`).join('\n'),
+        actions: [],
+      },
+    ];
   }
-  if (row.submitted_values !== null && row.submitted_values !== undefined) contentAttributes['submitted_values'] = row.submitted_values;
+  if (row.submitted_values !== null && row.submitted_values !== undefined)
+    contentAttributes['submitted_values'] = row.submitted_values;
   return {
     id: row.id,
     content: row.text,
@@ -73,19 +100,47 @@ export function messageShape(row: MessageRow, contact: ContactRecord, botName: s
 function senderOf(row: MessageRow, contact: ContactRecord, botName: string): Pick<PublicMessage, 'sender'> {
   switch (row.author) {
     case 'customer':
-      return { sender: { id: contact.personId, name: contact.name, email: contact.email, phone_number: contact.phoneNumber, identifier: contact.identifier, custom_attributes: contact.customAttributes, additional_attributes: {}, thumbnail: '', blocked: false, type: 'contact' } };
+      return {
+        sender: {
+          id: contact.personId,
+          name: contact.name,
+          email: contact.email,
+          phone_number: contact.phoneNumber,
+          identifier: contact.identifier,
+          custom_attributes: contact.customAttributes,
+          additional_attributes: {},
+          thumbnail: '',
+          blocked: false,
+          type: 'contact',
+        },
+      };
     case 'ai':
       return { sender: { id: 1, name: botName, avatar_url: '', type: 'agent_bot' } };
     case 'human': {
       const name = row.author_name ?? 'Support';
-      return { sender: { id: 0, name, available_name: name, avatar_url: '', type: 'user', availability_status: 'online', thumbnail: '' } };
+      return {
+        sender: {
+          id: 0,
+          name,
+          available_name: name,
+          avatar_url: '',
+          type: 'user',
+          availability_status: 'online',
+          thumbnail: '',
+        },
+      };
     }
     default:
       return {};
   }
 }
 
-export function conversationShape(conversation: ConversationRow, inbox: ClientInbox, contact: ContactRecord, messages: PublicMessage[]): PublicConversation {
+export function conversationShape(
+  conversation: ConversationRow,
+  inbox: ClientInbox,
+  contact: ContactRecord,
+  messages: PublicMessage[],
+): PublicConversation {
   return {
     id: conversation.id,
     uuid: conversation.uuid,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { request, DAY_MS, expectFields, expectMessage, expectDeskError, useClientApi, type Message } from '../../test/client-api-fixture.ts';
+import {
+  request,
+  DAY_MS,
+  expectFields,
+  expectMessage,
+  expectDeskError,
+  useClientApi,
+  type Message,
+} from '../../test/client-api-fixture.ts';
 
 /** The helpdesk Client API over HTTP (answers to messages and surveys); see test/client-api-fixture.ts for what they share. */
 describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on $name', (driver) => {
@@ -16,12 +24,25 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const answer = list.find((message) => message.message_type === 1)!;
 
       const choice = [{ title: 'Yes, please', value: 'yes' }];
-      const chosen = await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, choice);
+      const chosen = await patchMessage(
+        api.stack.inboxIdentifier,
+        contact.source_id,
+        conversation.id,
+        answer.id,
+        choice,
+      );
       expect(chosen.status).toBe(200);
       expectMessage(chosen.body);
-      expect(chosen.body).toMatchObject({ id: answer.id, message_type: 1, content_attributes: { submitted_values: choice } });
+      expect(chosen.body).toMatchObject({
+        id: answer.id,
+        message_type: 1,
+        content_attributes: { submitted_values: choice },
+      });
 
-      const form = [{ name: 'email', value: 'form@example.com' }, { name: 'order', value: 'A-7' }];
+      const form = [
+        { name: 'email', value: 'form@example.com' },
+        { name: 'order', value: 'A-7' },
+      ];
       const filled = await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, form);
       expect(filled.status).toBe(200);
       expect(filled.body.content_attributes.submitted_values).toEqual(form);
@@ -34,21 +55,36 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const conversation = await openConversation(contact.source_id);
       const list = await ask(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'gift card');
       const offer = list.find((message) => message.content_type === 'input_select')!;
-      expect(offer.content_attributes['items']).toContainEqual({ title: 'Items that cannot be returned', value: 'Items that cannot be returned' });
+      expect(offer.content_attributes['items']).toContainEqual({
+        title: 'Items that cannot be returned',
+        value: 'Items that cannot be returned',
+      });
 
       const pick = [{ title: 'Items that cannot be returned', value: 'Items that cannot be returned' }];
-      expect((await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status).toBe(200);
+      expect(
+        (await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status,
+      ).toBe(200);
       await api.stack.bff.relay.settled();
       const answered = await until(
         () => listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id),
-        (messages) => messages.some((message) => message.message_type === 1 && message.id > offer.id && /Gift cards, opened personal care/.test(message.content ?? '')),
+        (messages) =>
+          messages.some(
+            (message) =>
+              message.message_type === 1 &&
+              message.id > offer.id &&
+              /Gift cards, opened personal care/.test(message.content ?? ''),
+          ),
         'the answer to the choice',
       );
-      const picked = answered.filter((message) => message.message_type === 0 && message.content === 'Items that cannot be returned');
+      const picked = answered.filter(
+        (message) => message.message_type === 0 && message.content === 'Items that cannot be returned',
+      );
       expect(picked).toHaveLength(1);
 
       // Picking again changes the stored values, not the conversation.
-      expect((await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status).toBe(200);
+      expect(
+        (await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, offer.id, pick)).status,
+      ).toBe(200);
       await api.stack.bff.relay.settled();
       const again = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id);
       expect(again.filter((message) => message.message_type === 0)).toHaveLength(2);
@@ -61,12 +97,33 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const list = await ask(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'Do you ship abroad?');
       const own = list.find((message) => message.message_type === 0)!;
       const answer = list.find((message) => message.message_type === 1)!;
-      expectDeskError(await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, own.id, [{ value: 'x' }]), 422, 'unprocessable');
-      expectDeskError(await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, { csat_survey_response: { rating: 5 } }), 422, 'unprocessable');
-      expectDeskError(await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, 'yes'), 400, 'invalid_request');
+      expectDeskError(
+        await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, own.id, [{ value: 'x' }]),
+        422,
+        'unprocessable',
+      );
+      expectDeskError(
+        await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, {
+          csat_survey_response: { rating: 5 },
+        }),
+        422,
+        'unprocessable',
+      );
+      expectDeskError(
+        await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, 'yes'),
+        400,
+        'invalid_request',
+      );
       const after = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id);
       for (const message of after) expect(message.content_attributes).not.toHaveProperty('submitted_values');
-      expect((await api.stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM surveys WHERE conversation_id = $1', [conversation.id]))[0]!.n).toBe(0);
+      expect(
+        (
+          await api.stack.bffSql.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM surveys WHERE conversation_id = $1',
+            [conversation.id],
+          )
+        )[0]!.n,
+      ).toBe(0);
     });
 
     it('answers the survey with {csat_survey_response: {rating, feedback_message}}, which the survey routes then show; a rating outside 1–5 is 400', async () => {
@@ -76,14 +133,28 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const survey = (resolved.body.messages as Message[]).find((message) => message.content_type === 'input_csat')!;
 
       for (const rating of [0, 6, 4.5]) {
-        expectDeskError(await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, { csat_survey_response: { rating } }), 400, 'invalid_request');
+        expectDeskError(
+          await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, {
+            csat_survey_response: { rating },
+          }),
+          400,
+          'invalid_request',
+        );
       }
       expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toBeNull();
 
-      const answered = await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, { csat_survey_response: { rating: 4, feedback_message: 'Quick and clear' } });
+      const answered = await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, {
+        csat_survey_response: { rating: 4, feedback_message: 'Quick and clear' },
+      });
       expect(answered.status).toBe(200);
       expectMessage(answered.body);
-      expect(answered.body).toMatchObject({ id: survey.id, content_type: 'input_csat', content_attributes: { submitted_values: { csat_survey_response: { rating: 4, feedback_message: 'Quick and clear' } } } });
+      expect(answered.body).toMatchObject({
+        id: survey.id,
+        content_type: 'input_csat',
+        content_attributes: {
+          submitted_values: { csat_survey_response: { rating: 4, feedback_message: 'Quick and clear' } },
+        },
+      });
       const shown = await surveyOf(conversation.uuid);
       expect(shown.status).toBe(200);
       expect(shown.body.csat_survey_response).toMatchObject({ rating: 4, feedback_message: 'Quick and clear' });
@@ -96,7 +167,10 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
         const conversation = await openConversation(contact.source_id);
         const resolved = await resolve(api.stack.inboxIdentifier, contact.source_id, conversation.id);
         const survey = (resolved.body.messages as Message[]).find((message) => message.content_type === 'input_csat')!;
-        const rate = (rating: number) => patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, { csat_survey_response: { rating } });
+        const rate = (rating: number) =>
+          patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, {
+            csat_survey_response: { rating },
+          });
         expect((await rate(2)).status).toBe(200);
         clock.frozenAt += 13 * DAY_MS;
         expect((await rate(3)).status).toBe(200);
@@ -117,7 +191,9 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
         const resolved = await resolve(api.stack.inboxIdentifier, contact.source_id, conversation.id);
         const survey = (resolved.body.messages as Message[]).find((message) => message.content_type === 'input_csat')!;
         clock.frozenAt += 15 * DAY_MS;
-        const late = await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, { csat_survey_response: { rating: 1 } });
+        const late = await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, {
+          csat_survey_response: { rating: 1 },
+        });
         expectDeskError(late, 422, 'unprocessable');
         expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toBeNull();
       } finally {
@@ -131,10 +207,20 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const elsewhere = await openConversation(contact.source_id);
       const list = await ask(api.stack.inboxIdentifier, contact.source_id, elsewhere.id, 'Do you ship abroad?');
       const foreign = list.find((message) => message.message_type === 1)!;
-      expectDeskError(await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, 999999999, [{ value: 'x' }]), 404, 'not_found');
-      expectDeskError(await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, foreign.id, [{ value: 'x' }]), 404, 'not_found');
+      expectDeskError(
+        await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, 999999999, [{ value: 'x' }]),
+        404,
+        'not_found',
+      );
+      expectDeskError(
+        await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, foreign.id, [{ value: 'x' }]),
+        404,
+        'not_found',
+      );
       const after = await listMessages(api.stack.inboxIdentifier, contact.source_id, elsewhere.id);
-      expect(after.find((message) => message.id === foreign.id)!.content_attributes).not.toHaveProperty('submitted_values');
+      expect(after.find((message) => message.id === foreign.id)!.content_attributes).not.toHaveProperty(
+        'submitted_values',
+      );
     });
   });
 
@@ -147,15 +233,36 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
 
       const shown = await surveyOf(conversation.uuid);
       expect(shown.status).toBe(200);
-      expectFields(shown.body, { id: 'integer', csat_survey_response: 'null', display_type: 'string', content: 'string', inbox_name: 'string', locale: 'string', created_at: 'string' }, 'survey');
+      expectFields(
+        shown.body,
+        {
+          id: 'integer',
+          csat_survey_response: 'null',
+          display_type: 'string',
+          content: 'string',
+          inbox_name: 'string',
+          locale: 'string',
+          created_at: 'string',
+        },
+        'survey',
+      );
       expect(shown.body).toMatchObject({ id: question.id, inbox_name: 'Demo store' });
 
-      const put = await request(`${api.stack.url}/public/api/v1/csat_survey/${conversation.uuid}`, { method: 'PUT', body: { message: { submitted_values: { csat_survey_response: { rating: 5, feedback_message: 'Great' } } } } });
+      const put = await request(`${api.stack.url}/public/api/v1/csat_survey/${conversation.uuid}`, {
+        method: 'PUT',
+        body: { message: { submitted_values: { csat_survey_response: { rating: 5, feedback_message: 'Great' } } } },
+      });
       expect(put.status).toBe(200);
       expect(put.body.csat_survey_response).toMatchObject({ rating: 5, feedback_message: 'Great' });
-      expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toMatchObject({ rating: 5, feedback_message: 'Great' });
+      expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toMatchObject({
+        rating: 5,
+        feedback_message: 'Great',
+      });
 
-      const bad = await request(`${api.stack.url}/public/api/v1/csat_survey/${conversation.uuid}`, { method: 'PUT', body: { message: { submitted_values: { csat_survey_response: { rating: 9 } } } } });
+      const bad = await request(`${api.stack.url}/public/api/v1/csat_survey/${conversation.uuid}`, {
+        method: 'PUT',
+        body: { message: { submitted_values: { csat_survey_response: { rating: 9 } } } },
+      });
       expectDeskError(bad, 400, 'invalid_request');
       expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toMatchObject({ rating: 5 });
     });
@@ -166,10 +273,15 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const conversation = await openConversation(contact.source_id);
       const resolved = await resolve(api.stack.inboxIdentifier, contact.source_id, conversation.id);
       const question = (resolved.body.messages as Message[]).find((message) => message.content_type === 'input_csat')!;
-      const put = await request(`${api.stack.url}/public/api/v1/csat_survey/${conversation.uuid}`, { method: 'PUT', body: { message: { submitted_values: { csat_survey_response: { rating: 2, feedback_message: 'Slow' } } } } });
+      const put = await request(`${api.stack.url}/public/api/v1/csat_survey/${conversation.uuid}`, {
+        method: 'PUT',
+        body: { message: { submitted_values: { csat_survey_response: { rating: 2, feedback_message: 'Slow' } } } },
+      });
       expect(put.status).toBe(200);
       const listed = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id);
-      expect(listed.find((message) => message.id === question.id)!.content_attributes).toMatchObject({ submitted_values: { csat_survey_response: { rating: 2, feedback_message: 'Slow' } } });
+      expect(listed.find((message) => message.id === question.id)!.content_attributes).toMatchObject({
+        submitted_values: { csat_survey_response: { rating: 2, feedback_message: 'Slow' } },
+      });
     });
 
     it('answers an unknown uuid, or a conversation that was never asked for a rating, with 404 not_found', async () => {
@@ -178,9 +290,19 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       const contact = await createContact();
       const open = await openConversation(contact.source_id);
       expectDeskError(await surveyOf(open.uuid), 404, 'not_found');
-      const put = await request(`${api.stack.url}/public/api/v1/csat_survey/${open.uuid}`, { method: 'PUT', body: { message: { submitted_values: { csat_survey_response: { rating: 5 } } } } });
+      const put = await request(`${api.stack.url}/public/api/v1/csat_survey/${open.uuid}`, {
+        method: 'PUT',
+        body: { message: { submitted_values: { csat_survey_response: { rating: 5 } } } },
+      });
       expectDeskError(put, 404, 'not_found');
-      expect((await api.stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM surveys WHERE conversation_id = $1', [open.id]))[0]!.n).toBe(0);
+      expect(
+        (
+          await api.stack.bffSql.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM surveys WHERE conversation_id = $1',
+            [open.id],
+          )
+        )[0]!.n,
+      ).toBe(0);
     });
   });
 });

@@ -27,13 +27,29 @@ describe.each(DRIVERS)('an answer whose webhook came before the engine answered 
     const { id: uuid } = await openWidgetConversation(stack.url, token);
     const [row] = await stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [uuid]);
     const conversation = (await findConversationById(stack.bffSql, row!.id))!;
-    const { message } = await insertMessage(stack.bffSql, conversation, { author: 'customer', text: 'Do you ship abroad?', messageId: `race-${uuid}`, upstream: 'pending' }, new Date());
+    const { message } = await insertMessage(
+      stack.bffSql,
+      conversation,
+      { author: 'customer', text: 'Do you ship abroad?', messageId: `race-${uuid}`, upstream: 'pending' },
+      new Date(),
+    );
     const publisher = new Publisher(logger);
     const batches: ChangeBatch[] = [];
     publisher.subscribe((batch) => batches.push(batch));
     const recorder = createEngineEventRecorder({ sql: stack.bffSql, publisher, now: () => new Date() });
-    const status = async () => (await stack.bffSql.query<{ upstream: string; read: boolean }>('SELECT upstream, read_at IS NOT NULL AS read FROM messages WHERE id = $1', [message.id]))[0];
-    const kept = async () => (await stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1', [conversation.id]))[0]!.n;
+    const status = async () =>
+      (
+        await stack.bffSql.query<{ upstream: string; read: boolean }>(
+          'SELECT upstream, read_at IS NOT NULL AS read FROM messages WHERE id = $1',
+          [message.id],
+        )
+      )[0];
+    const kept = async () =>
+      (
+        await stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM messages WHERE conversation_id = $1', [
+          conversation.id,
+        ])
+      )[0]!.n;
     return { conversation, message, recorder, batches, status, kept };
   }
 
@@ -61,7 +77,13 @@ describe.each(DRIVERS)('an answer whose webhook came before the engine answered 
 
   it('reads the forwarded message when an answer of several events was kept by the webhook first', async () => {
     const { conversation, message, recorder, batches, status, kept } = await customerWrote();
-    const opened: EngineEvent = { id: `evt_race_${driver.name}_opened_${message.id}`, type: 'conversation.opened', created_at: new Date().toISOString(), conversation_id: 'cnv_race', data: { customer_ref: 'race' } };
+    const opened: EngineEvent = {
+      id: `evt_race_${driver.name}_opened_${message.id}`,
+      type: 'conversation.opened',
+      created_at: new Date().toISOString(),
+      conversation_id: 'cnv_race',
+      data: { customer_ref: 'race' },
+    };
     const event = reply(`many_${message.id}`);
     await recorder.record(conversation, [event], { byWebhook: true });
     expect(await status()).toEqual({ upstream: 'pending', read: false });

@@ -23,12 +23,27 @@ export interface CustomerErasureDeps {
  * the same reference stays), is erased in one transaction, once per event, and the customer's open
  * sockets are closed (the listeners of `onErased`). The log says how much was erased, never whom.
  */
-export function createCustomerErasure({ sql, logger, now, eraseAttachments = async () => undefined }: CustomerErasureDeps) {
+export function createCustomerErasure({
+  sql,
+  logger,
+  now,
+  eraseAttachments = async () => undefined,
+}: CustomerErasureDeps) {
   const listeners = new Set<(result: ErasureResult) => void>();
   return {
-    async erase(scope: EngineScope, environment: Environment, event: EventOf<'customer.forgotten'>, byWebhook: boolean): Promise<ErasureResult | undefined> {
+    async erase(
+      scope: EngineScope,
+      environment: Environment,
+      event: EventOf<'customer.forgotten'>,
+      byWebhook: boolean,
+    ): Promise<ErasureResult | undefined> {
       if ((await seenEngineEvents(sql, [event.id])).has(event.id)) return undefined;
-      const customer = { scope, environment, customerRef: event.data.customer_ref, engineConversationIds: event.data.conversation_ids };
+      const customer = {
+        scope,
+        environment,
+        customerRef: event.data.customer_ref,
+        engineConversationIds: event.data.conversation_ids,
+      };
       // The bytes first, outside the transaction (a bucket may be slow); a file sent meanwhile loses its
       // row with its message below, and the attachment sweep deletes its bytes.
       await eraseAttachments((await customerConversations(sql, customer)).map((row) => row.id));
@@ -37,12 +52,21 @@ export function createCustomerErasure({ sql, logger, now, eraseAttachments = asy
         return eraseCustomer(tx, customer);
       });
       if (!result) return undefined;
-      logger.info({ event: event.id, environment, conversations: result.conversations, messages: result.messages, contacts: result.contacts }, 'a forgotten customer was erased');
+      logger.info(
+        {
+          event: event.id,
+          environment,
+          conversations: result.conversations,
+          messages: result.messages,
+          contacts: result.contacts,
+        },
+        'a forgotten customer was erased',
+      );
       for (const listener of listeners) {
         try {
           listener(result);
         } catch (error) {
-          logger.error({ err: error }, 'closing a forgotten customer\'s sockets failed');
+          logger.error({ err: error }, "closing a forgotten customer's sockets failed");
         }
       }
       return result;
@@ -55,4 +79,3 @@ export function createCustomerErasure({ sql, logger, now, eraseAttachments = asy
 }
 
 export type CustomerErasure = ReturnType<typeof createCustomerErasure>;
-

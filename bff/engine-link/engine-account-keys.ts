@@ -43,7 +43,10 @@ export interface EngineAccountKeysDeps {
 export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAccountKeysDeps) {
   const operatorOrRefuse = (): EngineOperator => {
     if (operator) return operator;
-    throw new ParleyError('not_configured', "This installation cannot make API keys: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN).");
+    throw new ParleyError(
+      'not_configured',
+      "This installation cannot make API keys: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN).",
+    );
   };
 
   /**
@@ -65,9 +68,13 @@ export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAc
     async open(accountId: number, environment: Environment): Promise<OpenedEngineAccountKey> {
       const engineAccountId = await engineAccountOf(accountId);
       if ((await countUnrevokedEngineAccountKeys(sql, accountId, environment)) >= ENGINE_ACCOUNT_KEYS_MAX) {
-        throw new ParleyError('unprocessable', `This account holds ${ENGINE_ACCOUNT_KEYS_MAX} ${environment} API keys already: revoke one it no longer uses first.`, {
-          problems: [{ field: 'environment', message: `at most ${ENGINE_ACCOUNT_KEYS_MAX} unrevoked keys` }],
-        });
+        throw new ParleyError(
+          'unprocessable',
+          `This account holds ${ENGINE_ACCOUNT_KEYS_MAX} ${environment} API keys already: revoke one it no longer uses first.`,
+          {
+            problems: [{ field: 'environment', message: `at most ${ENGINE_ACCOUNT_KEYS_MAX} unrevoked keys` }],
+          },
+        );
       }
       const created = await operatorOrRefuse().createKey(engineAccountId, environment).catch(engineTrouble);
       return { accountId, engineAccountId, created };
@@ -118,7 +125,8 @@ export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAc
     },
 
     /** Records the revocation, in the caller's transaction. */
-    markRevoked: (tx: Queryable, key: EngineAccountKey): Promise<void> => markEngineAccountKeyRevoked(tx, key.id, now()),
+    markRevoked: (tx: Queryable, key: EngineAccountKey): Promise<void> =>
+      markEngineAccountKeyRevoked(tx, key.id, now()),
   };
 }
 

@@ -4,7 +4,13 @@ import type { Logger, Queryable, SecretBox, Sql } from '../../shared/server/inde
 import type { EngineAccounts } from './engine-accounts.ts';
 import { EngineCallError } from './engine-client.ts';
 import type { EngineOperator } from './engine-operator.ts';
-import { engineWebhooksOf, findEngineAccount, insertEngineAccount, setEngineWebhooks, type EngineWebhook } from './engine-accounts-store.ts';
+import {
+  engineWebhooksOf,
+  findEngineAccount,
+  insertEngineAccount,
+  setEngineWebhooks,
+  type EngineWebhook,
+} from './engine-accounts-store.ts';
 
 export interface EngineAccountProvisioningDeps {
   sql: Sql;
@@ -26,7 +32,10 @@ export interface EngineAccountProvisioningDeps {
 export function engineTrouble(error: unknown): never {
   if (!(error instanceof EngineCallError)) throw error;
   const retryAfterS = (error.retryAfterMs ?? 5_000) / 1000;
-  throw new ParleyError('upstream_unavailable', `The AI engine could not make the change now (${error.message}); nothing was changed, try again shortly.`).retryAfter(retryAfterS);
+  throw new ParleyError(
+    'upstream_unavailable',
+    `The AI engine could not make the change now (${error.message}); nothing was changed, try again shortly.`,
+  ).retryAfter(retryAfterS);
 }
 
 /**
@@ -36,12 +45,20 @@ export function engineTrouble(error: unknown): never {
  * account without one (made before accounts had their own) is left to the installation's keys,
  * which serve others too: suspending it here does not suspend them.
  */
-export function createEngineAccountProvisioning({ sql, secrets, accounts, operator, webhookUrl, logger, now }: EngineAccountProvisioningDeps) {
+export function createEngineAccountProvisioning({
+  sql,
+  secrets,
+  accounts,
+  operator,
+  webhookUrl,
+  logger,
+  now,
+}: EngineAccountProvisioningDeps) {
   const operatorOrRefuse = (): EngineOperator => {
     if (operator) return operator;
     throw new ParleyError(
       'not_configured',
-      'This installation cannot make accounts: the BFF has no AI_OPERATOR_TOKEN (the engine\'s ENGINE_OPERATOR_TOKEN), and every account needs an engine account of its own.',
+      "This installation cannot make accounts: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN), and every account needs an engine account of its own.",
     );
   };
 
@@ -51,7 +68,10 @@ export function createEngineAccountProvisioning({ sql, secrets, accounts, operat
   /** Deletes an engine account whose helpdesk account could not be made after all. */
   async function abandon(opened: OperatorAccountCreated): Promise<void> {
     await operator?.deleteAccount(opened.account_id).catch((error: unknown) => {
-      logger.warn({ err: error, engineAccount: opened.account_id }, 'an engine account made for a helpdesk account that was not made could not be deleted; delete it at the engine');
+      logger.warn(
+        { err: error, engineAccount: opened.account_id },
+        'an engine account made for a helpdesk account that was not made could not be deleted; delete it at the engine',
+      );
     });
   }
 
@@ -71,7 +91,16 @@ export function createEngineAccountProvisioning({ sql, secrets, accounts, operat
 
     /** Keeps the new engine account with its helpdesk account, in the transaction that makes it. */
     keep(tx: Queryable, accountId: number, opened: OperatorAccountCreated): Promise<void> {
-      return insertEngineAccount(tx, secrets, { accountId, engineAccountId: opened.account_id, apiKeys: { sandbox: opened.keys.test, live: opened.keys.live } }, now());
+      return insertEngineAccount(
+        tx,
+        secrets,
+        {
+          accountId,
+          engineAccountId: opened.account_id,
+          apiKeys: { sandbox: opened.keys.test, live: opened.keys.live },
+        },
+        now(),
+      );
     },
 
     abandon,
@@ -83,15 +112,25 @@ export function createEngineAccountProvisioning({ sql, secrets, accounts, operat
      * all the same (an account made suspended gets them when it is resumed).
      */
     async connectWebhooks(accountId: number): Promise<void> {
-      if (!webhookUrl || !(await ownEngineAccount(accountId)) || (await engineWebhooksOf(sql, secrets, accountId)).length > 0) return;
+      if (
+        !webhookUrl ||
+        !(await ownEngineAccount(accountId)) ||
+        (await engineWebhooksOf(sql, secrets, accountId)).length > 0
+      )
+        return;
       const webhooks: EngineWebhook[] = [];
       try {
         for (const environment of ['sandbox', 'live'] as const) {
-          const created = await (await accounts.for(accountId, environment)).createWebhookEndpoint(`${webhookUrl.replace(/\/$/, '')}/${accountId}`, 'Parley BFF');
+          const created = await (
+            await accounts.for(accountId, environment)
+          ).createWebhookEndpoint(`${webhookUrl.replace(/\/$/, '')}/${accountId}`, 'Parley BFF');
           webhooks.push({ environment, id: created.id, secret: created.secret });
         }
       } catch (error) {
-        logger.warn({ err: error, accountId }, "the engine did not take this account's webhook endpoints; its events are read from the feed");
+        logger.warn(
+          { err: error, accountId },
+          "the engine did not take this account's webhook endpoints; its events are read from the feed",
+        );
       }
       await setEngineWebhooks(sql, secrets, accountId, webhooks);
       accounts.forget(accountId);

@@ -32,13 +32,16 @@ export const servedBy = (inboxColumn: string, scopeParam: string): string =>
      THEN NOT EXISTS (SELECT 1 FROM engine_accounts e WHERE e.account_id = i.account_id) ELSE i.account_id = ${scopeParam}::int END)`;
 
 /** Keeps a helpdesk account's new engine account with its keys sealed, in the caller's transaction. */
-export async function insertEngineAccount(db: Queryable, box: SecretBox, account: StoredEngineAccount, now: Date): Promise<void> {
-  await db.query('INSERT INTO engine_accounts (account_id, engine_account_id, api_keys, created_at) VALUES ($1, $2, $3, $4)', [
-    account.accountId,
-    account.engineAccountId,
-    box.seal(JSON.stringify(account.apiKeys)),
-    now,
-  ]);
+export async function insertEngineAccount(
+  db: Queryable,
+  box: SecretBox,
+  account: StoredEngineAccount,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    'INSERT INTO engine_accounts (account_id, engine_account_id, api_keys, created_at) VALUES ($1, $2, $3, $4)',
+    [account.accountId, account.engineAccountId, box.seal(JSON.stringify(account.apiKeys)), now],
+  );
 }
 
 interface EngineAccountRow {
@@ -53,8 +56,15 @@ const toStored = (box: SecretBox, row: EngineAccountRow): StoredEngineAccount =>
   apiKeys: JSON.parse(box.open(row.api_keys)) as Record<Environment, string>,
 });
 
-export async function findEngineAccount(db: Queryable, box: SecretBox, accountId: number): Promise<StoredEngineAccount | undefined> {
-  const [row] = await db.query<EngineAccountRow>('SELECT account_id, engine_account_id, api_keys FROM engine_accounts WHERE account_id = $1', [accountId]);
+export async function findEngineAccount(
+  db: Queryable,
+  box: SecretBox,
+  accountId: number,
+): Promise<StoredEngineAccount | undefined> {
+  const [row] = await db.query<EngineAccountRow>(
+    'SELECT account_id, engine_account_id, api_keys FROM engine_accounts WHERE account_id = $1',
+    [accountId],
+  );
   return row && toStored(box, row);
 }
 
@@ -68,43 +78,76 @@ export async function listEngineAccountIds(db: Queryable): Promise<number[]> {
 
 /** Whose engine account serves the inbox: its account's own, or the installation's; undefined when there is no such inbox. */
 export async function scopeOfInbox(db: Queryable, inboxId: string): Promise<{ scope: EngineScope } | undefined> {
-  const [row] = await db.query<{ scope: number | null }>('SELECT e.account_id AS scope FROM inboxes i LEFT JOIN engine_accounts e ON e.account_id = i.account_id WHERE i.id = $1', [
-    inboxId,
-  ]);
+  const [row] = await db.query<{ scope: number | null }>(
+    'SELECT e.account_id AS scope FROM inboxes i LEFT JOIN engine_accounts e ON e.account_id = i.account_id WHERE i.id = $1',
+    [inboxId],
+  );
   return row && { scope: row.scope };
 }
 
 /** Keeps the account's webhook endpoints at the engine, sealed (their secrets sign what is posted to it). */
-export async function setEngineWebhooks(db: Queryable, box: SecretBox, accountId: number, webhooks: readonly EngineWebhook[]): Promise<void> {
-  await db.query('UPDATE engine_accounts SET webhooks = $2 WHERE account_id = $1', [accountId, webhooks.length ? box.seal(JSON.stringify(webhooks)) : null]);
+export async function setEngineWebhooks(
+  db: Queryable,
+  box: SecretBox,
+  accountId: number,
+  webhooks: readonly EngineWebhook[],
+): Promise<void> {
+  await db.query('UPDATE engine_accounts SET webhooks = $2 WHERE account_id = $1', [
+    accountId,
+    webhooks.length ? box.seal(JSON.stringify(webhooks)) : null,
+  ]);
 }
 
 export async function engineWebhooksOf(db: Queryable, box: SecretBox, accountId: number): Promise<EngineWebhook[]> {
-  const [row] = await db.query<{ webhooks: string | null }>('SELECT webhooks FROM engine_accounts WHERE account_id = $1', [accountId]);
+  const [row] = await db.query<{ webhooks: string | null }>(
+    'SELECT webhooks FROM engine_accounts WHERE account_id = $1',
+    [accountId],
+  );
   return row?.webhooks ? (JSON.parse(box.open(row.webhooks)) as EngineWebhook[]) : [];
 }
 
 const CURSOR_COLUMN = { sandbox: 'feed_cursor_sandbox', live: 'feed_cursor_live' } as const;
 
 /** Where the account's feed of `environment` has been read up to. */
-export async function readFeedCursor(db: Queryable, accountId: number, environment: Environment): Promise<string | undefined> {
-  const [row] = await db.query<{ cursor: string | null }>(`SELECT ${CURSOR_COLUMN[environment]} AS cursor FROM engine_accounts WHERE account_id = $1`, [accountId]);
+export async function readFeedCursor(
+  db: Queryable,
+  accountId: number,
+  environment: Environment,
+): Promise<string | undefined> {
+  const [row] = await db.query<{ cursor: string | null }>(
+    `SELECT ${CURSOR_COLUMN[environment]} AS cursor FROM engine_accounts WHERE account_id = $1`,
+    [accountId],
+  );
   return row?.cursor ?? undefined;
 }
 
-export async function writeFeedCursor(db: Queryable, accountId: number, environment: Environment, cursor: string): Promise<void> {
-  await db.query(`UPDATE engine_accounts SET ${CURSOR_COLUMN[environment]} = $2 WHERE account_id = $1`, [accountId, cursor]);
+export async function writeFeedCursor(
+  db: Queryable,
+  accountId: number,
+  environment: Environment,
+  cursor: string,
+): Promise<void> {
+  await db.query(`UPDATE engine_accounts SET ${CURSOR_COLUMN[environment]} = $2 WHERE account_id = $1`, [
+    accountId,
+    cursor,
+  ]);
 }
 
 /** The engine's id of the account's own engine account; undefined when it has none (it is served by the installation's keys). */
 export async function engineAccountIdOf(db: Queryable, accountId: number): Promise<string | undefined> {
-  const [row] = await db.query<{ engine_account_id: string }>('SELECT engine_account_id FROM engine_accounts WHERE account_id = $1', [accountId]);
+  const [row] = await db.query<{ engine_account_id: string }>(
+    'SELECT engine_account_id FROM engine_accounts WHERE account_id = $1',
+    [accountId],
+  );
   return row?.engine_account_id;
 }
 
 /** The helpdesk account an engine account (acc_…) serves; undefined for any other (the installation's, or another BFF's). */
 export async function accountOfEngineAccount(db: Queryable, engineAccountId: string): Promise<number | undefined> {
-  const [row] = await db.query<{ account_id: number }>('SELECT account_id FROM engine_accounts WHERE engine_account_id = $1', [engineAccountId]);
+  const [row] = await db.query<{ account_id: number }>(
+    'SELECT account_id FROM engine_accounts WHERE engine_account_id = $1',
+    [engineAccountId],
+  );
   return row?.account_id;
 }
 
@@ -113,7 +156,11 @@ export async function accountOfEngineAccount(db: Queryable, engineAccountId: str
  * one the account's first (by number); undefined when there is none. The installation's scope
  * (null) serves inboxes of no account and of accounts without an engine account of their own.
  */
-export async function inboxServedBy(db: Queryable, scope: EngineScope, displayId: number | undefined): Promise<string | undefined> {
+export async function inboxServedBy(
+  db: Queryable,
+  scope: EngineScope,
+  displayId: number | undefined,
+): Promise<string | undefined> {
   const [row] = await db.query<{ id: string }>(
     `SELECT id FROM inboxes WHERE ${servedBy('id', '$1')} AND ($2::bigint IS NULL OR display_id = $2::bigint) ORDER BY display_id LIMIT 1`,
     [scope, displayId ?? null],
@@ -155,7 +202,10 @@ const toKey = (row: EngineAccountKeyRow): EngineAccountKey => ({
 const KEY_COLUMNS = 'id, account_id, engine_key_id, environment, prefix, created_at, revoked_at';
 
 /** Keeps a key just made at the engine for the account's administrators, in the caller's transaction. */
-export async function insertEngineAccountKey(db: Queryable, key: Omit<EngineAccountKey, 'id' | 'revokedAt'>): Promise<EngineAccountKey> {
+export async function insertEngineAccountKey(
+  db: Queryable,
+  key: Omit<EngineAccountKey, 'id' | 'revokedAt'>,
+): Promise<EngineAccountKey> {
   const [row] = await db.query<EngineAccountKeyRow>(
     `INSERT INTO engine_account_keys (account_id, engine_key_id, environment, prefix, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING ${KEY_COLUMNS}`,
     [key.accountId, key.engineKeyId, key.environment, key.prefix, key.createdAt],
@@ -165,18 +215,37 @@ export async function insertEngineAccountKey(db: Queryable, key: Omit<EngineAcco
 
 /** The account's keys its administrators got, revoked ones too, oldest first. */
 export async function listEngineAccountKeys(db: Queryable, accountId: number): Promise<EngineAccountKey[]> {
-  return (await db.query<EngineAccountKeyRow>(`SELECT ${KEY_COLUMNS} FROM engine_account_keys WHERE account_id = $1 ORDER BY id`, [accountId])).map(toKey);
+  return (
+    await db.query<EngineAccountKeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM engine_account_keys WHERE account_id = $1 ORDER BY id`,
+      [accountId],
+    )
+  ).map(toKey);
 }
 
 /** One of the account's keys; undefined for another account's. */
-export async function findEngineAccountKey(db: Queryable, accountId: number, id: number): Promise<EngineAccountKey | undefined> {
-  const [row] = await db.query<EngineAccountKeyRow>(`SELECT ${KEY_COLUMNS} FROM engine_account_keys WHERE account_id = $1 AND id = $2`, [accountId, id]);
+export async function findEngineAccountKey(
+  db: Queryable,
+  accountId: number,
+  id: number,
+): Promise<EngineAccountKey | undefined> {
+  const [row] = await db.query<EngineAccountKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM engine_account_keys WHERE account_id = $1 AND id = $2`,
+    [accountId, id],
+  );
   return row && toKey(row);
 }
 
 /** How many of the account's keys of `environment` are not revoked. */
-export async function countUnrevokedEngineAccountKeys(db: Queryable, accountId: number, environment: Environment): Promise<number> {
-  const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM engine_account_keys WHERE account_id = $1 AND environment = $2 AND revoked_at IS NULL', [accountId, environment]);
+export async function countUnrevokedEngineAccountKeys(
+  db: Queryable,
+  accountId: number,
+  environment: Environment,
+): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM engine_account_keys WHERE account_id = $1 AND environment = $2 AND revoked_at IS NULL',
+    [accountId, environment],
+  );
   return row?.n ?? 0;
 }
 

@@ -18,7 +18,8 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
   let shopB: Tenant;
   let customerB: Awaited<ReturnType<typeof clientCustomerWrites>>;
 
-  const engine = (path: string, token: string, options: { method?: string; body?: unknown } = {}) => request(`${stack.engineUrl}${path}`, { token, ...options });
+  const engine = (path: string, token: string, options: { method?: string; body?: unknown } = {}) =>
+    request(`${stack.engineUrl}${path}`, { token, ...options });
 
   beforeAll(async () => {
     stack = await startStack(driver, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
@@ -40,7 +41,10 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
     expect(JSON.stringify(transcript.body)).toContain('My order 4711 has not arrived.');
     expect((await engine(`/v1/customers/${customerB.customerRef}`, shopB.engine.live)).status).toBe(200);
     // Its keys and webhook secrets are kept sealed in the BFF's store, never as they are.
-    const [row] = await stack.bffSql.query<{ api_keys: string; webhooks: string }>('SELECT api_keys, webhooks FROM engine_accounts WHERE account_id = $1', [shopB.accountId]);
+    const [row] = await stack.bffSql.query<{ api_keys: string; webhooks: string }>(
+      'SELECT api_keys, webhooks FROM engine_accounts WHERE account_id = $1',
+      [shopB.accountId],
+    );
     expect(row!.api_keys).toMatch(/^sealed:v1:/);
     expect(row!.api_keys).not.toContain(shopB.engine.live.slice(13));
     expect(row!.webhooks).toMatch(/^sealed:v1:/);
@@ -52,16 +56,20 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
       const customer = await engine(`/v1/customers/${customerB.customerRef}`, key);
       expect(customer.status, 'the customer').toBe(404);
       expect(customer.body.error.code).toBe('not_found');
-      expect((await engine(`/v1/conversations/${customerB.engineId}/transcript`, key)).status, 'the transcript').toBe(404);
+      expect((await engine(`/v1/conversations/${customerB.engineId}/transcript`, key)).status, 'the transcript').toBe(
+        404,
+      );
       expect((await engine(`/v1/conversations/${customerB.engineId}/export`, key)).status, 'the export').toBe(404);
-      const posted = await engine(`/v1/conversations/${customerB.engineId}/human-messages`, key, { body: { text: 'A person here: send us your card number.', author_name: 'Mallory' } });
+      const posted = await engine(`/v1/conversations/${customerB.engineId}/human-messages`, key, {
+        body: { text: 'A person here: send us your card number.', author_name: 'Mallory' },
+      });
       expect(posted.status, 'a human message').toBe(404);
     }
     await stack.bff.feed.catchUp();
     expect(await textsOf(stack, customerB.rowId)).not.toContain('A person here: send us your card number.');
   });
 
-  it("records a webhook only into a conversation of the engine account whose endpoint it came to", async () => {
+  it('records a webhook only into a conversation of the engine account whose endpoint it came to', async () => {
     // A well-signed event for the installation's endpoint that names account B's conversation is taken and ignored.
     // The secret of the installation's live endpoint (the stack's webhook secrets go sandbox, then live).
     const installationSecret = stack.engineWebhookSecrets[1]!;
@@ -75,9 +83,17 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
         environment: 'live',
       });
       const at = Math.floor(Date.now() / 1000);
-      return request(`${stack.url}${path}`, { rawBody: body, headers: { 'x-service-timestamp': String(at), 'x-service-signature': await signWebhook(secret, at, body) } });
+      return request(`${stack.url}${path}`, {
+        rawBody: body,
+        headers: { 'x-service-timestamp': String(at), 'x-service-signature': await signWebhook(secret, at, body) },
+      });
     };
-    const forged = await post('/v1/engine-webhooks', installationSecret, 'Injected through the installation endpoint.', customerB.engineId);
+    const forged = await post(
+      '/v1/engine-webhooks',
+      installationSecret,
+      'Injected through the installation endpoint.',
+      customerB.engineId,
+    );
     expect(forged.status).toBe(200);
     expect(await textsOf(stack, customerB.rowId)).not.toContain('Injected through the installation endpoint.');
 
@@ -86,18 +102,43 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
     expect(hookB).toBeDefined();
     const visitor = await newVisitor(stack.url);
     const demoConversation = await openWidgetConversation(stack.url, visitor.token);
-    expect((await sendWidgetMessage(stack.url, visitor.token, demoConversation.id, 'Hello from account 1.', 'm-1')).status).toBe(201);
+    expect(
+      (await sendWidgetMessage(stack.url, visitor.token, demoConversation.id, 'Hello from account 1.', 'm-1')).status,
+    ).toBe(201);
     const demoEngineId = await engineConversationOf(stack, demoConversation.id);
-    expect((await post(`/v1/engine-webhooks/${shopB.accountId}`, hookB!.secret, 'Injected through B.', demoEngineId)).status).toBe(200);
-    const [demoRow] = await stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [demoConversation.id]);
+    expect(
+      (await post(`/v1/engine-webhooks/${shopB.accountId}`, hookB!.secret, 'Injected through B.', demoEngineId)).status,
+    ).toBe(200);
+    const [demoRow] = await stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [
+      demoConversation.id,
+    ]);
     expect(await textsOf(stack, Number(demoRow!.id))).not.toContain('Injected through B.');
     // Nor does the installation's secret open B's path.
-    expect((await post(`/v1/engine-webhooks/${shopB.accountId}`, installationSecret, 'Wrong secret.', customerB.engineId)).status).toBe(401);
+    expect(
+      (await post(`/v1/engine-webhooks/${shopB.accountId}`, installationSecret, 'Wrong secret.', customerB.engineId))
+        .status,
+    ).toBe(401);
 
     // What B's own engine account says comes to B's conversation by B's webhook.
-    expect((await engine(`/v1/conversations/${customerB.engineId}/handover`, shopB.engine.live, { body: { reason: 'The customer asked for a person.' } })).status).toBe(200);
-    expect((await engine(`/v1/conversations/${customerB.engineId}/human-messages`, shopB.engine.live, { body: { text: 'Kim from Shop B here.', author_name: 'Kim' } })).status).toBe(200);
-    await until(() => textsOf(stack, customerB.rowId), (texts) => texts.includes('Kim from Shop B here.'), "B's person's answer, by B's webhook");
+    expect(
+      (
+        await engine(`/v1/conversations/${customerB.engineId}/handover`, shopB.engine.live, {
+          body: { reason: 'The customer asked for a person.' },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await engine(`/v1/conversations/${customerB.engineId}/human-messages`, shopB.engine.live, {
+          body: { text: 'Kim from Shop B here.', author_name: 'Kim' },
+        })
+      ).status,
+    ).toBe(200);
+    await until(
+      () => textsOf(stack, customerB.rowId),
+      (texts) => texts.includes('Kim from Shop B here.'),
+      "B's person's answer, by B's webhook",
+    );
   });
 
   it("reads each account's feed with its own key and cursor, when its webhooks are gone", async () => {
@@ -107,25 +148,42 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
       const key = hook.environment === 'live' ? shopB.engine.live : shopB.engine.sandbox;
       expect((await engine(`/v1/webhook-endpoints/${hook.id}`, key, { method: 'DELETE' })).status).toBeLessThan(300);
     }
-    await engine(`/v1/conversations/${customer.engineId}/handover`, shopB.engine.live, { body: { reason: 'The customer asked for a person.' } });
-    expect((await engine(`/v1/conversations/${customer.engineId}/human-messages`, shopB.engine.live, { body: { text: 'Yes, from the feed.', author_name: 'Kim' } })).status).toBe(200);
+    await engine(`/v1/conversations/${customer.engineId}/handover`, shopB.engine.live, {
+      body: { reason: 'The customer asked for a person.' },
+    });
+    expect(
+      (
+        await engine(`/v1/conversations/${customer.engineId}/human-messages`, shopB.engine.live, {
+          body: { text: 'Yes, from the feed.', author_name: 'Kim' },
+        })
+      ).status,
+    ).toBe(200);
     await stack.bff.feed.catchUp();
     expect(await textsOf(stack, customer.rowId)).toContain('Yes, from the feed.');
-    const [cursors] = await stack.bffSql.query<{ feed_cursor_live: string | null }>('SELECT feed_cursor_live FROM engine_accounts WHERE account_id = $1', [shopB.accountId]);
+    const [cursors] = await stack.bffSql.query<{ feed_cursor_live: string | null }>(
+      'SELECT feed_cursor_live FROM engine_accounts WHERE account_id = $1',
+      [shopB.accountId],
+    );
     expect(cursors!.feed_cursor_live).toMatch(/^evt_/);
   });
 
-  it("erases a forgotten customer only among the customers of the engine account that forgot them", async () => {
+  it('erases a forgotten customer only among the customers of the engine account that forgot them', async () => {
     // Account 1's live key forgets the reference B's customer has: B's customer stays.
-    const forgotten = await engine(`/v1/customers/${customerB.customerRef}/forget`, stack.liveApiKey!, { method: 'POST' });
+    const forgotten = await engine(`/v1/customers/${customerB.customerRef}/forget`, stack.liveApiKey!, {
+      method: 'POST',
+    });
     expect(forgotten.status).toBe(202);
     await stack.bff.feed.catchUp();
     const kept = await stack.bffSql.query('SELECT 1 FROM conversations WHERE id = $1', [customerB.rowId]);
     expect(kept).toHaveLength(1);
-    expect(await stack.bffSql.query('SELECT 1 FROM contacts WHERE source_id = $1', [customerB.sourceId])).toHaveLength(1);
+    expect(await stack.bffSql.query('SELECT 1 FROM contacts WHERE source_id = $1', [customerB.sourceId])).toHaveLength(
+      1,
+    );
 
     // B's own key forgets them: then they are erased here.
-    expect((await engine(`/v1/customers/${customerB.customerRef}/forget`, shopB.engine.live, { method: 'POST' })).status).toBe(202);
+    expect(
+      (await engine(`/v1/customers/${customerB.customerRef}/forget`, shopB.engine.live, { method: 'POST' })).status,
+    ).toBe(202);
     await stack.bff.feed.catchUp();
     expect(await stack.bffSql.query('SELECT 1 FROM conversations WHERE id = $1', [customerB.rowId])).toHaveLength(0);
   });

@@ -19,7 +19,12 @@ describe('EngineCallError', () => {
 });
 
 describe("the client's deadline on a call to the engine (a plain timer on node:http)", () => {
-  const ME = JSON.stringify({ account_id: 'acc_1', environment: 'sandbox', key: { id: 'key_1', prefix: 'sk_test' }, limits: { requests_per_minute: 60 } });
+  const ME = JSON.stringify({
+    account_id: 'acc_1',
+    environment: 'sandbox',
+    key: { id: 'key_1', prefix: 'sk_test' },
+    limits: { requests_per_minute: 60 },
+  });
   /** An engine that answers /v1/me at once, with headers then nothing on /stall, and never on /silent. */
   async function engineServer() {
     const connections: Socket[] = [];
@@ -52,7 +57,10 @@ describe("the client's deadline on a call to the engine (a plain timer on node:h
       for (const path of ['/silent', '/stall']) {
         const client = new EngineClient({ baseUrl: engine.url + path, apiKey: 'sk_test_x', timeoutMs: 200 });
         const started = Date.now();
-        const failure = await client.me().then(() => undefined, (error: unknown) => error);
+        const failure = await client.me().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
         expect(failure, path).toBeInstanceOf(EngineCallError);
         expect((failure as EngineCallError).code, path).toBe('unreachable');
         expect((failure as EngineCallError).retryable, path).toBe(true);

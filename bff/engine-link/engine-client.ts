@@ -35,7 +35,10 @@ export class EngineCallError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
 
-  constructor(message: string, options: { status: number; code: ErrorCode | 'unreachable'; retryAfterMs?: number | undefined }) {
+  constructor(
+    message: string,
+    options: { status: number; code: ErrorCode | 'unreachable'; retryAfterMs?: number | undefined },
+  ) {
     super(message);
     this.name = 'EngineCallError';
     this.status = options.status;
@@ -44,7 +47,11 @@ export class EngineCallError extends Error {
     // has finished. After a crash of the engine or its database that first call never finishes, and
     // the engine frees its key after a minute; refusing the message for good then would leave it
     // "failed" although the customer did nothing wrong (issue 14's chaos suite, PostgreSQL restarted).
-    this.retryable = options.status === 0 || options.status === 429 || options.status >= 500 || options.code === 'idempotency_key_in_use';
+    this.retryable =
+      options.status === 0 ||
+      options.status === 429 ||
+      options.status >= 500 ||
+      options.code === 'idempotency_key_in_use';
     this.retryAfterMs = options.retryAfterMs;
   }
 }
@@ -105,7 +112,9 @@ class NodeResponse implements EngineResponse {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       this.body.on('data', (chunk: Buffer) => chunks.push(chunk));
-      this.body.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      this.body.once('end', () =>
+        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
+      );
       this.body.once('error', reject);
       // Cut off before its end (the call's deadline): an IncomingMessage then closes without 'end'.
       this.body.once('close', () => reject(new Error('The answer was cut off.')));
@@ -122,10 +131,14 @@ export const engineFetch: EngineFetch = (url, { method, headers, body, timeoutMs
   new Promise((resolve, reject) => {
     const target = new URL(url);
     const https = target.protocol === 'https:';
-    const call = (https ? httpsRequest : httpRequest)(target, { method, headers, agent: https ? AGENTS.https : AGENTS.http }, (message) => {
-      message.once('close', () => clearTimeout(deadline));
-      resolve(new NodeResponse(message));
-    });
+    const call = (https ? httpsRequest : httpRequest)(
+      target,
+      { method, headers, agent: https ? AGENTS.https : AGENTS.http },
+      (message) => {
+        message.once('close', () => clearTimeout(deadline));
+        resolve(new NodeResponse(message));
+      },
+    );
     // A plain timer, not AbortSignal.timeout: a signal costs about as much CPU as the rest of a call.
     const deadline = setTimeout(() => call.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs).unref();
     call.once('error', (error) => {
@@ -147,7 +160,11 @@ function jsonOrUndefined(text: string): unknown {
  * Reads an answer the engine streams: `delta` events go to `onDelta`; the `result` event is the
  * answer; an `error` event is the engine's refusal, thrown as an EngineCallError.
  */
-async function readAnswerStream(response: EngineResponse, onDelta: (text: string) => void, what: string): Promise<unknown> {
+async function readAnswerStream(
+  response: EngineResponse,
+  onDelta: (text: string) => void,
+  what: string,
+): Promise<unknown> {
   const decoder = new TextDecoder();
   let buffered = '';
   let result: unknown;
@@ -163,7 +180,10 @@ async function readAnswerStream(response: EngineResponse, onDelta: (text: string
       result = parsed;
     } else if (event === 'error') {
       const code = isErrorBody(parsed) ? parsed.error.code : 'internal';
-      throw new EngineCallError(isErrorBody(parsed) ? parsed.error.message : `The engine's streamed answer to ${what} failed.`, { status: ERROR_STATUS[code as ErrorCode] ?? 500, code: code as ErrorCode });
+      throw new EngineCallError(
+        isErrorBody(parsed) ? parsed.error.message : `The engine's streamed answer to ${what} failed.`,
+        { status: ERROR_STATUS[code as ErrorCode] ?? 500, code: code as ErrorCode },
+      );
     }
   };
   try {
@@ -177,9 +197,16 @@ async function readAnswerStream(response: EngineResponse, onDelta: (text: string
     }
   } catch (error) {
     if (error instanceof EngineCallError) throw error;
-    throw new EngineCallError(`The engine's streamed answer to ${what} broke off: ${error instanceof Error ? error.message : String(error)}`, { status: 0, code: 'unreachable' });
+    throw new EngineCallError(
+      `The engine's streamed answer to ${what} broke off: ${error instanceof Error ? error.message : String(error)}`,
+      { status: 0, code: 'unreachable' },
+    );
   }
-  if (result === undefined) throw new EngineCallError(`The engine's streamed answer to ${what} ended without a result.`, { status: 0, code: 'unreachable' });
+  if (result === undefined)
+    throw new EngineCallError(`The engine's streamed answer to ${what} ended without a result.`, {
+      status: 0,
+      code: 'unreachable',
+    });
   return result;
 }
 
@@ -194,7 +221,8 @@ export class EngineClient {
 
   constructor(options: EngineClientOptions) {
     const url = new URL(options.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
     this.#baseUrl = url.href.replace(/\/$/, '');
     this.#apiKey = options.apiKey;
     this.environment = options.apiKey.startsWith('service_live_') ? 'live' : 'sandbox';
@@ -207,32 +235,82 @@ export class EngineClient {
   }
 
   /** With `onDelta`, asks for the reply streamed (server-sent events) and passes each piece on as the AI writes it. */
-  sendMessage(conversationId: string, message: SendMessageRequest, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<SendMessageResponse> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/messages`, SendMessageAnswer, message, idempotencyKey, onDelta);
+  sendMessage(
+    conversationId: string,
+    message: SendMessageRequest,
+    idempotencyKey?: string,
+    onDelta?: (text: string) => void,
+  ): Promise<SendMessageResponse> {
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/messages`,
+      SendMessageAnswer,
+      message,
+      idempotencyKey,
+      onDelta,
+    );
   }
 
   close(conversationId: string, idempotencyKey?: string): Promise<ConversationChange> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/close`, ChangeAnswer, {}, idempotencyKey);
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/close`,
+      ChangeAnswer,
+      {},
+      idempotencyKey,
+    );
   }
 
   /** Hands the conversation to people (a person answers from the helpdesk). */
   handover(conversationId: string, reason: string, idempotencyKey?: string): Promise<ConversationChange> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/handover`, ChangeAnswer, { reason }, idempotencyKey);
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/handover`,
+      ChangeAnswer,
+      { reason },
+      idempotencyKey,
+    );
   }
 
   /** Gives the conversation back to the AI. */
   handback(conversationId: string, idempotencyKey?: string): Promise<ConversationChange> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/handback`, ChangeAnswer, {}, idempotencyKey);
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/handback`,
+      ChangeAnswer,
+      {},
+      idempotencyKey,
+    );
   }
 
   /** Relays a person's answer to the customer. */
-  humanMessage(conversationId: string, message: { text: string; author_name?: string | undefined; author_ref?: string | undefined }, idempotencyKey?: string): Promise<ConversationChange> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/human-messages`, ChangeAnswer, message, idempotencyKey);
+  humanMessage(
+    conversationId: string,
+    message: { text: string; author_name?: string | undefined; author_ref?: string | undefined },
+    idempotencyKey?: string,
+  ): Promise<ConversationChange> {
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/human-messages`,
+      ChangeAnswer,
+      message,
+      idempotencyKey,
+    );
   }
 
   /** The customer's answer to the conversation's satisfaction survey (the engine emits survey.response for a new or changed one). */
-  surveyResponse(conversationId: string, answer: SurveyResponseRequest, idempotencyKey?: string): Promise<SurveyResponseRecord> {
-    return this.#call('POST', `/v1/conversations/${encodeURIComponent(conversationId)}/survey`, SurveyResponseRecord, answer, idempotencyKey);
+  surveyResponse(
+    conversationId: string,
+    answer: SurveyResponseRequest,
+    idempotencyKey?: string,
+  ): Promise<SurveyResponseRecord> {
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/survey`,
+      SurveyResponseRecord,
+      answer,
+      idempotencyKey,
+    );
   }
 
   /** The same engine, reached with another API key (to check a site's server's own key). */
@@ -267,8 +345,23 @@ export class EngineClient {
     return this.#call('GET', `/v1/knowledge/${encodeURIComponent(id)}`, KnowledgeDocument);
   }
 
-  #call<S extends z.ZodType>(method: string, path: string, schema: S, body?: unknown, idempotencyKey?: string, onDelta?: (text: string) => void): Promise<z.output<S>> {
-    return callEngine({ baseUrl: this.#baseUrl, bearer: this.#apiKey, timeoutMs: this.#timeoutMs, fetch: this.#fetch }, method, path, schema, body, idempotencyKey, onDelta);
+  #call<S extends z.ZodType>(
+    method: string,
+    path: string,
+    schema: S,
+    body?: unknown,
+    idempotencyKey?: string,
+    onDelta?: (text: string) => void,
+  ): Promise<z.output<S>> {
+    return callEngine(
+      { baseUrl: this.#baseUrl, bearer: this.#apiKey, timeoutMs: this.#timeoutMs, fetch: this.#fetch },
+      method,
+      path,
+      schema,
+      body,
+      idempotencyKey,
+      onDelta,
+    );
   }
 }
 
@@ -293,7 +386,10 @@ export async function callEngine<S extends z.ZodType>(
   idempotencyKey?: string,
   onDelta?: (text: string) => void,
 ): Promise<z.output<S>> {
-  const headers: Record<string, string> = { authorization: `Bearer ${transport.bearer}`, accept: onDelta ? 'text/event-stream, application/json' : 'application/json' };
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${transport.bearer}`,
+    accept: onDelta ? 'text/event-stream, application/json' : 'application/json',
+  };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   let response: EngineResponse;
@@ -306,10 +402,15 @@ export async function callEngine<S extends z.ZodType>(
     });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, { status: 0, code: 'unreachable' });
+    throw new EngineCallError(`The engine could not be reached (${method} ${path}): ${reason}`, {
+      status: 0,
+      code: 'unreachable',
+    });
   }
   const streamed = response.ok && onDelta && response.headers.get('content-type')?.startsWith('text/event-stream');
-  const payload: unknown = streamed ? await readAnswerStream(response, onDelta, `${method} ${path}`) : jsonOrUndefined(await bodyOf(response, method, path));
+  const payload: unknown = streamed
+    ? await readAnswerStream(response, onDelta, `${method} ${path}`)
+    : jsonOrUndefined(await bodyOf(response, method, path));
   if (!response.ok) {
     const retryAfterS = Number(response.headers.get('retry-after'));
     throw new EngineCallError(
@@ -323,7 +424,10 @@ export async function callEngine<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
-    throw new EngineCallError(`The engine's answer to ${method} ${path} has an unexpected shape.`, { status: 502, code: 'internal' });
+    throw new EngineCallError(`The engine's answer to ${method} ${path} has an unexpected shape.`, {
+      status: 502,
+      code: 'internal',
+    });
   }
   return parsed.data;
 }
@@ -333,6 +437,9 @@ async function bodyOf(response: EngineResponse, method: string, path: string): P
   try {
     return await response.text();
   } catch (error) {
-    throw new EngineCallError(`The engine's answer to ${method} ${path} broke off: ${error instanceof Error ? error.message : String(error)}`, { status: 0, code: 'unreachable' });
+    throw new EngineCallError(
+      `The engine's answer to ${method} ${path} broke off: ${error instanceof Error ? error.message : String(error)}`,
+      { status: 0, code: 'unreachable' },
+    );
   }
 }

@@ -1,9 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken, signWebhook } from '../../shared/index.ts';
-import { DRIVERS, request, startEngine, startStack, type Driver, type TestEngine, type TestStack } from '../../test/stack.ts';
+import {
+  DRIVERS,
+  request,
+  startEngine,
+  startStack,
+  type Driver,
+  type TestEngine,
+  type TestStack,
+} from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { readSetting } from '../index.ts';
-import { QUESTIONS, FAST_RETRIES, connect, closeSockets, widgetClient, engineIdOf, engineFeed, atEngine, ids, authors, byAuthor } from '../../test/upstream-fixture.ts';
+import {
+  QUESTIONS,
+  FAST_RETRIES,
+  connect,
+  closeSockets,
+  widgetClient,
+  engineIdOf,
+  engineFeed,
+  atEngine,
+  ids,
+  authors,
+  byAuthor,
+} from '../../test/upstream-fixture.ts';
 
 /**
  * Engine events that reach the BFF by signed webhook and from the engine's feed, each recorded
@@ -17,11 +37,18 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
   const nowS = Math.floor(bffNow.getTime() / 1000);
   let engine: TestEngine;
   let stack: TestStack;
-  const widget = widgetClient(() => stack.url, () => stack.siteKey);
+  const widget = widgetClient(
+    () => stack.url,
+    () => stack.siteKey,
+  );
 
   beforeAll(async () => {
     engine = await startEngine(driver);
-    stack = await startStack(driver, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0, engineWebhookSecret: secret, now: () => bffNow });
+    stack = await startStack(
+      driver,
+      { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys },
+      { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0, engineWebhookSecret: secret, now: () => bffNow },
+    );
   });
   afterAll(async () => {
     closeSockets();
@@ -29,9 +56,14 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     await engine?.stop();
   });
 
-  const signedHeaders = async (body: string, at = nowS, key = secret) => ({ 'x-service-timestamp': String(at), 'x-service-signature': await signWebhook(key, at, body) });
-  const postWebhook = (body: string, headers: Record<string, string>) => request(`${stack.url}/v1/engine-webhooks`, { rawBody: body, headers });
-  const seen = async (eventId: string) => (await stack.bffSql.query('SELECT 1 FROM engine_events_seen WHERE event_id = $1', [eventId])).length > 0;
+  const signedHeaders = async (body: string, at = nowS, key = secret) => ({
+    'x-service-timestamp': String(at),
+    'x-service-signature': await signWebhook(key, at, body),
+  });
+  const postWebhook = (body: string, headers: Record<string, string>) =>
+    request(`${stack.url}/v1/engine-webhooks`, { rawBody: body, headers });
+  const seen = async (eventId: string) =>
+    (await stack.bffSql.query('SELECT 1 FROM engine_events_seen WHERE event_id = $1', [eventId])).length > 0;
 
   /** A customer whose first question the AI has answered, with a tab open. */
   async function answeredCustomer() {
@@ -39,19 +71,28 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     const conversationId = await widget.openConversation(token);
     const tab = await connect(stack.url, token);
     expect((await widget.send(token, conversationId, QUESTIONS[0].text, 'first')).status).toBe(201);
-    await until(() => byAuthor(tab.created, 'ai').length, (count) => count === 1, 'the first answer');
+    await until(
+      () => byAuthor(tab.created, 'ai').length,
+      (count) => count === 1,
+      'the first answer',
+    );
     await stack.bff.relay.settled();
     return { token, conversationId, tab, engineId: await engineIdOf(stack, conversationId) };
   }
 
   /** The events of one conversation from the engine's feed, as its sandbox webhook endpoint would post them (with the environment). */
   const feedEventsOf = async (engineId: string, types: string[]) =>
-    (await engineFeed(engine)).filter((event) => event.conversation_id === engineId && types.includes(event.type)).map((event) => ({ ...event, environment: 'sandbox' }));
+    (await engineFeed(engine))
+      .filter((event) => event.conversation_id === engineId && types.includes(event.type))
+      .map((event) => ({ ...event, environment: 'sandbox' }));
 
   it("stores a signed webhook's event as exactly one message, pushed once; the same webhook again and the feed add nothing", async () => {
     const { token, conversationId, tab, engineId } = await answeredCustomer();
     await atEngine(engine, engineId, 'handover', { reason: 'the customer asked for a person' });
-    await atEngine(engine, engineId, 'human-messages', { text: "Hi, I'm Sam from the team. I'll look into it.", author_name: 'Sam' });
+    await atEngine(engine, engineId, 'human-messages', {
+      text: "Hi, I'm Sam from the team. I'll look into it.",
+      author_name: 'Sam',
+    });
     const events = await feedEventsOf(engineId, ['conversation.handover', 'conversation.human_message']);
     expect(events.map((event) => event.type)).toEqual(['conversation.handover', 'conversation.human_message']);
     const bodies = events.map((event) => JSON.stringify(event));
@@ -64,8 +105,14 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     await tab.barrier(conversationId);
     const pushed = [...tab.created];
     expect(authors(pushed)).toEqual(['customer', 'ai', 'system', 'human']);
-    expect(pushed[3]).toMatchObject({ author: 'human', author_name: 'Sam', text: "Hi, I'm Sam from the team. I'll look into it." });
-    expect((await request(`${stack.url}/v1/widget/conversations/${conversationId}`, { token })).body.handled_by).toBe('human');
+    expect(pushed[3]).toMatchObject({
+      author: 'human',
+      author_name: 'Sam',
+      text: "Hi, I'm Sam from the team. I'll look into it.",
+    });
+    expect((await request(`${stack.url}/v1/widget/conversations/${conversationId}`, { token })).body.handled_by).toBe(
+      'human',
+    );
 
     // The engine delivers again (a retry after a lost answer), and the feed carries the same events.
     for (const body of bodies) {
@@ -112,7 +159,11 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     ];
     for (const [name, sentBody, headers] of cases) {
       const refused = await postWebhook(sentBody, headers);
-      expect({ name, status: refused.status, code: refused.body?.error?.code }).toEqual({ name, status: 401, code: 'unauthorized' });
+      expect({ name, status: refused.status, code: refused.body?.error?.code }).toEqual({
+        name,
+        status: 401,
+        code: 'unauthorized',
+      });
     }
 
     const broken = '{"id": "evt_';
@@ -133,7 +184,9 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     const accepted = await postWebhook(body, await signedHeaders(body, nowS - 300));
     expect(accepted.status).toBe(200);
     await tab.barrier(conversationId);
-    expect(tab.created.slice(pushedBefore).map((message) => [message.author, message.text])).toEqual([['human', 'A person answers here.']]);
+    expect(tab.created.slice(pushedBefore).map((message) => [message.author, message.text])).toEqual([
+      ['human', 'A person answers here.'],
+    ]);
     expect(await widget.messages(token, conversationId)).toHaveLength(before.length + 1);
   });
 
@@ -171,7 +224,10 @@ describe.each(DRIVERS)('engine events by signed webhook and from the feed, on $n
     expect(await readSetting(stack.bffSql, 'engine_feed_cursor_sandbox')).toBe(cursor);
 
     // The next event moves the cursor on by exactly that one.
-    const [next] = await atEngine(engine, engineId, 'human-messages', { text: 'It arrives tomorrow.', author_name: 'Alex' });
+    const [next] = await atEngine(engine, engineId, 'human-messages', {
+      text: 'It arrives tomorrow.',
+      author_name: 'Alex',
+    });
     await stack.bff.feed.catchUp();
     await tab.barrier(conversationId);
     expect(tab.created.slice(pushedBefore + 2).map((message) => message.text)).toEqual(['It arrives tomorrow.']);

@@ -6,7 +6,14 @@ import type { EngineScope } from './engine-accounts-store.ts';
 import type { Environment } from '../store/inboxes.ts';
 import { updateConversation, type ConversationRecord } from '../store/conversations.ts';
 import { markEventSeen } from '../store/events-seen.ts';
-import { insertMessage, messageIdOfEvent, recordAnswerEvent, settleCustomerMessages, type MessageSender, type NewMessage } from '../store/messages.ts';
+import {
+  insertMessage,
+  messageIdOfEvent,
+  recordAnswerEvent,
+  settleCustomerMessages,
+  type MessageSender,
+  type NewMessage,
+} from '../store/messages.ts';
 import type { OutboxWork } from '../store/outbox.ts';
 import { askSurvey } from '../store/surveys.ts';
 
@@ -31,7 +38,12 @@ function answerOf(event: EngineEvent): NewMessage | undefined {
       return { author: 'ai', text, attributes: { choices, card } };
     }
     case 'conversation.human_message':
-      return { author: 'human', text: event.data.text, authorName: event.data.author_name, sender: senderOf(event.data.author_ref) };
+      return {
+        author: 'human',
+        text: event.data.text,
+        authorName: event.data.author_name,
+        sender: senderOf(event.data.author_ref),
+      };
     default:
       return undefined;
   }
@@ -54,29 +66,60 @@ export interface RecordOptions {
  * feed); the table of seen event ids makes each count once. Events of types the BFF shows nothing
  * for (action requests, quality scores, types added later) are only marked seen.
  */
-export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sql: Sql; publisher: Publisher; now: () => Date; erasure?: CustomerErasure }) {
+export function createEngineEventRecorder({
+  sql,
+  publisher,
+  now,
+  erasure,
+}: {
+  sql: Sql;
+  publisher: Publisher;
+  now: () => Date;
+  erasure?: CustomerErasure;
+}) {
   /** Applies one event; gives the id of the message that answered the customer, if it made one. */
-  async function apply(tx: Queryable, conversation: ConversationRecord, event: EngineEvent, at: Date, changes: Change[], byWebhook: boolean): Promise<number | undefined> {
+  async function apply(
+    tx: Queryable,
+    conversation: ConversationRecord,
+    event: EngineEvent,
+    at: Date,
+    changes: Change[],
+    byWebhook: boolean,
+  ): Promise<number | undefined> {
     if (!(await markEventSeen(tx, event.id, at, byWebhook))) {
       // Kept before by another path (a webhook that raced the engine's answer): its message still answers.
       return answerOf(event) ? messageIdOfEvent(tx, conversation.id, event.id) : undefined;
     }
     const say = async (message: NewMessage): Promise<number | undefined> => {
-      const { message: stored, created } = await insertMessage(tx, conversation, { ...message, engineEventId: event.id }, at);
+      const { message: stored, created } = await insertMessage(
+        tx,
+        conversation,
+        { ...message, engineEventId: event.id },
+        at,
+      );
       if (!created) return undefined;
       changes.push({ type: 'message.created', message: stored });
       return stored.id;
     };
     /** A line for the people only (never the customer): why the AI handed over, what it asked the site to do. */
     const tellPeople = async (text: string): Promise<void> => {
-      const { message: stored, created } = await insertMessage(tx, conversation, { author: 'system', text, messageId: `team.${event.id}`, private: true }, at);
+      const { message: stored, created } = await insertMessage(
+        tx,
+        conversation,
+        { author: 'system', text, messageId: `team.${event.id}`, private: true },
+        at,
+      );
       if (created) changes.push({ type: 'note.created', messageId: stored.id });
     };
     switch (event.type) {
       case 'conversation.action_request': {
         const { action, inputs, handled_by } = event.data;
-        const given = Object.entries(inputs).map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-        await tellPeople(`The AI asked the site to run ${action}${given.length ? ` (${given.join(', ')})` : ''}${handled_by === 'sandbox' ? '; the sandbox ran it with its fixture' : ''}.`);
+        const given = Object.entries(inputs).map(
+          ([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+        );
+        await tellPeople(
+          `The AI asked the site to run ${action}${given.length ? ` (${given.join(', ')})` : ''}${handled_by === 'sandbox' ? '; the sandbox ran it with its fixture' : ''}.`,
+        );
         return undefined;
       }
       case 'conversation.reply':
@@ -86,7 +129,9 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
         await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
         conversation.handledBy = 'human';
         await say({ author: 'system', text: NOTICES.handover, attributes: { notice: 'handover' } });
-        await tellPeople(`Handed over ${event.data.requested_by === 'ai' ? 'by the AI' : 'from the helpdesk'}: ${event.data.reason.replaceAll('_', ' ')}`);
+        await tellPeople(
+          `Handed over ${event.data.requested_by === 'ai' ? 'by the AI' : 'from the helpdesk'}: ${event.data.reason.replaceAll('_', ' ')}`,
+        );
         changes.push({ type: 'handed_over' });
         return undefined;
       case 'conversation.handback':
@@ -98,7 +143,12 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
       case 'conversation.closed': {
         const { resolved } = event.data;
         const wasOpen = conversation.status === 'open';
-        await updateConversation(tx, conversation.id, { status: 'resolved', engineClosed: true, resolvedByAi: resolved }, at);
+        await updateConversation(
+          tx,
+          conversation.id,
+          { status: 'resolved', engineClosed: true, resolvedByAi: resolved },
+          at,
+        );
         conversation.status = 'resolved';
         conversation.engineClosed = true;
         // A close the customer asked for was already announced and asked for a rating; one the AI made is news.
@@ -115,7 +165,11 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
 
   return {
     /** Applies `events` to the conversation in one transaction, then publishes what changed. */
-    async record(conversation: ConversationRecord, events: readonly EngineEvent[], options: RecordOptions = {}): Promise<{ next: OutboxWork | undefined } | undefined> {
+    async record(
+      conversation: ConversationRecord,
+      events: readonly EngineEvent[],
+      options: RecordOptions = {},
+    ): Promise<{ next: OutboxWork | undefined } | undefined> {
       const changes: Change[] = [];
       const forwarded = options.forwardedMessageRowId ?? 0;
       /** The forwarded message is delivered (first, so that a read in the same batch wins), and the answered ones are read. */
@@ -128,7 +182,16 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
       if (only && answer) {
         // The usual step, when nobody hears of the inbox: one statement and no transaction (the
         // helpdesk's webhooks are the only durable subscriber, and they would record nothing).
-        const alone = await recordAnswerEvent(sql, conversation, { ...answer, engineEventId: only.id }, { byWebhook: options.byWebhook ?? false }, forwarded, now(), true, options.lease);
+        const alone = await recordAnswerEvent(
+          sql,
+          conversation,
+          { ...answer, engineEventId: only.id },
+          { byWebhook: options.byWebhook ?? false },
+          forwarded,
+          now(),
+          true,
+          options.lease,
+        );
         if (!alone.heard) {
           if (alone.created) changes.push({ type: 'message.created', message: alone.created });
           settled(forwarded, alone.readIds);
@@ -140,13 +203,22 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
         const at = now();
         if (only && answer) {
           // The usual step (one answer to one message): seen, kept and settled in one statement.
-          const recorded = await recordAnswerEvent(tx, conversation, { ...answer, engineEventId: only.id }, { byWebhook: options.byWebhook ?? false }, forwarded, at);
+          const recorded = await recordAnswerEvent(
+            tx,
+            conversation,
+            { ...answer, engineEventId: only.id },
+            { byWebhook: options.byWebhook ?? false },
+            forwarded,
+            at,
+          );
           if (recorded.created) changes.push({ type: 'message.created', message: recorded.created });
           settled(forwarded, recorded.readIds);
         } else {
           let answerId = 0;
-          for (const event of events) answerId = (await apply(tx, conversation, event, at, changes, options.byWebhook ?? false)) ?? answerId;
-          if (forwarded !== 0 || answerId !== 0) settled(forwarded, await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at));
+          for (const event of events)
+            answerId = (await apply(tx, conversation, event, at, changes, options.byWebhook ?? false)) ?? answerId;
+          if (forwarded !== 0 || answerId !== 0)
+            settled(forwarded, await settleCustomerMessages(tx, conversation.id, forwarded, answerId, at));
         }
         await publisher.record(tx, conversation, changes);
       });
@@ -161,8 +233,14 @@ export function createEngineEventRecorder({ sql, publisher, now, erasure }: { sq
      * customers of the inboxes that engine account serves only; others (`ping`, `report.ready`)
      * change nothing.
      */
-    async recordAccountEvent(scope: EngineScope, environment: Environment, event: EngineEvent, options: Pick<RecordOptions, 'byWebhook'> = {}): Promise<void> {
-      if (event.type === 'customer.forgotten') await erasure?.erase(scope, environment, event, options.byWebhook ?? false);
+    async recordAccountEvent(
+      scope: EngineScope,
+      environment: Environment,
+      event: EngineEvent,
+      options: Pick<RecordOptions, 'byWebhook'> = {},
+    ): Promise<void> {
+      if (event.type === 'customer.forgotten')
+        await erasure?.erase(scope, environment, event, options.byWebhook ?? false);
     },
   };
 }

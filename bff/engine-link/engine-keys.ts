@@ -18,7 +18,8 @@ export class EngineKeys {
     const list = Array.isArray(clients) ? clients : [clients as EngineClient];
     if (list.length === 0) throw new TypeError('the BFF needs at least one engine key');
     for (const client of list) {
-      if (this.#clients.has(client.environment)) throw new TypeError(`two ${client.environment} engine keys: give at most one per environment`);
+      if (this.#clients.has(client.environment))
+        throw new TypeError(`two ${client.environment} engine keys: give at most one per environment`);
       this.#clients.set(client.environment, client);
     }
     this.first = list[0]!;
@@ -36,7 +37,11 @@ export class EngineKeys {
   /** The key of `environment`; a 503 `not_configured` when this BFF holds none. */
   for(environment: Environment): EngineClient {
     const client = this.#clients.get(environment);
-    if (!client) throw new ParleyError('not_configured', `This chat is not set up for ${environment} customers yet (the server has no ${environment} engine key).`);
+    if (!client)
+      throw new ParleyError(
+        'not_configured',
+        `This chat is not set up for ${environment} customers yet (the server has no ${environment} engine key).`,
+      );
     return client;
   }
 }

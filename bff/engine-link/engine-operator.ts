@@ -28,9 +28,15 @@ export class EngineOperator {
 
   constructor(options: EngineOperatorOptions) {
     const url = new URL(options.baseUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new TypeError(`the engine URL must be http(s), got ${options.baseUrl}`);
     if (options.token.length < 32) throw new TypeError('the operator token must be at least 32 characters');
-    this.#transport = { baseUrl: url.href.replace(/\/$/, ''), bearer: options.token, timeoutMs: options.timeoutMs ?? 10_000, fetch: options.fetch ?? engineFetch };
+    this.#transport = {
+      baseUrl: url.href.replace(/\/$/, ''),
+      bearer: options.token,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      fetch: options.fetch ?? engineFetch,
+    };
   }
 
   /** A new engine account with a sandbox and a live key (in this answer only). */
@@ -39,21 +45,44 @@ export class EngineOperator {
   }
 
   suspend(accountId: string): Promise<OperatorAccountStatus> {
-    return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/suspend`, OperatorAccountStatus, {});
+    return callEngine(
+      this.#transport,
+      'POST',
+      `/operator/v1/accounts/${encodeURIComponent(accountId)}/suspend`,
+      OperatorAccountStatus,
+      {},
+    );
   }
 
   resume(accountId: string): Promise<OperatorAccountStatus> {
-    return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/resume`, OperatorAccountStatus, {});
+    return callEngine(
+      this.#transport,
+      'POST',
+      `/operator/v1/accounts/${encodeURIComponent(accountId)}/resume`,
+      OperatorAccountStatus,
+      {},
+    );
   }
 
   /** A new key of the account (in this answer only). */
   createKey(accountId: string, environment: Environment): Promise<OperatorKeyCreated> {
-    return callEngine(this.#transport, 'POST', `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys`, OperatorKeyCreated, { environment });
+    return callEngine(
+      this.#transport,
+      'POST',
+      `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys`,
+      OperatorKeyCreated,
+      { environment },
+    );
   }
 
   /** Revokes one key of the account: it fails at once. */
   async revokeKey(accountId: string, keyId: string): Promise<void> {
-    await callEngine(this.#transport, 'DELETE', `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys/${encodeURIComponent(keyId)}`, z.unknown());
+    await callEngine(
+      this.#transport,
+      'DELETE',
+      `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys/${encodeURIComponent(keyId)}`,
+      z.unknown(),
+    );
   }
 
   /** Deletes the account and everything it holds at the engine; its keys fail at once. */

@@ -27,17 +27,28 @@ export interface ErasureResult {
 
 /** The BFF's references of a customer the engine names: as given, and a sandbox verified customer's own space. */
 export const bffRefsOf = (environment: Environment, customerRef: string): string[] =>
-  environment === 'sandbox' && !customerRef.startsWith(SANDBOX_PREFIX) ? [customerRef, `${SANDBOX_PREFIX}${customerRef}`] : [customerRef];
+  environment === 'sandbox' && !customerRef.startsWith(SANDBOX_PREFIX)
+    ? [customerRef, `${SANDBOX_PREFIX}${customerRef}`]
+    : [customerRef];
 
 const CONTACT_REF = /^ctc_(\d{1,18})$/;
 
 /** The customer's conversations here (locked until the transaction ends when `lock`). */
-export async function customerConversations(db: Queryable, customer: ErasedCustomer, lock = false): Promise<{ id: number; uuid: string; inbox_id: string; customer_ref: string }[]> {
+export async function customerConversations(
+  db: Queryable,
+  customer: ErasedCustomer,
+  lock = false,
+): Promise<{ id: number; uuid: string; inbox_id: string; customer_ref: string }[]> {
   const rows = await db.query<{ id: number; uuid: string; inbox_id: string; customer_ref: string }>(
     `SELECT id, uuid, inbox_id, customer_ref FROM conversations
      WHERE environment = $1 AND (customer_ref = ANY($2::text[]) OR engine_conversation_id = ANY($3::text[])) AND ${servedBy('inbox_id', '$4')}
      ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-    [customer.environment, bffRefsOf(customer.environment, customer.customerRef), [...customer.engineConversationIds], customer.scope],
+    [
+      customer.environment,
+      bffRefsOf(customer.environment, customer.customerRef),
+      [...customer.engineConversationIds],
+      customer.scope,
+    ],
   );
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
@@ -56,14 +67,20 @@ export async function eraseCustomer(tx: Queryable, customer: ErasedCustomer): Pr
   const ids = conversations.map((row) => row.id);
   const chattedAs = [...new Set([...refs, ...conversations.map((row) => row.customer_ref)])];
   // Client API contacts are live customers: a sandbox reference never names one.
-  const contactIds = customer.environment === 'live' ? [...new Set(chattedAs.flatMap((ref) => (CONTACT_REF.test(ref) ? [Number(CONTACT_REF.exec(ref)![1])] : [])))] : [];
+  const contactIds =
+    customer.environment === 'live'
+      ? [...new Set(chattedAs.flatMap((ref) => (CONTACT_REF.test(ref) ? [Number(CONTACT_REF.exec(ref)![1])] : [])))]
+      : [];
   // Deliveries name a conversation by its uuid, and a customer by their reference (webwidget_triggered).
   const needles = [
     ...conversations.map((row) => row.uuid),
-    ...chattedAs.flatMap((ref) => ['customer_ref', 'source_id', 'identifier'].map((member) => `"${member}":${JSON.stringify(ref)}`)),
+    ...chattedAs.flatMap((ref) =>
+      ['customer_ref', 'source_id', 'identifier'].map((member) => `"${member}":${JSON.stringify(ref)}`),
+    ),
   ];
 
-  if (await tableExists(tx, 'attachments')) await tx.query('DELETE FROM attachments WHERE conversation_id = ANY($1::bigint[])', [ids]);
+  if (await tableExists(tx, 'attachments'))
+    await tx.query('DELETE FROM attachments WHERE conversation_id = ANY($1::bigint[])', [ids]);
   // Deliveries of the engine account's own helpdesk accounts (and the installation's bots), never another account's.
   await tx.query(
     `DELETE FROM webhook_deliveries WHERE EXISTS (SELECT 1 FROM unnest($1::text[]) AS needle WHERE strpos(body, needle) > 0)
@@ -74,10 +91,23 @@ export async function eraseCustomer(tx: Queryable, customer: ErasedCustomer): Pr
   await tx.query('DELETE FROM surveys WHERE conversation_id = ANY($1::bigint[])', [ids]);
   const messages = await tx.query('DELETE FROM messages WHERE conversation_id = ANY($1::bigint[]) RETURNING 1', [ids]);
   await tx.query('DELETE FROM conversations WHERE id = ANY($1::bigint[])', [ids]);
-  const contacts = await tx.query(`DELETE FROM contacts WHERE id = ANY($1::bigint[]) AND ${servedBy('inbox_id', '$2')} RETURNING 1`, [contactIds, customer.scope]);
-  await tx.query(`DELETE FROM revoked_identities WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`, [chattedAs, customer.scope]);
+  const contacts = await tx.query(
+    `DELETE FROM contacts WHERE id = ANY($1::bigint[]) AND ${servedBy('inbox_id', '$2')} RETURNING 1`,
+    [contactIds, customer.scope],
+  );
+  await tx.query(
+    `DELETE FROM revoked_identities WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`,
+    [chattedAs, customer.scope],
+  );
 
-  const customers = [...new Map(conversations.map((row) => [`${row.inbox_id}\n${row.customer_ref}`, { inboxId: row.inbox_id, customerRef: row.customer_ref }])).values()];
+  const customers = [
+    ...new Map(
+      conversations.map((row) => [
+        `${row.inbox_id}\n${row.customer_ref}`,
+        { inboxId: row.inbox_id, customerRef: row.customer_ref },
+      ]),
+    ).values(),
+  ];
   return { conversations: ids.length, messages: messages.length, contacts: contacts.length, customers, contactIds };
 }
 

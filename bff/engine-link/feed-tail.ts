@@ -34,7 +34,15 @@ export interface FeedTailDeps {
  * account whose feed it is (an event of one account never lands in another's conversation); the
  * cursor moves on only after a page is recorded, so a crash re-reads rather than skips.
  */
-export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhooks, webhookGraceMs = WEBHOOK_GRACE_MS }: FeedTailDeps) {
+export function createFeedTail({
+  sql,
+  engines,
+  recorder,
+  logger,
+  pollMs,
+  webhooks,
+  webhookGraceMs = WEBHOOK_GRACE_MS,
+}: FeedTailDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let stopped = true;
@@ -52,7 +60,10 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
     const cursor = await feed.readCursor();
     const page = await feed.client.events(cursor, 100);
     // Most events came already (in the engine's answer or by webhook): one query finds them, and they are skipped.
-    const seen = await seenEngineEvents(sql, page.events.map((event) => event.id));
+    const seen = await seenEngineEvents(
+      sql,
+      page.events.map((event) => event.id),
+    );
     for (const event of page.events) {
       if (seen.has(event.id)) continue;
       if (!event.conversation_id) {
@@ -60,7 +71,8 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
         continue;
       }
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
-      if (conversation?.environment === environment && (await engines.scopeOfInbox(conversation.inboxId)) === scope) await recorder.record(conversation, [event]);
+      if (conversation?.environment === environment && (await engines.scopeOfInbox(conversation.inboxId)) === scope)
+        await recorder.record(conversation, [event]);
     }
     if (page.next && page.next !== cursor) await feed.writeCursor(page.next);
     return page.has_more;
@@ -78,7 +90,10 @@ export function createFeedTail({ sql, engines, recorder, logger, pollMs, webhook
         while (await readPage(feed));
       } catch (error) {
         if (feed.scope !== null && error instanceof EngineCallError && !error.retryable) {
-          logger.warn({ err: error, accountId: feed.scope, environment: feed.environment }, "the engine refused this account's feed");
+          logger.warn(
+            { err: error, accountId: feed.scope, environment: feed.environment },
+            "the engine refused this account's feed",
+          );
           continue;
         }
         failure ??= error;

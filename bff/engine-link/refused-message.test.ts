@@ -3,7 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeServer, DRIVERS, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { byAuthor, closeSockets, connect, customerTurns, engineIdOf, FAST_RETRIES, pendingOf, statusesOf, widgetClient } from '../../test/upstream-fixture.ts';
+import {
+  byAuthor,
+  closeSockets,
+  connect,
+  customerTurns,
+  engineIdOf,
+  FAST_RETRIES,
+  pendingOf,
+  statusesOf,
+  widgetClient,
+} from '../../test/upstream-fixture.ts';
 
 /** The words of the message the engine refuses. */
 const UNREADABLE = 'a message the engine cannot read';
@@ -25,29 +35,62 @@ async function startRefusingProxy(engineUrl: string) {
       if (incoming.method === 'POST' && incoming.url?.endsWith('/messages') && body.toString().includes(UNREADABLE)) {
         refused.push(incoming.url);
         outgoing.writeHead(422, { 'content-type': 'application/json' });
-        outgoing.end(JSON.stringify({ error: { code: 'unprocessable', message: 'The AI cannot read this message. Send it shorter, or in several messages.' } }));
+        outgoing.end(
+          JSON.stringify({
+            error: {
+              code: 'unprocessable',
+              message: 'The AI cannot read this message. Send it shorter, or in several messages.',
+            },
+          }),
+        );
         return;
       }
-      const headers = Object.fromEntries(Object.entries(incoming.headers).flatMap(([name, value]) => (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name) ? [[name, value]] : [])));
-      const answer = await fetch(engineUrl + incoming.url, { method: incoming.method ?? 'GET', headers, ...(body.length > 0 ? { body } : {}) });
-      outgoing.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name))));
+      const headers = Object.fromEntries(
+        Object.entries(incoming.headers).flatMap(([name, value]) =>
+          typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name) ? [[name, value]] : [],
+        ),
+      );
+      const answer = await fetch(engineUrl + incoming.url, {
+        method: incoming.method ?? 'GET',
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+      });
+      outgoing.writeHead(
+        answer.status,
+        Object.fromEntries(
+          [...answer.headers].filter(
+            ([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name),
+          ),
+        ),
+      );
       outgoing.end(Buffer.from(await answer.arrayBuffer()));
     })().catch((error: unknown) => outgoing.destroy(error as Error));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, refused, close: () => closeServer(server) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    refused,
+    close: () => closeServer(server),
+  };
 }
 
 describe('a message the engine refuses for good', () => {
   let engine: TestEngine;
   let proxy: Awaited<ReturnType<typeof startRefusingProxy>>;
   let stack: TestStack;
-  const widget = widgetClient(() => stack.url, () => stack.siteKey);
+  const widget = widgetClient(
+    () => stack.url,
+    () => stack.siteKey,
+  );
 
   beforeAll(async () => {
     engine = await startEngine(DRIVERS[0]);
     proxy = await startRefusingProxy(engine.url);
-    stack = await startStack(DRIVERS[0], { AI_API_URL: proxy.url, AI_API_KEY: engine.apiKeys }, { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 });
+    stack = await startStack(
+      DRIVERS[0],
+      { AI_API_URL: proxy.url, AI_API_KEY: engine.apiKeys },
+      { relayRetryDelaysMs: FAST_RETRIES, feedPollMs: 0 },
+    );
   });
   afterAll(async () => {
     closeSockets();
@@ -65,9 +108,17 @@ describe('a message the engine refuses for good', () => {
     const after = await widget.send(token, conversationId, 'How do I return an item?', 'asked-after');
     expect([refused.status, after.status]).toEqual([201, 201]);
 
-    const [answer] = await until(() => byAuthor(tab.created, 'ai'), (answers) => answers.length > 0, 'the answer to the message after the refused one');
+    const [answer] = await until(
+      () => byAuthor(tab.created, 'ai'),
+      (answers) => answers.length > 0,
+      'the answer to the message after the refused one',
+    );
     expect(answer!.text).toContain('within 30 days');
-    await until(() => statusesOf(tab.updated, refused.body.id as number), (statuses) => statuses.length > 0, 'the verdict on the refused message');
+    await until(
+      () => statusesOf(tab.updated, refused.body.id as number),
+      (statuses) => statuses.length > 0,
+      'the verdict on the refused message',
+    );
     await stack.bff.relay.settled();
     await tab.barrier(conversationId);
 

@@ -7,7 +7,15 @@ import { givenCustomerRef } from '../widget/customer-refs.ts';
 import type { Change, Publisher } from '../realtime/publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from '../store/conversations.ts';
 import type { LeaseRequest } from '../store/messages.ts';
-import { claimOutbox, continueOutbox, conversationsWithUpstreamWork, releaseOutbox, setUpstream, type OutboxWork, type PendingMessage } from '../store/outbox.ts';
+import {
+  claimOutbox,
+  continueOutbox,
+  conversationsWithUpstreamWork,
+  releaseOutbox,
+  setUpstream,
+  type OutboxWork,
+  type PendingMessage,
+} from '../store/outbox.ts';
 import { conversationsWithSurveyToForward } from '../store/surveys.ts';
 import { forwardSurvey } from './survey-forwarding.ts';
 
@@ -43,7 +51,18 @@ export interface RelayDeps {
  * work stays in the store and is tried again (honouring `Retry-After`); nothing is dropped, and
  * pending work is picked up again at start.
  */
-export function createRelay({ sql, engines, recorder, publisher, logger, now, retryDelaysMs = RETRY_DELAYS_MS, typingAfterMs = AI_TYPING_AFTER_MS, onAnswer, onEngineBack }: RelayDeps) {
+export function createRelay({
+  sql,
+  engines,
+  recorder,
+  publisher,
+  logger,
+  now,
+  retryDelaysMs = RETRY_DELAYS_MS,
+  typingAfterMs = AI_TYPING_AFTER_MS,
+  onAnswer,
+  onEngineBack,
+}: RelayDeps) {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
   // At most one waiting retry per conversation, however many of its messages wait.
@@ -58,7 +77,9 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
 
   async function engineConversation(conversation: ConversationRecord): Promise<string> {
     if (conversation.engineConversationId) return conversation.engineConversationId;
-    const opened = await (await engines.forInbox(conversation.inboxId, conversation.environment)).openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
+    const opened = await (
+      await engines.forInbox(conversation.inboxId, conversation.environment)
+    ).openConversation(givenCustomerRef(conversation.customerRef), `open-${conversation.uuid}`);
     return (conversation.engineConversationId = await attachEngineConversation(sql, conversation.id, opened.id));
   }
 
@@ -88,7 +109,10 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
   }
 
   /** Gives what to do next when the answer's record ended the step too (renewed or let go the lease). */
-  async function forwardMessage(conversation: ConversationRecord, pending: PendingMessage): Promise<{ next: OutboxWork | undefined } | undefined> {
+  async function forwardMessage(
+    conversation: ConversationRecord,
+    pending: PendingMessage,
+  ): Promise<{ next: OutboxWork | undefined } | undefined> {
     const engineId = await engineConversation(conversation);
     // The answer may hand the conversation over; an indicator shown meanwhile must still stop, in the answer's own batch.
     const typing = typingIndicator(conversation);
@@ -103,17 +127,33 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
             }
           : undefined;
       const engine = await engines.forInbox(conversation.inboxId, conversation.environment);
-      const answer = await engine.sendMessage(engineId, { text: pending.text, message_id: pending.messageId, ...(conversation.locale ? { locale: conversation.locale } : {}) }, `send-${conversation.uuid}-${pending.messageId}`, onDelta);
+      const answer = await engine.sendMessage(
+        engineId,
+        {
+          text: pending.text,
+          message_id: pending.messageId,
+          ...(conversation.locale ? { locale: conversation.locale } : {}),
+        },
+        `send-${conversation.uuid}-${pending.messageId}`,
+        onDelta,
+      );
       typingDone = typing.end();
       // The lease is renewed from now, after the engine's answer (which may have taken a while).
-      const after = await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone, lease: { owner, until: leaseUntil() } });
+      const after = await recorder.record(conversation, answer.events, {
+        forwardedMessageRowId: pending.id,
+        then: typingDone,
+        lease: { owner, until: leaseUntil() },
+      });
       // Sent with the answer; should recording fail, `finally` still ends the indicator.
       typingDone = [];
       onAnswer?.(answer.events);
       return after;
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
-      logger.warn({ conversation: conversation.uuid, messageRowId: pending.id, code: error.code }, 'the engine refused a message for good');
+      logger.warn(
+        { conversation: conversation.uuid, messageRowId: pending.id, code: error.code },
+        'the engine refused a message for good',
+      );
       const failed: Change = { type: 'message.status', messageId: pending.id, status: 'failed' };
       await sql.transaction(async (tx) => {
         await setUpstream(tx, pending.id, 'rejected');
@@ -130,7 +170,9 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
     if (!conversation.closeRequested || conversation.engineClosed) return;
     if (conversation.engineConversationId) {
       try {
-        const change = await (await engines.forInbox(conversation.inboxId, conversation.environment)).close(conversation.engineConversationId, `close-${conversation.uuid}`);
+        const change = await (
+          await engines.forInbox(conversation.inboxId, conversation.environment)
+        ).close(conversation.engineConversationId, `close-${conversation.uuid}`);
         await recorder.record(conversation, change.events);
         onAnswer?.(change.events);
       } catch (error) {
@@ -202,7 +244,10 @@ export function createRelay({ sql, engines, recorder, publisher, logger, now, re
       .catch((error: unknown) => {
         const attempt = (failures.get(conversationId) ?? 0) + 1;
         failures.set(conversationId, attempt);
-        const delay = (error instanceof EngineCallError ? error.retryAfterMs : undefined) ?? retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ?? 30_000;
+        const delay =
+          (error instanceof EngineCallError ? error.retryAfterMs : undefined) ??
+          retryDelaysMs[Math.min(attempt, retryDelaysMs.length) - 1] ??
+          30_000;
         logger.warn({ conversationId, attempt, delay, err: error }, 'forwarding to the engine failed; will retry');
         later(conversationId, delay);
       })

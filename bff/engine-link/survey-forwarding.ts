@@ -19,15 +19,27 @@ export interface SurveyForwardingDeps {
  * refuses for good (its conversation is gone) is logged and not sent again; a conversation the
  * engine never had (the customer closed it before writing) has no answer to give it.
  */
-export async function forwardSurvey({ sql, engines, logger }: SurveyForwardingDeps, conversationId: number): Promise<void> {
+export async function forwardSurvey(
+  { sql, engines, logger }: SurveyForwardingDeps,
+  conversationId: number,
+): Promise<void> {
   const answer = await surveyToForward(sql, conversationId);
   if (!answer) return;
   if (answer.engineConversationId) {
     try {
-      await (await engines.forInbox(answer.inboxId, answer.environment)).surveyResponse(answer.engineConversationId, { rating: answer.rating, ...(answer.comment ? { comment: answer.comment } : {}) }, `survey-${answer.conversationUuid}-${answer.updatedAt.getTime()}`);
+      await (
+        await engines.forInbox(answer.inboxId, answer.environment)
+      ).surveyResponse(
+        answer.engineConversationId,
+        { rating: answer.rating, ...(answer.comment ? { comment: answer.comment } : {}) },
+        `survey-${answer.conversationUuid}-${answer.updatedAt.getTime()}`,
+      );
     } catch (error) {
       if (!(error instanceof EngineCallError) || error.retryable) throw error;
-      logger.warn({ conversation: answer.conversationUuid, code: error.code }, 'the engine refused a survey answer for good');
+      logger.warn(
+        { conversation: answer.conversationUuid, code: error.code },
+        'the engine refused a survey answer for good',
+      );
     }
   }
   await markSurveyForwarded(sql, conversationId, answer.updatedAt);

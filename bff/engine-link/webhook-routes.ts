@@ -31,16 +31,26 @@ const AccountParams = z.strictObject({ account: z.coerce.number().int().min(1).m
  * Events rule 9), so that the engine does not send them again; `customer.forgotten` erases that
  * customer among the engine account's own.
  */
-export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, engines, secrets, now, onWebhook }: EngineWebhookDeps): void {
+export function addEngineWebhookRoutes(
+  routes: ApiRoutes,
+  { sql, recorder, engines, secrets, now, onWebhook }: EngineWebhookDeps,
+): void {
   async function receive(ctx: Context, scope: EngineScope, signers: readonly string[]): Promise<void> {
     const raw = (await readRawBody(ctx, 256 * 1024)).toString('utf8');
     // One secret per engine endpoint (one endpoint per environment): any of them may have signed.
     let problem: string | undefined = 'no_secret';
     for (const secret of signers) {
-      problem = await verifyWebhook(secret, ctx.get('x-service-timestamp'), ctx.get('x-service-signature'), raw, now().getTime());
+      problem = await verifyWebhook(
+        secret,
+        ctx.get('x-service-timestamp'),
+        ctx.get('x-service-signature'),
+        raw,
+        now().getTime(),
+      );
       if (!problem) break;
     }
-    if (problem) throw new ParleyError('unauthorized', `The webhook signature is not valid (${problem.replace('_', ' ')}).`);
+    if (problem)
+      throw new ParleyError('unauthorized', `The webhook signature is not valid (${problem.replace('_', ' ')}).`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
@@ -54,7 +64,11 @@ export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, engin
     // Usually the event came first in the engine's answer: then one statement and done.
     if (event?.conversation_id && !(await confirmByWebhook(sql, event.id, now()))) {
       const conversation = await findConversationByEngineId(sql, event.conversation_id);
-      if (conversation && conversation.environment === environment && (await engines.scopeOfInbox(conversation.inboxId)) === scope) {
+      if (
+        conversation &&
+        conversation.environment === environment &&
+        (await engines.scopeOfInbox(conversation.inboxId)) === scope
+      ) {
         await recorder.record(conversation, [event], { byWebhook: true });
       }
     } else if (event && !event.conversation_id && (environment === 'sandbox' || environment === 'live')) {
@@ -64,13 +78,28 @@ export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, engin
     ctx.body = { received: true };
   }
 
-  const description = 'Headers X-Service-Timestamp and X-Service-Signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">).';
-  const responses = { 200: { description: 'Received (also for an event seen before, or of a conversation this BFF does not know).', schema: Received } };
+  const description =
+    'Headers X-Service-Timestamp and X-Service-Signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">).';
+  const responses = {
+    200: {
+      description: 'Received (also for an event seen before, or of a conversation this BFF does not know).',
+      schema: Received,
+    },
+  };
   routes
     .add(
-      { method: 'post', path: '/v1/engine-webhooks', tag: 'Engine', summary: "Receive an event of the installation's engine account (signed)", description, responses, errors: ['unauthorized', 'not_configured'] },
+      {
+        method: 'post',
+        path: '/v1/engine-webhooks',
+        tag: 'Engine',
+        summary: "Receive an event of the installation's engine account (signed)",
+        description,
+        responses,
+        errors: ['unauthorized', 'not_configured'],
+      },
       async (ctx) => {
-        if (secrets.length === 0) throw new ParleyError('not_configured', 'This BFF has no ENGINE_WEBHOOK_SECRET, so it takes no webhooks.');
+        if (secrets.length === 0)
+          throw new ParleyError('not_configured', 'This BFF has no ENGINE_WEBHOOK_SECRET, so it takes no webhooks.');
         await receive(ctx, null, secrets);
       },
     )
@@ -79,7 +108,8 @@ export function addEngineWebhookRoutes(routes: ApiRoutes, { sql, recorder, engin
         method: 'post',
         path: '/v1/engine-webhooks/:account',
         tag: 'Engine',
-        summary: "Receive an event of a helpdesk account's own engine account (signed with that account's endpoint secret)",
+        summary:
+          "Receive an event of a helpdesk account's own engine account (signed with that account's endpoint secret)",
         description,
         params: AccountParams,
         responses,

@@ -4,7 +4,14 @@ import { CLIENT_NAMESPACE } from '../client-api/realtime.ts';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
-import { bffSecrets, clientCustomerWrites, newTenant, platform, tenantWebhooks, type Tenant } from '../../test/tenants.ts';
+import {
+  bffSecrets,
+  clientCustomerWrites,
+  newTenant,
+  platform,
+  tenantWebhooks,
+  type Tenant,
+} from '../../test/tenants.ts';
 import { findEngineAccount } from '../engine-link/engine-accounts-store.ts';
 
 /**
@@ -13,12 +20,13 @@ import { findEngineAccount } from '../engine-link/engine-accounts-store.ts';
  * sockets, its site keys, the session tokens and open widget sockets of its customers, and its own
  * engine account's keys. Resuming lets them all back in; deleting removes the engine account.
  */
-describe("suspending and deleting an account reaches its people, customers and engine account", () => {
+describe('suspending and deleting an account reaches its people, customers and engine account', () => {
   let stack: TestStack;
   let shop: Tenant;
 
   const engine = (path: string, token: string) => request(`${stack.engineUrl}${path}`, { token });
-  const setStatus = (status: 'active' | 'suspended') => platform(stack, `/accounts/${shop.accountId}`, { method: 'PATCH', body: { status } });
+  const setStatus = (status: 'active' | 'suspended') =>
+    platform(stack, `/accounts/${shop.accountId}`, { method: 'PATCH', body: { status } });
 
   beforeAll(async () => {
     stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
@@ -31,7 +39,11 @@ describe("suspending and deleting an account reaches its people, customers and e
     const conversation = await openWidgetConversation(stack.url, visitor.token);
     const widget = await connectWidget(stack.url, visitor.token);
     const customer = await clientCustomerWrites(stack, shop.inbox.inbox_identifier, 'Hello from a contact.');
-    const contactSocket = io(stack.url + CLIENT_NAMESPACE, { auth: { pubsub_token: customer.pubsubToken }, transports: ['websocket'], reconnection: false });
+    const contactSocket = io(stack.url + CLIENT_NAMESPACE, {
+      auth: { pubsub_token: customer.pubsubToken },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     await new Promise<void>((resolve, reject) => {
       contactSocket.once('connect', () => resolve());
       contactSocket.once('connect_error', reject);
@@ -42,15 +54,28 @@ describe("suspending and deleting an account reaches its people, customers and e
     const person = () => desk(`${stack.url}/api/v1/accounts/${shop.accountId}`, shop.admin.access_token);
     const clientApi = () => request(`${stack.url}/public/api/v1/inboxes/${shop.inbox.inbox_identifier}`);
     const siteKey = () => request(`${stack.url}/v1/widget-sessions`, { token: shop.siteKey, body: {} });
-    const sessionToken = () => request(`${stack.url}/v1/widget/conversations/${conversation.id}/messages`, { token: visitor.token });
-    const sendAsCustomer = () => request(`${stack.url}/v1/widget/conversations/${conversation.id}/messages`, { token: visitor.token, body: { text: 'Still there?', message_id: `m-${Date.now()}` } });
+    const sessionToken = () =>
+      request(`${stack.url}/v1/widget/conversations/${conversation.id}/messages`, { token: visitor.token });
+    const sendAsCustomer = () =>
+      request(`${stack.url}/v1/widget/conversations/${conversation.id}/messages`, {
+        token: visitor.token,
+        body: { text: 'Still there?', message_id: `m-${Date.now()}` },
+      });
     const engineKey = () => engine('/v1/me', shop.engine.sandbox);
-    for (const call of [person, clientApi, siteKey, sessionToken, engineKey]) expect((await call()).status, call.name).toBeLessThan(300);
+    for (const call of [person, clientApi, siteKey, sessionToken, engineKey])
+      expect((await call()).status, call.name).toBeLessThan(300);
 
     expect((await setStatus('suspended')).body.status).toBe('suspended');
     await widgetClosed;
     await contactClosed;
-    const refusals = { person: await person(), clientApi: await clientApi(), siteKey: await siteKey(), sessionToken: await sessionToken(), send: await sendAsCustomer(), engineKey: await engineKey() };
+    const refusals = {
+      person: await person(),
+      clientApi: await clientApi(),
+      siteKey: await siteKey(),
+      sessionToken: await sessionToken(),
+      send: await sendAsCustomer(),
+      engineKey: await engineKey(),
+    };
     for (const [what, response] of Object.entries(refusals)) {
       expect(response.status, what).toBe(403);
       const code = response.body.error?.code ?? response.body.errors?.[0]?.code;
@@ -62,7 +87,11 @@ describe("suspending and deleting an account reaches its people, customers and e
       (error: Error & { data?: { code?: string } }) => error.data?.code,
     );
     expect(refusedWidget).toBe('account_suspended');
-    const consoleSocket = io(`${stack.url}/desk`, { auth: { token: shop.admin.access_token, account_id: shop.accountId }, transports: ['websocket'], reconnection: false });
+    const consoleSocket = io(`${stack.url}/desk`, {
+      auth: { token: shop.admin.access_token, account_id: shop.accountId },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     const consoleRefusal = await new Promise<string | undefined>((resolve) => {
       consoleSocket.once('connect', () => resolve('connected'));
       consoleSocket.once('connect_error', (error: Error & { data?: { code?: string } }) => resolve(error.data?.code));
@@ -73,20 +102,29 @@ describe("suspending and deleting an account reaches its people, customers and e
     expect(await stack.bffSql.query("SELECT 1 FROM messages WHERE text = 'Still there?'")).toHaveLength(0);
 
     expect((await setStatus('active')).body.status).toBe('active');
-    for (const call of [person, clientApi, siteKey, sessionToken, engineKey, sendAsCustomer]) expect((await call()).status, call.name).toBeLessThan(300);
+    for (const call of [person, clientApi, siteKey, sessionToken, engineKey, sendAsCustomer])
+      expect((await call()).status, call.name).toBeLessThan(300);
     const back = await connectWidget(stack.url, visitor.token);
     back.socket.close();
   });
 
   it('makes an account suspended from the start: its engine keys are refused until it is resumed, and its webhooks are made then', async () => {
-    const made = await platform(stack, '/accounts', { method: 'POST', body: { name: 'Paused from the start', status: 'suspended' } });
+    const made = await platform(stack, '/accounts', {
+      method: 'POST',
+      body: { name: 'Paused from the start', status: 'suspended' },
+    });
     expect(made.status).toBe(200);
     const accountId = made.body.id as number;
-    const [stored] = await stack.bffSql.query<{ webhooks: string | null }>('SELECT webhooks FROM engine_accounts WHERE account_id = $1', [accountId]);
+    const [stored] = await stack.bffSql.query<{ webhooks: string | null }>(
+      'SELECT webhooks FROM engine_accounts WHERE account_id = $1',
+      [accountId],
+    );
     expect(stored!.webhooks).toBeNull();
     const keys = (await findEngineAccount(stack.bffSql, bffSecrets(), accountId))!.apiKeys;
     expect((await engine('/v1/me', keys.live)).body.error.code).toBe('account_suspended');
-    expect((await platform(stack, `/accounts/${accountId}`, { method: 'PATCH', body: { status: 'active' } })).status).toBe(200);
+    expect(
+      (await platform(stack, `/accounts/${accountId}`, { method: 'PATCH', body: { status: 'active' } })).status,
+    ).toBe(200);
     expect((await engine('/v1/me', keys.live)).status).toBe(200);
     expect(await tenantWebhooks(stack, { accountId })).toHaveLength(2);
   });
@@ -102,7 +140,9 @@ describe("suspending and deleting an account reaches its people, customers and e
       expect(refused.status).toBe(401);
       expect(refused.body.error.code).toBe('unauthorized');
     }
-    expect(await stack.bffSql.query('SELECT 1 FROM engine_accounts WHERE account_id = $1', [other.accountId])).toHaveLength(0);
+    expect(
+      await stack.bffSql.query('SELECT 1 FROM engine_accounts WHERE account_id = $1', [other.accountId]),
+    ).toHaveLength(0);
     // Its inbox's keys and identifiers went with it; the suspended-then-resumed shop is untouched.
     expect((await request(`${stack.url}/public/api/v1/inboxes/${other.inbox.inbox_identifier}`)).status).toBe(404);
     expect((await engine('/v1/me', shop.engine.live)).status).toBe(200);
@@ -122,7 +162,11 @@ describe('making accounts with the engine elsewhere (AI_API_URL)', () => {
   });
 
   it('answers 503 not_configured without AI_OPERATOR_TOKEN, and makes nothing', async () => {
-    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0 });
+    stack = await startStack(
+      undefined,
+      { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN },
+      { feedPollMs: 0 },
+    );
     const refused = await platform(stack, '/accounts', { method: 'POST', body: { name: 'No engine account' } });
     expect(refused.status).toBe(503);
     expect(refused.body.errors[0].code).toBe('not_configured');
@@ -133,7 +177,16 @@ describe('making accounts with the engine elsewhere (AI_API_URL)', () => {
   });
 
   it('makes each account an engine account of its own with AI_OPERATOR_TOKEN', async () => {
-    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, AI_OPERATOR_TOKEN: engine.operatorToken, DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0 });
+    stack = await startStack(
+      undefined,
+      {
+        AI_API_URL: engine.url,
+        AI_API_KEY: engine.apiKeys,
+        AI_OPERATOR_TOKEN: engine.operatorToken,
+        DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN,
+      },
+      { feedPollMs: 0 },
+    );
     const shop = await newTenant(stack, 'Remote Shop');
     const me = await request(`${engine.url}/v1/me`, { token: shop.engine.live });
     expect(me.status).toBe(200);

@@ -18,7 +18,8 @@ const noAccountOfItsOwn =
  * bots get 401, as on every administrators' route.
  */
 export function addApiKeyRoutes(routes: ApiRoutes<ApplicationState>, apiKeys: ApiKeyService, sql: Sql): void {
-  const administrator = (ctx: { state: ApplicationState }, accountId: number) => requireStanding(sql, ctx.state.caller, accountId, 'administrator');
+  const administrator = (ctx: { state: ApplicationState }, accountId: number) =>
+    requireStanding(sql, ctx.state.caller, accountId, 'administrator');
   routes
     .add(
       {
@@ -26,7 +27,8 @@ export function addApiKeyRoutes(routes: ApiRoutes<ApplicationState>, apiKeys: Ap
         path: base,
         tag,
         security,
-        summary: "Make an API key of the account's engine account (administrators); the whole key is in this answer only",
+        summary:
+          "Make an API key of the account's engine account (administrators); the whole key is in this answer only",
         description: `A sandbox key (service_test_…) or a live one (service_live_…), for the account's site server: the engine's /v1 for this account (knowledge, actions, customers), and POST /v1/widget-sessions here for verified customers of the account's inboxes. At most 10 unrevoked keys per environment. ${noAccountOfItsOwn} 503 while the engine cannot be reached, or without the BFF's AI_OPERATOR_TOKEN.`,
         params: AccountParams,
         body: ApiKeyCreate,

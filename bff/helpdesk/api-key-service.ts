@@ -23,8 +23,20 @@ export const apiKeyShape = (key: EngineAccountKey, shown?: string): ApiKey => ({
  * engine account. Making and revoking one is audited (its prefix, never the key).
  */
 export function createApiKeyService({ sql, keys, now }: { sql: Sql; keys: EngineAccountKeys; now: () => Date }) {
-  const audit = (db: Queryable, accountId: number, actor: Actor, id: number, action: 'create' | 'destroy', before: Fields, after: Fields) =>
-    writeAudit(db, { accountId, actor, auditableType: 'ApiKey', auditableId: id, action, changes: changesBetween(before, after) }, now());
+  const audit = (
+    db: Queryable,
+    accountId: number,
+    actor: Actor,
+    id: number,
+    action: 'create' | 'destroy',
+    before: Fields,
+    after: Fields,
+  ) =>
+    writeAudit(
+      db,
+      { accountId, actor, auditableType: 'ApiKey', auditableId: id, action, changes: changesBetween(before, after) },
+      now(),
+    );
 
   return {
     async list(accountId: number): Promise<ApiKey[]> {

@@ -18,17 +18,27 @@ describe("an account's API keys through the Application API", () => {
   let neighbour: Tenant;
   let agent: User;
 
-  const keys = (tenant: Pick<Tenant, 'accountId'>, token: string, options: { method?: string; body?: unknown; rawBody?: string; path?: string } = {}) =>
-    desk(`${stack.url}/api/v1/accounts/${tenant.accountId}/api_keys${options.path ?? ''}`, token, options);
-  const engine = (path: string, token: string, options: { method?: string; body?: unknown } = {}) => request(`${stack.engineUrl}${path}`, { token, ...options });
+  const keys = (
+    tenant: Pick<Tenant, 'accountId'>,
+    token: string,
+    options: { method?: string; body?: unknown; rawBody?: string; path?: string } = {},
+  ) => desk(`${stack.url}/api/v1/accounts/${tenant.accountId}/api_keys${options.path ?? ''}`, token, options);
+  const engine = (path: string, token: string, options: { method?: string; body?: unknown } = {}) =>
+    request(`${stack.engineUrl}${path}`, { token, ...options });
   const codeOf = (response: { body: { errors?: { code: string }[] } }) => response.body.errors?.[0]?.code;
 
   beforeAll(async () => {
     stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
     shop = await newTenant(stack, 'Key Shop');
     neighbour = await newTenant(stack, 'Neighbour Shop');
-    agent = User.parse((await platform(stack, '/users', { method: 'POST', body: { name: 'Kai Agent', email: 'kai@key-shop.example' } })).body);
-    await platform(stack, `/accounts/${shop.accountId}/account_users`, { method: 'POST', body: { user_id: agent.id, role: 'agent' } });
+    agent = User.parse(
+      (await platform(stack, '/users', { method: 'POST', body: { name: 'Kai Agent', email: 'kai@key-shop.example' } }))
+        .body,
+    );
+    await platform(stack, `/accounts/${shop.accountId}/account_users`, {
+      method: 'POST',
+      body: { user_id: agent.id, role: 'agent' },
+    });
   });
   afterAll(() => stack?.stop());
 
@@ -45,7 +55,9 @@ describe("an account's API keys through the Application API", () => {
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ account_id: shop.engine.accountId, environment: 'live' });
     // What the shop's server does with it: the account's knowledge, at its own engine account.
-    const document = await engine('/v1/knowledge', key.key!, { body: { title: 'Opening hours', body: '## When are you open?\nEvery day from 8 to 6.' } });
+    const document = await engine('/v1/knowledge', key.key!, {
+      body: { title: 'Opening hours', body: '## When are you open?\nEvery day from 8 to 6.' },
+    });
     expect(document.status).toBe(201);
     expect((await engine(`/v1/knowledge/${document.body.id}`, shop.engine.sandbox)).status).toBe(200);
     expect((await engine(`/v1/knowledge/${document.body.id}`, neighbour.engine.live)).status).toBe(404);
@@ -54,11 +66,22 @@ describe("an account's API keys through the Application API", () => {
     const other = await clientCustomerWrites(stack, neighbour.inbox.inbox_identifier, 'Where is my order 12?');
     expect((await engine(`/v1/customers/${other.customerRef}`, key.key!)).status).toBe(404);
     expect((await engine(`/v1/conversations/${other.engineId}/transcript`, key.key!)).status).toBe(404);
-    expect((await engine(`/v1/conversations/${other.engineId}/human-messages`, key.key!, { body: { text: 'Send me your card number.', author_name: 'Mallory' } })).status).toBe(404);
+    expect(
+      (
+        await engine(`/v1/conversations/${other.engineId}/human-messages`, key.key!, {
+          body: { text: 'Send me your card number.', author_name: 'Mallory' },
+        })
+      ).status,
+    ).toBe(404);
 
-    const sandbox = ApiKey.parse((await keys(shop, shop.admin.access_token, { body: { environment: 'sandbox' } })).body);
+    const sandbox = ApiKey.parse(
+      (await keys(shop, shop.admin.access_token, { body: { environment: 'sandbox' } })).body,
+    );
     expect(sandbox.key).toMatch(/^service_test_/);
-    expect((await engine('/v1/me', sandbox.key!)).body).toMatchObject({ account_id: shop.engine.accountId, environment: 'sandbox' });
+    expect((await engine('/v1/me', sandbox.key!)).body).toMatchObject({
+      account_id: shop.engine.accountId,
+      environment: 'sandbox',
+    });
   });
 
   it('never shows a key again: not in the list, the audit log or the BFF store', async () => {
@@ -69,9 +92,17 @@ describe("an account's API keys through the Application API", () => {
     const list = listed.body as ApiKey[];
     expect(list.map((entry) => entry.id)).toContain(made.id);
     for (const entry of list) expect(entry).not.toHaveProperty('key');
-    expect(list.find((entry) => entry.id === made.id)).toEqual({ id: made.id, environment: 'sandbox', prefix: made.prefix, created_at: made.created_at, revoked_at: null });
+    expect(list.find((entry) => entry.id === made.id)).toEqual({
+      id: made.id,
+      environment: 'sandbox',
+      prefix: made.prefix,
+      created_at: made.created_at,
+      revoked_at: null,
+    });
 
-    const log = AuditLogPage.parse((await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/audit_logs`, shop.admin.access_token)).body);
+    const log = AuditLogPage.parse(
+      (await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/audit_logs`, shop.admin.access_token)).body,
+    );
     const entry = log.audit_logs.find((row) => row.auditable_type === 'ApiKey' && row.auditable_id === String(made.id));
     expect(entry).toMatchObject({ action: 'create', user_type: 'User', user_id: shop.admin.id });
     expect(entry!.audited_changes['prefix']).toEqual([null, made.prefix]);
@@ -81,7 +112,7 @@ describe("an account's API keys through the Application API", () => {
     expect(JSON.stringify(await stack.bffSql.query('SELECT audited_changes FROM audit_logs'))).not.toContain(secret);
   });
 
-  it('refuses a revoked key at once, at the engine and for sessions, and keeps the BFF\'s own keys of the account working', async () => {
+  it("refuses a revoked key at once, at the engine and for sessions, and keeps the BFF's own keys of the account working", async () => {
     const made = ApiKey.parse((await keys(shop, shop.admin.access_token, { body: { environment: 'live' } })).body);
     expect((await engine('/v1/me', made.key!)).status).toBe(200);
     const revoked = await keys(shop, shop.admin.access_token, { method: 'DELETE', path: `/${made.id}` });
@@ -89,21 +120,37 @@ describe("an account's API keys through the Application API", () => {
     const refused = await engine('/v1/me', made.key!);
     expect(refused.status).toBe(401);
     expect(refused.body.error.code).toBe('unauthorized');
-    const session = await request(`${stack.url}/v1/widget-sessions`, { token: made.key!, body: { customer_ref: 'cust-revoked' } });
+    const session = await request(`${stack.url}/v1/widget-sessions`, {
+      token: made.key!,
+      body: { customer_ref: 'cust-revoked' },
+    });
     expect(session.status).toBe(401);
     expect(session.body.error.code).toBe('unauthorized');
 
     const listed = (await keys(shop, shop.admin.access_token)).body as ApiKey[];
     expect(listed.find((entry) => entry.id === made.id)!.revoked_at).not.toBeNull();
-    const log = AuditLogPage.parse((await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/audit_logs`, shop.admin.access_token)).body);
-    expect(log.audit_logs[0]).toMatchObject({ auditable_type: 'ApiKey', auditable_id: String(made.id), action: 'destroy' });
+    const log = AuditLogPage.parse(
+      (await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/audit_logs`, shop.admin.access_token)).body,
+    );
+    expect(log.audit_logs[0]).toMatchObject({
+      auditable_type: 'ApiKey',
+      auditable_id: String(made.id),
+      action: 'destroy',
+    });
     // Revoking again changes nothing and logs nothing more.
     expect((await keys(shop, shop.admin.access_token, { method: 'DELETE', path: `/${made.id}` })).status).toBe(200);
-    const again = AuditLogPage.parse((await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/audit_logs`, shop.admin.access_token)).body);
+    const again = AuditLogPage.parse(
+      (await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/audit_logs`, shop.admin.access_token)).body,
+    );
     expect(again.total_entries).toBe(log.total_entries);
 
     // The keys the BFF goes to the engine with are not among the account's keys, and still work.
-    const listedAtEngine = (await stack.bffSql.query<{ engine_key_id: string }>('SELECT engine_key_id FROM engine_account_keys WHERE account_id = $1', [shop.accountId])).map((row) => row.engine_key_id);
+    const listedAtEngine = (
+      await stack.bffSql.query<{ engine_key_id: string }>(
+        'SELECT engine_key_id FROM engine_account_keys WHERE account_id = $1',
+        [shop.accountId],
+      )
+    ).map((row) => row.engine_key_id);
     expect(listedAtEngine).toHaveLength(listed.length);
     for (const own of [shop.engine.sandbox, shop.engine.live]) {
       const me = await engine('/v1/me', own);
@@ -116,15 +163,26 @@ describe("an account's API keys through the Application API", () => {
 
   it("gives agents, other accounts' people and strangers nothing, and lets no one revoke another account's key", async () => {
     const before = (await keys(shop, shop.admin.access_token)).body as ApiKey[];
-    for (const [who, token] of [['an agent', agent.access_token!], ["another account's administrator", neighbour.admin.access_token], ['a made-up token', 'x'.repeat(40)]] as const) {
-      for (const [method, path, body] of [['POST', '', { environment: 'live' }], ['GET', '', undefined], ['DELETE', `/${before[0]!.id}`, undefined]] as const) {
+    for (const [who, token] of [
+      ['an agent', agent.access_token!],
+      ["another account's administrator", neighbour.admin.access_token],
+      ['a made-up token', 'x'.repeat(40)],
+    ] as const) {
+      for (const [method, path, body] of [
+        ['POST', '', { environment: 'live' }],
+        ['GET', '', undefined],
+        ['DELETE', `/${before[0]!.id}`, undefined],
+      ] as const) {
         const refused = await keys(shop, token, { method, path, ...(body ? { body } : {}) });
         expect(refused.status, `${who}: ${method} ${path}`).toBe(401);
         expect(codeOf(refused)).toBe('unauthorized');
       }
     }
     // The neighbour's administrator names the shop's key under their own account: not found.
-    const foreign = await keys(neighbour, neighbour.admin.access_token, { method: 'DELETE', path: `/${before[0]!.id}` });
+    const foreign = await keys(neighbour, neighbour.admin.access_token, {
+      method: 'DELETE',
+      path: `/${before[0]!.id}`,
+    });
     expect(foreign.status).toBe(404);
     expect((await keys(shop, shop.admin.access_token)).body).toEqual(before);
     expect((await engine('/v1/me', shop.engine.live)).status).toBe(200);
@@ -132,11 +190,22 @@ describe("an account's API keys through the Application API", () => {
 
   it('answers bad bodies and ids with a 4xx and makes nothing', async () => {
     const before = ((await keys(shop, shop.admin.access_token)).body as ApiKey[]).length;
-    for (const body of [{}, { environment: 'production' }, { environment: 'LIVE' }, { environment: 'live', key: 'service_live_chosenbymyself0000000000000' }, { environment: ['live'] }, [], null, 'live', 7]) {
+    for (const body of [
+      {},
+      { environment: 'production' },
+      { environment: 'LIVE' },
+      { environment: 'live', key: 'service_live_chosenbymyself0000000000000' },
+      { environment: ['live'] },
+      [],
+      null,
+      'live',
+      7,
+    ]) {
       const refused = await keys(shop, shop.admin.access_token, { body });
       expect(refused.status, JSON.stringify(body)).toBe(422);
     }
-    for (const rawBody of ['{', '{"environment":', '[1,']) expect((await keys(shop, shop.admin.access_token, { rawBody })).status).toBeLessThan(500);
+    for (const rawBody of ['{', '{"environment":', '[1,'])
+      expect((await keys(shop, shop.admin.access_token, { rawBody })).status).toBeLessThan(500);
     for (const path of ['/0', '/-1', '/abc', '/99999999999', '/1%00', '/999999']) {
       const refused = await keys(shop, shop.admin.access_token, { method: 'DELETE', path });
       expect(refused.status, path).toBeGreaterThanOrEqual(400);
@@ -156,13 +225,27 @@ describe("an account's API keys through the Application API", () => {
     expect(refused.status).toBe(422);
     expect(refused.body.description).toMatch(/revoke one/);
     expect((await keys(neighbour, neighbour.admin.access_token, { body: { environment: 'live' } })).status).toBe(201);
-    expect((await keys(neighbour, neighbour.admin.access_token, { method: 'DELETE', path: `/${made[0]!.id}` })).status).toBe(200);
-    expect((await keys(neighbour, neighbour.admin.access_token, { body: { environment: 'sandbox' } })).status).toBe(201);
+    expect(
+      (await keys(neighbour, neighbour.admin.access_token, { method: 'DELETE', path: `/${made[0]!.id}` })).status,
+    ).toBe(200);
+    expect((await keys(neighbour, neighbour.admin.access_token, { body: { environment: 'sandbox' } })).status).toBe(
+      201,
+    );
   });
 
   it("answers 422 for an account served by the installation's engine account, whose keys the BFF does not operate", async () => {
-    const owner = User.parse((await platform(stack, '/users', { method: 'POST', body: { name: 'Demo Owner', email: 'owner@demo-store.example' } })).body);
-    await platform(stack, `/accounts/${stack.accountId}/account_users`, { method: 'POST', body: { user_id: owner.id, role: 'administrator' } });
+    const owner = User.parse(
+      (
+        await platform(stack, '/users', {
+          method: 'POST',
+          body: { name: 'Demo Owner', email: 'owner@demo-store.example' },
+        })
+      ).body,
+    );
+    await platform(stack, `/accounts/${stack.accountId}/account_users`, {
+      method: 'POST',
+      body: { user_id: owner.id, role: 'administrator' },
+    });
     const installation = { accountId: stack.accountId };
     const refused = await keys(installation, owner.access_token!, { body: { environment: 'live' } });
     expect(refused.status).toBe(422);
@@ -173,10 +256,14 @@ describe("an account's API keys through the Application API", () => {
   });
 
   it('is in the helpdesk OpenAPI document', async () => {
-    const document = (await request(`${stack.url}/helpdesk/openapi.json`)).body as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const document = (await request(`${stack.url}/helpdesk/openapi.json`)).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     expect(Object.keys(document.paths['/api/v1/accounts/{account_id}/api_keys'] ?? {}).sort()).toEqual(['get', 'post']);
     expect(Object.keys(document.paths['/api/v1/accounts/{account_id}/api_keys/{id}'] ?? {})).toEqual(['delete']);
-    expect(Object.keys(document.paths['/api/v1/accounts/{account_id}/api_keys']!['post']!.responses)).toEqual(expect.arrayContaining(['201', '401', '422', '503']));
+    expect(Object.keys(document.paths['/api/v1/accounts/{account_id}/api_keys']!['post']!.responses)).toEqual(
+      expect.arrayContaining(['201', '401', '422', '503']),
+    );
   });
 });
 
@@ -186,7 +273,16 @@ describe('API keys while the engine cannot be reached', () => {
 
   beforeAll(async () => {
     engine = await startEngine();
-    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, AI_OPERATOR_TOKEN: engine.operatorToken, DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0 });
+    stack = await startStack(
+      undefined,
+      {
+        AI_API_URL: engine.url,
+        AI_API_KEY: engine.apiKeys,
+        AI_OPERATOR_TOKEN: engine.operatorToken,
+        DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN,
+      },
+      { feedPollMs: 0 },
+    );
   });
   afterAll(async () => {
     await stack?.stop();
@@ -195,7 +291,12 @@ describe('API keys while the engine cannot be reached', () => {
 
   it('answers 503 upstream_unavailable and keeps nothing, and a revocation the engine did not take is not recorded', async () => {
     const shop = await newTenant(stack, 'Offline Shop');
-    const app = (options: { method?: string; body?: unknown; path?: string } = {}) => desk(`${stack.url}/api/v1/accounts/${shop.accountId}/api_keys${options.path ?? ''}`, shop.admin.access_token, options);
+    const app = (options: { method?: string; body?: unknown; path?: string } = {}) =>
+      desk(
+        `${stack.url}/api/v1/accounts/${shop.accountId}/api_keys${options.path ?? ''}`,
+        shop.admin.access_token,
+        options,
+      );
     const kept = ApiKey.parse((await app({ body: { environment: 'live' } })).body);
     await engine.pause();
     try {

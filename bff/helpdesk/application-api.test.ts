@@ -19,9 +19,15 @@ describe('the helpdesk Application API', () => {
   let bot: AgentBot;
 
   const platform = (path: string, body?: unknown, method?: string) =>
-    desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { ...(body === undefined ? {} : { body }), ...(method ? { method } : {}) });
-  const app = (path: string, token: string | undefined, options: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-    desk(`${stack.url}/api/v1/accounts/${accountId}${path}`, token, options);
+    desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, {
+      ...(body === undefined ? {} : { body }),
+      ...(method ? { method } : {}),
+    });
+  const app = (
+    path: string,
+    token: string | undefined,
+    options: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) => desk(`${stack.url}/api/v1/accounts/${accountId}${path}`, token, options);
   const person = async (name: string, email: string, role?: 'administrator' | 'agent', password?: string) => {
     const user = User.parse((await platform('/users', { name, email, ...(password ? { password } : {}) })).body);
     if (role) await platform(`/accounts/${accountId}/account_users`, { user_id: user.id, role });
@@ -34,23 +40,39 @@ describe('the helpdesk Application API', () => {
     admin = await person('Ada Admin', 'ada@shop.example', 'administrator', 'admin password 1');
     agent = await person('Sam Agent', 'sam@shop.example', 'agent');
     stranger = await person('Eve Elsewhere', 'eve@elsewhere.example');
-    bot = AgentBot.parse((await app('/agent_bots', admin.access_token, { body: { name: 'Order bot', outgoing_url: 'https://bots.example/orders' } })).body);
+    bot = AgentBot.parse(
+      (
+        await app('/agent_bots', admin.access_token, {
+          body: { name: 'Order bot', outgoing_url: 'https://bots.example/orders' },
+        })
+      ).body,
+    );
   });
   afterAll(() => stack?.stop());
 
   it('shows the account to its people and its bots, each with their role, and to nobody else', async () => {
-    expect(AccountView.parse((await app('', admin.access_token)).body)).toMatchObject({ id: accountId, name: 'Demo store', role: 'administrator' });
+    expect(AccountView.parse((await app('', admin.access_token)).body)).toMatchObject({
+      id: accountId,
+      name: 'Demo store',
+      role: 'administrator',
+    });
     expect((await app('', agent.access_token)).body).toMatchObject({ id: accountId, role: 'agent' });
     expect((await app('', bot.access_token)).body).toMatchObject({ id: accountId, role: null });
     for (const token of [stranger.access_token, undefined, 'not-a-token', PLATFORM_TOKEN]) {
       const refused = await app('', token);
       expect(refused.status, String(token)).toBe(401);
-      expect(refused.body).toMatchObject({ description: expect.any(String), errors: [expect.objectContaining({ code: 'unauthorized' })] });
+      expect(refused.body).toMatchObject({
+        description: expect.any(String),
+        errors: [expect.objectContaining({ code: 'unauthorized' })],
+      });
     }
   });
 
   it('lets an administrator change the account as JSON or as a form; an agent, a bot or a stranger gets 401; bad values 422', async () => {
-    const json = await app('', admin.access_token, { method: 'PATCH', body: { name: 'Demo store (JSON)', support_email: 'help@demo.example' } });
+    const json = await app('', admin.access_token, {
+      method: 'PATCH',
+      body: { name: 'Demo store (JSON)', support_email: 'help@demo.example' },
+    });
     expect(json.status).toBe(200);
     expect(json.body).toMatchObject({ name: 'Demo store (JSON)', support_email: 'help@demo.example' });
     const form = await app('', admin.access_token, {
@@ -67,9 +89,21 @@ describe('the helpdesk Application API', () => {
     for (const body of [{ name: '' }, { locale: 'French' }, { name: 'x', plan: 'free' }, { custom_attributes: 'no' }]) {
       expect((await app('', admin.access_token, { method: 'PATCH', body })).status, JSON.stringify(body)).toBe(422);
     }
-    const twice = await app('', admin.access_token, { method: 'PATCH', rawBody: 'name=a&name=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const twice = await app('', admin.access_token, {
+      method: 'PATCH',
+      rawBody: 'name=a&name=b',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(twice.status).toBe(422);
-    expect((await app('', admin.access_token, { method: 'PATCH', rawBody: 'name=x', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect(
+      (
+        await app('', admin.access_token, {
+          method: 'PATCH',
+          rawBody: 'name=x',
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
+    ).toBe(415);
     expect((await app('', agent.access_token)).body.name).toBe('Demo store (form)');
   });
 
@@ -79,15 +113,30 @@ describe('the helpdesk Application API', () => {
     const listed = (await app('/agent_bots', agent.access_token)).body as AgentBot[];
     expect(listed.map((entry) => entry.id)).toEqual([bot.id]);
     expect(listed[0]).not.toHaveProperty('access_token');
-    expect((await app(`/agent_bots/${bot.id}`, bot.access_token)).body).toMatchObject({ id: bot.id, name: 'Order bot' });
+    expect((await app(`/agent_bots/${bot.id}`, bot.access_token)).body).toMatchObject({
+      id: bot.id,
+      name: 'Order bot',
+    });
 
     expect((await app('/agent_bots', agent.access_token, { body: { name: 'Agent-made bot' } })).status).toBe(401);
-    expect((await app(`/agent_bots/${bot.id}`, agent.access_token, { method: 'PATCH', body: { name: 'Renamed' } })).status).toBe(401);
+    expect(
+      (await app(`/agent_bots/${bot.id}`, agent.access_token, { method: 'PATCH', body: { name: 'Renamed' } })).status,
+    ).toBe(401);
     expect((await app(`/agent_bots/${bot.id}`, stranger.access_token)).status).toBe(401);
-    expect((await app('/agent_bots', admin.access_token, { body: { name: 'Bad', outgoing_url: 'javascript:alert(1)' } })).status).toBe(422);
+    expect(
+      (await app('/agent_bots', admin.access_token, { body: { name: 'Bad', outgoing_url: 'javascript:alert(1)' } }))
+        .status,
+    ).toBe(422);
 
     const spare = AgentBot.parse((await app('/agent_bots', admin.access_token, { body: { name: 'Spare bot' } })).body);
-    expect((await app(`/agent_bots/${spare.id}`, admin.access_token, { method: 'PATCH', body: { description: 'Not needed' } })).body).toMatchObject({ description: 'Not needed' });
+    expect(
+      (
+        await app(`/agent_bots/${spare.id}`, admin.access_token, {
+          method: 'PATCH',
+          body: { description: 'Not needed' },
+        })
+      ).body,
+    ).toMatchObject({ description: 'Not needed' });
     expect((await app(`/agent_bots/${spare.id}`, admin.access_token, { method: 'DELETE' })).status).toBe(200);
     expect((await app(`/agent_bots/${spare.id}`, admin.access_token)).status).toBe(404);
     // Its token went with it.
@@ -103,11 +152,27 @@ describe('the helpdesk Application API', () => {
     const page = AuditLogPage.parse(first.body);
     expect(page).toMatchObject({ per_page: 15, current_page: 1 });
     const kinds = page.audit_logs.map((entry) => `${entry.auditable_type} ${entry.action}`);
-    expect(kinds).toEqual(expect.arrayContaining(['AccountUser create', 'AgentBot create', 'Account update', 'AgentBot destroy']));
-    const rename = page.audit_logs.find((entry) => entry.auditable_type === 'Account' && entry.audited_changes['name']?.[1] === 'Demo store (form)');
-    expect(rename).toMatchObject({ user_type: 'User', user_id: admin.id, username: 'ada@shop.example', action: 'update', audited_changes: { name: ['Demo store (JSON)', 'Demo store (form)'], locale: ['en', 'fr'] } });
-    const membership = page.audit_logs.find((entry) => entry.auditable_type === 'AccountUser' && entry.auditable_id === String(agent.id));
-    expect(membership).toMatchObject({ user_type: 'PlatformApp', action: 'create', audited_changes: { role: [null, 'agent'] } });
+    expect(kinds).toEqual(
+      expect.arrayContaining(['AccountUser create', 'AgentBot create', 'Account update', 'AgentBot destroy']),
+    );
+    const rename = page.audit_logs.find(
+      (entry) => entry.auditable_type === 'Account' && entry.audited_changes['name']?.[1] === 'Demo store (form)',
+    );
+    expect(rename).toMatchObject({
+      user_type: 'User',
+      user_id: admin.id,
+      username: 'ada@shop.example',
+      action: 'update',
+      audited_changes: { name: ['Demo store (JSON)', 'Demo store (form)'], locale: ['en', 'fr'] },
+    });
+    const membership = page.audit_logs.find(
+      (entry) => entry.auditable_type === 'AccountUser' && entry.auditable_id === String(agent.id),
+    );
+    expect(membership).toMatchObject({
+      user_type: 'PlatformApp',
+      action: 'create',
+      audited_changes: { role: [null, 'agent'] },
+    });
 
     expect((await log('', agent.access_token)).status).toBe(403);
     expect((await log('', bot.access_token)).status).toBe(403);
@@ -120,24 +185,34 @@ describe('the helpdesk Application API', () => {
     expect(AuditLogPage.parse((await log('?types=AgentBot,Account')).body).total_entries).toBe(
       bots.total_entries + AuditLogPage.parse((await log('?types[]=Account')).body).total_entries,
     );
-    expect(AuditLogPage.parse((await log('?q=ada@shop')).body).audit_logs.every((entry) => entry.username === 'ada@shop.example')).toBe(true);
-    expect(AuditLogPage.parse((await log('?q=Ada%20Admin')).body).total_entries).toBe(AuditLogPage.parse((await log('?q=ada@shop')).body).total_entries);
+    expect(
+      AuditLogPage.parse((await log('?q=ada@shop')).body).audit_logs.every(
+        (entry) => entry.username === 'ada@shop.example',
+      ),
+    ).toBe(true);
+    expect(AuditLogPage.parse((await log('?q=Ada%20Admin')).body).total_entries).toBe(
+      AuditLogPage.parse((await log('?q=ada@shop')).body).total_entries,
+    );
     expect(AuditLogPage.parse((await log('?q=nobody-like-this')).body).total_entries).toBe(0);
     const future = Math.floor(Date.now() / 1000) + 3600;
     expect(AuditLogPage.parse((await log(`?since=${future}`)).body).total_entries).toBe(0);
     expect(AuditLogPage.parse((await log(`?until=${future}`)).body).total_entries).toBe(page.total_entries);
     const ascending = AuditLogPage.parse((await log('?sort=asc')).body).audit_logs.map((entry) => entry.id);
     expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
-    for (const bad of ['?page=0', '?sort=sideways', '?since=yesterday', '?colour=red']) expect((await log(bad)).status, bad).toBe(422);
+    for (const bad of ['?page=0', '?sort=sideways', '?since=yesterday', '?colour=red'])
+      expect((await log(bad)).status, bad).toBe(422);
 
     // Pages of 15.
-    for (let index = 0; index < 16; index++) await app('', admin.access_token, { method: 'PATCH', body: { name: `Demo store ${index}` } });
+    for (let index = 0; index < 16; index++)
+      await app('', admin.access_token, { method: 'PATCH', body: { name: `Demo store ${index}` } });
     const all = AuditLogPage.parse((await log()).body);
     expect(all.total_entries).toBeGreaterThan(15);
     const second = AuditLogPage.parse((await log('?page=2')).body);
     expect(second.current_page).toBe(2);
     expect(second.audit_logs.length).toBe(Math.min(15, all.total_entries - 15));
-    expect(new Set([...all.audit_logs, ...second.audit_logs].map((entry) => entry.id)).size).toBe(all.audit_logs.length + second.audit_logs.length);
+    expect(new Set([...all.audit_logs, ...second.audit_logs].map((entry) => entry.id)).size).toBe(
+      all.audit_logs.length + second.audit_logs.length,
+    );
   });
 
   it('answers 422 for the audit log when the account has the feature off', async () => {
@@ -155,7 +230,10 @@ describe('the helpdesk Application API', () => {
     const signIn = (body: unknown) => desk(`${stack.url}/api/v1/sessions`, undefined, { body });
     const session = await signIn({ email: 'ADA@shop.example', password: 'admin password 1' });
     expect(session.status).toBe(200);
-    expect(session.body.user).toMatchObject({ id: admin.id, accounts: [expect.objectContaining({ id: accountId, role: 'administrator' })] });
+    expect(session.body.user).toMatchObject({
+      id: admin.id,
+      accounts: [expect.objectContaining({ id: accountId, role: 'administrator' })],
+    });
     const token = session.body.access_token as string;
     expect((await app('', token)).status).toBe(200);
     expect((await desk(`${stack.url}/api/v1/sessions/current`, token, { method: 'DELETE' })).status).toBe(200);
@@ -179,7 +257,11 @@ describe('the helpdesk Application API', () => {
   });
 
   it('publishes one helpdesk document: OpenAPI 3.1.0, version 1.1.0, valid, with every row SPEC lists', async () => {
-    const document = (await request(`${stack.url}/helpdesk/openapi.json`)).body as { openapi: string; info: { version: string }; paths: Record<string, Record<string, unknown>> };
+    const document = (await request(`${stack.url}/helpdesk/openapi.json`)).body as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(document.openapi).toBe('3.1.0');
     expect(document.info.version).toBe('1.1.0');
     const result = await new Validator().validate(structuredClone(document) as unknown as Record<string, unknown>);
@@ -213,7 +295,10 @@ describe('the helpdesk Application API', () => {
       const [method, path] = row.split(' ') as [string, string];
       expect(document.paths[path]?.[method], row).toBeDefined();
     }
-    const patch = document.paths['/api/v1/accounts/{account_id}']!['patch'] as { requestBody: { content: Record<string, unknown> }; responses: Record<string, unknown> };
+    const patch = document.paths['/api/v1/accounts/{account_id}']!['patch'] as {
+      requestBody: { content: Record<string, unknown> };
+      responses: Record<string, unknown>;
+    };
     expect(Object.keys(patch.requestBody.content)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
     expect(patch.responses).toHaveProperty('422');
     // A failed validation is 422 here; 400 is left for a body that is not JSON at all.

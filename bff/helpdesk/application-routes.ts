@@ -2,7 +2,17 @@ import { z } from 'zod';
 import type { ApiRoutes } from '../../shared/server/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import type { HelpdeskService } from './helpdesk-service.ts';
-import { AccountBotParams, AccountParams, AccountUpdate, AccountView, AgentBot, AgentBotCreate, AgentBotUpdate, AuditLogPage, AuditLogQuery } from './schemas.ts';
+import {
+  AccountBotParams,
+  AccountParams,
+  AccountUpdate,
+  AccountView,
+  AgentBot,
+  AgentBotCreate,
+  AgentBotUpdate,
+  AuditLogPage,
+  AuditLogQuery,
+} from './schemas.ts';
 import type { Sql } from '../../shared/server/index.ts';
 import { ParleyError } from '../../shared/index.ts';
 
@@ -17,9 +27,24 @@ const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
  */
 export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: HelpdeskService, sql: Sql): void {
   routes
-    .add({ method: 'get', path: base, tag, security, summary: 'The account', params: AccountParams, responses: { 200: { description: 'The account, with your role.', schema: AccountView } }, errors: [...errors] }, async (ctx, { params }) => {
-      ctx.body = await helpdesk.accountView(params.account_id, await requireStanding(sql, ctx.state.caller, params.account_id));
-    })
+    .add(
+      {
+        method: 'get',
+        path: base,
+        tag,
+        security,
+        summary: 'The account',
+        params: AccountParams,
+        responses: { 200: { description: 'The account, with your role.', schema: AccountView } },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        ctx.body = await helpdesk.accountView(
+          params.account_id,
+          await requireStanding(sql, ctx.state.caller, params.account_id),
+        );
+      },
+    )
     .add(
       {
         method: 'patch',
@@ -46,7 +71,8 @@ export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpde
         tag,
         security,
         summary: "The account's audit log (administrators)",
-        description: 'Every administrative change: who, what, when, before and after. 15 a page, newest first unless sort=asc. 422 when the account has the audit_logs feature off.',
+        description:
+          'Every administrative change: who, what, when, before and after. 15 a page, newest first unless sort=asc. 422 when the account has the audit_logs feature off.',
         params: AccountParams,
         query: AuditLogQuery,
         responses: { 200: { description: 'One page of entries.', schema: AuditLogPage } },
@@ -54,35 +80,92 @@ export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpde
       },
       async (ctx, { params, query }) => {
         const standing = await requireStanding(sql, ctx.state.caller, params.account_id);
-        if (standing !== 'administrator') throw new ParleyError('forbidden', 'Only an administrator of this account may read its audit log.');
+        if (standing !== 'administrator')
+          throw new ParleyError('forbidden', 'Only an administrator of this account may read its audit log.');
         ctx.body = await helpdesk.auditLogs(params.account_id, query);
       },
     )
-    .add({ method: 'get', path: `${base}/agent_bots`, tag, security, summary: "The account's agent bots", params: AccountParams, responses: { 200: { description: 'The agent bots.', schema: z.array(AgentBot) } }, errors: [...errors] }, async (ctx, { params }) => {
-      await requireStanding(sql, ctx.state.caller, params.account_id);
-      ctx.body = await helpdesk.listAccountBots(params.account_id);
-    })
     .add(
-      { method: 'post', path: `${base}/agent_bots`, tag, security, summary: 'Create an agent bot (administrators; its access_token is in this answer only)', params: AccountParams, body: AgentBotCreate, responses: { 200: { description: 'The agent bot.', schema: AgentBot } }, errors: [...errors] },
+      {
+        method: 'get',
+        path: `${base}/agent_bots`,
+        tag,
+        security,
+        summary: "The account's agent bots",
+        params: AccountParams,
+        responses: { 200: { description: 'The agent bots.', schema: z.array(AgentBot) } },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        await requireStanding(sql, ctx.state.caller, params.account_id);
+        ctx.body = await helpdesk.listAccountBots(params.account_id);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: `${base}/agent_bots`,
+        tag,
+        security,
+        summary: 'Create an agent bot (administrators; its access_token is in this answer only)',
+        params: AccountParams,
+        body: AgentBotCreate,
+        responses: { 200: { description: 'The agent bot.', schema: AgentBot } },
+        errors: [...errors],
+      },
       async (ctx, { params, body }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
         ctx.body = await helpdesk.createAccountBot(params.account_id, ctx.state.actor, body);
       },
     )
-    .add({ method: 'get', path: `${base}/agent_bots/:id`, tag, security, summary: 'An agent bot', params: AccountBotParams, responses: { 200: { description: 'The agent bot.', schema: AgentBot } }, errors: [...errors] }, async (ctx, { params }) => {
-      await requireStanding(sql, ctx.state.caller, params.account_id);
-      ctx.body = await helpdesk.getAccountBot(params.account_id, params.id);
-    })
     .add(
-      { method: 'patch', path: `${base}/agent_bots/:id`, tag, security, summary: 'Change an agent bot (administrators)', params: AccountBotParams, body: AgentBotUpdate, responses: { 200: { description: 'The agent bot.', schema: AgentBot } }, errors: [...errors] },
+      {
+        method: 'get',
+        path: `${base}/agent_bots/:id`,
+        tag,
+        security,
+        summary: 'An agent bot',
+        params: AccountBotParams,
+        responses: { 200: { description: 'The agent bot.', schema: AgentBot } },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        await requireStanding(sql, ctx.state.caller, params.account_id);
+        ctx.body = await helpdesk.getAccountBot(params.account_id, params.id);
+      },
+    )
+    .add(
+      {
+        method: 'patch',
+        path: `${base}/agent_bots/:id`,
+        tag,
+        security,
+        summary: 'Change an agent bot (administrators)',
+        params: AccountBotParams,
+        body: AgentBotUpdate,
+        responses: { 200: { description: 'The agent bot.', schema: AgentBot } },
+        errors: [...errors],
+      },
       async (ctx, { params, body }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
         ctx.body = await helpdesk.patchAccountBot(params.account_id, ctx.state.actor, params.id, body);
       },
     )
-    .add({ method: 'delete', path: `${base}/agent_bots/:id`, tag, security, summary: 'Delete an agent bot (administrators)', params: AccountBotParams, responses: { 200: { description: 'Done (empty body).' } }, errors: [...errors] }, async (ctx, { params }) => {
-      await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-      await helpdesk.deleteAccountBot(params.account_id, ctx.state.actor, params.id);
-      ctx.body = '';
-    });
+    .add(
+      {
+        method: 'delete',
+        path: `${base}/agent_bots/:id`,
+        tag,
+        security,
+        summary: 'Delete an agent bot (administrators)',
+        params: AccountBotParams,
+        responses: { 200: { description: 'Done (empty body).' } },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
+        await helpdesk.deleteAccountBot(params.account_id, ctx.state.actor, params.id);
+        ctx.body = '';
+      },
+    );
 }

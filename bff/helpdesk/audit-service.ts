@@ -44,7 +44,10 @@ export function createAuditService({ sql, now }: { sql: Sql; now: () => Date }) 
       }
       const given = [query.types, query['types[]']].flat();
       const named = given.filter((value): value is string => typeof value === 'string');
-      const types = named.flatMap((value) => value.split(',')).map((value) => value.trim()).filter(Boolean);
+      const types = named
+        .flatMap((value) => value.split(','))
+        .map((value) => value.trim())
+        .filter(Boolean);
       const page = await listAudit(sql, accountId, {
         page: query.page,
         perPage: AUDIT_PER_PAGE,

@@ -28,7 +28,12 @@ export function platformAuth(sql: Sql, trustProxyHops: number): Middleware<Platf
     const id = await findPlatformToken(sql, tokenOf(ctx));
     if (id === undefined) throw new ParleyError('unauthorized', 'The platform token is not valid.');
     ctx.state.platformTokenId = id;
-    ctx.state.actor = { type: 'PlatformApp', id, name: 'platform app', remoteAddress: clientAddress(ctx.req, trustProxyHops) };
+    ctx.state.actor = {
+      type: 'PlatformApp',
+      id,
+      name: 'platform app',
+      remoteAddress: clientAddress(ctx.req, trustProxyHops),
+    };
     await next();
   };
 }
@@ -73,7 +78,12 @@ export function applicationAuth(sql: Sql, now: () => Date, trustProxyHops: numbe
  * reach nothing of it until the operator resumes it.
  */
 export async function standingIn(sql: Sql, caller: Caller, accountId: number): Promise<Role | 'bot' | undefined> {
-  const standing = caller.kind === 'agent_bot' ? (caller.bot.accountId === accountId ? 'bot' : undefined) : await roleIn(sql, accountId, caller.user.id);
+  const standing =
+    caller.kind === 'agent_bot'
+      ? caller.bot.accountId === accountId
+        ? 'bot'
+        : undefined
+      : await roleIn(sql, accountId, caller.user.id);
   if (standing && (await accountSuspended(sql, accountId))) throw accountSuspendedError();
   return standing;
 }
@@ -82,10 +92,16 @@ export async function standingIn(sql: Sql, caller: Caller, accountId: number): P
  * Checks the caller's standing in the account: any standing by default, `administrator` when
  * asked. Anyone else is refused with 401, as SPEC's Application API rows say.
  */
-export async function requireStanding(sql: Sql, caller: Caller, accountId: number, needed: 'member' | 'administrator' = 'member'): Promise<Role | 'bot'> {
+export async function requireStanding(
+  sql: Sql,
+  caller: Caller,
+  accountId: number,
+  needed: 'member' | 'administrator' = 'member',
+): Promise<Role | 'bot'> {
   const standing = await standingIn(sql, caller, accountId);
   if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
-  if (needed === 'administrator' && standing !== 'administrator') throw new ParleyError('unauthorized', 'Only an administrator of this account may do this.');
+  if (needed === 'administrator' && standing !== 'administrator')
+    throw new ParleyError('unauthorized', 'Only an administrator of this account may do this.');
   return standing;
 }
 
@@ -97,7 +113,8 @@ export const validationIs422: Middleware = async (_ctx, next) => {
   try {
     await next();
   } catch (error) {
-    if (error instanceof ParleyError && error.code === 'invalid_request') throw new ParleyError('unprocessable', error.message, error.details);
+    if (error instanceof ParleyError && error.code === 'invalid_request')
+      throw new ParleyError('unprocessable', error.message, error.details);
     throw error;
   }
 };

@@ -3,7 +3,6 @@ import type { ApiRoutes } from '../../shared/server/index.ts';
 import { policyHost } from '../widget/hosted-chat-page.ts';
 import { scriptSender } from '../widget/asset-routes.ts';
 
-
 /**
  * What the console page may do: its own script, its own server (HTTP and the `/desk` socket),
  * nothing else; no other site may frame it (a person's session is behind it). Its styles are a
@@ -12,7 +11,15 @@ import { scriptSender } from '../widget/asset-routes.ts';
  */
 export function consoleCsp(host: string | undefined): string {
   const sockets = host === undefined ? '' : ` ws://${host} wss://${host}`;
-  return ["default-src 'none'", "script-src 'self'", `connect-src 'self'${sockets}`, "img-src 'self' data: blob:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'"].join('; ');
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `connect-src 'self'${sockets}`,
+    "img-src 'self' data: blob:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 }
 
 // The script is relative so that the console also works under a path prefix.
@@ -42,20 +49,46 @@ export function addConsoleRoutes(routes: ApiRoutes, assetsDir: string): void {
   const send = scriptSender(assetsDir, 'console');
   const html = { description: 'The page.', schema: z.string(), contentType: 'text/html' };
   routes
-    .add({ method: 'get', path: '/console', tag: 'Agent console', summary: 'The agent console (redirects to /console/)', responses: { 302: { description: 'To /console/.' } } }, (ctx) => {
-      ctx.redirect('/console/');
-    })
-    .add({ method: 'get', path: '/console/', tag: 'Agent console', summary: 'The agent console', responses: { 200: html } }, (ctx) => {
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.set('Content-Security-Policy', consoleCsp(policyHost(ctx.host)));
-      ctx.set('X-Frame-Options', 'DENY');
-      ctx.set('Referrer-Policy', 'no-referrer');
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.body = PAGE;
-    })
     .add(
-      { method: 'get', path: '/console/:file', tag: 'Agent console', summary: "The console's script", params: z.strictObject({ file: z.string().max(100) }), responses: { 200: { description: 'The script.', schema: z.string(), contentType: 'application/javascript' } }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/console',
+        tag: 'Agent console',
+        summary: 'The agent console (redirects to /console/)',
+        responses: { 302: { description: 'To /console/.' } },
+      },
+      (ctx) => {
+        ctx.redirect('/console/');
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/console/',
+        tag: 'Agent console',
+        summary: 'The agent console',
+        responses: { 200: html },
+      },
+      (ctx) => {
+        ctx.type = 'text/html; charset=utf-8';
+        ctx.set('Content-Security-Policy', consoleCsp(policyHost(ctx.host)));
+        ctx.set('X-Frame-Options', 'DENY');
+        ctx.set('Referrer-Policy', 'no-referrer');
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.set('Cache-Control', 'no-cache');
+        ctx.body = PAGE;
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/console/:file',
+        tag: 'Agent console',
+        summary: "The console's script",
+        params: z.strictObject({ file: z.string().max(100) }),
+        responses: { 200: { description: 'The script.', schema: z.string(), contentType: 'application/javascript' } },
+        errors: ['not_found'],
+      },
       (ctx, { params }) => send(ctx, params.file, 300, false),
     );
 }

@@ -1,7 +1,17 @@
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import type { DeskConversationService } from './desk-conversation-service.ts';
-import { AccountParams, AssignmentCreate, ConversationListQuery, ConversationParams, DeskConversation, DeskConversationList, DeskMessage, DeskMessageCreate, StatusChange } from './schemas.ts';
+import {
+  AccountParams,
+  AssignmentCreate,
+  ConversationListQuery,
+  ConversationParams,
+  DeskConversation,
+  DeskConversationList,
+  DeskMessage,
+  DeskMessageCreate,
+  StatusChange,
+} from './schemas.ts';
 import { z } from 'zod';
 
 const tag = 'Application API';
@@ -17,8 +27,13 @@ const conversation = { 200: { description: 'The conversation.', schema: DeskConv
  * (resolve, snooze, hand over or back, reopen). Every person of the account (and its bots) may;
  * agents see the inboxes they answer.
  */
-export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, desk: DeskConversationService, sql: Sql): void {
-  const standing = (ctx: { state: ApplicationState }, accountId: number) => requireStanding(sql, ctx.state.caller, accountId);
+export function addDeskConversationRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  desk: DeskConversationService,
+  sql: Sql,
+): void {
+  const standing = (ctx: { state: ApplicationState }, accountId: number) =>
+    requireStanding(sql, ctx.state.caller, accountId);
   routes
     .add(
       {
@@ -26,25 +41,64 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         path: base,
         tag,
         security,
-        summary: 'Conversations in a status (default open: people answer them): those people answer first, then by last activity; 25 a page',
+        summary:
+          'Conversations in a status (default open: people answer them): those people answer first, then by last activity; 25 a page',
         description:
           'status: pending (the AI answers), open (handed over to people), snoozed (by a person, until a time or until the customer writes), resolved, or all.',
         params: AccountParams,
         query: ConversationListQuery,
-        responses: { 200: { description: 'A page, with the counts mine / unassigned / all under the same status and inbox.', schema: DeskConversationList } },
+        responses: {
+          200: {
+            description: 'A page, with the counts mine / unassigned / all under the same status and inbox.',
+            schema: DeskConversationList,
+          },
+        },
         errors: [...errors],
       },
       async (ctx, { params, query }) => {
         ctx.body = await desk.list(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), query);
       },
     )
-    .add({ method: 'get', path: `${base}/:conversation_id`, tag, security, summary: 'A conversation', params: ConversationParams, responses: conversation, errors: [...errors] }, async (ctx, { params }) => {
-      ctx.body = await desk.get(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
-    })
     .add(
-      { method: 'get', path: `${base}/:conversation_id/messages`, tag, security, summary: 'Every message, private notes included', params: ConversationParams, responses: { 200: { description: 'The messages, oldest first.', schema: z.object({ payload: z.array(DeskMessage) }) } }, errors: [...errors] },
+      {
+        method: 'get',
+        path: `${base}/:conversation_id`,
+        tag,
+        security,
+        summary: 'A conversation',
+        params: ConversationParams,
+        responses: conversation,
+        errors: [...errors],
+      },
       async (ctx, { params }) => {
-        ctx.body = await desk.messages(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
+        ctx.body = await desk.get(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+        );
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: `${base}/:conversation_id/messages`,
+        tag,
+        security,
+        summary: 'Every message, private notes included',
+        params: ConversationParams,
+        responses: {
+          200: { description: 'The messages, oldest first.', schema: z.object({ payload: z.array(DeskMessage) }) },
+        },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        ctx.body = await desk.messages(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+        );
       },
     )
     .add(
@@ -53,8 +107,10 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         path: `${base}/:conversation_id/messages`,
         tag,
         security,
-        summary: "Answer the customer (handing the conversation to people first when the AI has it), or write a private note",
-        description: 'An answer goes to the AI engine at once; when it cannot be reached the answer is 503 and nothing is stored: send it again with the same echo_id.',
+        summary:
+          'Answer the customer (handing the conversation to people first when the AI has it), or write a private note',
+        description:
+          'An answer goes to the AI engine at once; when it cannot be reached the answer is 503 and nothing is stored: send it again with the same echo_id.',
         params: ConversationParams,
         body: DeskMessageCreate,
         bodyLimit: 640 * 1024,
@@ -62,13 +118,35 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         errors: [...moves],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await desk.reply(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id, body);
+        ctx.body = await desk.reply(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+          body,
+        );
       },
     )
     .add(
-      { method: 'post', path: `${base}/:conversation_id/assignments`, tag, security, summary: 'Assign to a person of the account (null: unassign)', params: ConversationParams, body: AssignmentCreate, responses: conversation, errors: [...errors] },
+      {
+        method: 'post',
+        path: `${base}/:conversation_id/assignments`,
+        tag,
+        security,
+        summary: 'Assign to a person of the account (null: unassign)',
+        params: ConversationParams,
+        body: AssignmentCreate,
+        responses: conversation,
+        errors: [...errors],
+      },
       async (ctx, { params, body }) => {
-        ctx.body = await desk.assign(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id, body.assignee_id);
+        ctx.body = await desk.assign(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+          body.assignee_id,
+        );
       },
     )
     .add(
@@ -78,13 +156,19 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         tag,
         security,
         summary: 'Mark the conversation read by people',
-        description: "Its unread count starts again, and the customer's messages show as read in their widget (read receipts).",
+        description:
+          "Its unread count starts again, and the customer's messages show as read in their widget (read receipts).",
         params: ConversationParams,
         responses: conversation,
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        ctx.body = await desk.markRead(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
+        ctx.body = await desk.markRead(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+        );
       },
     )
     .add(
@@ -95,11 +179,18 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         security,
         summary: "The customer's other conversations (that you may see), newest first",
         params: ConversationParams,
-        responses: { 200: { description: 'Up to 25 conversations.', schema: z.object({ payload: z.array(DeskConversation) }) } },
+        responses: {
+          200: { description: 'Up to 25 conversations.', schema: z.object({ payload: z.array(DeskConversation) }) },
+        },
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        ctx.body = await desk.contactConversations(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
+        ctx.body = await desk.contactConversations(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+        );
       },
     )
     .add(
@@ -114,7 +205,12 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         errors: [...moves],
       },
       async (ctx, { params }) => {
-        ctx.body = await desk.handback(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id);
+        ctx.body = await desk.handback(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+        );
       },
     )
     .add(
@@ -123,7 +219,8 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         path: `${base}/:conversation_id/toggle_status`,
         tag,
         security,
-        summary: 'Resolve, snooze, give to the AI (pending) or to people (open); open also reopens a resolved conversation',
+        summary:
+          'Resolve, snooze, give to the AI (pending) or to people (open); open also reopens a resolved conversation',
         description:
           'resolved: closed as the customer closes it (a survey question when the inbox asks). pending: back to the AI. ' +
           'snoozed: until snoozed_until (Unix seconds; a time already past ends it at once), or without one until the customer writes; ' +
@@ -136,7 +233,13 @@ export function addDeskConversationRoutes(routes: ApiRoutes<ApplicationState>, d
         errors: [...moves],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await desk.setStatus(params.account_id, ctx.state.caller, await standing(ctx, params.account_id), params.conversation_id, body);
+        ctx.body = await desk.setStatus(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+          body,
+        );
       },
     );
 }

@@ -18,16 +18,25 @@ describe("conversations' statuses for people", () => {
     await desk?.stop();
   });
 
-  const conversation = async (id: number, token = desk.agent.access_token) => DeskConversation.parse((await desk.app(`/conversations/${id}`, token)).body);
-  const toggle = (id: number, body: object, token = desk.agent.access_token) => desk.app(`/conversations/${id}/toggle_status`, token, { body });
-  const answer = (id: number, content: string, token = desk.agent.access_token) => desk.app(`/conversations/${id}/messages`, token, { body: { content } });
-  const idsIn = async (status: DeskStatus | 'all') => (await desk.list(desk.admin.access_token, `?status=${status}`)).payload.map((listed) => listed.id);
+  const conversation = async (id: number, token = desk.agent.access_token) =>
+    DeskConversation.parse((await desk.app(`/conversations/${id}`, token)).body);
+  const toggle = (id: number, body: object, token = desk.agent.access_token) =>
+    desk.app(`/conversations/${id}/toggle_status`, token, { body });
+  const answer = (id: number, content: string, token = desk.agent.access_token) =>
+    desk.app(`/conversations/${id}/messages`, token, { body: { content } });
+  const idsIn = async (status: DeskStatus | 'all') =>
+    (await desk.list(desk.admin.access_token, `?status=${status}`)).payload.map((listed) => listed.id);
   const engineRow = async (id: number) =>
-    (await desk.stack.bffSql.query<{ engine_conversation_id: string | null; engine_closed: boolean; close_requested: boolean }>(
-      'SELECT engine_conversation_id, engine_closed, close_requested FROM conversations WHERE id = $1',
-      [id],
-    ))[0]!;
-  const engineState = async (engineId: string) => (await desk.engine.sql.query<{ state: string }>('SELECT state FROM conversations WHERE id = $1', [engineId]))[0]?.state;
+    (
+      await desk.stack.bffSql.query<{
+        engine_conversation_id: string | null;
+        engine_closed: boolean;
+        close_requested: boolean;
+      }>('SELECT engine_conversation_id, engine_closed, close_requested FROM conversations WHERE id = $1', [id])
+    )[0]!;
+  const engineState = async (engineId: string) =>
+    (await desk.engine.sql.query<{ state: string }>('SELECT state FROM conversations WHERE id = $1', [engineId]))[0]
+      ?.state;
 
   it('lists each status apart, open by default, all with those people answer first; the counts follow the status', async () => {
     const pending = await desk.customerAsks('How do I return an item?');
@@ -39,11 +48,22 @@ describe("conversations' statuses for people", () => {
     expect((await toggle(resolved.id, { status: 'resolved' })).status).toBe(200);
 
     const ours = [pending.id, open.id, snoozed.id, resolved.id];
-    const expected: Record<DeskStatus, number> = { pending: pending.id, open: open.id, snoozed: snoozed.id, resolved: resolved.id };
+    const expected: Record<DeskStatus, number> = {
+      pending: pending.id,
+      open: open.id,
+      snoozed: snoozed.id,
+      resolved: resolved.id,
+    };
     for (const [status, id] of Object.entries(expected) as [DeskStatus, number][]) {
       const page = await desk.list(desk.admin.access_token, `?status=${status}`);
-      expect(page.payload.map((listed) => listed.id).filter((listed) => ours.includes(listed)), status).toEqual([id]);
-      expect(page.payload.every((listed) => listed.status === status), status).toBe(true);
+      expect(
+        page.payload.map((listed) => listed.id).filter((listed) => ours.includes(listed)),
+        status,
+      ).toEqual([id]);
+      expect(
+        page.payload.every((listed) => listed.status === status),
+        status,
+      ).toBe(true);
       expect(page.meta.all_count, status).toBe(page.payload.length);
     }
     expect(await idsIn('open')).toEqual((await desk.list(desk.admin.access_token)).payload.map((listed) => listed.id));
@@ -59,8 +79,14 @@ describe("conversations' statuses for people", () => {
       const opened = await toggle(customer.id, { status: 'open' });
       expect(opened.status, JSON.stringify(opened.body)).toBe(200);
       expect(opened.body).toMatchObject({ status: 'open', handled_by: 'human' });
-      await until(() => tab.events, (events) => events.some((event) => event.name === 'conversation:handed_over'), 'the handover notice');
-      expect(tab.events.find((event) => event.name === 'conversation:handed_over')!.data).toEqual({ conversation_id: customer.uuid });
+      await until(
+        () => tab.events,
+        (events) => events.some((event) => event.name === 'conversation:handed_over'),
+        'the handover notice',
+      );
+      expect(tab.events.find((event) => event.name === 'conversation:handed_over')!.data).toEqual({
+        conversation_id: customer.uuid,
+      });
       // Asking again for the status it has changes nothing.
       expect((await toggle(customer.id, { status: 'open' })).body.status).toBe('open');
       const engineId = (await engineRow(customer.id)).engine_conversation_id!;
@@ -99,17 +125,26 @@ describe("conversations' statuses for people", () => {
     const customer = await desk.customerAsks('When do you restock?');
     await answer(customer.id, 'Next week, I think.');
     const later = Math.floor(Date.now() / 1000) + 3600;
-    expect((await toggle(customer.id, { status: 'snoozed', snoozed_until: later })).body).toMatchObject({ status: 'snoozed', snoozed_until: later });
+    expect((await toggle(customer.id, { status: 'snoozed', snoozed_until: later })).body).toMatchObject({
+      status: 'snoozed',
+      snoozed_until: later,
+    });
     expect(await idsIn('snoozed')).toContain(customer.id);
     expect((await toggle(customer.id, { status: 'open' })).body).toMatchObject({ status: 'open', snoozed_until: null });
 
     const past = Math.floor(Date.now() / 1000) - 60;
-    expect((await toggle(customer.id, { status: 'snoozed', snoozed_until: past })).body).toMatchObject({ status: 'open', snoozed_until: null });
+    expect((await toggle(customer.id, { status: 'snoozed', snoozed_until: past })).body).toMatchObject({
+      status: 'open',
+      snoozed_until: null,
+    });
     expect(await idsIn('open')).toContain(customer.id);
     // A snooze of a conversation the AI answers ends as pending.
     const withAi = await desk.customerAsks('Do you restock shoes?');
     expect((await toggle(withAi.id, { status: 'snoozed', snoozed_until: later })).body.status).toBe('snoozed');
-    expect((await toggle(withAi.id, { status: 'pending' })).body).toMatchObject({ status: 'pending', snoozed_until: null });
+    expect((await toggle(withAi.id, { status: 'pending' })).body).toMatchObject({
+      status: 'pending',
+      snoozed_until: null,
+    });
   });
 
   it("reopens a resolved conversation for people on a new AI conversation: the widget is told, a person's answer reaches the customer, \
@@ -125,8 +160,14 @@ and the customer's next message goes to the engine, not answered by the AI", asy
       const reopened = await toggle(customer.id, { status: 'open' });
       expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
       expect(reopened.body).toMatchObject({ status: 'open', handled_by: 'human' });
-      await until(() => tab.events, (events) => events.some((event) => event.name === 'conversation:reopened'), 'the reopening');
-      expect(tab.events.find((event) => event.name === 'conversation:reopened')!.data).toEqual({ conversation_id: customer.uuid });
+      await until(
+        () => tab.events,
+        (events) => events.some((event) => event.name === 'conversation:reopened'),
+        'the reopening',
+      );
+      expect(tab.events.find((event) => event.name === 'conversation:reopened')!.data).toEqual({
+        conversation_id: customer.uuid,
+      });
     } finally {
       tab.close();
     }
@@ -137,11 +178,19 @@ and the customer's next message goes to the engine, not answered by the AI", asy
     expect(await engineState(after.engine_conversation_id!)).toBe('human');
 
     expect((await answer(customer.id, 'Sam here: two to three days.')).status).toBe(200);
-    expect((await customer.widgetMessages()).at(-1)).toMatchObject({ author: 'human', text: 'Sam here: two to three days.' });
+    expect((await customer.widgetMessages()).at(-1)).toMatchObject({
+      author: 'human',
+      text: 'Sam here: two to three days.',
+    });
     const written = await customer.writes('Thanks! And to Spain?');
-    const [row] = await desk.stack.bffSql.query<{ upstream: string }>('SELECT upstream FROM messages WHERE id = $1', [written.id]);
+    const [row] = await desk.stack.bffSql.query<{ upstream: string }>('SELECT upstream FROM messages WHERE id = $1', [
+      written.id,
+    ]);
     expect(row!.upstream).toBe('forwarded');
-    expect((await customer.widgetMessages()).at(-1)).toMatchObject({ author: 'customer', text: 'Thanks! And to Spain?' });
+    expect((await customer.widgetMessages()).at(-1)).toMatchObject({
+      author: 'customer',
+      text: 'Thanks! And to Spain?',
+    });
     expect(await conversation(customer.id)).toMatchObject({ status: 'open', handled_by: 'human' });
   });
 
@@ -164,16 +213,21 @@ and the customer's next message goes to the engine, not answered by the AI", asy
   });
 
   it("lists a bot's answer as the bot's, a person's as theirs, and the AI's as the AI assistant's", async () => {
-    const bot = AgentBot.parse((await desk.app('/agent_bots', desk.admin.access_token, { body: { name: 'Order bot' } })).body);
+    const bot = AgentBot.parse(
+      (await desk.app('/agent_bots', desk.admin.access_token, { body: { name: 'Order bot' } })).body,
+    );
     await desk.app(`/inboxes/${desk.inbox.id}/set_agent_bot`, desk.admin.access_token, { body: { agent_bot: bot.id } });
     try {
       const customer = await desk.customerAsks('Where is my order?');
       const byBot = await answer(customer.id, 'Your order left the warehouse today.', bot.access_token);
       expect(byBot.body.sender).toEqual({ type: 'agent_bot', id: bot.id, name: 'Order bot' });
-      const note = await desk.app(`/conversations/${customer.id}/messages`, desk.admin.access_token, { body: { content: 'Check the courier', private: true } });
+      const note = await desk.app(`/conversations/${customer.id}/messages`, desk.admin.access_token, {
+        body: { content: 'Check the courier', private: true },
+      });
       expect(note.status).toBe(200);
       await answer(customer.id, 'Sam here, anything else?');
-      const messages = (await desk.app(`/conversations/${customer.id}/messages`, desk.agent.access_token)).body.payload as DeskMessage[];
+      const messages = (await desk.app(`/conversations/${customer.id}/messages`, desk.agent.access_token)).body
+        .payload as DeskMessage[];
       const senders = messages.map((message) => message.sender);
       expect(senders).toEqual([
         { type: 'contact', name: 'Customer' },

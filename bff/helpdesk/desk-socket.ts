@@ -35,10 +35,15 @@ const accountRoom = (accountId: number) => `desk:account:${accountId}`;
 const inboxRoom = (inboxId: string) => `desk:inbox:${inboxId}`;
 const conversationRoom = (id: number) => `desk:conversation:${id}`;
 /** The rooms every console connected to an account is in (its administrators', its inboxes' agents'): closed when the account is suspended or deleted. */
-export const deskRoomsOf = (accountId: number, inboxIds: readonly string[]): string[] => [accountRoom(accountId), ...inboxIds.map(inboxRoom)];
+export const deskRoomsOf = (accountId: number, inboxIds: readonly string[]): string[] => [
+  accountRoom(accountId),
+  ...inboxIds.map(inboxRoom),
+];
 
 /** Which change says what to the list, most telling first (a batch is told by its most telling change). */
-const WHAT: Partial<Record<ChangeBatch['changes'][number]['type'], { what: DeskConversationChanged['what']; rank: number }>> = {
+const WHAT: Partial<
+  Record<ChangeBatch['changes'][number]['type'], { what: DeskConversationChanged['what']; rank: number }>
+> = {
   'conversation.created': { what: 'created', rank: 0 },
   handed_over: { what: 'status', rank: 1 },
   handed_back: { what: 'status', rank: 1 },
@@ -86,7 +91,8 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     authenticate(socket).then(
       () => next(),
       (error: unknown) => {
-        const refusal = error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The token could not be checked.');
+        const refusal =
+          error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The token could not be checked.');
         if (!(error instanceof ParleyError)) logger.error({ err: error }, 'a desk socket handshake failed');
         next(Object.assign(new Error(`${refusal.code}: ${refusal.message}`), { data: { code: refusal.code } }));
       },
@@ -95,9 +101,11 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
 
   async function authenticate(socket: DeskSocket): Promise<void> {
     const auth = socket.handshake.auth as { token?: unknown; account_id?: unknown };
-    if (typeof auth.token !== 'string' || !auth.token) throw new ParleyError('unauthorized', 'Send your access token as auth.token.');
+    if (typeof auth.token !== 'string' || !auth.token)
+      throw new ParleyError('unauthorized', 'Send your access token as auth.token.');
     const accountId = Number(auth.account_id);
-    if (!Number.isSafeInteger(accountId) || accountId < 1) throw new ParleyError('unauthorized', 'Send the account as auth.account_id.');
+    if (!Number.isSafeInteger(accountId) || accountId < 1)
+      throw new ParleyError('unauthorized', 'Send the account as auth.account_id.');
     const caller = await callerOfToken(sql, auth.token, now());
     if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
     const standing = await standingIn(sql, caller, accountId);
@@ -146,7 +154,8 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     socket.on(
       'conversation:watch',
       command(DeskWatchCommand, async ({ conversation_id }) => {
-        const found = conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
+        const found =
+          conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
         stopTyping();
         if (socket.data.watching) await socket.leave(conversationRoom(socket.data.watching.id));
         socket.data.watching = found;
@@ -158,7 +167,8 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
       'typing:set',
       command(DeskTypingCommand, async ({ conversation_id, typing }) => {
         const watching = socket.data.watching;
-        if (!watching || watching.id !== conversation_id) throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
+        if (!watching || watching.id !== conversation_id)
+          throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
         if (watching.status === 'resolved' || socket.data.typing === typing) return null;
         socket.data.typing = typing;
         publisher.publish(watching, { type: 'typing', who: 'human', typing });
@@ -172,7 +182,10 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
   const inboxes = new Map<string, { accountId: number; number: number } | { until: number }>();
   /** Reads an inbox's account and number, and keeps them (or that it has no account, for a minute). */
   async function readInbox(inboxId: string): Promise<{ accountId: number; number: number } | undefined> {
-    const [row] = await sql.query<{ account_id: number | null; display_id: number }>('SELECT account_id, display_id FROM inboxes WHERE id = $1', [inboxId]);
+    const [row] = await sql.query<{ account_id: number | null; display_id: number }>(
+      'SELECT account_id, display_id FROM inboxes WHERE id = $1',
+      [inboxId],
+    );
     if (row?.account_id == null) {
       inboxes.set(inboxId, { until: Date.now() + 60_000 });
       return undefined;
@@ -185,13 +198,22 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
   publisher.subscribe((batch) => {
     const { conversation, changes } = batch;
     for (const change of changes) {
-      if (change.type === 'customer.typing') namespace.to(conversationRoom(conversation.id)).emit('typing:changed', { conversation_id: conversation.id, typing: change.typing });
-      if (change.type === 'customer.read') namespace.to(conversationRoom(conversation.id)).emit('read:changed', { conversation_id: conversation.id, last_read_id: change.lastReadId });
+      if (change.type === 'customer.typing')
+        namespace
+          .to(conversationRoom(conversation.id))
+          .emit('typing:changed', { conversation_id: conversation.id, typing: change.typing });
+      if (change.type === 'customer.read')
+        namespace
+          .to(conversationRoom(conversation.id))
+          .emit('read:changed', { conversation_id: conversation.id, last_read_id: change.lastReadId });
     }
     const what = whatChanged(batch);
     if (!what) return;
     const tell = (inbox: { accountId: number; number: number } | undefined) => {
-      if (inbox) namespace.to([accountRoom(inbox.accountId), inboxRoom(conversation.inboxId)]).emit('conversation:changed', { id: conversation.id, inbox_id: inbox.number, what });
+      if (inbox)
+        namespace
+          .to([accountRoom(inbox.accountId), inboxRoom(conversation.inboxId)])
+          .emit('conversation:changed', { id: conversation.id, inbox_id: inbox.number, what });
     };
     // Usually known: told at once, without a promise per batch.
     const known = inboxes.get(conversation.inboxId);

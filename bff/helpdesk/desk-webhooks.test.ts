@@ -12,7 +12,11 @@ import { DeskWebhookDelivery, DeskWebhookDeliveryList, WebhookAnswer, WebhookLis
  * Checks a delivery as a receiver would, with node:crypto alone (not the code that signed it):
  * HMAC-SHA256 of "<timestamp>.<raw body>" with the secret, lowercase hex after "sha256=", within 300 s.
  */
-function verifiedByReceiver(secret: string, headers: Record<string, string | string[] | undefined>, body: string): boolean {
+function verifiedByReceiver(
+  secret: string,
+  headers: Record<string, string | string[] | undefined>,
+  body: string,
+): boolean {
   const timestamp = String(headers['x-desk-timestamp']);
   const signature = String(headers['x-desk-signature']);
   if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
@@ -42,8 +46,13 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     shop = await startWebhookReceiver('/shop');
     bots = await startWebhookReceiver('/bot');
     // The worker sends only when drained, so that each test sees exactly what was due.
-    stack = await startStack(driver, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0, deskWebhooks: { pollMs: 0, allowedPrivateOrigins: [shop.origin, bots.origin] } });
-    const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+    stack = await startStack(
+      driver,
+      { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN },
+      { feedPollMs: 0, deskWebhooks: { pollMs: 0, allowedPrivateOrigins: [shop.origin, bots.origin] } },
+    );
+    const platform = (path: string, body: unknown) =>
+      desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
     const person = async (name: string, email: string, role: 'administrator' | 'agent') => {
       const user = User.parse((await platform('/users', { name, email })).body);
       await platform(`/accounts/${stack.accountId}/account_users`, { user_id: user.id, role });
@@ -65,7 +74,8 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     bots.status = 200;
   });
 
-  const app = (path: string, token: string | undefined, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
+  const app = (path: string, token: string | undefined, options: { method?: string; body?: unknown } = {}) =>
+    desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
   const drain = () => stack.bff.webhooks.drain();
 
   async function addWebhook(body: object) {
@@ -80,7 +90,8 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     const { id: uuid } = await openWidgetConversation(stack.url, token);
     expect((await sendWidgetMessage(stack.url, token, uuid, text, `q-${uuid}`)).status).toBe(201);
     await stack.bff.relay.settled();
-    const listed = DeskConversationList.parse((await app('/conversations?status=all', admin.access_token)).body).data.payload;
+    const listed = DeskConversationList.parse((await app('/conversations?status=all', admin.access_token)).body).data
+      .payload;
     return { id: listed.find((conversation) => conversation.uuid === uuid)!.id, uuid, token };
   }
 
@@ -95,11 +106,32 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     const { id, uuid } = await customerAsks('How do I return an item?');
     await drain();
     const bodies = events(shop);
-    expect(bodies.map((body) => body.event).slice(0, 3)).toEqual(['conversation_created', 'message_created', 'message_created']);
+    expect(bodies.map((body) => body.event).slice(0, 3)).toEqual([
+      'conversation_created',
+      'message_created',
+      'message_created',
+    ]);
     const [created, question, answer] = bodies;
-    expect(created).toMatchObject({ event: 'conversation_created', id, uuid, status: 'pending', account: { id: stack.accountId }, inbox: { id: inbox.id, name: inbox.name } });
-    expect(question).toMatchObject({ content: 'How do I return an item?', message_type: 0, private: false, sender: { type: 'contact' }, conversation: { id, uuid } });
-    expect(answer).toMatchObject({ message_type: 1, sender: { type: 'agent_bot', name: 'AI assistant' }, conversation: { id } });
+    expect(created).toMatchObject({
+      event: 'conversation_created',
+      id,
+      uuid,
+      status: 'pending',
+      account: { id: stack.accountId },
+      inbox: { id: inbox.id, name: inbox.name },
+    });
+    expect(question).toMatchObject({
+      content: 'How do I return an item?',
+      message_type: 0,
+      private: false,
+      sender: { type: 'contact' },
+      conversation: { id, uuid },
+    });
+    expect(answer).toMatchObject({
+      message_type: 1,
+      sender: { type: 'agent_bot', name: 'AI assistant' },
+      conversation: { id },
+    });
     // The customer's message was delivered and read: message_updated.
     expect(bodies.some((body) => body.event === 'message_updated' && body.id === question!.id)).toBe(true);
     for (const entry of shop.received) {
@@ -113,9 +145,16 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
       expect(verifiedByReceiver(webhook.secret!, entry.headers, entry.body.replace('}', ' }'))).toBe(false);
       expect(verifiedByReceiver('whsec_not-the-secret', entry.headers, entry.body)).toBe(false);
     }
-    const deliveries = DeskWebhookDeliveryList.parse((await app(`/webhooks/${webhook.id}/deliveries`, admin.access_token)).body).payload;
+    const deliveries = DeskWebhookDeliveryList.parse(
+      (await app(`/webhooks/${webhook.id}/deliveries`, admin.access_token)).body,
+    ).payload;
     expect(deliveries.length).toBe(shop.received.length);
-    expect(deliveries.every((delivery) => delivery.status === 'delivered' && delivery.attempts[0]?.status === 200 && delivery.webhook_id === webhook.id)).toBe(true);
+    expect(
+      deliveries.every(
+        (delivery) =>
+          delivery.status === 'delivered' && delivery.attempts[0]?.status === 200 && delivery.webhook_id === webhook.id,
+      ),
+    ).toBe(true);
     await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
   });
 
@@ -125,7 +164,9 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     const { id: uuid } = await openWidgetConversation(stack.url, token);
     // Nothing has been sent (the worker was not run), yet the delivery is there, due.
     expect(shop.received).toEqual([]);
-    const pending = DeskWebhookDeliveryList.parse((await app(`/webhooks/${webhook.id}/deliveries?status=pending`, admin.access_token)).body).payload;
+    const pending = DeskWebhookDeliveryList.parse(
+      (await app(`/webhooks/${webhook.id}/deliveries?status=pending`, admin.access_token)).body,
+    ).payload;
     expect(pending).toHaveLength(1);
     await drain();
     expect(events(shop)).toEqual([expect.objectContaining({ event: 'conversation_created', uuid })]);
@@ -133,10 +174,16 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
   });
 
   it('sends a webhook only the events it subscribed to', async () => {
-    const webhook = await addWebhook({ webhook: { url: shop.url, subscriptions: ['conversation_status_changed', 'conversation_updated'] } });
+    const webhook = await addWebhook({
+      webhook: { url: shop.url, subscriptions: ['conversation_status_changed', 'conversation_updated'] },
+    });
     const { id } = await customerAsks('Do you ship abroad?');
-    expect((await app(`/conversations/${id}/assignments`, admin.access_token, { body: { assignee_id: agent.id } })).status).toBe(200);
-    expect((await app(`/conversations/${id}/toggle_status`, admin.access_token, { body: { status: 'resolved' } })).status).toBe(200);
+    expect(
+      (await app(`/conversations/${id}/assignments`, admin.access_token, { body: { assignee_id: agent.id } })).status,
+    ).toBe(200);
+    expect(
+      (await app(`/conversations/${id}/toggle_status`, admin.access_token, { body: { status: 'resolved' } })).status,
+    ).toBe(200);
     await stack.bff.relay.settled();
     await drain();
     const bodies = events(shop);
@@ -158,7 +205,9 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     await drain();
     expect(bots.received).toEqual([]);
 
-    expect((await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: bot.id } })).status).toBe(200);
+    expect(
+      (await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: bot.id } })).status,
+    ).toBe(200);
     const { id } = await customerAsks('Where is my parcel?');
     await drain();
     const heard = events(bots);
@@ -167,14 +216,21 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
 
     // The bot answers through the Application API; its answer is the bot's, and its webhook says so.
     bots.received.length = 0;
-    const answered = await app(`/conversations/${id}/messages`, bot.access_token, { body: { content: 'It left our warehouse today.' } });
+    const answered = await app(`/conversations/${id}/messages`, bot.access_token, {
+      body: { content: 'It left our warehouse today.' },
+    });
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     await drain();
-    const own = events(bots).find((body) => body.event === 'message_created' && body.content === 'It left our warehouse today.');
+    const own = events(bots).find(
+      (body) => body.event === 'message_created' && body.content === 'It left our warehouse today.',
+    );
     expect(own).toMatchObject({ message_type: 1, sender: { type: 'agent_bot', id: bot.id } });
 
     // Without an outgoing_url, nothing more goes to it.
-    expect((await app(`/agent_bots/${bot.id}`, admin.access_token, { method: 'PATCH', body: { outgoing_url: null } })).status).toBe(200);
+    expect(
+      (await app(`/agent_bots/${bot.id}`, admin.access_token, { method: 'PATCH', body: { outgoing_url: null } }))
+        .status,
+    ).toBe(200);
     bots.received.length = 0;
     await customerAsks('Can I change my order?');
     await drain();
@@ -182,25 +238,37 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     await app(`/inboxes/${inbox.id}/set_agent_bot`, admin.access_token, { body: { agent_bot: null } });
   });
 
-  it('pages a webhook\'s deliveries by 100, newest first, each once (page 2 holds the rest)', async () => {
+  it("pages a webhook's deliveries by 100, newest first, each once (page 2 holds the rest)", async () => {
     const webhook = await addWebhook({ url: shop.url, subscriptions: ['conversation_created'] });
-    const [endpoint] = await stack.bffSql.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE number = $1', [webhook.id]);
+    const [endpoint] = await stack.bffSql.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE number = $1', [
+      webhook.id,
+    ]);
     // 105 past deliveries, as a busy day leaves them (written straight into the store: making them one by one takes minutes).
     const base = Date.now() - 3_600_000;
     for (let index = 0; index < 105; index += 1) {
       await stack.bffSql.query(
         "INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, event_seq, body, status, created_at) VALUES ($1, $2, $3, 'conversation_created', $4, '{}', 'delivered', $5)",
-        [`whd_paging${String(index).padStart(3, '0')}`, endpoint!.id, `evt_paging${index}`, 9_000_000 + index, new Date(base + index * 1000)],
+        [
+          `whd_paging${String(index).padStart(3, '0')}`,
+          endpoint!.id,
+          `evt_paging${index}`,
+          9_000_000 + index,
+          new Date(base + index * 1000),
+        ],
       );
     }
-    const page = async (number: number) => DeskWebhookDeliveryList.parse((await app(`/webhooks/${webhook.id}/deliveries?page=${number}`, admin.access_token)).body).payload.map((delivery) => delivery.id);
+    const page = async (number: number) =>
+      DeskWebhookDeliveryList.parse(
+        (await app(`/webhooks/${webhook.id}/deliveries?page=${number}`, admin.access_token)).body,
+      ).payload.map((delivery) => delivery.id);
     const [first, second, third] = [await page(1), await page(2), await page(3)];
     expect(first).toHaveLength(100);
     expect(first[0]).toBe('whd_paging104');
     expect(second).toEqual(['whd_paging004', 'whd_paging003', 'whd_paging002', 'whd_paging001', 'whd_paging000']);
     expect(third).toEqual([]);
     expect(new Set([...first, ...second]).size).toBe(105);
-    for (const bad of ['0', '-1', 'two', '1.5']) expect((await app(`/webhooks/${webhook.id}/deliveries?page=${bad}`, admin.access_token)).status).toBe(422);
+    for (const bad of ['0', '-1', 'two', '1.5'])
+      expect((await app(`/webhooks/${webhook.id}/deliveries?page=${bad}`, admin.access_token)).status).toBe(422);
     await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
   });
 
@@ -211,21 +279,41 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     await openWidgetConversation(stack.url, token);
     const before = Date.now();
     await drain();
-    const [delivery] = DeskWebhookDeliveryList.parse((await app(`/webhooks/${webhook.id}/deliveries`, admin.access_token)).body).payload;
-    expect(delivery).toMatchObject({ status: 'pending', attempts: [{ status: 500, error: 'the receiver answered 500' }] });
+    const [delivery] = DeskWebhookDeliveryList.parse(
+      (await app(`/webhooks/${webhook.id}/deliveries`, admin.access_token)).body,
+    ).payload;
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      attempts: [{ status: 500, error: 'the receiver answered 500' }],
+    });
     expect(new Date(delivery!.next_attempt_at!).getTime() - before).toBeGreaterThanOrEqual(59_000);
     // Still being attempted: not sent again by hand.
-    expect((await app(`/webhooks/${webhook.id}/deliveries/${delivery!.id}/resend`, admin.access_token, { body: {} })).status).toBe(409);
+    expect(
+      (await app(`/webhooks/${webhook.id}/deliveries/${delivery!.id}/resend`, admin.access_token, { body: {} })).status,
+    ).toBe(409);
 
     // Switched off (as five days of failures would), a repaired receiver can still be pinged.
-    await stack.bffSql.query("UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'Every delivery failed for 5 days.' WHERE url = $1", [shop.url]);
+    await stack.bffSql.query(
+      "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'Every delivery failed for 5 days.' WHERE url = $1",
+      [shop.url],
+    );
     shop.status = 204;
     const ping = await app(`/webhooks/${webhook.id}/ping`, admin.access_token, { body: {} });
     expect(ping.status, JSON.stringify(ping.body)).toBe(200);
-    expect(DeskWebhookDelivery.parse(ping.body)).toMatchObject({ event_type: 'ping', status: 'delivered', attempts: [{ status: 204 }] });
+    expect(DeskWebhookDelivery.parse(ping.body)).toMatchObject({
+      event_type: 'ping',
+      status: 'delivered',
+      attempts: [{ status: 204 }],
+    });
     expect(shop.received.at(-1)!.headers['x-desk-event-type']).toBe('ping');
-    expect(JSON.parse(shop.received.at(-1)!.body)).toMatchObject({ event: 'ping', webhook: { id: webhook.id }, account: { id: stack.accountId } });
-    const off = WebhookListAnswer.parse((await app('/webhooks', admin.access_token)).body).payload.webhooks.find((entry) => entry.id === webhook.id)!;
+    expect(JSON.parse(shop.received.at(-1)!.body)).toMatchObject({
+      event: 'ping',
+      webhook: { id: webhook.id },
+      account: { id: stack.accountId },
+    });
+    const off = WebhookListAnswer.parse((await app('/webhooks', admin.access_token)).body).payload.webhooks.find(
+      (entry) => entry.id === webhook.id,
+    )!;
     expect(off).toMatchObject({ enabled: false, disabled_reason: 'Every delivery failed for 5 days.' });
     const on = await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'PATCH', body: { enabled: true } });
     expect(WebhookAnswer.parse(on.body).payload.webhook).toMatchObject({ enabled: true, disabled_reason: null });
@@ -235,7 +323,10 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
   it('posts webwidget_triggered when a customer opens the chat, with the page they are on', async () => {
     const webhook = await addWebhook({ url: shop.url, subscriptions: ['webwidget_triggered'] });
     const { token, customer_ref } = (await newVisitor(stack.url)) as { token: string; customer_ref: string };
-    const config = await request(`${stack.url}/v1/widget/config`, { token, headers: { referer: 'https://shop.example/shoes?size=42', 'accept-language': 'fr-FR,fr;q=0.9' } });
+    const config = await request(`${stack.url}/v1/widget/config`, {
+      token,
+      headers: { referer: 'https://shop.example/shoes?size=42', 'accept-language': 'fr-FR,fr;q=0.9' },
+    });
     expect(config.status).toBe(200);
     await drain();
     expect(events(shop)).toEqual([
@@ -244,7 +335,10 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
         source_id: customer_ref,
         contact: expect.objectContaining({ identifier: customer_ref }),
         current_conversation: null,
-        event_info: expect.objectContaining({ referer: 'https://shop.example/shoes?size=42', browser_language: 'fr-FR' }),
+        event_info: expect.objectContaining({
+          referer: 'https://shop.example/shoes?size=42',
+          browser_language: 'fr-FR',
+        }),
         inbox: { id: inbox.id, name: inbox.name },
       }),
     ]);
@@ -261,9 +355,19 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     expect(WebhookListAnswer.parse((await app('/webhooks', admin.access_token)).body).payload.webhooks).toEqual([]);
     // Another account's webhook is not found.
     const other = await desk(`${stack.url}/platform/api/v1/accounts`, PLATFORM_TOKEN, { body: { name: 'Other shop' } });
-    await desk(`${stack.url}/platform/api/v1/accounts/${other.body.id}/account_users`, PLATFORM_TOKEN, { body: { user_id: admin.id, role: 'administrator' } });
-    const theirs = WebhookAnswer.parse((await desk(`${stack.url}/api/v1/accounts/${other.body.id}/webhooks`, admin.access_token, { body: { url: shop.url } })).body).payload.webhook;
-    expect((await app(`/webhooks/${theirs.id}`, admin.access_token, { method: 'PATCH', body: { name: 'mine now' } })).status).toBe(404);
+    await desk(`${stack.url}/platform/api/v1/accounts/${other.body.id}/account_users`, PLATFORM_TOKEN, {
+      body: { user_id: admin.id, role: 'administrator' },
+    });
+    const theirs = WebhookAnswer.parse(
+      (
+        await desk(`${stack.url}/api/v1/accounts/${other.body.id}/webhooks`, admin.access_token, {
+          body: { url: shop.url },
+        })
+      ).body,
+    ).payload.webhook;
+    expect(
+      (await app(`/webhooks/${theirs.id}`, admin.access_token, { method: 'PATCH', body: { name: 'mine now' } })).status,
+    ).toBe(404);
     expect((await app(`/webhooks/${theirs.id}/deliveries`, admin.access_token)).status).toBe(404);
   });
 
@@ -286,10 +390,17 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(response.body).toMatchObject({ description: expect.any(String) });
     }
-    expect((await app('/agent_bots', admin.access_token, { body: { name: 'Sneaky', outgoing_url: 'https://10.0.0.5/x' } })).status).toBe(422);
+    expect(
+      (await app('/agent_bots', admin.access_token, { body: { name: 'Sneaky', outgoing_url: 'https://10.0.0.5/x' } }))
+        .status,
+    ).toBe(422);
     expect(WebhookListAnswer.parse((await app('/webhooks', admin.access_token)).body).payload.webhooks).toEqual([]);
-    expect((await app('/webhooks/999999', admin.access_token, { method: 'PATCH', body: { url: shop.url } })).status).toBe(404);
-    expect((await app('/webhooks/1/deliveries/not-a-delivery/resend', admin.access_token, { body: {} })).status).toBe(422);
+    expect(
+      (await app('/webhooks/999999', admin.access_token, { method: 'PATCH', body: { url: shop.url } })).status,
+    ).toBe(404);
+    expect((await app('/webhooks/1/deliveries/not-a-delivery/resend', admin.access_token, { body: {} })).status).toBe(
+      422,
+    );
   });
 
   it('lets an account have at most 20 webhooks', async () => {
@@ -303,9 +414,17 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
 
   it('keeps signing secrets sealed at rest: the store holds neither the webhook nor the bot secret', async () => {
     const webhook = await addWebhook({ url: shop.url, subscriptions: ['conversation_created'] });
-    const bot = AgentBot.parse((await app('/agent_bots', admin.access_token, { body: { name: 'Sealed bot', outgoing_url: bots.url } })).body);
-    const stored = await stack.bffSql.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE url IN ($1, $2)', [shop.url, bots.url]);
-    const botRow = await stack.bffSql.query<{ webhook_secret: string }>('SELECT webhook_secret FROM agent_bots WHERE id = $1', [bot.id]);
+    const bot = AgentBot.parse(
+      (await app('/agent_bots', admin.access_token, { body: { name: 'Sealed bot', outgoing_url: bots.url } })).body,
+    );
+    const stored = await stack.bffSql.query<{ secret: string }>(
+      'SELECT secret FROM webhook_endpoints WHERE url IN ($1, $2)',
+      [shop.url, bots.url],
+    );
+    const botRow = await stack.bffSql.query<{ webhook_secret: string }>(
+      'SELECT webhook_secret FROM agent_bots WHERE id = $1',
+      [bot.id],
+    );
     for (const value of [...stored.map((row) => row.secret), botRow[0]!.webhook_secret]) {
       expect(value).toMatch(/^sealed:v1:/);
       expect(value).not.toContain(webhook.secret!.slice(6));
@@ -316,8 +435,11 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
     await openWidgetConversation(stack.url, token);
     await drain();
     expect(shop.received.length).toBeGreaterThan(0);
-    for (const entry of shop.received) expect(verifiedByReceiver(webhook.secret!, entry.headers, entry.body)).toBe(true);
-    const settings = await stack.bffSql.query<{ name: string; value: string }>("SELECT name, value FROM settings WHERE name IN ('session_keys', 'engine_api_key', 'engine_webhook')");
+    for (const entry of shop.received)
+      expect(verifiedByReceiver(webhook.secret!, entry.headers, entry.body)).toBe(true);
+    const settings = await stack.bffSql.query<{ name: string; value: string }>(
+      "SELECT name, value FROM settings WHERE name IN ('session_keys', 'engine_api_key', 'engine_webhook')",
+    );
     expect(settings.length).toBeGreaterThan(0);
     for (const { name, value } of settings) expect([name, value.startsWith('sealed:v1:')]).toEqual([name, true]);
     await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
@@ -326,10 +448,15 @@ describe.each(DRIVERS)('helpdesk webhooks on $name', (driver) => {
 
   it("audits every change to the account's webhooks, never their secret", async () => {
     const webhook = await addWebhook({ url: shop.url, name: 'Audited' });
-    await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'PATCH', body: { subscriptions: ['message_created'] } });
+    await app(`/webhooks/${webhook.id}`, admin.access_token, {
+      method: 'PATCH',
+      body: { subscriptions: ['message_created'] },
+    });
     await app(`/webhooks/${webhook.id}`, admin.access_token, { method: 'DELETE' });
     const log = await app('/audit_logs?types[]=Webhook', admin.access_token);
-    const entries = (log.body.audit_logs as { action: string; auditable_id: string; audited_changes: unknown }[]).filter((entry) => String(entry.auditable_id) === String(webhook.id));
+    const entries = (
+      log.body.audit_logs as { action: string; auditable_id: string; audited_changes: unknown }[]
+    ).filter((entry) => String(entry.auditable_id) === String(webhook.id));
     expect(entries.map((entry) => entry.action).sort()).toEqual(['create', 'destroy', 'update']);
     expect(JSON.stringify(log.body)).not.toContain(webhook.secret!);
   });
@@ -339,14 +466,33 @@ describe('helpdesk webhooks follow the change at once', () => {
   it('sends a delivery right after the commit that wrote it, long before the worker would look again', async () => {
     const receiver = await startWebhookReceiver('/soon');
     // The worker looks for due deliveries only once a minute: only the nudge after the commit can be this quick.
-    const stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { feedPollMs: 0, deskWebhooks: { pollMs: 60_000, allowedPrivateOrigins: [receiver.origin] } });
+    const stack = await startStack(
+      undefined,
+      { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN },
+      { feedPollMs: 0, deskWebhooks: { pollMs: 60_000, allowedPrivateOrigins: [receiver.origin] } },
+    );
     try {
-      const admin = User.parse((await desk(`${stack.url}/platform/api/v1/users`, PLATFORM_TOKEN, { body: { name: 'Ada', email: 'ada@soon.example' } })).body);
-      await desk(`${stack.url}/platform/api/v1/accounts/${stack.accountId}/account_users`, PLATFORM_TOKEN, { body: { user_id: admin.id, role: 'administrator' } });
-      await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/webhooks`, admin.access_token, { body: { url: receiver.url, subscriptions: ['conversation_created'] } });
+      const admin = User.parse(
+        (
+          await desk(`${stack.url}/platform/api/v1/users`, PLATFORM_TOKEN, {
+            body: { name: 'Ada', email: 'ada@soon.example' },
+          })
+        ).body,
+      );
+      await desk(`${stack.url}/platform/api/v1/accounts/${stack.accountId}/account_users`, PLATFORM_TOKEN, {
+        body: { user_id: admin.id, role: 'administrator' },
+      });
+      await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/webhooks`, admin.access_token, {
+        body: { url: receiver.url, subscriptions: ['conversation_created'] },
+      });
       const { token } = await newVisitor(stack.url);
       await openWidgetConversation(stack.url, token);
-      await until(() => receiver.received.length, (count) => count === 1, 'the delivery, sent on the nudge', 5_000);
+      await until(
+        () => receiver.received.length,
+        (count) => count === 1,
+        'the delivery, sent on the nudge',
+        5_000,
+      );
     } finally {
       await stack.stop();
       await receiver.close();

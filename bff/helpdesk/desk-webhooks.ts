@@ -1,5 +1,11 @@
 import { ParleyError } from '../../shared/index.ts';
-import { checkEndpointHost, checkEndpointUrl, type Queryable, type Sql, type TargetPolicy } from '../../shared/server/index.ts';
+import {
+  checkEndpointHost,
+  checkEndpointUrl,
+  type Queryable,
+  type Sql,
+  type TargetPolicy,
+} from '../../shared/server/index.ts';
 import type { Change, ChangeBatch, DurableSubscriber, Subscriber } from '../realtime/publisher.ts';
 import { deskMessages, findDeskConversation } from './store/desk-conversations.ts';
 import { deskTargets, writeDeskDeliveries, type DeskEvent, type DeskEventType } from './store/desk-webhooks.ts';
@@ -22,7 +28,9 @@ export function deskReceiverUrl(raw: string, policy: TargetPolicy, field: string
 }
 
 /** What a change tells the helpdesk's webhooks: a message made or changed, or the conversation made or moved. */
-function eventOf(change: Change): { type: DeskEventType; messageId?: number; changed?: Record<string, unknown> } | undefined {
+function eventOf(
+  change: Change,
+): { type: DeskEventType; messageId?: number; changed?: Record<string, unknown> } | undefined {
   switch (change.type) {
     case 'conversation.created':
       return { type: 'conversation_created' };
@@ -56,7 +64,17 @@ function eventOf(change: Change): { type: DeskEventType; messageId?: number; cha
  * transaction. The shared webhook worker signs them (`X-Desk-*`), sends and retries them.
  * `nudge` is the live side: right after the commit it wakes the worker, when something was written.
  */
-export function deskWebhooks({ sql, now, wake, publicUrl = '' }: { sql: Sql; now: () => Date; wake: () => void; publicUrl?: string | undefined }) {
+export function deskWebhooks({
+  sql,
+  now,
+  wake,
+  publicUrl = '',
+}: {
+  sql: Sql;
+  now: () => Date;
+  wake: () => void;
+  publicUrl?: string | undefined;
+}) {
   // Conversations whose step wrote deliveries: their batch, published after the commit, wakes the worker.
   const toSend = new Set<number>();
 
@@ -72,17 +90,38 @@ export function deskWebhooks({ sql, now, wake, publicUrl = '' }: { sql: Sql; now
     const view = deskConversationShape(found);
     const ids = [...new Set(wanted.flatMap((event) => (event.messageId ? [event.messageId] : [])))];
     // A customer's new message brings its files' facts with it: no statement more.
-    const files = new Map(changes.flatMap((change) => (change.type === 'message.created' && change.message.attachments ? [[change.message.id, change.message.attachments] as const] : [])));
+    const files = new Map(
+      changes.flatMap((change) =>
+        change.type === 'message.created' && change.message.attachments
+          ? [[change.message.id, change.message.attachments] as const]
+          : [],
+      ),
+    );
     const attachmentsOf = (id: number) =>
       deskAttachmentShapes(
-        (files.get(id) ?? []).map((file) => ({ id: file.id, contentType: file.content_type, name: file.name, size: file.size, width: file.width, height: file.height })),
+        (files.get(id) ?? []).map((file) => ({
+          id: file.id,
+          contentType: file.content_type,
+          name: file.name,
+          size: file.size,
+          width: file.width,
+          height: file.height,
+        })),
         { messageId: id, accountId: target.accountId, conversationId: conversation.id, base: publicUrl },
       );
-    const messages = new Map((ids.length ? await deskMessages(tx, conversation.id, { ids }) : []).map((row) => [row.id, deskMessageShape(row, attachmentsOf(row.id))]));
+    const messages = new Map(
+      (ids.length ? await deskMessages(tx, conversation.id, { ids }) : []).map((row) => [
+        row.id,
+        deskMessageShape(row, attachmentsOf(row.id)),
+      ]),
+    );
     const events: DeskEvent[] = [];
     for (const event of wanted) {
       if (event.messageId === undefined) {
-        events.push({ type: event.type, body: { ...view, ...(event.changed ? { changed_attributes: event.changed } : {}) } });
+        events.push({
+          type: event.type,
+          body: { ...view, ...(event.changed ? { changed_attributes: event.changed } : {}) },
+        });
         continue;
       }
       const message = messages.get(event.messageId);
@@ -96,19 +135,29 @@ export function deskWebhooks({ sql, now, wake, publicUrl = '' }: { sql: Sql; now
    * `webwidget_triggered`: a customer opened the chat on a page (Chatwoot's event of the same name),
    * with who they are, their latest conversation and where they are.
    */
-  async function widgetOpened(customer: { inboxId: string; customerRef: string; name?: string | undefined; verified: boolean }, info: { referer: string | null; language: string | null }): Promise<void> {
+  async function widgetOpened(
+    customer: { inboxId: string; customerRef: string; name?: string | undefined; verified: boolean },
+    info: { referer: string | null; language: string | null },
+  ): Promise<void> {
     const count = await sql.transaction(async (tx) => {
       const targets = await deskTargets(tx, customer.inboxId);
       const [target] = targets;
       if (!target) return 0;
       const at = now();
-      const [latest] = await tx.query<{ id: number }>('SELECT id FROM conversations WHERE inbox_id = $1 AND customer_ref = $2 ORDER BY id DESC LIMIT 1', [customer.inboxId, customer.customerRef]);
+      const [latest] = await tx.query<{ id: number }>(
+        'SELECT id FROM conversations WHERE inbox_id = $1 AND customer_ref = $2 ORDER BY id DESC LIMIT 1',
+        [customer.inboxId, customer.customerRef],
+      );
       const conversation = latest && (await findDeskConversation(tx, target.accountId, latest.id, at));
       const body = {
         source_id: customer.customerRef,
         contact: { identifier: customer.customerRef, name: customer.name ?? null, verified: customer.verified },
         current_conversation: conversation ? deskConversationShape(conversation) : null,
-        event_info: { initiated_at: { timestamp: at.toISOString() }, referer: info.referer, browser_language: info.language },
+        event_info: {
+          initiated_at: { timestamp: at.toISOString() },
+          referer: info.referer,
+          browser_language: info.language,
+        },
       };
       return writeDeskDeliveries(tx, targets, [{ type: 'webwidget_triggered', body }], at);
     });

@@ -32,7 +32,11 @@ describe('npm run bff:inbox', () => {
   beforeEach(() => {
     databaseUrl = undefined;
   });
-  const runCli = (...args: string[]) => runNodeScript('bff/helpdesk/inbox-cli.ts', args, { DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  const runCli = (...args: string[]) =>
+    runNodeScript('bff/helpdesk/inbox-cli.ts', args, {
+      DATA_DIR: dataDir,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    });
   const withStore = async <T>(work: (sql: Sql) => Promise<T>): Promise<T> => {
     const sql = await openBffStore({ dataDir, databaseUrl });
     try {
@@ -59,16 +63,31 @@ describe('npm run bff:inbox', () => {
 
     await withStore(async (sql) => {
       expect(await findInbox(sql, inboxId!)).toMatchObject({ name: 'My shop' });
-      expect(await findSiteKey(sql, sandboxKey!)).toEqual({ key: sandboxKey, inboxId, environment: 'sandbox', allowedOrigins: [] });
+      expect(await findSiteKey(sql, sandboxKey!)).toEqual({
+        key: sandboxKey,
+        inboxId,
+        environment: 'sandbox',
+        allowedOrigins: [],
+      });
     });
   }, 60_000);
 
   it('adds a live site key allowed from the given origins, as exact origins', async () => {
     await onPostgres();
-    const { code, stdout } = await runCli('--name', 'Live shop', '--live-origin', 'https://shop.example', '--live-origin', 'HTTPS://www.Shop.example:443');
+    const { code, stdout } = await runCli(
+      '--name',
+      'Live shop',
+      '--live-origin',
+      'https://shop.example',
+      '--live-origin',
+      'HTTPS://www.Shop.example:443',
+    );
     expect(code).toBe(0);
     const inboxId = /^Inbox (inb_\S+) /m.exec(stdout)?.[1];
-    const liveKey = /live site key \(works from https:\/\/shop\.example, https:\/\/www\.shop\.example\): (pk_live_\w+)$/m.exec(stdout)?.[1];
+    const liveKey =
+      /live site key \(works from https:\/\/shop\.example, https:\/\/www\.shop\.example\): (pk_live_\w+)$/m.exec(
+        stdout,
+      )?.[1];
     expect(liveKey, stdout).toBeDefined();
 
     await withStore(async (sql) => {
@@ -103,20 +122,39 @@ describe('npm run bff:inbox', () => {
       ['--name', 'Shop', '--live-origin', 'https://shop.example/store'],
       /--live-origin: "https:\/\/shop\.example\/store" is not an origin/,
     ],
-    ['with a live origin that is not a URL', ['--name', 'Shop', '--live-origin', 'shop.example'], /--live-origin: "shop\.example"/],
+    [
+      'with a live origin that is not a URL',
+      ['--name', 'Shop', '--live-origin', 'shop.example'],
+      /--live-origin: "shop\.example"/,
+    ],
     ['with an option it does not know', ['--name', 'Shop', '--origin', 'https://shop.example'], /--origin/],
-    ['with a per-address limit below the default', ['--name', 'Shop', '--ai-messages-per-address-per-minute', '10'], /--ai-messages-per-address-per-minute: "10" is not a whole number from 60 to 3000/],
-    ['with a per-address limit that is not a number', ['--name', 'Shop', '--ai-messages-per-address-per-minute', 'lots'], /--ai-messages-per-address-per-minute: "lots"/],
-  ])('refuses to run %s, says why, and does not even open the store', async (_name, args, reason) => {
-    const { code, stderr, stdout } = await runCli(...args);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(reason);
-    expect(stdout).toBe('');
-    expect(await readdir(dataDir)).toEqual([]);
-  }, 60_000);
+    [
+      'with a per-address limit below the default',
+      ['--name', 'Shop', '--ai-messages-per-address-per-minute', '10'],
+      /--ai-messages-per-address-per-minute: "10" is not a whole number from 60 to 3000/,
+    ],
+    [
+      'with a per-address limit that is not a number',
+      ['--name', 'Shop', '--ai-messages-per-address-per-minute', 'lots'],
+      /--ai-messages-per-address-per-minute: "lots"/,
+    ],
+  ])(
+    'refuses to run %s, says why, and does not even open the store',
+    async (_name, args, reason) => {
+      const { code, stderr, stdout } = await runCli(...args);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(reason);
+      expect(stdout).toBe('');
+      expect(await readdir(dataDir)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('refuses a DATABASE_URL of another kind, naming it', async () => {
-    const { code, stderr } = await runNodeScript('bff/helpdesk/inbox-cli.ts', ['--name', 'Shop'], { DATA_DIR: dataDir, DATABASE_URL: 'mysql://db.internal/parley' });
+    const { code, stderr } = await runNodeScript('bff/helpdesk/inbox-cli.ts', ['--name', 'Shop'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'mysql://db.internal/parley',
+    });
     expect(code).toBe(1);
     expect(stderr).toMatch(/^ {2}DATABASE_URL: /m);
   }, 60_000);

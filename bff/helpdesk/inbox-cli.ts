@@ -18,9 +18,19 @@ const { least, most } = AI_MESSAGES_PER_ADDRESS_RANGE;
 const usage =
   'Give --name "Shop name", and --live-origin https://shop.example (repeatable) for a live site key too; ' +
   `--ai-messages-per-address-per-minute ${least}-${most} raises the limit of messages to the AI from one address (${least} by default).\n`;
-let values: { name?: string | undefined; 'live-origin'?: string[] | undefined; 'ai-messages-per-address-per-minute'?: string | undefined };
+let values: {
+  name?: string | undefined;
+  'live-origin'?: string[] | undefined;
+  'ai-messages-per-address-per-minute'?: string | undefined;
+};
 try {
-  ({ values } = parseArgs({ options: { name: { type: 'string' }, 'live-origin': { type: 'string', multiple: true }, 'ai-messages-per-address-per-minute': { type: 'string' } } }));
+  ({ values } = parseArgs({
+    options: {
+      name: { type: 'string' },
+      'live-origin': { type: 'string', multiple: true },
+      'ai-messages-per-address-per-minute': { type: 'string' },
+    },
+  }));
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n${usage}`);
   process.exit(2);
@@ -39,7 +49,9 @@ const liveOrigins = [...new Set(origins.data)];
 const perAddressGiven = values['ai-messages-per-address-per-minute'];
 const perAddressParsed = perAddressGiven === undefined ? undefined : AiMessagesPerAddress.safeParse(perAddressGiven);
 if (perAddressParsed && !perAddressParsed.success) {
-  process.stderr.write(`--ai-messages-per-address-per-minute: ${JSON.stringify(perAddressGiven)} is not a whole number from ${least} to ${most}.\n`);
+  process.stderr.write(
+    `--ai-messages-per-address-per-minute: ${JSON.stringify(perAddressGiven)} is not a whole number from ${least} to ${most}.\n`,
+  );
   process.exit(2);
 }
 const perAddress = perAddressParsed?.data ?? undefined;
@@ -47,7 +59,10 @@ const perAddress = perAddressParsed?.data ?? undefined;
 await withCliStore(async (sql) => {
   // All or nothing: an inbox without its keys is of no use.
   const made = await sql.transaction(async (tx) => {
-    const inbox = await createInbox(tx, { name, ...(perAddress !== undefined && { aiMessagesPerAddressPerMinute: perAddress }) });
+    const inbox = await createInbox(tx, {
+      name,
+      ...(perAddress !== undefined && { aiMessagesPerAddressPerMinute: perAddress }),
+    });
     const sandbox = await addSiteKey(tx, inbox.id, 'sandbox');
     const live = liveOrigins.length > 0 ? await addSiteKey(tx, inbox.id, 'live', liveOrigins) : undefined;
     return { inbox, sandbox, live };

@@ -18,8 +18,10 @@ describe.each(DRIVERS)('inbox presentation settings on $name', (driver) => {
   let accountId: number;
   let admin: User;
 
-  const app = (path: string, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/api/v1/accounts/${accountId}${path}`, admin.access_token, options);
-  const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+  const app = (path: string, options: { method?: string; body?: unknown } = {}) =>
+    desk(`${stack.url}/api/v1/accounts/${accountId}${path}`, admin.access_token, options);
+  const platform = (path: string, body: unknown) =>
+    desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
 
   /** A new inbox of the account with `settings`, and a visitor's session token on it. */
   async function inboxWithVisitor(settings: object) {
@@ -39,7 +41,9 @@ describe.each(DRIVERS)('inbox presentation settings on $name', (driver) => {
   beforeAll(async () => {
     stack = await startStack(driver, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
     accountId = stack.accountId;
-    admin = User.parse((await platform('/users', { name: 'Ada', email: `ada-${driver.name.toLowerCase()}@presentation.example` })).body);
+    admin = User.parse(
+      (await platform('/users', { name: 'Ada', email: `ada-${driver.name.toLowerCase()}@presentation.example` })).body,
+    );
     await platform(`/accounts/${accountId}/account_users`, { user_id: admin.id, role: 'administrator' });
   });
   afterAll(() => stack?.stop());
@@ -82,12 +86,29 @@ describe.each(DRIVERS)('inbox presentation settings on $name', (driver) => {
     expect((await request(`${stack.url}/v1/widget/config?locale=%3Cscript%3E`, { token })).status).toBe(400);
 
     // '' and [] take a setting away: the widget then shows nothing for it.
-    const changed = await app(`/inboxes/${inbox.id}`, { method: 'PATCH', body: { avatar_url: '', email: '', suggested_questions: [], reply_time: null } });
-    expect(changed.body).toMatchObject({ avatar_url: '', email: '', suggested_questions: [], reply_time: null, welcome_title: 'Hi there 👋' });
+    const changed = await app(`/inboxes/${inbox.id}`, {
+      method: 'PATCH',
+      body: { avatar_url: '', email: '', suggested_questions: [], reply_time: null },
+    });
+    expect(changed.body).toMatchObject({
+      avatar_url: '',
+      email: '',
+      suggested_questions: [],
+      reply_time: null,
+      welcome_title: 'Hi there 👋',
+    });
     const config = await configOf(token);
-    expect([config.avatar_url, config.email, config.suggested_questions, config.reply_time]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([config.avatar_url, config.email, config.suggested_questions, config.reply_time]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
     // Reading the inbox back gives what was stored, not what was sent.
-    expect((await app(`/inboxes/${inbox.id}`)).body).toMatchObject({ welcome_tagline: 'We help with plants and orders.', greeting_translations: { ar: 'مرحبا أيها البستاني!', de: 'Hallo!' } });
+    expect((await app(`/inboxes/${inbox.id}`)).body).toMatchObject({
+      welcome_tagline: 'We help with plants and orders.',
+      greeting_translations: { ar: 'مرحبا أيها البستاني!', de: 'Hallo!' },
+    });
   });
 
   it('refuses bad presentation settings with 422 and the field, and keeps nothing of them', async () => {
@@ -122,14 +143,31 @@ describe.each(DRIVERS)('inbox presentation settings on $name', (driver) => {
       expect(JSON.stringify(response.body), field).toContain(field);
     }
     expect((await app('/inboxes', { body: { name: 'Bad logo', avatar_url: 'javascript:alert(1)' } })).status).toBe(422);
-    expect((await app(`/inboxes/${inbox.id}`)).body).toMatchObject({ avatar_url: '', reply_time: null, suggested_questions: [], greeting_translations: {}, email: '' });
+    expect((await app(`/inboxes/${inbox.id}`)).body).toMatchObject({
+      avatar_url: '',
+      reply_time: null,
+      suggested_questions: [],
+      greeting_translations: {},
+      email: '',
+    });
   });
 
   it('shows the working hours to the Client API and marks the widget away outside them, with the away message', async () => {
     const week = (day: object) => Array.from({ length: 7 }, (_, day_of_week) => ({ day_of_week, ...day }));
-    const { inbox, token } = await inboxWithVisitor({ timezone: 'Asia/Tokyo', working_hours_enabled: true, working_hours: week({ closed_all_day: true }), out_of_office_message: 'We are away; the AI still answers.' });
-    expect(await configOf(token)).toMatchObject({ away: true, out_of_office_message: 'We are away; the AI still answers.' });
-    const publicInbox = (await request(`${stack.url}/public/api/v1/inboxes/${inbox.inbox_identifier}`)).body as { working_hours: { closed_all_day: boolean }[]; working_hours_enabled: boolean };
+    const { inbox, token } = await inboxWithVisitor({
+      timezone: 'Asia/Tokyo',
+      working_hours_enabled: true,
+      working_hours: week({ closed_all_day: true }),
+      out_of_office_message: 'We are away; the AI still answers.',
+    });
+    expect(await configOf(token)).toMatchObject({
+      away: true,
+      out_of_office_message: 'We are away; the AI still answers.',
+    });
+    const publicInbox = (await request(`${stack.url}/public/api/v1/inboxes/${inbox.inbox_identifier}`)).body as {
+      working_hours: { closed_all_day: boolean }[];
+      working_hours_enabled: boolean;
+    };
     expect(publicInbox.working_hours_enabled).toBe(true);
     expect(publicInbox.working_hours).toHaveLength(7);
     expect(publicInbox.working_hours.every((day) => day.closed_all_day)).toBe(true);
@@ -137,13 +175,26 @@ describe.each(DRIVERS)('inbox presentation settings on $name', (driver) => {
     await app(`/inboxes/${inbox.id}`, { method: 'PATCH', body: { working_hours: week({ open_all_day: true }) } });
     expect((await configOf(token)).away).toBeUndefined();
     // Closed all week but the hours are off: never away.
-    await app(`/inboxes/${inbox.id}`, { method: 'PATCH', body: { working_hours: week({ closed_all_day: true }), working_hours_enabled: false } });
+    await app(`/inboxes/${inbox.id}`, {
+      method: 'PATCH',
+      body: { working_hours: week({ closed_all_day: true }), working_hours_enabled: false },
+    });
     expect((await configOf(token)).away).toBeUndefined();
   });
 });
 
 describe('working hours, read in the inbox’s time zone', () => {
-  const weekdays = (open: object) => Array.from({ length: 7 }, (_, day_of_week) => ({ day_of_week, closed_all_day: false, open_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null, ...open }));
+  const weekdays = (open: object) =>
+    Array.from({ length: 7 }, (_, day_of_week) => ({
+      day_of_week,
+      closed_all_day: false,
+      open_all_day: false,
+      open_hour: null,
+      open_minutes: null,
+      close_hour: null,
+      close_minutes: null,
+      ...open,
+    }));
   const nineToFive = weekdays({ open_hour: 9, open_minutes: 0, close_hour: 17, close_minutes: 30 });
 
   it('is open from the opening minute until the closing minute, in the zone’s own clock', () => {

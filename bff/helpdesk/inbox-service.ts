@@ -101,8 +101,28 @@ export const siteKeyShape = (key: SiteKeyRecord, shown = false): SiteKey => ({
  * answer them. Every change is audited with its before and after.
  */
 export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) {
-  const audit = (db: Queryable, accountId: number, actor: Actor, type: string, id: number, action: 'create' | 'update' | 'destroy', before: object, after: object) =>
-    writeAudit(db, { accountId, actor, auditableType: type, auditableId: id, action, changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>) }, now());
+  const audit = (
+    db: Queryable,
+    accountId: number,
+    actor: Actor,
+    type: string,
+    id: number,
+    action: 'create' | 'update' | 'destroy',
+    before: object,
+    after: object,
+  ) =>
+    writeAudit(
+      db,
+      {
+        accountId,
+        actor,
+        auditableType: type,
+        auditableId: id,
+        action,
+        changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>),
+      },
+      now(),
+    );
 
   async function inboxOf(accountId: number, displayId: number): Promise<InboxRecord> {
     const inbox = await findAccountInbox(sql, accountId, displayId);
@@ -128,16 +148,33 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
     return agents;
   }
 
-  async function changeMembers(accountId: number, actor: Actor, inboxDisplayId: number, next: (current: number[]) => number[]) {
+  async function changeMembers(
+    accountId: number,
+    actor: Actor,
+    inboxDisplayId: number,
+    next: (current: number[]) => number[],
+  ) {
     const inbox = await inboxOf(accountId, inboxDisplayId);
     const people = new Set((await listAccountUsers(sql, accountId)).map((member) => member.userId));
     const after = await sql.transaction(async (tx) => {
       const before = await inboxMembers(tx, inbox.id);
       const members = [...new Set(next(before))].sort((a, b) => a - b);
       const strangers = members.filter((id) => !people.has(id));
-      if (strangers.length) throw new ParleyError('unprocessable', `Not people of this account: ${strangers.join(', ')}.`, { problems: [{ field: 'user_ids', message: 'not people of this account' }] });
+      if (strangers.length)
+        throw new ParleyError('unprocessable', `Not people of this account: ${strangers.join(', ')}.`, {
+          problems: [{ field: 'user_ids', message: 'not people of this account' }],
+        });
       await setInboxMembers(tx, inbox.id, members);
-      await audit(tx, accountId, actor, 'InboxMember', inbox.displayId, 'update', { user_ids: before }, { user_ids: members });
+      await audit(
+        tx,
+        accountId,
+        actor,
+        'InboxMember',
+        inbox.displayId,
+        'update',
+        { user_ids: before },
+        { user_ids: members },
+      );
       return members;
     });
     // After the commit: the embedded store has one connection, which the transaction held.
@@ -157,7 +194,9 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
       return sql.transaction(async (tx) => {
         const inbox = await insertAccountInbox(tx, accountId, { ...inboxChanges(body), name: body.name });
         await audit(tx, accountId, actor, 'Inbox', inbox.displayId, 'create', {}, inboxShape(inbox));
-        const [row] = await tx.query<{ hmac_token: string }>('SELECT hmac_token FROM inboxes WHERE id = $1', [inbox.id]);
+        const [row] = await tx.query<{ hmac_token: string }>('SELECT hmac_token FROM inboxes WHERE id = $1', [
+          inbox.id,
+        ]);
         return inboxShape(inbox, row!.hmac_token);
       });
     },
@@ -181,7 +220,18 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
       return sql.transaction(async (tx) => {
         const token = await rotateHmacToken(tx, inbox.id);
         // The key itself is never written to the log; that it changed is.
-        await writeAudit(tx, { accountId, actor, auditableType: 'Inbox', auditableId: displayId, action: 'update', changes: { hmac_token: ['[hidden]', '[hidden]'] } }, now());
+        await writeAudit(
+          tx,
+          {
+            accountId,
+            actor,
+            auditableType: 'Inbox',
+            auditableId: displayId,
+            action: 'update',
+            changes: { hmac_token: ['[hidden]', '[hidden]'] },
+          },
+          now(),
+        );
         return inboxShape(inbox, token);
       });
     },
@@ -189,7 +239,9 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
     async setAgentBot(accountId: number, actor: Actor, displayId: number, botId: number | null) {
       const before = await inboxOf(accountId, displayId);
       if (botId !== null && (await findAgentBot(sql, botId))?.accountId !== accountId) {
-        throw new ParleyError('unprocessable', `No agent bot ${botId} in this account.`, { problems: [{ field: 'agent_bot', message: 'not a bot of this account' }] });
+        throw new ParleyError('unprocessable', `No agent bot ${botId} in this account.`, {
+          problems: [{ field: 'agent_bot', message: 'not a bot of this account' }],
+        });
       }
       return sql.transaction(async (tx) => {
         await setInboxAgentBot(tx, before.id, botId);
@@ -212,7 +264,11 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
     },
     async setSiteKeyOrigins(accountId: number, actor: Actor, displayId: number, keyId: number, origins: string[]) {
       const key = await keyOf(await inboxOf(accountId, displayId), keyId);
-      if (key.environment === 'sandbox') throw new ParleyError('unprocessable', 'A sandbox site key works from any origin; only a live key lists origins.');
+      if (key.environment === 'sandbox')
+        throw new ParleyError(
+          'unprocessable',
+          'A sandbox site key works from any origin; only a live key lists origins.',
+        );
       if (key.revokedAt) throw new ParleyError('unprocessable', 'This site key is revoked.');
       return sql.transaction(async (tx) => {
         await setSiteKeyOrigins(tx, key.id, origins);
@@ -233,9 +289,12 @@ export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) 
       const inbox = await inboxOf(accountId, displayId);
       return { payload: await agentsOf(accountId, await inboxMembers(sql, inbox.id)) };
     },
-    addMembers: (accountId: number, actor: Actor, displayId: number, userIds: number[]) => changeMembers(accountId, actor, displayId, (current) => [...current, ...userIds]),
-    setMembers: (accountId: number, actor: Actor, displayId: number, userIds: number[]) => changeMembers(accountId, actor, displayId, () => userIds),
-    removeMembers: (accountId: number, actor: Actor, displayId: number, userIds: number[]) => changeMembers(accountId, actor, displayId, (current) => current.filter((id) => !userIds.includes(id))),
+    addMembers: (accountId: number, actor: Actor, displayId: number, userIds: number[]) =>
+      changeMembers(accountId, actor, displayId, (current) => [...current, ...userIds]),
+    setMembers: (accountId: number, actor: Actor, displayId: number, userIds: number[]) =>
+      changeMembers(accountId, actor, displayId, () => userIds),
+    removeMembers: (accountId: number, actor: Actor, displayId: number, userIds: number[]) =>
+      changeMembers(accountId, actor, displayId, (current) => current.filter((id) => !userIds.includes(id))),
   };
 }
 

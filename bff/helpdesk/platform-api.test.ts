@@ -11,13 +11,23 @@ describe('the helpdesk Platform API', () => {
   let stack: TestStack;
   const clock = { shiftMs: 0 };
   beforeAll(async () => {
-    stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { now: () => new Date(Date.now() + clock.shiftMs) });
+    stack = await startStack(
+      undefined,
+      { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN },
+      { now: () => new Date(Date.now() + clock.shiftMs) },
+    );
   });
   afterAll(() => stack?.stop());
 
-  const platform = (path: string, options: { method?: string; body?: unknown } = {}, token: string | null = PLATFORM_TOKEN) =>
-    desk(`${stack.url}/platform/api/v1${path}`, token ?? undefined, options);
-  const badRequestError = { description: expect.any(String), errors: [expect.objectContaining({ code: expect.any(String), message: expect.any(String) })] };
+  const platform = (
+    path: string,
+    options: { method?: string; body?: unknown } = {},
+    token: string | null = PLATFORM_TOKEN,
+  ) => desk(`${stack.url}/platform/api/v1${path}`, token ?? undefined, options);
+  const badRequestError = {
+    description: expect.any(String),
+    errors: [expect.objectContaining({ code: expect.any(String), message: expect.any(String) })],
+  };
 
   it('refuses every row without a token, or with a wrong one, with 401 and a bad_request_error body, and changes nothing', async () => {
     const rows: [string, string, unknown?][] = [
@@ -58,23 +68,42 @@ describe('the helpdesk Platform API', () => {
   });
 
   it('creates, reads, changes and deletes an account; unknown ids are 404 and bad bodies 422', async () => {
-    const created = await platform('/accounts', { method: 'POST', body: { name: 'Acme', locale: 'de', support_email: 'help@acme.example', custom_attributes: { plan: 'pro' } } });
+    const created = await platform('/accounts', {
+      method: 'POST',
+      body: { name: 'Acme', locale: 'de', support_email: 'help@acme.example', custom_attributes: { plan: 'pro' } },
+    });
     expect(created.status).toBe(200);
     const account = PlatformAccount.parse(created.body);
-    expect(account).toMatchObject({ name: 'Acme', locale: 'de', support_email: 'help@acme.example', status: 'active', custom_attributes: { plan: 'pro' } });
+    expect(account).toMatchObject({
+      name: 'Acme',
+      locale: 'de',
+      support_email: 'help@acme.example',
+      status: 'active',
+      custom_attributes: { plan: 'pro' },
+    });
     expect(Number.isInteger(account.id)).toBe(true);
 
     expect((await platform(`/accounts/${account.id}`)).body).toEqual(account);
-    const patched = await platform(`/accounts/${account.id}`, { method: 'PATCH', body: { name: 'Acme GmbH', status: 'suspended' } });
+    const patched = await platform(`/accounts/${account.id}`, {
+      method: 'PATCH',
+      body: { name: 'Acme GmbH', status: 'suspended' },
+    });
     expect(patched.body).toMatchObject({ id: account.id, name: 'Acme GmbH', status: 'suspended', locale: 'de' });
 
-    for (const body of [{}, { name: '' }, { name: 'x', colour: 'red' }, { name: 'x', locale: 'German' }, { name: 'x', support_email: 'not-an-address' }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: 'x', colour: 'red' },
+      { name: 'x', locale: 'German' },
+      { name: 'x', support_email: 'not-an-address' },
+    ]) {
       const refused = await platform('/accounts', { method: 'POST', body });
       expect(refused.status, JSON.stringify(body)).toBe(422);
       expect(refused.body).toEqual(badRequestError);
     }
     expect((await platform(`/accounts/${account.id}`, { method: 'PATCH', body: { status: 'gone' } })).status).toBe(422);
-    for (const id of ['999999', '0', 'abc', '1.5']) expect((await platform(`/accounts/${id}`)).status, id).toBe(id === '999999' ? 404 : 422);
+    for (const id of ['999999', '0', 'abc', '1.5'])
+      expect((await platform(`/accounts/${id}`)).status, id).toBe(id === '999999' ? 404 : 422);
 
     const deleted = await platform(`/accounts/${account.id}`, { method: 'DELETE' });
     expect(deleted.status).toBe(200);
@@ -83,13 +112,26 @@ describe('the helpdesk Platform API', () => {
   });
 
   it('makes users whose access token is shown once, refuses a taken e-mail address, and changes and deletes them', async () => {
-    const created = await platform('/users', { method: 'POST', body: { name: 'Sam Agent', email: 'Sam@Example.com', password: 'correct horse battery' } });
+    const created = await platform('/users', {
+      method: 'POST',
+      body: { name: 'Sam Agent', email: 'Sam@Example.com', password: 'correct horse battery' },
+    });
     expect(created.status).toBe(200);
     const user = User.parse(created.body);
-    expect(user).toMatchObject({ name: 'Sam Agent', email: 'sam@example.com', uid: 'sam@example.com', available_name: 'Sam Agent', confirmed: true, accounts: [] });
+    expect(user).toMatchObject({
+      name: 'Sam Agent',
+      email: 'sam@example.com',
+      uid: 'sam@example.com',
+      available_name: 'Sam Agent',
+      confirmed: true,
+      accounts: [],
+    });
     expect(user.access_token).toMatch(/^[0-9A-Za-z]{32}$/);
     // Kept as a hash only.
-    const stored = await stack.bffSql.query<{ token_hash: string }>('SELECT token_hash FROM access_tokens WHERE user_id = $1', [user.id]);
+    const stored = await stack.bffSql.query<{ token_hash: string }>(
+      'SELECT token_hash FROM access_tokens WHERE user_id = $1',
+      [user.id],
+    );
     expect(stored.map((row) => row.token_hash)).not.toContain(user.access_token);
 
     const read = await platform(`/users/${user.id}`);
@@ -99,54 +141,126 @@ describe('the helpdesk Platform API', () => {
     const taken = await platform('/users', { method: 'POST', body: { name: 'Other Sam', email: 'sam@example.com' } });
     expect(taken.status).toBe(422);
     expect(taken.body.errors[0]).toMatchObject({ field: 'email' });
-    expect((await platform('/users', { method: 'POST', body: { name: 'Short', email: 'short@example.com', password: 'short' } })).status).toBe(422);
+    expect(
+      (
+        await platform('/users', {
+          method: 'POST',
+          body: { name: 'Short', email: 'short@example.com', password: 'short' },
+        })
+      ).status,
+    ).toBe(422);
 
-    const patched = await platform(`/users/${user.id}`, { method: 'PATCH', body: { display_name: 'Sam', custom_attributes: { team: 'returns' } } });
-    expect(patched.body).toMatchObject({ id: user.id, display_name: 'Sam', available_name: 'Sam', custom_attributes: { team: 'returns' } });
+    const patched = await platform(`/users/${user.id}`, {
+      method: 'PATCH',
+      body: { display_name: 'Sam', custom_attributes: { team: 'returns' } },
+    });
+    expect(patched.body).toMatchObject({
+      id: user.id,
+      display_name: 'Sam',
+      available_name: 'Sam',
+      custom_attributes: { team: 'returns' },
+    });
 
-    const other = User.parse((await platform('/users', { method: 'POST', body: { name: 'Kim', email: 'kim@example.com' } })).body);
-    expect((await platform(`/users/${other.id}`, { method: 'PATCH', body: { email: 'sam@example.com' } })).status).toBe(422);
+    const other = User.parse(
+      (await platform('/users', { method: 'POST', body: { name: 'Kim', email: 'kim@example.com' } })).body,
+    );
+    expect((await platform(`/users/${other.id}`, { method: 'PATCH', body: { email: 'sam@example.com' } })).status).toBe(
+      422,
+    );
     expect((await platform(`/users/${other.id}`, { method: 'DELETE' })).status).toBe(200);
     expect((await platform(`/users/${other.id}`)).status).toBe(404);
     // The deleted user's token opens nothing any more.
     expect((await desk(`${stack.url}/api/v1/accounts/1`, other.access_token)).status).toBe(401);
   });
 
-  it("puts users in an account with a role, lists them, changes the role and takes them out", async () => {
-    const account = PlatformAccount.parse((await platform('/accounts', { method: 'POST', body: { name: 'Team shop' } })).body);
-    const user = User.parse((await platform('/users', { method: 'POST', body: { name: 'Lee', email: 'lee@example.com' } })).body);
-    const added = await platform(`/accounts/${account.id}/account_users`, { method: 'POST', body: { user_id: user.id, role: 'agent' } });
+  it('puts users in an account with a role, lists them, changes the role and takes them out', async () => {
+    const account = PlatformAccount.parse(
+      (await platform('/accounts', { method: 'POST', body: { name: 'Team shop' } })).body,
+    );
+    const user = User.parse(
+      (await platform('/users', { method: 'POST', body: { name: 'Lee', email: 'lee@example.com' } })).body,
+    );
+    const added = await platform(`/accounts/${account.id}/account_users`, {
+      method: 'POST',
+      body: { user_id: user.id, role: 'agent' },
+    });
     expect(added.status).toBe(200);
     expect(AccountUser.parse(added.body)).toEqual({ account_id: account.id, user_id: user.id, role: 'agent' });
-    expect((await platform(`/accounts/${account.id}/account_users`, { method: 'POST', body: { user_id: user.id, role: 'administrator' } })).body.role).toBe('administrator');
-    expect((await platform(`/accounts/${account.id}/account_users`)).body).toEqual([{ account_id: account.id, user_id: user.id, role: 'administrator' }]);
-    expect((await platform(`/users/${user.id}`)).body.accounts).toEqual([{ id: account.id, name: 'Team shop', role: 'administrator' }]);
+    expect(
+      (
+        await platform(`/accounts/${account.id}/account_users`, {
+          method: 'POST',
+          body: { user_id: user.id, role: 'administrator' },
+        })
+      ).body.role,
+    ).toBe('administrator');
+    expect((await platform(`/accounts/${account.id}/account_users`)).body).toEqual([
+      { account_id: account.id, user_id: user.id, role: 'administrator' },
+    ]);
+    expect((await platform(`/users/${user.id}`)).body.accounts).toEqual([
+      { id: account.id, name: 'Team shop', role: 'administrator' },
+    ]);
 
-    expect((await platform(`/accounts/${account.id}/account_users`, { method: 'POST', body: { user_id: user.id, role: 'owner' } })).status).toBe(422);
-    expect((await platform(`/accounts/${account.id}/account_users`, { method: 'POST', body: { user_id: 999999, role: 'agent' } })).status).toBe(404);
+    expect(
+      (
+        await platform(`/accounts/${account.id}/account_users`, {
+          method: 'POST',
+          body: { user_id: user.id, role: 'owner' },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await platform(`/accounts/${account.id}/account_users`, {
+          method: 'POST',
+          body: { user_id: 999999, role: 'agent' },
+        })
+      ).status,
+    ).toBe(404);
 
-    expect((await platform(`/accounts/${account.id}/account_users`, { method: 'DELETE', body: { user_id: user.id } })).status).toBe(200);
+    expect(
+      (await platform(`/accounts/${account.id}/account_users`, { method: 'DELETE', body: { user_id: user.id } }))
+        .status,
+    ).toBe(200);
     expect((await platform(`/accounts/${account.id}/account_users`)).body).toEqual([]);
-    expect((await platform(`/accounts/${account.id}/account_users`, { method: 'DELETE', body: { user_id: user.id } })).status).toBe(404);
+    expect(
+      (await platform(`/accounts/${account.id}/account_users`, { method: 'DELETE', body: { user_id: user.id } }))
+        .status,
+    ).toBe(404);
   });
 
   it("keeps the installation's agent bots: create (token shown once), list, read, change, delete", async () => {
-    const created = await platform('/agent_bots', { method: 'POST', body: { name: 'Triage bot', description: 'Sorts new chats', outgoing_url: 'https://bots.example/triage' } });
+    const created = await platform('/agent_bots', {
+      method: 'POST',
+      body: { name: 'Triage bot', description: 'Sorts new chats', outgoing_url: 'https://bots.example/triage' },
+    });
     const bot = AgentBot.parse(created.body);
-    expect(bot).toMatchObject({ name: 'Triage bot', description: 'Sorts new chats', outgoing_url: 'https://bots.example/triage', account_id: null, bot_type: 'webhook' });
+    expect(bot).toMatchObject({
+      name: 'Triage bot',
+      description: 'Sorts new chats',
+      outgoing_url: 'https://bots.example/triage',
+      account_id: null,
+      bot_type: 'webhook',
+    });
     expect(bot.access_token).toMatch(/^[0-9A-Za-z]{32}$/);
     // The secret its webhooks are signed with, like the token, is shown only when it is made.
     expect(bot.secret).toMatch(/^whsec_/);
     expect((await platform('/agent_bots')).body).toEqual([bot].map(({ access_token: _, secret: __, ...rest }) => rest));
-    expect((await platform(`/agent_bots/${bot.id}`, { method: 'PATCH', body: { outgoing_url: null } })).body).toMatchObject({ id: bot.id, outgoing_url: null });
-    expect((await platform('/agent_bots', { method: 'POST', body: { name: 'Bad', outgoing_url: 'ftp://x' } })).status).toBe(422);
+    expect(
+      (await platform(`/agent_bots/${bot.id}`, { method: 'PATCH', body: { outgoing_url: null } })).body,
+    ).toMatchObject({ id: bot.id, outgoing_url: null });
+    expect(
+      (await platform('/agent_bots', { method: 'POST', body: { name: 'Bad', outgoing_url: 'ftp://x' } })).status,
+    ).toBe(422);
     expect((await platform(`/agent_bots/${bot.id}`, { method: 'DELETE' })).status).toBe(200);
     expect((await platform(`/agent_bots/${bot.id}`)).status).toBe(404);
   });
 
   it('reaches only what its own token made: another platform token gets 404 for them', async () => {
     const mine = PlatformAccount.parse((await platform('/accounts', { method: 'POST', body: { name: 'Mine' } })).body);
-    const user = User.parse((await platform('/users', { method: 'POST', body: { name: 'Mo', email: 'mo@example.com' } })).body);
+    const user = User.parse(
+      (await platform('/users', { method: 'POST', body: { name: 'Mo', email: 'mo@example.com' } })).body,
+    );
     const { createPlatformToken } = await import('./store/credentials.ts');
     const { token: other } = await createPlatformToken(stack.bffSql, 'another operator', new Date());
     expect((await platform(`/accounts/${mine.id}`, {}, other)).status).toBe(404);
@@ -158,24 +272,41 @@ describe('the helpdesk Platform API', () => {
   });
 
   it('gives a one-time sign-in link: it signs the person in once, and is useless after its first use or after 5 minutes', async () => {
-    const user = User.parse((await platform('/users', { method: 'POST', body: { name: 'Ola', email: 'ola@example.com' } })).body);
-    const account = PlatformAccount.parse((await platform('/accounts', { method: 'POST', body: { name: 'Ola shop' } })).body);
-    await platform(`/accounts/${account.id}/account_users`, { method: 'POST', body: { user_id: user.id, role: 'agent' } });
+    const user = User.parse(
+      (await platform('/users', { method: 'POST', body: { name: 'Ola', email: 'ola@example.com' } })).body,
+    );
+    const account = PlatformAccount.parse(
+      (await platform('/accounts', { method: 'POST', body: { name: 'Ola shop' } })).body,
+    );
+    await platform(`/accounts/${account.id}/account_users`, {
+      method: 'POST',
+      body: { user_id: user.id, role: 'agent' },
+    });
 
     const link = SignInLink.parse((await platform(`/users/${user.id}/login`)).body);
     expect(link.url).toMatch(new RegExp(`^${stack.url}/console/#sign_in_token=[0-9A-Za-z]{32}$`));
     const token = new URL(link.url).hash.split('=')[1]!;
     const session = await desk(`${stack.url}/api/v1/sessions`, undefined, { body: { sign_in_token: token } });
     expect(session.status).toBe(200);
-    expect(session.body).toMatchObject({ user: { id: user.id, email: 'ola@example.com' }, access_token: expect.stringMatching(/^[0-9A-Za-z]{32}$/) });
-    expect((await desk(`${stack.url}/api/v1/accounts/${account.id}`, session.body.access_token)).body).toMatchObject({ id: account.id, role: 'agent' });
+    expect(session.body).toMatchObject({
+      user: { id: user.id, email: 'ola@example.com' },
+      access_token: expect.stringMatching(/^[0-9A-Za-z]{32}$/),
+    });
+    expect((await desk(`${stack.url}/api/v1/accounts/${account.id}`, session.body.access_token)).body).toMatchObject({
+      id: account.id,
+      role: 'agent',
+    });
     // Once only.
-    expect((await desk(`${stack.url}/api/v1/sessions`, undefined, { body: { sign_in_token: token } })).status).toBe(401);
+    expect((await desk(`${stack.url}/api/v1/sessions`, undefined, { body: { sign_in_token: token } })).status).toBe(
+      401,
+    );
 
     const late = new URL(SignInLink.parse((await platform(`/users/${user.id}/login`)).body).url).hash.split('=')[1]!;
     clock.shiftMs = 5 * 60_000 + 1_000;
     try {
-      expect((await desk(`${stack.url}/api/v1/sessions`, undefined, { body: { sign_in_token: late } })).status).toBe(401);
+      expect((await desk(`${stack.url}/api/v1/sessions`, undefined, { body: { sign_in_token: late } })).status).toBe(
+        401,
+      );
     } finally {
       clock.shiftMs = 0;
     }
@@ -183,10 +314,21 @@ describe('the helpdesk Platform API', () => {
   });
 
   it('builds sign-in links on PUBLIC_URL when it is set (the address people reach, behind a proxy)', async () => {
-    const behindProxy = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, PUBLIC_URL: 'https://chat.example.com' });
+    const behindProxy = await startStack(undefined, {
+      DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN,
+      PUBLIC_URL: 'https://chat.example.com',
+    });
     try {
-      const user = User.parse((await desk(`${behindProxy.url}/platform/api/v1/users`, PLATFORM_TOKEN, { body: { name: 'Pia', email: 'pia@example.com' } })).body);
-      const link = SignInLink.parse((await desk(`${behindProxy.url}/platform/api/v1/users/${user.id}/login`, PLATFORM_TOKEN)).body);
+      const user = User.parse(
+        (
+          await desk(`${behindProxy.url}/platform/api/v1/users`, PLATFORM_TOKEN, {
+            body: { name: 'Pia', email: 'pia@example.com' },
+          })
+        ).body,
+      );
+      const link = SignInLink.parse(
+        (await desk(`${behindProxy.url}/platform/api/v1/users/${user.id}/login`, PLATFORM_TOKEN)).body,
+      );
       expect(link.url).toMatch(/^https:\/\/chat\.example\.com\/console\/#sign_in_token=[0-9A-Za-z]{32}$/);
     } finally {
       await behindProxy.stop();

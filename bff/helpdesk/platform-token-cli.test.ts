@@ -17,14 +17,18 @@ describe('npm run helpdesk:token', () => {
   });
 
   it('makes a platform app token that the store knows only by its hash, and prints it once', async () => {
-    const { code, stdout } = await runNodeScript('bff/helpdesk/platform-token-cli.ts', ['--name', 'Night operator'], { DATA_DIR: dataDir });
+    const { code, stdout } = await runNodeScript('bff/helpdesk/platform-token-cli.ts', ['--name', 'Night operator'], {
+      DATA_DIR: dataDir,
+    });
     expect(code).toBe(0);
     const token = /^ {2}([0-9A-Za-z]{32})$/m.exec(stdout)?.[1];
     expect(token, stdout).toBeDefined();
     const sql = await openBffStore({ dataDir, databaseUrl: undefined });
     try {
       expect(await findPlatformToken(sql, token!)).toEqual(expect.any(Number));
-      const stored = await sql.query<{ token_hash: string; name: string }>('SELECT token_hash, name FROM platform_tokens');
+      const stored = await sql.query<{ token_hash: string; name: string }>(
+        'SELECT token_hash, name FROM platform_tokens',
+      );
       expect(stored).toEqual([{ token_hash: expect.stringMatching(/^[0-9a-f]{64}$/), name: 'Night operator' }]);
     } finally {
       await sql.close();
@@ -32,7 +36,10 @@ describe('npm run helpdesk:token', () => {
   }, 60_000);
 
   it('refuses a bad store setting with exit code 1, naming it', async () => {
-    const { code, stderr } = await runNodeScript('bff/helpdesk/platform-token-cli.ts', ['--name', 'x'], { DATA_DIR: dataDir, DATABASE_URL: 'mysql://db.internal/parley' });
+    const { code, stderr } = await runNodeScript('bff/helpdesk/platform-token-cli.ts', ['--name', 'x'], {
+      DATA_DIR: dataDir,
+      DATABASE_URL: 'mysql://db.internal/parley',
+    });
     expect(code).toBe(1);
     expect(stderr).toMatch(/DATABASE_URL/);
   }, 60_000);

@@ -17,5 +17,7 @@ try {
 const name = values.name?.trim() || 'operator';
 await withCliStore(async (sql) => {
   const { token } = await createPlatformToken(sql, name, new Date());
-  process.stdout.write(`Platform app token for ${name} (shown once, keep it safe; send it as the api_access_token header):\n  ${token}\n`);
+  process.stdout.write(
+    `Platform app token for ${name} (shown once, keep it safe; send it as the api_access_token header):\n  ${token}\n`,
+  );
 });

@@ -19,7 +19,9 @@ export const AccountBotParams = z.strictObject({ account_id: IdParam, id: IdPara
 
 const Name = z.string().trim().min(1).max(255);
 const Locale = z.string().regex(/^[a-z]{2}(_[A-Z]{2})?$/, 'a locale such as en or pt_BR');
-const Attributes = z.record(z.string(), z.unknown()).refine((value) => JSON.stringify(value).length <= 16_384, 'at most 16 KB');
+const Attributes = z
+  .record(z.string(), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 16_384, 'at most 16 KB');
 const Email = z.email().max(320);
 const OutgoingUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
@@ -165,14 +167,17 @@ export const Session = z.object({ access_token: z.string(), expires_at: z.string
 export const InboxParams = z.strictObject({ account_id: IdParam, inbox_id: IdParam });
 export const SiteKeyParams = InboxParams.extend({ key_id: IdParam });
 const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour such as #1f3a5f');
-const Timezone = z.string().max(64).refine((zone) => {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'an IANA time zone such as Europe/Berlin');
+const Timezone = z
+  .string()
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'an IANA time zone such as Europe/Berlin');
 const Origins = z.array(Origin).max(50);
 /** Form fields arrive as text: "true"/"false" are taken for booleans. */
 const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((text) => text === 'true')]);
@@ -189,7 +194,10 @@ const AvatarUrl = z.union([
     .url({ protocol: /^https$/, error: 'an https address such as https://shop.example/logo.png' })
     .max(2000)
     .refine((url) => !/javascript:/i.test(safeDecode(url)), 'an image address, not a script')
-    .refine((url) => { const parsed = new URL(url); return !parsed.username && !parsed.password; }, 'an address without a user name or password'),
+    .refine((url) => {
+      const parsed = new URL(url);
+      return !parsed.username && !parsed.password;
+    }, 'an address without a user name or password'),
 ]);
 const WidgetLocale = z.enum(['en', 'de', 'fr', 'es', 'ar', 'ja']);
 const Hour = z.number().int().min(0).max(23).nullable();
@@ -205,19 +213,38 @@ const WorkingDay = z
     close_hour: z.number().int().min(0).max(24).nullable().default(null),
     close_minutes: Minutes.default(null),
   })
-  .refine((day) => day.closed_all_day || day.open_all_day || (day.open_hour !== null && day.close_hour !== null && day.open_hour * 60 + (day.open_minutes ?? 0) < day.close_hour * 60 + (day.close_minutes ?? 0) && day.close_hour * 60 + (day.close_minutes ?? 0) <= 1440), {
-    message: 'a day is closed_all_day, open_all_day, or opens (open_hour) before it closes (close_hour)',
-  });
+  .refine(
+    (day) =>
+      day.closed_all_day ||
+      day.open_all_day ||
+      (day.open_hour !== null &&
+        day.close_hour !== null &&
+        day.open_hour * 60 + (day.open_minutes ?? 0) < day.close_hour * 60 + (day.close_minutes ?? 0) &&
+        day.close_hour * 60 + (day.close_minutes ?? 0) <= 1440),
+    {
+      message: 'a day is closed_all_day, open_all_day, or opens (open_hour) before it closes (close_hour)',
+    },
+  );
 const WorkingHours = z
   .array(WorkingDay)
   .length(7)
-  .refine((days) => new Set(days.map((day) => day.day_of_week)).size === 7, 'each day of the week (0 Sunday … 6 Saturday) once');
+  .refine(
+    (days) => new Set(days.map((day) => day.day_of_week)).size === 7,
+    'each day of the week (0 Sunday … 6 Saturday) once',
+  );
 
 const { least, most } = AI_MESSAGES_PER_ADDRESS_RANGE;
 /** A whole number, also as a form's or a command line's text (the inbox's PATCH takes forms). */
 const PerMinute = z.number().int().min(least).max(most);
 export const AiMessagesPerAddress = z
-  .union([PerMinute, z.string().regex(/^\d{1,9}$/, 'a whole number').transform(Number).pipe(PerMinute)])
+  .union([
+    PerMinute,
+    z
+      .string()
+      .regex(/^\d{1,9}$/, 'a whole number')
+      .transform(Number)
+      .pipe(PerMinute),
+  ])
   .nullable()
   .describe(
     `New messages a minute that one client address (an IPv6 client by its /64) may send this inbox's AI, from visitors and unproved contacts together: ${least} (the default) to ${most}. ` +
@@ -292,8 +319,21 @@ export const Inbox = z.object({
   suggested_questions: z.array(z.string()),
   greeting_translations: z.record(z.string(), z.string()),
   email: z.string(),
-  working_hours: z.array(z.object({ day_of_week: z.number().int(), closed_all_day: z.boolean(), open_all_day: z.boolean(), open_hour: z.number().int().nullable(), open_minutes: z.number().int().nullable(), close_hour: z.number().int().nullable(), close_minutes: z.number().int().nullable() })),
-  ai_messages_per_address_per_minute: z.number().int().describe(`New messages a minute one client address may send this inbox's AI (${least} unless raised).`),
+  working_hours: z.array(
+    z.object({
+      day_of_week: z.number().int(),
+      closed_all_day: z.boolean(),
+      open_all_day: z.boolean(),
+      open_hour: z.number().int().nullable(),
+      open_minutes: z.number().int().nullable(),
+      close_hour: z.number().int().nullable(),
+      close_minutes: z.number().int().nullable(),
+    }),
+  ),
+  ai_messages_per_address_per_minute: z
+    .number()
+    .int()
+    .describe(`New messages a minute one client address may send this inbox's AI (${least} unless raised).`),
 });
 export type Inbox = z.infer<typeof Inbox>;
 
@@ -304,8 +344,14 @@ export const SetAgentBot = z.strictObject({ agent_bot: IdParam.nullable() });
 
 export const SiteKeyCreate = z
   .strictObject({ environment: z.enum(['live', 'sandbox']), allowed_origins: Origins.default([]) })
-  .refine((key) => key.environment === 'sandbox' || key.allowed_origins.length > 0, { message: 'a live site key works only from the origins listed: give at least one', path: ['allowed_origins'] })
-  .refine((key) => key.environment === 'live' || key.allowed_origins.length === 0, { message: 'a sandbox site key works from any origin: list none', path: ['allowed_origins'] });
+  .refine((key) => key.environment === 'sandbox' || key.allowed_origins.length > 0, {
+    message: 'a live site key works only from the origins listed: give at least one',
+    path: ['allowed_origins'],
+  })
+  .refine((key) => key.environment === 'live' || key.allowed_origins.length === 0, {
+    message: 'a sandbox site key works from any origin: list none',
+    path: ['allowed_origins'],
+  });
 export const SiteKeyUpdate = z.strictObject({ allowed_origins: Origins.min(1) });
 
 export const SiteKey = z.object({
@@ -348,11 +394,24 @@ export const InboxMembersParams = InboxParams;
 
 // Canned responses (Chatwoot's shape), inserted in replies by their short code.
 export const CannedResponseParams = z.strictObject({ account_id: IdParam, id: IdParam });
-const ShortCode = z.string().trim().min(1).max(64).regex(/^[\w-]+$/, 'letters, digits, _ or - (it follows a / in the console)');
-export const CannedResponseCreate = z.strictObject({ short_code: ShortCode, content: z.string().trim().min(1).max(10_000) });
+const ShortCode = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[\w-]+$/, 'letters, digits, _ or - (it follows a / in the console)');
+export const CannedResponseCreate = z.strictObject({
+  short_code: ShortCode,
+  content: z.string().trim().min(1).max(10_000),
+});
 export const CannedResponseUpdate = CannedResponseCreate.partial();
 export const CannedResponseQuery = z.strictObject({ search: z.string().max(100).optional() });
-export const CannedResponse = z.object({ id: z.number().int(), account_id: z.number().int(), short_code: z.string(), content: z.string() });
+export const CannedResponse = z.object({
+  id: z.number().int(),
+  account_id: z.number().int(),
+  short_code: z.string(),
+  content: z.string(),
+});
 export type CannedResponse = z.infer<typeof CannedResponse>;
 
 // Conversations for people (Application API, Chatwoot-shaped).
@@ -375,7 +434,12 @@ export const DeskMessageCreate = z.strictObject({
   /** A note for the people answering, never shown to the customer. */
   private: z.boolean().default(false),
   /** Makes a retry safe: the same echo_id again gives the same message. */
-  echo_id: z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -').optional(),
+  echo_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[\w.:-]+$/, 'letters, digits, _ . : -')
+    .optional(),
 });
 export const AssignmentCreate = z.strictObject({ assignee_id: IdParam.nullable() });
 /** Unix seconds up to the year 9999. */
@@ -394,7 +458,9 @@ export const StatusChange = z
 export const DeskMessage = z.object({
   id: z.number().int(),
   content: z.string(),
-  message_type: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).describe('0 incoming, 1 outgoing, 2 activity, 3 template'),
+  message_type: z
+    .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
+    .describe('0 incoming, 1 outgoing, 2 activity, 3 template'),
   content_type: z.string(),
   private: z.boolean(),
   created_at: z.number().int(),

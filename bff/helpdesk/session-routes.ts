@@ -15,7 +15,13 @@ export const SIGN_INS_PER_MINUTE = 10;
  */
 export function addSessionSignInRoutes(
   routes: ApiRoutes,
-  { sql, helpdesk, limiter, trustProxyHops, now }: { sql: Sql; helpdesk: HelpdeskService; limiter: RateLimiter; trustProxyHops: number; now: () => Date },
+  {
+    sql,
+    helpdesk,
+    limiter,
+    trustProxyHops,
+    now,
+  }: { sql: Sql; helpdesk: HelpdeskService; limiter: RateLimiter; trustProxyHops: number; now: () => Date },
 ): void {
   routes
     .add(
@@ -26,17 +32,34 @@ export function addSessionSignInRoutes(
         summary: 'Sign in: a one-time link token, or e-mail and password',
         description: `At most ${SIGN_INS_PER_MINUTE} attempts a minute from one address.`,
         body: SessionCreate,
-        responses: { 200: { description: 'A session: its access token (for api_access_token) and the person.', schema: Session } },
+        responses: {
+          200: { description: 'A session: its access token (for api_access_token) and the person.', schema: Session },
+        },
         errors: ['unauthorized', 'unprocessable', 'rate_limited'],
       },
       async (ctx, { body }) => {
-        const decision = await limiter.consume(`sign-in:${clientLimitKey(ctx.req, trustProxyHops)}`, SIGN_INS_PER_MINUTE, now());
-        if (!decision.allowed) throw new ParleyError('rate_limited', `At most ${SIGN_INS_PER_MINUTE} sign-in attempts a minute from one address.`);
+        const decision = await limiter.consume(
+          `sign-in:${clientLimitKey(ctx.req, trustProxyHops)}`,
+          SIGN_INS_PER_MINUTE,
+          now(),
+        );
+        if (!decision.allowed)
+          throw new ParleyError(
+            'rate_limited',
+            `At most ${SIGN_INS_PER_MINUTE} sign-in attempts a minute from one address.`,
+          );
         ctx.body = await helpdesk.signIn(body);
       },
     )
     .add(
-      { method: 'delete', path: '/api/v1/sessions/current', tag: 'Application API', security: 'accessToken', summary: 'Sign out: the session token stops working', responses: { 200: { description: 'Done (empty body).' } } },
+      {
+        method: 'delete',
+        path: '/api/v1/sessions/current',
+        tag: 'Application API',
+        security: 'accessToken',
+        summary: 'Sign out: the session token stops working',
+        responses: { 200: { description: 'Done (empty body).' } },
+      },
       async (ctx) => {
         const token = ctx.get(TOKEN_HEADER);
         if (token && token.length <= 200) await endSession(sql, token);

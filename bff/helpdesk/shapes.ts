@@ -4,7 +4,15 @@ import type { AuditLogRecord } from './store/audit-log.ts';
 import type { DeskConversation, DeskMessageRow } from './store/desk-conversations.ts';
 import type { UserRecord } from './store/users.ts';
 import type { PublicAttachment } from '../attachments/shapes.ts';
-import type { AccountView, AgentBot, DeskConversation as DeskConversationView, DeskMessage, Person, PlatformAccount, User } from './schemas.ts';
+import type {
+  AccountView,
+  AgentBot,
+  DeskConversation as DeskConversationView,
+  DeskMessage,
+  Person,
+  PlatformAccount,
+  User,
+} from './schemas.ts';
 
 /** The helpdesk's records as its APIs show them (Chatwoot's field names). */
 
@@ -20,7 +28,10 @@ export const platformAccountShape = (account: AccountRecord): PlatformAccount =>
   created_at: account.createdAt.toISOString(),
 });
 
-export const accountViewShape = (account: AccountRecord, role: Role | undefined): AccountView => ({ ...platformAccountShape(account), role: role ?? null });
+export const accountViewShape = (account: AccountRecord, role: Role | undefined): AccountView => ({
+  ...platformAccountShape(account),
+  role: role ?? null,
+});
 
 export const personShape = (user: UserRecord): Person => ({
   id: user.id,
@@ -33,7 +44,11 @@ export const personShape = (user: UserRecord): Person => ({
   custom_attributes: user.customAttributes,
 });
 
-export const userShape = (user: UserRecord, accounts: { id: number; name: string; role: Role }[], accessToken?: string): User => ({
+export const userShape = (
+  user: UserRecord,
+  accounts: { id: number; name: string; role: Role }[],
+  accessToken?: string,
+): User => ({
   ...personShape(user),
   accounts,
   ...(accessToken ? { access_token: accessToken } : {}),
@@ -104,9 +119,19 @@ function senderOf(row: DeskMessageRow): DeskMessage['sender'] {
     case 'ai':
       return { type: 'agent_bot', id: null, name: 'AI assistant' };
     case 'human':
-      if (row.sender_agent_bot_id !== null) return { type: 'agent_bot', id: row.sender_agent_bot_id, name: row.sender_agent_bot_name ?? row.author_name ?? 'Agent bot' };
+      if (row.sender_agent_bot_id !== null)
+        return {
+          type: 'agent_bot',
+          id: row.sender_agent_bot_id,
+          name: row.sender_agent_bot_name ?? row.author_name ?? 'Agent bot',
+        };
       if (row.sender_user_id !== null && row.sender_user_name !== null) {
-        return { type: 'user', id: row.sender_user_id, name: row.sender_user_name, available_name: row.sender_user_display_name ?? row.sender_user_name };
+        return {
+          type: 'user',
+          id: row.sender_user_id,
+          name: row.sender_user_name,
+          available_name: row.sender_user_display_name ?? row.sender_user_name,
+        };
       }
       return { type: 'user', id: row.sender_user_id, name: row.author_name ?? 'Support' };
     default:
@@ -118,7 +143,8 @@ function senderOf(row: DeskMessageRow): DeskMessage['sender'] {
 export const deskMessageShape = (row: DeskMessageRow, attachments: readonly PublicAttachment[] = []): DeskMessage => ({
   id: row.id,
   content: row.text,
-  message_type: row.author === 'customer' ? 0 : row.author === 'system' ? (row.content_type === 'input_csat' ? 3 : 2) : 1,
+  message_type:
+    row.author === 'customer' ? 0 : row.author === 'system' ? (row.content_type === 'input_csat' ? 3 : 2) : 1,
   content_type: row.content_type,
   private: row.private,
   created_at: epoch(row.created_at),

@@ -1,12 +1,43 @@
 import { newId, ParleyError } from '../../shared/index.ts';
-import { enableEndpointRow, insertDeliveries, listDeliveries, resendDelivery, type ApiRoutes, type Queryable, type Sql, type DeliveryRecord, type SecretBox, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
+import {
+  enableEndpointRow,
+  insertDeliveries,
+  listDeliveries,
+  resendDelivery,
+  type ApiRoutes,
+  type Queryable,
+  type Sql,
+  type DeliveryRecord,
+  type SecretBox,
+  type TargetPolicy,
+  type WebhookWorker,
+} from '../../shared/server/index.ts';
 import { changesBetween, writeAudit } from './store/audit-log.ts';
 import { findAccount } from './store/accounts.ts';
-import { DESK_EVENT_TYPES, deleteDeskWebhook, findDeskWebhook, insertDeskWebhook, listDeskWebhooks, updateDeskWebhook, type DeskWebhookRecord } from './store/desk-webhooks.ts';
+import {
+  DESK_EVENT_TYPES,
+  deleteDeskWebhook,
+  findDeskWebhook,
+  insertDeskWebhook,
+  listDeskWebhooks,
+  updateDeskWebhook,
+  type DeskWebhookRecord,
+} from './store/desk-webhooks.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import { deskReceiverUrl } from './desk-webhooks.ts';
 import { AccountParams } from './schemas.ts';
-import { DeskWebhookDelivery, DeskWebhookDeliveryList, Webhook, WebhookAnswer, WebhookCreate, WebhookDeliveriesQuery, WebhookDeliveryParams, WebhookListAnswer, WebhookParams, WebhookUpdate } from './webhook-schemas.ts';
+import {
+  DeskWebhookDelivery,
+  DeskWebhookDeliveryList,
+  Webhook,
+  WebhookAnswer,
+  WebhookCreate,
+  WebhookDeliveriesQuery,
+  WebhookDeliveryParams,
+  WebhookListAnswer,
+  WebhookParams,
+  WebhookUpdate,
+} from './webhook-schemas.ts';
 
 const tag = 'Application API';
 const security = 'accessToken';
@@ -29,18 +60,58 @@ const shape = (webhook: DeskWebhookRecord, secret?: string): Webhook => ({
  * posted, signed `X-Desk-*`, with the same retries, switch-off and address rules as the engine's.
  * Beyond Chatwoot: a test `ping`, the deliveries with their attempts (30 days), and resending one.
  */
-export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, worker, policy, now, secrets }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox }): void {
-  const administrator = (ctx: { state: ApplicationState }, accountId: number) => requireStanding(sql, ctx.state.caller, accountId, 'administrator');
-  const audit = (db: Queryable, accountId: number, state: ApplicationState, id: number, action: 'create' | 'update' | 'destroy', before: object, after: object) =>
-    writeAudit(db, { accountId, actor: state.actor, auditableType: 'Webhook', auditableId: id, action, changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>) }, now());
+export function addWebhookRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  {
+    sql,
+    worker,
+    policy,
+    now,
+    secrets,
+  }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox },
+): void {
+  const administrator = (ctx: { state: ApplicationState }, accountId: number) =>
+    requireStanding(sql, ctx.state.caller, accountId, 'administrator');
+  const audit = (
+    db: Queryable,
+    accountId: number,
+    state: ApplicationState,
+    id: number,
+    action: 'create' | 'update' | 'destroy',
+    before: object,
+    after: object,
+  ) =>
+    writeAudit(
+      db,
+      {
+        accountId,
+        actor: state.actor,
+        auditableType: 'Webhook',
+        auditableId: id,
+        action,
+        changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>),
+      },
+      now(),
+    );
   const receiver = (raw: string) => deskReceiverUrl(raw, policy, 'url');
 
   routes
     .add(
-      { method: 'get', path: base, tag, security, summary: "The account's webhooks (administrators)", params: AccountParams, responses: { 200: { description: 'Every webhook, without secrets.', schema: WebhookListAnswer } }, errors: [...errors] },
+      {
+        method: 'get',
+        path: base,
+        tag,
+        security,
+        summary: "The account's webhooks (administrators)",
+        params: AccountParams,
+        responses: { 200: { description: 'Every webhook, without secrets.', schema: WebhookListAnswer } },
+        errors: [...errors],
+      },
       async (ctx, { params }) => {
         await administrator(ctx, params.account_id);
-        ctx.body = { payload: { webhooks: (await listDeskWebhooks(sql, params.account_id)).map((webhook) => shape(webhook)) } };
+        ctx.body = {
+          payload: { webhooks: (await listDeskWebhooks(sql, params.account_id)).map((webhook) => shape(webhook)) },
+        };
       },
     )
     .add(
@@ -62,14 +133,30 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         const fields = 'webhook' in body ? body.webhook : body;
         const url = receiver(fields.url);
         ctx.body = await sql.transaction(async (tx) => {
-          const { webhook, secret } = await insertDeskWebhook(tx, params.account_id, { url, name: fields.name, eventTypes: fields.subscriptions }, now(), secrets);
+          const { webhook, secret } = await insertDeskWebhook(
+            tx,
+            params.account_id,
+            { url, name: fields.name, eventTypes: fields.subscriptions },
+            now(),
+            secrets,
+          );
           await audit(tx, params.account_id, ctx.state, webhook.number, 'create', {}, shape(webhook));
           return { payload: { webhook: shape(webhook, secret) } };
         });
       },
     )
     .add(
-      { method: 'patch', path: `${base}/:webhook_id`, tag, security, summary: 'Change a webhook, or switch it on again (administrators)', params: WebhookParams, body: WebhookUpdate, responses: { 200: { description: 'The webhook.', schema: WebhookAnswer } }, errors: [...errors] },
+      {
+        method: 'patch',
+        path: `${base}/:webhook_id`,
+        tag,
+        security,
+        summary: 'Change a webhook, or switch it on again (administrators)',
+        params: WebhookParams,
+        body: WebhookUpdate,
+        responses: { 200: { description: 'The webhook.', schema: WebhookAnswer } },
+        errors: [...errors],
+      },
       async (ctx, { params, body }) => {
         await administrator(ctx, params.account_id);
         const before = await findDeskWebhook(sql, params.account_id, params.webhook_id);
@@ -77,14 +164,27 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         const url = fields.url === undefined ? undefined : receiver(fields.url);
         ctx.body = await sql.transaction(async (tx) => {
           if (fields.enabled) await enableEndpointRow(tx, before.id);
-          const after = await updateDeskWebhook(tx, before.id, { url, name: fields.name, eventTypes: fields.subscriptions });
+          const after = await updateDeskWebhook(tx, before.id, {
+            url,
+            name: fields.name,
+            eventTypes: fields.subscriptions,
+          });
           await audit(tx, params.account_id, ctx.state, after.number, 'update', shape(before), shape(after));
           return { payload: { webhook: shape(after) } };
         });
       },
     )
     .add(
-      { method: 'delete', path: `${base}/:webhook_id`, tag, security, summary: 'Remove a webhook (administrators)', params: WebhookParams, responses: { 200: { description: 'Done (empty body); nothing more is sent to it.' } }, errors: [...errors] },
+      {
+        method: 'delete',
+        path: `${base}/:webhook_id`,
+        tag,
+        security,
+        summary: 'Remove a webhook (administrators)',
+        params: WebhookParams,
+        responses: { 200: { description: 'Done (empty body); nothing more is sent to it.' } },
+        errors: [...errors],
+      },
       async (ctx, { params }) => {
         await administrator(ctx, params.account_id);
         const before = await findDeskWebhook(sql, params.account_id, params.webhook_id);
@@ -102,7 +202,8 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         tag,
         security,
         summary: 'Post a test event now (administrators)',
-        description: 'Posts an event of type ping at once, even to a switched-off webhook (to test a repaired receiver), and answers with the delivery after its first attempt.',
+        description:
+          'Posts an event of type ping at once, even to a switched-off webhook (to test a repaired receiver), and answers with the delivery after its first attempt.',
         params: WebhookParams,
         responses: { 200: { description: 'The ping delivery, after its first attempt.', schema: DeskWebhookDelivery } },
         errors: [...errors],
@@ -112,10 +213,21 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         const webhook = await findDeskWebhook(sql, params.account_id, params.webhook_id);
         const account = await findAccount(sql, params.account_id);
         const at = now();
-        const body = JSON.stringify({ event: 'ping', webhook: { id: webhook.number }, account: { id: params.account_id, name: account?.name ?? '' }, created_at: at.toISOString() });
-        const [deliveryId] = await insertDeliveries(sql, [{ endpointId: webhook.id, eventId: newId('event'), eventType: 'ping', eventSeq: 0, body }], at);
+        const body = JSON.stringify({
+          event: 'ping',
+          webhook: { id: webhook.number },
+          account: { id: params.account_id, name: account?.name ?? '' },
+          created_at: at.toISOString(),
+        });
+        const [deliveryId] = await insertDeliveries(
+          sql,
+          [{ endpointId: webhook.id, eventId: newId('event'), eventType: 'ping', eventSeq: 0, body }],
+          at,
+        );
         await worker.sendNow(deliveryId!);
-        const [{ endpoint_id: _, ...delivery }] = (await listDeliveries(sql, webhook.id, { only: deliveryId })) as [DeliveryRecord];
+        const [{ endpoint_id: _, ...delivery }] = (await listDeliveries(sql, webhook.id, { only: deliveryId })) as [
+          DeliveryRecord,
+        ];
         ctx.body = { ...delivery, webhook_id: webhook.number };
       },
     )
@@ -126,7 +238,8 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         tag,
         security,
         summary: "A webhook's deliveries and their attempts (administrators)",
-        description: 'Newest first, 100 a page (`page`, from 1; an empty page is past the last); kept for 30 days. Each attempt has its time, the HTTP status (null without an answer) and the error.',
+        description:
+          'Newest first, 100 a page (`page`, from 1; an empty page is past the last); kept for 30 days. Each attempt has its time, the HTTP status (null without an answer) and the error.',
         params: WebhookParams,
         query: WebhookDeliveriesQuery,
         responses: { 200: { description: 'The deliveries.', schema: DeskWebhookDeliveryList } },
@@ -135,7 +248,11 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
       async (ctx, { params, query }) => {
         await administrator(ctx, params.account_id);
         const webhook = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        ctx.body = { payload: (await listDeliveries(sql, webhook.id, { status: query.status, page: query.page })).map(({ endpoint_id: _, ...delivery }) => ({ ...delivery, webhook_id: webhook.number })) };
+        ctx.body = {
+          payload: (await listDeliveries(sql, webhook.id, { status: query.status, page: query.page })).map(
+            ({ endpoint_id: _, ...delivery }) => ({ ...delivery, webhook_id: webhook.number }),
+          ),
+        };
       },
     )
     .add(
@@ -145,7 +262,8 @@ export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, { sql, wor
         tag,
         security,
         summary: 'Send a delivery again (administrators)',
-        description: 'A failed (or delivered) delivery starts a new round of up to 8 attempts, the first one at once. One still being attempted is refused.',
+        description:
+          'A failed (or delivered) delivery starts a new round of up to 8 attempts, the first one at once. One still being attempted is refused.',
         params: WebhookDeliveryParams,
         responses: { 202: { description: 'Queued for sending.' } },
         errors: [...errors, 'invalid_state'],

@@ -5,9 +5,16 @@ import { IdParam } from './schemas.ts';
 
 // The account's webhooks (Application API, Chatwoot-shaped: `{payload: {webhook}}`).
 export const WebhookParams = z.strictObject({ account_id: IdParam, webhook_id: IdParam });
-export const WebhookDeliveryParams = z.strictObject({ account_id: IdParam, webhook_id: IdParam, delivery_id: z.string().regex(/^whd_[0-9A-Za-z]{1,64}$/, 'a delivery id (whd_…)') });
+export const WebhookDeliveryParams = z.strictObject({
+  account_id: IdParam,
+  webhook_id: IdParam,
+  delivery_id: z.string().regex(/^whd_[0-9A-Za-z]{1,64}$/, 'a delivery id (whd_…)'),
+});
 
-const Subscriptions = z.array(z.enum(DESK_EVENT_TYPES)).max(DESK_EVENT_TYPES.length).describe('The events to send; empty or left out: all of them.');
+const Subscriptions = z
+  .array(z.enum(DESK_EVENT_TYPES))
+  .max(DESK_EVENT_TYPES.length)
+  .describe('The events to send; empty or left out: all of them.');
 const WebhookFields = z.strictObject({
   url: z.url({ protocol: /^https?$/ }).max(2000),
   name: z.string().trim().max(255).nullable().optional(),

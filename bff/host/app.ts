@@ -27,16 +27,55 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const installation = new EngineKeys(deps.engine);
   const secrets = deps.secrets ?? openSecretBox(undefined, 'memory://');
   await prepareStore(sql, installation.first.environment, secrets, logger);
-  const access = await createEngineAccess({ sql, secrets, installation, tokens: deps.tokens, defaultInboxId: deps.defaultInboxId, logger, now });
+  const access = await createEngineAccess({
+    sql,
+    secrets,
+    installation,
+    tokens: deps.tokens,
+    defaultInboxId: deps.defaultInboxId,
+    logger,
+    now,
+  });
   const metrics = deps.metrics ?? new Metrics();
-  const limiters = createLimiters({ logger, metrics, now, redis: deps.redis, siteKeyLimiter: deps.siteKeyLimiter, widgetLimiter: deps.widgetLimiter });
+  const limiters = createLimiters({
+    logger,
+    metrics,
+    now,
+    redis: deps.redis,
+    siteKeyLimiter: deps.siteKeyLimiter,
+    widgetLimiter: deps.widgetLimiter,
+  });
   const webhookSecrets = [deps.engineWebhookSecret ?? []].flat();
   const webhookPolicy = { allowedPrivateOrigins: deps.deskWebhooks?.allowedPrivateOrigins ?? [] };
   const { engines, sessions } = access;
   const { floodLimiter, consumeCommand } = limiters;
   const engineWebhooks = webhookSecrets.length > 0;
-  const pipeline = createMessagePipeline({ sql, logger, now, secrets, engines, metrics, floodLimiter, webhookPolicy, engineWebhooks, settings: deps });
-  const parts: SurfaceParts = { sql, logger, now, secrets, trustProxyHops, installation, access, limiters, metrics, pipeline, webhookPolicy, webhookSecrets };
+  const pipeline = createMessagePipeline({
+    sql,
+    logger,
+    now,
+    secrets,
+    engines,
+    metrics,
+    floodLimiter,
+    webhookPolicy,
+    engineWebhooks,
+    settings: deps,
+  });
+  const parts: SurfaceParts = {
+    sql,
+    logger,
+    now,
+    secrets,
+    trustProxyHops,
+    installation,
+    access,
+    limiters,
+    metrics,
+    pipeline,
+    webhookPolicy,
+    webhookSecrets,
+  };
   const open = openSurface(deps, parts);
   const desk = clientApiSurface(deps, parts);
   const widget = widgetSurface(parts);
@@ -44,11 +83,32 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const accountClosed = createSignal<ClosedAccount>();
   const helpdesk = helpdeskSurfaces(deps, parts, (accountId, inboxIds) => accountClosed.emit({ accountId, inboxIds }));
   const surfaces = [widget, desk, helpdesk.signIn, helpdesk.platform, helpdesk.application];
-  const { app, openApi } = createHttpApp({ open, surfaces, extraRouters: deps.extraRouters ?? [], metrics, logger, trustProxyHops });
+  const { app, openApi } = createHttpApp({
+    open,
+    surfaces,
+    extraRouters: deps.extraRouters ?? [],
+    metrics,
+    logger,
+    trustProxyHops,
+  });
   const { conversations, publisher, erasure, relay, feed, webhooks, attachments } = pipeline;
   const { deskConversations } = helpdesk;
   const { publicUrl, redis } = deps;
-  const sockets = createBffSockets({ sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops, now, publicUrl, redis, erasure, deskConversations, accountClosed });
+  const sockets = createBffSockets({
+    sql,
+    sessions,
+    conversations,
+    publisher,
+    logger,
+    consumeCommand,
+    trustProxyHops,
+    now,
+    publicUrl,
+    redis,
+    erasure,
+    deskConversations,
+    accountClosed,
+  });
   await relay.resume();
   feed.start();
   const webhookPollMs = deps.deskWebhooks?.pollMs ?? 1000;

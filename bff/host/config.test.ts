@@ -48,25 +48,39 @@ describe("the BFF's own configuration (npm run bff)", () => {
 
   it('takes one engine key per environment, and a webhook secret for each, separated by commas', () => {
     const sandbox = `service_test_${'c'.repeat(32)}`;
-    const config = readBffConfig({ ...ENGINE, AI_API_KEY: ` ${sandbox} , ${ENGINE.AI_API_KEY} `, ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef,whsec_1123456789abcdef' });
+    const config = readBffConfig({
+      ...ENGINE,
+      AI_API_KEY: ` ${sandbox} , ${ENGINE.AI_API_KEY} `,
+      ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef,whsec_1123456789abcdef',
+    });
     expect(config.aiApiKeys).toEqual([sandbox, ENGINE.AI_API_KEY]);
     expect(config.engineWebhookSecrets).toEqual(['whsec_0123456789abcdef', 'whsec_1123456789abcdef']);
   });
 
-  it('reads the engine operator token and where the engine posts new accounts\' events; refuses a token that can be guessed', () => {
+  it("reads the engine operator token and where the engine posts new accounts' events; refuses a token that can be guessed", () => {
     const token = 'o'.repeat(40);
-    expect(readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: token, ENGINE_WEBHOOK_URL: 'https://chat.example.com/v1/engine-webhooks' })).toMatchObject({
+    expect(
+      readBffConfig({
+        ...ENGINE,
+        AI_OPERATOR_TOKEN: token,
+        ENGINE_WEBHOOK_URL: 'https://chat.example.com/v1/engine-webhooks',
+      }),
+    ).toMatchObject({
       aiOperatorToken: token,
       engineWebhookUrl: 'https://chat.example.com/v1/engine-webhooks',
     });
     expect(readBffConfig(ENGINE)).toMatchObject({ aiOperatorToken: undefined, engineWebhookUrl: undefined });
-    expect(() => readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: 'short' })).toThrow(/AI_OPERATOR_TOKEN: must be at least 32 characters/);
+    expect(() => readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: 'short' })).toThrow(
+      /AI_OPERATOR_TOKEN: must be at least 32 characters/,
+    );
     expect(() => readBffConfig({ ...ENGINE, AI_OPERATOR_TOKEN: `${'o'.repeat(40)} x` })).toThrow(/AI_OPERATOR_TOKEN/);
     expect(() => readBffConfig({ ...ENGINE, ENGINE_WEBHOOK_URL: 'ftp://x' })).toThrow(/ENGINE_WEBHOOK_URL/);
   });
 
   it('treats empty variables as unset', () => {
-    expect(readBffConfig({ ...ENGINE, DATABASE_URL: '', REDIS_URL: '', SESSION_KEYS: '', ENGINE_WEBHOOK_SECRET: '' })).toMatchObject({
+    expect(
+      readBffConfig({ ...ENGINE, DATABASE_URL: '', REDIS_URL: '', SESSION_KEYS: '', ENGINE_WEBHOOK_SECRET: '' }),
+    ).toMatchObject({
       databaseUrl: undefined,
       redisUrl: undefined,
       sessionKeys: undefined,
@@ -87,12 +101,28 @@ describe("the BFF's own configuration (npm run bff)", () => {
     ['a Redis URL of another kind', { ...ENGINE, REDIS_URL: 'http://cache.internal:6379' }, 'REDIS_URL'],
     ['a Redis address that is not a URL', { ...ENGINE, REDIS_URL: 'cache.internal:6379' }, 'REDIS_URL'],
     ['a session key shorter than 32 bytes', { ...ENGINE, SESSION_KEYS: 'k1:c2hvcnQ' }, 'SESSION_KEYS'],
-    ['a session key without its kid', { ...ENGINE, SESSION_KEYS: Buffer.alloc(32, 7).toString('base64url') }, 'SESSION_KEYS'],
+    [
+      'a session key without its kid',
+      { ...ENGINE, SESSION_KEYS: Buffer.alloc(32, 7).toString('base64url') },
+      'SESSION_KEYS',
+    ],
     ['a negative number of proxy hops', { ...ENGINE, TRUST_PROXY_HOPS: '-1' }, 'TRUST_PROXY_HOPS'],
     ['a short webhook secret', { ...ENGINE, ENGINE_WEBHOOK_SECRET: 'short' }, 'ENGINE_WEBHOOK_SECRET'],
-    ['two keys of one environment', { ...ENGINE, AI_API_KEY: `${ENGINE.AI_API_KEY},service_live_${'b'.repeat(32)}` }, 'AI_API_KEY'],
-    ['a list with a bad key', { ...ENGINE, AI_API_KEY: `${ENGINE.AI_API_KEY},pk_test_${'b'.repeat(32)}` }, 'AI_API_KEY'],
-    ['three webhook secrets', { ...ENGINE, ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef,whsec_1123456789abcdef,whsec_2123456789abcdef' }, 'ENGINE_WEBHOOK_SECRET'],
+    [
+      'two keys of one environment',
+      { ...ENGINE, AI_API_KEY: `${ENGINE.AI_API_KEY},service_live_${'b'.repeat(32)}` },
+      'AI_API_KEY',
+    ],
+    [
+      'a list with a bad key',
+      { ...ENGINE, AI_API_KEY: `${ENGINE.AI_API_KEY},pk_test_${'b'.repeat(32)}` },
+      'AI_API_KEY',
+    ],
+    [
+      'three webhook secrets',
+      { ...ENGINE, ENGINE_WEBHOOK_SECRET: 'whsec_0123456789abcdef,whsec_1123456789abcdef,whsec_2123456789abcdef' },
+      'ENGINE_WEBHOOK_SECRET',
+    ],
     ['a feed poll under 100 ms', { ...ENGINE, FEED_POLL_MS: '10' }, 'FEED_POLL_MS'],
     ['an unknown log level', { ...ENGINE, LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     ['a public URL with a path', { ...ENGINE, PUBLIC_URL: 'https://chat.example.com/parley' }, 'PUBLIC_URL'],

@@ -22,7 +22,9 @@ import {
 import type { AttachmentSettings } from '../attachments/open-storage.ts';
 
 /** A key of the engine's (`service_test_…` / `service_live_…`), as SPEC's API keys look. */
-const ApiKey = z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be API keys (service_test_… or service_live_…)');
+const ApiKey = z
+  .string()
+  .regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be API keys (service_test_… or service_live_…)');
 
 /**
  * The BFF's engine keys (`AI_API_KEY`): one, or one per environment separated by a comma, all of
@@ -32,19 +34,34 @@ const ApiKey = z.string().regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'mus
  */
 const ApiKeySet = z
   .string()
-  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
   .pipe(
     z
       .array(ApiKey)
       .min(1)
-      .refine((keys) => new Set(keys.map((key) => key.slice(0, 13))).size === keys.length, 'give at most one key per environment (one service_test_…, one service_live_…)'),
+      .refine(
+        (keys) => new Set(keys.map((key) => key.slice(0, 13))).size === keys.length,
+        'give at most one key per environment (one service_test_…, one service_live_…)',
+      ),
   );
 
 /** The secrets of the engine's webhook endpoints for this BFF (one per environment), comma-separated. */
 const WebhookSecretSet = z
   .string()
-  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
-  .pipe(z.array(z.string().min(16, 'each must be at least 16 characters')).max(2, 'at most one secret per environment'));
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(z.string().min(16, 'each must be at least 16 characters')).max(2, 'at most one secret per environment'),
+  );
 
 /**
  * The variables the BFF reads. The demo (`npm start`) reads the same ones and adds its own, so
@@ -81,38 +98,82 @@ export const BffEnv = z.object({
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
   /** Turns GET /metrics on: Prometheus scrapes it with this bearer token. Unset: /metrics answers 404. */
-  METRICS_TOKEN: optionalVariable(z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+  METRICS_TOKEN: optionalVariable(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+  ),
   /** An S3-compatible bucket for attachments (its URL, objects below it); unset: files under DATA_DIR/attachments. */
   ATTACHMENTS_S3_URL: optionalVariable(HttpUrl),
-  ATTACHMENTS_S3_REGION: optionalVariable(z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or eu-west-1')).default('us-east-1'),
-  ATTACHMENTS_S3_ACCESS_KEY_ID: optionalVariable(z.string().regex(/^[\x21-\x7e]{3,128}$/, 'must be an access key id (printable, no spaces)')),
-  ATTACHMENTS_S3_SECRET_ACCESS_KEY: optionalVariable(z.string().regex(/^[\x21-\x7e]{8,256}$/, 'must be a secret access key (printable, no spaces)')),
+  ATTACHMENTS_S3_REGION: optionalVariable(
+    z.string().regex(/^[a-z0-9-]{1,40}$/, 'must be a region name such as us-east-1 or eu-west-1'),
+  ).default('us-east-1'),
+  ATTACHMENTS_S3_ACCESS_KEY_ID: optionalVariable(
+    z.string().regex(/^[\x21-\x7e]{3,128}$/, 'must be an access key id (printable, no spaces)'),
+  ),
+  ATTACHMENTS_S3_SECRET_ACCESS_KEY: optionalVariable(
+    z.string().regex(/^[\x21-\x7e]{8,256}$/, 'must be a secret access key (printable, no spaces)'),
+  ),
   /** The largest file a customer may attach (10 MB). */
-  ATTACHMENTS_MAX_BYTES: z.coerce.number().int().min(1024, 'must be at least 1024').max(100 * 1024 * 1024, 'must be at most 104857600 (100 MB)').default(DEFAULT_MEDIA_LIMIT),
+  ATTACHMENTS_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024, 'must be at least 1024')
+    .max(100 * 1024 * 1024, 'must be at most 104857600 (100 MB)')
+    .default(DEFAULT_MEDIA_LIMIT),
 });
 
 /** Several nodes (REDIS_URL) open each other's stored secrets: they need one key set, not a key file each. */
-export function secretsGoWithRedis(value: { REDIS_URL?: string | undefined; SECRETS_KEYS?: unknown }, ctx: z.RefinementCtx): void {
+export function secretsGoWithRedis(
+  value: { REDIS_URL?: string | undefined; SECRETS_KEYS?: unknown },
+  ctx: z.RefinementCtx,
+): void {
   if (value.REDIS_URL && !value.SECRETS_KEYS) {
-    ctx.addIssue({ code: 'custom', path: ['SECRETS_KEYS'], message: 'must be set when REDIS_URL is (every node must open the secrets another node stored)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SECRETS_KEYS'],
+      message: 'must be set when REDIS_URL is (every node must open the secrets another node stored)',
+    });
   }
 }
 
 /** A bucket needs its keys, and keys mean nothing without a bucket. */
 export function attachmentBucketComplete(
-  value: { ATTACHMENTS_S3_URL?: string | undefined; ATTACHMENTS_S3_ACCESS_KEY_ID?: string | undefined; ATTACHMENTS_S3_SECRET_ACCESS_KEY?: string | undefined },
+  value: {
+    ATTACHMENTS_S3_URL?: string | undefined;
+    ATTACHMENTS_S3_ACCESS_KEY_ID?: string | undefined;
+    ATTACHMENTS_S3_SECRET_ACCESS_KEY?: string | undefined;
+  },
   ctx: z.RefinementCtx,
 ): void {
   for (const name of ['ATTACHMENTS_S3_ACCESS_KEY_ID', 'ATTACHMENTS_S3_SECRET_ACCESS_KEY'] as const) {
-    if (value.ATTACHMENTS_S3_URL && !value[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'must be set when ATTACHMENTS_S3_URL is (the key the BFF writes the bucket with)' });
-    if (!value.ATTACHMENTS_S3_URL && value[name]) ctx.addIssue({ code: 'custom', path: ['ATTACHMENTS_S3_URL'], message: `must be set when ${name} is (the bucket's URL, e.g. https://my-bucket.s3.eu-west-1.amazonaws.com)` });
+    if (value.ATTACHMENTS_S3_URL && !value[name])
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: 'must be set when ATTACHMENTS_S3_URL is (the key the BFF writes the bucket with)',
+      });
+    if (!value.ATTACHMENTS_S3_URL && value[name])
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ATTACHMENTS_S3_URL'],
+        message: `must be set when ${name} is (the bucket's URL, e.g. https://my-bucket.s3.eu-west-1.amazonaws.com)`,
+      });
   }
 }
 
 /** AI_API_URL names an engine elsewhere; the BFF can only speak to it with a key. */
-export function keyGoesWithEngineUrl(value: { AI_API_URL?: string | undefined; AI_API_KEY?: readonly string[] | undefined }, ctx: z.RefinementCtx): void {
+export function keyGoesWithEngineUrl(
+  value: { AI_API_URL?: string | undefined; AI_API_KEY?: readonly string[] | undefined },
+  ctx: z.RefinementCtx,
+): void {
   if (value.AI_API_URL && !value.AI_API_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['AI_API_KEY'], message: 'must be set when AI_API_URL is (the key this BFF uses with that engine)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['AI_API_KEY'],
+      message: 'must be set when AI_API_URL is (the key this BFF uses with that engine)',
+    });
   }
 }
 
@@ -176,7 +237,12 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
       maxBytes: value.ATTACHMENTS_MAX_BYTES,
       s3:
         value.ATTACHMENTS_S3_URL && value.ATTACHMENTS_S3_ACCESS_KEY_ID && value.ATTACHMENTS_S3_SECRET_ACCESS_KEY
-          ? { bucketUrl: value.ATTACHMENTS_S3_URL, region: value.ATTACHMENTS_S3_REGION, accessKeyId: value.ATTACHMENTS_S3_ACCESS_KEY_ID, secretAccessKey: value.ATTACHMENTS_S3_SECRET_ACCESS_KEY }
+          ? {
+              bucketUrl: value.ATTACHMENTS_S3_URL,
+              region: value.ATTACHMENTS_S3_REGION,
+              accessKeyId: value.ATTACHMENTS_S3_ACCESS_KEY_ID,
+              secretAccessKey: value.ATTACHMENTS_S3_SECRET_ACCESS_KEY,
+            }
           : undefined,
     },
   };
@@ -194,7 +260,10 @@ const required = <S extends z.ZodType<unknown, string>>(schema: S, meaning: stri
 
 const StandaloneEnv = BffEnv.extend({
   AI_API_URL: required(HttpUrl, "the engine's base URL, without /v1 (e.g. http://127.0.0.1:8081)"),
-  AI_API_KEY: required(ApiKeySet, 'the API keys this BFF uses with the engine: a service_live_… key, a service_test_… key, or both separated by a comma'),
+  AI_API_KEY: required(
+    ApiKeySet,
+    'the API keys this BFF uses with the engine: a service_live_… key, a service_test_… key, or both separated by a comma',
+  ),
 })
   .superRefine(secretsGoWithRedis)
   .superRefine(attachmentBucketComplete);

@@ -1,7 +1,17 @@
 import type { Server as HttpServer } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';
-import type { Logger, RateLimiter, Redis, RollingLimiter, SecretBox, SendWebhook, SessionTokens, Sql, WebhookWorker } from '../../shared/server/index.ts';
+import type {
+  Logger,
+  RateLimiter,
+  Redis,
+  RollingLimiter,
+  SecretBox,
+  SendWebhook,
+  SessionTokens,
+  Sql,
+  WebhookWorker,
+} from '../../shared/server/index.ts';
 import type { ConversationService } from '../widget/conversation-service.ts';
 import type { MessageLimits } from '../widget/message-limits.ts';
 import type { EngineClient } from '../engine-link/engine-client.ts';

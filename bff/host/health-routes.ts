@@ -8,7 +8,11 @@ const CHECK_TIMEOUT_MS = 2_000;
 const CHECK_REUSE_MS = 1_000;
 const TIMED_OUT = 'timed out';
 
-const checkSchema = z.object({ ok: z.boolean(), ms: z.number().int(), error: z.enum(['timeout', 'failed']).optional() });
+const checkSchema = z.object({
+  ok: z.boolean(),
+  ms: z.number().int(),
+  error: z.enum(['timeout', 'failed']).optional(),
+});
 const readySchema = z.object({
   status: z.enum(['ready', 'not_ready']),
   checks: z.object({ store: checkSchema, engine: checkSchema, redis: checkSchema.optional() }),
@@ -35,7 +39,13 @@ export function addHealthRoutes(routes: ApiRoutes, deps: HealthDeps): void {
   };
   routes
     .add(
-      { method: 'get', path: '/healthz', tag: 'Operations', summary: 'The process is alive', responses: { 200: { description: 'Alive.', schema: z.object({ status: z.literal('ok') }) } } },
+      {
+        method: 'get',
+        path: '/healthz',
+        tag: 'Operations',
+        summary: 'The process is alive',
+        responses: { 200: { description: 'Alive.', schema: z.object({ status: z.literal('ok') }) } },
+      },
       (ctx) => {
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { status: 'ok' };

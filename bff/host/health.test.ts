@@ -1,6 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openSql, type Sql } from '../../shared/server/index.ts';
-import { DEMO_API_KEY, DEMO_SITE_KEY, DRIVERS, freePort, request, startBffAndEngine, startStack, type TestStack } from '../../test/stack.ts';
+import {
+  DEMO_API_KEY,
+  DEMO_SITE_KEY,
+  DRIVERS,
+  freePort,
+  request,
+  startBffAndEngine,
+  startStack,
+  type TestStack,
+} from '../../test/stack.ts';
 
 const REDIS_URL = process.env['REDIS_TEST_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -73,18 +82,28 @@ describe('GET /readyz', () => {
 
   it('is not ready while the engine cannot be reached, naming the engine and not where it lives', async () => {
     const deadEngine = `http://127.0.0.1:${await freePort()}`;
-    const stack = await startStack(undefined, { AI_API_URL: deadEngine, AI_API_KEY: DEMO_API_KEY, ENGINE_WEBHOOK_SECRET: 'whsec_test_secret_for_readyz' });
+    const stack = await startStack(undefined, {
+      AI_API_URL: deadEngine,
+      AI_API_KEY: DEMO_API_KEY,
+      ENGINE_WEBHOOK_SECRET: 'whsec_test_secret_for_readyz',
+    });
     stacks.push(stack);
     const ready = await request(`${stack.url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(ready.body).toMatchObject({ status: 'not_ready', checks: { store: { ok: true }, engine: { ok: false, error: 'failed' } } });
+    expect(ready.body).toMatchObject({
+      status: 'not_ready',
+      checks: { store: { ok: true }, engine: { ok: false, error: 'failed' } },
+    });
     expect(JSON.stringify(ready.body)).not.toContain(deadEngine.split('//')[1]!);
     // Alive all the same: nothing should restart a node because its engine is away.
     expect((await request(`${stack.url}/healthz`)).status).toBe(200);
   });
 
   it('checks Redis when the BFF shares one', async () => {
-    const stack = await startBffAndEngine({ driver: DRIVERS[1], env: { REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' } });
+    const stack = await startBffAndEngine({
+      driver: DRIVERS[1],
+      env: { REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' },
+    });
     stacks.push(stack);
     const ready = await request(`${stack.url}/readyz`);
     expect(ready.body).toMatchObject({ status: 'ready', checks: { redis: { ok: true } } });

@@ -16,8 +16,13 @@ export interface Housekeeping {
 }
 
 /** Trims what the BFF keeps only for a while: at start, then every hour (on every node; a round is one DELETE). */
-export function startHousekeeping({ sql, logger, now }: { sql: Sql; logger: Logger; now: () => Date }, everyMs = EVERY_MS): Housekeeping {
-  const runOnce = async () => ({ seenEvents: await forgetSeenEventsBefore(sql, new Date(now().getTime() - SEEN_EVENTS_KEPT_MS)) });
+export function startHousekeeping(
+  { sql, logger, now }: { sql: Sql; logger: Logger; now: () => Date },
+  everyMs = EVERY_MS,
+): Housekeeping {
+  const runOnce = async () => ({
+    seenEvents: await forgetSeenEventsBefore(sql, new Date(now().getTime() - SEEN_EVENTS_KEPT_MS)),
+  });
   const round = () =>
     void runOnce().then(
       (removed) => removed.seenEvents > 0 && logger.debug(removed, 'housekeeping removed what is past its time'),

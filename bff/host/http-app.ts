@@ -26,11 +26,31 @@ function addDocumentRoutes(open: ApiRoutes, routes: readonly ApiRoutes<any>[]): 
   let helpdeskDocument: Record<string, unknown> | undefined;
   const documentSchema = z.record(z.string(), z.unknown());
   open
-    .add({ method: 'get', path: '/openapi.json', tag: 'Documents', summary: 'This document', responses: { 200: { description: 'The OpenAPI 3.1 description of the BFF.', schema: documentSchema } } }, (ctx) => {
-      ctx.body = openApi();
-    })
     .add(
-      { method: 'get', path: '/helpdesk/openapi.json', tag: 'Documents', summary: "The helpdesk's document", responses: { 200: { description: 'The OpenAPI 3.1.0 description of the helpdesk (version 1.1.0).', schema: documentSchema } } },
+      {
+        method: 'get',
+        path: '/openapi.json',
+        tag: 'Documents',
+        summary: 'This document',
+        responses: { 200: { description: 'The OpenAPI 3.1 description of the BFF.', schema: documentSchema } },
+      },
+      (ctx) => {
+        ctx.body = openApi();
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/helpdesk/openapi.json',
+        tag: 'Documents',
+        summary: "The helpdesk's document",
+        responses: {
+          200: {
+            description: 'The OpenAPI 3.1.0 description of the helpdesk (version 1.1.0).',
+            schema: documentSchema,
+          },
+        },
+      },
       (ctx) => {
         ctx.body = helpdeskDocument ??= helpdeskOpenApi(specs());
       },
@@ -39,7 +59,10 @@ function addDocumentRoutes(open: ApiRoutes, routes: readonly ApiRoutes<any>[]): 
 }
 
 /** The BFF's Koa app: proxy trust, response metrics, the error boundary, CORS, then every router with `allowedMethods`. */
-export function createHttpApp({ open, surfaces, extraRouters, metrics, logger, trustProxyHops }: HttpAppDeps): { app: Koa; openApi: () => Record<string, unknown> } {
+export function createHttpApp({ open, surfaces, extraRouters, metrics, logger, trustProxyHops }: HttpAppDeps): {
+  app: Koa;
+  openApi: () => Record<string, unknown>;
+} {
   const openApi = addDocumentRoutes(open, [open, ...surfaces]);
   const app = new Koa();
   // Behind the proxies TRUST_PROXY_HOPS names, the scheme is theirs (X-Forwarded-Proto): HSTS is

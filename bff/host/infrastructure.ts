@@ -1,5 +1,15 @@
 import { fileURLToPath } from 'node:url';
-import { closeRedis, dataFolder, migrate, openSecretBox, openSql, SessionTokens, type Logger, type SecretBox, type Sql } from '../../shared/server/index.ts';
+import {
+  closeRedis,
+  dataFolder,
+  migrate,
+  openSecretBox,
+  openSql,
+  SessionTokens,
+  type Logger,
+  type SecretBox,
+  type Sql,
+} from '../../shared/server/index.ts';
 import { BFF_MIGRATIONS } from './store-preparation.ts';
 import type { BffSettings } from './config.ts';
 import { openAttachments, type Attachments } from '../attachments/open-storage.ts';
@@ -15,8 +25,15 @@ export interface BffStoreOptions {
 }
 
 /** Opens the BFF's store (PostgreSQL at DATABASE_URL, else PGlite in `<DATA_DIR>/bff`) and brings its tables up to date. */
-export async function openBffStore(settings: Pick<BffSettings, 'databaseUrl' | 'dataDir'>, { schemaPrefix = '' }: BffStoreOptions = {}): Promise<Sql> {
-  const sql = await openSql({ databaseUrl: settings.databaseUrl, dataDir: dataFolder(settings.dataDir, 'bff'), schema: `${schemaPrefix}bff` });
+export async function openBffStore(
+  settings: Pick<BffSettings, 'databaseUrl' | 'dataDir'>,
+  { schemaPrefix = '' }: BffStoreOptions = {},
+): Promise<Sql> {
+  const sql = await openSql({
+    databaseUrl: settings.databaseUrl,
+    dataDir: dataFolder(settings.dataDir, 'bff'),
+    schema: `${schemaPrefix}bff`,
+  });
   try {
     await migrate(sql, BFF_MIGRATIONS);
   } catch (error) {
@@ -53,7 +70,9 @@ export async function openBffInfrastructure(
   try {
     const secrets = openSecretBox(settings.secretKeys, settings.dataDir);
     const tokens = new SessionTokens(await ensureSessionKeys(sql, settings.sessionKeys, secrets));
-    const redis = settings.redisUrl ? await openBffRedis(settings.redisUrl, logger, `parley:${schemaPrefix}`) : undefined;
+    const redis = settings.redisUrl
+      ? await openBffRedis(settings.redisUrl, logger, `parley:${schemaPrefix}`)
+      : undefined;
     return {
       sql,
       tokens,

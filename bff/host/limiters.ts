@@ -43,15 +43,29 @@ export function createLimiters({ logger, metrics, now, redis, ...given }: BffLim
     warnedAt = Date.now();
     logger.warn({ err: error }, 'Redis did not answer; rate limits are letting requests through until it does');
   };
-  const widgetLimiter = given.widgetLimiter ?? (redis ? new RedisRateLimiter(redis.client, `${redis.prefix}widget:`, redisTrouble) : new MemoryRateLimiter());
+  const widgetLimiter =
+    given.widgetLimiter ??
+    (redis ? new RedisRateLimiter(redis.client, `${redis.prefix}widget:`, redisTrouble) : new MemoryRateLimiter());
   const siteKeyLimiter =
     given.siteKeyLimiter ??
     (redis
-      ? new RedisRollingLimiter(redis.client, `${redis.prefix}site-key:`, SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs, redisTrouble)
+      ? new RedisRollingLimiter(
+          redis.client,
+          `${redis.prefix}site-key:`,
+          SITE_KEY_LIMIT.requests,
+          SITE_KEY_LIMIT.windowMs,
+          redisTrouble,
+        )
       : new MemoryRollingLimiter(SITE_KEY_LIMIT.requests, SITE_KEY_LIMIT.windowMs));
-  const floodLimiter = redis ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`, redisTrouble) : new MemoryRateLimiter();
+  const floodLimiter = redis
+    ? new RedisRateLimiter(redis.client, `${redis.prefix}flood:`, redisTrouble)
+    : new MemoryRateLimiter();
   const consumeCommand = async (session: { inboxId: string; customerRef: string }) => {
-    const decision = await widgetLimiter.consume(`${session.inboxId}:${session.customerRef}`, WIDGET_REQUESTS_PER_MINUTE, now());
+    const decision = await widgetLimiter.consume(
+      `${session.inboxId}:${session.customerRef}`,
+      WIDGET_REQUESTS_PER_MINUTE,
+      now(),
+    );
     if (decision.allowed) return;
     metrics.refusals.inc({ surface: 'socket' });
     throw new ParleyError('rate_limited', `This customer may make ${decision.limit} requests a minute.`);

@@ -32,13 +32,23 @@ describe('npm run bff: the BFF alone, in front of an engine elsewhere', () => {
   /** Starts bff/host/main.ts on a free port and waits until it answers `GET /openapi.json`. */
   async function startBff(env: Record<string, string> = {}): Promise<{ url: string; script: RunningScript }> {
     const port = await freePort();
-    const script = startNodeScript('bff/host/main.ts', [], { PORT: String(port), AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, DATA_DIR: 'memory://', ...env });
+    const script = startNodeScript('bff/host/main.ts', [], {
+      PORT: String(port),
+      AI_API_URL: engine.url,
+      AI_API_KEY: engine.apiKeys,
+      DATA_DIR: 'memory://',
+      ...env,
+    });
     started.push(script);
     const url = `http://127.0.0.1:${port}`;
     await until(
       async () => {
-        if (script.child.exitCode !== null) throw new Error(`bff/host/main.ts stopped (${script.child.exitCode}): ${script.output()}`);
-        return fetch(`${url}/openapi.json`).then((response) => response.status, () => 0);
+        if (script.child.exitCode !== null)
+          throw new Error(`bff/host/main.ts stopped (${script.child.exitCode}): ${script.output()}`);
+        return fetch(`${url}/openapi.json`).then(
+          (response) => response.status,
+          () => 0,
+        );
       },
       (status) => status === 200,
       'the BFF to answer GET /openapi.json',
@@ -76,16 +86,23 @@ describe('npm run bff: the BFF alone, in front of an engine elsewhere', () => {
     const config = await request(`${url}/v1/widget/config`, { token });
     expect(config.body.inbox.name).toBe('Second shop');
     const conversation = await openWidgetConversation(url, token);
-    expect((await sendWidgetMessage(url, token, conversation.id, 'How do I return an item?', 'main-1')).status).toBe(201);
+    expect((await sendWidgetMessage(url, token, conversation.id, 'How do I return an item?', 'main-1')).status).toBe(
+      201,
+    );
     const messages = await until(
-      async () => (await request(`${url}/v1/widget/conversations/${conversation.id}/messages`, { token })).body.messages as WidgetMessage[],
+      async () =>
+        (await request(`${url}/v1/widget/conversations/${conversation.id}/messages`, { token })).body
+          .messages as WidgetMessage[],
       (list) => list.some((message) => message.author === 'ai'),
       "the engine's answer",
     );
     expect(messages.find((message) => message.author === 'ai')!.text).toContain('within 30 days');
 
     // A token made with the API key names no inbox: it belongs to the default, the oldest inbox.
-    const verified = await request(`${url}/v1/widget-sessions`, { token: engine.apiKey, body: { customer_ref: 'customer-1' } });
+    const verified = await request(`${url}/v1/widget-sessions`, {
+      token: engine.apiKey,
+      body: { customer_ref: 'customer-1' },
+    });
     expect(verified.status).toBe(201);
     const verifiedConfig = await request(`${url}/v1/widget/config`, { token: verified.body.token });
     expect(verifiedConfig.body.inbox.name).toBe(first.name);
@@ -95,13 +112,22 @@ describe('npm run bff: the BFF alone, in front of an engine elsewhere', () => {
 
   it('does not start when the engine refuses its key, and says which variable is wrong', async () => {
     const unknownKey = `service_test_${'x'.repeat(32)}`;
-    const result = await runNodeScript('bff/host/main.ts', [], { PORT: '0', AI_API_URL: engine.url, AI_API_KEY: unknownKey, DATA_DIR: 'memory://' });
+    const result = await runNodeScript('bff/host/main.ts', [], {
+      PORT: '0',
+      AI_API_URL: engine.url,
+      AI_API_KEY: unknownKey,
+      DATA_DIR: 'memory://',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^ {2}AI_API_KEY: the engine at \S+ answered 401/m);
   }, 60_000);
 
   it('does not start on bad configuration, and names every bad variable', async () => {
-    const result = await runNodeScript('bff/host/main.ts', [], { PORT: 'eighty', AI_API_URL: engine.url, REDIS_URL: 'localhost:6379' });
+    const result = await runNodeScript('bff/host/main.ts', [], {
+      PORT: 'eighty',
+      AI_API_URL: engine.url,
+      REDIS_URL: 'localhost:6379',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^The configuration is not valid:$/m);
     expect(result.stderr.match(/^ {2}(\w+):/gm)).toEqual(['  PORT:', '  AI_API_KEY:', '  REDIS_URL:']);

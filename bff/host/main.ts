@@ -25,7 +25,9 @@ try {
 const logger = createLogger('bff', config.logLevel);
 // Engine calls are timed for /metrics (on when METRICS_TOKEN is set).
 const metrics = new Metrics();
-const engines = config.aiApiKeys.map((apiKey) => new EngineClient({ baseUrl: config.aiApiUrl, apiKey, fetch: metrics.timedFetch }));
+const engines = config.aiApiKeys.map(
+  (apiKey) => new EngineClient({ baseUrl: config.aiApiUrl, apiKey, fetch: metrics.timedFetch }),
+);
 
 // A key or URL the engine refuses is bad configuration, and so are keys of two accounts: stop now
 // rather than fail every message. An engine that is merely down is not: messages wait in the outbox until it is back.
@@ -34,15 +36,23 @@ try {
   for (const engine of engines) {
     const me = await engine.me();
     accounts.add(me.account_id);
-    logger.info({ engine: config.aiApiUrl, accountId: me.account_id, environment: me.environment }, 'engine key accepted');
+    logger.info(
+      { engine: config.aiApiUrl, accountId: me.account_id, environment: me.environment },
+      'engine key accepted',
+    );
   }
   if (accounts.size > 1) {
-    process.stderr.write(`The configuration is not valid:\n  AI_API_KEY: the keys are of different engine accounts (${[...accounts].join(', ')}); give the keys of one account\n`);
+    process.stderr.write(
+      `The configuration is not valid:\n  AI_API_KEY: the keys are of different engine accounts (${[...accounts].join(', ')}); give the keys of one account\n`,
+    );
     process.exit(1);
   }
 } catch (error) {
   if (!(error instanceof EngineCallError) || error.retryable) {
-    logger.warn({ err: error, engine: config.aiApiUrl }, 'the engine cannot be reached now; messages wait in the outbox until it can');
+    logger.warn(
+      { err: error, engine: config.aiApiUrl },
+      'the engine cannot be reached now; messages wait in the outbox until it can',
+    );
   } else {
     const variable = error.status === 401 || error.status === 403 ? 'AI_API_KEY' : 'AI_API_URL';
     const reason = `the engine at ${config.aiApiUrl} answered ${error.status} to GET /v1/me (${error.message})`;
@@ -52,14 +62,20 @@ try {
 }
 
 // Accounts made through the Platform API get an engine account of their own through the engine's operator routes.
-const operator = config.aiOperatorToken ? new EngineOperator({ baseUrl: config.aiApiUrl, token: config.aiOperatorToken, fetch: metrics.timedFetch }) : undefined;
-if (!operator) logger.warn('AI_OPERATOR_TOKEN is not set: making an account through the Platform API answers 503 until it is');
+const operator = config.aiOperatorToken
+  ? new EngineOperator({ baseUrl: config.aiApiUrl, token: config.aiOperatorToken, fetch: metrics.timedFetch })
+  : undefined;
+if (!operator)
+  logger.warn('AI_OPERATOR_TOKEN is not set: making an account through the Platform API answers 503 until it is');
 
 const infrastructure = await openBffInfrastructure(config, logger);
 const defaultInboxId = await oldestInboxId(infrastructure.sql);
 if (!defaultInboxId) logger.warn('there is no inbox yet: make one with npm run bff:inbox -- --name "My shop"');
 if (!existsSync(join(WIDGET_ASSETS_DIR, 'widget.js'))) {
-  logger.warn({ dir: WIDGET_ASSETS_DIR }, 'the widget is not built (npm run build); /widget.js answers 404 until it is');
+  logger.warn(
+    { dir: WIDGET_ASSETS_DIR },
+    'the widget is not built (npm run build); /widget.js answers 404 until it is',
+  );
 }
 
 const bff = await createBff({
@@ -94,7 +110,10 @@ try {
 }
 const { port } = server.address() as AddressInfo;
 const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-logger.info({ url, store: infrastructure.sql.driver, redis: Boolean(infrastructure.redis), defaultInboxId }, 'BFF listening');
+logger.info(
+  { url, store: infrastructure.sql.driver, redis: Boolean(infrastructure.redis), defaultInboxId },
+  'BFF listening',
+);
 
 /** Stops taking connections, lets the sockets, relay and feed finish, then closes Redis and the store. A second signal exits at once. */
 let stopping = false;

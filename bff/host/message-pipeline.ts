@@ -1,4 +1,12 @@
-import { createSender, createWebhookWorker, DEFAULT_MEDIA_LIMIT, type Logger, type RateLimiter, type SecretBox, type Sql } from '../../shared/server/index.ts';
+import {
+  createSender,
+  createWebhookWorker,
+  DEFAULT_MEDIA_LIMIT,
+  type Logger,
+  type RateLimiter,
+  type SecretBox,
+  type Sql,
+} from '../../shared/server/index.ts';
 import { createConversationService } from '../widget/conversation-service.ts';
 import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 import { createEngineEventRecorder } from '../engine-link/engine-events.ts';
@@ -25,7 +33,17 @@ export interface MessagePipelineDeps {
   webhookPolicy: { allowedPrivateOrigins: readonly string[] };
   /** Whether the engine signs webhooks to this BFF (else its events come from the feed alone). */
   engineWebhooks: boolean;
-  settings: Pick<BffDeps, 'deskWebhooks' | 'publicUrl' | 'attachments' | 'feedPollMs' | 'webhookGraceMs' | 'relayRetryDelaysMs' | 'aiTypingAfterMs' | 'messageLimits'>;
+  settings: Pick<
+    BffDeps,
+    | 'deskWebhooks'
+    | 'publicUrl'
+    | 'attachments'
+    | 'feedPollMs'
+    | 'webhookGraceMs'
+    | 'relayRetryDelaysMs'
+    | 'aiTypingAfterMs'
+    | 'messageLimits'
+  >;
 }
 
 /**
@@ -34,19 +52,40 @@ export interface MessagePipelineDeps {
  * counter), erasure, the recorder of the engine's events, the feed, the relay to the engine, the
  * conversations and the attachments.
  */
-export function createMessagePipeline({ sql, logger, now, secrets, engines, metrics, floodLimiter, webhookPolicy, engineWebhooks, settings }: MessagePipelineDeps) {
+export function createMessagePipeline({
+  sql,
+  logger,
+  now,
+  secrets,
+  engines,
+  metrics,
+  floodLimiter,
+  webhookPolicy,
+  engineWebhooks,
+  settings,
+}: MessagePipelineDeps) {
   const publisher = new Publisher(logger);
-  const webhooks = createWebhookWorker({ sql, logger, now, send: settings.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }), secrets });
+  const webhooks = createWebhookWorker({
+    sql,
+    logger,
+    now,
+    send: settings.deskWebhooks?.send ?? createSender(webhookPolicy, { prefix: 'X-Desk' }),
+    secrets,
+  });
   const deskHooks = deskWebhooks({ sql, now, wake: () => webhooks.nudge(), publicUrl: settings.publicUrl });
   publisher.subscribeDurable(deskHooks.record);
   publisher.subscribe(deskHooks.nudge);
   publisher.subscribe(({ changes }) => {
     for (const change of changes) {
-      if (change.type === 'message.created' && change.message.author !== 'system') metrics.messages.inc({ direction: change.message.author === 'customer' ? 'in' : 'out' });
+      if (change.type === 'message.created' && change.message.author !== 'system')
+        metrics.messages.inc({ direction: change.message.author === 'customer' ? 'in' : 'out' });
     }
   });
   // A forgotten customer's files are deleted by the disposal, which needs only the store and the storage.
-  const attachmentStore = settings.attachments ?? { storage: new MemoryAttachmentStorage(), maxBytes: DEFAULT_MEDIA_LIMIT };
+  const attachmentStore = settings.attachments ?? {
+    storage: new MemoryAttachmentStorage(),
+    maxBytes: DEFAULT_MEDIA_LIMIT,
+  };
   const disposal = createAttachmentDisposal({ sql, storage: attachmentStore.storage, logger, now });
   const erasure = createCustomerErasure({ sql, logger, now, eraseAttachments: disposal.erase });
   const recorder = createEngineEventRecorder({ sql, publisher, now, erasure });
@@ -71,8 +110,24 @@ export function createMessagePipeline({ sql, logger, now, secrets, engines, metr
     ...(settings.relayRetryDelaysMs ? { retryDelaysMs: settings.relayRetryDelaysMs } : {}),
     ...(settings.aiTypingAfterMs !== undefined ? { typingAfterMs: settings.aiTypingAfterMs } : {}),
   });
-  const conversations = createConversationService({ sql, engines, relay, publisher, now, messageLimiter: floodLimiter, messageLimits: settings.messageLimits });
-  const attachments = createAttachmentService({ sql, ...attachmentStore, conversations, limiter: floodLimiter, logger, now, disposal });
+  const conversations = createConversationService({
+    sql,
+    engines,
+    relay,
+    publisher,
+    now,
+    messageLimiter: floodLimiter,
+    messageLimits: settings.messageLimits,
+  });
+  const attachments = createAttachmentService({
+    sql,
+    ...attachmentStore,
+    conversations,
+    limiter: floodLimiter,
+    logger,
+    now,
+    disposal,
+  });
   return { publisher, webhooks, deskHooks, erasure, recorder, feed, relay, conversations, attachments };
 }
 

@@ -19,12 +19,15 @@ export function addMetricsRoutes(routes: ApiRoutes, metrics: Metrics, token: str
       tag: 'Operations',
       security: 'metricsToken',
       summary: "The BFF's metrics for Prometheus (on when METRICS_TOKEN is set)",
-      responses: { 200: { description: 'Prometheus text format 0.0.4.', schema: z.string(), contentType: 'text/plain' } },
+      responses: {
+        200: { description: 'Prometheus text format 0.0.4.', schema: z.string(), contentType: 'text/plain' },
+      },
       errors: ['not_found'],
     },
     async (ctx) => {
       if (!expected) throw new ParleyError('not_found', `No route for ${ctx.method} ${ctx.path}.`);
-      if (!timingSafeEqual(digest(bearerToken(ctx)), expected)) throw new ParleyError('unauthorized', 'Send the metrics token (METRICS_TOKEN) as the bearer credential.');
+      if (!timingSafeEqual(digest(bearerToken(ctx)), expected))
+        throw new ParleyError('unauthorized', 'Send the metrics token (METRICS_TOKEN) as the bearer credential.');
       ctx.set('Cache-Control', 'no-store');
       ctx.type = 'text/plain; version=0.0.4; charset=utf-8';
       ctx.body = await metrics.render();

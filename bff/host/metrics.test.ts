@@ -42,8 +42,14 @@ describe('GET /metrics', () => {
     const before = (await scrape()).body as string;
     expect(sample(before, 'parley_sockets{namespace="/widget"}')).toBeGreaterThanOrEqual(1);
 
-    expect((await sendWidgetMessage(stack.url, token, conversation.id, 'How do I return an item?', 'metrics-1')).status).toBe(201);
-    await until(() => tab.received.filter((message) => message.author === 'ai'), (answers) => answers.length === 1, 'the answer');
+    expect(
+      (await sendWidgetMessage(stack.url, token, conversation.id, 'How do I return an item?', 'metrics-1')).status,
+    ).toBe(201);
+    await until(
+      () => tab.received.filter((message) => message.author === 'ai'),
+      (answers) => answers.length === 1,
+      'the answer',
+    );
     const after = await scrape();
     expect(after.status).toBe(200);
     expect(after.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -51,7 +57,9 @@ describe('GET /metrics', () => {
     const delta = (series: string) => (sample(text, series) ?? 0) - (sample(before, series) ?? 0);
     expect(delta('parley_messages_total{direction="in"}')).toBe(1);
     expect(delta('parley_messages_total{direction="out"}')).toBe(1);
-    expect(sample(text, 'parley_engine_call_seconds_count{call="POST /v1/conversations/{id}/messages",outcome="ok"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, 'parley_engine_call_seconds_count{call="POST /v1/conversations/{id}/messages",outcome="ok"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'parley_relay_queue_depth')).toBe(0);
     expect(sample(text, 'parley_webhook_backlog')).toBeGreaterThanOrEqual(0);
     expect(text).toContain('# TYPE parley_engine_call_seconds histogram');
@@ -62,7 +70,8 @@ describe('GET /metrics', () => {
     const statuses: number[] = [];
     // Limits count in clock-minute windows: a boundary among these requests may let up to twice
     // the limit through, so one more than that, sent within a minute, must meet a refusal.
-    for (let index = 0; index < 2 * WIDGET_REQUESTS_PER_MINUTE + 1; index += 1) statuses.push((await request(`${stack.url}/v1/widget/config`, { token })).status);
+    for (let index = 0; index < 2 * WIDGET_REQUESTS_PER_MINUTE + 1; index += 1)
+      statuses.push((await request(`${stack.url}/v1/widget/config`, { token })).status);
     const refused = statuses.filter((status) => status === 429).length;
     expect(refused).toBeGreaterThan(0);
     const text = (await scrape()).body as string;
@@ -80,6 +89,7 @@ describe('GET /metrics without METRICS_TOKEN', () => {
   });
 
   it('is off: 404, as an unknown path, whatever is sent', async () => {
-    for (const options of [{}, { token: TOKEN }]) expect((await request(`${stack.url}/metrics`, options)).status).toBe(404);
+    for (const options of [{}, { token: TOKEN }])
+      expect((await request(`${stack.url}/metrics`, options)).status).toBe(404);
   });
 });

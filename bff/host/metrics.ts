@@ -10,7 +10,9 @@ type Labels = Record<string, string>;
 
 const labelText = (labels: Labels): string => {
   const pairs = Object.entries(labels);
-  return pairs.length === 0 ? '' : `{${pairs.map(([name, value]) => `${name}="${value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`).join(',')}}`;
+  return pairs.length === 0
+    ? ''
+    : `{${pairs.map(([name, value]) => `${name}="${value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`))}"`).join(',')}}`;
 };
 
 class Counter {
@@ -26,7 +28,11 @@ class Counter {
   }
 
   lines(): string[] {
-    return [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`, ...[...this.#values].map(([labels, value]) => `${this.name}${labels} ${value}`)];
+    return [
+      `# HELP ${this.name} ${this.help}`,
+      `# TYPE ${this.name} counter`,
+      ...[...this.#values].map(([labels, value]) => `${this.name}${labels} ${value}`),
+    ];
   }
 }
 
@@ -54,8 +60,14 @@ class Histogram {
   lines(): string[] {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
     for (const { labels, counts, sum, count } of this.#series.values()) {
-      LATENCY_BUCKETS_S.forEach((bound, index) => lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${counts[index]}`));
-      lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`, `${this.name}_sum${labelText(labels)} ${sum}`, `${this.name}_count${labelText(labels)} ${count}`);
+      LATENCY_BUCKETS_S.forEach((bound, index) =>
+        lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${counts[index]}`),
+      );
+      lines.push(
+        `${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`,
+        `${this.name}_sum${labelText(labels)} ${sum}`,
+        `${this.name}_count${labelText(labels)} ${count}`,
+      );
     }
     return lines;
   }
@@ -75,10 +87,19 @@ export const callName = (method: string, url: string): string => {
 };
 
 export class Metrics {
-  readonly messages = new Counter('parley_messages_total', 'Messages stored by the BFF, by direction (in: from customers; out: to customers, from the AI or people).');
-  readonly refusals = new Counter('parley_rate_limited_total', 'Requests and socket commands refused by a rate limit, by surface.');
+  readonly messages = new Counter(
+    'parley_messages_total',
+    'Messages stored by the BFF, by direction (in: from customers; out: to customers, from the AI or people).',
+  );
+  readonly refusals = new Counter(
+    'parley_rate_limited_total',
+    'Requests and socket commands refused by a rate limit, by surface.',
+  );
   readonly responses = new Counter('parley_http_responses_total', 'HTTP answers of the BFF, by status class.');
-  readonly engineCalls = new Histogram('parley_engine_call_seconds', 'Time of each call to the engine, by call and outcome.');
+  readonly engineCalls = new Histogram(
+    'parley_engine_call_seconds',
+    'Time of each call to the engine, by call and outcome.',
+  );
   readonly #gauges: (() => Promise<GaugeReading[]> | GaugeReading[])[] = [];
 
   /** Adds gauges read at every scrape (a query, a socket count). */
@@ -92,7 +113,10 @@ export class Metrics {
     const call = callName(request.method, url);
     try {
       const response = await engineFetch(url, request);
-      this.engineCalls.observe({ call, outcome: response.ok ? 'ok' : String(response.status) }, (performance.now() - started) / 1000);
+      this.engineCalls.observe(
+        { call, outcome: response.ok ? 'ok' : String(response.status) },
+        (performance.now() - started) / 1000,
+      );
       return response;
     } catch (error) {
       this.engineCalls.observe({ call, outcome: 'unreachable' }, (performance.now() - started) / 1000);
@@ -102,10 +126,19 @@ export class Metrics {
 
   /** The text a Prometheus scrape reads. */
   async render(): Promise<string> {
-    const lines = [...this.messages.lines(), ...this.refusals.lines(), ...this.responses.lines(), ...this.engineCalls.lines()];
+    const lines = [
+      ...this.messages.lines(),
+      ...this.refusals.lines(),
+      ...this.responses.lines(),
+      ...this.engineCalls.lines(),
+    ];
     for (const read of this.#gauges) {
       for (const gauge of await read()) {
-        lines.push(`# HELP ${gauge.name} ${gauge.help}`, `# TYPE ${gauge.name} gauge`, ...gauge.values.map(({ labels = {}, value }) => `${gauge.name}${labelText(labels)} ${value}`));
+        lines.push(
+          `# HELP ${gauge.name} ${gauge.help}`,
+          `# TYPE ${gauge.name} gauge`,
+          ...gauge.values.map(({ labels = {}, value }) => `${gauge.name}${labelText(labels)} ${value}`),
+        );
       }
     }
     return `${lines.join('\n')}\n`;

@@ -43,13 +43,18 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
   let io: SocketServer | undefined;
   return {
     attach(server) {
-      io = createSocketServer(server, redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined);
+      io = createSocketServer(
+        server,
+        redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined,
+      );
       addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops });
       addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl });
       // A forgotten customer's widget tabs and Client API sockets close, on every node (through the adapter).
       deps.erasure.onErased((erased) => {
-        for (const { inboxId, customerRef } of erased.customers) io!.of(WIDGET_NAMESPACE).in(customerRoom(inboxId, customerRef)).disconnectSockets(true);
-        for (const contactId of erased.contactIds) io!.of(CLIENT_NAMESPACE).in(contactRoom(contactId)).disconnectSockets(true);
+        for (const { inboxId, customerRef } of erased.customers)
+          io!.of(WIDGET_NAMESPACE).in(customerRoom(inboxId, customerRef)).disconnectSockets(true);
+        for (const contactId of erased.contactIds)
+          io!.of(CLIENT_NAMESPACE).in(contactRoom(contactId)).disconnectSockets(true);
       });
       addDeskSocket(io, { sql, desk: deps.deskConversations, publisher, logger, now });
       deps.accountClosed.listen(({ accountId, inboxIds }) => {

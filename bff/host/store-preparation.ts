@@ -1,5 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { migrate, resealStored, type Logger, type SealedColumn, type SecretBox, type Sql } from '../../shared/server/index.ts';
+import {
+  migrate,
+  resealStored,
+  type Logger,
+  type SealedColumn,
+  type SecretBox,
+  type Sql,
+} from '../../shared/server/index.ts';
 import { placeUnplacedState } from '../store/environments.ts';
 import type { Environment } from '../store/inboxes.ts';
 
@@ -7,7 +14,13 @@ export const BFF_MIGRATIONS = fileURLToPath(new URL('../store/migrations/', impo
 
 /** Where the BFF keeps sealed secrets: sealed again under the current key at start (`resealStored`). */
 export const BFF_SEALED_COLUMNS: readonly SealedColumn[] = [
-  { table: 'settings', key: 'name', column: 'value', where: "name IN ('session_keys', 'engine_api_key', 'engine_api_key_live', 'engine_webhook', 'engine_webhook_live', 'engine_operator_token')" },
+  {
+    table: 'settings',
+    key: 'name',
+    column: 'value',
+    where:
+      "name IN ('session_keys', 'engine_api_key', 'engine_api_key_live', 'engine_webhook', 'engine_webhook_live', 'engine_operator_token')",
+  },
   { table: 'webhook_endpoints', key: 'id', column: 'secret' },
   { table: 'agent_bots', key: 'id', column: 'webhook_secret' },
   { table: 'engine_accounts', key: 'account_id', column: 'api_keys' },
@@ -19,9 +32,15 @@ export const BFF_SEALED_COLUMNS: readonly SealedColumn[] = [
  * environments existed in the installation's first key's environment, and seals stored secrets
  * again under the current key.
  */
-export async function prepareStore(sql: Sql, environment: Environment, secrets: SecretBox, logger: Logger): Promise<void> {
+export async function prepareStore(
+  sql: Sql,
+  environment: Environment,
+  secrets: SecretBox,
+  logger: Logger,
+): Promise<void> {
   await migrate(sql, BFF_MIGRATIONS);
   await placeUnplacedState(sql, environment);
   const resealed = await resealStored(sql, secrets, BFF_SEALED_COLUMNS);
-  if (resealed > 0) logger.info({ resealed }, 'secrets stored before sealing, or under an older key, are sealed with the current key');
+  if (resealed > 0)
+    logger.info({ resealed }, 'secrets stored before sealing, or under an older key, are sealed with the current key');
 }

@@ -4,7 +4,13 @@ import type { EngineKeys } from '../engine-link/engine-keys.ts';
 import { createEngineAccountProvisioning } from '../engine-link/engine-account-provisioning.ts';
 import { createEngineAccountKeys } from '../engine-link/engine-account-keys.ts';
 import { addEngineWebhookRoutes } from '../engine-link/webhook-routes.ts';
-import { applicationAuth, platformAuth, validationIs422, type ApplicationState, type PlatformState } from '../helpdesk/auth.ts';
+import {
+  applicationAuth,
+  platformAuth,
+  validationIs422,
+  type ApplicationState,
+  type PlatformState,
+} from '../helpdesk/auth.ts';
 import { addApplicationRoutes } from '../helpdesk/application-routes.ts';
 import { addInboxRoutes } from '../helpdesk/inbox-routes.ts';
 import { addApiKeyRoutes } from '../helpdesk/api-key-routes.ts';
@@ -56,11 +62,29 @@ export interface SurfaceParts {
 }
 
 /** The routes that need no session: site keys, the engine's webhooks, assets, health, metrics and the hosted pages. */
-export function openSurface(deps: BffDeps, { sql, now, trustProxyHops, installation, access, limiters, metrics, pipeline, webhookSecrets }: SurfaceParts): ApiRoutes {
+export function openSurface(
+  deps: BffDeps,
+  { sql, now, trustProxyHops, installation, access, limiters, metrics, pipeline, webhookSecrets }: SurfaceParts,
+): ApiRoutes {
   const { engines, sessions, ownAccountId } = access;
   const open = new ApiRoutes();
-  addSessionRoutes(open, { sql, sessions, engines, ownAccountId, siteKeyLimiter: limiters.siteKeyLimiter, trustProxyHops, now });
-  addEngineWebhookRoutes(open, { sql, recorder: pipeline.recorder, engines, secrets: webhookSecrets, now, onWebhook: () => pipeline.feed.webhookArrived() });
+  addSessionRoutes(open, {
+    sql,
+    sessions,
+    engines,
+    ownAccountId,
+    siteKeyLimiter: limiters.siteKeyLimiter,
+    trustProxyHops,
+    now,
+  });
+  addEngineWebhookRoutes(open, {
+    sql,
+    recorder: pipeline.recorder,
+    engines,
+    secrets: webhookSecrets,
+    now,
+    onWebhook: () => pipeline.feed.webhookArrived(),
+  });
   addWidgetAssetRoutes(open, deps.widgetAssetsDir);
   addHealthRoutes(open, { sql, engines: installation, redis: deps.redis });
   addMetricsRoutes(open, metrics, deps.metricsToken);
@@ -70,9 +94,20 @@ export function openSurface(deps: BffDeps, { sql, now, trustProxyHops, installat
 }
 
 /** The Client API (and its survey page), for a shop's own servers and apps. */
-export function clientApiSurface(deps: BffDeps, { sql, now, trustProxyHops, limiters, pipeline }: SurfaceParts): ApiRoutes<DeskState> {
+export function clientApiSurface(
+  deps: BffDeps,
+  { sql, now, trustProxyHops, limiters, pipeline }: SurfaceParts,
+): ApiRoutes<DeskState> {
   const { conversations, attachments, publisher } = pipeline;
-  const client = createClientService({ sql, conversations, attachments, publisher, floodLimiter: limiters.floodLimiter, now, publicUrl: deps.publicUrl });
+  const client = createClientService({
+    sql,
+    conversations,
+    attachments,
+    publisher,
+    floodLimiter: limiters.floodLimiter,
+    now,
+    publicUrl: deps.publicUrl,
+  });
   const desk = new ApiRoutes<DeskState>();
   addClientApiRoutes(desk, client, { trustProxyHops, limits: deps.clientApiLimits });
   addSurveyPageRoutes(desk, client);
@@ -80,9 +115,21 @@ export function clientApiSurface(deps: BffDeps, { sql, now, trustProxyHops, limi
 }
 
 /** The widget's routes, behind a session and the per-customer limit. */
-export function widgetSurface({ sql, now, trustProxyHops, access, limiters, pipeline }: SurfaceParts): ApiRoutes<WidgetState> {
+export function widgetSurface({
+  sql,
+  now,
+  trustProxyHops,
+  access,
+  limiters,
+  pipeline,
+}: SurfaceParts): ApiRoutes<WidgetState> {
   const { conversations, attachments, deskHooks } = pipeline;
-  const widget = new ApiRoutes<WidgetState>({ middleware: [sessionAuth(access.sessions, sql), widgetRateLimit(limiters.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)] });
+  const widget = new ApiRoutes<WidgetState>({
+    middleware: [
+      sessionAuth(access.sessions, sql),
+      widgetRateLimit(limiters.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now),
+    ],
+  });
   addWidgetRoutes(widget, conversations, deskHooks, trustProxyHops);
   addWidgetAttachmentRoutes(widget, attachments, conversations, trustProxyHops);
   addWidgetHelpRoutes(widget, createHelpArticles({ engines: access.engines, now }));
@@ -93,14 +140,28 @@ export function widgetSurface({ sql, now, trustProxyHops, access, limiters, pipe
  * The helpdesk's surfaces: the Platform API, the Application API (with the desk's conversations)
  * and sign-in. `onAccountClosed` hears of every account the operator suspends or deletes.
  */
-export function helpdeskSurfaces(deps: BffDeps, parts: SurfaceParts, onAccountClosed: (accountId: number, inboxIds: string[]) => void) {
+export function helpdeskSurfaces(
+  deps: BffDeps,
+  parts: SurfaceParts,
+  onAccountClosed: (accountId: number, inboxIds: string[]) => void,
+) {
   const { sql, logger, now, secrets, trustProxyHops, limiters, pipeline, webhookPolicy } = parts;
   const { engines } = parts.access;
-  const engineAccounts = createEngineAccountProvisioning({ sql, secrets, accounts: engines, operator: deps.operator, webhookUrl: deps.engineWebhookUrl, logger, now });
+  const engineAccounts = createEngineAccountProvisioning({
+    sql,
+    secrets,
+    accounts: engines,
+    operator: deps.operator,
+    webhookUrl: deps.engineWebhookUrl,
+    logger,
+    now,
+  });
   const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy, secrets, engineAccounts, onAccountClosed });
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
   addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
-  const application = new ApiRoutes<ApplicationState>({ middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops)] });
+  const application = new ApiRoutes<ApplicationState>({
+    middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops)],
+  });
   addApplicationRoutes(application, helpdesk, sql);
   addInboxRoutes(application, createInboxService({ sql, now }), sql);
   const engineAccountKeys = createEngineAccountKeys({ sql, operator: deps.operator, logger, now });
@@ -108,7 +169,15 @@ export function helpdeskSurfaces(deps: BffDeps, parts: SurfaceParts, onAccountCl
   addCannedResponseRoutes(application, { sql, now });
   addWebhookRoutes(application, { sql, worker: pipeline.webhooks, policy: webhookPolicy, now, secrets });
   const { recorder, conversations, publisher, attachments } = pipeline;
-  const deskConversations = createDeskConversationService({ sql, engines, recorder, conversations, publisher, now, publicUrl: deps.publicUrl });
+  const deskConversations = createDeskConversationService({
+    sql,
+    engines,
+    recorder,
+    conversations,
+    publisher,
+    now,
+    publicUrl: deps.publicUrl,
+  });
   addDeskConversationRoutes(application, deskConversations, sql);
   addDeskAttachmentRoutes(application, { desk: deskConversations, attachments, sql });
   const signIn = new ApiRoutes({ middleware: [validationIs422] });

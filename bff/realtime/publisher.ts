@@ -112,5 +112,7 @@ export function coalesce(changes: readonly Change[]): Change[] {
   changes.forEach((change, index) => {
     if (change.type === 'message.status') lastStatus.set(change.messageId, index);
   });
-  return changes.filter((change, index) => change.type !== 'message.status' || lastStatus.get(change.messageId) === index);
+  return changes.filter(
+    (change, index) => change.type !== 'message.status' || lastStatus.get(change.messageId) === index,
+  );
 }

@@ -3,7 +3,15 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WIDGET_NAMESPACE, type WidgetMessage } from '../../shared/index.ts';
 import { parseSessionKeys, SessionTokens } from '../../shared/server/index.ts';
-import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../../test/stack.ts';
+import {
+  DEMO_SITE_KEY,
+  DRIVERS,
+  request,
+  startStack,
+  type TestStack,
+  engineConversationOf,
+  engineMove,
+} from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
 
@@ -41,18 +49,25 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
 
   const widget = (path: string) => `${stack.url}/v1/widget${path}`;
   const visitor = () => newVisitor(stack.url);
-  const openConversation = async (token: string): Promise<string> => (await openWidgetConversation(stack.url, token)).id;
+  const openConversation = async (token: string): Promise<string> =>
+    (await openWidgetConversation(stack.url, token)).id;
   const messages = async (token: string, id: string, after = 0): Promise<WidgetMessage[]> => {
     const response = await request(widget(`/conversations/${id}/messages?after=${after}`), { token });
     expect(response.status).toBe(200);
     return response.body.messages as WidgetMessage[];
   };
-  const send = (token: string, id: string, text: string, messageId: string) => sendWidgetMessage(stack.url, token, id, text, messageId);
+  const send = (token: string, id: string, text: string, messageId: string) =>
+    sendWidgetMessage(stack.url, token, id, text, messageId);
   const engineId = (uuid: string) => engineConversationOf(stack, uuid);
-  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
+  const engine = (engineConversationId: string, move: string, body: object = {}) =>
+    engineMove(stack, engineConversationId, move, body);
 
   function socketFor(token: string | undefined): Socket {
-    const socket = io(stack.url + WIDGET_NAMESPACE, { ...(token === undefined ? {} : { auth: { token } }), transports: ['websocket'], reconnection: false });
+    const socket = io(stack.url + WIDGET_NAMESPACE, {
+      ...(token === undefined ? {} : { auth: { token } }),
+      transports: ['websocket'],
+      reconnection: false,
+    });
     tabs.push(socket);
     return socket;
   }
@@ -99,8 +114,10 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     });
   }
 
-  const emit = (tab: Tab, event: string, payload: unknown, timeoutMs = 5000): Promise<Ack> => tab.socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack>;
-  const named = (tab: Tab, name: string) => tab.events.filter((event) => event.name === name).map((event) => event.data);
+  const emit = (tab: Tab, event: string, payload: unknown, timeoutMs = 5000): Promise<Ack> =>
+    tab.socket.timeout(timeoutMs).emitWithAck(event, payload) as Promise<Ack>;
+  const named = (tab: Tab, name: string) =>
+    tab.events.filter((event) => event.name === name).map((event) => event.data);
   const created = (tab: Tab) => named(tab, 'message:created') as WidgetMessage[];
   const indexOf = (tab: Tab, match: (event: Received) => boolean) => tab.events.findIndex(match);
 
@@ -114,10 +131,20 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const response = await send(token, id, 'How do I return an item?', 'sock-1');
     expect(response.status).toBe(201);
     const sent = response.body as WidgetMessage;
-    expect(sent).toMatchObject({ conversation_id: id, author: 'customer', text: 'How do I return an item?', message_id: 'sock-1', status: 'sent' });
+    expect(sent).toMatchObject({
+      conversation_id: id,
+      author: 'customer',
+      text: 'How do I return an item?',
+      message_id: 'sock-1',
+      status: 'sent',
+    });
 
     for (const tab of [tabA, tabB]) {
-      const pushed = await until(() => created(tab), (list) => list.length >= 2, 'the message and the reply on every tab');
+      const pushed = await until(
+        () => created(tab),
+        (list) => list.length >= 2,
+        'the message and the reply on every tab',
+      );
       expect(pushed[0]).toEqual(sent);
       expect(pushed[1]).toMatchObject({ conversation_id: id, author: 'ai' });
       expect(pushed[1]!.text).toContain('within 30 days');
@@ -150,7 +177,9 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const { token } = await visitor();
     const id = await openConversation(token);
     const tab = await connect(token);
-    await expect(emit(tab, 'message:send', { conversation_id: id, text: 'hi', message_id: 'sock-none' }, 500)).rejects.toThrow();
+    await expect(
+      emit(tab, 'message:send', { conversation_id: id, text: 'hi', message_id: 'sock-none' }, 500),
+    ).rejects.toThrow();
     expect(tab.socket.connected).toBe(true);
     await stack.bff.relay.settled();
     expect(await messages(token, id)).toEqual([]);
@@ -168,19 +197,50 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
 
     it.each([
       { name: 'a missing last_read_id', payload: () => ({ conversation_id: id }), code: 'invalid_request' },
-      { name: 'a last_read_id that is text', payload: () => ({ conversation_id: id, last_read_id: 'all' }), code: 'invalid_request' },
-      { name: 'an unknown field', payload: () => ({ conversation_id: id, last_read_id: 1, author: 'ai' }), code: 'invalid_request' },
-      { name: 'a conversation id with the NUL character, which PostgreSQL cannot store', payload: () => ({ conversation_id: 'a\u0000b', last_read_id: 1 }), code: 'invalid_request' },
-      { name: 'a conversation id of 5,000 characters', payload: () => ({ conversation_id: 'x'.repeat(5000), last_read_id: 1 }), code: 'invalid_request' },
+      {
+        name: 'a last_read_id that is text',
+        payload: () => ({ conversation_id: id, last_read_id: 'all' }),
+        code: 'invalid_request',
+      },
+      {
+        name: 'an unknown field',
+        payload: () => ({ conversation_id: id, last_read_id: 1, author: 'ai' }),
+        code: 'invalid_request',
+      },
+      {
+        name: 'a conversation id with the NUL character, which PostgreSQL cannot store',
+        payload: () => ({ conversation_id: 'a\u0000b', last_read_id: 1 }),
+        code: 'invalid_request',
+      },
+      {
+        name: 'a conversation id of 5,000 characters',
+        payload: () => ({ conversation_id: 'x'.repeat(5000), last_read_id: 1 }),
+        code: 'invalid_request',
+      },
       { name: 'no payload object', payload: () => 'hello', code: 'invalid_request' },
-      { name: 'a conversation id that is not a string', payload: () => ({ conversation_id: 7, last_read_id: 1 }), code: 'invalid_request' },
-      { name: 'a malformed conversation id', payload: () => ({ conversation_id: 'not-a-uuid', last_read_id: 1 }), code: 'not_found' },
-      { name: 'an unknown conversation id', payload: () => ({ conversation_id: '00000000-0000-4000-8000-000000000000', last_read_id: 1 }), code: 'not_found' },
+      {
+        name: 'a conversation id that is not a string',
+        payload: () => ({ conversation_id: 7, last_read_id: 1 }),
+        code: 'invalid_request',
+      },
+      {
+        name: 'a malformed conversation id',
+        payload: () => ({ conversation_id: 'not-a-uuid', last_read_id: 1 }),
+        code: 'not_found',
+      },
+      {
+        name: 'an unknown conversation id',
+        payload: () => ({ conversation_id: '00000000-0000-4000-8000-000000000000', last_read_id: 1 }),
+        code: 'not_found',
+      },
     ])('read:mark with $name acks {ok:false} with $code and changes nothing', async ({ payload, code }) => {
       tab = await connect(token);
       const ack = await emit(tab, 'read:mark', payload());
       expect(ack).toEqual({ ok: false, error: { code, message: expect.any(String) } });
-      const [row] = await stack.bffSql.query<{ last_read_id: number }>('SELECT customer_last_read_id AS last_read_id FROM conversations WHERE uuid = $1', [id]);
+      const [row] = await stack.bffSql.query<{ last_read_id: number }>(
+        'SELECT customer_last_read_id AS last_read_id FROM conversations WHERE uuid = $1',
+        [id],
+      );
       expect(row!.last_read_id).toBe(0);
     });
 
@@ -196,10 +256,28 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
 
     it('survives bad typing:set and read:mark payloads: the socket stays connected and a later valid command works', async () => {
       tab = await connect(token);
-      const badTyping: unknown[][] = [[], [null], ['typing'], [{ conversation_id: id }], [{ conversation_id: id, typing: 'yes' }], [{ conversation_id: id, typing: true, extra: 1 }], [{ conversation_id: 5, typing: true }], [{ conversation_id: 'x'.repeat(5000), typing: true }]];
+      const badTyping: unknown[][] = [
+        [],
+        [null],
+        ['typing'],
+        [{ conversation_id: id }],
+        [{ conversation_id: id, typing: 'yes' }],
+        [{ conversation_id: id, typing: true, extra: 1 }],
+        [{ conversation_id: 5, typing: true }],
+        [{ conversation_id: 'x'.repeat(5000), typing: true }],
+      ];
       for (const args of badTyping) tab.socket.emit('typing:set', ...args);
       // read:mark without an ack, and with an ack that is not a function.
-      const badReads: unknown[] = [undefined, null, 42, { conversation_id: id }, { conversation_id: id, last_read_id: -1 }, { conversation_id: id, last_read_id: 1.5 }, { conversation_id: id, last_read_id: '3' }, { conversation_id: id, last_read_id: 1, more: true }];
+      const badReads: unknown[] = [
+        undefined,
+        null,
+        42,
+        { conversation_id: id },
+        { conversation_id: id, last_read_id: -1 },
+        { conversation_id: id, last_read_id: 1.5 },
+        { conversation_id: id, last_read_id: '3' },
+        { conversation_id: id, last_read_id: 1, more: true },
+      ];
       for (const payload of badReads) tab.socket.emit('read:mark', payload);
       tab.socket.emit('read:mark', { conversation_id: id, last_read_id: 0 }, 'not a function');
       for (const payload of badReads.slice(1)) {
@@ -209,11 +287,18 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
 
       expect(tab.socket.connected).toBe(true);
       tab.socket.emit('typing:set', { conversation_id: id, typing: true });
-      expect(await emit(tab, 'read:mark', { conversation_id: id, last_read_id: 0 })).toEqual({ ok: true, data: { last_read_id: 0, unread: 0 } });
+      expect(await emit(tab, 'read:mark', { conversation_id: id, last_read_id: 0 })).toEqual({
+        ok: true,
+        data: { last_read_id: 0, unread: 0 },
+      });
       expect((await send(token, id, 'Do you ship abroad?', 'after-the-bad-ones')).status).toBe(201);
       expect(tab.socket.connected).toBe(true);
       await stack.bff.relay.settled();
-      const stored = await until(() => messages(token, id), (list) => list.length >= 2, 'the answer');
+      const stored = await until(
+        () => messages(token, id),
+        (list) => list.length >= 2,
+        'the answer',
+      );
       expect(stored.map((message) => [message.author, message.message_id])).toEqual([
         ['customer', 'after-the-bad-ones'],
         ['ai', null],
@@ -225,7 +310,7 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     });
   });
 
-  it("pushes no message:updated when the AI answers: its answer says the message arrived, and the store has it read", async () => {
+  it('pushes no message:updated when the AI answers: its answer says the message arrived, and the store has it read', async () => {
     const { token } = await visitor();
     const id = await openConversation(token);
     const tab = await connect(token);
@@ -233,26 +318,41 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     expect(response.status).toBe(201);
     const sent = response.body as WidgetMessage;
 
-    await until(() => created(tab), (list) => list.some((message) => message.author === 'ai'), 'the answer');
+    await until(
+      () => created(tab),
+      (list) => list.some((message) => message.author === 'ai'),
+      'the answer',
+    );
     await stack.bff.relay.settled();
     expect(named(tab, 'message:updated')).toEqual([]);
     // Read by cursor (a reconnect, another device), the message is read.
     expect((await messages(token, id)).find((message) => message.id === sent.id)?.status).toBe('read');
   });
 
-  it('pushes a person\'s read of the customer\'s message (a person\'s answer is no AI answer)', async () => {
+  it("pushes a person's read of the customer's message (a person's answer is no AI answer)", async () => {
     const { token } = await visitor();
     const id = await openConversation(token);
     const tab = await connect(token);
     expect((await send(token, id, 'I want to talk to a person', 'upd-human-1')).status).toBe(201);
-    await until(() => named(tab, 'conversation:handed_over'), (list) => list.length >= 1, 'the handover');
+    await until(
+      () => named(tab, 'conversation:handed_over'),
+      (list) => list.length >= 1,
+      'the handover',
+    );
     await stack.bff.relay.settled();
     const response = await send(token, id, 'Are you there?', 'upd-human-2');
     expect(response.status).toBe(201);
     await stack.bff.relay.settled();
-    expect((await engine(await engineId(id), 'human-messages', { text: 'Sam here, reading you now.', author_name: 'Sam' })).status).toBe(200);
+    expect(
+      (await engine(await engineId(id), 'human-messages', { text: 'Sam here, reading you now.', author_name: 'Sam' }))
+        .status,
+    ).toBe(200);
     await stack.bff.feed.catchUp();
-    await until(() => named(tab, 'message:updated'), (list) => list.some((update) => update.id === (response.body as WidgetMessage).id && update.status === 'read'), 'the read');
+    await until(
+      () => named(tab, 'message:updated'),
+      (list) => list.some((update) => update.id === (response.body as WidgetMessage).id && update.status === 'read'),
+      'the read',
+    );
   });
 
   it("does not push a message back to the tab that sent it with its socket_id; the customer's other tabs get it", async () => {
@@ -260,10 +360,21 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const sender = await connect(token);
     const other = await connect(token);
-    const response = await request(widget(`/conversations/${id}/messages`), { token, body: { text: 'Do you ship abroad?', message_id: 'echo-1', socket_id: sender.socket.id } });
+    const response = await request(widget(`/conversations/${id}/messages`), {
+      token,
+      body: { text: 'Do you ship abroad?', message_id: 'echo-1', socket_id: sender.socket.id },
+    });
     expect(response.status).toBe(201);
-    await until(() => created(sender), (list) => list.some((message) => message.author === 'ai'), 'the answer in the sending tab');
-    await until(() => created(other), (list) => list.some((message) => message.author === 'ai'), 'the answer in the other tab');
+    await until(
+      () => created(sender),
+      (list) => list.some((message) => message.author === 'ai'),
+      'the answer in the sending tab',
+    );
+    await until(
+      () => created(other),
+      (list) => list.some((message) => message.author === 'ai'),
+      'the answer in the other tab',
+    );
     await stack.bff.relay.settled();
     expect(created(sender).map((message) => message.author)).toEqual(['ai']);
     expect(created(other).map((message) => message.author)).toEqual(['customer', 'ai']);
@@ -274,7 +385,14 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const { token } = await visitor();
     const id = await openConversation(token);
     for (const socketId of ['', 'a b', 'x'.repeat(65), 42, '../room', 'session:abc', `customer:${id}:visitor`]) {
-      const response = await request(widget(`/conversations/${id}/messages`), { token, body: { text: 'Hello', message_id: `bad-socket-${String(socketId).length}-${typeof socketId}`, socket_id: socketId } });
+      const response = await request(widget(`/conversations/${id}/messages`), {
+        token,
+        body: {
+          text: 'Hello',
+          message_id: `bad-socket-${String(socketId).length}-${typeof socketId}`,
+          socket_id: socketId,
+        },
+      });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_request');
       expect(response.body.error.message).toContain('socket_id');
@@ -287,7 +405,11 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const tab = await connect(token);
     expect((await send(token, id, 'Do you ship abroad?', 'typing-1')).status).toBe(201);
-    await until(() => created(tab), (list) => list.some((message) => message.author === 'ai'), 'the answer');
+    await until(
+      () => created(tab),
+      (list) => list.some((message) => message.author === 'ai'),
+      'the answer',
+    );
     await stack.bff.relay.settled();
     expect(named(tab, 'typing:changed')).toEqual([{ conversation_id: id, who: 'ai', typing: true }]);
     const on = indexOf(tab, (event) => event.name === 'typing:changed' && event.data.typing === true);
@@ -304,16 +426,25 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const tab = await connect(token);
     // An engine conversation that no longer exists: the engine refuses the message for good (404).
-    await stack.bffSql.query("UPDATE conversations SET engine_conversation_id = 'cnv_0000000000000000gone' WHERE uuid = $1", [id]);
+    await stack.bffSql.query(
+      "UPDATE conversations SET engine_conversation_id = 'cnv_0000000000000000gone' WHERE uuid = $1",
+      [id],
+    );
     const response = await send(token, id, 'Hello?', 'typing-refused');
     expect(response.status).toBe(201);
-    await until(() => named(tab, 'message:updated'), (list) => list.some((update) => update.status === 'failed'), 'the failure');
+    await until(
+      () => named(tab, 'message:updated'),
+      (list) => list.some((update) => update.status === 'failed'),
+      'the failure',
+    );
     await stack.bff.relay.settled();
     expect(named(tab, 'typing:changed')).toEqual([
       { conversation_id: id, who: 'ai', typing: true },
       { conversation_id: id, who: 'ai', typing: false },
     ]);
-    expect(named(tab, 'message:updated')).toEqual([{ id: (response.body as WidgetMessage).id, conversation_id: id, status: 'failed' }]);
+    expect(named(tab, 'message:updated')).toEqual([
+      { id: (response.body as WidgetMessage).id, conversation_id: id, status: 'failed' },
+    ]);
   });
 
   it('ends the AI typing indicator also when its answer hands the conversation over to people: its last reply and the handover notice follow it', async () => {
@@ -322,7 +453,11 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const tab = await connect(token);
     const response = await send(token, id, 'I want to talk to a person', 'typing-handover');
     expect(response.status).toBe(201);
-    await until(() => named(tab, 'conversation:handed_over'), (list) => list.length >= 1, 'the handover');
+    await until(
+      () => named(tab, 'conversation:handed_over'),
+      (list) => list.length >= 1,
+      'the handover',
+    );
     await stack.bff.relay.settled();
     // Whatever was switched on must be switched off, or the widget shows "typing…" for ever: the notice does it.
     expect(named(tab, 'typing:changed')).toEqual([{ conversation_id: id, who: 'ai', typing: true }]);
@@ -333,36 +468,72 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     expect(named(tab, 'message:updated')).toEqual([]);
   });
 
-  it('pushes conversation:handed_over, a person\'s message and conversation:handed_back as the engine moves', async () => {
+  it("pushes conversation:handed_over, a person's message and conversation:handed_back as the engine moves", async () => {
     const { token } = await visitor();
     const id = await openConversation(token);
     const tab = await connect(token);
     const other = await connect(token);
     expect((await send(token, id, 'How do I return an item?', 'ho-1')).status).toBe(201);
-    await until(() => created(tab), (list) => list.length >= 2, 'the AI reply');
+    await until(
+      () => created(tab),
+      (list) => list.length >= 2,
+      'the AI reply',
+    );
     const engineConversation = await engineId(id);
     const before = tab.events.length;
 
     expect((await engine(engineConversation, 'handover', { reason: 'VIP customer' })).status).toBe(200);
     await stack.bff.feed.catchUp();
-    await until(() => named(tab, 'conversation:handed_over'), (list) => list.length === 1, 'the handover');
+    await until(
+      () => named(tab, 'conversation:handed_over'),
+      (list) => list.length === 1,
+      'the handover',
+    );
     expect(named(tab, 'conversation:handed_over')).toEqual([{ conversation_id: id }]);
 
-    expect((await engine(engineConversation, 'human-messages', { text: 'Hello, Sam here.', author_name: 'Sam' })).status).toBe(200);
+    expect(
+      (await engine(engineConversation, 'human-messages', { text: 'Hello, Sam here.', author_name: 'Sam' })).status,
+    ).toBe(200);
     await stack.bff.feed.catchUp();
-    await until(() => created(tab), (list) => list.some((message) => message.author === 'human'), "the person's message");
+    await until(
+      () => created(tab),
+      (list) => list.some((message) => message.author === 'human'),
+      "the person's message",
+    );
 
     expect((await engine(engineConversation, 'handback')).status).toBe(200);
     await stack.bff.feed.catchUp();
-    await until(() => named(tab, 'conversation:handed_back'), (list) => list.length === 1, 'the handback');
+    await until(
+      () => named(tab, 'conversation:handed_back'),
+      (list) => list.length === 1,
+      'the handback',
+    );
 
-    const story = tab.events.slice(before).map((event) => (event.name === 'message:created' ? `${event.name} ${event.data.author}` : event.name));
-    expect(story).toEqual(['message:created system', 'conversation:handed_over', 'message:created human', 'message:created system', 'conversation:handed_back']);
+    const story = tab.events
+      .slice(before)
+      .map((event) => (event.name === 'message:created' ? `${event.name} ${event.data.author}` : event.name));
+    expect(story).toEqual([
+      'message:created system',
+      'conversation:handed_over',
+      'message:created human',
+      'message:created system',
+      'conversation:handed_back',
+    ]);
     const human = created(tab).find((message) => message.author === 'human');
-    expect(human).toMatchObject({ conversation_id: id, author: 'human', author_name: 'Sam', text: 'Hello, Sam here.', status: 'sent' });
+    expect(human).toMatchObject({
+      conversation_id: id,
+      author: 'human',
+      author_name: 'Sam',
+      text: 'Hello, Sam here.',
+      status: 'sent',
+    });
     expect(named(tab, 'conversation:handed_back')).toEqual([{ conversation_id: id }]);
     // Every tab of the customer got the same story, once.
-    await until(() => other.events.length, (count) => count === tab.events.length, 'the other tab');
+    await until(
+      () => other.events.length,
+      (count) => count === tab.events.length,
+      'the other tab',
+    );
     expect(other.events).toEqual(tab.events);
   });
 
@@ -371,11 +542,19 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const tab = await connect(token);
     expect((await send(token, id, 'How do I return an item?', 'thx-1')).status).toBe(201);
-    await until(() => created(tab), (list) => list.length >= 2, 'the answer');
+    await until(
+      () => created(tab),
+      (list) => list.length >= 2,
+      'the answer',
+    );
     expect(named(tab, 'conversation:closed')).toEqual([]);
 
     expect((await send(token, id, 'Thanks, that helps!', 'thx-2')).status).toBe(201);
-    await until(() => named(tab, 'conversation:closed'), (list) => list.length >= 1, 'the close');
+    await until(
+      () => named(tab, 'conversation:closed'),
+      (list) => list.length >= 1,
+      'the close',
+    );
     await stack.bff.relay.settled();
     await stack.bff.feed.catchUp();
     expect(named(tab, 'conversation:closed')).toEqual([{ conversation_id: id, resolved: true }]);
@@ -388,11 +567,19 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const tab = await connect(token);
     expect((await send(token, id, 'How do I return an item?', 'cc-1')).status).toBe(201);
-    await until(() => created(tab), (list) => list.length >= 2, 'the answer');
+    await until(
+      () => created(tab),
+      (list) => list.length >= 2,
+      'the answer',
+    );
     await stack.bff.relay.settled();
 
     expect((await request(widget(`/conversations/${id}/close`), { token, body: {} })).status).toBe(200);
-    await until(() => named(tab, 'conversation:closed'), (list) => list.length >= 1, 'the close');
+    await until(
+      () => named(tab, 'conversation:closed'),
+      (list) => list.length >= 1,
+      'the close',
+    );
     // The engine's own close event, by the relay and again by the feed, is not announced a second time.
     await stack.bff.relay.settled();
     await stack.bff.feed.catchUp();
@@ -405,7 +592,11 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
 
     expect((await send(token, id, 'Do you ship abroad?', 'late-1')).status).toBe(201);
-    await until(() => created(tab), (list) => list.length >= 2, 'the message and the reply');
+    await until(
+      () => created(tab),
+      (list) => list.length >= 2,
+      'the message and the reply',
+    );
     await stack.bff.relay.settled();
     expect(created(tab).map((message) => [message.conversation_id, message.author])).toEqual([
       [id, 'customer'],
@@ -415,9 +606,16 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     expect(named(tab, 'typing:changed').map((change) => change.typing)).toEqual([true]);
 
     // And commands from that socket reach it too.
-    expect(await emit(tab, 'read:mark', { conversation_id: id, last_read_id: created(tab)[1]!.id })).toMatchObject({ ok: true, data: { unread: 0 } });
+    expect(await emit(tab, 'read:mark', { conversation_id: id, last_read_id: created(tab)[1]!.id })).toMatchObject({
+      ok: true,
+      data: { unread: 0 },
+    });
     expect((await send(token, id, 'Thanks!', 'late-2')).status).toBe(201);
-    await until(() => named(tab, 'conversation:closed'), (list) => list.length >= 1, 'the close');
+    await until(
+      () => named(tab, 'conversation:closed'),
+      (list) => list.length >= 1,
+      'the close',
+    );
     expect(named(tab, 'conversation:closed')).toEqual([{ conversation_id: id, resolved: true }]);
   });
 
@@ -426,7 +624,11 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const tab = await connect(token);
     expect((await send(token, id, 'How do I return an item?', 'away-1')).status).toBe(201);
-    await until(() => created(tab), (list) => list.length >= 2, 'the first answer');
+    await until(
+      () => created(tab),
+      (list) => list.length >= 2,
+      'the first answer',
+    );
     await stack.bff.relay.settled();
     const had = [...created(tab)];
     const lastId = had.at(-1)!.id;
@@ -436,7 +638,11 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const eventsWhileAway = tab.events.length;
     expect((await send(token, id, 'Do you ship abroad?', 'away-2')).status).toBe(201);
     await stack.bff.relay.settled();
-    await until(() => messages(token, id), (list) => list.length >= 4, 'the second answer');
+    await until(
+      () => messages(token, id),
+      (list) => list.length >= 4,
+      'the second answer',
+    );
     expect(tab.events.length).toBe(eventsWhileAway);
 
     await new Promise<void>((resolve, reject) => {
@@ -463,7 +669,11 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
 
     // The reconnected socket is back in the customer's rooms.
     expect((await send(token, id, 'Which payment methods do you accept?', 'away-3')).status).toBe(201);
-    await until(() => created(tab), (list) => list.some((message) => message.message_id === 'away-3'), 'pushes after the reconnect');
+    await until(
+      () => created(tab),
+      (list) => list.some((message) => message.message_id === 'away-3'),
+      'pushes after the reconnect',
+    );
   });
 
   it('carries out a command sent without an ack: read:mark with no callback still marks the answer read', async () => {
@@ -471,7 +681,13 @@ describe.each(DRIVERS)('BFF realtime over Socket.IO on $name', (driver) => {
     const id = await openConversation(token);
     const tab = await connect(token);
     expect((await send(token, id, 'Do you ship abroad?', 'noack-1')).status).toBe(201);
-    const answer = (await until(() => created(tab), (list) => list.some((message) => message.author === 'ai'), 'the answer')).find((message) => message.author === 'ai')!;
+    const answer = (
+      await until(
+        () => created(tab),
+        (list) => list.some((message) => message.author === 'ai'),
+        'the answer',
+      )
+    ).find((message) => message.author === 'ai')!;
     const unread = async () => (await request(widget(`/conversations/${id}`), { token })).body.unread as number;
     expect(await unread()).toBe(1);
     tab.socket.emit('read:mark', { conversation_id: id, last_read_id: answer.id });
@@ -533,18 +749,31 @@ describe('the AI typing indicator of a quick answer', () => {
   it('pushes no typing:changed when the answer comes before the indicator is due: the exchange is the message and its answer', async () => {
     const { token } = await newVisitor(stack.url);
     const id = (await openWidgetConversation(stack.url, token)).id;
-    const socket = io(stack.url + WIDGET_NAMESPACE, { auth: { token }, transports: ['websocket'], reconnection: false });
+    const socket = io(stack.url + WIDGET_NAMESPACE, {
+      auth: { token },
+      transports: ['websocket'],
+      reconnection: false,
+    });
     try {
       const events: string[] = [];
-      socket.onAny((name: string, data: { author?: string }) => events.push(name === 'message:created' ? `${name} ${data.author}` : name));
+      socket.onAny((name: string, data: { author?: string }) =>
+        events.push(name === 'message:created' ? `${name} ${data.author}` : name),
+      );
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', resolve);
         socket.once('connect_error', reject);
       });
       // Named by its socket, the sending tab gets the answer alone.
-      const sent = await request(`${stack.url}/v1/widget/conversations/${id}/messages`, { token, body: { text: 'Do you ship abroad?', message_id: 'quick-1', socket_id: socket.id } });
+      const sent = await request(`${stack.url}/v1/widget/conversations/${id}/messages`, {
+        token,
+        body: { text: 'Do you ship abroad?', message_id: 'quick-1', socket_id: socket.id },
+      });
       expect(sent.status).toBe(201);
-      await until(() => events, (list) => list.includes('message:created ai'), 'the answer');
+      await until(
+        () => events,
+        (list) => list.includes('message:created ai'),
+        'the answer',
+      );
       await stack.bff.relay.settled();
       expect(events).toEqual(['message:created ai']);
     } finally {

@@ -13,7 +13,11 @@ import { connectWidget, newVisitor, openWidgetConversation } from '../../test/wi
  */
 
 async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const client = await until(
     async () => {
       try {
@@ -39,7 +43,9 @@ describe('the BFF when its Redis goes away', () => {
     port = await freePort();
     redis = await startRedis(port);
     // Built without startStack, which lifts the site-key limit: here the real one, in Redis, is under test.
-    stack = await startBffAndEngine({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' } });
+    stack = await startBffAndEngine({
+      env: { REDIS_URL: `redis://127.0.0.1:${port}`, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc' },
+    });
   });
   afterAll(async () => {
     for (const socket of sockets) socket.close();
@@ -62,10 +68,17 @@ describe('the BFF when its Redis goes away', () => {
     const started = Date.now();
     const session = await siteKeyRequest();
     expect(session.status).toBe(201);
-    const sent = await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text: 'How do I return an item?', message_id: 'outage-1' } });
+    const sent = await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages`, {
+      token,
+      body: { text: 'How do I return an item?', message_id: 'outage-1' },
+    });
     expect(sent.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(5_000);
-    const answers = await until(() => received.filter((message) => message.author === 'ai'), (list) => list.length > 0, 'the answer while Redis is down');
+    const answers = await until(
+      () => received.filter((message) => message.author === 'ai'),
+      (list) => list.length > 0,
+      'the answer while Redis is down',
+    );
     expect(answers[0]!.text).toContain('within 30 days');
     // 25 site-key requests from one address go through (more than the 20 an hour): the limit cannot be counted, so it lets them pass.
     for (let index = 0; index < 25; index++) {
@@ -77,7 +90,11 @@ describe('the BFF when its Redis goes away', () => {
     // Redis is back: the limit counts again (20 an hour per address), from nothing.
     redis = await startRedis(port);
     // Once the BFF has reconnected, requests are counted again (Remaining goes down from 20).
-    await until(async () => Number((await siteKeyRequest()).headers.get('x-ratelimit-remaining')), (remaining) => remaining < 20, 'the BFF to count in Redis again');
+    await until(
+      async () => Number((await siteKeyRequest()).headers.get('x-ratelimit-remaining')),
+      (remaining) => remaining < 20,
+      'the BFF to count in Redis again',
+    );
     const statuses: number[] = [];
     for (let index = 0; index < 20; index++) statuses.push((await siteKeyRequest()).status);
     expect(statuses.at(-1)).toBe(429);

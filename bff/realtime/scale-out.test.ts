@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import { DEMO_API_KEY, DEMO_SITE_KEY, DRIVERS, freePort, request, startBffAndEngine, type BffNode, type TestStack } from '../../test/stack.ts';
+import {
+  DEMO_API_KEY,
+  DEMO_SITE_KEY,
+  DRIVERS,
+  freePort,
+  request,
+  startBffAndEngine,
+  type BffNode,
+  type TestStack,
+} from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
 import { claimOutbox, releaseOutbox } from '../store/outbox.ts';
@@ -31,7 +40,12 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     const engine = () => new EngineClient({ baseUrl: engineUrl, apiKey: DEMO_API_KEY, fetch: countingFetch });
     nodeA = await startBffAndEngine({
       driver: DRIVERS[1],
-      env: { ENGINE_PORT: new URL(engineUrl).port, REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', FEED_POLL_MS: '500' },
+      env: {
+        ENGINE_PORT: new URL(engineUrl).port,
+        REDIS_URL,
+        SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc',
+        FEED_POLL_MS: '500',
+      },
       bff: { engine: engine() },
     });
     nodeB = await nodeA.startAnotherNode({ engine: engine() });
@@ -53,52 +67,95 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     const { token } = await newVisitor(nodeA.url);
     const conversationId = (await openWidgetConversation(nodeA.url, token)).id;
     const tab = await connect(nodeB.url, token);
-    const sent = await request(`${nodeA.url}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text: 'How do I return an item?', message_id: 'across-1' } });
+    const sent = await request(`${nodeA.url}/v1/widget/conversations/${conversationId}/messages`, {
+      token,
+      body: { text: 'How do I return an item?', message_id: 'across-1' },
+    });
     expect(sent.status).toBe(201);
-    const answers = await until(() => tab.received.filter((message) => message.author === 'ai'), (list) => list.length > 0, 'the answer on node B');
+    const answers = await until(
+      () => tab.received.filter((message) => message.author === 'ai'),
+      (list) => list.length > 0,
+      'the answer on node B',
+    );
     expect(answers[0]!.text).toContain('within 30 days');
     // The customer's own message came across too, and nothing twice: the pushes of one room reach node B
     // in order, so a repeat of the first exchange would come before the answer to a second message.
-    expect((await request(`${nodeA.url}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text: 'Do you ship abroad?', message_id: 'across-2' } })).status).toBe(201);
-    await until(() => tab.received.filter((message) => message.author === 'ai'), (list) => list.length > 1, 'the second answer on node B');
+    expect(
+      (
+        await request(`${nodeA.url}/v1/widget/conversations/${conversationId}/messages`, {
+          token,
+          body: { text: 'Do you ship abroad?', message_id: 'across-2' },
+        })
+      ).status,
+    ).toBe(201);
+    await until(
+      () => tab.received.filter((message) => message.author === 'ai'),
+      (list) => list.length > 1,
+      'the second answer on node B',
+    );
     expect(tab.received.map((message) => message.author)).toEqual(['customer', 'ai', 'customer', 'ai']);
   });
 
   it("forwards one conversation's messages to the engine in order and once each, when they arrive on both nodes at once", async () => {
     const { token } = await newVisitor(nodeA.url);
     const conversationId = (await openWidgetConversation(nodeA.url, token)).id;
-    const questions = ['Do you ship abroad?', 'How long does delivery take?', 'How do I return an item?', 'Which payment methods do you accept?', 'Can I change my order?', 'Where is my refund?'];
+    const questions = [
+      'Do you ship abroad?',
+      'How long does delivery take?',
+      'How do I return an item?',
+      'Which payment methods do you accept?',
+      'Can I change my order?',
+      'Where is my refund?',
+    ];
     // Sent one after another, alternating nodes, without waiting for answers: each node's relay wants to forward.
     for (const [index, text] of questions.entries()) {
-      const response = await request(`${(index % 2 ? nodeB : nodeA).url}/v1/widget/conversations/${conversationId}/messages`, { token, body: { text, message_id: `both-${index}` } });
+      const response = await request(
+        `${(index % 2 ? nodeB : nodeA).url}/v1/widget/conversations/${conversationId}/messages`,
+        { token, body: { text, message_id: `both-${index}` } },
+      );
       expect(response.status).toBe(201);
     }
     await until(
       async () => {
         await Promise.all([nodeA.bff.relay.settled(), nodeB.bff.relay.settled()]);
-        const [row] = await nodeA.bffSql.query<{ n: number }>("SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = $1 AND m.upstream = 'pending'", [conversationId]);
+        const [row] = await nodeA.bffSql.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = $1 AND m.upstream = 'pending'",
+          [conversationId],
+        );
         return row!.n;
       },
       (pending) => pending === 0,
       'every message forwarded',
       20_000,
     );
-    const [row] = await nodeA.bffSql.query<{ engine_conversation_id: string }>('SELECT engine_conversation_id FROM conversations WHERE uuid = $1', [conversationId]);
-    const transcript = await request(`${nodeA.engineUrl}/v1/conversations/${row!.engine_conversation_id}/transcript`, { token: nodeA.apiKey });
-    const customerTurns = (transcript.body.turns as { role: string; text: string }[]).filter((turn) => turn.role === 'customer').map((turn) => turn.text);
+    const [row] = await nodeA.bffSql.query<{ engine_conversation_id: string }>(
+      'SELECT engine_conversation_id FROM conversations WHERE uuid = $1',
+      [conversationId],
+    );
+    const transcript = await request(`${nodeA.engineUrl}/v1/conversations/${row!.engine_conversation_id}/transcript`, {
+      token: nodeA.apiKey,
+    });
+    const customerTurns = (transcript.body.turns as { role: string; text: string }[])
+      .filter((turn) => turn.role === 'customer')
+      .map((turn) => turn.text);
     expect(customerTurns).toEqual(questions);
     // One node at a time drained the outbox: each message was sent to the engine once, not by both nodes.
-    expect(engineCalls.filter((call) => call === `POST /v1/conversations/${row!.engine_conversation_id}/messages`)).toHaveLength(questions.length);
+    expect(
+      engineCalls.filter((call) => call === `POST /v1/conversations/${row!.engine_conversation_id}/messages`),
+    ).toHaveLength(questions.length);
   });
 
   it('lets one relay at a time hold a conversation: a second is refused until the first lets go or its lease runs out', async () => {
     const { token } = await newVisitor(nodeA.url);
     const conversationId = (await openWidgetConversation(nodeA.url, token)).id;
-    const [row] = await nodeA.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [conversationId]);
+    const [row] = await nodeA.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [
+      conversationId,
+    ]);
     const id = Number(row!.id);
     const now = new Date();
     const minuteLater = new Date(now.getTime() + 60_000);
-    const claimed = (owner: string, at: Date, until: Date) => claimOutbox(nodeA.bffSql, id, owner, at, until).then((work) => work !== undefined);
+    const claimed = (owner: string, at: Date, until: Date) =>
+      claimOutbox(nodeA.bffSql, id, owner, at, until).then((work) => work !== undefined);
     expect(await claimed('relay_one', now, minuteLater)).toBe(true);
     expect(await claimed('relay_two', now, minuteLater)).toBe(false);
     expect(await claimed('relay_one', now, minuteLater)).toBe(true);
@@ -115,7 +172,10 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     // A fresh address for this test: the limit counts per client address, and node A's own tests used 127.0.0.1.
     const statuses: number[] = [];
     for (let index = 0; index < 20; index++) {
-      statuses.push((await request(`${(index % 2 ? nodeB : nodeA).url}/v1/widget-sessions`, { token: DEMO_SITE_KEY, body: {} })).status);
+      statuses.push(
+        (await request(`${(index % 2 ? nodeB : nodeA).url}/v1/widget-sessions`, { token: DEMO_SITE_KEY, body: {} }))
+          .status,
+      );
     }
     // The tests before made three site-key requests from this address already.
     expect(statuses.filter((status) => status === 201)).toHaveLength(17);

@@ -23,6 +23,12 @@ export function createSocketServer(server: HttpServer, adapter?: ServerOptions['
     if (request.url?.startsWith('/socket.io/')) response.setHeader('X-Content-Type-Options', 'nosniff');
   });
   // Every namespace decides who may connect; the main one serves no one.
-  io.of('/').use((_socket, next) => next(Object.assign(new Error('unauthorized: connect to /widget, /client or /desk'), { data: { code: 'unauthorized' } })));
+  io.of('/').use((_socket, next) =>
+    next(
+      Object.assign(new Error('unauthorized: connect to /widget, /client or /desk'), {
+        data: { code: 'unauthorized' },
+      }),
+    ),
+  );
   return io;
 }

@@ -8,6 +8,8 @@ export async function countPending(db: Queryable): Promise<number> {
 
 /** Helpdesk webhook deliveries still to be made (waiting for their first attempt or a retry). */
 export async function pendingDeliveries(db: Queryable): Promise<number> {
-  const [row] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'");
+  const [row] = await db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'",
+  );
   return row?.n ?? 0;
 }

@@ -43,7 +43,8 @@ export interface ConversationRow {
   created_at: Date;
 }
 
-export const CONVERSATION_COLUMNS = 'c.id, c.uuid, c.inbox_id, c.customer_ref, c.environment, c.locale, c.engine_conversation_id, c.status, c.handled_by, c.close_requested, c.engine_closed, c.customer_last_read_id, c.created_at';
+export const CONVERSATION_COLUMNS =
+  'c.id, c.uuid, c.inbox_id, c.customer_ref, c.environment, c.locale, c.engine_conversation_id, c.status, c.handled_by, c.close_requested, c.engine_closed, c.customer_last_read_id, c.created_at';
 
 /**
  * A row as `row_to_json` gives it, its timestamps ISO strings. The statements of every message
@@ -52,10 +53,13 @@ export const CONVERSATION_COLUMNS = 'c.id, c.uuid, c.inbox_id, c.customer_ref, c
  * alone, a statement of 30 columns cost its client 55 to 86 µs of CPU, the same row as JSON 29 µs
  * (docs/PERFORMANCE.md, round 5).
  */
-export type JsonRow<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+export type JsonRow<T> = {
+  [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K];
+};
 
 /** A conversation from a `row_to_json` row (see `JsonRow`). */
-export const conversationFromJson = (row: JsonRow<ConversationRow>): ConversationRecord => toConversationRecord({ ...row, created_at: new Date(row.created_at) });
+export const conversationFromJson = (row: JsonRow<ConversationRow>): ConversationRecord =>
+  toConversationRecord({ ...row, created_at: new Date(row.created_at) });
 
 export const toConversationRecord = (row: ConversationRow): ConversationRecord => ({
   id: row.id,
@@ -78,12 +82,27 @@ export async function insertConversation(
   db: Queryable,
   owner: ConversationOwner,
   now: Date,
-  contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined; locale?: string | undefined } = {},
+  contact: {
+    name?: string | undefined;
+    email?: string | undefined;
+    pageUrl?: string | undefined;
+    locale?: string | undefined;
+  } = {},
 ): Promise<ConversationRecord> {
   const pageUrl = contact.pageUrl && /^https?:\/\//i.test(contact.pageUrl) ? contact.pageUrl.slice(0, 2000) : null;
   const [row] = await db.query<ConversationRow>(
     `INSERT INTO conversations AS c (uuid, inbox_id, customer_ref, environment, contact_name, contact_email, page_url, locale, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING ${CONVERSATION_COLUMNS}`,
-    [randomUUID(), owner.inboxId, owner.customerRef, owner.environment, contact.name ?? null, contact.email ?? null, pageUrl, contact.locale ?? null, now],
+    [
+      randomUUID(),
+      owner.inboxId,
+      owner.customerRef,
+      owner.environment,
+      contact.name ?? null,
+      contact.email ?? null,
+      pageUrl,
+      contact.locale ?? null,
+      now,
+    ],
   );
   return toConversationRecord(row!);
 }
@@ -94,7 +113,12 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export const isConversationUuid = (uuid: string): boolean => UUID_PATTERN.test(uuid);
 
 /** The customer's conversation by its public id; undefined for anyone else's or a malformed id. */
-export async function findCustomerConversation(db: Queryable, owner: ConversationOwner, uuid: string, lock = false): Promise<ConversationRecord | undefined> {
+export async function findCustomerConversation(
+  db: Queryable,
+  owner: ConversationOwner,
+  uuid: string,
+  lock = false,
+): Promise<ConversationRecord | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
   const [row] = await db.query<ConversationRow>(
     `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4${lock ? ' FOR UPDATE' : ''}`,
@@ -103,18 +127,36 @@ export async function findCustomerConversation(db: Queryable, owner: Conversatio
   return row && toConversationRecord(row);
 }
 
-export async function findConversationById(db: Queryable, id: number, lock = false): Promise<ConversationRecord | undefined> {
-  const [row] = await db.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
+export async function findConversationById(
+  db: Queryable,
+  id: number,
+  lock = false,
+): Promise<ConversationRecord | undefined> {
+  const [row] = await db.query<ConversationRow>(
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return row && toConversationRecord(row);
 }
 
-export async function findConversationByEngineId(db: Queryable, engineConversationId: string, lock = false): Promise<ConversationRecord | undefined> {
-  const [row] = await db.query<ConversationRow>(`SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.engine_conversation_id = $1${lock ? ' FOR UPDATE' : ''}`, [engineConversationId]);
+export async function findConversationByEngineId(
+  db: Queryable,
+  engineConversationId: string,
+  lock = false,
+): Promise<ConversationRecord | undefined> {
+  const [row] = await db.query<ConversationRow>(
+    `SELECT ${CONVERSATION_COLUMNS} FROM conversations c WHERE c.engine_conversation_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [engineConversationId],
+  );
   return row && toConversationRecord(row);
 }
 
 /** Records the engine's id for a conversation unless one is already there; gives the one that holds. */
-export async function attachEngineConversation(db: Queryable, id: number, engineConversationId: string): Promise<string> {
+export async function attachEngineConversation(
+  db: Queryable,
+  id: number,
+  engineConversationId: string,
+): Promise<string> {
   const [row] = await db.query<{ engine_conversation_id: string }>(
     'UPDATE conversations SET engine_conversation_id = COALESCE(engine_conversation_id, $2) WHERE id = $1 RETURNING engine_conversation_id',
     [id, engineConversationId],
@@ -135,7 +177,12 @@ export interface ConversationChanges {
   snoozedUntil?: Date | typeof UNTIL_CUSTOMER_WRITES | null;
 }
 
-export async function updateConversation(db: Queryable, id: number, changes: ConversationChanges, now: Date): Promise<void> {
+export async function updateConversation(
+  db: Queryable,
+  id: number,
+  changes: ConversationChanges,
+  now: Date,
+): Promise<void> {
   const sets = ['updated_at = $2'];
   const params: unknown[] = [id, now];
   const columns: [keyof ConversationChanges, string][] = [

@@ -28,7 +28,8 @@ export interface InboxPresentation {
   workingHours: WorkingDay[] | null;
 }
 
-export const PRESENTATION_COLUMNS = 'avatar_url, welcome_title, welcome_tagline, reply_time, suggested_questions, greeting_translations, email, working_hours';
+export const PRESENTATION_COLUMNS =
+  'avatar_url, welcome_title, welcome_tagline, reply_time, suggested_questions, greeting_translations, email, working_hours';
 
 export interface PresentationRow {
   avatar_url: string;
@@ -73,7 +74,13 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
  * the schedule counts as closed; a day's hours are [open, close).
  */
 export function isAway(workingHours: readonly WorkingDay[], timeZone: string, at: Date): boolean {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'short', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    weekday: 'short',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(at);
   const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
   const day = workingHours.find((entry) => entry.day_of_week === WEEKDAYS.indexOf(part('weekday')));
   if (!day || day.closed_all_day) return true;

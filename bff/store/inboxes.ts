@@ -1,6 +1,11 @@
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow } from './inbox-presentation.ts';
+import {
+  PRESENTATION_COLUMNS,
+  toPresentation,
+  type InboxPresentation,
+  type PresentationRow,
+} from './inbox-presentation.ts';
 
 export type { Environment } from '../../shared/environment.ts';
 import type { Environment } from '../../shared/environment.ts';
@@ -68,8 +73,22 @@ export async function createInbox(db: Queryable, settings: InboxSettings): Promi
 
 export async function findInbox(db: Queryable, id: string): Promise<Inbox | undefined> {
   const [row] = await db.query<
-    { id: string; name: string; greeting: string; color: string; locale: string; survey_enabled: boolean; prechat_enabled: boolean; timezone: string; working_hours_enabled: boolean; out_of_office_message: string } & PresentationRow
-  >(`SELECT id, name, greeting, color, locale, survey_enabled, prechat_enabled, timezone, working_hours_enabled, out_of_office_message, ${PRESENTATION_COLUMNS} FROM inboxes WHERE id = $1`, [id]);
+    {
+      id: string;
+      name: string;
+      greeting: string;
+      color: string;
+      locale: string;
+      survey_enabled: boolean;
+      prechat_enabled: boolean;
+      timezone: string;
+      working_hours_enabled: boolean;
+      out_of_office_message: string;
+    } & PresentationRow
+  >(
+    `SELECT id, name, greeting, color, locale, survey_enabled, prechat_enabled, timezone, working_hours_enabled, out_of_office_message, ${PRESENTATION_COLUMNS} FROM inboxes WHERE id = $1`,
+    [id],
+  );
   return (
     row && {
       id: row.id,
@@ -92,7 +111,10 @@ export async function findInbox(db: Queryable, id: string): Promise<Inbox | unde
  * default. Read only for an address already past the default (message-limits.ts).
  */
 export async function aiMessagesPerAddressOf(db: Queryable, inboxId: string): Promise<number | null> {
-  const [row] = await db.query<{ per_minute: number | null }>('SELECT ai_messages_per_address_per_minute AS per_minute FROM inboxes WHERE id = $1', [inboxId]);
+  const [row] = await db.query<{ per_minute: number | null }>(
+    'SELECT ai_messages_per_address_per_minute AS per_minute FROM inboxes WHERE id = $1',
+    [inboxId],
+  );
   return row?.per_minute ?? null;
 }
 
@@ -106,12 +128,25 @@ export async function liveOriginsOf(db: Queryable, inboxId: string): Promise<str
 }
 
 /** Adds a site key to an inbox. `key` lets a demo or test choose a known key. */
-export async function addSiteKey(db: Queryable, inboxId: string, environment: Environment, allowedOrigins: string[] = [], key = generateSiteKey(environment)): Promise<SiteKey> {
+export async function addSiteKey(
+  db: Queryable,
+  inboxId: string,
+  environment: Environment,
+  allowedOrigins: string[] = [],
+  key = generateSiteKey(environment),
+): Promise<SiteKey> {
   const expectedPrefix = environment === 'live' ? 'pk_live_' : 'pk_test_';
   if (!isSiteKeyShape(key) || !key.startsWith(expectedPrefix)) {
-    throw new TypeError(`a ${environment} site key must look like ${expectedPrefix} followed by 16-64 letters or digits`);
+    throw new TypeError(
+      `a ${environment} site key must look like ${expectedPrefix} followed by 16-64 letters or digits`,
+    );
   }
-  await db.query('INSERT INTO site_keys (key, inbox_id, environment, allowed_origins) VALUES ($1, $2, $3, $4)', [key, inboxId, environment, allowedOrigins]);
+  await db.query('INSERT INTO site_keys (key, inbox_id, environment, allowed_origins) VALUES ($1, $2, $3, $4)', [
+    key,
+    inboxId,
+    environment,
+    allowedOrigins,
+  ]);
   return { key, inboxId, environment, allowedOrigins };
 }
 
@@ -121,7 +156,9 @@ export async function findSiteKey(db: Queryable, key: string): Promise<SiteKey |
     'SELECT key, inbox_id, environment, allowed_origins FROM site_keys WHERE key = $1 AND revoked_at IS NULL',
     [key],
   );
-  return row && { key: row.key, inboxId: row.inbox_id, environment: row.environment, allowedOrigins: row.allowed_origins };
+  return (
+    row && { key: row.key, inboxId: row.inbox_id, environment: row.environment, allowedOrigins: row.allowed_origins }
+  );
 }
 
 export async function readSetting(db: Queryable, name: string): Promise<string | undefined> {
@@ -130,7 +167,10 @@ export async function readSetting(db: Queryable, name: string): Promise<string |
 }
 
 export async function writeSetting(db: Queryable, name: string, value: string): Promise<void> {
-  await db.query('INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value', [name, value]);
+  await db.query(
+    'INSERT INTO settings (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value',
+    [name, value],
+  );
 }
 
 /** An inbox as the helpdesk Client API sees it. */
@@ -153,21 +193,23 @@ export interface ClientInbox {
 
 export async function findInboxByIdentifier(db: Queryable, identifier: string): Promise<ClientInbox | undefined> {
   if (!/^[\w-]{1,100}$/.test(identifier)) return undefined;
-  const [row] = await db.query<{
-    id: string;
-    display_id: number;
-    identifier: string;
-    name: string;
-    greeting: string;
-    timezone: string;
-    working_hours_enabled: boolean;
-    greeting_enabled: boolean;
-    survey_enabled: boolean;
-    hmac_token: string | null;
-    hmac_mandatory: boolean;
-    lock_to_single_conversation: boolean;
-    client_api_origins: string[];
-  } & PresentationRow>(
+  const [row] = await db.query<
+    {
+      id: string;
+      display_id: number;
+      identifier: string;
+      name: string;
+      greeting: string;
+      timezone: string;
+      working_hours_enabled: boolean;
+      greeting_enabled: boolean;
+      survey_enabled: boolean;
+      hmac_token: string | null;
+      hmac_mandatory: boolean;
+      lock_to_single_conversation: boolean;
+      client_api_origins: string[];
+    } & PresentationRow
+  >(
     `SELECT id, display_id, identifier, name, greeting, timezone, working_hours_enabled, greeting_enabled, survey_enabled, hmac_token, hmac_mandatory, lock_to_single_conversation, client_api_origins, ${PRESENTATION_COLUMNS}
      FROM inboxes WHERE identifier = $1`,
     [identifier],
@@ -202,14 +244,25 @@ export interface ClientApiSettings {
 }
 
 /** Opens an inbox to the Client API: gives it an identifier and an HMAC token. */
-export async function enableClientApi(db: Queryable, inboxId: string, settings: ClientApiSettings = {}): Promise<{ identifier: string; hmacToken: string }> {
+export async function enableClientApi(
+  db: Queryable,
+  inboxId: string,
+  settings: ClientApiSettings = {},
+): Promise<{ identifier: string; hmacToken: string }> {
   const identifier = settings.identifier ?? randomToken(24);
   const hmacToken = settings.hmacToken ?? randomToken(32);
   await db.query(
     `UPDATE inboxes SET identifier = $2, hmac_token = $3, hmac_mandatory = COALESCE($4, hmac_mandatory),
        lock_to_single_conversation = COALESCE($5, lock_to_single_conversation), client_api_origins = COALESCE($6, client_api_origins)
      WHERE id = $1`,
-    [inboxId, identifier, hmacToken, settings.hmacMandatory ?? null, settings.lockToSingleConversation ?? null, settings.allowedOrigins ?? null],
+    [
+      inboxId,
+      identifier,
+      hmacToken,
+      settings.hmacMandatory ?? null,
+      settings.lockToSingleConversation ?? null,
+      settings.allowedOrigins ?? null,
+    ],
   );
   return { identifier, hmacToken };
 }

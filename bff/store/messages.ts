@@ -4,7 +4,15 @@ import type { SessionStanding } from '../widget/sessions.ts';
 import { deskTargetsColumn } from '../helpdesk/store/desk-webhooks.ts';
 import { engineText } from '../attachments/store.ts';
 import { leaseContinuation, leaseNextSelect, leaseOutcome, type OutboxWork } from './outbox.ts';
-import { CONVERSATION_COLUMNS, conversationFromJson, isConversationUuid, type ConversationOwner, type ConversationRecord, type ConversationRow, type JsonRow } from './conversations.ts';
+import {
+  CONVERSATION_COLUMNS,
+  conversationFromJson,
+  isConversationUuid,
+  type ConversationOwner,
+  type ConversationRecord,
+  type ConversationRow,
+  type JsonRow,
+} from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
 export const FOR_WIDGET = "m.content_type <> 'input_csat' AND NOT m.private";
@@ -73,7 +81,9 @@ const toWidgetMessage = (row: MessageRow): WidgetMessage => ({
   card: row.attributes?.card ?? null,
   created_at: row.created_at.toISOString(),
   ...(row.attributes?.notice ? { notice: row.attributes.notice } : {}),
-  ...(row.attachments?.length ? { attachments: row.attachments.map((attachment) => widgetAttachment(row.conversation_uuid, attachment)) } : {}),
+  ...(row.attachments?.length
+    ? { attachments: row.attachments.map((attachment) => widgetAttachment(row.conversation_uuid, attachment)) }
+    : {}),
 });
 
 const MESSAGE_STATUS = `CASE WHEN m.author <> 'customer' THEN 'sent'
@@ -149,7 +159,12 @@ function newMessage(id: number, conversation: ConversationRecord, message: NewMe
  * Inserts a message unless its `message_id` (per conversation) or `engine_event_id` is already
  * stored. Gives the message and whether it is new, so a repeat is answered with the first copy.
  */
-export async function insertMessage(db: Queryable, conversation: ConversationRecord, message: NewMessage, now: Date): Promise<{ message: WidgetMessage; created: boolean }> {
+export async function insertMessage(
+  db: Queryable,
+  conversation: ConversationRecord,
+  message: NewMessage,
+  now: Date,
+): Promise<{ message: WidgetMessage; created: boolean }> {
   const insert = `INSERT INTO messages (${MESSAGE_COLUMNS}) VALUES (${MESSAGE_PARAMETERS}) ON CONFLICT DO NOTHING RETURNING id`;
   const [inserted] = await db.query<{ id: number }>(
     // The customer writing again ends a snooze (Chatwoot's): in the same statement, only when the message is new.
@@ -162,7 +177,10 @@ export async function insertMessage(db: Queryable, conversation: ConversationRec
   );
   if (inserted) return { message: newMessage(inserted.id, conversation, message, now), created: true };
   const [existing] = message.messageId
-    ? await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId])
+    ? await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [
+        conversation.id,
+        message.messageId,
+      ])
     : await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [message.engineEventId ?? null]);
   if (!existing) throw new Error('a message conflicted with a row that cannot be found');
   return { message: toWidgetMessage(existing), created: false };
@@ -196,7 +214,8 @@ export interface LeaseRequest {
 }
 
 // The conversation's lease is free for the relay named $11 (its own, or run out at $13).
-const CLAIMABLE = '($11::text IS NOT NULL AND (u.relay_owner IS NULL OR u.relay_owner = $11 OR u.relay_lease_until < $13::timestamptz))';
+const CLAIMABLE =
+  '($11::text IS NOT NULL AND (u.relay_owner IS NULL OR u.relay_owner = $11 OR u.relay_lease_until < $13::timestamptz))';
 
 /** `storeCustomerMessage`'s statement, its text made once (it is sent with every customer message). */
 const STORE_CUSTOMER_MESSAGE = `WITH c AS (
@@ -262,11 +281,29 @@ export async function storeCustomerMessage(
 ): Promise<StoredCustomerMessage | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
   const [result] = await db.query<{
-    row: JsonRow<ConversationRow & { inserted_id: number | null; desk_targets: unknown; claimed: boolean; first_pending: [number, string, string] | null } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }>;
-  }>(
-    STORE_CUSTOMER_MESSAGE,
-    [uuid, owner.inboxId, owner.customerRef, owner.environment, message.text, message.messageId, now, standing?.jti ?? null, standing?.issuedAt ?? null, alone, lease?.owner ?? null, lease?.until ?? null, lease?.now ?? null],
-  );
+    row: JsonRow<
+      ConversationRow & {
+        inserted_id: number | null;
+        desk_targets: unknown;
+        claimed: boolean;
+        first_pending: [number, string, string] | null;
+      } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }
+    >;
+  }>(STORE_CUSTOMER_MESSAGE, [
+    uuid,
+    owner.inboxId,
+    owner.customerRef,
+    owner.environment,
+    message.text,
+    message.messageId,
+    now,
+    standing?.jti ?? null,
+    standing?.issuedAt ?? null,
+    alone,
+    lease?.owner ?? null,
+    lease?.until ?? null,
+    lease?.now ?? null,
+  ]);
   const row = result?.row;
   if (!row) return undefined;
   const conversation = conversationFromJson(row);
@@ -305,9 +342,13 @@ export async function storeCustomerMessage(
     return { conversation, stored: { message: toWidgetMessage(kept), created: false } };
   }
   if (conversation.status === 'resolved') return { conversation, stored: undefined };
-  if (alone && Array.isArray(row.desk_targets) && row.desk_targets.length > 0) return { conversation, stored: undefined, heard: true };
+  if (alone && Array.isArray(row.desk_targets) && row.desk_targets.length > 0)
+    return { conversation, stored: undefined, heard: true };
   // Another statement kept the same message_id after this one's snapshot was taken: read it now.
-  const [existing] = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [conversation.id, message.messageId]);
+  const [existing] = await db.query<MessageRow>(
+    `${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`,
+    [conversation.id, message.messageId],
+  );
   if (!existing) throw new Error('a message conflicted with a row that cannot be found');
   return { conversation, stored: { message: toWidgetMessage(existing), created: false } };
 }
@@ -318,8 +359,16 @@ export async function findMessage(db: Queryable, id: number): Promise<WidgetMess
 }
 
 /** Messages of a conversation after the message id `after`, oldest first. */
-export async function listMessages(db: Queryable, conversationId: number, after: number, limit: number): Promise<WidgetMessage[]> {
-  const rows = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 AND ${FOR_WIDGET} ORDER BY m.id LIMIT $3`, [conversationId, after, limit]);
+export async function listMessages(
+  db: Queryable,
+  conversationId: number,
+  after: number,
+  limit: number,
+): Promise<WidgetMessage[]> {
+  const rows = await db.query<MessageRow>(
+    `${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.id > $2 AND ${FOR_WIDGET} ORDER BY m.id LIMIT $3`,
+    [conversationId, after, limit],
+  );
   return rows.map(toWidgetMessage);
 }
 
@@ -330,12 +379,25 @@ export async function listMessages(db: Queryable, conversationId: number, after:
  * the ids that became read.
  */
 /** The id of the message an engine event made, if one did. */
-export async function messageIdOfEvent(db: Queryable, conversationId: number, engineEventId: string): Promise<number | undefined> {
-  const [row] = await db.query<{ id: number }>('SELECT id FROM messages WHERE engine_event_id = $1 AND conversation_id = $2', [engineEventId, conversationId]);
+export async function messageIdOfEvent(
+  db: Queryable,
+  conversationId: number,
+  engineEventId: string,
+): Promise<number | undefined> {
+  const [row] = await db.query<{ id: number }>(
+    'SELECT id FROM messages WHERE engine_event_id = $1 AND conversation_id = $2',
+    [engineEventId, conversationId],
+  );
   return row?.id;
 }
 
-export async function settleCustomerMessages(db: Queryable, conversationId: number, forwardedId: number, answerId: number, now: Date): Promise<number[]> {
+export async function settleCustomerMessages(
+  db: Queryable,
+  conversationId: number,
+  forwardedId: number,
+  answerId: number,
+  now: Date,
+): Promise<number[]> {
   const [row] = await db.query<{ read_ids: number[] | null }>(
     `WITH settled AS (
        UPDATE messages SET
@@ -400,11 +462,30 @@ export async function recordAnswerEvent(
   now: Date,
   alone = false,
   lease?: { owner: string; until: Date },
-): Promise<{ fresh: boolean; created: WidgetMessage | undefined; readIds: number[]; heard: boolean; next: OutboxWork | undefined }> {
-  const [result] = await db.query<{ row: { fresh: boolean; inserted_id: number | null; read_ids: number[] | null; inbox_id: string | null; desk_targets: unknown; heard: boolean } }>(
-    RECORD_ANSWER_EVENT,
-    [...messageValues(conversation, message, now), seen.byWebhook ? now : null, forwardedId, alone, lease?.owner ?? null, lease?.until ?? null],
-  );
+): Promise<{
+  fresh: boolean;
+  created: WidgetMessage | undefined;
+  readIds: number[];
+  heard: boolean;
+  next: OutboxWork | undefined;
+}> {
+  const [result] = await db.query<{
+    row: {
+      fresh: boolean;
+      inserted_id: number | null;
+      read_ids: number[] | null;
+      inbox_id: string | null;
+      desk_targets: unknown;
+      heard: boolean;
+    };
+  }>(RECORD_ANSWER_EVENT, [
+    ...messageValues(conversation, message, now),
+    seen.byWebhook ? now : null,
+    forwardedId,
+    alone,
+    lease?.owner ?? null,
+    lease?.until ?? null,
+  ]);
   // One JSON column (`JsonRow`): the lease's next conversation, if any, has its created_at as text.
   const row = result?.row;
   return {

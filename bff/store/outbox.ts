@@ -1,6 +1,11 @@
 import type { Queryable } from '../../shared/server/index.ts';
 import { engineText } from '../attachments/store.ts';
-import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from './conversations.ts';
+import {
+  CONVERSATION_COLUMNS,
+  toConversationRecord,
+  type ConversationRecord,
+  type ConversationRow,
+} from './conversations.ts';
 
 /** A customer message the engine has not accepted yet. */
 export interface PendingMessage {
@@ -21,8 +26,16 @@ export interface OutboxWork {
  * work, in one statement. Gives undefined while another relay (another node) holds an unexpired
  * lease.
  */
-export async function claimOutbox(db: Queryable, conversationId: number, owner: string, now: Date, until: Date): Promise<OutboxWork | undefined> {
-  const [row] = await db.query<ConversationRow & { pending_id: number | null; pending_text: string | null; pending_message_id: string | null }>(
+export async function claimOutbox(
+  db: Queryable,
+  conversationId: number,
+  owner: string,
+  now: Date,
+  until: Date,
+): Promise<OutboxWork | undefined> {
+  const [row] = await db.query<
+    ConversationRow & { pending_id: number | null; pending_text: string | null; pending_message_id: string | null }
+  >(
     `WITH c AS (
        UPDATE conversations SET relay_owner = $2, relay_lease_until = $3
        WHERE id = $1 AND (relay_owner IS NULL OR relay_owner = $2 OR relay_lease_until < $4) RETURNING *
@@ -32,7 +45,10 @@ export async function claimOutbox(db: Queryable, conversationId: number, owner: 
     [conversationId, owner, until, now],
   );
   if (!row) return undefined;
-  const pending = row.pending_id === null ? undefined : { id: row.pending_id, text: row.pending_text!, messageId: row.pending_message_id! };
+  const pending =
+    row.pending_id === null
+      ? undefined
+      : { id: row.pending_id, text: row.pending_text!, messageId: row.pending_message_id! };
   return { conversation: toConversationRecord(row), pending };
 }
 
@@ -43,7 +59,13 @@ export async function claimOutbox(db: Queryable, conversationId: number, owner: 
  * message the same statement accepts (its change is not visible to the statement's other parts),
  * or 0. Read the outcome with `LEASE_NEXT_COLUMNS` and `leaseOutcome`.
  */
-export const leaseContinuation = (conversationId: string, owner: string, until: string, done: string, when = 'true'): string =>
+export const leaseContinuation = (
+  conversationId: string,
+  owner: string,
+  until: string,
+  done: string,
+  when = 'true',
+): string =>
   `lease_w AS (
        SELECT c.id, EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' AND m.id <> ${done})
          OR (c.close_requested AND NOT c.engine_closed) AS work_left
@@ -67,10 +89,24 @@ export const leaseNextSelect = (done: string): string =>
 /** What the relay does next, from a row of `leaseNextSelect`: undefined when the lease was let go, or is not this owner's. */
 export function leaseOutcome(row: Record<string, unknown> | undefined): OutboxWork | undefined {
   if (!row?.['next_work_left']) return undefined;
-  const conversation = Object.fromEntries(Object.entries(row).filter(([name]) => name.startsWith('next_')).map(([name, value]) => [name.slice(5), value])) as unknown as ConversationRow;
-  const pending = row['next_pending_id'] == null ? undefined : { id: Number(row['next_pending_id']), text: String(row['next_pending_text']), messageId: String(row['next_pending_message_id']) };
+  const conversation = Object.fromEntries(
+    Object.entries(row)
+      .filter(([name]) => name.startsWith('next_'))
+      .map(([name, value]) => [name.slice(5), value]),
+  ) as unknown as ConversationRow;
+  const pending =
+    row['next_pending_id'] == null
+      ? undefined
+      : {
+          id: Number(row['next_pending_id']),
+          text: String(row['next_pending_text']),
+          messageId: String(row['next_pending_message_id']),
+        };
   // Its created_at is a Date, or text when the statement gave its row as JSON (`JsonRow`).
-  return { conversation: toConversationRecord({ ...conversation, created_at: new Date(conversation.created_at) }), pending };
+  return {
+    conversation: toConversationRecord({ ...conversation, created_at: new Date(conversation.created_at) }),
+    pending,
+  };
 }
 
 /**
@@ -79,8 +115,16 @@ export function leaseOutcome(row: Record<string, unknown> | undefined): OutboxWo
  * undefined when the lease was let go, or is no longer this owner's (it ran out and another relay
  * took it). An answer the relay records usually does this in its own statement (`recordAnswerEvent`).
  */
-export async function continueOutbox(db: Queryable, conversationId: number, owner: string, until: Date): Promise<OutboxWork | undefined> {
-  const [row] = await db.query<Record<string, unknown>>(`WITH ${leaseContinuation('$1', '$2', '$3', '0')} SELECT ${leaseNextSelect('0')}`, [conversationId, owner, until]);
+export async function continueOutbox(
+  db: Queryable,
+  conversationId: number,
+  owner: string,
+  until: Date,
+): Promise<OutboxWork | undefined> {
+  const [row] = await db.query<Record<string, unknown>>(
+    `WITH ${leaseContinuation('$1', '$2', '$3', '0')} SELECT ${leaseNextSelect('0')}`,
+    [conversationId, owner, until],
+  );
   return leaseOutcome(row);
 }
 
@@ -98,7 +142,11 @@ export async function releaseOutbox(db: Queryable, conversationId: number, owner
   return row?.work_left ?? false;
 }
 
-export async function setUpstream(db: Queryable, messageRowId: number, upstream: 'forwarded' | 'rejected'): Promise<void> {
+export async function setUpstream(
+  db: Queryable,
+  messageRowId: number,
+  upstream: 'forwarded' | 'rejected',
+): Promise<void> {
   await db.query('UPDATE messages SET upstream = $2 WHERE id = $1', [messageRowId, upstream]);
 }
 

@@ -12,10 +12,15 @@ export async function unreadCount(db: Queryable, id: number): Promise<number> {
 }
 
 /** The widget's view of conversations: with unread count, last message (notices aside, for the list's preview) and survey answer. */
-export async function conversationViews(db: Queryable, where: ConversationOwner & { id?: number }): Promise<WidgetConversation[]> {
+export async function conversationViews(
+  db: Queryable,
+  where: ConversationOwner & { id?: number },
+): Promise<WidgetConversation[]> {
   const params: unknown[] = [where.inboxId, where.customerRef, where.environment];
   if (where.id !== undefined) params.push(where.id);
-  const rows = await db.query<ConversationRow & { unread: number; rating: number | null; comment: string | null; last_id: number | null }>(
+  const rows = await db.query<
+    ConversationRow & { unread: number; rating: number | null; comment: string | null; last_id: number | null }
+  >(
     `SELECT ${CONVERSATION_COLUMNS},
        (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author <> 'customer' AND m.id > c.customer_last_read_id AND ${FOR_WIDGET})::int AS unread,
        (SELECT max(l.id) FROM messages l WHERE l.conversation_id = c.id AND l.author <> 'system' AND NOT l.private) AS last_id,

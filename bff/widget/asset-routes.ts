@@ -31,7 +31,10 @@ export function scriptSender(assetsDir: string, what: string) {
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     let file = encoded.get(etag);
     if (!file) {
-      file = Promise.all([brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }), gzipAsync(body, { level: 9 })]).then(([br, gzipped]) => ({ etag, identity: body, br, gzip: gzipped }));
+      file = Promise.all([
+        brotliAsync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzipAsync(body, { level: 9 }),
+      ]).then(([br, gzipped]) => ({ etag, identity: body, br, gzip: gzipped }));
       encoded.set(etag, file);
     }
     return file;
@@ -71,9 +74,27 @@ export function addWidgetAssetRoutes(routes: ApiRoutes, assetsDir: string): void
   const send = scriptSender(assetsDir, 'widget');
   const script = { description: 'The script.', schema: z.string(), contentType: 'application/javascript' };
   routes
-    .add({ method: 'get', path: '/widget.js', tag: 'Widget files', summary: 'The loader for the script tag', responses: { 200: script }, errors: ['not_found'] }, (ctx) => send(ctx, 'widget.js', 300))
     .add(
-      { method: 'get', path: '/widget/:file', tag: 'Widget files', summary: 'The chat app and its chunks', params: z.strictObject({ file: z.string().max(100) }), responses: { 200: script }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/widget.js',
+        tag: 'Widget files',
+        summary: 'The loader for the script tag',
+        responses: { 200: script },
+        errors: ['not_found'],
+      },
+      (ctx) => send(ctx, 'widget.js', 300),
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/widget/:file',
+        tag: 'Widget files',
+        summary: 'The chat app and its chunks',
+        params: z.strictObject({ file: z.string().max(100) }),
+        responses: { 200: script },
+        errors: ['not_found'],
+      },
       (ctx, { params }) => send(ctx, params.file, params.file === 'app.js' ? 300 : 31_536_000),
     );
 }

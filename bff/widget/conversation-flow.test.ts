@@ -21,10 +21,13 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
   const newSession = async (siteKey = DEMO_SITE_KEY, body: object = {}, headers: Record<string, string> = {}) =>
     request(`${stack.url}/v1/widget-sessions`, { token: siteKey, body, headers });
   const visitor = async () => (await newSession()).body.token as string;
-  const openConversation = async (token: string) => (await request(`${stack.url}/v1/widget/conversations`, { token, body: {} })).body.id as string;
-  const send = (token: string, conversationId: string, text: string, messageId: string) => sendWidgetMessage(stack.url, token, conversationId, text, messageId);
+  const openConversation = async (token: string) =>
+    (await request(`${stack.url}/v1/widget/conversations`, { token, body: {} })).body.id as string;
+  const send = (token: string, conversationId: string, text: string, messageId: string) =>
+    sendWidgetMessage(stack.url, token, conversationId, text, messageId);
   const messages = async (token: string, conversationId: string, after = 0) =>
-    (await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages?after=${after}`, { token })).body.messages as WidgetMessage[];
+    (await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages?after=${after}`, { token })).body
+      .messages as WidgetMessage[];
 
   async function connect(token: string): Promise<{ socket: Socket; received: WidgetMessage[] }> {
     const tab = await connectWidget(stack.url, token);
@@ -36,7 +39,12 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
     it('gives a visitor a wst_ token for an hour, never verified', async () => {
       const response = await newSession();
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ token: expect.stringMatching(/^wst_/), ttl_s: 3600, customer_ref: expect.stringMatching(/^vis_/), verified: false });
+      expect(response.body).toMatchObject({
+        token: expect.stringMatching(/^wst_/),
+        ttl_s: 3600,
+        customer_ref: expect.stringMatching(/^vis_/),
+        verified: false,
+      });
       const lifetime = Date.parse(response.body.expires_at) - Date.now();
       expect(lifetime).toBeGreaterThan(3590_000);
       expect(lifetime).toBeLessThanOrEqual(3600_000);
@@ -95,10 +103,19 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
 
     const sent = await send(token, conversationId, 'How do I return an item?', 'm-1');
     expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ author: 'customer', message_id: 'm-1', text: 'How do I return an item?', conversation_id: conversationId });
+    expect(sent.body).toMatchObject({
+      author: 'customer',
+      message_id: 'm-1',
+      text: 'How do I return an item?',
+      conversation_id: conversationId,
+    });
 
     for (const tab of [tabA, tabB]) {
-      const received = await until(() => tab.received, (list) => list.length >= 2, 'the reply on the socket');
+      const received = await until(
+        () => tab.received,
+        (list) => list.length >= 2,
+        'the reply on the socket',
+      );
       expect(received.map((message) => message.author)).toEqual(['customer', 'ai']);
       expect(received[1]!.text).toContain('within 30 days');
     }
@@ -119,12 +136,20 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
     expect(keptAgain).toEqual(kept);
     expect(['sent', 'delivered', 'read']).toContain(againStatus);
     expect(firstStatus).toBe('sent');
-    const stored = await until(() => messages(token, conversationId), (list) => list.length >= 2, 'the reply');
+    const stored = await until(
+      () => messages(token, conversationId),
+      (list) => list.length >= 2,
+      'the reply',
+    );
     expect(stored[1]!.text).toContain('ship');
     // A later message is forwarded after everything before it in its conversation: once it is answered,
     // a second forward of the first would have shown.
     expect((await send(token, conversationId, 'How do I return an item?', 'after-id')).status).toBe(201);
-    const all = await until(() => messages(token, conversationId), (list) => list.length >= 4, 'the later reply');
+    const all = await until(
+      () => messages(token, conversationId),
+      (list) => list.length >= 4,
+      'the later reply',
+    );
     expect(all.map((message) => [message.author, message.message_id ?? null])).toEqual([
       ['customer', 'same-id'],
       ['ai', null],
@@ -163,20 +188,64 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
       conversationId = await openConversation(token);
     });
     const path = () => `/v1/widget/conversations/${conversationId}/messages`;
-    const cases: { name: string; make: () => [string, Parameters<typeof request>[1]]; code: keyof typeof ERROR_STATUS }[] = [
+    const cases: {
+      name: string;
+      make: () => [string, Parameters<typeof request>[1]];
+      code: keyof typeof ERROR_STATUS;
+    }[] = [
       { name: 'broken JSON', make: () => [path(), { token, rawBody: '{"text"' }], code: 'invalid_json' },
       { name: 'no message_id', make: () => [path(), { token, body: { text: 'hi' } }], code: 'invalid_request' },
-      { name: 'an unknown field', make: () => [path(), { token, body: { text: 'hi', message_id: 'a', author: 'ai' } }], code: 'invalid_request' },
-      { name: 'text that is a number', make: () => [path(), { token, body: { text: 5, message_id: 'a' } }], code: 'invalid_request' },
-      { name: 'a message_id with spaces', make: () => [path(), { token, body: { text: 'hi', message_id: 'a b' } }], code: 'invalid_request' },
-      { name: 'text with the NUL character', make: () => [path(), { token, body: { text: 'hi\u0000there', message_id: 'nul' } }], code: 'invalid_request' },
-      { name: 'a NUL character in the conversation id', make: () => ['/v1/widget/conversations/%00/messages', { token, body: { text: 'hi', message_id: 'a' } }], code: 'invalid_request' },
-      { name: 'a cursor that is not a number', make: () => [`${path()}?after=abc`, { token }], code: 'invalid_request' },
-      { name: 'a malformed conversation id', make: () => ['/v1/widget/conversations/not-a-uuid/messages', { token, body: { text: 'hi', message_id: 'a' } }], code: 'not_found' },
-      { name: 'a site key instead of a token', make: () => [path(), { token: DEMO_SITE_KEY, body: { text: 'hi', message_id: 'a' } }], code: 'unauthorized' },
-      { name: 'a forged token', make: () => [path(), { token: `${token.slice(0, -3)}abc`, body: { text: 'hi', message_id: 'a' } }], code: 'unauthorized' },
+      {
+        name: 'an unknown field',
+        make: () => [path(), { token, body: { text: 'hi', message_id: 'a', author: 'ai' } }],
+        code: 'invalid_request',
+      },
+      {
+        name: 'text that is a number',
+        make: () => [path(), { token, body: { text: 5, message_id: 'a' } }],
+        code: 'invalid_request',
+      },
+      {
+        name: 'a message_id with spaces',
+        make: () => [path(), { token, body: { text: 'hi', message_id: 'a b' } }],
+        code: 'invalid_request',
+      },
+      {
+        name: 'text with the NUL character',
+        make: () => [path(), { token, body: { text: 'hi\u0000there', message_id: 'nul' } }],
+        code: 'invalid_request',
+      },
+      {
+        name: 'a NUL character in the conversation id',
+        make: () => ['/v1/widget/conversations/%00/messages', { token, body: { text: 'hi', message_id: 'a' } }],
+        code: 'invalid_request',
+      },
+      {
+        name: 'a cursor that is not a number',
+        make: () => [`${path()}?after=abc`, { token }],
+        code: 'invalid_request',
+      },
+      {
+        name: 'a malformed conversation id',
+        make: () => ['/v1/widget/conversations/not-a-uuid/messages', { token, body: { text: 'hi', message_id: 'a' } }],
+        code: 'not_found',
+      },
+      {
+        name: 'a site key instead of a token',
+        make: () => [path(), { token: DEMO_SITE_KEY, body: { text: 'hi', message_id: 'a' } }],
+        code: 'unauthorized',
+      },
+      {
+        name: 'a forged token',
+        make: () => [path(), { token: `${token.slice(0, -3)}abc`, body: { text: 'hi', message_id: 'a' } }],
+        code: 'unauthorized',
+      },
       { name: 'an unknown widget route', make: () => ['/v1/widget/everything', { token }], code: 'not_found' },
-      { name: 'a widget file that does not exist', make: () => ['/widget/..%2F..%2Fpackage.json', {}], code: 'not_found' },
+      {
+        name: 'a widget file that does not exist',
+        make: () => ['/widget/..%2F..%2Fpackage.json', {}],
+        code: 'not_found',
+      },
     ];
     it.each(cases)('$name → $code', async ({ make, code }) => {
       const [target, options] = make();
@@ -190,7 +259,11 @@ describe.each(DRIVERS)('BFF widget side on $name', (driver) => {
   it('answers a browser preflight from any page origin, and never with credentials', async () => {
     const response = await fetch(`${stack.url}/v1/widget-sessions`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://shop.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'https://shop.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('https://shop.example');

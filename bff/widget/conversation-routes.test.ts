@@ -1,7 +1,15 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetConversation, WidgetMessage } from '../../shared/index.ts';
-import { DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../../test/stack.ts';
+import {
+  DEMO_SITE_KEY,
+  DRIVERS,
+  request,
+  startStack,
+  type TestStack,
+  engineConversationOf,
+  engineMove,
+} from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
 import { NOTICES } from '../engine-link/engine-events.ts';
@@ -32,9 +40,13 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expect(response.status).toBe(200);
     return response.body as WidgetConversation;
   };
-  const send = (token: string, id: string, text: string, messageId: string) => sendWidgetMessage(stack.url, token, id, text, messageId);
+  const send = (token: string, id: string, text: string, messageId: string) =>
+    sendWidgetMessage(stack.url, token, id, text, messageId);
   const page = async (token: string, id: string, after?: number) => {
-    const response = await request(widget(`/conversations/${id}/messages${after === undefined ? '' : `?after=${after}`}`), { token });
+    const response = await request(
+      widget(`/conversations/${id}/messages${after === undefined ? '' : `?after=${after}`}`),
+      { token },
+    );
     expect(response.status).toBe(200);
     return response.body as { messages: WidgetMessage[]; next: number | null };
   };
@@ -42,16 +54,24 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
   const engineId = (uuid: string) => engineConversationOf(stack, uuid);
   const surveyQuestions = async (uuid: string) =>
     (
-      await stack.bffSql.query<{ text: string }>("SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = $1 AND m.content_type = 'input_csat'", [uuid])
+      await stack.bffSql.query<{ text: string }>(
+        "SELECT m.text FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = $1 AND m.content_type = 'input_csat'",
+        [uuid],
+      )
     ).map((row) => row.text);
-  const engine = (engineConversationId: string, move: string, body: object = {}) => engineMove(stack, engineConversationId, move, body);
+  const engine = (engineConversationId: string, move: string, body: object = {}) =>
+    engineMove(stack, engineConversationId, move, body);
 
   /** Sends a customer message and waits until the relay has carried it and the answer is stored. */
   async function ask(token: string, id: string, text: string, messageId: string): Promise<WidgetMessage[]> {
     const sent = await send(token, id, text, messageId);
     expect(sent.status).toBe(201);
     await stack.bff.relay.settled();
-    return until(() => messages(token, id), (list) => list.some((message) => message.id > (sent.body as WidgetMessage).id && message.author !== 'customer'), `an answer to "${text}"`);
+    return until(
+      () => messages(token, id),
+      (list) => list.some((message) => message.id > (sent.body as WidgetMessage).id && message.author !== 'customer'),
+      `an answer to "${text}"`,
+    );
   }
   const expectError = (response: { status: number; body: any }, status: number, code: string) => {
     expect(response.status).toBe(status);
@@ -71,7 +91,11 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     it('refuses a locale that is no language tag with 400, opening nothing', async () => {
       const { token } = await visitor();
       const before = (await request(widget('/conversations'), { token })).body.conversations.length;
-      expectError(await request(widget('/conversations'), { token, body: { locale: 'de<script>' } }), 400, 'invalid_request');
+      expectError(
+        await request(widget('/conversations'), { token, body: { locale: 'de<script>' } }),
+        400,
+        'invalid_request',
+      );
       expect((await request(widget('/conversations'), { token })).body.conversations).toHaveLength(before);
     });
   });
@@ -82,14 +106,26 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
       const response = await request(widget('/config'), { token: session.token });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
-        inbox: { name: 'Demo store', greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.', color: '#1f3a5f', locale: 'en' },
+        inbox: {
+          name: 'Demo store',
+          greeting: 'Hi! Ask me anything about orders, delivery, returns or payments.',
+          color: '#1f3a5f',
+          locale: 'en',
+        },
         features: { survey: true, prechat_form: false, several_conversations: true },
         customer: { customer_ref: session.customer_ref, verified: false, name: null },
       });
     });
 
     it("gives another inbox's own settings to a visitor who came with that inbox's site key", async () => {
-      const inbox = await createInbox(stack.bffSql, { name: 'Garden shop', greeting: 'Hello gardener!', color: '#2e7d32', locale: 'de', surveyEnabled: false, prechatEnabled: true });
+      const inbox = await createInbox(stack.bffSql, {
+        name: 'Garden shop',
+        greeting: 'Hello gardener!',
+        color: '#2e7d32',
+        locale: 'de',
+        surveyEnabled: false,
+        prechatEnabled: true,
+      });
       const { key } = await addSiteKey(stack.bffSql, inbox.id, 'sandbox');
       const session = await visitor(key);
       const response = await request(widget('/config'), { token: session.token });
@@ -102,7 +138,10 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     });
 
     it('names a verified customer whose site server vouched for them with its API key', async () => {
-      const session = await request(`${stack.url}/v1/widget-sessions`, { token: stack.apiKey, body: { customer_ref: 'user-42', name: 'Ada Lovelace' } });
+      const session = await request(`${stack.url}/v1/widget-sessions`, {
+        token: stack.apiKey,
+        body: { customer_ref: 'user-42', name: 'Ada Lovelace' },
+      });
       expect(session.status).toBe(201);
       const response = await request(widget('/config'), { token: session.body.token });
       expect(response.status).toBe(200);
@@ -121,7 +160,14 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expect((await request(widget('/conversations'), { token })).body).toEqual({ conversations: [] });
 
     const first = await openConversation(token);
-    expect(first).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'open', handled_by: 'ai', unread: 0, last_message: null, survey: null });
+    expect(first).toMatchObject({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      status: 'open',
+      handled_by: 'ai',
+      unread: 0,
+      last_message: null,
+      survey: null,
+    });
     const second = await openConversation(token);
     expect(second.id).not.toBe(first.id);
 
@@ -161,13 +207,18 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
   it('shows a customer message as sent, then delivered once the engine has it, then read once an answer came after it', async () => {
     const { token } = await visitor();
     const { id } = await openConversation(token);
-    const statusOf = async (messageId: number) => (await messages(token, id)).find((message) => message.id === messageId)?.status;
+    const statusOf = async (messageId: number) =>
+      (await messages(token, id)).find((message) => message.id === messageId)?.status;
 
     // With the AI: the answer comes in the same step as the delivery, so the message is read.
     const question = await send(token, id, 'How do I return an item?', 'status-1');
     expect(question.status).toBe(201);
     expect(question.body.status).toBe('sent');
-    await until(() => statusOf(question.body.id), (status) => status === 'read', 'the answered question to be read');
+    await until(
+      () => statusOf(question.body.id),
+      (status) => status === 'read',
+      'the answered question to be read',
+    );
 
     // With people: the engine takes the message and nobody answers yet, so it stays delivered.
     await ask(token, id, 'I want to talk to a person', 'status-2');
@@ -175,17 +226,33 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     const waiting = await send(token, id, 'Is anyone there?', 'status-3');
     expect(waiting.status).toBe(201);
     expect(waiting.body.status).toBe('sent');
-    await until(() => statusOf(waiting.body.id), (status) => status === 'delivered', 'the message to be delivered');
+    await until(
+      () => statusOf(waiting.body.id),
+      (status) => status === 'delivered',
+      'the message to be delivered',
+    );
     await stack.bff.relay.settled();
     await stack.bff.feed.catchUp();
     expect(await statusOf(waiting.body.id)).toBe('delivered');
 
     // A person answers from the helpdesk: now it is read.
-    expect((await engine(await engineId(id), 'human-messages', { text: 'Yes, Dana here. How can I help?', author_name: 'Dana' })).status).toBe(200);
+    expect(
+      (
+        await engine(await engineId(id), 'human-messages', {
+          text: 'Yes, Dana here. How can I help?',
+          author_name: 'Dana',
+        })
+      ).status,
+    ).toBe(200);
     await stack.bff.feed.catchUp();
-    await until(() => statusOf(waiting.body.id), (status) => status === 'read', 'the message to be read after the answer');
+    await until(
+      () => statusOf(waiting.body.id),
+      (status) => status === 'read',
+      'the message to be read after the answer',
+    );
     // Answers and notices are never anything but sent.
-    for (const message of await messages(token, id)) if (message.author !== 'customer') expect(message.status).toBe('sent');
+    for (const message of await messages(token, id))
+      if (message.author !== 'customer') expect(message.status).toBe('sent');
   });
 
   describe('polling and the per-customer limit', () => {
@@ -282,7 +349,8 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     const minuteStart = (Math.floor(Date.now() / 60_000) + 120) * 60_000;
     clock.frozenAt = minuteStart + 5_000;
     try {
-      for (let poll = 0; poll < POLLS_PER_MINUTE; poll++) expect((await request(widget(`/conversations/${id}/messages?after=0`), { token })).status).toBe(200);
+      for (let poll = 0; poll < POLLS_PER_MINUTE; poll++)
+        expect((await request(widget(`/conversations/${id}/messages?after=0`), { token })).status).toBe(200);
       const refused = await request(widget(`/conversations/${id}/messages?after=0`), { token });
       expectError(refused, 429, 'rate_limited');
       expect(refused.headers.get('retry-after')).toBe('55');
@@ -305,20 +373,32 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     expect((await getConversation(token, id)).unread).toBe(0);
 
     // An older id does not move it back.
-    const backwards = await request(widget(`/conversations/${id}/read`), { token, body: { last_read_id: question!.id } });
+    const backwards = await request(widget(`/conversations/${id}/read`), {
+      token,
+      body: { last_read_id: question!.id },
+    });
     expect(backwards.status).toBe(200);
     expect(backwards.body).toEqual({ conversation_id: id, last_read_id: answer!.id, unread: 0 });
     expect((await getConversation(token, id)).unread).toBe(0);
 
     // A bad body is refused and moves nothing.
-    for (const body of [{ last_read_id: -1 }, { last_read_id: '99' }, { last_read_id: 1.5 }, {}, { last_read_id: 1, extra: true }]) {
+    for (const body of [
+      { last_read_id: -1 },
+      { last_read_id: '99' },
+      { last_read_id: 1.5 },
+      {},
+      { last_read_id: 1, extra: true },
+    ]) {
       expectError(await request(widget(`/conversations/${id}/read`), { token, body }), 400, 'invalid_request');
     }
 
     const second = await ask(token, id, 'Do you ship abroad?', 'read-2');
     expect((await getConversation(token, id)).unread).toBe(1);
     // Beyond the last message: clamped to it, so answers that come later still count as unread.
-    const clamped = await request(widget(`/conversations/${id}/read`), { token, body: { last_read_id: 2_000_000_000 } });
+    const clamped = await request(widget(`/conversations/${id}/read`), {
+      token,
+      body: { last_read_id: 2_000_000_000 },
+    });
     expect(clamped.status).toBe(200);
     expect(clamped.body).toEqual({ conversation_id: id, last_read_id: second.at(-1)!.id, unread: 0 });
     await ask(token, id, 'Which payment methods do you accept?', 'read-3');
@@ -336,7 +416,11 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     for (const body of [{}, { typing: 'yes' }, { typing: 1 }, { typing: true, text: 'hel' }]) {
       expectError(await request(widget(`/conversations/${id}/typing`), { token, body }), 400, 'invalid_request');
     }
-    expectError(await request(widget(`/conversations/${id}/typing`), { token, rawBody: '{"typing":' }), 400, 'invalid_json');
+    expectError(
+      await request(widget(`/conversations/${id}/typing`), { token, rawBody: '{"typing":' }),
+      400,
+      'invalid_json',
+    );
     expect(await messages(token, id)).toEqual([]);
   });
 
@@ -357,8 +441,12 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     // The close asked for a rating: the survey question is stored for Client API clients, and the widget is not shown it (it has its own form).
     expect(await messages(token, id)).toEqual(before);
     expect(await surveyQuestions(id)).toEqual(['Please rate this conversation.']);
-    expect((await getConversation(token, id)).unread).toBe(before.filter((message) => message.author !== 'customer').length);
-    const [row] = await stack.bffSql.query<{ count: number }>("SELECT count(*)::int AS count FROM messages WHERE message_id = 'close-2'");
+    expect((await getConversation(token, id)).unread).toBe(
+      before.filter((message) => message.author !== 'customer').length,
+    );
+    const [row] = await stack.bffSql.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM messages WHERE message_id = 'close-2'",
+    );
     expect(row!.count).toBe(0);
 
     const transcript = await until(
@@ -383,7 +471,15 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     clock.frozenAt = askedAt;
     try {
       expect((await request(widget(`/conversations/${id}/close`), { token, body: {} })).status).toBe(200);
-      for (const body of [{ rating: 0 }, { rating: 6 }, { rating: '5' }, { rating: 4.5 }, {}, { rating: 5, stars: 5 }, { rating: 5, comment: 'x'.repeat(2001) }]) {
+      for (const body of [
+        { rating: 0 },
+        { rating: 6 },
+        { rating: '5' },
+        { rating: 4.5 },
+        {},
+        { rating: 5, stars: 5 },
+        { rating: 5, comment: 'x'.repeat(2001) },
+      ]) {
         expectError(await survey(body), 400, 'invalid_request');
       }
       expect((await getConversation(token, id)).survey).toBeNull();
@@ -416,9 +512,17 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     const { id } = await openConversation(token);
     await ask(token, id, 'How do I return an item?', 'ai-close-1');
     await ask(token, id, 'Thanks, that helps!', 'ai-close-2');
-    const resolved = await until(() => getConversation(token, id), (conversation) => conversation.status === 'resolved', 'the AI to close');
+    const resolved = await until(
+      () => getConversation(token, id),
+      (conversation) => conversation.status === 'resolved',
+      'the AI to close',
+    );
     expect(resolved.status).toBe('resolved');
-    await until(() => surveyQuestions(id), (questions) => questions.length > 0, 'the survey question');
+    await until(
+      () => surveyQuestions(id),
+      (questions) => questions.length > 0,
+      'the survey question',
+    );
     expect(await surveyQuestions(id)).toEqual(['Please rate this conversation.']);
     expect((await messages(token, id)).some((message) => message.author === 'system')).toBe(false);
 
@@ -446,7 +550,11 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
       ['POST', `/conversations/${id}/survey`, { rating: 1, comment: 'bad' }],
     ];
     for (const [method, path, body] of attempts) {
-      const response = await request(widget(path), { token: stranger, method, ...(body === undefined ? {} : { body }) });
+      const response = await request(widget(path), {
+        token: stranger,
+        method,
+        ...(body === undefined ? {} : { body }),
+      });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.body.error.code).toBe('not_found');
     }
@@ -474,12 +582,21 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     const seen = afterHandover.at(-1)!.id;
 
     const engineConversation = await engineId(id);
-    const human = await engine(engineConversation, 'human-messages', { text: 'Hi, Dana from the team here. How can I help?', author_name: 'Dana' });
+    const human = await engine(engineConversation, 'human-messages', {
+      text: 'Hi, Dana from the team here. How can I help?',
+      author_name: 'Dana',
+    });
     expect(human.status).toBe(200);
     await stack.bff.feed.catchUp();
     const answered = await page(token, id, seen);
     expect(answered.messages).toEqual([
-      expect.objectContaining({ author: 'human', author_name: 'Dana', text: 'Hi, Dana from the team here. How can I help?', conversation_id: id, status: 'sent' }),
+      expect.objectContaining({
+        author: 'human',
+        author_name: 'Dana',
+        text: 'Hi, Dana from the team here. How can I help?',
+        conversation_id: id,
+        status: 'sent',
+      }),
     ]);
     expect((await getConversation(token, id)).last_message).toEqual(answered.messages[0]);
 

@@ -32,28 +32,74 @@ const { perCustomerPerMinute, perAddressPerMinute, perInboxPerMinute } = MESSAGE
  * `opened` hears that a customer opened the chat (the config is what the widget asks for first);
  * `trustProxyHops` says where the client's address is (a visitor's messages count against it).
  */
-export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService, opened: Pick<DeskWebhooks, 'widgetOpened'>, trustProxyHops: number): void {
+export function addWidgetRoutes(
+  routes: ApiRoutes<WidgetState>,
+  conversations: ConversationService,
+  opened: Pick<DeskWebhooks, 'widgetOpened'>,
+  trustProxyHops: number,
+): void {
   routes
-    .add({ method: 'get', path: '/v1/widget/config', tag, security, summary: "The inbox's look and features, and who the session is", query: WidgetConfigQuery, responses: { 200: { description: 'The configuration.', schema: WidgetConfig } } }, async (ctx, { query }) => {
-      const { session } = ctx.state;
-      const [config] = await Promise.all([
-        conversations.config(session, query.locale),
-        opened.widgetOpened(session, { referer: ctx.get('referer') || ctx.get('origin') || null, language: ctx.get('accept-language').split(',')[0] || null }),
-      ]);
-      ctx.body = config;
-    })
-    .add({ method: 'get', path: '/v1/widget/conversations', tag, security, summary: "The customer's conversations, newest first", responses: { 200: { description: 'The conversations.', schema: WidgetConversationList } } }, async (ctx) => {
-      ctx.body = { conversations: await conversations.list(ctx.state.session) };
-    })
     .add(
-      { method: 'post', path: '/v1/widget/conversations', tag, security, summary: 'Start a new conversation', body: OpenWidgetConversationRequest, responses: { 201: { description: 'The new conversation.', schema: WidgetConversation } } },
+      {
+        method: 'get',
+        path: '/v1/widget/config',
+        tag,
+        security,
+        summary: "The inbox's look and features, and who the session is",
+        query: WidgetConfigQuery,
+        responses: { 200: { description: 'The configuration.', schema: WidgetConfig } },
+      },
+      async (ctx, { query }) => {
+        const { session } = ctx.state;
+        const [config] = await Promise.all([
+          conversations.config(session, query.locale),
+          opened.widgetOpened(session, {
+            referer: ctx.get('referer') || ctx.get('origin') || null,
+            language: ctx.get('accept-language').split(',')[0] || null,
+          }),
+        ]);
+        ctx.body = config;
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/v1/widget/conversations',
+        tag,
+        security,
+        summary: "The customer's conversations, newest first",
+        responses: { 200: { description: 'The conversations.', schema: WidgetConversationList } },
+      },
+      async (ctx) => {
+        ctx.body = { conversations: await conversations.list(ctx.state.session) };
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/v1/widget/conversations',
+        tag,
+        security,
+        summary: 'Start a new conversation',
+        body: OpenWidgetConversationRequest,
+        responses: { 201: { description: 'The new conversation.', schema: WidgetConversation } },
+      },
       async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = await conversations.open(ctx.state.session, { ...body, pageUrl: ctx.get('referer') || undefined });
       },
     )
     .add(
-      { method: 'get', path: '/v1/widget/conversations/:id', tag, security, summary: 'One conversation', params, responses: { 200: { description: 'The conversation.', schema: WidgetConversation } }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/v1/widget/conversations/:id',
+        tag,
+        security,
+        summary: 'One conversation',
+        params,
+        responses: { 200: { description: 'The conversation.', schema: WidgetConversation } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         ctx.body = await conversations.get(ctx.state.session, params.id);
       },
@@ -89,30 +135,67 @@ export function addWidgetRoutes(routes: ApiRoutes<WidgetState>, conversations: C
         params,
         body: SendWidgetMessageRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
-        responses: { 201: { description: 'The stored message.', schema: WidgetMessage }, 200: { description: 'The message stored earlier with this message_id.', schema: WidgetMessage } },
+        responses: {
+          201: { description: 'The stored message.', schema: WidgetMessage },
+          200: { description: 'The message stored earlier with this message_id.', schema: WidgetMessage },
+        },
         errors: ['not_found', 'invalid_state'],
       },
       async (ctx, { params, body }) => {
-        const { message, created } = await conversations.send({ ...ctx.state.session, address: clientLimitKey(ctx.req, trustProxyHops) }, params.id, body);
+        const { message, created } = await conversations.send(
+          { ...ctx.state.session, address: clientLimitKey(ctx.req, trustProxyHops) },
+          params.id,
+          body,
+        );
         ctx.status = created ? 201 : 200;
         ctx.body = message;
       },
     )
     .add(
-      { method: 'post', path: '/v1/widget/conversations/:id/typing', tag, security, summary: 'The customer started or stopped typing', params, body: TypingRequest, responses: { 204: { description: 'Passed on.' } }, errors: ['not_found'] },
+      {
+        method: 'post',
+        path: '/v1/widget/conversations/:id/typing',
+        tag,
+        security,
+        summary: 'The customer started or stopped typing',
+        params,
+        body: TypingRequest,
+        responses: { 204: { description: 'Passed on.' } },
+        errors: ['not_found'],
+      },
       async (ctx, { params, body }) => {
         await conversations.setTyping(ctx.state.session, params.id, body.typing);
         ctx.status = 204;
       },
     )
     .add(
-      { method: 'post', path: '/v1/widget/conversations/:id/read', tag, security, summary: 'Mark messages read up to an id', params, body: ReadRequest, responses: { 200: { description: 'The read position and what is still unread.', schema: ReadState } }, errors: ['not_found'] },
+      {
+        method: 'post',
+        path: '/v1/widget/conversations/:id/read',
+        tag,
+        security,
+        summary: 'Mark messages read up to an id',
+        params,
+        body: ReadRequest,
+        responses: { 200: { description: 'The read position and what is still unread.', schema: ReadState } },
+        errors: ['not_found'],
+      },
       async (ctx, { params, body }) => {
         ctx.body = await conversations.markRead(ctx.state.session, params.id, body.last_read_id);
       },
     )
     .add(
-      { method: 'post', path: '/v1/widget/conversations/:id/close', tag, security, summary: 'Close the conversation', params, body: EmptyRequest, responses: { 200: { description: 'The resolved conversation.', schema: WidgetConversation } }, errors: ['not_found', 'invalid_state'] },
+      {
+        method: 'post',
+        path: '/v1/widget/conversations/:id/close',
+        tag,
+        security,
+        summary: 'Close the conversation',
+        params,
+        body: EmptyRequest,
+        responses: { 200: { description: 'The resolved conversation.', schema: WidgetConversation } },
+        errors: ['not_found', 'invalid_state'],
+      },
       async (ctx, { params }) => {
         ctx.body = await conversations.close(ctx.state.session, params.id);
       },

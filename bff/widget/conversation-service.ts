@@ -1,17 +1,36 @@
-import { ParleyError, type MessagesPage, type SendWidgetMessageRequest, type WidgetAttachment, type WidgetConfig, type WidgetConversation, type WidgetMessage } from '../../shared/index.ts';
+import {
+  ParleyError,
+  type MessagesPage,
+  type SendWidgetMessageRequest,
+  type WidgetAttachment,
+  type WidgetConfig,
+  type WidgetConversation,
+  type WidgetMessage,
+} from '../../shared/index.ts';
 import type { Queryable, RateLimiter, Sql } from '../../shared/server/index.ts';
 import type { Change, Publisher } from '../realtime/publisher.ts';
 import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 import type { Relay } from '../engine-link/relay.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Customer, Session, SessionStanding } from './sessions.ts';
-import { findCustomerConversation, insertConversation, markReadUpTo, updateConversation, type ConversationRecord } from '../store/conversations.ts';
+import {
+  findCustomerConversation,
+  insertConversation,
+  markReadUpTo,
+  updateConversation,
+  type ConversationRecord,
+} from '../store/conversations.ts';
 import { ALWAYS_OPEN, greetingIn, isAway } from '../store/inbox-presentation.ts';
 import { findInbox } from '../store/inboxes.ts';
 import { listMessages, storeCustomerMessage, type CustomerMessage } from '../store/messages.ts';
 import type { OutboxWork } from '../store/outbox.ts';
 import { askSurvey, saveSurvey, saveSurveyAnswer, surveyQuestion } from '../store/surveys.ts';
-import { createMessageCounter, messageLimits as limitsInForce, type MessageLimits, type Sender } from './message-limits.ts';
+import {
+  createMessageCounter,
+  messageLimits as limitsInForce,
+  type MessageLimits,
+  type Sender,
+} from './message-limits.ts';
 import { conversationViews, unreadCount } from '../store/views.ts';
 
 export interface ConversationServiceDeps {
@@ -35,7 +54,15 @@ const SURVEY_LOCK_MS = 14 * 24 * 3600_000;
  * The BFF's one implementation of conversations, behind the widget routes and the socket
  * (and, later, the helpdesk Client API). Every lookup is scoped to the asking customer.
  */
-export function createConversationService({ sql, engines, relay, publisher, now, messageLimiter, messageLimits }: ConversationServiceDeps) {
+export function createConversationService({
+  sql,
+  engines,
+  relay,
+  publisher,
+  now,
+  messageLimiter,
+  messageLimits,
+}: ConversationServiceDeps) {
   const counter = createMessageCounter({ limiter: messageLimiter, limits: limitsInForce(messageLimits) });
 
   /** A new message counts against its customer's, its address's and its inbox's minute; over any it is refused (and not kept). */
@@ -57,7 +84,18 @@ export function createConversationService({ sql, engines, relay, publisher, now,
     uuid: string,
     message: CustomerMessage,
     standing: SessionStanding | undefined,
-  ): Promise<{ sent: { conversation: ConversationRecord; result: { message: WidgetMessage; created: boolean }; claimed?: OutboxWork } | undefined } | undefined> {
+  ): Promise<
+    | {
+        sent:
+          | {
+              conversation: ConversationRecord;
+              result: { message: WidgetMessage; created: boolean };
+              claimed?: OutboxWork;
+            }
+          | undefined;
+      }
+    | undefined
+  > {
     const at = now();
     const { keys } = await counter.count(sql, sender, at);
     if (!keys) return undefined;
@@ -108,16 +146,34 @@ export function createConversationService({ sql, engines, relay, publisher, now,
           welcome_tagline: given(shown.welcomeTagline),
           suggested_questions: shown.suggestedQuestions.length ? shown.suggestedQuestions : undefined,
           email: given(shown.email),
-          ...(inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now()) ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) } : {}),
+          ...(inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now())
+            ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) }
+            : {}),
         },
-        features: { survey: inbox.surveyEnabled, prechat_form: inbox.prechatEnabled && !session.verified, several_conversations: true },
+        features: {
+          survey: inbox.surveyEnabled,
+          prechat_form: inbox.prechatEnabled && !session.verified,
+          several_conversations: true,
+        },
         // The reference as the site's server gave it (a sandbox customer's own space is the BFF's business).
-        customer: { customer_ref: givenCustomerRef(session.customerRef), verified: session.verified, name: session.name ?? null },
+        customer: {
+          customer_ref: givenCustomerRef(session.customerRef),
+          verified: session.verified,
+          name: session.name ?? null,
+        },
       };
     },
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
-    async open(customer: Customer, contact: { name?: string | undefined; email?: string | undefined; pageUrl?: string | undefined; locale?: string | undefined } = {}): Promise<WidgetConversation> {
+    async open(
+      customer: Customer,
+      contact: {
+        name?: string | undefined;
+        email?: string | undefined;
+        pageUrl?: string | undefined;
+        locale?: string | undefined;
+      } = {},
+    ): Promise<WidgetConversation> {
       // Kept only when it can go to the engine: with the key of the inbox's engine account and the customer's own environment.
       await engines.forInbox(customer.inboxId, customer.environment);
       const conversation = await sql.transaction(async (tx) => {
@@ -158,19 +214,24 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       const message = { text: request.text, messageId: request.message_id };
       // Files are kept with the message, in a transaction; a plain message usually needs none.
       const alone = attach ? undefined : await sendAlone(sender, uuid, message, standing);
-      const sent = alone !== undefined ? alone.sent : await sql.transaction(async (tx) => {
-        // Found, locked (which orders the conversation's messages) and kept in one statement; it
-        // also asks whether the session still stands, when the session check left that to it.
-        const found = await storeCustomerMessage(tx, sender, uuid, message, now(), standing);
-        if (!found) return undefined;
-        const { conversation, stored: result } = found;
-        if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
-        // Only a new message counts (a retry of one kept already is free); over a limit it is not kept.
-        if (result.created) await countMessage(tx, sender);
-        if (result.created && attach) result.message = { ...result.message, attachments: await attach(tx, result.message, conversation) };
-        if (result.created) await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
-        return { conversation, result };
-      });
+      const sent =
+        alone !== undefined
+          ? alone.sent
+          : await sql.transaction(async (tx) => {
+              // Found, locked (which orders the conversation's messages) and kept in one statement; it
+              // also asks whether the session still stands, when the session check left that to it.
+              const found = await storeCustomerMessage(tx, sender, uuid, message, now(), standing);
+              if (!found) return undefined;
+              const { conversation, stored: result } = found;
+              if (!result) throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+              // Only a new message counts (a retry of one kept already is free); over a limit it is not kept.
+              if (result.created) await countMessage(tx, sender);
+              if (result.created && attach)
+                result.message = { ...result.message, attachments: await attach(tx, result.message, conversation) };
+              if (result.created)
+                await publisher.record(tx, conversation, [{ type: 'message.created', message: result.message }]);
+              return { conversation, result };
+            });
       if (!sent) {
         // A revoked or ended session is a 401, whichever conversation it names (asked after the
         // transaction, so that it never waits for a second connection while holding one).
@@ -179,7 +240,11 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       }
       const { conversation, result } = sent;
       if (result.created) {
-        publisher.publishBatch({ conversation, changes: [{ type: 'message.created', message: result.message }], exceptSocket: request.socket_id });
+        publisher.publishBatch({
+          conversation,
+          changes: [{ type: 'message.created', message: result.message }],
+          exceptSocket: request.socket_id,
+        });
         relay.kick(conversation.id, alone?.sent?.claimed);
       }
       return result;
@@ -192,22 +257,31 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       publisher.publish(conversation, { type: 'customer.typing', typing });
     },
 
-    async markRead(customer: Customer, uuid: string, lastReadId: number): Promise<{ conversation_id: string; last_read_id: number; unread: number }> {
+    async markRead(
+      customer: Customer,
+      uuid: string,
+      lastReadId: number,
+    ): Promise<{ conversation_id: string; last_read_id: number; unread: number }> {
       const conversation = await mine(customer, uuid);
       const position = await markReadUpTo(sql, conversation.id, lastReadId);
-      if (position > conversation.customerLastReadId) publisher.publish(conversation, { type: 'customer.read', lastReadId: position });
+      if (position > conversation.customerLastReadId)
+        publisher.publish(conversation, { type: 'customer.read', lastReadId: position });
       return { conversation_id: uuid, last_read_id: position, unread: await unreadCount(sql, conversation.id) };
     },
 
     /** Closes the conversation for the customer now, asks for a rating, and tells the engine through the outbox. */
     async close(customer: Customer, uuid: string): Promise<WidgetConversation> {
       const conversation = await mine(customer, uuid);
-      if (conversation.status === 'resolved') throw new ParleyError('invalid_state', `Conversation ${uuid} is already resolved.`);
+      if (conversation.status === 'resolved')
+        throw new ParleyError('invalid_state', `Conversation ${uuid} is already resolved.`);
       const changes = await sql.transaction(async (tx) => {
         await updateConversation(tx, conversation.id, { status: 'resolved', closeRequested: true }, now());
         conversation.status = 'resolved';
         const question = await askSurvey(tx, conversation, now());
-        const changes: Change[] = [{ type: 'closed', resolved: false }, ...(question ? [{ type: 'survey.asked' as const, question }] : [])];
+        const changes: Change[] = [
+          { type: 'closed', resolved: false },
+          ...(question ? [{ type: 'survey.asked' as const, question }] : []),
+        ];
         await publisher.record(tx, conversation, changes);
         return changes;
       });
@@ -216,7 +290,11 @@ export function createConversationService({ sql, engines, relay, publisher, now,
       return view(customer, conversation);
     },
 
-    async answerSurvey(customer: Customer, uuid: string, answer: { rating: number; comment?: string | undefined }): Promise<{ conversation_id: string; rating: number; comment: string }> {
+    async answerSurvey(
+      customer: Customer,
+      uuid: string,
+      answer: { rating: number; comment?: string | undefined },
+    ): Promise<{ conversation_id: string; rating: number; comment: string }> {
       const comment = answer.comment ?? '';
       await rate(await mine(customer, uuid), answer.rating, comment);
       return { conversation_id: uuid, rating: answer.rating, comment };
@@ -230,10 +308,12 @@ export function createConversationService({ sql, engines, relay, publisher, now,
    * been asked, and the answer may change until 14 days after the question.
    */
   async function rate(conversation: ConversationRecord, rating: number, comment: string): Promise<void> {
-    if (conversation.status !== 'resolved') throw new ParleyError('invalid_state', 'The survey opens when the conversation is resolved.');
+    if (conversation.status !== 'resolved')
+      throw new ParleyError('invalid_state', 'The survey opens when the conversation is resolved.');
     const question = await surveyQuestion(sql, conversation.id);
     if (!question) throw new ParleyError('invalid_state', 'This conversation was not asked for a rating.');
-    if (now().getTime() - question.askedAt.getTime() > SURVEY_LOCK_MS) throw new ParleyError('unprocessable', 'The survey is locked 14 days after it was asked.');
+    if (now().getTime() - question.askedAt.getTime() > SURVEY_LOCK_MS)
+      throw new ParleyError('unprocessable', 'The survey is locked 14 days after it was asked.');
     await sql.transaction(async (tx) => {
       await saveSurvey(tx, conversation.id, rating, comment, now());
       await saveSurveyAnswer(tx, question.id, rating, comment);

@@ -8,7 +8,9 @@ import type { Environment } from '../../shared/environment.ts';
 export const SANDBOX_PREFIX = 'test:';
 
 /** The BFF's reference of a verified customer of the given environment. */
-export const bffCustomerRef = (ref: string, verified: boolean, environment: Environment): string => (verified && environment === 'sandbox' ? `${SANDBOX_PREFIX}${ref}` : ref);
+export const bffCustomerRef = (ref: string, verified: boolean, environment: Environment): string =>
+  verified && environment === 'sandbox' ? `${SANDBOX_PREFIX}${ref}` : ref;
 
 /** The reference as the site's server gave it, for the engine and for the customer's own eyes. */
-export const givenCustomerRef = (ref: string): string => (ref.startsWith(SANDBOX_PREFIX) ? ref.slice(SANDBOX_PREFIX.length) : ref);
+export const givenCustomerRef = (ref: string): string =>
+  ref.startsWith(SANDBOX_PREFIX) ? ref.slice(SANDBOX_PREFIX.length) : ref;

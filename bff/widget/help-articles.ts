@@ -31,7 +31,13 @@ export interface HelpReader {
  * Only approved documents are ever shown: the list asks the engine for approved ones, and an
  * article asked for by id is checked again (it may have lost its approval since).
  */
-export function createHelpArticles({ engines, now }: { engines: Pick<EngineAccounts, 'for' | 'scopeOfInbox'>; now: () => Date }) {
+export function createHelpArticles({
+  engines,
+  now,
+}: {
+  engines: Pick<EngineAccounts, 'for' | 'scopeOfInbox'>;
+  now: () => Date;
+}) {
   const cache = new Map<string, { at: number; titles: Promise<Title[]> }>();
 
   async function load(scope: EngineScope, environment: Environment): Promise<Title[]> {
@@ -40,7 +46,8 @@ export function createHelpArticles({ engines, now }: { engines: Pick<EngineAccou
     let after: string | undefined;
     for (let page = 0; page < PAGES_MAX; page++) {
       const { documents, has_more, next } = await engine.approvedKnowledge(after);
-      for (const document of documents) if (document.approved) titles.push({ id: document.id, title: document.title, folded: fold(document.title) });
+      for (const document of documents)
+        if (document.approved) titles.push({ id: document.id, title: document.title, folded: fold(document.title) });
       if (!has_more || !next) break;
       after = next;
     }
@@ -66,7 +73,9 @@ export function createHelpArticles({ engines, now }: { engines: Pick<EngineAccou
      * `q`, its first articles (the home screen offers them when the inbox sets no questions).
      */
     async search(reader: HelpReader, q: string | undefined): Promise<HelpArticleSummary[]> {
-      const words = fold(q ?? '').split(/\s+/).filter(Boolean);
+      const words = fold(q ?? '')
+        .split(/\s+/)
+        .filter(Boolean);
       const titles = await titlesOf(reader);
       return titles
         .filter((title) => words.every((word) => title.folded.includes(word)))
@@ -92,8 +101,12 @@ async function unavailable<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (error) {
-    if (error instanceof EngineCallError && error.status === 404) throw new ParleyError('not_found', 'No such article.');
+    if (error instanceof EngineCallError && error.status === 404)
+      throw new ParleyError('not_found', 'No such article.');
     if (error instanceof ParleyError) throw error;
-    throw new ParleyError('upstream_unavailable', 'The help articles cannot be read right now; try again shortly.').retryAfter(((error instanceof EngineCallError ? error.retryAfterMs : undefined) ?? 5_000) / 1000);
+    throw new ParleyError(
+      'upstream_unavailable',
+      'The help articles cannot be read right now; try again shortly.',
+    ).retryAfter(((error instanceof EngineCallError ? error.retryAfterMs : undefined) ?? 5_000) / 1000);
   }
 }

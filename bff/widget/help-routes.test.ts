@@ -18,7 +18,8 @@ describe('the widget help articles', () => {
   let liveToken: string;
   const ids: Record<string, string> = {};
 
-  const get = (path: string, token: string | undefined) => request(`${stack.url}/v1/widget/help${path}`, token === undefined ? {} : { token });
+  const get = (path: string, token: string | undefined) =>
+    request(`${stack.url}/v1/widget/help${path}`, token === undefined ? {} : { token });
   const titles = async (token: string, q?: string) => {
     const response = await get(`/articles${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`, token);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -26,24 +27,50 @@ describe('the widget help articles', () => {
   };
 
   /** Adds a knowledge document through the engine's API, approved unless told; gives its id. */
-  async function addArticle(apiKey: string, document: { title: string; body: string; url?: string }, approved = true): Promise<string> {
+  async function addArticle(
+    apiKey: string,
+    document: { title: string; body: string; url?: string },
+    approved = true,
+  ): Promise<string> {
     const added = await request(`${engine.url}/v1/knowledge`, { token: apiKey, body: document });
     expect(added.status, JSON.stringify(added.body)).toBe(201);
-    if (approved) expect((await request(`${engine.url}/v1/knowledge/${added.body.id}/approve`, { token: apiKey, method: 'POST' })).status).toBe(200);
+    if (approved)
+      expect(
+        (await request(`${engine.url}/v1/knowledge/${added.body.id}/approve`, { token: apiKey, method: 'POST' }))
+          .status,
+      ).toBe(200);
     return added.body.id as string;
   }
 
   beforeAll(async () => {
     engine = await startEngine();
     // Another account of the same engine, made as an operator makes one.
-    const other = await request(`${engine.url}/operator/v1/accounts`, { token: engine.operatorToken, body: { name: 'Another shop', requests_per_minute: { live: 100_000 } } });
+    const other = await request(`${engine.url}/operator/v1/accounts`, {
+      token: engine.operatorToken,
+      body: { name: 'Another shop', requests_per_minute: { live: 100_000 } },
+    });
     expect(other.status, JSON.stringify(other.body)).toBe(201);
     const otherLiveKey = other.body.keys.live as string;
-    ids['draft'] = await addArticle(engine.apiKey, { title: 'Returns for staff only (draft)', body: 'Not approved yet.' }, false);
-    ids['changing'] = await addArticle(engine.apiKey, { title: 'Gift cards', body: '## Gift cards\nThey never expire.', url: 'https://shop.example/gift-cards' });
-    ids['other'] = await addArticle(otherLiveKey, { title: 'Returns at the other shop', body: 'Only for the other shop.' });
+    ids['draft'] = await addArticle(
+      engine.apiKey,
+      { title: 'Returns for staff only (draft)', body: 'Not approved yet.' },
+      false,
+    );
+    ids['changing'] = await addArticle(engine.apiKey, {
+      title: 'Gift cards',
+      body: '## Gift cards\nThey never expire.',
+      url: 'https://shop.example/gift-cards',
+    });
+    ids['other'] = await addArticle(otherLiveKey, {
+      title: 'Returns at the other shop',
+      body: 'Only for the other shop.',
+    });
     // The stack's BFF speaks to this engine: sandbox customers with the shop's key, live ones with the other account's.
-    stack = await startStack(undefined, { AI_API_URL: engine.url, AI_API_KEY: `${engine.apiKey},${otherLiveKey}`, DEMO_LIVE_SITE_KEY: liveSiteKey });
+    stack = await startStack(undefined, {
+      AI_API_URL: engine.url,
+      AI_API_KEY: `${engine.apiKey},${otherLiveKey}`,
+      DEMO_LIVE_SITE_KEY: liveSiteKey,
+    });
     sandboxToken = (await newVisitor(stack.url, stack.siteKey)).token;
     liveToken = (await newVisitor(stack.url, liveSiteKey, { origin: stack.url })).token;
   });
@@ -55,7 +82,9 @@ describe('the widget help articles', () => {
   it('finds approved titles by every word of q, ignoring case and accents, in the knowledge base’s order', async () => {
     expect(await titles(sandboxToken, 'RETURNS')).toEqual(['Returns and refunds']);
     // Counted against the customer's widget limit, as every /v1/widget route.
-    expect((await get('/articles?q=returns', sandboxToken)).headers.get('x-ratelimit-limit')).toBe(String(WIDGET_REQUESTS_PER_MINUTE));
+    expect((await get('/articles?q=returns', sandboxToken)).headers.get('x-ratelimit-limit')).toBe(
+      String(WIDGET_REQUESTS_PER_MINUTE),
+    );
     expect(await titles(sandboxToken, 'and')).toEqual(['Returns and refunds', 'Shipping and delivery']);
     expect(await titles(sandboxToken, 'shipping delivery')).toEqual(['Shipping and delivery']);
     expect(await titles(sandboxToken, 'shïpping')).toEqual(['Shipping and delivery']);
@@ -69,12 +98,25 @@ describe('the widget help articles', () => {
   it('opens an approved article with its markdown, and never an unapproved one', async () => {
     const [found] = HelpArticleList.parse((await get('/articles?q=gift', sandboxToken)).body).articles;
     const article = HelpArticle.parse((await get(`/articles/${found!.id}`, sandboxToken)).body);
-    expect(article).toEqual({ id: ids['changing'], title: 'Gift cards', body: '## Gift cards\nThey never expire.', url: 'https://shop.example/gift-cards' });
+    expect(article).toEqual({
+      id: ids['changing'],
+      title: 'Gift cards',
+      body: '## Gift cards\nThey never expire.',
+      url: 'https://shop.example/gift-cards',
+    });
 
     expect(await titles(sandboxToken, 'staff')).toEqual([]);
     expect((await get(`/articles/${ids['draft']}`, sandboxToken)).body).toMatchObject({ error: { code: 'not_found' } });
     // A change takes the approval away: the article is refused at once, even while its title is cached.
-    expect((await request(`${engine.url}/v1/knowledge/${ids['changing']}`, { token: engine.apiKey, method: 'PATCH', body: { body: '## Gift cards\nThey expire after a year.' } })).status).toBe(200);
+    expect(
+      (
+        await request(`${engine.url}/v1/knowledge/${ids['changing']}`, {
+          token: engine.apiKey,
+          method: 'PATCH',
+          body: { body: '## Gift cards\nThey expire after a year.' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await get(`/articles/${ids['changing']}`, sandboxToken)).status).toBe(404);
   });
 
@@ -86,10 +128,12 @@ describe('the widget help articles', () => {
   });
 
   it('refuses a bad q with 400, unknown ids with 404, and callers without a session token with 401', async () => {
-    for (const q of ['x'.repeat(101)]) expect((await get(`/articles?q=${q}`, sandboxToken)).body).toMatchObject({ error: { code: 'invalid_request' } });
+    for (const q of ['x'.repeat(101)])
+      expect((await get(`/articles?q=${q}`, sandboxToken)).body).toMatchObject({ error: { code: 'invalid_request' } });
     expect((await get('/articles?q=a&q=b', sandboxToken)).status).toBe(400);
     expect((await get('/articles?limit=5', sandboxToken)).status).toBe(400);
-    for (const id of ['doc_0000000000000000', 'not-an-id', 'x'.repeat(101)]) expect((await get(`/articles/${id}`, sandboxToken)).status, id).toBeGreaterThanOrEqual(400);
+    for (const id of ['doc_0000000000000000', 'not-an-id', 'x'.repeat(101)])
+      expect((await get(`/articles/${id}`, sandboxToken)).status, id).toBeGreaterThanOrEqual(400);
     expect((await get('/articles/doc_0000000000000000', sandboxToken)).status).toBe(404);
     expect((await get('/articles/not-an-id', sandboxToken)).status).toBe(404);
     expect((await get('/articles', undefined)).status).toBe(401);
@@ -99,6 +143,8 @@ describe('the widget help articles', () => {
 
   it('lists the routes in the OpenAPI document', async () => {
     const paths = ((await request(`${stack.url}/openapi.json`)).body as { paths: Record<string, unknown> }).paths;
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/v1/widget/help/articles', '/v1/widget/help/articles/{id}']));
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining(['/v1/widget/help/articles', '/v1/widget/help/articles/{id}']),
+    );
   });
 });

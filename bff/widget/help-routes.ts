@@ -21,7 +21,7 @@ export function addWidgetHelpRoutes(routes: ApiRoutes<WidgetState>, help: HelpAr
         security,
         summary: 'Search the titles of the approved help articles',
         description:
-          'At most 10 approved articles whose titles hold every word of q (case and accents ignored), in the knowledge base\'s order. ' +
+          "At most 10 approved articles whose titles hold every word of q (case and accents ignored), in the knowledge base's order. " +
           'Without q: its first articles, which the widget offers when the inbox sets no suggested questions. Titles are read from the engine at most once a minute.',
         query: HelpArticlesQuery,
         responses: { 200: { description: 'The matching articles.', schema: HelpArticleList } },

@@ -75,11 +75,19 @@ export function addHostedChatRoutes(routes: ApiRoutes, sql: Sql): void {
       tag: 'Widget files',
       summary: 'The hosted full-page chat',
       description:
-        'An HTML page for app WebViews, iframes and direct links (`/chat?site_key=pk_…`). A verified customer\'s token reaches it through the React Native bridge or postMessage, never in the URL.',
+        "An HTML page for app WebViews, iframes and direct links (`/chat?site_key=pk_…`). A verified customer's token reaches it through the React Native bridge or postMessage, never in the URL.",
       responses: {
         200: { description: 'The page.', schema: z.string(), contentType: 'text/html' },
-        400: { description: 'The page, saying that the `site_key` in the address is not one.', schema: z.string(), contentType: 'text/html' },
-        404: { description: 'The page, saying that the `site_key` in the address is unknown or revoked.', schema: z.string(), contentType: 'text/html' },
+        400: {
+          description: 'The page, saying that the `site_key` in the address is not one.',
+          schema: z.string(),
+          contentType: 'text/html',
+        },
+        404: {
+          description: 'The page, saying that the `site_key` in the address is unknown or revoked.',
+          schema: z.string(),
+          contentType: 'text/html',
+        },
       },
     },
     async (ctx) => {
@@ -90,9 +98,11 @@ export function addHostedChatRoutes(routes: ApiRoutes, sql: Sql): void {
       // Without a site_key the page stays a 200: an app's WebView and a framing page send theirs by
       // message, and the page's script tells a bare visit apart (widget/hosted/problem.ts).
       const problem: PageProblem | undefined =
-        named === undefined || key ? undefined
-        : typeof named !== 'string' || !isSiteKeyShape(named) ? 'malformed_site_key'
-        : 'unknown_site_key';
+        named === undefined || key
+          ? undefined
+          : typeof named !== 'string' || !isSiteKeyShape(named)
+            ? 'malformed_site_key'
+            : 'unknown_site_key';
       ctx.status = problem === 'malformed_site_key' ? 400 : problem === 'unknown_site_key' ? 404 : 200;
       ctx.type = 'text/html; charset=utf-8';
       ctx.set('Content-Security-Policy', hostedChatCsp(policyHost(ctx.host), framers));

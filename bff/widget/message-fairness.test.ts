@@ -30,8 +30,16 @@ describe('new messages a minute per customer and per inbox', () => {
   async function customer() {
     const { token } = await newVisitor(stack.url);
     const { id } = await openWidgetConversation(stack.url, token);
-    const stored = async () => ((await request(`${stack.url}/v1/widget/conversations/${id}/messages`, { token })).body.messages as { author: string }[]).filter((message) => message.author === 'customer').length;
-    return { send: (text: string, messageId: string) => sendWidgetMessage(stack.url, token, id, text, messageId), stored };
+    const stored = async () =>
+      (
+        (await request(`${stack.url}/v1/widget/conversations/${id}/messages`, { token })).body.messages as {
+          author: string;
+        }[]
+      ).filter((message) => message.author === 'customer').length;
+    return {
+      send: (text: string, messageId: string) => sendWidgetMessage(stack.url, token, id, text, messageId),
+      stored,
+    };
   }
 
   it("refuses one customer's fourth new message in a minute, keeps nothing of it, and still takes a retry of a kept one; then the inbox's limit holds for everyone", async () => {

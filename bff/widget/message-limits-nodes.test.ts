@@ -19,7 +19,11 @@ describe('new messages a minute from one address, over two BFF nodes', () => {
 
   beforeAll(async () => {
     const bff = { now, feedPollMs: 0 };
-    nodeA = await startBffAndEngine({ driver: DRIVERS[1], env: { REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', TRUST_PROXY_HOPS: '1' }, bff });
+    nodeA = await startBffAndEngine({
+      driver: DRIVERS[1],
+      env: { REDIS_URL, SECRETS_KEYS: 's1:BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc', TRUST_PROXY_HOPS: '1' },
+      bff,
+    });
     nodeB = await nodeA.startAnotherNode(bff);
   }, 120_000);
   afterAll(async () => {
@@ -27,36 +31,48 @@ describe('new messages a minute from one address, over two BFF nodes', () => {
     await nodeA?.stop();
   });
 
-  it(`lets an address whose visitors alternate between the nodes send ${MESSAGE_LIMITS.perAddressPerMinute} new messages a minute in all, not that many on each`, { timeout: 120_000 }, async () => {
-    const limit = MESSAGE_LIMITS.perAddressPerMinute;
-    const headers = { 'x-forwarded-for': `192.0.2.${randomInt(1, 255)}` };
-    const nodes = [nodeA, nodeB];
-    // Four visitors, two made on each node, 20 messages each, sent through both nodes in turn.
-    const visitors = await Promise.all(
-      [0, 1, 2, 3].map(async (index) => {
-        const node = nodes[index % 2]!;
-        const session = await request(`${node.url}/v1/widget-sessions`, { token: node.siteKey, body: {}, headers });
-        expect(session.status, JSON.stringify(session.body)).toBe(201);
-        const opened = await request(`${node.url}/v1/widget/conversations`, { token: session.body.token, body: {}, headers });
-        expect(opened.status).toBe(201);
-        return { token: session.body.token as string, id: opened.body.id as string };
-      }),
-    );
-    const statuses: number[] = [];
-    let sent = 0;
-    for (let round = 0; round < 20; round++) {
-      for (const visitor of visitors) {
-        const node = nodes[sent++ % 2]!;
-        const answer = await request(`${node.url}/v1/widget/conversations/${visitor.id}/messages`, { token: visitor.token, body: { text: `message ${sent}`, message_id: `m-${sent}` }, headers });
-        statuses.push(answer.status);
-        if (answer.status === 429) expect(answer.body.error.code).toBe('rate_limited');
+  it(
+    `lets an address whose visitors alternate between the nodes send ${MESSAGE_LIMITS.perAddressPerMinute} new messages a minute in all, not that many on each`,
+    { timeout: 120_000 },
+    async () => {
+      const limit = MESSAGE_LIMITS.perAddressPerMinute;
+      const headers = { 'x-forwarded-for': `192.0.2.${randomInt(1, 255)}` };
+      const nodes = [nodeA, nodeB];
+      // Four visitors, two made on each node, 20 messages each, sent through both nodes in turn.
+      const visitors = await Promise.all(
+        [0, 1, 2, 3].map(async (index) => {
+          const node = nodes[index % 2]!;
+          const session = await request(`${node.url}/v1/widget-sessions`, { token: node.siteKey, body: {}, headers });
+          expect(session.status, JSON.stringify(session.body)).toBe(201);
+          const opened = await request(`${node.url}/v1/widget/conversations`, {
+            token: session.body.token,
+            body: {},
+            headers,
+          });
+          expect(opened.status).toBe(201);
+          return { token: session.body.token as string, id: opened.body.id as string };
+        }),
+      );
+      const statuses: number[] = [];
+      let sent = 0;
+      for (let round = 0; round < 20; round++) {
+        for (const visitor of visitors) {
+          const node = nodes[sent++ % 2]!;
+          const answer = await request(`${node.url}/v1/widget/conversations/${visitor.id}/messages`, {
+            token: visitor.token,
+            body: { text: `message ${sent}`, message_id: `m-${sent}` },
+            headers,
+          });
+          statuses.push(answer.status);
+          if (answer.status === 429) expect(answer.body.error.code).toBe('rate_limited');
+        }
       }
-    }
-    expect(statuses).toEqual([...Array(limit).fill(201), ...Array(80 - limit).fill(429)]);
-    const [row] = await nodeA.bffSql.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = ANY($1) AND m.author = 'customer'",
-      [visitors.map((visitor) => visitor.id)],
-    );
-    expect(row!.n).toBe(limit);
-  });
+      expect(statuses).toEqual([...Array(limit).fill(201), ...Array(80 - limit).fill(429)]);
+      const [row] = await nodeA.bffSql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM messages m JOIN conversations c ON c.id = m.conversation_id WHERE c.uuid = ANY($1) AND m.author = 'customer'",
+        [visitors.map((visitor) => visitor.id)],
+      );
+      expect(row!.n).toBe(limit);
+    },
+  );
 });

@@ -21,12 +21,20 @@ describe("an inbox's ai_messages_per_address_per_minute", () => {
   let agent: User;
   const clock: { frozenAt: number | undefined } = { frozenAt: undefined };
   const now = () => new Date(clock.frozenAt ?? Date.now());
-  const app = (path: string, token: string | undefined, options: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
-    desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
+  const app = (
+    path: string,
+    token: string | undefined,
+    options: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ) => desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
 
   beforeAll(async () => {
-    stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN }, { now, trustProxyHops: 1, messageLimits: { perAddressPerMinute: MESSAGE_LIMITS.perAddressPerMinute } });
-    const platform = (path: string, body: unknown) => desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+    stack = await startStack(
+      undefined,
+      { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN },
+      { now, trustProxyHops: 1, messageLimits: { perAddressPerMinute: MESSAGE_LIMITS.perAddressPerMinute } },
+    );
+    const platform = (path: string, body: unknown) =>
+      desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
     admin = User.parse((await platform('/users', { name: 'Ada', email: `ada-${randomToken(6)}@limits.example` })).body);
     agent = User.parse((await platform('/users', { name: 'Sam', email: `sam-${randomToken(6)}@limits.example` })).body);
     await platform(`/accounts/${stack.accountId}/account_users`, { user_id: admin.id, role: 'administrator' });
@@ -45,7 +53,9 @@ describe("an inbox's ai_messages_per_address_per_minute", () => {
     const made = await app('/inboxes', admin.access_token, { body: { name: `Office ${randomToken(4)}`, ...settings } });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const inbox = Inbox.parse(made.body);
-    const key = SiteKey.parse((await app(`/inboxes/${inbox.id}/site_keys`, admin.access_token, { body: { environment: 'sandbox' } })).body);
+    const key = SiteKey.parse(
+      (await app(`/inboxes/${inbox.id}/site_keys`, admin.access_token, { body: { environment: 'sandbox' } })).body,
+    );
     return { inbox, siteKey: key.key! };
   }
 
@@ -60,32 +70,46 @@ describe("an inbox's ai_messages_per_address_per_minute", () => {
       const opened = await request(`${stack.url}/v1/widget/conversations`, { token, body: {}, headers });
       expect(opened.status).toBe(201);
       for (let index = sent; index < Math.min(sent + 20, count); index++) {
-        const answer = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token, body: { text: `message ${index}`, message_id: `m-${index}` }, headers });
+        const answer = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, {
+          token,
+          body: { text: `message ${index}`, message_id: `m-${index}` },
+          headers,
+        });
         statuses.push(answer.status);
       }
     }
     return statuses;
   }
 
-  it('is the default until raised; raised, it lets one address send more in the same minute, up to the new number; null goes back to the default', { timeout: 120_000 }, async () => {
-    const { inbox, siteKey } = await newInbox();
-    expect(inbox.ai_messages_per_address_per_minute).toBe(least);
-    const office = newAddress();
-    expect(await sendFrom(office, siteKey, least + 1)).toEqual([...Array(least).fill(201), 429]);
+  it(
+    'is the default until raised; raised, it lets one address send more in the same minute, up to the new number; null goes back to the default',
+    { timeout: 120_000 },
+    async () => {
+      const { inbox, siteKey } = await newInbox();
+      expect(inbox.ai_messages_per_address_per_minute).toBe(least);
+      const office = newAddress();
+      expect(await sendFrom(office, siteKey, least + 1)).toEqual([...Array(least).fill(201), 429]);
 
-    const raised = await app(`/inboxes/${inbox.id}`, admin.access_token, { method: 'PATCH', body: { ai_messages_per_address_per_minute: least + 30 } });
-    expect(raised.status).toBe(200);
-    expect(Inbox.parse(raised.body).ai_messages_per_address_per_minute).toBe(least + 30);
-    // The same address, the same minute: thirty more, then no more.
-    expect(await sendFrom(office, siteKey, 31)).toEqual([...Array(30).fill(201), 429]);
+      const raised = await app(`/inboxes/${inbox.id}`, admin.access_token, {
+        method: 'PATCH',
+        body: { ai_messages_per_address_per_minute: least + 30 },
+      });
+      expect(raised.status).toBe(200);
+      expect(Inbox.parse(raised.body).ai_messages_per_address_per_minute).toBe(least + 30);
+      // The same address, the same minute: thirty more, then no more.
+      expect(await sendFrom(office, siteKey, 31)).toEqual([...Array(30).fill(201), 429]);
 
-    // Back to the default: the address, past it, is refused at once; the next minute it has the default again.
-    const reset = await app(`/inboxes/${inbox.id}`, admin.access_token, { method: 'PATCH', body: { ai_messages_per_address_per_minute: null } });
-    expect(Inbox.parse(reset.body).ai_messages_per_address_per_minute).toBe(least);
-    expect(await sendFrom(office, siteKey, 1)).toEqual([429]);
-    clock.frozenAt! += 60_000;
-    expect(await sendFrom(office, siteKey, least + 1)).toEqual([...Array(least).fill(201), 429]);
-  });
+      // Back to the default: the address, past it, is refused at once; the next minute it has the default again.
+      const reset = await app(`/inboxes/${inbox.id}`, admin.access_token, {
+        method: 'PATCH',
+        body: { ai_messages_per_address_per_minute: null },
+      });
+      expect(Inbox.parse(reset.body).ai_messages_per_address_per_minute).toBe(least);
+      expect(await sendFrom(office, siteKey, 1)).toEqual([429]);
+      clock.frozenAt! += 60_000;
+      expect(await sendFrom(office, siteKey, least + 1)).toEqual([...Array(least).fill(201), 429]);
+    },
+  );
 
   it('is taken when an inbox is made, and as a form field (the inbox PATCH takes forms), and the change is in the audit log', async () => {
     const { inbox } = await newInbox({ ai_messages_per_address_per_minute: 500 });
@@ -97,26 +121,46 @@ describe("an inbox's ai_messages_per_address_per_minute", () => {
     });
     expect(form.status, JSON.stringify(form.body)).toBe(200);
     expect(Inbox.parse(form.body).ai_messages_per_address_per_minute).toBe(most);
-    const audit = (await app('/audit_logs?types[]=Inbox', admin.access_token)).body as { audit_logs: { auditable_id: string; action: string; audited_changes: Record<string, unknown> }[] };
-    const update = audit.audit_logs.find((entry) => entry.auditable_id === String(inbox.id) && entry.action === 'update');
+    const audit = (await app('/audit_logs?types[]=Inbox', admin.access_token)).body as {
+      audit_logs: { auditable_id: string; action: string; audited_changes: Record<string, unknown> }[];
+    };
+    const update = audit.audit_logs.find(
+      (entry) => entry.auditable_id === String(inbox.id) && entry.action === 'update',
+    );
     expect(update?.audited_changes['ai_messages_per_address_per_minute']).toEqual([500, most]);
   });
 
   it(`refuses a value that is not a whole number from ${least} to ${most} with 422, and an agent's change with 401, changing nothing`, async () => {
     const { inbox } = await newInbox({ ai_messages_per_address_per_minute: 120 });
     for (const value of [0, -1, least - 1, most + 1, 90.5, '90.5', 'sixty', '', true, [90], { per_minute: 90 }, 1e12]) {
-      const refused = await app(`/inboxes/${inbox.id}`, admin.access_token, { method: 'PATCH', body: { ai_messages_per_address_per_minute: value } });
+      const refused = await app(`/inboxes/${inbox.id}`, admin.access_token, {
+        method: 'PATCH',
+        body: { ai_messages_per_address_per_minute: value },
+      });
       expect(refused.status, JSON.stringify(value)).toBe(422);
       expect(JSON.stringify(refused.body)).toContain('ai_messages_per_address_per_minute');
     }
-    const made = await app('/inboxes', admin.access_token, { body: { name: 'Too many', ai_messages_per_address_per_minute: most + 1 } });
+    const made = await app('/inboxes', admin.access_token, {
+      body: { name: 'Too many', ai_messages_per_address_per_minute: most + 1 },
+    });
     expect(made.status).toBe(422);
-    expect((await app(`/inboxes/${inbox.id}`, agent.access_token, { method: 'PATCH', body: { ai_messages_per_address_per_minute: 600 } })).status).toBe(401);
-    expect(Inbox.parse((await app(`/inboxes/${inbox.id}`, admin.access_token)).body).ai_messages_per_address_per_minute).toBe(120);
+    expect(
+      (
+        await app(`/inboxes/${inbox.id}`, agent.access_token, {
+          method: 'PATCH',
+          body: { ai_messages_per_address_per_minute: 600 },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      Inbox.parse((await app(`/inboxes/${inbox.id}`, admin.access_token)).body).ai_messages_per_address_per_minute,
+    ).toBe(120);
   });
 
   it('is in the OpenAPI document of the inbox, with its bounds', async () => {
-    const document = (await request(`${stack.url}/openapi.json`)).body as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>> };
+    const document = (await request(`${stack.url}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>>;
+    };
     const patch = document.paths['/api/v1/accounts/{account_id}/inboxes/{inbox_id}']!['patch']!;
     const schema = JSON.stringify(patch.requestBody!.content['application/json']!.schema);
     expect(schema).toContain('ai_messages_per_address_per_minute');

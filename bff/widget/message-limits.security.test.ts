@@ -11,7 +11,8 @@ type Response = Awaited<ReturnType<typeof request>>;
 const newAddress = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 /** A /64 of its own, and an address in it: the same network with many addresses (RFC 8981). */
 const newNetwork = () => `2001:db8:${randomInt(1, 0xffff).toString(16)}:${randomInt(1, 0xffff).toString(16)}`;
-const inNetwork = (network: string) => `${network}:${randomInt(1, 0xffff).toString(16)}:${randomInt(1, 0xffff).toString(16)}::${randomInt(1, 0xffff).toString(16)}`;
+const inNetwork = (network: string) =>
+  `${network}:${randomInt(1, 0xffff).toString(16)}:${randomInt(1, 0xffff).toString(16)}::${randomInt(1, 0xffff).toString(16)}`;
 
 /**
  * Issue 26: one client address opened 20 visitor sessions (the site-key limit allows 20 an hour)
@@ -30,7 +31,11 @@ describe('new messages a minute from one client address', () => {
 
   beforeAll(async () => {
     // The real per-address default (test stacks lift it for every other test).
-    stack = await startStack(undefined, {}, { now, trustProxyHops: 1, messageLimits: { perAddressPerMinute: PER_ADDRESS } });
+    stack = await startStack(
+      undefined,
+      {},
+      { now, trustProxyHops: 1, messageLimits: { perAddressPerMinute: PER_ADDRESS } },
+    );
   });
   afterAll(() => stack?.stop());
   beforeEach(() => {
@@ -45,14 +50,23 @@ describe('new messages a minute from one client address', () => {
   /** A visitor of the demo inbox whose every request comes from `address`, with a conversation open. */
   async function visitorFrom(address: string, token?: string) {
     if (!token) {
-      const session = await request(`${stack.url}/v1/widget-sessions`, { token: stack.siteKey, body: {}, headers: from(address) });
+      const session = await request(`${stack.url}/v1/widget-sessions`, {
+        token: stack.siteKey,
+        body: {},
+        headers: from(address),
+      });
       expect(session.status).toBe(201);
       token = session.body.token as string;
     }
     const opened = await request(`${stack.url}/v1/widget/conversations`, { token, body: {}, headers: from(address) });
     expect(opened.status).toBe(201);
     const id = opened.body.id as string;
-    const send = (text: string, messageId = `m-${randomToken(12)}`) => request(`${stack.url}/v1/widget/conversations/${id}/messages`, { token, body: { text, message_id: messageId }, headers: from(address) });
+    const send = (text: string, messageId = `m-${randomToken(12)}`) =>
+      request(`${stack.url}/v1/widget/conversations/${id}/messages`, {
+        token,
+        body: { text, message_id: messageId },
+        headers: from(address),
+      });
     return { id, send };
   }
 
@@ -70,8 +84,13 @@ describe('new messages a minute from one client address', () => {
     await stack.bff.relay.settled();
     const turns = await Promise.all(
       conversations.map(async (uuid) => {
-        const transcript = await request(`${stack.engineUrl}/v1/conversations/${await engineConversationOf(stack, uuid)}/transcript`, { token: stack.apiKey });
-        return (transcript.body.turns as { role: string; text: string }[]).filter((turn) => turn.role === 'customer').map((turn) => turn.text);
+        const transcript = await request(
+          `${stack.engineUrl}/v1/conversations/${await engineConversationOf(stack, uuid)}/transcript`,
+          { token: stack.apiKey },
+        );
+        return (transcript.body.turns as { role: string; text: string }[])
+          .filter((turn) => turn.role === 'customer')
+          .map((turn) => turn.text);
       }),
     );
     return turns.flat();
@@ -84,51 +103,60 @@ describe('new messages a minute from one client address', () => {
     expect(response.headers.get('retry-after')).toBe('59');
   }
 
-  it(`lets one address with many visitor sessions send the AI ${MESSAGE_LIMITS.perAddressPerMinute} new messages a minute: the rest are 429, kept nowhere and never at the engine, while other addresses are served`, { timeout: 120_000 }, async () => {
-    expect(PER_ADDRESS).toBe(60);
-    const attacker = newAddress();
-    // Four visitors, 20 messages each: every one within its own 30 a minute, 80 from the address.
-    const visitors = await Promise.all([1, 2, 3, 4].map(() => visitorFrom(attacker)));
-    const answers: Response[] = [];
-    for (let round = 0; round < 20; round++) {
-      for (const [index, visitor] of visitors.entries()) answers.push(await visitor.send(`visitor ${index} message ${round}`));
-    }
-    expect(answers.slice(0, PER_ADDRESS).map((answer) => answer.status)).toEqual(Array(PER_ADDRESS).fill(201));
-    for (const answer of answers.slice(PER_ADDRESS)) expectLimited(answer);
+  it(
+    `lets one address with many visitor sessions send the AI ${MESSAGE_LIMITS.perAddressPerMinute} new messages a minute: the rest are 429, kept nowhere and never at the engine, while other addresses are served`,
+    { timeout: 120_000 },
+    async () => {
+      expect(PER_ADDRESS).toBe(60);
+      const attacker = newAddress();
+      // Four visitors, 20 messages each: every one within its own 30 a minute, 80 from the address.
+      const visitors = await Promise.all([1, 2, 3, 4].map(() => visitorFrom(attacker)));
+      const answers: Response[] = [];
+      for (let round = 0; round < 20; round++) {
+        for (const [index, visitor] of visitors.entries())
+          answers.push(await visitor.send(`visitor ${index} message ${round}`));
+      }
+      expect(answers.slice(0, PER_ADDRESS).map((answer) => answer.status)).toEqual(Array(PER_ADDRESS).fill(201));
+      for (const answer of answers.slice(PER_ADDRESS)) expectLimited(answer);
 
-    // A visitor from elsewhere is served meanwhile; a new visitor from the attacker's address is not.
-    const neighbour = await visitorFrom(newAddress());
-    expect((await neighbour.send('How do I return an item?')).status).toBe(201);
-    const another = await visitorFrom(attacker);
-    expectLimited(await another.send('one more voice'));
+      // A visitor from elsewhere is served meanwhile; a new visitor from the attacker's address is not.
+      const neighbour = await visitorFrom(newAddress());
+      expect((await neighbour.send('How do I return an item?')).status).toBe(201);
+      const another = await visitorFrom(attacker);
+      expectLimited(await another.send('one more voice'));
 
-    // A verified customer's session is made by the shop's server: it is not counted by address.
-    const verified = await request(`${stack.url}/v1/widget-sessions`, { token: stack.apiKey, body: { customer_ref: `cust-${randomToken(8)}` } });
-    expect(verified.status).toBe(201);
-    const customer = await visitorFrom(attacker, verified.body.token as string);
-    expect((await customer.send('Where is my order?')).status).toBe(201);
+      // A verified customer's session is made by the shop's server: it is not counted by address.
+      const verified = await request(`${stack.url}/v1/widget-sessions`, {
+        token: stack.apiKey,
+        body: { customer_ref: `cust-${randomToken(8)}` },
+      });
+      expect(verified.status).toBe(201);
+      const customer = await visitorFrom(attacker, verified.body.token as string);
+      expect((await customer.send('Where is my order?')).status).toBe(201);
 
-    // A retry of a message already kept is not a new one, and is answered as before.
-    const first = answers[0]!.body as { message_id: string; text: string };
-    expect((await visitors[0]!.send(first.text, first.message_id)).status).toBe(200);
+      // A retry of a message already kept is not a new one, and is answered as before.
+      const first = answers[0]!.body as { message_id: string; text: string };
+      expect((await visitors[0]!.send(first.text, first.message_id)).status).toBe(200);
 
-    const conversations = visitors.map((visitor) => visitor.id);
-    const accepted = answers.slice(0, PER_ADDRESS).map((answer) => answer.body.text as string);
-    expect((await kept(conversations)).sort()).toEqual([...accepted].sort());
-    expect(await kept([another.id])).toEqual([]);
-    expect((await atTheEngine(conversations)).sort()).toEqual([...accepted].sort());
+      const conversations = visitors.map((visitor) => visitor.id);
+      const accepted = answers.slice(0, PER_ADDRESS).map((answer) => answer.body.text as string);
+      expect((await kept(conversations)).sort()).toEqual([...accepted].sort());
+      expect(await kept([another.id])).toEqual([]);
+      expect((await atTheEngine(conversations)).sort()).toEqual([...accepted].sort());
 
-    // The next minute the address is served again.
-    clock.frozenAt! += 60_000;
-    expect((await another.send('a new minute')).status).toBe(201);
-  });
+      // The next minute the address is served again.
+      clock.frozenAt! += 60_000;
+      expect((await another.send('a new minute')).status).toBe(201);
+    },
+  );
 
   it('counts the addresses of one IPv6 /64 as one client, and another /64 apart', async () => {
     const network = newNetwork();
     // Three visitors, each from an address of its own in the network, 21 messages each: 63.
     const visitors = await Promise.all([1, 2, 3].map(() => visitorFrom(inNetwork(network))));
     const statuses: number[] = [];
-    for (let round = 0; round < 21; round++) for (const visitor of visitors) statuses.push((await visitor.send(`round ${round}`)).status);
+    for (let round = 0; round < 21; round++)
+      for (const visitor of visitors) statuses.push((await visitor.send(`round ${round}`)).status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(PER_ADDRESS);
     expect(statuses.slice(PER_ADDRESS)).toEqual([429, 429, 429]);
     expectLimited(await (await visitorFrom(inNetwork(network))).send('a fresh address of the same network'));
@@ -143,14 +171,23 @@ describe('new messages a minute from one client address', () => {
         const contact = await request(`${base}/contacts`, { body: {}, headers: from(address) });
         expect(contact.status).toBe(200);
         const source = contact.body.source_id as string;
-        const conversation = await request(`${base}/contacts/${source}/conversations`, { body: {}, headers: from(address) });
+        const conversation = await request(`${base}/contacts/${source}/conversations`, {
+          body: {},
+          headers: from(address),
+        });
         expect(conversation.status).toBe(200);
-        return { url: `${base}/contacts/${source}/conversations/${conversation.body.id}/messages`, uuid: conversation.body.uuid as string };
+        return {
+          url: `${base}/contacts/${source}/conversations/${conversation.body.id}/messages`,
+          uuid: conversation.body.uuid as string,
+        };
       }),
     );
     const answers: Response[] = [];
     for (let round = 0; round < 21; round++) {
-      for (const contact of contacts) answers.push(await request(contact.url, { body: { content: `contact round ${round}` }, headers: from(address) }));
+      for (const contact of contacts)
+        answers.push(
+          await request(contact.url, { body: { content: `contact round ${round}` }, headers: from(address) }),
+        );
     }
     expect(answers.slice(0, PER_ADDRESS).map((answer) => answer.status)).toEqual(Array(PER_ADDRESS).fill(200));
     for (const answer of answers.slice(PER_ADDRESS)) {

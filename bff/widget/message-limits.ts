@@ -29,20 +29,28 @@ export interface MessageLimits {
  * account's 300 engine requests a minute (five addresses to fill it, where half of one did). The
  * sandbox's 60 one address can still fill: it serves the shop's own tests, not its customers.
  */
-export const MESSAGE_LIMITS: MessageLimits = { perCustomerPerMinute: 30, perAddressPerMinute: 60, perInboxPerMinute: 3_000 };
+export const MESSAGE_LIMITS: MessageLimits = {
+  perCustomerPerMinute: 30,
+  perAddressPerMinute: 60,
+  perInboxPerMinute: 3_000,
+};
 
 /**
  * What an inbox's `ai_messages_per_address_per_minute` may be: at least the default (it raises the
  * limit; see `countAddress` for why it does not lower it), at most the inbox's own limit for all
  * addresses together, beyond which it would mean nothing.
  */
-export const AI_MESSAGES_PER_ADDRESS_RANGE = { least: MESSAGE_LIMITS.perAddressPerMinute, most: MESSAGE_LIMITS.perInboxPerMinute } as const;
+export const AI_MESSAGES_PER_ADDRESS_RANGE = {
+  least: MESSAGE_LIMITS.perAddressPerMinute,
+  most: MESSAGE_LIMITS.perInboxPerMinute,
+} as const;
 
 /** The limits in force: the defaults, with `overrides` (a test or a bench lifting one) checked when the BFF is built. */
 export function messageLimits(overrides: Partial<MessageLimits> = {}): MessageLimits {
   const limits = { ...MESSAGE_LIMITS, ...overrides };
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) throw new TypeError(`The message limit ${name} must be a positive integer, got ${value}`);
+    if (!Number.isInteger(value) || value < 1)
+      throw new TypeError(`The message limit ${name} must be a positive integer, got ${value}`);
   }
   return limits;
 }
@@ -84,19 +92,25 @@ export function createMessageCounter({ limiter, limits }: { limiter: RateLimiter
       };
       const mine = `messages:customer:${sender.inboxId}:${sender.customerRef}`;
       const ownDecision = await limiter.consume(mine, limits.perCustomerPerMinute, at);
-      if (!ownDecision.allowed) return refuse(ownDecision, `At most ${ownDecision.limit} messages a minute from one customer; wait a moment.`);
+      if (!ownDecision.allowed)
+        return refuse(ownDecision, `At most ${ownDecision.limit} messages a minute from one customer; wait a moment.`);
       keys.push(mine);
       // A verified customer's session was made by the shop's server, which decides who gets one; a
       // visitor's or an unproved contact's anyone can make again and again from one address.
       if (!sender.verified) {
         const address = `messages:address:${sender.inboxId}:${sender.address}`;
         const addressDecision = await countAddress(db, address, sender.inboxId, at);
-        if (!addressDecision.allowed) return refuse(addressDecision, `At most ${addressDecision.limit} messages a minute reach this chat from one address; wait a moment.`);
+        if (!addressDecision.allowed)
+          return refuse(
+            addressDecision,
+            `At most ${addressDecision.limit} messages a minute reach this chat from one address; wait a moment.`,
+          );
         keys.push(address);
       }
       const inbox = `messages:inbox:${sender.inboxId}`;
       const inboxDecision = await limiter.consume(inbox, limits.perInboxPerMinute, at);
-      if (!inboxDecision.allowed) return refuse(inboxDecision, 'This chat is taking too many messages right now; wait a moment.');
+      if (!inboxDecision.allowed)
+        return refuse(inboxDecision, 'This chat is taking too many messages right now; wait a moment.');
       keys.push(inbox);
       return { keys };
     },

@@ -13,11 +13,19 @@ import { liveOriginsOf, type Environment } from '../store/inboxes.ts';
 export function assertSiteKeyOrigin(environment: Environment, allowedOrigins: readonly string[], origin: string): void {
   if (environment !== 'live') return;
   if (!origin || !allowedOrigins.includes(origin)) {
-    throw new ParleyError('origin_not_allowed', `This site key may not be used from ${origin || 'a request without an Origin'}.`);
+    throw new ParleyError(
+      'origin_not_allowed',
+      `This site key may not be used from ${origin || 'a request without an Origin'}.`,
+    );
   }
 }
 
-export async function assertSessionOrigin(sql: Sql, session: { environment: Environment; inboxId: string }, origin: string, ownOrigin: string): Promise<void> {
+export async function assertSessionOrigin(
+  sql: Sql,
+  session: { environment: Environment; inboxId: string },
+  origin: string,
+  ownOrigin: string,
+): Promise<void> {
   if (session.environment !== 'live' || !origin || origin === ownOrigin) return;
   if (!(await liveOriginsOf(sql, session.inboxId)).includes(origin)) {
     throw new ParleyError('origin_not_allowed', `This session may not be used from ${origin}.`);

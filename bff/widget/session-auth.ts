@@ -13,7 +13,10 @@ export function sessionAuth(sessions: WidgetSessions, sql: Sql): Middleware<Widg
   return async (ctx, next) => {
     const token = bearerToken(ctx);
     if (!token.startsWith(SESSION_TOKEN_PREFIX)) {
-      throw new ParleyError('unauthorized', 'Widget routes take a wst_ session token; get one from POST /v1/widget-sessions.');
+      throw new ParleyError(
+        'unauthorized',
+        'Widget routes take a wst_ session token; get one from POST /v1/widget-sessions.',
+      );
     }
     // Sending a message asks the deny-lists in the statement that keeps it (one round trip fewer).
     const session = isSendingMessage(ctx) ? await sessions.verifyLeavingStanding(token) : await sessions.verify(token);
@@ -25,10 +28,12 @@ export function sessionAuth(sessions: WidgetSessions, sql: Sql): Middleware<Widg
 }
 
 /** The widget's send, whose one statement asks whether the session still stands (`storeCustomerMessage`). */
-export const isSendingMessage = (ctx: Pick<Context, 'method' | 'path'>): boolean => ctx.method === 'POST' && /^\/v1\/widget\/conversations\/[^/]+\/messages$/.test(ctx.path);
+export const isSendingMessage = (ctx: Pick<Context, 'method' | 'path'>): boolean =>
+  ctx.method === 'POST' && /^\/v1\/widget\/conversations\/[^/]+\/messages$/.test(ctx.path);
 
 /** Polling for new lines is free (SPEC "Limits"); everything else a customer does counts. */
-export const isPolling = (ctx: Pick<Context, 'method' | 'path'>): boolean => ctx.method === 'GET' && /^\/v1\/widget\/conversations\/[^/]+\/messages$/.test(ctx.path);
+export const isPolling = (ctx: Pick<Context, 'method' | 'path'>): boolean =>
+  ctx.method === 'GET' && /^\/v1\/widget\/conversations\/[^/]+\/messages$/.test(ctx.path);
 
 /**
  * How often a customer may poll for new lines a minute: free of the widget limit (SPEC "Limits"),
@@ -44,8 +49,15 @@ export function widgetRateLimit(limiter: RateLimiter, perMinute: number, now: ()
   return async (ctx, next) => {
     const at = now();
     const { inboxId, customerRef } = ctx.state.session;
-    if (isPolling(ctx)) enforceRateDecision(ctx, await limiter.consume(`poll:${inboxId}:${customerRef}`, POLLS_PER_MINUTE, at), at, 'Polling by this customer');
-    else enforceRateDecision(ctx, await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at), at, 'This customer');
+    if (isPolling(ctx))
+      enforceRateDecision(
+        ctx,
+        await limiter.consume(`poll:${inboxId}:${customerRef}`, POLLS_PER_MINUTE, at),
+        at,
+        'Polling by this customer',
+      );
+    else
+      enforceRateDecision(ctx, await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at), at, 'This customer');
     await next();
   };
 }

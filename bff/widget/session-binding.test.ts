@@ -34,7 +34,10 @@ describe('what a widget session token is bound to', () => {
   it("refuses a token another tenant's key minted at the shared engine, and takes one of its own account's", async () => {
     const victim = `cust-${randomToken(6)}`;
     // The shop's own server opens a conversation for its customer.
-    const own = await request(`${engine.url}/v1/widget-sessions`, { token: engine.apiKey, body: { customer_ref: victim } });
+    const own = await request(`${engine.url}/v1/widget-sessions`, {
+      token: engine.apiKey,
+      body: { customer_ref: victim },
+    });
     expect(own.status).toBe(201);
     const opened = await openConversation(stack.url, own.body.token);
     expect(opened.status).toBe(201);
@@ -43,8 +46,16 @@ describe('what a widget session token is bound to', () => {
     const { key } = await engine.issueKey({ otherAccount: true });
     const foreign = await request(`${engine.url}/v1/widget-sessions`, { token: key, body: { customer_ref: victim } });
     expect(foreign.status).toBe(201);
-    expectError(await request(`${stack.url}/v1/widget/conversations`, { token: foreign.body.token }), 401, 'unauthorized');
-    expectError(await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token: foreign.body.token }), 401, 'unauthorized');
+    expectError(
+      await request(`${stack.url}/v1/widget/conversations`, { token: foreign.body.token }),
+      401,
+      'unauthorized',
+    );
+    expectError(
+      await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token: foreign.body.token }),
+      401,
+      'unauthorized',
+    );
     expect(await handshake(stack.url, foreign.body.token)).toBe('unauthorized');
   });
 
@@ -56,18 +67,39 @@ describe('what a widget session token is bound to', () => {
     // The sandbox key of the same account, for the same reference: none of the live customer's conversations.
     const sandbox = await newSession(stack.url, engine.apiKey, { customer_ref: 'cust-shared' });
     expect(sandbox.status).toBe(201);
-    expect((await request(`${stack.url}/v1/widget/conversations`, { token: sandbox.body.token })).body.conversations).toEqual([]);
-    expectError(await request(`${stack.url}/v1/widget/conversations/${opened.body.id}`, { token: sandbox.body.token }), 404, 'not_found');
-    expect((await request(`${stack.url}/v1/widget/config`, { token: sandbox.body.token })).body.customer.customer_ref).toBe('cust-shared');
+    expect(
+      (await request(`${stack.url}/v1/widget/conversations`, { token: sandbox.body.token })).body.conversations,
+    ).toEqual([]);
+    expectError(
+      await request(`${stack.url}/v1/widget/conversations/${opened.body.id}`, { token: sandbox.body.token }),
+      404,
+      'not_found',
+    );
+    expect(
+      (await request(`${stack.url}/v1/widget/config`, { token: sandbox.body.token })).body.customer.customer_ref,
+    ).toBe('cust-shared');
   });
 
-  it.each(['vis_AAAAAAAAAAAAAAAAAAAAAA', 'ctc_1', 'test:cust-1'])('refuses a verified customer named %s: that name is one Parley gives', async (customerRef) => {
-    expectError(await newSession(stack.url, engine.apiKey, { customer_ref: customerRef }), 400, 'invalid_request');
-    expect((await request(`${engine.url}/v1/widget-sessions`, { token: engine.apiKey, body: { customer_ref: customerRef } })).status).toBe(400);
-  });
+  it.each(['vis_AAAAAAAAAAAAAAAAAAAAAA', 'ctc_1', 'test:cust-1'])(
+    'refuses a verified customer named %s: that name is one Parley gives',
+    async (customerRef) => {
+      expectError(await newSession(stack.url, engine.apiKey, { customer_ref: customerRef }), 400, 'invalid_request');
+      expect(
+        (
+          await request(`${engine.url}/v1/widget-sessions`, {
+            token: engine.apiKey,
+            body: { customer_ref: customerRef },
+          })
+        ).status,
+      ).toBe(400);
+    },
+  );
 
   it('refuses a token for an inbox this BFF does not have, and one that names neither inbox nor account', async () => {
-    const elsewhere = await tokens.issue({ customerRef: 'vis_somebody', inboxId: 'inb_of_another_bff', verified: false, environment: 'sandbox' }, 600);
+    const elsewhere = await tokens.issue(
+      { customerRef: 'vis_somebody', inboxId: 'inb_of_another_bff', verified: false, environment: 'sandbox' },
+      600,
+    );
     expectError(await request(`${stack.url}/v1/widget/config`, { token: elsewhere.token }), 401, 'unauthorized');
     expect(await handshake(stack.url, elsewhere.token)).toBe('unauthorized');
     const nameless = await tokens.issue({ customerRef: 'cust-1', verified: true, environment: 'sandbox' }, 600);
@@ -77,9 +109,27 @@ describe('what a widget session token is bound to', () => {
   it('does not renew a visitor whose identity is older than the visitor lifetime: they become a new visitor', async () => {
     const first = await newSession(stack.url, DEMO_SITE_KEY, {});
     const { inboxId, customerRef } = await tokens.verify(first.body.token);
-    const young = await tokens.issue({ customerRef, inboxId, verified: false, environment: 'sandbox', identitySince: new Date(Date.now() - (VISITOR_LIFETIME_S - 3600) * 1000) }, 600);
+    const young = await tokens.issue(
+      {
+        customerRef,
+        inboxId,
+        verified: false,
+        environment: 'sandbox',
+        identitySince: new Date(Date.now() - (VISITOR_LIFETIME_S - 3600) * 1000),
+      },
+      600,
+    );
     expect((await newSession(stack.url, DEMO_SITE_KEY, { token: young.token })).body.customer_ref).toBe(customerRef);
-    const old = await tokens.issue({ customerRef, inboxId, verified: false, environment: 'sandbox', identitySince: new Date(Date.now() - (VISITOR_LIFETIME_S + 60) * 1000) }, 600);
+    const old = await tokens.issue(
+      {
+        customerRef,
+        inboxId,
+        verified: false,
+        environment: 'sandbox',
+        identitySince: new Date(Date.now() - (VISITOR_LIFETIME_S + 60) * 1000),
+      },
+      600,
+    );
     const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: old.token });
     expect(renewed.status).toBe(201);
     expect(renewed.body.customer_ref).not.toBe(customerRef);
@@ -91,7 +141,10 @@ describe('what a widget session token is bound to', () => {
     // Three seconds (whole seconds, so at least two): time for the handshake on a loaded machine.
     const first = await newSession(stack.url, DEMO_SITE_KEY, {});
     const claims = await tokens.verify(first.body.token);
-    const brief = await tokens.issue({ customerRef: claims.customerRef, inboxId: claims.inboxId, verified: false, environment: 'sandbox' }, 3);
+    const brief = await tokens.issue(
+      { customerRef: claims.customerRef, inboxId: claims.inboxId, verified: false, environment: 'sandbox' },
+      3,
+    );
     const { socket } = await connectWidget(stack.url, brief.token);
     const reason = await new Promise<string>((resolve) => socket.once('disconnect', resolve));
     expect(reason).toBe('io server disconnect');
@@ -100,11 +153,19 @@ describe('what a widget session token is bound to', () => {
 
   it('caps the open sockets of one session, and serves no one on the main namespace', async () => {
     const { body } = await newSession(stack.url, DEMO_SITE_KEY, {});
-    const tabs = await Promise.all(Array.from({ length: SOCKETS_PER_SESSION }, () => connectWidget(stack.url, body.token)));
+    const tabs = await Promise.all(
+      Array.from({ length: SOCKETS_PER_SESSION }, () => connectWidget(stack.url, body.token)),
+    );
     expect(await handshake(stack.url, body.token)).toBe('rate_limited');
     tabs[0]!.socket.close();
     // The server frees the place when it sees the disconnect, which on a busy machine may take a while.
-    expect(await until(() => handshake(stack.url, body.token), (result) => result === 'connected', 'a place freed by the closed tab')).toBe('connected');
+    expect(
+      await until(
+        () => handshake(stack.url, body.token),
+        (result) => result === 'connected',
+        'a place freed by the closed tab',
+      ),
+    ).toBe('connected');
     for (const tab of tabs) tab.socket.close();
 
     const main = io(stack.url, { transports: ['websocket'], reconnection: false, auth: { token: body.token } });

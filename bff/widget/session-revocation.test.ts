@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomToken } from '../../shared/index.ts';
 import { DEMO_API_KEY, DEMO_SITE_KEY, DRIVERS, request, startStack, type TestStack } from '../../test/stack.ts';
 import { connectWidget, newVisitor } from '../../test/widget-client.ts';
-import { newSession, listConversations, openConversation, conversationIds, expectError, handshake } from '../../test/sessions-fixture.ts';
+import {
+  newSession,
+  listConversations,
+  openConversation,
+  conversationIds,
+  expectError,
+  handshake,
+} from '../../test/sessions-fixture.ts';
 
 /** Revoking widget session tokens: the deny-list, on both drivers, over HTTP and Socket.IO. */
 
@@ -42,22 +49,34 @@ describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) 
       expectError(await request(`${stack.url}/v1/widget/config`, { token }), 401, 'unauthorized');
       expect(await handshake(stack.url, token)).toBe('unauthorized');
     }
-    expectError(await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token }), 401, 'unauthorized');
+    expectError(
+      await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token }),
+      401,
+      'unauthorized',
+    );
     // Neither renews the visitor.
     const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: second.body.token });
     expect(renewed.body.customer_ref).not.toBe(first.customer_ref);
   });
 
-  it("ends a sandbox verified customer as a whole too: their other tokens stop working, a message sent with one included, and nothing is kept", async () => {
+  it('ends a sandbox verified customer as a whole too: their other tokens stop working, a message sent with one included, and nothing is kept', async () => {
     const customerRef = `cust-end-${randomToken(6)}`;
-    const [first, second] = [await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef }), await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef })];
+    const [first, second] = [
+      await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef }),
+      await newSession(stack.url, DEMO_API_KEY, { customer_ref: customerRef }),
+    ];
     expect([first.status, second.status]).toEqual([201, 201]);
     const opened = await openConversation(stack.url, second.body.token);
     expect(opened.status).toBe(201);
-    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.body.token })).status).toBe(204);
+    expect(
+      (await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.body.token })).status,
+    ).toBe(204);
 
     expectError(await listConversations(stack.url, second.body.token), 401, 'unauthorized');
-    const sent = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token: second.body.token, body: { text: 'Still there?', message_id: 'after-end' } });
+    const sent = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, {
+      token: second.body.token,
+      body: { text: 'Still there?', message_id: 'after-end' },
+    });
     expectError(sent, 401, 'unauthorized');
     const kept = await stack.bffSql.query("SELECT 1 FROM messages WHERE message_id = 'after-end'");
     expect(kept).toEqual([]);
@@ -69,7 +88,9 @@ describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) 
   it('does not renew a revoked token into the same visitor: the site key gives a new one', async () => {
     const first = await visitor();
     expect((await openConversation(stack.url, first.token)).status).toBe(201);
-    expect((await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token })).status).toBe(204);
+    expect(
+      (await request(`${stack.url}/v1/widget-sessions/current`, { method: 'DELETE', token: first.token })).status,
+    ).toBe(204);
     const renewed = await newSession(stack.url, DEMO_SITE_KEY, { token: first.token });
     expect(renewed.status).toBe(201);
     expect(renewed.body.customer_ref).toMatch(/^vis_/);
@@ -85,11 +106,18 @@ describe.each(DRIVERS)('revoking session tokens (deny-list) on $name', (driver) 
 
     const someVisitor = await visitor();
     for (const credential of [DEMO_SITE_KEY, someVisitor.token, target, `service_test_${randomToken(32)}`]) {
-      expectError(await request(`${stack.url}/v1/widget-sessions/revoke`, { token: credential, body: { token: target } }), 401, 'unauthorized');
+      expectError(
+        await request(`${stack.url}/v1/widget-sessions/revoke`, { token: credential, body: { token: target } }),
+        401,
+        'unauthorized',
+      );
       expect(await works(target)).toBe(true);
     }
 
-    const revoked = await request(`${stack.url}/v1/widget-sessions/revoke`, { token: stack.apiKey, body: { token: target } });
+    const revoked = await request(`${stack.url}/v1/widget-sessions/revoke`, {
+      token: stack.apiKey,
+      body: { token: target },
+    });
     expect(revoked.status).toBe(204);
     expectError(await listConversations(stack.url, target), 401, 'unauthorized');
     expect(await handshake(stack.url, target)).toBe('unauthorized');

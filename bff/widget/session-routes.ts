@@ -1,6 +1,20 @@
 import { z } from 'zod';
-import { newId, ParleyError, RevokeSessionRequest, VerifiedSessionRequest, VisitorSessionRequest, WidgetSession } from '../../shared/index.ts';
-import { bearerToken, clientLimitKey, readJson, type ApiRoutes, type RollingLimiter, type Sql } from '../../shared/server/index.ts';
+import {
+  newId,
+  ParleyError,
+  RevokeSessionRequest,
+  VerifiedSessionRequest,
+  VisitorSessionRequest,
+  WidgetSession,
+} from '../../shared/index.ts';
+import {
+  bearerToken,
+  clientLimitKey,
+  readJson,
+  type ApiRoutes,
+  type RollingLimiter,
+  type Sql,
+} from '../../shared/server/index.ts';
 import { EngineCallError } from '../engine-link/engine-client.ts';
 import type { EngineAccounts, EngineScope } from '../engine-link/engine-accounts.ts';
 import { accountOfEngineAccount, inboxServedBy } from '../engine-link/engine-accounts-store.ts';
@@ -56,7 +70,14 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
         body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
         responses: { 201: { description: 'The session.', schema: WidgetSession } },
-        errors: ['origin_not_allowed', 'account_suspended', 'rate_limited', 'unprocessable', 'upstream_unavailable', 'not_configured'],
+        errors: [
+          'origin_not_allowed',
+          'account_suspended',
+          'rate_limited',
+          'unprocessable',
+          'upstream_unavailable',
+          'not_configured',
+        ],
       },
       async (ctx) => {
         const credential = bearerToken(ctx);
@@ -68,7 +89,10 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           if (!decision.allowed) {
             const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
             ctx.set('Retry-After', String(retryAfter));
-            throw new ParleyError('rate_limited', `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`);
+            throw new ParleyError(
+              'rate_limited',
+              `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`,
+            );
           }
           const siteKey = await findSiteKey(sql, credential);
           if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
@@ -87,12 +111,32 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
           const inboxId = await verifiedInbox(holder, body.inbox_id);
           const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
           const { environment, accountId } = holder;
-          const issued = await sessions.issue({ customerRef: body.customer_ref, inboxId, verified: true, environment, accountId, name: body.name, email: body.email }, ttl);
+          const issued = await sessions.issue(
+            {
+              customerRef: body.customer_ref,
+              inboxId,
+              verified: true,
+              environment,
+              accountId,
+              name: body.name,
+              email: body.email,
+            },
+            ttl,
+          );
           ctx.status = 201;
-          ctx.body = { token: issued.token, ttl_s: ttl, expires_at: issued.expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true } satisfies WidgetSession;
+          ctx.body = {
+            token: issued.token,
+            ttl_s: ttl,
+            expires_at: issued.expiresAt.toISOString(),
+            customer_ref: body.customer_ref,
+            verified: true,
+          } satisfies WidgetSession;
           return;
         }
-        throw new ParleyError('unauthorized', 'Send a site key (pk_test_… or pk_live_…) or an API key (service_…) as the bearer credential.');
+        throw new ParleyError(
+          'unauthorized',
+          'Send a site key (pk_test_… or pk_live_…) or an API key (service_…) as the bearer credential.',
+        );
       },
     )
     .add(
@@ -102,7 +146,8 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         tag: 'Sessions',
         security: 'sessionToken',
         summary: 'End this session and the identity it speaks for (the widget forgets the visitor)',
-        description: "Every token of this customer issued until now stops working, and an expired one no longer renews the visitor: the next session is a new visitor.",
+        description:
+          'Every token of this customer issued until now stops working, and an expired one no longer renews the visitor: the next session is a new visitor.',
         responses: { 204: { description: 'The token no longer works.' } },
       },
       async (ctx) => {
@@ -124,11 +169,13 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
       },
       async (ctx, { body }) => {
         const credential = bearerToken(ctx);
-        if (!credential.startsWith('service_')) throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
+        if (!credential.startsWith('service_'))
+          throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
         const { scope } = await checkApiKey(credential);
         const session = await sessions.verifyForRenewal(body.token, RENEWAL_GRACE_S).catch(() => undefined);
         // A key revokes only sessions of the inboxes its engine account serves; of any other the answer is the same, and nothing changes.
-        if (session && (await engines.scopeOfInbox(session.inboxId).catch(() => undefined)) === scope) await sessions.revoke(session);
+        if (session && (await engines.scopeOfInbox(session.inboxId).catch(() => undefined)) === scope)
+          await sessions.revoke(session);
         ctx.status = 204;
       },
     );
@@ -139,7 +186,9 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
    * VISITOR_LIFETIME_S; a new visitor otherwise.
    */
   async function visitorSession(siteKey: SiteKey, previous: string | undefined): Promise<WidgetSession> {
-    const renewed = previous ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined) : undefined;
+    const renewed = previous
+      ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined)
+      : undefined;
     const same =
       renewed &&
       !renewed.verified &&
@@ -148,8 +197,23 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
       now().getTime() - renewed.identitySince.getTime() < VISITOR_LIFETIME_S * 1000;
     const customerRef = same ? renewed.customerRef : newId('visitor');
     // A new identity begins when its first token is issued (the token's own time); a renewal carries the start forward.
-    const issued = await sessions.issue({ customerRef, inboxId: siteKey.inboxId, verified: false, environment: siteKey.environment, identitySince: same ? renewed.identitySince : undefined }, DEFAULT_SESSION_TTL_S);
-    return { token: issued.token, ttl_s: DEFAULT_SESSION_TTL_S, expires_at: issued.expiresAt.toISOString(), customer_ref: customerRef, verified: false };
+    const issued = await sessions.issue(
+      {
+        customerRef,
+        inboxId: siteKey.inboxId,
+        verified: false,
+        environment: siteKey.environment,
+        identitySince: same ? renewed.identitySince : undefined,
+      },
+      DEFAULT_SESSION_TTL_S,
+    );
+    return {
+      token: issued.token,
+      ttl_s: DEFAULT_SESSION_TTL_S,
+      expires_at: issued.expiresAt.toISOString(),
+      customer_ref: customerRef,
+      verified: false,
+    };
   }
 
   /**
@@ -166,8 +230,13 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
     const inboxId = await inboxServedBy(sql, holder.scope, displayId);
     if (!inboxId) {
       throw displayId === undefined
-        ? new ParleyError('unprocessable', "This API key's account has no inbox yet: make one (Application API POST /api/v1/accounts/{id}/inboxes) first.")
-        : new ParleyError('unprocessable', `This API key's account has no inbox ${displayId}.`, { problems: [{ field: 'inbox_id', message: "not an inbox of this key's account" }] });
+        ? new ParleyError(
+            'unprocessable',
+            "This API key's account has no inbox yet: make one (Application API POST /api/v1/accounts/{id}/inboxes) first.",
+          )
+        : new ParleyError('unprocessable', `This API key's account has no inbox ${displayId}.`, {
+            problems: [{ field: 'inbox_id', message: "not an inbox of this key's account" }],
+          });
     }
     if (await inboxSuspended(sql, inboxId)) throw accountSuspendedError();
     await engines.forInbox(inboxId, holder.environment);
@@ -183,15 +252,20 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
       const me = await engines.installation.first.withKey(apiKey).me();
       const account = await accountOfEngineAccount(sql, me.account_id);
       if (account !== undefined) return { environment: me.environment, accountId: me.account_id, scope: account };
-      if (me.account_id !== (await ownAccountId())) throw new ParleyError('unauthorized', 'This API key belongs to another account.');
+      if (me.account_id !== (await ownAccountId()))
+        throw new ParleyError('unauthorized', 'This API key belongs to another account.');
       return { environment: me.environment, accountId: me.account_id, scope: null };
     } catch (error) {
       if (error instanceof ParleyError) throw error;
-      if (error instanceof EngineCallError && error.status === 401) throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
+      if (error instanceof EngineCallError && error.status === 401)
+        throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
       if (error instanceof EngineCallError && error.code === 'account_suspended') throw accountSuspendedError();
       // The engine is busy (its own 429 or 503 says for how long) or away: the caller hears when to try again.
       const retryAfterMs = error instanceof EngineCallError ? error.retryAfterMs : undefined;
-      throw new ParleyError('upstream_unavailable', 'The API key could not be checked right now; try again shortly.').retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);
+      throw new ParleyError(
+        'upstream_unavailable',
+        'The API key could not be checked right now; try again shortly.',
+      ).retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);
     }
   }
 }

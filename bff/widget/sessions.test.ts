@@ -1,12 +1,35 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { base64url, decodeJwt, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type JWTHeaderParameters, type JWTPayload } from 'jose';
+import {
+  base64url,
+  decodeJwt,
+  exportJWK,
+  generateKeyPair,
+  SignJWT,
+  UnsecuredJWT,
+  type JWTHeaderParameters,
+  type JWTPayload,
+} from 'jose';
 import { randomToken } from '../../shared/index.ts';
 import { DEMO_SITE_KEY, request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { newVisitor } from '../../test/widget-client.ts';
 import { addSiteKey, createInbox } from '../index.ts';
-import { PGLITE, SESSION_KID, SESSION_SECRET, SESSION_KEYS, newSession, listConversations, openConversation, conversationIds, expectError, handshake, conversationRow, conversationsOf, expectLifetime } from '../../test/sessions-fixture.ts';
+import {
+  PGLITE,
+  SESSION_KID,
+  SESSION_SECRET,
+  SESSION_KEYS,
+  newSession,
+  listConversations,
+  openConversation,
+  conversationIds,
+  expectError,
+  handshake,
+  conversationRow,
+  conversationsOf,
+  expectLifetime,
+} from '../../test/sessions-fixture.ts';
 
 /**
  * Widget sessions over real HTTP and Socket.IO: visitor sessions from site keys and their renewal,
@@ -30,7 +53,12 @@ describe('widget sessions (PGlite)', () => {
     it('gives a visitor an unverified vis_ token for 3600 s', async () => {
       const response = await newSession(stack.url, DEMO_SITE_KEY);
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ token: expect.stringMatching(/^wst_/), ttl_s: 3600, customer_ref: expect.stringMatching(/^vis_/), verified: false });
+      expect(response.body).toMatchObject({
+        token: expect.stringMatching(/^wst_/),
+        ttl_s: 3600,
+        customer_ref: expect.stringMatching(/^vis_/),
+        verified: false,
+      });
       expectLifetime(response.body, 3600);
       const config = await request(`${stack.url}/v1/widget/config`, { token: response.body.token });
       expect(config.status).toBe(200);
@@ -75,7 +103,9 @@ describe('widget sessions (PGlite)', () => {
           const real = await visitor();
           expect((await openConversation(stack.url, real.token)).status).toBe(201);
           const claims = decodeJwt(real.token.slice(4));
-          const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid: SESSION_KID, typ: 'JWT' }).sign(new Uint8Array(randomBytes(32)));
+          const forged = await new SignJWT(claims)
+            .setProtectedHeader({ alg: 'HS256', kid: SESSION_KID, typ: 'JWT' })
+            .sign(new Uint8Array(randomBytes(32)));
           return { token: `wst_${forged}`, customerRef: real.customer_ref };
         },
       },
@@ -111,7 +141,11 @@ describe('widget sessions (PGlite)', () => {
     it.each(LISTED)('takes a pk_live_ key from the listed origin %s', async (origin) => {
       const response = await newSession(stack.url, liveKey, {}, { origin });
       expect(response.status).toBe(201);
-      expect(response.body).toMatchObject({ token: expect.stringMatching(/^wst_/), customer_ref: expect.stringMatching(/^vis_/), verified: false });
+      expect(response.body).toMatchObject({
+        token: expect.stringMatching(/^wst_/),
+        customer_ref: expect.stringMatching(/^vis_/),
+        verified: false,
+      });
     });
 
     it.each([
@@ -132,7 +166,12 @@ describe('widget sessions (PGlite)', () => {
     });
 
     it('takes a pk_test_ key from any origin and from none', async () => {
-      for (const headers of [{ origin: 'https://evil.example' }, { origin: 'https://shop.example' }, { origin: 'null' }, {}]) {
+      for (const headers of [
+        { origin: 'https://evil.example' },
+        { origin: 'https://shop.example' },
+        { origin: 'null' },
+        {},
+      ]) {
         const response = await newSession(stack.url, DEMO_SITE_KEY, {}, headers);
         expect(response.status).toBe(201);
         expect(response.body.customer_ref).toMatch(/^vis_/);
@@ -141,7 +180,12 @@ describe('widget sessions (PGlite)', () => {
 
     it('refuses a live session on widget routes from an unlisted origin with 403 origin_not_allowed, and the refusal changes nothing', async () => {
       const session = await liveSession();
-      for (const origin of ['https://evil.example', 'http://shop.example', 'https://shop.example:8443', 'http://localhost:3001']) {
+      for (const origin of [
+        'https://evil.example',
+        'http://shop.example',
+        'https://shop.example:8443',
+        'http://localhost:3001',
+      ]) {
         expectError(await listConversations(stack.url, session.token, { origin }), 403, 'origin_not_allowed');
         expectError(await openConversation(stack.url, session.token, { origin }), 403, 'origin_not_allowed');
       }
@@ -159,7 +203,9 @@ describe('widget sessions (PGlite)', () => {
       for (const headers of [{}, { origin: stack.url }]) {
         const response = await listConversations(stack.url, session.token, headers);
         expect(response.status).toBe(200);
-        expect(response.body.conversations.map((conversation: { id: string }) => conversation.id)).toEqual([opened.body.id]);
+        expect(response.body.conversations.map((conversation: { id: string }) => conversation.id)).toEqual([
+          opened.body.id,
+        ]);
       }
     });
 
@@ -179,7 +225,9 @@ describe('widget sessions (PGlite)', () => {
         expect((await listConversations(stack.url, session.token, { origin })).status).toBe(200);
         expect(await handshake(stack.url, session.token, origin)).toBe('connected');
       }
-      expect((await openConversation(stack.url, session.token, { origin: 'https://anywhere.example' })).status).toBe(201);
+      expect((await openConversation(stack.url, session.token, { origin: 'https://anywhere.example' })).status).toBe(
+        201,
+      );
     });
   });
 
@@ -207,13 +255,19 @@ describe('widget sessions (PGlite)', () => {
       delete payload[name];
       return payload;
     };
-    const hs256 = (payload: JWTPayload, secret: Uint8Array = SESSION_SECRET, header: Partial<JWTHeaderParameters> = { kid: SESSION_KID }) =>
-      new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...header }).sign(secret);
+    const hs256 = (
+      payload: JWTPayload,
+      secret: Uint8Array = SESSION_SECRET,
+      header: Partial<JWTHeaderParameters> = { kid: SESSION_KID },
+    ) => new SignJWT(payload).setProtectedHeader({ alg: 'HS256', typ: 'JWT', ...header }).sign(secret);
     const encode = (part: object) => base64url.encode(JSON.stringify(part));
     /** A real token with its payload rewritten after signing. */
     const tampered = async (change: JWTPayload) => {
       const [header, payload, signature] = (await hs256(claims())).split('.') as [string, string, string];
-      const rewritten = { ...(JSON.parse(new TextDecoder().decode(base64url.decode(payload))) as JWTPayload), ...change };
+      const rewritten = {
+        ...(JSON.parse(new TextDecoder().decode(base64url.decode(payload))) as JWTPayload),
+        ...change,
+      };
       return `${header}.${encode(rewritten)}.${signature}`;
     };
 
@@ -225,20 +279,37 @@ describe('widget sessions (PGlite)', () => {
 
     const forgeries: { name: string; make: () => Promise<string> }[] = [
       { name: 'alg none', make: async () => `wst_${new UnsecuredJWT(claims()).encode()}` },
-      { name: 'alg none naming the real kid', make: async () => `wst_${encode({ alg: 'none', kid: SESSION_KID, typ: 'JWT' })}.${encode(claims())}.` },
-      { name: 'HS256 signed with a wrong secret', make: async () => `wst_${await hs256(claims(), new Uint8Array(randomBytes(32)))}` },
+      {
+        name: 'alg none naming the real kid',
+        make: async () => `wst_${encode({ alg: 'none', kid: SESSION_KID, typ: 'JWT' })}.${encode(claims())}.`,
+      },
+      {
+        name: 'HS256 signed with a wrong secret',
+        make: async () => `wst_${await hs256(claims(), new Uint8Array(randomBytes(32)))}`,
+      },
       {
         name: "RS256 signed with an attacker's key (its public key in the header)",
         make: async () => {
           const { privateKey, publicKey } = await generateKeyPair('RS256');
-          const jwt = await new SignJWT(claims()).setProtectedHeader({ alg: 'RS256', kid: SESSION_KID, typ: 'JWT', jwk: await exportJWK(publicKey) }).sign(privateKey);
+          const jwt = await new SignJWT(claims())
+            .setProtectedHeader({ alg: 'RS256', kid: SESSION_KID, typ: 'JWT', jwk: await exportJWK(publicKey) })
+            .sign(privateKey);
           return `wst_${jwt}`;
         },
       },
-      { name: 'an unknown kid (real secret)', make: async () => `wst_${await hs256(claims(), SESSION_SECRET, { kid: 'k2' })}` },
+      {
+        name: 'an unknown kid (real secret)',
+        make: async () => `wst_${await hs256(claims(), SESSION_SECRET, { kid: 'k2' })}`,
+      },
       { name: 'no kid (real secret)', make: async () => `wst_${await hs256(claims(), SESSION_SECRET, {})}` },
-      { name: 'expired an hour ago (real secret)', make: async () => `wst_${await hs256(claims({ iat: nowS() - 2 * 3600, exp: nowS() - 3600 }))}` },
-      { name: 'expired a few seconds ago (real secret)', make: async () => `wst_${await hs256(claims({ iat: nowS() - 3600, exp: nowS() - 5 }))}` },
+      {
+        name: 'expired an hour ago (real secret)',
+        make: async () => `wst_${await hs256(claims({ iat: nowS() - 2 * 3600, exp: nowS() - 3600 }))}`,
+      },
+      {
+        name: 'expired a few seconds ago (real secret)',
+        make: async () => `wst_${await hs256(claims({ iat: nowS() - 3600, exp: nowS() - 5 }))}`,
+      },
       { name: 'no exp (real secret)', make: async () => `wst_${await hs256(without('exp'))}` },
       { name: 'no iat (real secret)', make: async () => `wst_${await hs256(without('iat'))}` },
       { name: 'no sub (real secret)', make: async () => `wst_${await hs256(without('sub'))}` },
@@ -247,8 +318,14 @@ describe('widget sessions (PGlite)', () => {
       { name: 'a wrong iss (real secret)', make: async () => `wst_${await hs256(claims({ iss: 'someone-else' }))}` },
       { name: 'vrf that is a string (real secret)', make: async () => `wst_${await hs256(claims({ vrf: 'true' }))}` },
       { name: 'a payload flipped to verified after signing', make: async () => `wst_${await tampered({ vrf: true })}` },
-      { name: 'a payload with another customer_ref after signing', make: async () => `wst_${await tampered({ sub: `${victim}-2` })}` },
-      { name: 'a payload with a later exp after signing', make: async () => `wst_${await tampered({ exp: nowS() + 365 * 24 * 3600 })}` },
+      {
+        name: 'a payload with another customer_ref after signing',
+        make: async () => `wst_${await tampered({ sub: `${victim}-2` })}`,
+      },
+      {
+        name: 'a payload with a later exp after signing',
+        make: async () => `wst_${await tampered({ exp: nowS() + 365 * 24 * 3600 })}`,
+      },
       { name: 'a valid token without the wst_ prefix', make: async () => hs256(claims()) },
       { name: 'a valid token with another prefix', make: async () => `wst-${await hs256(claims())}` },
     ];
@@ -264,9 +341,17 @@ describe('widget sessions (PGlite)', () => {
   describe('tokens minted by the engine', () => {
     it("work on the BFF's widget routes, in the BFF's default inbox", async () => {
       const customerRef = `engine-made-${randomToken(6)}`;
-      const minted = await request(`${stack.engineUrl}/v1/widget-sessions`, { token: stack.apiKey, body: { customer_ref: customerRef, name: 'Grace Hopper' } });
+      const minted = await request(`${stack.engineUrl}/v1/widget-sessions`, {
+        token: stack.apiKey,
+        body: { customer_ref: customerRef, name: 'Grace Hopper' },
+      });
       expect(minted.status).toBe(201);
-      expect(minted.body).toMatchObject({ token: expect.stringMatching(/^wst_/), customer_ref: customerRef, verified: true, ttl_s: 3600 });
+      expect(minted.body).toMatchObject({
+        token: expect.stringMatching(/^wst_/),
+        customer_ref: customerRef,
+        verified: true,
+        ttl_s: 3600,
+      });
       expect(decodeJwt(minted.body.token.slice(4))['inb']).toBeUndefined();
 
       const config = await request(`${stack.url}/v1/widget/config`, { token: minted.body.token });
@@ -277,7 +362,10 @@ describe('widget sessions (PGlite)', () => {
       const opened = await openConversation(stack.url, minted.body.token);
       expect(opened.status).toBe(201);
       // The stack's key is a sandbox key: its customers live in the inbox's sandbox space.
-      expect(await conversationRow(stack, opened.body.id)).toMatchObject({ inbox_id: stack.inboxId, customer_ref: `test:${customerRef}` });
+      expect(await conversationRow(stack, opened.body.id)).toMatchObject({
+        inbox_id: stack.inboxId,
+        customer_ref: `test:${customerRef}`,
+      });
       expect(await conversationIds(stack.url, minted.body.token)).toEqual([opened.body.id]);
       expect(await handshake(stack.url, minted.body.token)).toBe('connected');
     });
@@ -301,9 +389,18 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
 
   it('gives the customer the API key vouches for a verified token, for 3600 s by default, with the name on the config', async () => {
     const customerRef = `cust-${randomToken(8)}`;
-    const response = await verifiedSession({ customer_ref: customerRef, name: 'Ada Lovelace', email: 'ada@example.com' });
+    const response = await verifiedSession({
+      customer_ref: customerRef,
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+    });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ token: expect.stringMatching(/^wst_/), customer_ref: customerRef, verified: true, ttl_s: 3600 });
+    expect(response.body).toMatchObject({
+      token: expect.stringMatching(/^wst_/),
+      customer_ref: customerRef,
+      verified: true,
+      ttl_s: 3600,
+    });
     expectLifetime(response.body, 3600);
     const config = await request(`${stack.url}/v1/widget/config`, { token: response.body.token });
     expect(config.status).toBe(200);
@@ -323,12 +420,26 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
     expect(await conversationIds(stack.url, again)).toEqual([opened.body.id]);
     const stranger = (await verifiedSession({ customer_ref: `${customerRef}-other` })).body.token as string;
     expect(await conversationIds(stack.url, stranger)).toEqual([]);
-    expectError(await request(`${stack.url}/v1/widget/conversations/${opened.body.id}`, { token: stranger }), 404, 'not_found');
+    expectError(
+      await request(`${stack.url}/v1/widget/conversations/${opened.body.id}`, { token: stranger }),
+      404,
+      'not_found',
+    );
 
-    const sent = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, { token, body: { text: 'Where is my order?', message_id: 'v-1' } });
+    const sent = await request(`${stack.url}/v1/widget/conversations/${opened.body.id}/messages`, {
+      token,
+      body: { text: 'Where is my order?', message_id: 'v-1' },
+    });
     expect(sent.status).toBe(201);
-    const row = await until(() => conversationRow(stack, opened.body.id), (found) => Boolean(found?.engine_conversation_id), 'the engine conversation');
-    const [upstream] = await engine.sql.query<{ customer_ref: string; account_id: string }>('SELECT customer_ref, account_id FROM conversations WHERE id = $1', [row!.engine_conversation_id]);
+    const row = await until(
+      () => conversationRow(stack, opened.body.id),
+      (found) => Boolean(found?.engine_conversation_id),
+      'the engine conversation',
+    );
+    const [upstream] = await engine.sql.query<{ customer_ref: string; account_id: string }>(
+      'SELECT customer_ref, account_id FROM conversations WHERE id = $1',
+      [row!.engine_conversation_id],
+    );
     expect(upstream).toEqual({ customer_ref: customerRef, account_id: engine.accountId });
   });
 
@@ -354,7 +465,11 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
   });
 
   it('refuses a made-up API key with 401', async () => {
-    expectError(await verifiedSession({ customer_ref: 'cust-1' }, `service_test_${randomToken(32)}`), 401, 'unauthorized');
+    expectError(
+      await verifiedSession({ customer_ref: 'cust-1' }, `service_test_${randomToken(32)}`),
+      401,
+      'unauthorized',
+    );
     expectError(await verifiedSession({ customer_ref: 'cust-1' }, 'service_test_short'), 401, 'unauthorized');
   });
 
@@ -391,7 +506,10 @@ describe('verified sessions bought with an API key (PGlite, engine of its own)',
   });
 
   it('answers broken JSON with 400 invalid_json', async () => {
-    const response = await request(`${stack.url}/v1/widget-sessions`, { token: engine.apiKey, rawBody: '{"customer_ref":' });
+    const response = await request(`${stack.url}/v1/widget-sessions`, {
+      token: engine.apiKey,
+      rawBody: '{"customer_ref":',
+    });
     expectError(response, 400, 'invalid_json');
   });
 });

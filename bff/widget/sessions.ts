@@ -69,7 +69,13 @@ export class WidgetSessions {
   readonly #revoked = new Set<(jti: string) => void>();
   readonly #verified = new Map<string, VerifiedSession>();
 
-  constructor(sql: Sql, tokens: SessionTokens, defaultInboxId: string | undefined, ownAccount: () => Promise<string>, now: () => Date) {
+  constructor(
+    sql: Sql,
+    tokens: SessionTokens,
+    defaultInboxId: string | undefined,
+    ownAccount: () => Promise<string>,
+    now: () => Date,
+  ) {
     this.#sql = sql;
     this.#tokens = tokens;
     this.#defaultInboxId = defaultInboxId;
@@ -103,7 +109,10 @@ export class WidgetSessions {
    */
   async verifyLeavingStanding(token: string): Promise<Session> {
     const session = await this.#claims(token);
-    return { ...session, standingToCheck: { jti: session.jti, issuedAt: session.issuedAt, confirm: () => this.#stands(session) } };
+    return {
+      ...session,
+      standingToCheck: { jti: session.jti, issuedAt: session.issuedAt, confirm: () => this.#stands(session) },
+    };
   }
 
   /** Like `verify`, but also takes a token that expired within `graceS` (for renewing a visitor). */
@@ -131,9 +140,14 @@ export class WidgetSessions {
 
   /** Puts a token on the deny-list until it would have expired anyway. */
   async revoke(session: Pick<Session, 'jti' | 'expiresAt'>): Promise<void> {
-    await this.#sql.query('INSERT INTO revoked_sessions (jti, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [session.jti, session.expiresAt]);
+    await this.#sql.query('INSERT INTO revoked_sessions (jti, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+      session.jti,
+      session.expiresAt,
+    ]);
     // Rows of tokens past their expiry and the renewal grace protect nothing any more.
-    await this.#sql.query('DELETE FROM revoked_sessions WHERE expires_at < $1', [new Date(this.#now().getTime() - RENEWAL_GRACE_S * 1000)]);
+    await this.#sql.query('DELETE FROM revoked_sessions WHERE expires_at < $1', [
+      new Date(this.#now().getTime() - RENEWAL_GRACE_S * 1000),
+    ]);
     for (const listener of this.#revoked) listener(session.jti);
   }
 
@@ -147,7 +161,9 @@ export class WidgetSessions {
       'INSERT INTO revoked_identities (inbox_id, customer_ref, revoked_at) VALUES ($1, $2, $3) ON CONFLICT (inbox_id, customer_ref) DO UPDATE SET revoked_at = EXCLUDED.revoked_at',
       [session.inboxId, session.customerRef, now],
     );
-    await this.#sql.query('DELETE FROM revoked_identities WHERE revoked_at < $1', [new Date(now.getTime() - (VISITOR_LIFETIME_S + RENEWAL_GRACE_S) * 1000)]);
+    await this.#sql.query('DELETE FROM revoked_identities WHERE revoked_at < $1', [
+      new Date(now.getTime() - (VISITOR_LIFETIME_S + RENEWAL_GRACE_S) * 1000),
+    ]);
     await this.revoke(session);
   }
 
@@ -156,12 +172,17 @@ export class WidgetSessions {
     if (!verified.inboxId) {
       // Minted by the engine: only a key of this BFF's own account may speak for customers here.
       const own = await this.#ownAccount().catch(() => {
-        throw new ParleyError('upstream_unavailable', 'The session token could not be checked right now; try again shortly.');
+        throw new ParleyError(
+          'upstream_unavailable',
+          'The session token could not be checked right now; try again shortly.',
+        );
       });
-      if (verified.accountId !== own) throw new ParleyError('unauthorized', 'The session token was minted for another account.');
+      if (verified.accountId !== own)
+        throw new ParleyError('unauthorized', 'The session token was minted for another account.');
     }
     const inboxId = verified.inboxId ?? this.#defaultInboxId;
-    if (!inboxId) throw new ParleyError('unauthorized', 'The session token names no inbox, and this server has no default inbox.');
+    if (!inboxId)
+      throw new ParleyError('unauthorized', 'The session token names no inbox, and this server has no default inbox.');
     return {
       inboxId,
       // A sandbox key's verified customers live apart from the live ones of the same reference.
@@ -191,8 +212,10 @@ export class WidgetSessions {
       [session.jti, session.inboxId, session.customerRef],
     );
     if (state?.revoked) throw new ParleyError('unauthorized', 'The session token has been revoked.');
-    if (!state?.inbox) throw new ParleyError('unauthorized', 'The session token is for an inbox this server does not have.');
+    if (!state?.inbox)
+      throw new ParleyError('unauthorized', 'The session token is for an inbox this server does not have.');
     if (state.suspended) throw accountSuspendedError();
-    if (state.ended && session.issuedAt.getTime() <= state.ended.getTime()) throw new ParleyError('unauthorized', 'This session has been ended.');
+    if (state.ended && session.issuedAt.getTime() <= state.ended.getTime())
+      throw new ParleyError('unauthorized', 'This session has been ended.');
   }
 }

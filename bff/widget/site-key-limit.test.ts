@@ -29,8 +29,12 @@ function setClock(hours: number, minutes: number, seconds = 0, ms = 0): void {
   now = new Date(firstDay + day * DAY + hours * HOUR + minutes * MINUTE + seconds * SECOND + ms);
 }
 
-const siteKeyRequest = (stack: TestStack, headers: Record<string, string> = {}, siteKey = DEMO_SITE_KEY, body: object = {}): Promise<Response> =>
-  request(`${stack.url}/v1/widget-sessions`, { token: siteKey, body, headers });
+const siteKeyRequest = (
+  stack: TestStack,
+  headers: Record<string, string> = {},
+  siteKey = DEMO_SITE_KEY,
+  body: object = {},
+): Promise<Response> => request(`${stack.url}/v1/widget-sessions`, { token: siteKey, body, headers });
 
 function expectAllowed(response: Response, remaining: number): void {
   expect(response.status).toBe(201);
@@ -51,7 +55,12 @@ function expectLimited(response: Response, retryAfterS?: number): void {
 }
 
 /** Spends `count` site-key requests at the current time, checking the budget goes down one by one. */
-async function spend(stack: TestStack, count: number, remainingBefore = 20, headers: Record<string, string> = {}): Promise<Response[]> {
+async function spend(
+  stack: TestStack,
+  count: number,
+  remainingBefore = 20,
+  headers: Record<string, string> = {},
+): Promise<Response[]> {
   const responses: Response[] = [];
   for (let i = 0; i < count; i++) {
     const response = await siteKeyRequest(stack, headers);
@@ -61,7 +70,8 @@ async function spend(stack: TestStack, count: number, remainingBefore = 20, head
   return responses;
 }
 
-const randomAddress = () => `${1 + Math.floor(Math.random() * 223)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const randomAddress = () =>
+  `${1 + Math.floor(Math.random() * 223)}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
 
 describe('the site-key limit: 20 requests per address in any rolling hour', () => {
   /** No trusted proxies: the peer is the client. */
@@ -72,7 +82,11 @@ describe('the site-key limit: 20 requests per address in any rolling hour', () =
   beforeAll(async () => {
     [direct, proxied] = await Promise.all([
       startStack(PGLITE, {}, { siteKeyLimiter: new MemoryRollingLimiter(20, 3_600_000), now: clock }),
-      startStack(PGLITE, {}, { siteKeyLimiter: new MemoryRollingLimiter(20, 3_600_000), now: clock, trustProxyHops: 1 }),
+      startStack(
+        PGLITE,
+        {},
+        { siteKeyLimiter: new MemoryRollingLimiter(20, 3_600_000), now: clock, trustProxyHops: 1 },
+      ),
     ]);
   });
   afterAll(async () => {
@@ -187,9 +201,19 @@ describe('the site-key limit: 20 requests per address in any rolling hour', () =
       expect(response.headers.get('x-ratelimit-limit')).toBe('120');
     }
     for (let i = 0; i < 3; i++) {
-      expect((await request(`${direct.url}/v1/widget-sessions`, { token: direct.apiKey, body: { customer_ref: `cust-${i}` } })).status).toBe(201);
+      expect(
+        (
+          await request(`${direct.url}/v1/widget-sessions`, {
+            token: direct.apiKey,
+            body: { customer_ref: `cust-${i}` },
+          })
+        ).status,
+      ).toBe(201);
     }
-    expect((await request(`${direct.url}/v1/widget-sessions/current`, { method: 'DELETE', token: sessions[0]!.body.token })).status).toBe(204);
+    expect(
+      (await request(`${direct.url}/v1/widget-sessions/current`, { method: 'DELETE', token: sessions[0]!.body.token }))
+        .status,
+    ).toBe(204);
 
     expectAllowed(await siteKeyRequest(direct), 0);
     expectLimited(await siteKeyRequest(direct));
@@ -203,7 +227,9 @@ describe('the site-key limit: 20 requests per address in any rolling hour', () =
     expect(opened.status).toBe(201);
     expect(opened.headers.get('x-ratelimit-remaining')).toBe('119');
     for (let i = 0; i < 150; i++) {
-      const polled = await request(`${direct.url}/v1/widget/conversations/${opened.body.id}/messages?after=0`, { token });
+      const polled = await request(`${direct.url}/v1/widget/conversations/${opened.body.id}/messages?after=0`, {
+        token,
+      });
       expect(polled.status).toBe(200);
       expect(polled.body.messages).toEqual([]);
     }

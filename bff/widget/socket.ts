@@ -54,7 +54,10 @@ const sessionRoom = (jti: string) => `session:${jti}`;
  * `shared/schemas/socket.ts`, answered through acks with the same error codes as HTTP), and the
  * pushes of every committed change to the customer's tabs. Messages are sent over HTTP.
  */
-export function addWidgetSocket(io: Server, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops }: WidgetSocketDeps): void {
+export function addWidgetSocket(
+  io: Server,
+  { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops }: WidgetSocketDeps,
+): void {
   const widget = io.of(WIDGET_NAMESPACE) as unknown as WidgetNamespace;
   // Open sockets per session and per address on this node, for the caps.
   const open = new Map<string, number>();
@@ -71,7 +74,8 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
     authenticate(socket).then(
       () => next(),
       (error: unknown) => {
-        const refusal = error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The session could not be checked.');
+        const refusal =
+          error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The session could not be checked.');
         next(Object.assign(new Error(`${refusal.code}: ${refusal.message}`), { data: { code: refusal.code } }));
       },
     );
@@ -79,20 +83,29 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
 
   async function authenticate(socket: WidgetSocket): Promise<void> {
     const token = (socket.handshake.auth as { token?: unknown }).token;
-    if (typeof token !== 'string' || !token) throw new ParleyError('unauthorized', 'Send the session token as auth.token.');
+    if (typeof token !== 'string' || !token)
+      throw new ParleyError('unauthorized', 'Send the session token as auth.token.');
     const session = await sessions.verify(token);
     const { origin, host } = socket.handshake.headers;
     const protocol = (socket.request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
     await assertSessionOrigin(sql, session, origin ?? '', `${protocol}://${host ?? ''}`);
-    if ((open.get(sessionRoom(session.jti)) ?? 0) >= SOCKETS_PER_SESSION) throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_SESSION} open connections per session.`);
-    if ((open.get(addressKey(socket)) ?? 0) >= SOCKETS_PER_ADDRESS) throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_ADDRESS} open connections per address.`);
+    if ((open.get(sessionRoom(session.jti)) ?? 0) >= SOCKETS_PER_SESSION)
+      throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_SESSION} open connections per session.`);
+    if ((open.get(addressKey(socket)) ?? 0) >= SOCKETS_PER_ADDRESS)
+      throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_ADDRESS} open connections per address.`);
     socket.data.session = session;
   }
 
   const addressKey = (socket: WidgetSocket) => `address:${clientLimitKey(socket.request, trustProxyHops)}`;
 
   /** Runs a client command; answers its ack (when it gave a function) with the result or an error code. */
-  async function command<S extends z.ZodType, T>(socket: WidgetSocket, schema: S, payload: unknown, ack: unknown, run: (input: z.output<S>) => Promise<T>): Promise<void> {
+  async function command<S extends z.ZodType, T>(
+    socket: WidgetSocket,
+    schema: S,
+    payload: unknown,
+    ack: unknown,
+    run: (input: z.output<S>) => Promise<T>,
+  ): Promise<void> {
     const reply = typeof ack === 'function' ? (ack as (result: Ack<T>) => void) : undefined;
     try {
       await consumeCommand(socket.data.session);
@@ -111,10 +124,18 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
   // their conversations.
   widget.on('connection', (socket) => {
     const { session } = socket.data;
-    if (!socket.recovered) void socket.join([customerRoom(session.inboxId, session.customerRef), sessionRoom(session.jti), widgetInboxRoom(session.inboxId)]);
+    if (!socket.recovered)
+      void socket.join([
+        customerRoom(session.inboxId, session.customerRef),
+        sessionRoom(session.jti),
+        widgetInboxRoom(session.inboxId),
+      ]);
     // The token is checked at the handshake; when it expires the socket closes (the widget
     // reconnects with its renewed token), and a revoked one is closed by the room above.
-    const expires = setTimeout(() => socket.disconnect(true), Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())));
+    const expires = setTimeout(
+      () => socket.disconnect(true),
+      Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())),
+    );
     const keys = [sessionRoom(session.jti), addressKey(socket)];
     for (const key of keys) count(key, 1);
     socket.on('disconnect', () => {
@@ -122,7 +143,9 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
       for (const key of keys) count(key, -1);
     });
     socket.on('typing:set', (payload) => {
-      void command(socket, TypingCommand, payload, undefined, (typing) => conversations.setTyping(session, typing.conversation_id, typing.typing));
+      void command(socket, TypingCommand, payload, undefined, (typing) =>
+        conversations.setTyping(session, typing.conversation_id, typing.typing),
+      );
     });
     socket.on('read:mark', (payload, ack) => {
       void command(socket, ReadCommand, payload, ack, async (read) => {
@@ -138,7 +161,9 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
     const to = exceptSocket ? room.except(exceptSocket) : room;
     const conversation_id = conversation.uuid;
     // The widget stops a typing indicator when an answer or a notice arrives: a "stopped" in the same batch is not sent.
-    const answered = changes.some((change) => change.type === 'message.created' && change.message.author !== 'customer');
+    const answered = changes.some(
+      (change) => change.type === 'message.created' && change.message.author !== 'customer',
+    );
     // The AI's answer says by itself that the messages before it arrived: the widget shows them
     // "Delivered" then (it says "Read" only for a person, delivery.ts), so their "read" is not pushed.
     const answeredByAi = changes.some((change) => change.type === 'message.created' && change.message.author === 'ai');
@@ -155,7 +180,8 @@ export function addWidgetSocket(io: Server, { sql, sessions, conversations, publ
           to.emit('message:updated', { id: change.messageId, conversation_id, status: change.status });
           break;
         case 'typing':
-          if (change.typing || !answered) to.emit('typing:changed', { conversation_id, who: change.who, typing: change.typing });
+          if (change.typing || !answered)
+            to.emit('typing:changed', { conversation_id, who: change.who, typing: change.typing });
           break;
         case 'handed_over':
           to.emit('conversation:handed_over', { conversation_id });

@@ -14,11 +14,28 @@ const params = z.strictObject({ uuid: z.string().max(64) });
  */
 export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<State>, client: ClientService): void {
   routes
-    .add({ method: 'get', path: '/survey/responses/:uuid', tag: 'Survey', summary: 'The survey page', params, responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } } }, async (ctx, { params }) => {
-      await render(ctx, params.uuid);
-    })
     .add(
-      { method: 'post', path: '/survey/responses/:uuid', tag: 'Survey', summary: 'The survey page, answered (form post)', params, responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } } },
+      {
+        method: 'get',
+        path: '/survey/responses/:uuid',
+        tag: 'Survey',
+        summary: 'The survey page',
+        params,
+        responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
+      },
+      async (ctx, { params }) => {
+        await render(ctx, params.uuid);
+      },
+    )
+    .add(
+      {
+        method: 'post',
+        path: '/survey/responses/:uuid',
+        tag: 'Survey',
+        summary: 'The survey page, answered (form post)',
+        params,
+        responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
+      },
       async (ctx, { params }) => {
         const form = new URLSearchParams((await readRawBody(ctx, 16 * 1024)).toString('utf8'));
         const rating = Number(form.get('rating'));
@@ -30,7 +47,8 @@ export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<Stat
         try {
           await client.answerSurvey(params.uuid, rating, comment);
         } catch (error) {
-          if (!(error instanceof ParleyError) || (error.code !== 'unprocessable' && error.code !== 'not_found')) throw error;
+          if (!(error instanceof ParleyError) || (error.code !== 'unprocessable' && error.code !== 'not_found'))
+            throw error;
           if (error.code === 'unprocessable') ctx.status = 422;
           // render() answers an unknown survey with the 404 page.
           return render(ctx, params.uuid, error.message);
@@ -41,7 +59,10 @@ export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<Stat
 
   async function render(ctx: RouterContext, uuid: string, problem?: string, thanked = false): Promise<void> {
     ctx.type = 'text/html; charset=utf-8';
-    ctx.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+    ctx.set(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+    );
     ctx.set('Referrer-Policy', 'no-referrer');
     let survey;
     try {
@@ -49,17 +70,28 @@ export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<Stat
     } catch (error) {
       if (!(error instanceof ParleyError) || error.code !== 'not_found') throw error;
       ctx.status = 404;
-      ctx.body = page('Survey not found', '#1f3a5f', '<h1>Survey not found</h1><p>This link is not (or no longer) valid.</p>');
+      ctx.body = page(
+        'Survey not found',
+        '#1f3a5f',
+        '<h1>Survey not found</h1><p>This link is not (or no longer) valid.</p>',
+      );
       return;
     }
     const { row, inbox } = survey;
     const color = /^#[0-9a-f]{3,6}$/i.test(inbox.color) ? inbox.color : '#1f3a5f';
     if (thanked) {
-      ctx.body = page(inbox.name, color, `<h1>Thank you!</h1><p>Your rating of ${row.rating} out of 5 has been saved.</p>`);
+      ctx.body = page(
+        inbox.name,
+        color,
+        `<h1>Thank you!</h1><p>Your rating of ${row.rating} out of 5 has been saved.</p>`,
+      );
       return;
     }
     const options = [1, 2, 3, 4, 5]
-      .map((value) => `<label class="option"><input type="radio" name="rating" value="${value}"${row.rating === value ? ' checked' : ''} required> <span>${value}</span><span class="visually-hidden"> out of 5</span></label>`)
+      .map(
+        (value) =>
+          `<label class="option"><input type="radio" name="rating" value="${value}"${row.rating === value ? ' checked' : ''} required> <span>${value}</span><span class="visually-hidden"> out of 5</span></label>`,
+      )
       .join('');
     ctx.body = page(
       inbox.name,

@@ -4,7 +4,9 @@ import type { DeskAttachment } from '../types.ts';
 
 /** 820 kB, 2.4 MB: a file's size counted in 1,024s, as file managers show it. */
 function sizeText(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} kB`;
+  return bytes >= 1024 * 1024
+    ? `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} kB`;
 }
 
 /**
@@ -39,7 +41,13 @@ function Attachment({ item, store }: { item: DeskAttachment; store: Pick<DeskSto
   if (item.file_type === 'image') {
     if (!address) return <span class="thumb-wait" aria-label={`Photo ${item.file_name}, loading`} role="img" />;
     return (
-      <a class="thumb" href={address} target="_blank" rel="noopener noreferrer" aria-label={`Open ${item.file_name} full size`}>
+      <a
+        class="thumb"
+        href={address}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={`Open ${item.file_name} full size`}
+      >
         <img src={address} alt={item.file_name} width={item.width ?? undefined} height={item.height ?? undefined} />
       </a>
     );

@@ -30,7 +30,10 @@ export function ContactSidebar({ state, store, now }: { state: DeskState; store:
             '—'
           )}
         </dd>
-        {attributes.flatMap(([key, value]) => [<dt key={`k-${key}`}>{key}</dt>, <dd key={`v-${key}`}>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>])}
+        {attributes.flatMap(([key, value]) => [
+          <dt key={`k-${key}`}>{key}</dt>,
+          <dd key={`v-${key}`}>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>,
+        ])}
       </dl>
       <h3>Earlier conversations</h3>
       {state.earlier.length === 0 ? (

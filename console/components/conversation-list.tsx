@@ -26,14 +26,26 @@ export function ConversationList({ state, store, now }: { state: DeskState; stor
       <div class="filters">
         <div class="tabs" role="group" aria-label="Assigned to">
           {ASSIGNEES.map(([value, label, count]) => (
-            <button type="button" key={value} aria-pressed={query.assignee_type === value} onClick={() => void store.setQuery({ assignee_type: value })}>
+            <button
+              type="button"
+              key={value}
+              aria-pressed={query.assignee_type === value}
+              onClick={() => void store.setQuery({ assignee_type: value })}
+            >
               {label} <span class="count">{counts[count]}</span>
             </button>
           ))}
         </div>
         <label class="status-filter">
           Status
-          <select value={query.status} onChange={(event) => void store.setQuery({ status: (event.currentTarget as HTMLSelectElement).value as DeskState['query']['status'] })}>
+          <select
+            value={query.status}
+            onChange={(event) =>
+              void store.setQuery({
+                status: (event.currentTarget as HTMLSelectElement).value as DeskState['query']['status'],
+              })
+            }
+          >
             {STATUSES.map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -58,8 +70,16 @@ export function ConversationList({ state, store, now }: { state: DeskState; stor
                   onClick={() => void store.open(conversation.id)}
                 >
                   <span class="who">{contactName(conversation)}</span>
-                  <span class={`badge ${conversation.status}`}>{conversation.status === 'open' ? 'With people' : STATUSES.find(([value]) => value === conversation.status)?.[1]}</span>
-                  <span class="when">{waiting ? `waiting ${sinceText(conversation.last_activity_at, now)}` : sinceText(conversation.last_activity_at, now)}</span>
+                  <span class={`badge ${conversation.status}`}>
+                    {conversation.status === 'open'
+                      ? 'With people'
+                      : STATUSES.find(([value]) => value === conversation.status)?.[1]}
+                  </span>
+                  <span class="when">
+                    {waiting
+                      ? `waiting ${sinceText(conversation.last_activity_at, now)}`
+                      : sinceText(conversation.last_activity_at, now)}
+                  </span>
                   {conversation.unread_count > 0 && (
                     <span class="unread" aria-label={`${conversation.unread_count} unread`}>
                       {conversation.unread_count}

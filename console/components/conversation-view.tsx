@@ -4,7 +4,12 @@ import { clockText, contactName } from '../format.ts';
 import type { DeskMessage } from '../types.ts';
 import { AttachmentList } from './attachment-list.tsx';
 
-const STATUS_TEXT = { open: 'People answer', pending: 'The AI answers', snoozed: 'Snoozed', resolved: 'Resolved' } as const;
+const STATUS_TEXT = {
+  open: 'People answer',
+  pending: 'The AI answers',
+  snoozed: 'Snoozed',
+  resolved: 'Resolved',
+} as const;
 
 /** Who wrote a message, as the people see it. */
 function authorOf(message: DeskMessage, customer: string): string {
@@ -36,7 +41,9 @@ export function ConversationView({ state, store }: { state: DeskState; store: De
     const element = log.current;
     if (element) element.scrollTop = element.scrollHeight;
   }, [state.messages.length, state.customerTyping]);
-  const lastPersonAnswer = [...state.messages].reverse().find((message) => message.message_type === 1 && !message.private);
+  const lastPersonAnswer = [...state.messages]
+    .reverse()
+    .find((message) => message.message_type === 1 && !message.private);
   const resolved = conversation.status === 'resolved';
 
   return (
@@ -46,11 +53,16 @@ export function ConversationView({ state, store }: { state: DeskState; store: De
           <h2 id="conversation-title">{customer}</h2>
           <p class="muted">
             {STATUS_TEXT[conversation.status]}
-            {conversation.assignee_id !== null && ` · assigned to ${conversation.assignee_id === store.me ? 'you' : `person #${conversation.assignee_id}`}`}
+            {conversation.assignee_id !== null &&
+              ` · assigned to ${conversation.assignee_id === store.me ? 'you' : `person #${conversation.assignee_id}`}`}
           </p>
         </div>
         <div class="actions">
-          <button type="button" onClick={() => void store.assignToMe()} disabled={conversation.assignee_id === store.me}>
+          <button
+            type="button"
+            onClick={() => void store.assignToMe()}
+            disabled={conversation.assignee_id === store.me}
+          >
             Assign to me
           </button>
           {conversation.handled_by === 'human' && !resolved && (
@@ -91,11 +103,15 @@ export function ConversationView({ state, store }: { state: DeskState; store: De
               <p class="meta">
                 <span class="author">{authorOf(message, customer)}</span>
                 {kind === 'note' && <span class="tag">Private note</span>}
-                <time dateTime={new Date(message.created_at * 1000).toISOString()}>{clockText(message.created_at)}</time>
+                <time dateTime={new Date(message.created_at * 1000).toISOString()}>
+                  {clockText(message.created_at)}
+                </time>
               </p>
               {message.attachments && <AttachmentList items={message.attachments} store={store} />}
               {message.content && <p class="text">{message.content}</p>}
-              {message === lastPersonAnswer && message.id <= conversation.contact_last_read_id && <p class="seen">Seen by the customer</p>}
+              {message === lastPersonAnswer && message.id <= conversation.contact_last_read_id && (
+                <p class="seen">Seen by the customer</p>
+              )}
             </article>
           );
         })}
@@ -171,7 +187,13 @@ function Composer({ store, resolved }: { store: DeskStore; resolved: boolean }) 
         id="reply"
         rows={3}
         value={text}
-        placeholder={resolved ? 'This conversation is resolved: reopen it to answer, or write a private note.' : note ? 'A note for the people of your team (the customer never sees it)' : 'Write to the customer; type / for canned responses'}
+        placeholder={
+          resolved
+            ? 'This conversation is resolved: reopen it to answer, or write a private note.'
+            : note
+              ? 'A note for the people of your team (the customer never sees it)'
+              : 'Write to the customer; type / for canned responses'
+        }
         onInput={(event) => void changed((event.currentTarget as HTMLTextAreaElement).value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
@@ -183,7 +205,12 @@ function Composer({ store, resolved }: { store: DeskStore; resolved: boolean }) 
       />
       <div class="composer-actions">
         <label class="check">
-          <input type="checkbox" checked={note} onChange={(event) => setNote((event.currentTarget as HTMLInputElement).checked)} /> Private note
+          <input
+            type="checkbox"
+            checked={note}
+            onChange={(event) => setNote((event.currentTarget as HTMLInputElement).checked)}
+          />{' '}
+          Private note
         </label>
         <button type="submit" class="primary" disabled={busy || !text.trim() || (resolved && !note)}>
           Send

@@ -6,7 +6,13 @@ import type { Session } from '../types.ts';
  * Signing in: a one-time link (`/console/#sign_in_token=…`, from the Platform API or `npm start`)
  * signs in at once; otherwise e-mail and password. A used or expired link says so plainly.
  */
-export function SignIn({ onSignedIn, notice }: { onSignedIn: (session: Session) => void; notice?: string | undefined }) {
+export function SignIn({
+  onSignedIn,
+  notice,
+}: {
+  onSignedIn: (session: Session) => void;
+  notice?: string | undefined;
+}) {
   const [error, setError] = useState<string | undefined>(notice);
   const [busy, setBusy] = useState(false);
 
@@ -18,7 +24,9 @@ export function SignIn({ onSignedIn, notice }: { onSignedIn: (session: Session) 
     setBusy(true);
     signIn({ sign_in_token: token }).then(onSignedIn, () => {
       setBusy(false);
-      setError('This sign-in link has already been used or has expired. Ask for a new link, or sign in with your e-mail and password.');
+      setError(
+        'This sign-in link has already been used or has expired. Ask for a new link, or sign in with your e-mail and password.',
+      );
     });
   }, []);
 

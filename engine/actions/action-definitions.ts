@@ -46,7 +46,10 @@ export function actionView(row: ActionRow): Action {
     parameters: {
       type: 'object',
       properties: Object.fromEntries(
-        definition.inputs.map((input) => [input.name, { type: 'string' as const, description: input.description, pattern: input.pattern, 'x-ask': input.ask }]),
+        definition.inputs.map((input) => [
+          input.name,
+          { type: 'string' as const, description: input.description, pattern: input.pattern, 'x-ask': input.ask },
+        ]),
       ),
       required: definition.inputs.filter((input) => input.required).map((input) => input.name),
     },

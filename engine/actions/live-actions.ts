@@ -1,7 +1,22 @@
 import { ParleyError, type ActionResultRequest, type EngineEvent } from '../../shared/index.ts';
-import { checkEndpointHost, checkEndpointUrl, type Logger, type SecretBox, type SendWebhook, type Sql, type TargetPolicy } from '../../shared/server/index.ts';
+import {
+  checkEndpointHost,
+  checkEndpointUrl,
+  type Logger,
+  type SecretBox,
+  type SendWebhook,
+  type Sql,
+  type TargetPolicy,
+} from '../../shared/server/index.ts';
 import { isFailure } from '../brain/actions.ts';
-import { claimLiveCall, findActionTarget, findRequestEvent, lapsedLiveCalls, settlePendingRequest, type LiveCall } from '../store/actions.ts';
+import {
+  claimLiveCall,
+  findActionTarget,
+  findRequestEvent,
+  lapsedLiveCalls,
+  settlePendingRequest,
+  type LiveCall,
+} from '../store/actions.ts';
 import type { Caller } from '../store/environment.ts';
 
 /**
@@ -55,7 +70,10 @@ export function createLiveActions({ sql, logger, now, send, policy, secrets, rec
   }
 
   /** Posts the request to its action's URL and reads the answer as a result. */
-  async function resultOf(call: LiveCall, event: { id: string; created_at: string } | undefined): Promise<Record<string, unknown>> {
+  async function resultOf(
+    call: LiveCall,
+    event: { id: string; created_at: string } | undefined,
+  ): Promise<Record<string, unknown>> {
     const problem = (error: string, detail: Record<string, unknown>) => {
       logger.warn({ actionRequest: call.id, action: call.action, ...detail }, `an action URL gave no result: ${error}`);
       return failed(error);
@@ -69,7 +87,11 @@ export function createLiveActions({ sql, logger, now, send, policy, secrets, rec
     } catch (error) {
       return problem('the service that runs it could not be reached', { refused: (error as Error).message });
     }
-    const stored = event ?? (await findRequestEvent(sql, call).then((found) => found && { id: found.id, created_at: found.created_at.toISOString() }));
+    const stored =
+      event ??
+      (await findRequestEvent(sql, call).then(
+        (found) => found && { id: found.id, created_at: found.created_at.toISOString() },
+      ));
     const eventId = stored?.id ?? call.id;
     // The event as the feed and webhooks give it, with its environment, and the customer the action is for.
     const body = JSON.stringify({
@@ -77,19 +99,43 @@ export function createLiveActions({ sql, logger, now, send, policy, secrets, rec
       type: 'conversation.action_request',
       created_at: stored?.created_at ?? call.created_at.toISOString(),
       conversation_id: call.conversation_id,
-      data: { type: 'action_request', action_request_id: call.id, action: call.action, inputs: call.inputs, handled_by: 'url' },
+      data: {
+        type: 'action_request',
+        action_request_id: call.id,
+        action: call.action,
+        inputs: call.inputs,
+        handled_by: 'url',
+      },
       environment: call.environment,
       customer_ref: call.customer_ref,
     });
     const sent = await send(
-      { id: call.id, endpointId: call.action, eventId, eventType: 'conversation.action_request', body, roundAttempts: 0, url: target.url, secret: secrets.open(target.secret) },
+      {
+        id: call.id,
+        endpointId: call.action,
+        eventId,
+        eventType: 'conversation.action_request',
+        body,
+        roundAttempts: 0,
+        url: target.url,
+        secret: secrets.open(target.secret),
+      },
       now().getTime(),
     );
     if (sent.status === null) {
       const timedOut = sent.error?.startsWith('no answer within') ?? false;
-      return problem(timedOut ? 'the service that runs it did not answer in time' : 'the service that runs it could not be reached', { error: sent.error });
+      return problem(
+        timedOut ? 'the service that runs it did not answer in time' : 'the service that runs it could not be reached',
+        { error: sent.error },
+      );
     }
-    if (sent.error) return problem(sent.status < 300 ? 'the service that runs it gave an answer that could not be read' : 'the service that runs it answered with an error', { status: sent.status, error: sent.error });
+    if (sent.error)
+      return problem(
+        sent.status < 300
+          ? 'the service that runs it gave an answer that could not be read'
+          : 'the service that runs it answered with an error',
+        { status: sent.status, error: sent.error },
+      );
     let answer: unknown;
     try {
       // PostgreSQL's jsonb holds no U+0000; such an answer is not a result.
@@ -98,7 +144,10 @@ export function createLiveActions({ sql, logger, now, send, policy, secrets, rec
       answer = undefined;
     }
     if (!answer || typeof answer !== 'object' || Array.isArray(answer)) {
-      return problem('the service that runs it gave an answer that could not be read', { status: sent.status, answer: sent.answer?.slice(0, 200) });
+      return problem('the service that runs it gave an answer that could not be read', {
+        status: sent.status,
+        answer: sent.answer?.slice(0, 200),
+      });
     }
     return answer as Record<string, unknown>;
   }
@@ -109,7 +158,13 @@ export function createLiveActions({ sql, logger, now, send, policy, secrets, rec
     const call = await claimLiveCall(sql, requestId, at, new Date(at.getTime() + LEASE_MS));
     if (!call) return;
     const result = await resultOf(call, event);
-    const caller: Caller = { accountId: call.account_id, environment: call.environment, keyId: 'engine', keyPrefix: 'engine', requestsPerMinute: 0 };
+    const caller: Caller = {
+      accountId: call.account_id,
+      environment: call.environment,
+      keyId: 'engine',
+      keyPrefix: 'engine',
+      requestsPerMinute: 0,
+    };
     try {
       await record(caller, call.conversation_id, { action_request_id: call.id, result });
     } catch (error) {
@@ -125,7 +180,10 @@ export function createLiveActions({ sql, logger, now, send, policy, secrets, rec
     requested(events: readonly EngineEvent[]): void {
       for (const event of events) {
         if (event.type === 'conversation.action_request' && event.data.handled_by === 'url') {
-          track(event.data.action_request_id, run(event.data.action_request_id, { id: event.id, created_at: event.created_at }));
+          track(
+            event.data.action_request_id,
+            run(event.data.action_request_id, { id: event.id, created_at: event.created_at }),
+          );
         }
       }
     },

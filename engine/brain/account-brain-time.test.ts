@@ -59,7 +59,11 @@ describe("an account's brain time", () => {
         throw new RangeError('Invalid typed array length: 10000800007');
       }),
     );
-    expect(refusal).toMatchObject({ code: 'unprocessable', status: 422, message: 'The AI cannot read this message. Send it shorter, or in several messages.' });
+    expect(refusal).toMatchObject({
+      code: 'unprocessable',
+      status: 422,
+      message: 'The AI cannot read this message. Send it shorter, or in several messages.',
+    });
     expect(() => brain.forMessage('acc_any')(() => JSON.parse('{'))).toThrow(SyntaxError);
   });
 

@@ -41,8 +41,10 @@ export class AccountBrainTime {
     perMinuteMs = ACCOUNT_BRAIN_MS_PER_MINUTE,
     accountsKept = BRAIN_ACCOUNTS_KEPT,
   }: { clock?: () => number; messageMs?: number; perMinuteMs?: number; accountsKept?: number } = {}) {
-    if (!(messageMs > 0) || !(perMinuteMs > 0)) throw new TypeError(`messageMs and perMinuteMs must be positive, got ${messageMs} and ${perMinuteMs}`);
-    if (!Number.isInteger(accountsKept) || accountsKept < 1) throw new TypeError(`accountsKept must be a positive integer, got ${accountsKept}`);
+    if (!(messageMs > 0) || !(perMinuteMs > 0))
+      throw new TypeError(`messageMs and perMinuteMs must be positive, got ${messageMs} and ${perMinuteMs}`);
+    if (!Number.isInteger(accountsKept) || accountsKept < 1)
+      throw new TypeError(`accountsKept must be a positive integer, got ${accountsKept}`);
     this.#clock = clock;
     this.#messageMs = messageMs;
     this.#perMinuteMs = perMinuteMs;
@@ -59,7 +61,10 @@ export class AccountBrainTime {
     const at = this.#clock();
     if ((this.#spentIn(at).get(accountId) ?? 0) < this.#perMinuteMs) return;
     const waitS = Math.max(1, Math.ceil(((this.#minute + 1) * MINUTE_MS - at) / 1000));
-    throw new ParleyError('rate_limited', `This account's AI used its ${this.#perMinuteMs / 1000} s of thinking for this minute. Try again in ${waitS} s.`).retryAfter(waitS);
+    throw new ParleyError(
+      'rate_limited',
+      `This account's AI used its ${this.#perMinuteMs / 1000} s of thinking for this minute. Try again in ${waitS} s.`,
+    ).retryAfter(waitS);
   }
 
   /**
@@ -77,7 +82,11 @@ export class AccountBrainTime {
         // A length past what V8 allocates, met while reading this message (issue 26 met one in the
         // knowledge search), is the message's fault and will be again: a final 422, never a 500,
         // which the BFF would send again for ever.
-        if (error instanceof RangeError) throw new ParleyError('unprocessable', 'The AI cannot read this message. Send it shorter, or in several messages.');
+        if (error instanceof RangeError)
+          throw new ParleyError(
+            'unprocessable',
+            'The AI cannot read this message. Send it shorter, or in several messages.',
+          );
         throw error;
       } finally {
         const tookMs = Math.max(0, this.#clock() - started);

@@ -15,7 +15,18 @@ export const ActionDefinition = z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9_]{1,63}$/),
   description: z.string().min(1).max(500),
   /** Groups of words; the action fits a message that contains every word of one group (as word starts). */
-  triggers: z.array(z.array(z.string().regex(/^[a-z0-9']+$/).max(TRIGGER_WORD_CHARS_MAX)).min(1)).min(1),
+  triggers: z
+    .array(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^[a-z0-9']+$/)
+            .max(TRIGGER_WORD_CHARS_MAX),
+        )
+        .min(1),
+    )
+    .min(1),
   inputs: z.array(
     z.strictObject({
       name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/),
@@ -50,7 +61,8 @@ export type ActionInputs = Record<string, string>;
 function wordStarts(text: string): Set<string> {
   const starts = new Set<string>();
   for (const word of new Set(text.toLowerCase().match(/[a-z0-9']+/g))) {
-    for (let length = 1; length <= Math.min(word.length, TRIGGER_WORD_CHARS_MAX); length++) starts.add(word.slice(0, length));
+    for (let length = 1; length <= Math.min(word.length, TRIGGER_WORD_CHARS_MAX); length++)
+      starts.add(word.slice(0, length));
   }
   return starts;
 }
@@ -70,7 +82,12 @@ export function matchAction(text: string, actions: readonly ActionDefinition[]):
 }
 
 /** The inputs of `action` found in `text`, added to those already known; the patterns stop once `budget` is spent. */
-export function extractInputs(action: ActionDefinition, text: string, known: ActionInputs = {}, budget: BrainBudget = NO_DEADLINE): ActionInputs {
+export function extractInputs(
+  action: ActionDefinition,
+  text: string,
+  known: ActionInputs = {},
+  budget: BrainBudget = NO_DEADLINE,
+): ActionInputs {
   const inputs: ActionInputs = { ...known };
   for (const input of action.inputs) {
     if (inputs[input.name] !== undefined) continue;
@@ -93,13 +110,20 @@ export function isFailure(result: Record<string, unknown>): result is { status: 
 }
 
 /** What the AI tells the customer about an action's result: the template on success, a plain apology on failure. */
-export function describeResult(action: ActionDefinition, inputs: ActionInputs, result: Record<string, unknown>): string {
+export function describeResult(
+  action: ActionDefinition,
+  inputs: ActionInputs,
+  result: Record<string, unknown>,
+): string {
   if (isFailure(result)) {
-    const reason = typeof result.error === 'string' && result.error.trim() ? ` The reason given was: ${result.error.trim()}.` : '';
+    const reason =
+      typeof result.error === 'string' && result.error.trim() ? ` The reason given was: ${result.error.trim()}.` : '';
     return `I'm sorry, I tried to ${action.description.replace(/\.$/, '').toLowerCase()}, but it failed.${reason} Please try again later, or ask me to connect you with a person.`;
   }
   const values: Record<string, unknown> = { ...result, ...inputs };
-  const filled = action.reply?.replace(/\{(\w+)\}/g, (whole, name: string) => (isPrintable(values[name]) ? String(values[name]) : whole));
+  const filled = action.reply?.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    isPrintable(values[name]) ? String(values[name]) : whole,
+  );
   if (filled && !/\{\w+\}/.test(filled)) return filled;
   const facts = Object.entries(result)
     .filter(([, value]) => isPrintable(value))
@@ -107,13 +131,22 @@ export function describeResult(action: ActionDefinition, inputs: ActionInputs, r
   return `Here is what I found: ${facts.join('; ') || 'the action succeeded'}.`;
 }
 
-const isPrintable = (value: unknown) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+const isPrintable = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 
 /** The card of a successful result, when the action defines one; fields missing from the result are left out. */
-export function cardOf(action: ActionDefinition, inputs: ActionInputs, result: Record<string, unknown>): ReplyCard | undefined {
+export function cardOf(
+  action: ActionDefinition,
+  inputs: ActionInputs,
+  result: Record<string, unknown>,
+): ReplyCard | undefined {
   if (!action.card || isFailure(result)) return undefined;
   const values: Record<string, unknown> = { ...result, ...inputs };
-  const title = action.card.title.replace(/\{(\w+)\}/g, (whole, name: string) => (isPrintable(values[name]) ? String(values[name]) : whole));
-  const fields = action.card.fields.filter((field) => isPrintable(values[field.field])).map((field) => ({ label: field.label, value: String(values[field.field]) }));
+  const title = action.card.title.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    isPrintable(values[name]) ? String(values[name]) : whole,
+  );
+  const fields = action.card.fields
+    .filter((field) => isPrintable(values[field.field]))
+    .map((field) => ({ label: field.label, value: String(values[field.field]) }));
   return { title, fields };
 }

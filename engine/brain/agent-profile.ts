@@ -21,7 +21,12 @@ export interface AgentProfile {
 
 export const DEFAULT_AGENT_NAME = 'Assistant';
 
-export const DEFAULT_AGENT: AgentProfile = { name: DEFAULT_AGENT_NAME, tone: 'friendly', greeting: {}, handover: { afterFailedAnswers: null, keywords: [] } };
+export const DEFAULT_AGENT: AgentProfile = {
+  name: DEFAULT_AGENT_NAME,
+  tone: 'friendly',
+  greeting: {},
+  handover: { afterFailedAnswers: null, keywords: [] },
+};
 
 /** The brain's own sentences in one tone. */
 export interface BrainVoice {
@@ -39,7 +44,8 @@ export interface BrainVoice {
 const VOICES: Record<AgentTone, BrainVoice> = {
   friendly: {
     handover: "Of course. I'm passing you to a person from our team; they will answer here as soon as they can.",
-    noAnswerHandover: "I'm sorry I couldn't find the answer for you. I'm passing you to a person from our team; they will answer here as soon as they can.",
+    noAnswerHandover:
+      "I'm sorry I couldn't find the answer for you. I'm passing you to a person from our team; they will answer here as soon as they can.",
     farewell: "You're welcome! I'm glad I could help. I'll close this chat now; write again any time.",
     welcome: "You're welcome! Is there anything else I can help you with?",
     helped: 'Glad that helped! Is there anything else I can help you with?',
@@ -48,7 +54,8 @@ const VOICES: Record<AgentTone, BrainVoice> = {
   },
   neutral: {
     handover: 'A person from our team will take over this conversation and answer here.',
-    noAnswerHandover: 'No answer was found in our help articles. A person from our team will take over this conversation and answer here.',
+    noAnswerHandover:
+      'No answer was found in our help articles. A person from our team will take over this conversation and answer here.',
     farewell: 'Thank you. This chat is now closed; you can write again at any time.',
     welcome: 'You are welcome. Is there anything else?',
     helped: 'Thank you for the feedback. Is there anything else?',
@@ -57,12 +64,16 @@ const VOICES: Record<AgentTone, BrainVoice> = {
   },
   formal: {
     handover: 'Certainly. I shall transfer you to a member of our team, who will reply here as soon as possible.',
-    noAnswerHandover: 'I apologise; I could not find the answer. I shall transfer you to a member of our team, who will reply here as soon as possible.',
-    farewell: 'You are most welcome; I am pleased to have been of assistance. This conversation will now be closed. Please do not hesitate to write again.',
+    noAnswerHandover:
+      'I apologise; I could not find the answer. I shall transfer you to a member of our team, who will reply here as soon as possible.',
+    farewell:
+      'You are most welcome; I am pleased to have been of assistance. This conversation will now be closed. Please do not hesitate to write again.',
     welcome: 'You are most welcome. May I assist you with anything else?',
     helped: 'I am pleased that was helpful. May I assist you with anything else?',
-    notHelped: 'I apologise that this was not helpful. You may phrase your question differently, or speak with a member of our team.',
-    prompt: 'Be brief, courteous and formal: address the customer politely, and use no casual words or exclamation marks.',
+    notHelped:
+      'I apologise that this was not helpful. You may phrase your question differently, or speak with a member of our team.',
+    prompt:
+      'Be brief, courteous and formal: address the customer politely, and use no casual words or exclamation marks.',
   },
 };
 
@@ -83,7 +94,9 @@ export function greetingFor(profile: AgentProfile, locale: string | undefined): 
 }
 
 // Letters and digits of scripts that put spaces between words: a keyword must stand as a word there.
-const isWordCharacter = (character: string) => /[\p{L}\p{N}]/u.test(character) && !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(character);
+const isWordCharacter = (character: string) =>
+  /[\p{L}\p{N}]/u.test(character) &&
+  !/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}]/u.test(character);
 
 /**
  * Whether the text says one of the handover keywords (case-insensitive). Where a keyword begins or

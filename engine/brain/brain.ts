@@ -22,7 +22,12 @@ export interface BrainMemory {
   lastAnswer: AnswerSource | null;
 }
 
-export const FRESH_MEMORY: BrainMemory = { unansweredStreak: 0, lastReplyAnswered: false, awaitingAction: null, lastAnswer: null };
+export const FRESH_MEMORY: BrainMemory = {
+  unansweredStreak: 0,
+  lastReplyAnswered: false,
+  awaitingAction: null,
+  lastAnswer: null,
+};
 
 /** What the AI decided to do about one customer message. */
 export type Decision =
@@ -91,23 +96,40 @@ export function sourceLine(section: KnowledgeSection): string {
  * section's heading, most of what it says is matched, and no other section is nearly as good.
  * Otherwise it says it is not sure (in the customer's language), offering the nearest articles and a person.
  */
-export function answerQuestion(knowledge: KnowledgeBase, text: string, locale?: string, budget: BrainBudget = NO_DEADLINE): BrainAnswer {
+export function answerQuestion(
+  knowledge: KnowledgeBase,
+  text: string,
+  locale?: string,
+  budget: BrainBudget = NO_DEADLINE,
+): BrainAnswer {
   const hits = knowledge.search(text, 3, budget);
   const [best, next] = hits;
   // A question that is an article's heading in its own words is that article's, however close another comes.
   const clear = !next || next.score * CLEAR_LEAD <= (best?.score ?? 0) || best?.asksTheHeading === true;
   if (best && best.score >= MIN_SCORE && best.coverage >= MIN_COVERAGE && best.headingMatched && clear) {
-    return { answered: true, text: `${best.section.text}\n\n${sourceLine(best.section)}\n\n${DID_THAT_HELP}`, source: best.section };
+    return {
+      answered: true,
+      text: `${best.section.text}\n\n${sourceLine(best.section)}\n\n${DID_THAT_HELP}`,
+      source: best.section,
+    };
   }
   return notSureAnswer(hits, locale);
 }
 
 /** "Not sure", in the customer's language: the nearest articles to pick from (when some are near), and a person. */
-export function notSureAnswer(hits: readonly KnowledgeHit[], locale?: string): { answered: false; text: string; choices: ReplyChoice[] } {
+export function notSureAnswer(
+  hits: readonly KnowledgeHit[],
+  locale?: string,
+): { answered: false; text: string; choices: ReplyChoice[] } {
   const texts = textsFor(locale);
   const person: ReplyChoice = { label: texts.person, value: PERSON_REQUEST };
   const near = [...new Set(hits.filter((hit) => hit.score >= SUGGEST_SCORE).map((hit) => hit.section.heading))];
-  if (near.length > 0) return { answered: false, text: texts.notSureWithChoices, choices: [...near.map((heading) => ({ label: heading, value: heading })), person] };
+  if (near.length > 0)
+    return {
+      answered: false,
+      text: texts.notSureWithChoices,
+      choices: [...near.map((heading) => ({ label: heading, value: heading })), person],
+    };
   return { answered: false, text: texts.notSure, choices: [person] };
 }
 
@@ -129,17 +151,35 @@ export interface BrainContext {
  * message's first MESSAGE_READ_CHARS, and once the budget is spent it answers with what it has
  * (asks for an input it did not find, or is not sure). A pure function of its inputs.
  */
-export function decide(message: string, memory: BrainMemory, { knowledge, actions, locale, agent = DEFAULT_AGENT, budget }: BrainContext): Decision {
+export function decide(
+  message: string,
+  memory: BrainMemory,
+  { knowledge, actions, locale, agent = DEFAULT_AGENT, budget }: BrainContext,
+): Decision {
   const text = readPart(message);
   const voice = voiceOf(agent.tone);
   if (asksForPerson(text)) return { kind: 'handover', text: voice.handover, reason: 'customer_request' };
 
   if (memory.lastAnswer) {
     const [yes, no] = FEEDBACK_CHOICES;
-    if (text.trim() === yes!.value) return { kind: 'reply', text: voice.helped, answered: false, neutral: true, feedback: { helpful: true, source: memory.lastAnswer } };
+    if (text.trim() === yes!.value)
+      return {
+        kind: 'reply',
+        text: voice.helped,
+        answered: false,
+        neutral: true,
+        feedback: { helpful: true, source: memory.lastAnswer },
+      };
     if (text.trim() === no!.value) {
       const person = { label: textsFor(locale).person, value: PERSON_REQUEST };
-      return { kind: 'reply', text: voice.notHelped, answered: false, neutral: true, choices: [person], feedback: { helpful: false, source: memory.lastAnswer } };
+      return {
+        kind: 'reply',
+        text: voice.notHelped,
+        answered: false,
+        neutral: true,
+        choices: [person],
+        feedback: { helpful: false, source: memory.lastAnswer },
+      };
     }
   }
 
@@ -158,12 +198,20 @@ export function decide(message: string, memory: BrainMemory, { knowledge, action
   }
 
   if (saysThanksOrBye(text)) {
-    return memory.lastReplyAnswered ? { kind: 'close', text: voice.farewell } : { kind: 'reply', text: voice.welcome, answered: false, neutral: true };
+    return memory.lastReplyAnswered
+      ? { kind: 'close', text: voice.farewell }
+      : { kind: 'reply', text: voice.welcome, answered: false, neutral: true };
   }
 
   const answer = answerQuestion(knowledge, text, locale, budget);
   if (answer.answered && answer.source) {
-    return { kind: 'reply', text: answer.text, answered: true, choices: [...FEEDBACK_CHOICES], source: { id: answer.source.id, title: answer.source.title } };
+    return {
+      kind: 'reply',
+      text: answer.text,
+      answered: true,
+      choices: [...FEEDBACK_CHOICES],
+      source: { id: answer.source.id, title: answer.source.title },
+    };
   }
   return { kind: 'reply', text: answer.text, answered: false, ...(answer.choices ? { choices: answer.choices } : {}) };
 }

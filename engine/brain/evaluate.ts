@@ -30,13 +30,20 @@ export function evaluate(knowledge: KnowledgeBase, questions: readonly LabelledQ
     const answer = answerQuestion(knowledge, question);
     const answeredFrom = answer.answered ? (answer.source?.heading ?? null) : null;
     const outcome =
-      answeredFrom === expected ? 'right' : answeredFrom === null ? 'unsure_but_known' : expected === null ? 'answered_off_topic' : 'wrong_article';
+      answeredFrom === expected
+        ? 'right'
+        : answeredFrom === null
+          ? 'unsure_but_known'
+          : expected === null
+            ? 'answered_off_topic'
+            : 'wrong_article';
     return { question, expected, answeredFrom, outcome };
   });
   const right = graded.filter((grade) => grade.outcome === 'right').length;
   return {
     graded,
     accuracy: questions.length === 0 ? 1 : right / questions.length,
-    wrongAnswers: graded.filter((grade) => grade.outcome === 'wrong_article' || grade.outcome === 'answered_off_topic').length,
+    wrongAnswers: graded.filter((grade) => grade.outcome === 'wrong_article' || grade.outcome === 'answered_off_topic')
+      .length,
   };
 }

@@ -9,12 +9,19 @@ import type { BrainMemory, Decision } from './brain.ts';
  *
  * @example applyHandoverRules(decide(text, memory, kb, actions), text, memory, agent)
  */
-export function applyHandoverRules(decision: Decision, text: string, memory: BrainMemory, agent: AgentProfile): Decision {
+export function applyHandoverRules(
+  decision: Decision,
+  text: string,
+  memory: BrainMemory,
+  agent: AgentProfile,
+): Decision {
   if (decision.kind === 'handover') return decision;
   const voice = voiceOf(agent.tone);
-  if (saysHandoverKeyword(text, agent.handover.keywords)) return { kind: 'handover', text: voice.handover, reason: 'keyword' };
+  if (saysHandoverKeyword(text, agent.handover.keywords))
+    return { kind: 'handover', text: voice.handover, reason: 'keyword' };
   const limit = agent.handover.afterFailedAnswers;
   const notSure = decision.kind === 'reply' && !decision.answered && !decision.neutral;
-  if (limit !== null && notSure && memory.unansweredStreak + 1 >= limit) return { kind: 'handover', text: voice.noAnswerHandover, reason: 'no_answer' };
+  if (limit !== null && notSure && memory.unansweredStreak + 1 >= limit)
+    return { kind: 'handover', text: voice.noAnswerHandover, reason: 'no_answer' };
   return decision;
 }

@@ -8,7 +8,11 @@ describe('the knowledge base', async () => {
   const knowledge = new KnowledgeBase(documents);
 
   it('splits a document into sections under their headings', () => {
-    const sections = splitSections({ id: 'd', title: 'Returns', body: '# Returns\nIntro.\n\n## How to return\nStep one.\n## Refunds\nFive days.' });
+    const sections = splitSections({
+      id: 'd',
+      title: 'Returns',
+      body: '# Returns\nIntro.\n\n## How to return\nStep one.\n## Refunds\nFive days.',
+    });
     expect(sections.map((section) => [section.heading, section.text])).toEqual([
       ['Returns', 'Intro.'],
       ['How to return', 'Step one.'],
@@ -38,7 +42,9 @@ describe('the knowledge base', async () => {
     expect(knowledge.search(`I forgot my password ${filler}`)[0]?.section.heading).toBe('Resetting your password');
     expect(knowledge.search(`${filler} I forgot my password`)).toEqual([]);
     // Repeating a word does not make it another: the question has four words here.
-    expect(knowledge.search(`${'zq0 '.repeat(200)}I forgot my password`)[0]?.section.heading).toBe('Resetting your password');
+    expect(knowledge.search(`${'zq0 '.repeat(200)}I forgot my password`)[0]?.section.heading).toBe(
+      'Resetting your password',
+    );
     // A "word" of 48 characters is no word: it is not searched at all.
     expect(knowledge.search('password')).not.toEqual([]);
     expect(knowledge.search('password'.repeat(6))).toEqual([]);

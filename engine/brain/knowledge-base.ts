@@ -112,7 +112,15 @@ export function splitSections(document: KnowledgeDocument): KnowledgeSection[] {
   let lines: string[] = [];
   const flush = () => {
     const text = lines.join('\n').trim();
-    if (text) sections.push({ id: `${document.id}#${sections.length}`, documentId: document.id, title: document.title, heading, text, ...(document.url ? { url: document.url } : {}) });
+    if (text)
+      sections.push({
+        id: `${document.id}#${sections.length}`,
+        documentId: document.id,
+        title: document.title,
+        heading,
+        text,
+        ...(document.url ? { url: document.url } : {}),
+      });
     lines = [];
   };
   for (const line of document.body.split('\n')) {
@@ -181,8 +189,13 @@ export class KnowledgeBase {
           score: result.score * (1 + headingCoverage) ** 2,
           matchedTerms: matched,
           coverage: asked.length === 0 ? 0 : Math.min(1, matched / asked.length),
-          headingMatched: Object.values(result.match).some((fields) => fields.includes('heading') || fields.includes('title')),
-          asksTheHeading: headingCoverage === 1 && asked.length > 0 && asked.every((word) => heading.some((term) => term.startsWith(word) || word.startsWith(term))),
+          headingMatched: Object.values(result.match).some(
+            (fields) => fields.includes('heading') || fields.includes('title'),
+          ),
+          asksTheHeading:
+            headingCoverage === 1 &&
+            asked.length > 0 &&
+            asked.every((word) => heading.some((term) => term.startsWith(word) || word.startsWith(term))),
         };
       })
       .sort((a, b) => b.score - a.score)

@@ -1,5 +1,13 @@
 import { extractInputs, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
-import { decide, DID_THAT_HELP, FEEDBACK_CHOICES, notSureAnswer, sourceLine, type BrainMemory, type Decision } from './brain.ts';
+import {
+  decide,
+  DID_THAT_HELP,
+  FEEDBACK_CHOICES,
+  notSureAnswer,
+  sourceLine,
+  type BrainMemory,
+  type Decision,
+} from './brain.ts';
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
 import { matchPattern } from './pattern-match.ts';
 import { agentPersona, DEFAULT_AGENT, type AgentProfile } from './agent-profile.ts';
@@ -28,12 +36,25 @@ export interface LlmDecision {
   fellBack: boolean;
 }
 
-const LANGUAGE_NAMES: Record<string, string> = { en: 'English', de: 'German', fr: 'French', es: 'Spanish', ar: 'Arabic', ja: 'Japanese' };
+const LANGUAGE_NAMES: Record<string, string> = {
+  en: 'English',
+  de: 'German',
+  fr: 'French',
+  es: 'Spanish',
+  ar: 'Arabic',
+  ja: 'Japanese',
+};
 
 /** The system prompt: the agent (its name and tone), the rules, and the knowledge passages with their titles (nothing else is known). */
-export function systemPrompt(passages: readonly KnowledgeHit[], locale: string | undefined, agent: AgentProfile = DEFAULT_AGENT): string {
+export function systemPrompt(
+  passages: readonly KnowledgeHit[],
+  locale: string | undefined,
+  agent: AgentProfile = DEFAULT_AGENT,
+): string {
   const language = LANGUAGE_NAMES[brainLanguage(locale)] ?? 'English';
-  const sources = passages.map((hit, index) => `[${index + 1}] ${hit.section.title} › ${hit.section.heading}\n${hit.section.text}`).join('\n\n');
+  const sources = passages
+    .map((hit, index) => `[${index + 1}] ${hit.section.title} › ${hit.section.heading}\n${hit.section.text}`)
+    .join('\n\n');
   return [
     agentPersona(agent),
     "Answer the customer's last message using only the passages below. Do not invent facts, prices, dates or policies that the passages do not state.",
@@ -55,7 +76,9 @@ export function actionTools(actions: readonly ActionDefinition[]): LlmTool[] {
       description: action.description,
       parameters: {
         type: 'object',
-        properties: Object.fromEntries(action.inputs.map((input) => [input.name, { type: 'string', description: input.description }])),
+        properties: Object.fromEntries(
+          action.inputs.map((input) => [input.name, { type: 'string', description: input.description }]),
+        ),
         required: action.inputs.filter((input) => input.required).map((input) => input.name),
       },
     },
@@ -99,7 +122,10 @@ export async function decideWithLlm(
   }
   const messages: LlmMessage[] = [
     { role: 'system', content: systemPrompt(passages, locale, agent) },
-    ...history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: readPart(turn.text) })),
+    ...history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({
+      role: turn.role === 'customer' ? 'user' : 'assistant',
+      content: readPart(turn.text),
+    })),
     { role: 'user', content: text },
   ];
   let answer;
@@ -112,14 +138,21 @@ export async function decideWithLlm(
   const { usage } = answer;
   const [call] = answer.toolCalls;
   const action = call && actions.find((candidate) => candidate.name === call.function.name);
-  if (action) return { decision: think((budget) => actionDecision(action, call.function.arguments, text, budget)), usage, fellBack: false };
+  if (action)
+    return {
+      decision: think((budget) => actionDecision(action, call.function.arguments, text, budget)),
+      usage,
+      fellBack: false,
+    };
 
   const content = answer.content.trim();
   if (!content || content.includes(NOT_SURE_MARK) || passages.length === 0) {
     return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage, fellBack: false };
   }
   // The passage the answer cites by its title, else the best one.
-  const cited = passages.find((hit) => content.includes(hit.section.heading) || content.includes(hit.section.title)) ?? passages[0]!;
+  const cited =
+    passages.find((hit) => content.includes(hit.section.heading) || content.includes(hit.section.title)) ??
+    passages[0]!;
   return {
     decision: {
       kind: 'reply',
@@ -140,16 +173,30 @@ export async function decideWithLlm(
  */
 export async function phraseResult(
   llm: LlmClient,
-  input: { action: ActionDefinition; inputs: ActionInputs; result: Record<string, unknown>; history: readonly HistoryTurn[]; locale?: string | undefined; agent?: AgentProfile },
+  input: {
+    action: ActionDefinition;
+    inputs: ActionInputs;
+    result: Record<string, unknown>;
+    history: readonly HistoryTurn[];
+    locale?: string | undefined;
+    agent?: AgentProfile;
+  },
 ): Promise<{ text: string; usage: LlmDecision['usage'] } | undefined> {
   const language = LANGUAGE_NAMES[brainLanguage(input.locale)] ?? 'English';
-  const call = { id: 'call_result', type: 'function' as const, function: { name: input.action.name, arguments: JSON.stringify(input.inputs) } };
+  const call = {
+    id: 'call_result',
+    type: 'function' as const,
+    function: { name: input.action.name, arguments: JSON.stringify(input.inputs) },
+  };
   const messages: LlmMessage[] = [
     {
       role: 'system',
       content: `${agentPersona(input.agent ?? DEFAULT_AGENT)} Tell the customer the result of the action in one or two sentences, in ${language}, using only what the result says. If it failed, say so honestly and offer a person.`,
     },
-    ...input.history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({ role: turn.role === 'customer' ? 'user' : 'assistant', content: readPart(turn.text) })),
+    ...input.history.slice(-HISTORY_TURNS).map((turn): LlmMessage => ({
+      role: turn.role === 'customer' ? 'user' : 'assistant',
+      content: readPart(turn.text),
+    })),
     { role: 'assistant', content: null, tool_calls: [call] },
     { role: 'tool', tool_call_id: call.id, content: JSON.stringify(input.result) },
   ];

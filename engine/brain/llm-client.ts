@@ -63,7 +63,12 @@ export class LlmClient {
   #openUntil = 0;
 
   constructor(settings: LlmSettings, options: { fetch?: typeof fetch; sleep?: (ms: number) => Promise<void> } = {}) {
-    this.#settings = { baseUrl: settings.baseUrl.replace(/\/$/, ''), model: settings.model, apiKey: settings.apiKey, timeoutMs: settings.timeoutMs ?? 20_000 };
+    this.#settings = {
+      baseUrl: settings.baseUrl.replace(/\/$/, ''),
+      model: settings.model,
+      apiKey: settings.apiKey,
+      timeoutMs: settings.timeoutMs ?? 20_000,
+    };
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -81,14 +86,21 @@ export class LlmClient {
    * Asks the model. With `onDelta` the answer is streamed (`stream: true`): each piece of text is
    * passed on as it arrives; once a piece has gone out, a failure is not tried again.
    */
-  async chat(messages: readonly LlmMessage[], tools: readonly LlmTool[] = [], onDelta?: (text: string) => void): Promise<LlmAnswer> {
-    if (this.circuitOpen) throw new LlmUnavailableError('The LLM failed repeatedly; it is not asked again for a while.');
+  async chat(
+    messages: readonly LlmMessage[],
+    tools: readonly LlmTool[] = [],
+    onDelta?: (text: string) => void,
+  ): Promise<LlmAnswer> {
+    if (this.circuitOpen)
+      throw new LlmUnavailableError('The LLM failed repeatedly; it is not asked again for a while.');
     let lastError: unknown;
     let streamed = false;
-    const passOn = onDelta && ((text: string) => {
-      streamed = true;
-      onDelta(text);
-    });
+    const passOn =
+      onDelta &&
+      ((text: string) => {
+        streamed = true;
+        onDelta(text);
+      });
     for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
       if (attempt > 0) await this.#sleep(RETRY_DELAYS_MS[attempt - 1]!);
       try {
@@ -102,14 +114,26 @@ export class LlmClient {
     }
     this.#failures += 1;
     if (this.#failures >= FAILURES_TO_OPEN) this.#openUntil = Date.now() + OPEN_FOR_MS;
-    throw new LlmUnavailableError(`The LLM did not answer: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+    throw new LlmUnavailableError(
+      `The LLM did not answer: ${lastError instanceof Error ? lastError.message : String(lastError)}`,
+    );
   }
 
-  async #once(messages: readonly LlmMessage[], tools: readonly LlmTool[], onDelta?: (text: string) => void): Promise<LlmAnswer> {
+  async #once(
+    messages: readonly LlmMessage[],
+    tools: readonly LlmTool[],
+    onDelta?: (text: string) => void,
+  ): Promise<LlmAnswer> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.#settings.apiKey) headers['authorization'] = `Bearer ${this.#settings.apiKey}`;
     const streaming = onDelta ? { stream: true, stream_options: { include_usage: true } } : {};
-    const body = { model: this.#settings.model, messages, temperature: 0.2, ...(tools.length ? { tools } : {}), ...streaming };
+    const body = {
+      model: this.#settings.model,
+      messages,
+      temperature: 0.2,
+      ...(tools.length ? { tools } : {}),
+      ...streaming,
+    };
     const response = await this.#fetch(`${this.#settings.baseUrl}/chat/completions`, {
       method: 'POST',
       headers,
@@ -131,8 +155,13 @@ export class LlmClient {
     if (!message) throw new PermanentError('the answer has no choices[0].message');
     return {
       content: message.content ?? '',
-      toolCalls: (message.tool_calls ?? []).filter((call) => call?.type === 'function' && typeof call.function?.name === 'string'),
-      usage: { promptTokens: payload.usage?.prompt_tokens ?? 0, completionTokens: payload.usage?.completion_tokens ?? 0 },
+      toolCalls: (message.tool_calls ?? []).filter(
+        (call) => call?.type === 'function' && typeof call.function?.name === 'string',
+      ),
+      usage: {
+        promptTokens: payload.usage?.prompt_tokens ?? 0,
+        completionTokens: payload.usage?.completion_tokens ?? 0,
+      },
     };
   }
 }
@@ -140,7 +169,12 @@ export class LlmClient {
 class PermanentError extends Error {}
 
 interface StreamChunk {
-  choices?: { delta?: { content?: string | null; tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[] } }[];
+  choices?: {
+    delta?: {
+      content?: string | null;
+      tool_calls?: { index: number; id?: string; function?: { name?: string; arguments?: string } }[];
+    };
+  }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
@@ -166,7 +200,11 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
       slot.name += call.function?.name ?? '';
       slot.arguments += call.function?.arguments ?? '';
     }
-    if (chunk.usage) Object.assign(usage, { promptTokens: chunk.usage.prompt_tokens ?? 0, completionTokens: chunk.usage.completion_tokens ?? 0 });
+    if (chunk.usage)
+      Object.assign(usage, {
+        promptTokens: chunk.usage.prompt_tokens ?? 0,
+        completionTokens: chunk.usage.completion_tokens ?? 0,
+      });
   };
   for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
     buffered += decoder.decode(bytes, { stream: true });
@@ -180,7 +218,13 @@ async function readStream(response: Response, onDelta: (text: string) => void): 
   if (buffered.trim().startsWith('data:')) take(buffered.trim().slice(5).trim());
   return {
     content,
-    toolCalls: calls.filter((call) => call?.name).map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+    toolCalls: calls
+      .filter((call) => call?.name)
+      .map((call) => ({
+        id: call.id,
+        type: 'function' as const,
+        function: { name: call.name, arguments: call.arguments },
+      })),
     usage,
   };
 }

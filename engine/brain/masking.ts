@@ -30,5 +30,8 @@ export function maskCodes(text: string): string {
       const digits = match.replace(/\D/g, '');
       return luhnValid(digits) ? `[card ending ${digits.slice(-4)}]` : match;
     })
-    .replace(ONE_TIME_CODE, (_match, word: string, between: string, code: string) => `${word}${between}${'•'.repeat(code.length)}`);
+    .replace(
+      ONE_TIME_CODE,
+      (_match, word: string, between: string, code: string) => `${word}${between}${'•'.repeat(code.length)}`,
+    );
 }

@@ -14,27 +14,36 @@ export interface BrainTexts {
 
 const TEXTS: Record<BrainLanguage, BrainTexts> = {
   en: {
-    notSure: "I'm not sure I have the answer to that in our help articles. You can put it another way, or talk to a person from our team.",
-    notSureWithChoices: "I'm not sure I have the answer to that. Is it about one of these? Or talk to a person from our team.",
+    notSure:
+      "I'm not sure I have the answer to that in our help articles. You can put it another way, or talk to a person from our team.",
+    notSureWithChoices:
+      "I'm not sure I have the answer to that. Is it about one of these? Or talk to a person from our team.",
     person: 'Talk to a person',
   },
   de: {
-    notSure: 'Ich bin nicht sicher, ob unsere Hilfeartikel darauf eine Antwort haben. Sie können die Frage anders stellen oder mit jemandem aus unserem Team sprechen.',
-    notSureWithChoices: 'Ich bin nicht sicher, ob ich darauf eine Antwort habe. Geht es um eines dieser Themen? Oder sprechen Sie mit jemandem aus unserem Team.',
+    notSure:
+      'Ich bin nicht sicher, ob unsere Hilfeartikel darauf eine Antwort haben. Sie können die Frage anders stellen oder mit jemandem aus unserem Team sprechen.',
+    notSureWithChoices:
+      'Ich bin nicht sicher, ob ich darauf eine Antwort habe. Geht es um eines dieser Themen? Oder sprechen Sie mit jemandem aus unserem Team.',
     person: 'Mit einer Person sprechen',
   },
   fr: {
-    notSure: "Je ne suis pas sûr que nos articles d'aide répondent à cela. Vous pouvez reformuler, ou parler à une personne de notre équipe.",
-    notSureWithChoices: "Je ne suis pas sûr d'avoir la réponse. S'agit-il de l'un de ces sujets ? Sinon, parlez à une personne de notre équipe.",
+    notSure:
+      "Je ne suis pas sûr que nos articles d'aide répondent à cela. Vous pouvez reformuler, ou parler à une personne de notre équipe.",
+    notSureWithChoices:
+      "Je ne suis pas sûr d'avoir la réponse. S'agit-il de l'un de ces sujets ? Sinon, parlez à une personne de notre équipe.",
     person: 'Parler à une personne',
   },
   es: {
-    notSure: 'No estoy seguro de que nuestros artículos de ayuda respondan a eso. Puede formularlo de otra manera o hablar con una persona de nuestro equipo.',
-    notSureWithChoices: 'No estoy seguro de tener la respuesta. ¿Se trata de uno de estos temas? Si no, hable con una persona de nuestro equipo.',
+    notSure:
+      'No estoy seguro de que nuestros artículos de ayuda respondan a eso. Puede formularlo de otra manera o hablar con una persona de nuestro equipo.',
+    notSureWithChoices:
+      'No estoy seguro de tener la respuesta. ¿Se trata de uno de estos temas? Si no, hable con una persona de nuestro equipo.',
     person: 'Hablar con una persona',
   },
   ar: {
-    notSure: 'لست متأكدًا من وجود إجابة عن ذلك في مقالات المساعدة. يمكنك صياغة السؤال بطريقة أخرى، أو التحدث إلى شخص من فريقنا.',
+    notSure:
+      'لست متأكدًا من وجود إجابة عن ذلك في مقالات المساعدة. يمكنك صياغة السؤال بطريقة أخرى، أو التحدث إلى شخص من فريقنا.',
     notSureWithChoices: 'لست متأكدًا من أن لدي الإجابة. هل يتعلق الأمر بأحد هذه المواضيع؟ أو تحدث إلى شخص من فريقنا.',
     person: 'التحدث إلى شخص',
   },

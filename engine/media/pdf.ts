@@ -14,7 +14,8 @@ export function checkPdf(bytes: Buffer): PdfCheck {
   const tail = bytes.toString('latin1', Math.max(0, bytes.length - EOF_WINDOW));
   if (!tail.includes('%%EOF')) return { readable: false, reason: 'The PDF is cut short: it does not end with %%EOF.' };
   const text = bytes.toString('latin1');
-  if (/\/Encrypt\b/.test(text)) return { readable: false, reason: 'The PDF is encrypted; it cannot be read without its password.' };
+  if (/\/Encrypt\b/.test(text))
+    return { readable: false, reason: 'The PDF is encrypted; it cannot be read without its password.' };
   if (!/\/Root\s+\d+\s+\d+\s+R\b/.test(text) && !/\/Type\s*\/Catalog\b/.test(text)) {
     return { readable: false, reason: 'The PDF has no document catalog (/Root): it is damaged.' };
   }
@@ -23,7 +24,10 @@ export function checkPdf(bytes: Buffer): PdfCheck {
 
 /** How far apart /Type /Pages and its /Count may be in one page tree node (a node is a short dictionary). */
 const DICTIONARY_REACH = 512;
-const PAGES_COUNT = new RegExp(`/Type\\s*/Pages\\b[^>]{0,${DICTIONARY_REACH}}?/Count\\s+(\\d+)|/Count\\s+(\\d+)[^>]{0,${DICTIONARY_REACH}}?/Type\\s*/Pages\\b`, 'g');
+const PAGES_COUNT = new RegExp(
+  `/Type\\s*/Pages\\b[^>]{0,${DICTIONARY_REACH}}?/Count\\s+(\\d+)|/Count\\s+(\\d+)[^>]{0,${DICTIONARY_REACH}}?/Type\\s*/Pages\\b`,
+  'g',
+);
 
 function pageCount(text: string): number | undefined {
   // Page objects: /Type /Page, not /Pages.

@@ -22,10 +22,19 @@ const VISION_PROMPT =
  * (`vision`) it is described, its text copied, and codes in that text masked like a customer's
  * typed codes. A model that fails after its own tries makes the medium fail, with the reason.
  */
-export async function understandMedia(record: MediaRecord, bytes: Buffer, vision: LlmClient | undefined): Promise<Understanding> {
+export async function understandMedia(
+  record: MediaRecord,
+  bytes: Buffer,
+  vision: LlmClient | undefined,
+): Promise<Understanding> {
   if (record.type === 'application/pdf') {
     const check = checkPdf(bytes);
-    return { outcome: check.readable ? { status: 'understood', pages: check.pages } : { status: 'failed', reason: check.reason }, usage: undefined };
+    return {
+      outcome: check.readable
+        ? { status: 'understood', pages: check.pages }
+        : { status: 'failed', reason: check.reason },
+      usage: undefined,
+    };
   }
   if (!vision) return { outcome: { status: 'understood' }, usage: undefined };
   const messages: LlmMessage[] = [
@@ -44,6 +53,9 @@ export async function understandMedia(record: MediaRecord, bytes: Buffer, vision
     return { outcome: { status: 'understood', ...(text ? { text } : {}) }, usage: answer.usage };
   } catch (error) {
     if (!(error instanceof LlmUnavailableError)) throw error;
-    return { outcome: { status: 'failed', reason: `The model could not describe the picture: ${error.message}` }, usage: undefined };
+    return {
+      outcome: { status: 'failed', reason: `The model could not describe the picture: ${error.message}` },
+      usage: undefined,
+    };
   }
 }

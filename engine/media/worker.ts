@@ -37,9 +37,18 @@ export function createMediaWorker({ sql, logger, now, vision, onEvents }: MediaW
   let recheck: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  async function settle(claimed: ClaimedMedia, outcome: MediaOutcome, usage: { promptTokens: number; completionTokens: number } | undefined): Promise<void> {
+  async function settle(
+    claimed: ClaimedMedia,
+    outcome: MediaOutcome,
+    usage: { promptTokens: number; completionTokens: number } | undefined,
+  ): Promise<void> {
     const { record, owner } = claimed;
-    const common = { media_id: record.id, ...(record.conversation_id ? { conversation_id: record.conversation_id } : {}), type: record.type, size: record.size };
+    const common = {
+      media_id: record.id,
+      ...(record.conversation_id ? { conversation_id: record.conversation_id } : {}),
+      type: record.type,
+      size: record.size,
+    };
     const draft: EventDraft =
       outcome.status === 'understood'
         ? {
@@ -66,7 +75,11 @@ export function createMediaWorker({ sql, logger, now, vision, onEvents }: MediaW
 
   async function understandOne(claimed: ClaimedMedia): Promise<void> {
     if (claimed.attempts > MAX_ATTEMPTS) {
-      await settle(claimed, { status: 'failed', reason: `Understanding it broke off ${MAX_ATTEMPTS} times.` }, undefined);
+      await settle(
+        claimed,
+        { status: 'failed', reason: `Understanding it broke off ${MAX_ATTEMPTS} times.` },
+        undefined,
+      );
       return;
     }
     const { outcome, usage } = await understandMedia(claimed.record, claimed.bytes, vision);
@@ -89,10 +102,13 @@ export function createMediaWorker({ sql, logger, now, vision, onEvents }: MediaW
     // Media another process holds: should it die, take them over when their lease runs out.
     const leaseEnd = await nextLeaseEnd(sql, now());
     if (leaseEnd && !recheck && !stopped) {
-      recheck = setTimeout(() => {
-        recheck = undefined;
-        nudge();
-      }, Math.max(0, leaseEnd.getTime() - now().getTime()) + 1_000);
+      recheck = setTimeout(
+        () => {
+          recheck = undefined;
+          nudge();
+        },
+        Math.max(0, leaseEnd.getTime() - now().getTime()) + 1_000,
+      );
       recheck.unref();
     }
   }

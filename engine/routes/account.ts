@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { CreateSessionRequest, EventsPage, EventsQuery, MeResponse, ParleyError, WidgetSession } from '../../shared/index.ts';
+import {
+  CreateSessionRequest,
+  EventsPage,
+  EventsQuery,
+  MeResponse,
+  ParleyError,
+  WidgetSession,
+} from '../../shared/index.ts';
 import type { ApiRoutes, SessionTokens, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { FEED_START, readFeed } from '../store/events.ts';
@@ -9,11 +16,18 @@ const DEFAULT_SESSION_TTL_S = 3600;
 
 /** The engine always gives a cursor to read on from (readFeed). */
 const FeedPage = EventsPage.extend({
-  next: z.string().describe(`Pass as after to read on; never null. On a feed with nothing yet it is ${FEED_START}, the feed's start.`),
+  next: z
+    .string()
+    .describe(
+      `Pass as after to read on; never null. On a feed with nothing yet it is ${FEED_START}, the feed's start.`,
+    ),
 });
 
 /** `/v1/events`, `/v1/me` and `/v1/widget-sessions`. */
-export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }: { sql: Sql; tokens: SessionTokens | undefined }): void {
+export function addAccountRoutes(
+  routes: ApiRoutes<EngineState>,
+  { sql, tokens }: { sql: Sql; tokens: SessionTokens | undefined },
+): void {
   routes
     .add(
       {
@@ -22,8 +36,7 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
         tag: 'Events',
         security: 'apiKey',
         summary: 'The feed of every event of the account',
-        description:
-          `Oldest first. Pass next as after to read on; the feed never skips or repeats an event. No offsets. next is always a cursor to poll again with: the last event of the page, or when the page is not full the newest event of the feed (also one that types left out), or the after sent; on an empty feed it is ${FEED_START}, the feed's start, which gives the first event once there is one.`,
+        description: `Oldest first. Pass next as after to read on; the feed never skips or repeats an event. No offsets. next is always a cursor to poll again with: the last event of the page, or when the page is not full the newest event of the feed (also one that types left out), or the after sent; on an empty feed it is ${FEED_START}, the feed's start, which gives the first event once there is one.`,
         query: EventsQuery,
         responses: { 200: { description: 'A page of events.', schema: FeedPage } },
       },
@@ -32,7 +45,14 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
       },
     )
     .add(
-      { method: 'get', path: '/v1/me', tag: 'Account', security: 'apiKey', summary: 'The key in use, its limits, and whether the AI is switched off', responses: { 200: { description: 'The key and its limits.', schema: MeResponse } } },
+      {
+        method: 'get',
+        path: '/v1/me',
+        tag: 'Account',
+        security: 'apiKey',
+        summary: 'The key in use, its limits, and whether the AI is switched off',
+        responses: { 200: { description: 'The key and its limits.', schema: MeResponse } },
+      },
       async (ctx) => {
         const { caller } = ctx.state;
         const { killSwitch } = await readAgent(sql, caller);
@@ -41,7 +61,13 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
           environment: caller.environment,
           key: { id: caller.keyId, prefix: caller.keyPrefix },
           limits: { requests_per_minute: caller.requestsPerMinute },
-          agent: { kill_switch: { enabled: killSwitch !== null, reason: killSwitch?.reason ?? null, since: killSwitch?.since.toISOString() ?? null } },
+          agent: {
+            kill_switch: {
+              enabled: killSwitch !== null,
+              reason: killSwitch?.reason ?? null,
+              since: killSwitch?.since.toISOString() ?? null,
+            },
+          },
         };
         ctx.body = body;
       },
@@ -53,19 +79,37 @@ export function addAccountRoutes(routes: ApiRoutes<EngineState>, { sql, tokens }
         tag: 'Widgets',
         security: 'apiKey',
         summary: 'Create a widget session token for one verified customer',
-        description: 'Your server vouches for the customer with its API key; hand the token to the widget or app. ttl_s defaults to 3600 and is at most 21600.',
+        description:
+          'Your server vouches for the customer with its API key; hand the token to the widget or app. ttl_s defaults to 3600 and is at most 21600.',
         body: CreateSessionRequest,
         responses: { 201: { description: 'The session token.', schema: WidgetSession } },
         errors: ['not_configured'],
       },
       async (ctx, { body }) => {
-        if (!tokens) throw new ParleyError('not_configured', 'This engine has no session keys configured (SESSION_KEYS), so it cannot mint widget sessions.');
+        if (!tokens)
+          throw new ParleyError(
+            'not_configured',
+            'This engine has no session keys configured (SESSION_KEYS), so it cannot mint widget sessions.',
+          );
         const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
         const { token, expiresAt } = await tokens.issue(
-          { customerRef: body.customer_ref, verified: true, environment: ctx.state.caller.environment, accountId: ctx.state.caller.accountId, name: body.name, email: body.email },
+          {
+            customerRef: body.customer_ref,
+            verified: true,
+            environment: ctx.state.caller.environment,
+            accountId: ctx.state.caller.accountId,
+            name: body.name,
+            email: body.email,
+          },
           ttl,
         );
-        const session: WidgetSession = { token, ttl_s: ttl, expires_at: expiresAt.toISOString(), customer_ref: body.customer_ref, verified: true };
+        const session: WidgetSession = {
+          token,
+          ttl_s: ttl,
+          expires_at: expiresAt.toISOString(),
+          customer_ref: body.customer_ref,
+          verified: true,
+        };
         ctx.status = 201;
         ctx.body = session;
       },

@@ -1,6 +1,20 @@
 import { ParleyError, randomToken } from '../../shared/index.ts';
-import { Action, ActionList, ActionParams, PutActionRequest, PutActionResponse } from '../../shared/schemas/engine-actions.ts';
-import { checkEndpointAddress, checkEndpointHost, checkEndpointUrl, type ApiRoutes, type SecretBox, type Sql, type TargetPolicy } from '../../shared/server/index.ts';
+import {
+  Action,
+  ActionList,
+  ActionParams,
+  PutActionRequest,
+  PutActionResponse,
+} from '../../shared/schemas/engine-actions.ts';
+import {
+  checkEndpointAddress,
+  checkEndpointHost,
+  checkEndpointUrl,
+  type ApiRoutes,
+  type SecretBox,
+  type Sql,
+  type TargetPolicy,
+} from '../../shared/server/index.ts';
 import { actionView, definitionOf } from '../actions/action-definitions.ts';
 import type { EngineState } from '../auth.ts';
 import { ACTIONS_MAX, deleteAction, findAction, listActionRows, putAction, type ActionRow } from '../store/actions.ts';
@@ -25,7 +39,8 @@ async function checkActionUrl(raw: string, policy: TargetPolicy): Promise<string
     checkEndpointHost(url, policy);
     await checkEndpointAddress(url, policy);
   } catch (error) {
-    if (error instanceof ParleyError) throw new ParleyError('invalid_request', `The action URL is refused, as a webhook's would be: ${error.message}`);
+    if (error instanceof ParleyError)
+      throw new ParleyError('invalid_request', `The action URL is refused, as a webhook's would be: ${error.message}`);
     throw error;
   }
   return url.href;
@@ -34,7 +49,10 @@ async function checkActionUrl(raw: string, policy: TargetPolicy): Promise<string
 /** A sandbox key may not reach what live customers' requests are posted to, nor its secret. */
 function refuseSandboxOnUrl(caller: Caller, what: string): void {
   if (caller.environment !== 'live') {
-    throw new ParleyError('forbidden', `${what}: an action with a URL is managed with a live key (service_live_…), since live customers' requests are posted to it, signed with its secret.`);
+    throw new ParleyError(
+      'forbidden',
+      `${what}: an action with a URL is managed with a live key (service_live_…), since live customers' requests are posted to it, signed with its secret.`,
+    );
   }
 }
 
@@ -43,7 +61,10 @@ function refuseSandboxOnUrl(caller: Caller, what: string): void {
  * environments' customers ask for the same ones); either key manages them, except an action's URL,
  * which only a live key sets, changes or removes.
  */
-export function addActionRoutes(routes: ApiRoutes<EngineState>, { sql, now, policy, secrets }: { sql: Sql; now: () => Date; policy: TargetPolicy; secrets: SecretBox }): void {
+export function addActionRoutes(
+  routes: ApiRoutes<EngineState>,
+  { sql, now, policy, secrets }: { sql: Sql; now: () => Date; policy: TargetPolicy; secrets: SecretBox },
+): void {
   const found = async (accountId: string, name: string): Promise<ActionRow> => {
     const row = await findAction(sql, accountId, name);
     if (!row) throw new ParleyError('not_found', `No action ${name} in this account.`);
@@ -51,13 +72,30 @@ export function addActionRoutes(routes: ApiRoutes<EngineState>, { sql, now, poli
   };
   routes
     .add(
-      { method: 'get', path: '/v1/actions', tag, security, summary: "The account's actions", description: `Every action, by name (an account defines at most ${ACTIONS_MAX}).`, responses: { 200: { description: 'The actions.', schema: ActionList } } },
+      {
+        method: 'get',
+        path: '/v1/actions',
+        tag,
+        security,
+        summary: "The account's actions",
+        description: `Every action, by name (an account defines at most ${ACTIONS_MAX}).`,
+        responses: { 200: { description: 'The actions.', schema: ActionList } },
+      },
       async (ctx) => {
         ctx.body = { actions: (await listActionRows(sql, ctx.state.caller.accountId)).map(actionView) };
       },
     )
     .add(
-      { method: 'get', path: '/v1/actions/:name', tag, security, summary: 'One action', params, responses: { 200: { description: 'The action, without its secret.', schema: Action } }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/v1/actions/:name',
+        tag,
+        security,
+        summary: 'One action',
+        params,
+        responses: { 200: { description: 'The action, without its secret.', schema: Action } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         ctx.body = actionView(await found(ctx.state.caller.accountId, params.name));
       },
@@ -85,13 +123,24 @@ export function addActionRoutes(routes: ApiRoutes<EngineState>, { sql, now, poli
       async (ctx, { params, body }) => {
         const { caller } = ctx.state;
         const existing = await findAction(sql, caller.accountId, params.name);
-        if (existing?.url || body.url || body.rotate_secret) refuseSandboxOnUrl(caller, `The action ${params.name} has or is given a URL`);
+        if (existing?.url || body.url || body.rotate_secret)
+          refuseSandboxOnUrl(caller, `The action ${params.name} has or is given a URL`);
         const url = body.url ? await checkActionUrl(body.url, policy) : null;
-        if (body.rotate_secret && !url) throw new ParleyError('invalid_request', 'rotate_secret needs a url: the secret signs the requests posted to it.');
+        if (body.rotate_secret && !url)
+          throw new ParleyError(
+            'invalid_request',
+            'rotate_secret needs a url: the secret signs the requests posted to it.',
+          );
         // The secret stays with the action while it has a URL; a new one comes with its first URL, or when asked for.
         const secret = url && (!existing?.secret || body.rotate_secret) ? `whsec_${randomToken(32)}` : undefined;
         const sealedSecret = url ? (secret ? secrets.seal(secret) : existing!.secret) : null;
-        const { row, created } = await putAction(sql, caller.accountId, definitionOf(params.name, body), { url, sealedSecret }, now());
+        const { row, created } = await putAction(
+          sql,
+          caller.accountId,
+          definitionOf(params.name, body),
+          { url, sealedSecret },
+          now(),
+        );
         ctx.status = created ? 201 : 200;
         ctx.body = { ...actionView(row), ...(secret ? { secret } : {}) } satisfies PutActionResponse;
       },
@@ -103,7 +152,8 @@ export function addActionRoutes(routes: ApiRoutes<EngineState>, { sql, now, poli
         tag,
         security,
         summary: 'Delete an action',
-        description: 'The AI no longer asks for it; its sandbox fixture goes with it. An action with a URL is deleted with a live key.',
+        description:
+          'The AI no longer asks for it; its sandbox fixture goes with it. An action with a URL is deleted with a live key.',
         params,
         responses: { 204: { description: 'Deleted.' } },
         errors: ['not_found', 'forbidden'],

@@ -19,7 +19,11 @@ function agentView(caller: Caller, agent: AgentRecord, llm: boolean): AgentSetti
     handover: { after_failed_answers: profile.handover.afterFailedAnswers, keywords: [...profile.handover.keywords] },
     brain: agent.brain,
     brain_in_use: llm && agent.chosenBrain !== 'retrieval' ? 'llm' : 'retrieval',
-    kill_switch: { enabled: killSwitch !== null, reason: killSwitch?.reason ?? null, since: killSwitch?.since.toISOString() ?? null },
+    kill_switch: {
+      enabled: killSwitch !== null,
+      reason: killSwitch?.reason ?? null,
+      since: killSwitch?.since.toISOString() ?? null,
+    },
     updated_at: agent.updatedAt?.toISOString() ?? null,
   };
 }
@@ -29,7 +33,10 @@ function agentView(caller: Caller, agent: AgentRecord, llm: boolean): AgentSetti
  * tone, handover rules and brain) and its kill switch, which hands every conversation to people
  * while it is on. Turning it off hands nothing back: people do that.
  */
-export function addAgentRoutes(routes: ApiRoutes<EngineState>, { sql, conversations, now, llm }: { sql: Sql; conversations: ConversationService; now: () => Date; llm: boolean }): void {
+export function addAgentRoutes(
+  routes: ApiRoutes<EngineState>,
+  { sql, conversations, now, llm }: { sql: Sql; conversations: ConversationService; now: () => Date; llm: boolean },
+): void {
   routes
     .add(
       {
@@ -38,7 +45,8 @@ export function addAgentRoutes(routes: ApiRoutes<EngineState>, { sql, conversati
         tag,
         security,
         summary: 'The agent customers meet',
-        description: "The key's environment has its own agent (the sandbox's is where a change is tried). Without changes: the name Assistant, no greeting, the friendly tone, no handover rules, the engine's default brain.",
+        description:
+          "The key's environment has its own agent (the sandbox's is where a change is tried). Without changes: the name Assistant, no greeting, the friendly tone, no handover rules, the engine's default brain.",
         responses: { 200: { description: 'The agent.', schema: AgentSettings } },
       },
       async (ctx) => {
@@ -70,14 +78,24 @@ export function addAgentRoutes(routes: ApiRoutes<EngineState>, { sql, conversati
         summary: 'Switch the AI off, or on again',
         description: `While enabled, the AI answers nothing in the key's environment: every conversation it has goes to people at once (a conversation.handover event with reason ${KILL_SWITCH_REASON}), and so does every new conversation and every message to a conversation it had; people cannot hand a conversation back meanwhile. GET /v1/me shows it. Turning it off hands nothing back: people do that.`,
         body: KillSwitchRequest,
-        responses: { 200: { description: 'The kill switch now, and how many conversations this call handed to people.', schema: KillSwitchResponse } },
+        responses: {
+          200: {
+            description: 'The kill switch now, and how many conversations this call handed to people.',
+            schema: KillSwitchResponse,
+          },
+        },
       },
       async (ctx, { body }) => {
         const { caller } = ctx.state;
         const state = await setKillSwitch(sql, caller, body.enabled ? { reason: body.reason } : null, now());
         // After the switch is committed: any message taken from now on sees it, and the sweep takes what the AI had.
         const handedOver = state ? await conversations.handOverAll(caller, KILL_SWITCH_REASON) : 0;
-        const answer: KillSwitchResponse = { enabled: state !== null, reason: state?.reason ?? null, since: state?.since.toISOString() ?? null, handed_over: handedOver };
+        const answer: KillSwitchResponse = {
+          enabled: state !== null,
+          reason: state?.reason ?? null,
+          since: state?.since.toISOString() ?? null,
+          handed_over: handedOver,
+        };
         ctx.body = answer;
       },
     );

@@ -31,8 +31,19 @@ function streamAnswer(run: (onDelta: (text: string) => void) => Promise<unknown>
     .then((result) => send('result', result))
     .catch((error: unknown) => {
       // The status line went out already: a failure is the stream's last event (and, unless the caller's own fault, logged).
-      if (!(error instanceof ParleyError) || error.status >= 500) logger?.error({ err: error }, 'a streamed answer failed');
-      send('error', error instanceof ParleyError ? error.toBody() : { error: { code: 'internal', message: 'The answer failed; send the message again with the same message_id.' } });
+      if (!(error instanceof ParleyError) || error.status >= 500)
+        logger?.error({ err: error }, 'a streamed answer failed');
+      send(
+        'error',
+        error instanceof ParleyError
+          ? error.toBody()
+          : {
+              error: {
+                code: 'internal',
+                message: 'The answer failed; send the message again with the same message_id.',
+              },
+            },
+      );
     })
     .finally(() => stream.end());
   return stream;
@@ -43,10 +54,24 @@ const tag = 'Conversations';
 const security = 'apiKey';
 
 /** `/v1/conversations`: open, talk, hand over and back, close, and read the records. */
-export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService, logger?: Logger): void {
+export function addConversationRoutes(
+  routes: ApiRoutes<EngineState>,
+  conversations: ConversationService,
+  logger?: Logger,
+): void {
   routes
     .add(
-      { method: 'post', path: '/v1/conversations', tag, security, summary: 'Open a conversation for a customer', body: OpenConversationRequest, responses: { 201: { description: 'The new conversation; a conversation.opened event is recorded.', schema: Conversation } } },
+      {
+        method: 'post',
+        path: '/v1/conversations',
+        tag,
+        security,
+        summary: 'Open a conversation for a customer',
+        body: OpenConversationRequest,
+        responses: {
+          201: { description: 'The new conversation; a conversation.opened event is recorded.', schema: Conversation },
+        },
+      },
       async (ctx, { body }) => {
         ctx.status = 201;
         ctx.body = await conversations.open(ctx.state.caller, body.customer_ref);
@@ -60,7 +85,7 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         security,
         summary: "Send the customer's message",
         description:
-          "The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream, and an LLM writing the replies, the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way. The AI reads the first 4,000 characters of a message (all of it is kept). An account whose AI used its thinking time for the minute gets 429 rate_limited with Retry-After, and nothing is kept: send the same message_id again then.",
+          'The answer carries the events the message caused (a reply, an action request, a handover or a close). The same message_id again replays the first answer. With Accept: text/event-stream, and an LLM writing the replies, the answer is server-sent events instead: `delta` events ({text}) while an LLM writes the reply, then one `result` event with this same body (or an `error` event with the error body); the feed and webhooks get exactly one conversation.reply either way. The AI reads the first 4,000 characters of a message (all of it is kept). An account whose AI used its thinking time for the minute gets 429 rate_limited with Retry-After, and nothing is kept: send the same message_id again then.',
         params,
         body: SendMessageRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
@@ -74,7 +99,10 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
           return;
         }
         await conversations.checkCanSend(ctx.state.caller, params.id);
-        ctx.body = streamAnswer((onDelta) => conversations.sendMessage(ctx.state.caller, params.id, body, onDelta), logger);
+        ctx.body = streamAnswer(
+          (onDelta) => conversations.sendMessage(ctx.state.caller, params.id, body, onDelta),
+          logger,
+        );
         ctx.type = 'text/event-stream';
         ctx.set('Cache-Control', 'no-store');
         ctx.set('X-Accel-Buffering', 'no');
@@ -87,7 +115,8 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         tag,
         security,
         summary: 'Give the result of an action you ran',
-        description: "On success send the action's data as result; on failure {status: 'failed', error}. The AI's answer to it arrives as events (feed and webhooks), not in this response.",
+        description:
+          "On success send the action's data as result; on failure {status: 'failed', error}. The AI's answer to it arrives as events (feed and webhooks), not in this response.",
         params,
         body: ActionResultRequest,
         responses: { 202: { description: 'The result is recorded.', schema: ActionResultResponse } },
@@ -99,13 +128,37 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
       },
     )
     .add(
-      { method: 'post', path: '/v1/conversations/:id/handover', tag, security, summary: 'Hand the conversation to people', params, body: HandoverRequest, responses: { 200: { description: 'The conversation, now with people, and the events.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/handover',
+        tag,
+        security,
+        summary: 'Hand the conversation to people',
+        params,
+        body: HandoverRequest,
+        responses: {
+          200: { description: 'The conversation, now with people, and the events.', schema: ConversationChange },
+        },
+        errors: ['not_found', 'invalid_state'],
+      },
       async (ctx, { params, body }) => {
         ctx.body = await conversations.handover(ctx.state.caller, params.id, body.reason);
       },
     )
     .add(
-      { method: 'post', path: '/v1/conversations/:id/handback', tag, security, summary: 'Hand the conversation back to the AI', params, body: HandbackRequest, responses: { 200: { description: 'The conversation, back with the AI, and the events.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/handback',
+        tag,
+        security,
+        summary: 'Hand the conversation back to the AI',
+        params,
+        body: HandbackRequest,
+        responses: {
+          200: { description: 'The conversation, back with the AI, and the events.', schema: ConversationChange },
+        },
+        errors: ['not_found', 'invalid_state'],
+      },
       async (ctx, { params }) => {
         ctx.body = await conversations.handback(ctx.state.caller, params.id);
       },
@@ -117,7 +170,8 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         tag,
         security,
         summary: 'Close the conversation',
-        description: 'Emits conversation.closed with resolved (the engine judges whether the AI resolved it unless you say), then quality.scored.',
+        description:
+          'Emits conversation.closed with resolved (the engine judges whether the AI resolved it unless you say), then quality.scored.',
         params,
         body: CloseRequest,
         responses: { 200: { description: 'The closed conversation and the events.', schema: ConversationChange } },
@@ -128,20 +182,56 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
       },
     )
     .add(
-      { method: 'post', path: '/v1/conversations/:id/human-messages', tag, security, summary: "Relay a person's answer from the helpdesk", params, body: HumanMessageRequest, responses: { 200: { description: 'The conversation and the conversation.human_message event.', schema: ConversationChange } }, errors: ['not_found', 'invalid_state'] },
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/human-messages',
+        tag,
+        security,
+        summary: "Relay a person's answer from the helpdesk",
+        params,
+        body: HumanMessageRequest,
+        responses: {
+          200: {
+            description: 'The conversation and the conversation.human_message event.',
+            schema: ConversationChange,
+          },
+        },
+        errors: ['not_found', 'invalid_state'],
+      },
       async (ctx, { params, body }) => {
-        ctx.body = await conversations.humanMessage(ctx.state.caller, params.id, body.text, { name: body.author_name, ref: body.author_ref });
+        ctx.body = await conversations.humanMessage(ctx.state.caller, params.id, body.text, {
+          name: body.author_name,
+          ref: body.author_ref,
+        });
       },
     )
     .add(
-      { method: 'post', path: '/v1/conversations/:id/voice-sessions', tag: 'Voice', security, summary: 'Create a single-use voice session token', params, responses: { 201: { description: 'A token that works once, for ten minutes.', schema: VoiceSession } }, errors: ['not_found', 'invalid_state'] },
+      {
+        method: 'post',
+        path: '/v1/conversations/:id/voice-sessions',
+        tag: 'Voice',
+        security,
+        summary: 'Create a single-use voice session token',
+        params,
+        responses: { 201: { description: 'A token that works once, for ten minutes.', schema: VoiceSession } },
+        errors: ['not_found', 'invalid_state'],
+      },
       async (ctx, { params }) => {
         ctx.status = 201;
         ctx.body = await conversations.voiceSession(ctx.state.caller, params.id);
       },
     )
     .add(
-      { method: 'get', path: '/v1/conversations/:id/transcript', tag: 'Records', security, summary: 'The transcript: every turn in order', params, responses: { 200: { description: 'The transcript.', schema: Transcript } }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/v1/conversations/:id/transcript',
+        tag: 'Records',
+        security,
+        summary: 'The transcript: every turn in order',
+        params,
+        responses: { 200: { description: 'The transcript.', schema: Transcript } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         ctx.body = await conversations.transcript(ctx.state.caller, params.id);
       },
@@ -156,7 +246,14 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
         description: 'JSON by default; format=text gives a plain-text rendering.',
         params,
         query: ExportQuery,
-        responses: { 200: { description: 'The conversation with its turns, action requests, events and quality score; as plain text with format=text.', schema: ConversationExport, alternatives: { 'text/plain': z.string() } } },
+        responses: {
+          200: {
+            description:
+              'The conversation with its turns, action requests, events and quality score; as plain text with format=text.',
+            schema: ConversationExport,
+            alternatives: { 'text/plain': z.string() },
+          },
+        },
         errors: ['not_found'],
       },
       async (ctx, { params, query }) => {
@@ -170,7 +267,16 @@ export function addConversationRoutes(routes: ApiRoutes<EngineState>, conversati
       },
     )
     .add(
-      { method: 'get', path: '/v1/conversations/:id/quality', tag: 'Records', security, summary: 'The quality score of a closed conversation', params, responses: { 200: { description: 'The score (0–100) and its reasons.', schema: QualityScore } }, errors: ['not_found', 'invalid_state'] },
+      {
+        method: 'get',
+        path: '/v1/conversations/:id/quality',
+        tag: 'Records',
+        security,
+        summary: 'The quality score of a closed conversation',
+        params,
+        responses: { 200: { description: 'The score (0–100) and its reasons.', schema: QualityScore } },
+        errors: ['not_found', 'invalid_state'],
+      },
       async (ctx, { params }) => {
         ctx.body = await conversations.quality(ctx.state.caller, params.id);
       },

@@ -1,4 +1,10 @@
-import { CustomerParams, CustomerView, ForgetCustomerResponse, MergeCustomerRequest, ParleyError } from '../../shared/index.ts';
+import {
+  CustomerParams,
+  CustomerView,
+  ForgetCustomerResponse,
+  MergeCustomerRequest,
+  ParleyError,
+} from '../../shared/index.ts';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { forgetCustomer } from '../customer-erasure.ts';
@@ -26,7 +32,8 @@ export function addCustomerRoutes(routes: ApiRoutes<EngineState>, { sql, now }: 
         tag,
         security,
         summary: 'What the engine remembers of a customer',
-        description: 'Their conversations (the newest 100) with what the AI remembers in each, when they were first and last seen, their language and the inputs they gave for actions. Only customers of the key\'s environment; a forgotten customer is not found.',
+        description:
+          "Their conversations (the newest 100) with what the AI remembers in each, when they were first and last seen, their language and the inputs they gave for actions. Only customers of the key's environment; a forgotten customer is not found.",
         params: CustomerParams,
         responses: { 200: { description: 'The customer.', schema: CustomerView } },
         errors: ['not_found'],
@@ -64,7 +71,12 @@ export function addCustomerRoutes(routes: ApiRoutes<EngineState>, { sql, now }: 
         description:
           "Erases what the engine holds of the customer in the key's environment: every turn's text, what the AI remembered, action inputs and results, media, survey comments; their events keep only numbers, and their conversations stay only as counts for reports, closed, under a one-way hash. Then a customer.forgotten event ({customer_ref, conversation_ids}) tells every receiver (webhooks, the feed) to erase what it holds; that event names the customer for 7 days, then only its count remains. A reference the engine does not know is forgotten all the same (202, nothing to erase here, the event still sent), so a retry is always safe. The answer holds counts only.",
         params: CustomerParams,
-        responses: { 202: { description: 'Forgotten here; receivers erase on the customer.forgotten event.', schema: ForgetCustomerResponse } },
+        responses: {
+          202: {
+            description: 'Forgotten here; receivers erase on the customer.forgotten event.',
+            schema: ForgetCustomerResponse,
+          },
+        },
       },
       async (ctx, { params }) => {
         ctx.status = 202;

@@ -36,7 +36,8 @@ export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }:
         tag,
         security,
         summary: "The account's knowledge documents",
-        description: 'Oldest first, a page of limit (at most 100, by default 20). Pass next as after to read on while has_more is true; no offsets. approved=true or false lists only those.',
+        description:
+          'Oldest first, a page of limit (at most 100, by default 20). Pass next as after to read on while has_more is true; no offsets. approved=true or false lists only those.',
         query: KnowledgeListQuery,
         responses: { 200: { description: 'A page of documents.', schema: KnowledgeList } },
       },
@@ -63,7 +64,16 @@ export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }:
       },
     )
     .add(
-      { method: 'get', path: '/v1/knowledge/:id', tag, security, summary: 'One knowledge document', params, responses: { 200: { description: 'The document.', schema: KnowledgeDocument } }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/v1/knowledge/:id',
+        tag,
+        security,
+        summary: 'One knowledge document',
+        params,
+        responses: { 200: { description: 'The document.', schema: KnowledgeDocument } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         ctx.body = await findKnowledgeDocument(sql, ctx.state.caller.accountId, params.id);
       },
@@ -75,7 +85,8 @@ export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }:
         tag,
         security,
         summary: 'Change a knowledge document',
-        description: 'A change to its title, body or address takes its approval away: it answers no one until it is approved again. The values it already has change nothing.',
+        description:
+          'A change to its title, body or address takes its approval away: it answers no one until it is approved again. The values it already has change nothing.',
         params,
         body: UpdateKnowledgeRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
@@ -87,7 +98,16 @@ export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }:
       },
     )
     .add(
-      { method: 'delete', path: '/v1/knowledge/:id', tag, security, summary: 'Delete a knowledge document', params, responses: { 204: { description: 'Deleted; the next answer no longer uses it.' } }, errors: ['not_found'] },
+      {
+        method: 'delete',
+        path: '/v1/knowledge/:id',
+        tag,
+        security,
+        summary: 'Delete a knowledge document',
+        params,
+        responses: { 204: { description: 'Deleted; the next answer no longer uses it.' } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         await deleteKnowledgeDocument(sql, ctx.state.caller.accountId, params.id);
         ctx.status = 204;
@@ -100,7 +120,8 @@ export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }:
         tag,
         security,
         summary: 'Approve a knowledge document',
-        description: 'A person read it: from the next message on, the AI answers from it. Approving an approved document changes nothing.',
+        description:
+          'A person read it: from the next message on, the AI answers from it. Approving an approved document changes nothing.',
         params,
         responses: { 200: { description: 'The document, approved.', schema: KnowledgeDocument } },
         errors: ['not_found'],

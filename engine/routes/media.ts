@@ -16,20 +16,38 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 export const uploadBodyLimit = (maxBytes: number) => maxBytes + MULTIPART_OVERHEAD;
 
 /** The extension a download is named with, by the type found in its bytes. */
-const EXTENSION: Record<(typeof MEDIA_TYPES)[number], string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'application/pdf': 'pdf' };
+const EXTENSION: Record<(typeof MEDIA_TYPES)[number], string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp',
+  'application/pdf': 'pdf',
+};
 
 /** A file's name as a label only: no folders, no control or direction characters, at most 255 characters. */
 export function fileLabel(name: string): string | null {
   const base = name.split(/[\\/]/).at(-1) ?? '';
-  const clean = base.replace(/[\p{Cc}\p{Cf}]/gu, '').trim().slice(0, 255);
+  const clean = base
+    .replace(/[\p{Cc}\p{Cf}]/gu, '')
+    .trim()
+    .slice(0, 255);
   return clean || null;
 }
 
 function theFile(files: readonly UploadedFile[]): UploadedFile {
   const stray = files.find((file) => file.field !== 'file');
-  if (stray) throw new ParleyError('invalid_request', `Send the file in the form field "file"; "${stray.field}" is not one.`, { problems: [{ field: stray.field, message: 'unknown file field' }] });
-  if (files.length === 0) throw new ParleyError('invalid_request', 'The form has no file: send it in the field "file".', { problems: [{ field: 'file', message: 'required' }] });
-  if (files.length > 1) throw new ParleyError('invalid_request', 'Send one file per upload.', { problems: [{ field: 'file', message: 'given more than once' }] });
+  if (stray)
+    throw new ParleyError('invalid_request', `Send the file in the form field "file"; "${stray.field}" is not one.`, {
+      problems: [{ field: stray.field, message: 'unknown file field' }],
+    });
+  if (files.length === 0)
+    throw new ParleyError('invalid_request', 'The form has no file: send it in the field "file".', {
+      problems: [{ field: 'file', message: 'required' }],
+    });
+  if (files.length > 1)
+    throw new ParleyError('invalid_request', 'Send one file per upload.', {
+      problems: [{ field: 'file', message: 'given more than once' }],
+    });
   return files[0]!;
 }
 
@@ -41,7 +59,10 @@ const binary = z.string().meta({ format: 'binary' });
  * answer (`media.understood` or `media.failed`). The bytes are read back at `/v1/media/{id}/content`,
  * as a download that no browser runs or renders in the API's origin.
  */
-export function addMediaRoutes(routes: ApiRoutes<EngineState>, { sql, worker, maxBytes, now }: { sql: Sql; worker: MediaWorker; maxBytes: number; now: () => Date }): void {
+export function addMediaRoutes(
+  routes: ApiRoutes<EngineState>,
+  { sql, worker, maxBytes, now }: { sql: Sql; worker: MediaWorker; maxBytes: number; now: () => Date },
+): void {
   routes
     .add(
       {
@@ -51,7 +72,11 @@ export function addMediaRoutes(routes: ApiRoutes<EngineState>, { sql, worker, ma
         security,
         summary: 'Upload a photo or document',
         description: `multipart/form-data with one file in the field file (PNG, JPEG, GIF, WebP or PDF, known by its bytes, never by its name or declared type; at most ${maxBytes} bytes) and, optionally, the conversation_id it belongs to. The answer is the record, status processing; once understood (after this answer) a media.understood event follows with its type, size, dimensions or page count, and the text a model with vision read in an image, or media.failed with the reason (an unreadable PDF, the model failing). Refused: other types (415), larger files (413), images over 40 megapixels or 16,384 pixels a side (422), compressed bodies (415). With an Idempotency-Key, a retry (even as a new form with another boundary) gives the same record.`,
-        multipart: { fields: UploadMediaFields, files: { file: 'The photo or document.' }, limit: uploadBodyLimit(maxBytes) },
+        multipart: {
+          fields: UploadMediaFields,
+          files: { file: 'The photo or document.' },
+          limit: uploadBodyLimit(maxBytes),
+        },
         responses: { 201: { description: 'The medium, being understood.', schema: MediaRecord } },
         errors: ['not_found', 'unprocessable'],
       },
@@ -60,8 +85,14 @@ export function addMediaRoutes(routes: ApiRoutes<EngineState>, { sql, worker, ma
         const file = theFile(files);
         const facts = inspectMedia(file.bytes, maxBytes);
         const conversationId = body.conversation_id ?? null;
-        if (conversationId && !(await findConversation(sql, caller, conversationId, false, { remembered: true }))) throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
-        const record = await insertMedia(sql, caller, { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId }, now());
+        if (conversationId && !(await findConversation(sql, caller, conversationId, false, { remembered: true })))
+          throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
+        const record = await insertMedia(
+          sql,
+          caller,
+          { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId },
+          now(),
+        );
         worker.nudge();
         ctx.status = 201;
         ctx.body = record;

@@ -58,7 +58,8 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         tag,
         security,
         summary: 'Make an account with a sandbox and a live API key',
-        description: 'The keys are in this answer only: the engine keeps their hashes. Send the same request again and a second account is made.',
+        description:
+          'The keys are in this answer only: the engine keeps their hashes. Send the same request again and a second account is made.',
         body: OperatorAccountCreate,
         responses: { 201: { description: 'The account and its keys (shown once).', schema: OperatorAccountCreated } },
       },
@@ -84,7 +85,7 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         path: `${base}/:id/suspend`,
         tag,
         security,
-        summary: "Suspend an account: its keys answer 403 account_suspended at once",
+        summary: 'Suspend an account: its keys answer 403 account_suspended at once',
         params: OperatorAccountParams,
         responses: { 200: { description: "The account's status.", schema: OperatorAccountStatus } },
         errors: ['not_found'],
@@ -115,7 +116,8 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         tag,
         security,
         summary: 'Add an API key to an account',
-        description: 'The key is in this answer only: the engine keeps its hash. The account\'s other keys keep working. A key of a suspended account is refused (403 account_suspended) until it is resumed.',
+        description:
+          "The key is in this answer only: the engine keeps its hash. The account's other keys keep working. A key of a suspended account is refused (403 account_suspended) until it is resumed.",
         params: OperatorAccountParams,
         body: OperatorKeyCreate,
         responses: { 201: { description: 'The key (shown once).', schema: OperatorKeyCreated } },
@@ -125,7 +127,10 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         if (!(await findAccount(sql, params.id))) throw notFound(params.id);
         ctx.body = await sql.transaction(async (tx) => {
           const issued = await issueApiKey(tx, params.id, body.environment);
-          return { ...keyShape((await findApiKey(tx, params.id, issued.id))!), key: issued.key } satisfies OperatorKeyCreated;
+          return {
+            ...keyShape((await findApiKey(tx, params.id, issued.id))!),
+            key: issued.key,
+          } satisfies OperatorKeyCreated;
         });
         ctx.status = 201;
         ctx.set('Cache-Control', 'no-store');
@@ -160,7 +165,8 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        if (!(await revokeAccountApiKey(sql, params.id, params.key_id, now()))) throw new ParleyError('not_found', `No key ${params.key_id} in account ${params.id}.`);
+        if (!(await revokeAccountApiKey(sql, params.id, params.key_id, now())))
+          throw new ParleyError('not_found', `No key ${params.key_id} in account ${params.id}.`);
         ctx.status = 204;
       },
     )
@@ -181,4 +187,3 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
       },
     );
 }
-

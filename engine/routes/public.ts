@@ -4,10 +4,24 @@ import type { ApiRoutes } from '../../shared/server/index.ts';
 import type { ConversationService } from '../conversations/index.ts';
 
 /** Routes that take no API key: the OpenAPI document, and the use of a voice token (the token is the credential). */
-export function addPublicRoutes(routes: ApiRoutes, { conversations, document }: { conversations: ConversationService; document: () => unknown }): void {
+export function addPublicRoutes(
+  routes: ApiRoutes,
+  { conversations, document }: { conversations: ConversationService; document: () => unknown },
+): void {
   routes
     .add(
-      { method: 'get', path: '/v1/openapi.json', tag: 'Account', summary: 'This document', responses: { 200: { description: 'The OpenAPI 3.1 description of the AI conversation API.', schema: z.record(z.string(), z.unknown()) } } },
+      {
+        method: 'get',
+        path: '/v1/openapi.json',
+        tag: 'Account',
+        summary: 'This document',
+        responses: {
+          200: {
+            description: 'The OpenAPI 3.1 description of the AI conversation API.',
+            schema: z.record(z.string(), z.unknown()),
+          },
+        },
+      },
       (ctx) => {
         ctx.set('Cache-Control', 'public, max-age=300');
         ctx.body = document();

@@ -19,10 +19,16 @@ export function reportPeriod(query: ReportSummaryQuery, now: Date): { from: Date
   const to = query.to ? instant(query.to, true) : now;
   const from = query.from ? instant(query.from, false) : new Date(to.getTime() - DEFAULT_REPORT_DAYS * DAY_MS);
   if (from.getTime() >= to.getTime()) {
-    throw new ParleyError('invalid_request', `from (${from.toISOString()}) must be before to (${to.toISOString()}).`, { problems: [{ field: 'from', message: 'not before to' }] });
+    throw new ParleyError('invalid_request', `from (${from.toISOString()}) must be before to (${to.toISOString()}).`, {
+      problems: [{ field: 'from', message: 'not before to' }],
+    });
   }
   if (to.getTime() - from.getTime() > MAX_REPORT_DAYS * DAY_MS) {
-    throw new ParleyError('invalid_request', `A summary covers at most ${MAX_REPORT_DAYS} days; ask for several periods.`, { problems: [{ field: 'to', message: `more than ${MAX_REPORT_DAYS} days after from` }] });
+    throw new ParleyError(
+      'invalid_request',
+      `A summary covers at most ${MAX_REPORT_DAYS} days; ask for several periods.`,
+      { problems: [{ field: 'to', message: `more than ${MAX_REPORT_DAYS} days after from` }] },
+    );
   }
   return { from, to };
 }
@@ -42,7 +48,11 @@ export function addReportRoutes(routes: ApiRoutes<EngineState>, { sql, now }: { 
     },
     async (ctx, { query }) => {
       const { from, to } = reportPeriod(query, now());
-      const summary: ReportSummary = { from: from.toISOString(), to: to.toISOString(), ...(await summaryReport(sql, ctx.state.caller, from, to)) };
+      const summary: ReportSummary = {
+        from: from.toISOString(),
+        to: to.toISOString(),
+        ...(await summaryReport(sql, ctx.state.caller, from, to)),
+      };
       ctx.body = summary;
     },
   );

@@ -3,7 +3,20 @@ import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
 import { monthUsage } from '../store/usage.ts';
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** The UTC month that holds `at`: its `YYYY-MM`, its name, its first instant and the next month's. */
 export function monthOf(at: Date): { month: string; name: string; from: Date; to: Date } {
@@ -26,7 +39,8 @@ export function addUsageRoutes(routes: ApiRoutes<EngineState>, { sql, now }: { s
       tag: 'Account',
       security: 'apiKey',
       summary: "This month's usage",
-      description: 'This month (UTC) for the key’s account and environment: conversations opened, messages (the customer’s, the AI’s replies, people’s answers), the LLM’s tokens, uploads; and the limits (requests a minute, shared by the account’s keys of this environment).',
+      description:
+        'This month (UTC) for the key’s account and environment: conversations opened, messages (the customer’s, the AI’s replies, people’s answers), the LLM’s tokens, uploads; and the limits (requests a minute, shared by the account’s keys of this environment).',
       responses: { 200: { description: 'The month’s usage.', schema: UsageResponse } },
     },
     async (ctx) => {

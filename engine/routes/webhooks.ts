@@ -10,9 +10,27 @@ import {
   WebhookEndpointList,
   WebhookEndpointParams,
 } from '../../shared/index.ts';
-import { checkEndpointAddress, checkEndpointUrl, type ApiRoutes, type SecretBox, type Sql, type TargetPolicy, type WebhookWorker } from '../../shared/server/index.ts';
+import {
+  checkEndpointAddress,
+  checkEndpointUrl,
+  type ApiRoutes,
+  type SecretBox,
+  type Sql,
+  type TargetPolicy,
+  type WebhookWorker,
+} from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import { deleteEndpoint, enableEndpoint, findEndpoint, findOwnDelivery, insertEndpoint, insertPing, listEndpoints, pageOwnDeliveries, resendOwnDelivery } from '../webhooks/endpoints.ts';
+import {
+  deleteEndpoint,
+  enableEndpoint,
+  findEndpoint,
+  findOwnDelivery,
+  insertEndpoint,
+  insertPing,
+  listEndpoints,
+  pageOwnDeliveries,
+  resendOwnDelivery,
+} from '../webhooks/endpoints.ts';
 
 const tag = 'Webhooks';
 
@@ -21,12 +39,27 @@ const DELIVERIES_PAGE_MAX = 100;
 
 /** The deliveries list pages as the feed does: `after` a cursor (the last delivery of the page before), `limit` the page size. */
 const DeliveriesPageQuery = WebhookDeliveriesQuery.extend({
-  after: z.string().regex(/^whd_[0-9A-Za-z]{16,64}$/, 'a webhook delivery id (whd_…)').optional().describe("The page before's next: the deliveries older than this one."),
-  limit: z.coerce.number().int().min(1).max(DELIVERIES_PAGE_MAX).default(DELIVERIES_PAGE_MAX).describe(`Page size, at most ${DELIVERIES_PAGE_MAX}.`),
+  after: z
+    .string()
+    .regex(/^whd_[0-9A-Za-z]{16,64}$/, 'a webhook delivery id (whd_…)')
+    .optional()
+    .describe("The page before's next: the deliveries older than this one."),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(DELIVERIES_PAGE_MAX)
+    .default(DELIVERIES_PAGE_MAX)
+    .describe(`Page size, at most ${DELIVERIES_PAGE_MAX}.`),
 });
 
 const DeliveriesPage = WebhookDeliveryList.extend({
-  next: z.string().nullable().describe('Pass as after for the next (older) page: the last delivery of this page, or the after sent when it is empty; null only when there is nothing at all.'),
+  next: z
+    .string()
+    .nullable()
+    .describe(
+      'Pass as after for the next (older) page: the last delivery of this page, or the after sent when it is empty; null only when there is nothing at all.',
+    ),
   has_more: z.boolean().describe('Whether older deliveries follow.'),
 });
 const security = 'apiKey';
@@ -36,7 +69,16 @@ const security = 'apiKey';
  * test event on request, and the record of every delivery and attempt (30 days). An endpoint
  * belongs to the key's environment and receives only that environment's events.
  */
-export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, policy, now, secrets }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox }): void {
+export function addWebhookRoutes(
+  routes: ApiRoutes<EngineState>,
+  {
+    sql,
+    worker,
+    policy,
+    now,
+    secrets,
+  }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox },
+): void {
   routes
     .add(
       {
@@ -54,25 +96,58 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         const { caller } = ctx.state;
         const url = checkEndpointUrl(body.url, caller.environment, policy);
         await checkEndpointAddress(url, policy);
-        const { endpoint, secret } = await insertEndpoint(sql, caller, { url: url.href, eventTypes: body.event_types, description: body.description ?? '' }, now(), secrets);
+        const { endpoint, secret } = await insertEndpoint(
+          sql,
+          caller,
+          { url: url.href, eventTypes: body.event_types, description: body.description ?? '' },
+          now(),
+          secrets,
+        );
         ctx.status = 201;
         ctx.body = { ...endpoint, secret } satisfies CreatedWebhookEndpoint;
       },
     )
     .add(
-      { method: 'get', path: '/v1/webhook-endpoints', tag, security, summary: "The environment's webhook endpoints", responses: { 200: { description: 'Every endpoint, oldest first, without secrets.', schema: WebhookEndpointList } } },
+      {
+        method: 'get',
+        path: '/v1/webhook-endpoints',
+        tag,
+        security,
+        summary: "The environment's webhook endpoints",
+        responses: {
+          200: { description: 'Every endpoint, oldest first, without secrets.', schema: WebhookEndpointList },
+        },
+      },
       async (ctx) => {
         ctx.body = { endpoints: await listEndpoints(sql, ctx.state.caller) };
       },
     )
     .add(
-      { method: 'get', path: '/v1/webhook-endpoints/:id', tag, security, summary: 'One webhook endpoint', params: WebhookEndpointParams, responses: { 200: { description: 'The endpoint.', schema: WebhookEndpoint } }, errors: ['not_found'] },
+      {
+        method: 'get',
+        path: '/v1/webhook-endpoints/:id',
+        tag,
+        security,
+        summary: 'One webhook endpoint',
+        params: WebhookEndpointParams,
+        responses: { 200: { description: 'The endpoint.', schema: WebhookEndpoint } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         ctx.body = await findEndpoint(sql, ctx.state.caller, params.id);
       },
     )
     .add(
-      { method: 'delete', path: '/v1/webhook-endpoints/:id', tag, security, summary: 'Remove a webhook endpoint', params: WebhookEndpointParams, responses: { 204: { description: 'Removed; nothing more is sent to it.' } }, errors: ['not_found'] },
+      {
+        method: 'delete',
+        path: '/v1/webhook-endpoints/:id',
+        tag,
+        security,
+        summary: 'Remove a webhook endpoint',
+        params: WebhookEndpointParams,
+        responses: { 204: { description: 'Removed; nothing more is sent to it.' } },
+        errors: ['not_found'],
+      },
       async (ctx, { params }) => {
         await deleteEndpoint(sql, ctx.state.caller, params.id, now());
         ctx.status = 204;
@@ -85,7 +160,8 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         tag,
         security,
         summary: 'Switch an endpoint on again',
-        description: 'An endpoint whose every delivery failed for 5 days is switched off; once it is fixed, this switches it on. It goes on from the first event it did not get.',
+        description:
+          'An endpoint whose every delivery failed for 5 days is switched off; once it is fixed, this switches it on. It goes on from the first event it did not get.',
         params: WebhookEndpointParams,
         responses: { 200: { description: 'The endpoint, switched on.', schema: WebhookEndpoint } },
         errors: ['not_found'],
@@ -139,7 +215,8 @@ export function addWebhookRoutes(routes: ApiRoutes<EngineState>, { sql, worker, 
         tag,
         security,
         summary: 'Send a delivery again',
-        description: 'A failed (or delivered) delivery starts a new round of up to 8 attempts, the first one at once. A delivery still being attempted is a 409.',
+        description:
+          'A failed (or delivered) delivery starts a new round of up to 8 attempts, the first one at once. A delivery still being attempted is a 409.',
         params: WebhookDeliveryParams,
         responses: { 202: { description: 'Queued for sending.' } },
         errors: ['not_found', 'invalid_state'],

@@ -41,25 +41,36 @@ export async function findAccount(db: Queryable, id: string): Promise<{ id: stri
  * Stores `key` (or a fresh one) for the account and gives the plaintext back once.
  * `key` lets a demo or a test choose a known key; it must have the API key shape.
  */
-export async function issueApiKey(db: Queryable, accountId: string, environment: Environment, key = generateApiKey(environment)): Promise<{ id: string; key: string }> {
+export async function issueApiKey(
+  db: Queryable,
+  accountId: string,
+  environment: Environment,
+  key = generateApiKey(environment),
+): Promise<{ id: string; key: string }> {
   if (!isApiKeyShape(key) || !key.startsWith(`service_${environment === 'live' ? 'live' : 'test'}_`)) {
-    throw new TypeError(`an ${environment} API key must look like service_${environment === 'live' ? 'live' : 'test'}_ followed by 24-64 letters or digits`);
+    throw new TypeError(
+      `an ${environment} API key must look like service_${environment === 'live' ? 'live' : 'test'}_ followed by 24-64 letters or digits`,
+    );
   }
   const id = newId('apiKey');
-  await db.query('INSERT INTO api_keys (id, account_id, environment, secret_sha256, prefix) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    accountId,
-    environment,
-    hashApiKey(key),
-    key.slice(0, 17),
-  ]);
+  await db.query(
+    'INSERT INTO api_keys (id, account_id, environment, secret_sha256, prefix) VALUES ($1, $2, $3, $4, $5)',
+    [id, accountId, environment, hashApiKey(key), key.slice(0, 17)],
+  );
   return { id, key };
 }
 
 /** The caller an unrevoked key opens, or undefined. */
 export async function findCallerByKey(db: Queryable, key: string): Promise<Caller | undefined> {
   if (!isApiKeyShape(key)) return undefined;
-  const [row] = await db.query<{ id: string; account_id: string; environment: Environment; prefix: string; limit: number | null; suspended: boolean }>(
+  const [row] = await db.query<{
+    id: string;
+    account_id: string;
+    environment: Environment;
+    prefix: string;
+    limit: number | null;
+    suspended: boolean;
+  }>(
     `SELECT k.id, k.account_id, k.environment, k.prefix,
             CASE k.environment WHEN 'live' THEN a.requests_per_minute_live ELSE a.requests_per_minute_sandbox END AS limit,
             a.suspended_at IS NOT NULL AS suspended
@@ -106,17 +117,29 @@ interface ApiKeyRow {
   revoked_at: Date | null;
 }
 
-const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({ id: row.id, environment: row.environment, prefix: row.prefix, createdAt: row.created_at, revokedAt: row.revoked_at });
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  environment: row.environment,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
 
 /** Every key of the account, revoked ones too, oldest first. */
 export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyRecord[]> {
-  const rows = await db.query<ApiKeyRow>('SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+  const rows = await db.query<ApiKeyRow>(
+    'SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id',
+    [accountId],
+  );
   return rows.map(toApiKey);
 }
 
 /** One key of the account; undefined for a key of another account. */
 export async function findApiKey(db: Queryable, accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
-  const [row] = await db.query<ApiKeyRow>('SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 AND id = $2', [accountId, keyId]);
+  const [row] = await db.query<ApiKeyRow>(
+    'SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 AND id = $2',
+    [accountId, keyId],
+  );
   return row && toApiKey(row);
 }
 
@@ -125,13 +148,26 @@ export async function findApiKey(db: Queryable, accountId: string, keyId: string
  * false when the account has no such key. The next request with it is refused: every request looks
  * its key up again.
  */
-export async function revokeAccountApiKey(db: Queryable, accountId: string, keyId: string, now: Date): Promise<boolean> {
-  const rows = await db.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, keyId, now]);
+export async function revokeAccountApiKey(
+  db: Queryable,
+  accountId: string,
+  keyId: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING id',
+    [accountId, keyId, now],
+  );
   return rows.length > 0;
 }
 
 /** Sets an account's own requests per minute for an environment; `null` restores the default. */
-export async function setAccountRateLimit(db: Queryable, accountId: string, environment: Environment, requestsPerMinute: number | null): Promise<void> {
+export async function setAccountRateLimit(
+  db: Queryable,
+  accountId: string,
+  environment: Environment,
+  requestsPerMinute: number | null,
+): Promise<void> {
   const column = environment === 'live' ? 'requests_per_minute_live' : 'requests_per_minute_sandbox';
   await db.query(`UPDATE accounts SET ${column} = $2 WHERE id = $1`, [accountId, requestsPerMinute]);
 }
@@ -141,7 +177,12 @@ export async function setAccountRateLimit(db: Queryable, accountId: string, envi
  * once, since every request looks its key up again. Gives the account's status, or undefined when
  * there is no such account.
  */
-export async function setAccountSuspended(db: Queryable, accountId: string, suspended: boolean, now: Date): Promise<'active' | 'suspended' | undefined> {
+export async function setAccountSuspended(
+  db: Queryable,
+  accountId: string,
+  suspended: boolean,
+  now: Date,
+): Promise<'active' | 'suspended' | undefined> {
   const [row] = await db.query<{ suspended: boolean }>(
     `UPDATE accounts SET suspended_at = CASE WHEN $2::boolean THEN COALESCE(suspended_at, $3) ELSE NULL END WHERE id = $1 RETURNING suspended_at IS NOT NULL AS suspended`,
     [accountId, suspended, now],

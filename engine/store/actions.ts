@@ -36,7 +36,10 @@ export interface ActionRow {
 const ACTION_COLUMNS = 'name, definition, url, secret, created_at, updated_at';
 
 export async function findAction(db: Queryable, accountId: string, name: string): Promise<ActionRow | undefined> {
-  const [row] = await db.query<ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE account_id = $1 AND name = $2`, [accountId, name]);
+  const [row] = await db.query<ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE account_id = $1 AND name = $2`, [
+    accountId,
+    name,
+  ]);
   return row;
 }
 
@@ -53,8 +56,12 @@ export async function putAction(
   now: Date,
 ): Promise<{ row: ActionRow; created: boolean }> {
   const valid = ActionDefinition.parse(definition);
-  const [{ count } = { count: 0 }] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM actions WHERE account_id = $1 AND name <> $2', [accountId, valid.name]);
-  if (count >= ACTIONS_MAX) throw new ParleyError('unprocessable', `An account defines at most ${ACTIONS_MAX} actions; delete one first.`);
+  const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM actions WHERE account_id = $1 AND name <> $2',
+    [accountId, valid.name],
+  );
+  if (count >= ACTIONS_MAX)
+    throw new ParleyError('unprocessable', `An account defines at most ${ACTIONS_MAX} actions; delete one first.`);
   const [row] = await db.query<ActionRow & { created: boolean }>(
     `INSERT INTO actions (account_id, name, description, definition, url, secret, created_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $7)
      ON CONFLICT (account_id, name) DO UPDATE SET description = EXCLUDED.description, definition = EXCLUDED.definition,
@@ -78,21 +85,34 @@ export async function deleteAction(db: Queryable, accountId: string, name: strin
 }
 
 /** The URL and sealed secret a live customer's request for `action` is posted to, if it has a URL. */
-export async function findActionTarget(db: Queryable, accountId: string, action: string): Promise<{ url: string; secret: string } | undefined> {
-  const [row] = await db.query<{ url: string; secret: string }>('SELECT url, secret FROM actions WHERE account_id = $1 AND name = $2 AND url IS NOT NULL AND secret IS NOT NULL', [
-    accountId,
-    action,
-  ]);
+export async function findActionTarget(
+  db: Queryable,
+  accountId: string,
+  action: string,
+): Promise<{ url: string; secret: string } | undefined> {
+  const [row] = await db.query<{ url: string; secret: string }>(
+    'SELECT url, secret FROM actions WHERE account_id = $1 AND name = $2 AND url IS NOT NULL AND secret IS NOT NULL',
+    [accountId, action],
+  );
   return row;
 }
 
 export async function listActions(db: Queryable, accountId: string): Promise<ActionDefinition[]> {
-  const rows = await db.query<{ definition: ActionDefinition }>('SELECT definition FROM actions WHERE account_id = $1 ORDER BY name', [accountId]);
+  const rows = await db.query<{ definition: ActionDefinition }>(
+    'SELECT definition FROM actions WHERE account_id = $1 ORDER BY name',
+    [accountId],
+  );
   return rows.map((row) => row.definition);
 }
 
 /** Sandbox only: the result the engine gives for `action` itself. */
-export async function setSandboxFixture(db: Queryable, accountId: string, action: string, result: Record<string, unknown>, now = new Date()): Promise<FixtureRow> {
+export async function setSandboxFixture(
+  db: Queryable,
+  accountId: string,
+  action: string,
+  result: Record<string, unknown>,
+  now = new Date(),
+): Promise<FixtureRow> {
   const [row] = await db.query<FixtureRow>(
     `INSERT INTO sandbox_fixtures (account_id, action, result, updated_at) VALUES ($1, $2, $3::jsonb, $4)
      ON CONFLICT (account_id, action) DO UPDATE SET result = EXCLUDED.result, updated_at = EXCLUDED.updated_at
@@ -109,16 +129,29 @@ export interface FixtureRow {
 }
 
 export async function listSandboxFixtures(db: Queryable, accountId: string): Promise<FixtureRow[]> {
-  return db.query<FixtureRow>('SELECT action, result, updated_at FROM sandbox_fixtures WHERE account_id = $1 ORDER BY action', [accountId]);
+  return db.query<FixtureRow>(
+    'SELECT action, result, updated_at FROM sandbox_fixtures WHERE account_id = $1 ORDER BY action',
+    [accountId],
+  );
 }
 
 export async function deleteSandboxFixture(db: Queryable, accountId: string, action: string): Promise<void> {
-  const rows = await db.query('DELETE FROM sandbox_fixtures WHERE account_id = $1 AND action = $2 RETURNING action', [accountId, action]);
+  const rows = await db.query('DELETE FROM sandbox_fixtures WHERE account_id = $1 AND action = $2 RETURNING action', [
+    accountId,
+    action,
+  ]);
   if (rows.length === 0) throw new ParleyError('not_found', `No sandbox fixture for the action ${action}.`);
 }
 
-export async function findSandboxFixture(db: Queryable, accountId: string, action: string): Promise<Record<string, unknown> | undefined> {
-  const [row] = await db.query<{ result: Record<string, unknown> }>('SELECT result FROM sandbox_fixtures WHERE account_id = $1 AND action = $2', [accountId, action]);
+export async function findSandboxFixture(
+  db: Queryable,
+  accountId: string,
+  action: string,
+): Promise<Record<string, unknown> | undefined> {
+  const [row] = await db.query<{ result: Record<string, unknown> }>(
+    'SELECT result FROM sandbox_fixtures WHERE account_id = $1 AND action = $2',
+    [accountId, action],
+  );
   return row?.result;
 }
 
@@ -132,7 +165,14 @@ export interface ActionRequestRow {
   created_at: Date;
 }
 
-export async function insertActionRequest(tx: Queryable, conversationId: string, action: string, inputs: ActionInputs, handledBy: string | null, now: Date): Promise<string> {
+export async function insertActionRequest(
+  tx: Queryable,
+  conversationId: string,
+  action: string,
+  inputs: ActionInputs,
+  handledBy: string | null,
+  now: Date,
+): Promise<string> {
   const id = newId('actionRequest');
   await tx.query(
     "INSERT INTO action_requests (id, conversation_id, action, inputs, handled_by, status, created_at) VALUES ($1, $2, $3, $4::jsonb, $5, 'pending', $6)",
@@ -141,7 +181,12 @@ export async function insertActionRequest(tx: Queryable, conversationId: string,
   return id;
 }
 
-export async function findActionRequest(tx: Queryable, conversationId: string, id: string, lock = false): Promise<ActionRequestRow | undefined> {
+export async function findActionRequest(
+  tx: Queryable,
+  conversationId: string,
+  id: string,
+  lock = false,
+): Promise<ActionRequestRow | undefined> {
   const [row] = await tx.query<ActionRequestRow>(
     `SELECT id, conversation_id, action, inputs, handled_by, status, created_at FROM action_requests WHERE id = $1 AND conversation_id = $2${lock ? ' FOR UPDATE' : ''}`,
     [id, conversationId],
@@ -149,8 +194,19 @@ export async function findActionRequest(tx: Queryable, conversationId: string, i
   return row;
 }
 
-export async function completeActionRequest(tx: Queryable, id: string, status: 'succeeded' | 'failed', result: Record<string, unknown>, now: Date): Promise<void> {
-  await tx.query('UPDATE action_requests SET status = $2, result = $3::jsonb, completed_at = $4 WHERE id = $1', [id, status, JSON.stringify(result), now]);
+export async function completeActionRequest(
+  tx: Queryable,
+  id: string,
+  status: 'succeeded' | 'failed',
+  result: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  await tx.query('UPDATE action_requests SET status = $2, result = $3::jsonb, completed_at = $4 WHERE id = $1', [
+    id,
+    status,
+    JSON.stringify(result),
+    now,
+  ]);
 }
 
 export async function listActionRequests(db: Queryable, conversationId: string): Promise<ActionRequestRow[]> {
@@ -197,12 +253,24 @@ export async function lapsedLiveCalls(db: Queryable, now: Date, limit: number): 
 }
 
 /** Records a result on a request that has none yet, outside any conversation move (a closed conversation's). */
-export async function settlePendingRequest(db: Queryable, id: string, status: 'succeeded' | 'failed', result: Record<string, unknown>, now: Date): Promise<void> {
-  await db.query("UPDATE action_requests SET status = $2, result = $3::jsonb, completed_at = $4 WHERE id = $1 AND status = 'pending'", [id, status, JSON.stringify(result), now]);
+export async function settlePendingRequest(
+  db: Queryable,
+  id: string,
+  status: 'succeeded' | 'failed',
+  result: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    "UPDATE action_requests SET status = $2, result = $3::jsonb, completed_at = $4 WHERE id = $1 AND status = 'pending'",
+    [id, status, JSON.stringify(result), now],
+  );
 }
 
 /** The feed's `conversation.action_request` event of a request (its id and time), as a URL's body repeats it. */
-export async function findRequestEvent(db: Queryable, call: LiveCall): Promise<{ id: string; created_at: Date } | undefined> {
+export async function findRequestEvent(
+  db: Queryable,
+  call: LiveCall,
+): Promise<{ id: string; created_at: Date } | undefined> {
   const [row] = await db.query<{ id: string; created_at: Date }>(
     `SELECT id, created_at FROM events WHERE account_id = $1 AND environment = $2 AND conversation_id = $3
        AND type = 'conversation.action_request' AND data->>'action_request_id' = $4 LIMIT 1`,

@@ -35,7 +35,10 @@ const toRecord = (row: AgentRow | undefined): AgentRecord => ({
     name: row?.name ?? DEFAULT_AGENT.name,
     tone: row?.tone ?? DEFAULT_AGENT.tone,
     greeting: row?.greeting ?? {},
-    handover: { afterFailedAnswers: row?.handover_after_failed_answers ?? null, keywords: row?.handover_keywords ?? [] },
+    handover: {
+      afterFailedAnswers: row?.handover_after_failed_answers ?? null,
+      keywords: row?.handover_keywords ?? [],
+    },
   },
   brain: row?.brain ?? null,
   chosenBrain: row?.brain ?? row?.account_brain ?? null,
@@ -56,17 +59,20 @@ export async function readAgent(db: Queryable, owner: Owner): Promise<AgentRecor
 
 /** Makes sure the environment has its row, so that it can be locked and changed. */
 async function ensureRow(tx: Queryable, owner: Owner, now: Date): Promise<void> {
-  await tx.query('INSERT INTO agent_settings (account_id, environment, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [owner.accountId, owner.environment, now]);
+  await tx.query(
+    'INSERT INTO agent_settings (account_id, environment, updated_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
+    [owner.accountId, owner.environment, now],
+  );
 }
 
 /** Applies a change (only the fields sent; greetings merged by language, null removing one; handover merged by field). */
 export async function updateAgent(sql: Sql, owner: Owner, change: UpdateAgentRequest, now: Date): Promise<AgentRecord> {
   return sql.transaction(async (tx) => {
     await ensureRow(tx, owner, now);
-    const [locked] = await tx.query<{ greeting: Record<string, string> }>('SELECT greeting FROM agent_settings WHERE account_id = $1 AND environment = $2 FOR UPDATE', [
-      owner.accountId,
-      owner.environment,
-    ]);
+    const [locked] = await tx.query<{ greeting: Record<string, string> }>(
+      'SELECT greeting FROM agent_settings WHERE account_id = $1 AND environment = $2 FOR UPDATE',
+      [owner.accountId, owner.environment],
+    );
     const greeting = { ...locked!.greeting };
     for (const [tag, text] of Object.entries(change.greeting ?? {})) {
       if (text === null) delete greeting[tag.toLowerCase()];
@@ -81,11 +87,17 @@ export async function updateAgent(sql: Sql, owner: Owner, change: UpdateAgentReq
     if (change.name !== undefined) set('name', change.name);
     if (change.tone !== undefined) set('tone', change.tone);
     if (change.brain !== undefined) set('brain', change.brain);
-    if (change.handover?.after_failed_answers !== undefined) set('handover_after_failed_answers', change.handover.after_failed_answers);
+    if (change.handover?.after_failed_answers !== undefined)
+      set('handover_after_failed_answers', change.handover.after_failed_answers);
     // Each keyword once, as it was first written.
     if (change.handover?.keywords !== undefined) {
       const keywords = change.handover.keywords;
-      set('handover_keywords', keywords.filter((keyword, index) => keywords.findIndex((other) => other.toLowerCase() === keyword.toLowerCase()) === index));
+      set(
+        'handover_keywords',
+        keywords.filter(
+          (keyword, index) => keywords.findIndex((other) => other.toLowerCase() === keyword.toLowerCase()) === index,
+        ),
+      );
     }
     await tx.query(`UPDATE agent_settings SET ${sets.join(', ')} WHERE account_id = $1 AND environment = $2`, params);
     return readAgent(tx, owner);
@@ -96,7 +108,12 @@ export async function updateAgent(sql: Sql, owner: Owner, change: UpdateAgentReq
  * Switches the AI off (`on`, with the reason given) or on again (null). Switching off again while
  * it is off keeps when it began and takes the new reason, if one is given.
  */
-export async function setKillSwitch(db: Queryable, owner: Owner, on: { reason: string | undefined } | null, now: Date): Promise<AgentRecord['killSwitch']> {
+export async function setKillSwitch(
+  db: Queryable,
+  owner: Owner,
+  on: { reason: string | undefined } | null,
+  now: Date,
+): Promise<AgentRecord['killSwitch']> {
   const [row] = await db.query<{ kill_switch_since: Date | null; kill_switch_reason: string | null }>(
     `INSERT INTO agent_settings (account_id, environment, kill_switch_since, kill_switch_reason, updated_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (account_id, environment) DO UPDATE SET
@@ -114,6 +131,8 @@ export const KILL_SWITCH_REASON = 'kill_switch';
 
 /** Whether the AI has said anything in the conversation yet (its greeting comes before its first words). */
 export async function aiHasSpoken(db: Queryable, conversationId: string): Promise<boolean> {
-  const rows = await db.query("SELECT 1 FROM turns WHERE conversation_id = $1 AND role = 'ai' LIMIT 1", [conversationId]);
+  const rows = await db.query("SELECT 1 FROM turns WHERE conversation_id = $1 AND role = 'ai' LIMIT 1", [
+    conversationId,
+  ]);
   return rows.length > 0;
 }

@@ -29,7 +29,8 @@ interface ConversationRow {
   quality: unknown;
 }
 
-const COLUMNS = 'id, customer_ref, state, created_at, closed_at, resolved, unanswered_streak, last_reply_answered, awaiting_action, last_answer, locale, handover_count, quality';
+const COLUMNS =
+  'id, customer_ref, state, created_at, closed_at, resolved, unanswered_streak, last_reply_answered, awaiting_action, last_answer, locale, handover_count, quality';
 
 const toRecord = (row: ConversationRow): ConversationRecord => ({
   conversation: {
@@ -40,13 +41,23 @@ const toRecord = (row: ConversationRow): ConversationRecord => ({
     closed_at: row.closed_at?.toISOString() ?? null,
     resolved: row.resolved,
   },
-  memory: { unansweredStreak: row.unanswered_streak, lastReplyAnswered: row.last_reply_answered, awaitingAction: row.awaiting_action, lastAnswer: row.last_answer },
+  memory: {
+    unansweredStreak: row.unanswered_streak,
+    lastReplyAnswered: row.last_reply_answered,
+    awaitingAction: row.awaiting_action,
+    lastAnswer: row.last_answer,
+  },
   handoverCount: row.handover_count,
   quality: row.quality,
   locale: row.locale,
 });
 
-export async function insertConversation(tx: Queryable, caller: Caller, customerRef: string, now: Date): Promise<Conversation> {
+export async function insertConversation(
+  tx: Queryable,
+  caller: Caller,
+  customerRef: string,
+  now: Date,
+): Promise<Conversation> {
   const [row] = await tx.query<ConversationRow>(
     `INSERT INTO conversations (id, account_id, environment, customer_ref, state, created_at, updated_at)
      VALUES ($1, $2, $3, $4, 'ai', $5, $5) RETURNING ${COLUMNS}`,
@@ -60,7 +71,13 @@ export async function insertConversation(tx: Queryable, caller: Caller, customer
  * else's. With `remembered`, undefined for a forgotten customer's too: what adds words or files
  * (a survey comment, a medium) may not reach a conversation that stays only as counts.
  */
-export async function findConversation(db: Queryable, caller: Caller, id: string, lock = false, { remembered = false } = {}): Promise<ConversationRecord | undefined> {
+export async function findConversation(
+  db: Queryable,
+  caller: Caller,
+  id: string,
+  lock = false,
+  { remembered = false } = {},
+): Promise<ConversationRecord | undefined> {
   const [row] = await db.query<ConversationRow>(
     `SELECT ${COLUMNS} FROM conversations WHERE id = $1 AND account_id = $2 AND environment = $3${remembered ? ' AND forgotten_at IS NULL' : ''}${lock ? ' FOR UPDATE' : ''}`,
     [id, caller.accountId, caller.environment],
@@ -86,11 +103,24 @@ export async function recordAnswerFeedback(
 ): Promise<void> {
   await tx.query(
     'INSERT INTO answer_feedback (account_id, environment, conversation_id, source_id, source_title, helpful, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-    [caller.accountId, caller.environment, conversationId, feedback.source.id, feedback.source.title, feedback.helpful, now],
+    [
+      caller.accountId,
+      caller.environment,
+      conversationId,
+      feedback.source.id,
+      feedback.source.title,
+      feedback.helpful,
+      now,
+    ],
   );
 }
 
-export async function updateConversation(tx: Queryable, id: string, update: ConversationUpdate, now: Date): Promise<void> {
+export async function updateConversation(
+  tx: Queryable,
+  id: string,
+  update: ConversationUpdate,
+  now: Date,
+): Promise<void> {
   const sets: string[] = ['updated_at = $2'];
   const params: unknown[] = [id, now];
   const set = (column: string, value: unknown, cast = '') => {
@@ -101,7 +131,11 @@ export async function updateConversation(tx: Queryable, id: string, update: Conv
   if (update.memory) {
     set('unanswered_streak', update.memory.unansweredStreak);
     set('last_reply_answered', update.memory.lastReplyAnswered);
-    set('awaiting_action', update.memory.awaitingAction ? JSON.stringify(update.memory.awaitingAction) : null, '::jsonb');
+    set(
+      'awaiting_action',
+      update.memory.awaitingAction ? JSON.stringify(update.memory.awaitingAction) : null,
+      '::jsonb',
+    );
     set('last_answer', update.memory.lastAnswer ? JSON.stringify(update.memory.lastAnswer) : null, '::jsonb');
   }
   if (update.handoverCount !== undefined) set('handover_count', update.handoverCount);
@@ -123,20 +157,22 @@ export async function insertTurn(
   now: Date,
 ): Promise<string> {
   const id = newId('turn');
-  await tx.query('INSERT INTO turns (id, conversation_id, role, text, message_id, answered, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    id,
-    conversationId,
-    turn.role,
-    turn.text,
-    turn.messageId ?? null,
-    turn.answered ?? null,
-    now,
-  ]);
+  await tx.query(
+    'INSERT INTO turns (id, conversation_id, role, text, message_id, answered, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [id, conversationId, turn.role, turn.text, turn.messageId ?? null, turn.answered ?? null, now],
+  );
   return id;
 }
 
-export async function findTurnByMessageId(tx: Queryable, conversationId: string, messageId: string): Promise<string | undefined> {
-  const [row] = await tx.query<{ id: string }>('SELECT id FROM turns WHERE conversation_id = $1 AND message_id = $2', [conversationId, messageId]);
+export async function findTurnByMessageId(
+  tx: Queryable,
+  conversationId: string,
+  messageId: string,
+): Promise<string | undefined> {
+  const [row] = await tx.query<{ id: string }>('SELECT id FROM turns WHERE conversation_id = $1 AND message_id = $2', [
+    conversationId,
+    messageId,
+  ]);
   return row?.id;
 }
 
@@ -149,7 +185,10 @@ export async function listTurns(db: Queryable, conversationId: string): Promise<
 }
 
 /** Counts for the quality score. */
-export async function turnCounts(db: Queryable, conversationId: string): Promise<{ customer: number; answered: number; unanswered: number }> {
+export async function turnCounts(
+  db: Queryable,
+  conversationId: string,
+): Promise<{ customer: number; answered: number; unanswered: number }> {
   const [row] = await db.query<{ customer: number; answered: number; unanswered: number }>(
     `SELECT count(*) FILTER (WHERE role = 'customer')::int AS customer,
             count(*) FILTER (WHERE role = 'ai' AND answered IS TRUE)::int AS answered,

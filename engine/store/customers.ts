@@ -30,7 +30,11 @@ interface CustomerConversationRow {
  * what they told the AI across conversations (the inputs of the actions it asked for). Undefined
  * when the reference has no conversation there.
  */
-export async function findCustomer(db: Queryable, owner: Owner, customerRef: string): Promise<CustomerView | undefined> {
+export async function findCustomer(
+  db: Queryable,
+  owner: Owner,
+  customerRef: string,
+): Promise<CustomerView | undefined> {
   const rows = await db.query<CustomerConversationRow>(
     `SELECT c.id, c.state, c.created_at, c.updated_at, c.closed_at, c.resolved, c.locale, c.awaiting_action, c.last_answer, c.unanswered_streak,
             (SELECT count(*)::int FROM turns t WHERE t.conversation_id = c.id) AS turns,
@@ -68,7 +72,12 @@ export async function findCustomer(db: Queryable, owner: Owner, customerRef: str
       closed_at: row.closed_at?.toISOString() ?? null,
       resolved: row.resolved,
       turns: row.turns,
-      memory: { locale: row.locale, awaiting_action: row.awaiting_action, last_answer: row.last_answer, unanswered_streak: row.unanswered_streak },
+      memory: {
+        locale: row.locale,
+        awaiting_action: row.awaiting_action,
+        last_answer: row.last_answer,
+        unanswered_streak: row.unanswered_streak,
+      },
     })),
     memory: { locale: rows.find((row) => row.locale)?.locale ?? null, inputs },
   };
@@ -80,11 +89,16 @@ export async function findCustomer(db: Queryable, owner: Owner, customerRef: str
  * conversation there (a customer of another environment or account cannot be merged).
  */
 export async function mergeCustomers(sql: Sql, owner: Owner, into: string, from: string, now: Date): Promise<number> {
-  if (into === from) throw new ParleyError('invalid_request', 'A customer cannot be merged with itself: from names the same reference.');
+  if (into === from)
+    throw new ParleyError('invalid_request', 'A customer cannot be merged with itself: from names the same reference.');
   const moved = await sql.query(
     'UPDATE conversations SET customer_ref = $3, updated_at = $5 WHERE account_id = $1 AND environment = $2 AND customer_ref = $4 RETURNING id',
     [owner.accountId, owner.environment, into, from, now],
   );
-  if (moved.length === 0) throw new ParleyError('not_found', `No customer ${from} for this key (a customer of another environment or account cannot be merged).`);
+  if (moved.length === 0)
+    throw new ParleyError(
+      'not_found',
+      `No customer ${from} for this key (a customer of another environment or account cannot be merged).`,
+    );
   return moved.length;
 }

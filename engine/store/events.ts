@@ -24,7 +24,13 @@ interface EventRow {
 
 // Rows were written from typed drafts only, so their data has their type's shape.
 const toEvent = (row: EventRow): EngineEvent =>
-  ({ id: row.id, type: row.type, created_at: row.created_at.toISOString(), conversation_id: row.conversation_id, data: row.data }) as EngineEvent;
+  ({
+    id: row.id,
+    type: row.type,
+    created_at: row.created_at.toISOString(),
+    conversation_id: row.conversation_id,
+    data: row.data,
+  }) as EngineEvent;
 
 /**
  * Appends events to the caller's feed inside the caller's transaction. Call it as the last write
@@ -34,15 +40,33 @@ const toEvent = (row: EventRow): EngineEvent =>
  * feed row until the transaction ends, so transactions that write events commit in `seq` order and
  * a reader never sees event N+1 before event N: the feed cannot skip an event when writes race it.
  */
-export async function appendEvents(tx: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, drafts: readonly EventDraft[], now: Date): Promise<EngineEvent[]> {
+export async function appendEvents(
+  tx: Queryable,
+  caller: Pick<Caller, 'accountId' | 'environment'>,
+  drafts: readonly EventDraft[],
+  now: Date,
+): Promise<EngineEvent[]> {
   if (drafts.length === 0) return [];
   const events = drafts.map(
-    (draft) => ({ id: newId('event'), type: draft.type, created_at: now.toISOString(), conversation_id: draft.conversationId, data: draft.data }) as EngineEvent,
+    (draft) =>
+      ({
+        id: newId('event'),
+        type: draft.type,
+        created_at: now.toISOString(),
+        conversation_id: draft.conversationId,
+        data: draft.data,
+      }) as EngineEvent,
   );
   // One statement takes the numbers and writes the rows, so the feed's lock is held for it and the commit only.
   const params: unknown[] = [caller.accountId, caller.environment, now, drafts.length];
   const rows = events.map((event, index) => {
-    params.push(event.id, event.type, event.conversation_id, JSON.stringify(event.data), drafts[index]!.causedBy ?? null);
+    params.push(
+      event.id,
+      event.type,
+      event.conversation_id,
+      JSON.stringify(event.data),
+      drafts[index]!.causedBy ?? null,
+    );
     const at = params.length - 4;
     return `(${index + 1}, $${at}::text, $${at + 1}::text, $${at + 2}::text, $${at + 3}::jsonb, $${at + 4}::text)`;
   });
@@ -86,14 +110,19 @@ export const FEED_START = 'evt_0000000000000000';
  * even one `types` left out, so a filtered poll does not read those again; with nothing after
  * `after`, `after` itself, or FEED_START.
  */
-export async function readFeed(db: Queryable, caller: Caller, options: { after?: string | undefined; limit: number; types?: string[] | undefined }): Promise<FeedPage> {
+export async function readFeed(
+  db: Queryable,
+  caller: Caller,
+  options: { after?: string | undefined; limit: number; types?: string[] | undefined },
+): Promise<FeedPage> {
   let afterSeq = 0;
   if (options.after && options.after !== FEED_START) {
     const [cursor] = await db.query<{ seq: number }>(
       'SELECT seq FROM events WHERE id = $1 AND account_id = $2 AND environment = $3',
       [options.after, caller.accountId, caller.environment],
     );
-    if (!cursor) throw new ParleyError('invalid_request', `The cursor ${options.after} is not an event of this account.`);
+    if (!cursor)
+      throw new ParleyError('invalid_request', `The cursor ${options.after} is not an event of this account.`);
     afterSeq = cursor.seq;
   }
   const params: unknown[] = [caller.accountId, caller.environment, afterSeq, options.limit + 1];
@@ -126,7 +155,11 @@ export async function readFeed(db: Queryable, caller: Caller, options: { after?:
 }
 
 /** Every event of one conversation, in feed order. */
-export async function eventsOfConversation(db: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, conversationId: string): Promise<EngineEvent[]> {
+export async function eventsOfConversation(
+  db: Queryable,
+  caller: Pick<Caller, 'accountId' | 'environment'>,
+  conversationId: string,
+): Promise<EngineEvent[]> {
   const rows = await db.query<EventRow>(
     'SELECT id, type, conversation_id, data, created_at FROM events WHERE account_id = $1 AND environment = $2 AND conversation_id = $3 ORDER BY seq',
     [caller.accountId, caller.environment, conversationId],

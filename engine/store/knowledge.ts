@@ -56,12 +56,24 @@ export interface NewKnowledgeDocument {
 }
 
 async function refuseOverCap(db: Queryable, accountId: string): Promise<void> {
-  const [{ count } = { count: 0 }] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM knowledge_documents WHERE account_id = $1', [accountId]);
-  if (count >= KNOWLEDGE_DOCUMENTS_MAX) throw new ParleyError('unprocessable', `An account holds at most ${KNOWLEDGE_DOCUMENTS_MAX} knowledge documents; delete one first.`);
+  const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM knowledge_documents WHERE account_id = $1',
+    [accountId],
+  );
+  if (count >= KNOWLEDGE_DOCUMENTS_MAX)
+    throw new ParleyError(
+      'unprocessable',
+      `An account holds at most ${KNOWLEDGE_DOCUMENTS_MAX} knowledge documents; delete one first.`,
+    );
 }
 
 /** Adds a document (unapproved unless `approved`) and gives it. */
-export async function insertKnowledgeDocument(db: Queryable, accountId: string, document: NewKnowledgeDocument, now: Date): Promise<KnowledgeDocument> {
+export async function insertKnowledgeDocument(
+  db: Queryable,
+  accountId: string,
+  document: NewKnowledgeDocument,
+  now: Date,
+): Promise<KnowledgeDocument> {
   await refuseOverCap(db, accountId);
   const approved = document.approved ?? false;
   const [row] = await db.query<DocumentRow>(
@@ -71,18 +83,34 @@ export async function insertKnowledgeDocument(db: Queryable, accountId: string, 
        RETURNING ${COLUMNS}
      ), ${BUMP}
      SELECT ${COLUMNS} FROM changed`,
-    [accountId, newId('knowledgeDocument'), document.title, document.body, document.url ?? null, approved, document.source ?? null, now],
+    [
+      accountId,
+      newId('knowledgeDocument'),
+      document.title,
+      document.body,
+      document.url ?? null,
+      approved,
+      document.source ?? null,
+      now,
+    ],
   );
   return toDocument(row!);
 }
 
 /** Adds a knowledge document to an account; `approved` documents are what the AI answers from. */
-export async function addKnowledgeDocument(db: Queryable, accountId: string, document: { title: string; body: string; approved: boolean; url?: string | undefined }): Promise<string> {
+export async function addKnowledgeDocument(
+  db: Queryable,
+  accountId: string,
+  document: { title: string; body: string; approved: boolean; url?: string | undefined },
+): Promise<string> {
   return (await insertKnowledgeDocument(db, accountId, document, new Date())).id;
 }
 
 export async function findKnowledgeDocument(db: Queryable, accountId: string, id: string): Promise<KnowledgeDocument> {
-  const [row] = await db.query<DocumentRow>(`SELECT ${COLUMNS} FROM knowledge_documents WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  const [row] = await db.query<DocumentRow>(
+    `SELECT ${COLUMNS} FROM knowledge_documents WHERE id = $1 AND account_id = $2`,
+    [id, accountId],
+  );
   if (!row) throw new ParleyError('not_found', `No knowledge document ${id} in this account.`);
   return toDocument(row);
 }
@@ -97,13 +125,23 @@ export async function pageKnowledgeDocuments(
   let where = 'account_id = $1';
   if (approved !== undefined) where += ` AND approved = $${params.push(approved)}`;
   if (after) {
-    const [cursor] = await db.query<{ id: string }>('SELECT id FROM knowledge_documents WHERE id = $1 AND account_id = $2', [after, accountId]);
-    if (!cursor) throw new ParleyError('invalid_request', `The cursor ${after} is not a knowledge document of this account (was it deleted?); read again from the start.`);
+    const [cursor] = await db.query<{ id: string }>(
+      'SELECT id FROM knowledge_documents WHERE id = $1 AND account_id = $2',
+      [after, accountId],
+    );
+    if (!cursor)
+      throw new ParleyError(
+        'invalid_request',
+        `The cursor ${after} is not a knowledge document of this account (was it deleted?); read again from the start.`,
+      );
     where += ` AND position > (SELECT position FROM knowledge_documents WHERE id = $${params.push(after)})`;
   }
   // One more than the page: whether there is more is known without another question. In the order
   // the documents were added (migration 010: created_at alone ties within a millisecond).
-  const rows = await db.query<DocumentRow>(`SELECT ${COLUMNS} FROM knowledge_documents WHERE ${where} ORDER BY position LIMIT $2`, params);
+  const rows = await db.query<DocumentRow>(
+    `SELECT ${COLUMNS} FROM knowledge_documents WHERE ${where} ORDER BY position LIMIT $2`,
+    params,
+  );
   const documents = rows.slice(0, limit).map(toDocument);
   return { documents, next: documents.at(-1)?.id ?? after ?? null, has_more: rows.length > limit };
 }
@@ -119,7 +157,13 @@ export interface KnowledgeChange {
  * Changes a document. A change to what it says (title, body or address) takes its approval away:
  * it answers no one until it is approved again. Giving the values it has already changes nothing.
  */
-export async function updateKnowledgeDocument(db: Queryable, accountId: string, id: string, change: KnowledgeChange, now: Date): Promise<KnowledgeDocument> {
+export async function updateKnowledgeDocument(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  change: KnowledgeChange,
+  now: Date,
+): Promise<KnowledgeDocument> {
   const [row] = await db.query<DocumentRow>(
     `WITH changed AS (
        UPDATE knowledge_documents SET title = COALESCE($3, title), body = COALESCE($4, body), url = CASE WHEN $5 THEN $6 ELSE url END,
@@ -135,7 +179,12 @@ export async function updateKnowledgeDocument(db: Queryable, accountId: string, 
 }
 
 /** Approves a document: from now on it answers customers. Approving an approved document changes nothing. */
-export async function approveKnowledgeDocument(db: Queryable, accountId: string, id: string, now: Date): Promise<KnowledgeDocument> {
+export async function approveKnowledgeDocument(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  now: Date,
+): Promise<KnowledgeDocument> {
   const [row] = await db.query<DocumentRow>(
     `WITH changed AS (
        UPDATE knowledge_documents SET approved = true, approved_at = $3, updated_at = $3
@@ -172,7 +221,10 @@ export async function importKnowledgeDocument(
   document: { source: string; title: string; body: string; url: string | null; approve: boolean },
   now: Date,
 ): Promise<{ document: KnowledgeDocument; outcome: ImportOutcome }> {
-  const [existing] = await db.query<{ id: string }>('SELECT id FROM knowledge_documents WHERE account_id = $1 AND source = $2', [accountId, document.source]);
+  const [existing] = await db.query<{ id: string }>(
+    'SELECT id FROM knowledge_documents WHERE account_id = $1 AND source = $2',
+    [accountId, document.source],
+  );
   let outcome: ImportOutcome;
   let stored: KnowledgeDocument;
   if (!existing) {
@@ -180,7 +232,13 @@ export async function importKnowledgeDocument(
     outcome = 'added';
   } else {
     const before = await findKnowledgeDocument(db, accountId, existing.id);
-    stored = await updateKnowledgeDocument(db, accountId, existing.id, { title: document.title, body: document.body, url: document.url }, now);
+    stored = await updateKnowledgeDocument(
+      db,
+      accountId,
+      existing.id,
+      { title: document.title, body: document.body, url: document.url },
+      now,
+    );
     outcome = stored.updated_at === before.updated_at ? 'unchanged' : 'updated';
     if (document.approve) stored = await approveKnowledgeDocument(db, accountId, existing.id, now);
   }

@@ -20,7 +20,8 @@ interface MediaRow {
   processed_at: Date | null;
 }
 
-const COLUMNS = 'id, account_id, environment, conversation_id, type, size, width, height, pages, name, status, text, failure_reason, created_at, processed_at';
+const COLUMNS =
+  'id, account_id, environment, conversation_id, type, size, width, height, pages, name, status, text, failure_reason, created_at, processed_at';
 
 /** A medium as the API shows it. */
 export const toMediaRecord = (row: MediaRow): MediaRecord => ({
@@ -74,20 +75,38 @@ export async function insertMedia(
 }
 
 /** The caller's medium; undefined for anyone else's (another account's, or the other environment's). */
-export async function findMedia(db: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, id: string): Promise<MediaRecord | undefined> {
-  const [row] = await db.query<MediaRow>(`SELECT ${COLUMNS} FROM media WHERE id = $1 AND account_id = $2 AND environment = $3`, [id, caller.accountId, caller.environment]);
+export async function findMedia(
+  db: Queryable,
+  caller: Pick<Caller, 'accountId' | 'environment'>,
+  id: string,
+): Promise<MediaRecord | undefined> {
+  const [row] = await db.query<MediaRow>(
+    `SELECT ${COLUMNS} FROM media WHERE id = $1 AND account_id = $2 AND environment = $3`,
+    [id, caller.accountId, caller.environment],
+  );
   return row && toMediaRecord(row);
 }
 
 /** The caller's medium with its bytes. */
-export async function findMediaContent(db: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, id: string): Promise<{ record: MediaRecord; bytes: Buffer } | undefined> {
+export async function findMediaContent(
+  db: Queryable,
+  caller: Pick<Caller, 'accountId' | 'environment'>,
+  id: string,
+): Promise<{ record: MediaRecord; bytes: Buffer } | undefined> {
   const [row] = await db.query<MediaRow & { bytes: Uint8Array }>(
-    `SELECT ${COLUMNS.split(', ').map((column) => `m.${column}`).join(', ')}, b.bytes
+    `SELECT ${COLUMNS.split(', ')
+      .map((column) => `m.${column}`)
+      .join(', ')}, b.bytes
      FROM media m JOIN media_bytes b ON b.media_id = m.id WHERE m.id = $1 AND m.account_id = $2 AND m.environment = $3`,
     [id, caller.accountId, caller.environment],
   );
   // pg gives a Buffer, PGlite a Uint8Array.
-  return row && { record: toMediaRecord(row), bytes: Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength) };
+  return (
+    row && {
+      record: toMediaRecord(row),
+      bytes: Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength),
+    }
+  );
 }
 
 /** A medium taken for understanding, with whose it is and its bytes. */
@@ -112,7 +131,9 @@ export async function claimMedia(db: Queryable, now: Date, leaseUntil: Date): Pr
      ), taken AS (
        UPDATE media m SET lease_until = $2, attempts = m.attempts + 1 FROM next WHERE m.id = next.id RETURNING m.*
      )
-     SELECT ${COLUMNS.split(', ').map((column) => `taken.${column}`).join(', ')}, taken.attempts, b.bytes
+     SELECT ${COLUMNS.split(', ')
+       .map((column) => `taken.${column}`)
+       .join(', ')}, taken.attempts, b.bytes
      FROM taken JOIN media_bytes b ON b.media_id = taken.id`,
     [now, leaseUntil],
   );
@@ -128,17 +149,27 @@ export async function claimMedia(db: Queryable, now: Date, leaseUntil: Date): Pr
 
 /** When the next lease held by someone runs out, if a medium is still being understood elsewhere. */
 export async function nextLeaseEnd(db: Queryable, now: Date): Promise<Date | undefined> {
-  const [row] = await db.query<{ at: Date | null }>("SELECT min(lease_until) AS at FROM media WHERE status = 'processing' AND lease_until >= $1", [now]);
+  const [row] = await db.query<{ at: Date | null }>(
+    "SELECT min(lease_until) AS at FROM media WHERE status = 'processing' AND lease_until >= $1",
+    [now],
+  );
   return row?.at ?? undefined;
 }
 
-export type MediaOutcome = { status: 'understood'; pages?: number | undefined; text?: string | undefined } | { status: 'failed'; reason: string };
+export type MediaOutcome =
+  | { status: 'understood'; pages?: number | undefined; text?: string | undefined }
+  | { status: 'failed'; reason: string };
 
 /**
  * Records what became of a claimed medium, only while the claim is still this one's (same lease):
  * gives false when another process took it over meanwhile, and then nothing is written.
  */
-export async function settleMedia(db: Queryable, claimed: ClaimedMedia, outcome: MediaOutcome, now: Date): Promise<boolean> {
+export async function settleMedia(
+  db: Queryable,
+  claimed: ClaimedMedia,
+  outcome: MediaOutcome,
+  now: Date,
+): Promise<boolean> {
   const rows = await db.query(
     `UPDATE media SET status = $3, pages = $4, text = $5, failure_reason = $6, processed_at = $7, lease_until = NULL
      WHERE id = $1 AND status = 'processing' AND lease_until = $2 RETURNING 1`,
@@ -159,12 +190,15 @@ export async function settleMedia(db: Queryable, claimed: ClaimedMedia, outcome:
  * Erases the media sent in these conversations (records and bytes), for a customer's forget: what
  * a customer sent is theirs. Gives how many were erased.
  */
-export async function eraseMediaOfConversations(db: Queryable, caller: Pick<Caller, 'accountId' | 'environment'>, conversationIds: readonly string[]): Promise<number> {
+export async function eraseMediaOfConversations(
+  db: Queryable,
+  caller: Pick<Caller, 'accountId' | 'environment'>,
+  conversationIds: readonly string[],
+): Promise<number> {
   if (conversationIds.length === 0) return 0;
-  const rows = await db.query('DELETE FROM media WHERE account_id = $1 AND environment = $2 AND conversation_id = ANY($3::text[]) RETURNING 1', [
-    caller.accountId,
-    caller.environment,
-    [...conversationIds],
-  ]);
+  const rows = await db.query(
+    'DELETE FROM media WHERE account_id = $1 AND environment = $2 AND conversation_id = ANY($3::text[]) RETURNING 1',
+    [caller.accountId, caller.environment, [...conversationIds]],
+  );
   return rows.length;
 }

@@ -14,7 +14,12 @@ type Owner = Pick<Caller, 'accountId' | 'environment'>;
  * base, or an action's result), not a "not sure", a greeting or a hand-over notice. The first
  * answer is the first reply, the AI's or a person's, after the customer's first message.
  */
-export async function summaryReport(db: Queryable, owner: Owner, from: Date, to: Date): Promise<Omit<ReportSummary, 'from' | 'to'>> {
+export async function summaryReport(
+  db: Queryable,
+  owner: Owner,
+  from: Date,
+  to: Date,
+): Promise<Omit<ReportSummary, 'from' | 'to'>> {
   const [row] = await db.query<{
     opened: number;
     answered_by_ai: number;
@@ -59,11 +64,21 @@ export async function summaryReport(db: Queryable, owner: Owner, from: Date, to:
     [owner.accountId, owner.environment, from, to],
   );
   const r = row!;
-  const rounded = (value: number | null, places: number) => (value === null ? null : Math.round(value * 10 ** places) / 10 ** places);
+  const rounded = (value: number | null, places: number) =>
+    value === null ? null : Math.round(value * 10 ** places) / 10 ** places;
   return {
-    conversations: { opened: r.opened, answered_by_ai: r.answered_by_ai, handed_over: r.handed_over, resolved: r.resolved },
+    conversations: {
+      opened: r.opened,
+      answered_by_ai: r.answered_by_ai,
+      handed_over: r.handed_over,
+      resolved: r.resolved,
+    },
     csat: { responses: r.csat_responses, average: rounded(r.csat_average, 2) },
-    answer_feedback: { yes: r.yes, no: r.no, helpful_rate: r.yes + r.no > 0 ? rounded(r.yes / (r.yes + r.no), 4) : null },
+    answer_feedback: {
+      yes: r.yes,
+      no: r.no,
+      helpful_rate: r.yes + r.no > 0 ? rounded(r.yes / (r.yes + r.no), 4) : null,
+    },
     first_answer_ms: { measured: r.measured, p50: rounded(r.p50, 0), p95: rounded(r.p95, 0) },
   };
 }

@@ -15,7 +15,13 @@ export interface MonthUsage {
  * turns taken (the customer's messages, the AI's replies, people's answers), the LLM's tokens (kept
  * per month in `llm_usage`, `month` as `YYYY-MM`) and uploads. One statement, so one snapshot.
  */
-export async function monthUsage(db: Queryable, owner: Owner, month: string, from: Date, to: Date): Promise<MonthUsage> {
+export async function monthUsage(
+  db: Queryable,
+  owner: Owner,
+  month: string,
+  from: Date,
+  to: Date,
+): Promise<MonthUsage> {
   const [row] = await db.query<{
     conversations: number;
     customer: number;
@@ -51,7 +57,12 @@ export async function monthUsage(db: Queryable, owner: Owner, month: string, fro
   return {
     conversations: r.conversations,
     messages: { customer: r.customer, ai: r.ai, human: r.human },
-    llm: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, requests: r.requests },
+    llm: {
+      prompt_tokens: prompt,
+      completion_tokens: completion,
+      total_tokens: prompt + completion,
+      requests: r.requests,
+    },
     media: { uploads: r.uploads, bytes: Number(r.bytes) },
   };
 }

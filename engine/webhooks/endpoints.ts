@@ -1,5 +1,12 @@
 import { newId, ParleyError, randomToken, type WebhookDelivery, type WebhookEndpoint } from '../../shared/index.ts';
-import { insertDeliveries, listDeliveries, resendDelivery, type Queryable, type SecretBox, type Sql } from '../../shared/server/index.ts';
+import {
+  insertDeliveries,
+  listDeliveries,
+  resendDelivery,
+  type Queryable,
+  type SecretBox,
+  type Sql,
+} from '../../shared/server/index.ts';
 import type { Caller, Environment } from '../store/environment.ts';
 
 type Owner = Pick<Caller, 'accountId' | 'environment'>;
@@ -32,18 +39,37 @@ const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
 export const MAX_ENDPOINTS = 20;
 
 /** Adds an endpoint that receives the events recorded from now on. Gives it with its secret, shown this once. */
-export async function insertEndpoint(db: Queryable, owner: Owner, input: { url: string; eventTypes: string[] | undefined; description: string }, now: Date, box: SecretBox): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+export async function insertEndpoint(
+  db: Queryable,
+  owner: Owner,
+  input: { url: string; eventTypes: string[] | undefined; description: string },
+  now: Date,
+  box: SecretBox,
+): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM webhook_endpoints WHERE account_id = $1 AND environment = $2 AND deleted_at IS NULL',
     [owner.accountId, owner.environment],
   );
-  if (count >= MAX_ENDPOINTS) throw new ParleyError('unprocessable', `An account has at most ${MAX_ENDPOINTS} webhook endpoints in each environment; remove one first.`);
+  if (count >= MAX_ENDPOINTS)
+    throw new ParleyError(
+      'unprocessable',
+      `An account has at most ${MAX_ENDPOINTS} webhook endpoints in each environment; remove one first.`,
+    );
   const secret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (id, account_id, environment, url, event_types, description, secret, fed_seq, created_at)
      SELECT $1, $2, $3, $4, $5::text[], $6, $7, f.last_seq, $8 FROM feeds f WHERE f.account_id = $2 AND f.environment = $3
      RETURNING ${ENDPOINT_COLUMNS}`,
-    [newId('webhookEndpoint'), owner.accountId, owner.environment, input.url, input.eventTypes ?? null, input.description, box.seal(secret), now],
+    [
+      newId('webhookEndpoint'),
+      owner.accountId,
+      owner.environment,
+      input.url,
+      input.eventTypes ?? null,
+      input.description,
+      box.seal(secret),
+      now,
+    ],
   );
   if (!row) throw new Error(`no feed for account ${owner.accountId} (${owner.environment})`);
   return { endpoint: toEndpoint(row), secret };
@@ -83,8 +109,18 @@ export async function enableEndpoint(db: Queryable, owner: Owner, id: string): P
 }
 
 /** The body every attempt of a delivery posts: the event as in the feed, plus its environment. */
-export function deliveryBody(event: { id: string; type: string; created_at: string; conversation_id: string | null; data: unknown }, environment: Environment): string {
-  return JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, conversation_id: event.conversation_id, data: event.data, environment });
+export function deliveryBody(
+  event: { id: string; type: string; created_at: string; conversation_id: string | null; data: unknown },
+  environment: Environment,
+): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    created_at: event.created_at,
+    conversation_id: event.conversation_id,
+    data: event.data,
+    environment,
+  });
 }
 
 /**
@@ -93,12 +129,25 @@ export function deliveryBody(event: { id: string; type: string; created_at: stri
  * events were read, so the caller knows whether to go on.
  */
 export async function feedOneEndpoint(tx: Queryable, endpointId: string, batch: number, now: Date): Promise<number> {
-  const [endpoint] = await tx.query<{ id: string; account_id: string; environment: Environment; event_types: string[] | null; fed_seq: string }>(
+  const [endpoint] = await tx.query<{
+    id: string;
+    account_id: string;
+    environment: Environment;
+    event_types: string[] | null;
+    fed_seq: string;
+  }>(
     'SELECT id, account_id, environment, event_types, fed_seq FROM webhook_endpoints WHERE id = $1 AND enabled AND deleted_at IS NULL FOR UPDATE SKIP LOCKED',
     [endpointId],
   );
   if (!endpoint) return 0;
-  const events = await tx.query<{ seq: string; id: string; type: string; conversation_id: string | null; data: unknown; created_at: Date }>(
+  const events = await tx.query<{
+    seq: string;
+    id: string;
+    type: string;
+    conversation_id: string | null;
+    data: unknown;
+    created_at: Date;
+  }>(
     'SELECT seq, id, type, conversation_id, data, created_at FROM events WHERE account_id = $1 AND environment = $2 AND seq > $3 ORDER BY seq LIMIT $4',
     [endpoint.account_id, endpoint.environment, endpoint.fed_seq, batch],
   );
@@ -108,7 +157,15 @@ export async function feedOneEndpoint(tx: Queryable, endpointId: string, batch: 
     await tx.query(
       `INSERT INTO webhook_deliveries (id, endpoint_id, event_id, event_type, event_seq, body, status, next_attempt_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7) ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
-      [newId('webhookDelivery'), endpoint.id, event.id, event.type, event.seq, deliveryBody({ ...event, created_at: event.created_at.toISOString() }, endpoint.environment), now],
+      [
+        newId('webhookDelivery'),
+        endpoint.id,
+        event.id,
+        event.type,
+        event.seq,
+        deliveryBody({ ...event, created_at: event.created_at.toISOString() }, endpoint.environment),
+        now,
+      ],
     );
   }
   await tx.query('UPDATE webhook_endpoints SET fed_seq = $2 WHERE id = $1', [endpoint.id, events.at(-1)!.seq]);
@@ -117,7 +174,9 @@ export async function feedOneEndpoint(tx: Queryable, endpointId: string, batch: 
 
 /** Endpoints that are switched on (the ones there is feeding to do for). */
 export async function enabledEndpointIds(db: Queryable): Promise<string[]> {
-  const rows = await db.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE enabled AND deleted_at IS NULL ORDER BY id');
+  const rows = await db.query<{ id: string }>(
+    'SELECT id FROM webhook_endpoints WHERE enabled AND deleted_at IS NULL ORDER BY id',
+  );
   return rows.map((row) => row.id);
 }
 
@@ -136,7 +195,11 @@ export async function feedEndpoints(sql: Sql, now: Date): Promise<void> {
 export async function insertPing(db: Queryable, owner: Owner, endpointId: string, now: Date): Promise<string> {
   await findEndpoint(db, owner, endpointId);
   const event = { id: newId('event'), type: 'ping', created_at: now.toISOString(), conversation_id: null, data: {} };
-  const [id] = await insertDeliveries(db, [{ endpointId, eventId: event.id, eventType: 'ping', eventSeq: 0, body: deliveryBody(event, owner.environment) }], now);
+  const [id] = await insertDeliveries(
+    db,
+    [{ endpointId, eventId: event.id, eventType: 'ping', eventSeq: 0, body: deliveryBody(event, owner.environment) }],
+    now,
+  );
   return id!;
 }
 
@@ -152,7 +215,12 @@ export async function resendOwnDelivery(db: Queryable, owner: Owner, id: string,
 }
 
 /** One delivery of one of the owner's endpoints, with its attempts. */
-export async function findOwnDelivery(db: Queryable, owner: Owner, endpointId: string, id: string): Promise<WebhookDelivery> {
+export async function findOwnDelivery(
+  db: Queryable,
+  owner: Owner,
+  endpointId: string,
+  id: string,
+): Promise<WebhookDelivery> {
   await findEndpoint(db, owner, endpointId);
   const [delivery] = await listDeliveries(db, endpointId, { only: id });
   if (!delivery) throw new ParleyError('not_found', `No webhook delivery ${id} in this account.`);
@@ -180,8 +248,15 @@ export async function pageOwnDeliveries(
 ): Promise<DeliveryPage> {
   await findEndpoint(db, owner, endpointId);
   if (after) {
-    const [cursor] = await db.query<{ id: string }>('SELECT id FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2', [after, endpointId]);
-    if (!cursor) throw new ParleyError('invalid_request', `The cursor ${after} is not a delivery of this endpoint (deliveries are kept 30 days).`);
+    const [cursor] = await db.query<{ id: string }>(
+      'SELECT id FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2',
+      [after, endpointId],
+    );
+    if (!cursor)
+      throw new ParleyError(
+        'invalid_request',
+        `The cursor ${after} is not a delivery of this endpoint (deliveries are kept 30 days).`,
+      );
   }
   // One more than the page: whether there is more is known without another question.
   const rows = await listDeliveries(db, endpointId, { status, after, limit: limit + 1 });

@@ -14,11 +14,15 @@ import { z } from 'zod';
  * asks when a required input is missing.
  */
 
-export const ActionName = z.string().regex(/^[a-z][a-z0-9_]{1,63}$/, 'an action name: 2 to 64 lowercase letters, digits and _, starting with a letter');
+export const ActionName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{1,63}$/, 'an action name: 2 to 64 lowercase letters, digits and _, starting with a letter');
 export const ActionParams = z.strictObject({ name: ActionName });
 export const FixtureParams = z.strictObject({ action: ActionName });
 
-const ParameterName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a parameter name: lowercase letters, digits and _, starting with a letter');
+const ParameterName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,63}$/, 'a parameter name: lowercase letters, digits and _, starting with a letter');
 
 /** The most parameters an action takes. */
 export const ACTION_PARAMETERS_MAX = 20;
@@ -135,9 +139,12 @@ export function compileCostProblem(source: string): string | undefined {
     }
   }
   const writtenOut = sizes.reduce((sum, size) => sum + size, 0);
-  if (writtenOut > ACTION_PATTERN_PROGRAM_MAX) return `too large: it writes out to about ${writtenOut} RE2 instructions, at most ${ACTION_PATTERN_PROGRAM_MAX} (${TOO_LARGE})`;
-  if (properties > ACTION_PATTERN_PROPERTIES_MAX) return `at most ${ACTION_PATTERN_PROPERTIES_MAX} Unicode property classes (\\p{…}, \\P{…}), found ${properties}`;
-  if (highest > CLASS_CHARACTER_MAX) return 'a character class may hold only characters up to U+00FF: write \\p{…} for the letters of other scripts (\\p{L} for any letter)';
+  if (writtenOut > ACTION_PATTERN_PROGRAM_MAX)
+    return `too large: it writes out to about ${writtenOut} RE2 instructions, at most ${ACTION_PATTERN_PROGRAM_MAX} (${TOO_LARGE})`;
+  if (properties > ACTION_PATTERN_PROPERTIES_MAX)
+    return `at most ${ACTION_PATTERN_PROPERTIES_MAX} Unicode property classes (\\p{…}, \\P{…}), found ${properties}`;
+  if (highest > CLASS_CHARACTER_MAX)
+    return 'a character class may hold only characters up to U+00FF: write \\p{…} for the letters of other scripts (\\p{L} for any letter)';
   return undefined;
 }
 
@@ -158,12 +165,19 @@ function checkWithRe2(source: string, context: z.RefinementCtx): void {
     regex = RE2JS.compile(source);
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
-    context.addIssue({ code: 'custom', message: `RE2 cannot run this pattern: ${reason} (the engine matches patterns with RE2, in linear time: no lookahead, lookbehind or backreference, and repeat counts up to 1000)` });
+    context.addIssue({
+      code: 'custom',
+      message: `RE2 cannot run this pattern: ${reason} (the engine matches patterns with RE2, in linear time: no lookahead, lookbehind or backreference, and repeat counts up to 1000)`,
+    });
     return;
   }
-  if (regex.groupCount() > 1) context.addIssue({ code: 'custom', message: 'at most one capturing group (write (?:…) for the others)' });
+  if (regex.groupCount() > 1)
+    context.addIssue({ code: 'custom', message: 'at most one capturing group (write (?:…) for the others)' });
   if (regex.programSize() > ACTION_PATTERN_PROGRAM_MAX) {
-    context.addIssue({ code: 'custom', message: `too large: it compiles to ${regex.programSize()} RE2 instructions, at most ${ACTION_PATTERN_PROGRAM_MAX} (${TOO_LARGE})` });
+    context.addIssue({
+      code: 'custom',
+      message: `too large: it compiles to ${regex.programSize()} RE2 instructions, at most ${ACTION_PATTERN_PROGRAM_MAX} (${TOO_LARGE})`,
+    });
   }
 }
 
@@ -183,7 +197,13 @@ export const ActionParameter = z.strictObject({
   type: z.literal('string'),
   description: z.string().trim().min(1).max(300),
   pattern: ActionPattern,
-  'x-ask': z.string().trim().min(1).max(300).optional().describe('What the AI asks when the input is missing; "What is the <name>?" when left out.'),
+  'x-ask': z
+    .string()
+    .trim()
+    .min(1)
+    .max(300)
+    .optional()
+    .describe('What the AI asks when the input is missing; "What is the <name>?" when left out.'),
 });
 export type ActionParameter = z.infer<typeof ActionParameter>;
 
@@ -192,16 +212,25 @@ export const ActionParameters = z
     type: z.literal('object'),
     properties: z
       .record(ParameterName, ActionParameter)
-      .refine((properties) => Object.keys(properties).length <= ACTION_PARAMETERS_MAX, `at most ${ACTION_PARAMETERS_MAX} properties`),
+      .refine(
+        (properties) => Object.keys(properties).length <= ACTION_PARAMETERS_MAX,
+        `at most ${ACTION_PARAMETERS_MAX} properties`,
+      ),
     required: z.array(ParameterName).max(ACTION_PARAMETERS_MAX).optional(),
     additionalProperties: z.literal(false).optional(),
   })
   .superRefine((schema, context) => {
     const required = schema.required ?? [];
     for (const name of required) {
-      if (!(name in schema.properties)) context.addIssue({ code: 'custom', path: ['required'], message: `${name} is required but is not one of the properties` });
+      if (!(name in schema.properties))
+        context.addIssue({
+          code: 'custom',
+          path: ['required'],
+          message: `${name} is required but is not one of the properties`,
+        });
     }
-    if (new Set(required).size !== required.length) context.addIssue({ code: 'custom', path: ['required'], message: 'each property at most once' });
+    if (new Set(required).size !== required.length)
+      context.addIssue({ code: 'custom', path: ['required'], message: 'each property at most once' });
   })
   .describe('JSON Schema of the inputs: an object of string properties, each with a description and a pattern.');
 export type ActionParameters = z.infer<typeof ActionParameters>;
@@ -214,15 +243,30 @@ const Card = z.strictObject({
 const ActionUrl = z.url({ protocol: /^https?$/ }).max(2000);
 
 export const PutActionRequest = z.strictObject({
-  description: z.string().trim().min(1).max(500).describe('What the action does, e.g. "Look up the status of an order".'),
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe('What the action does, e.g. "Look up the status of an order".'),
   parameters: ActionParameters.default({ type: 'object', properties: {} }),
   triggers: z
     .array(z.array(TriggerWord).min(1).max(8))
     .min(1)
     .max(50)
     .optional()
-    .describe("Groups of words: the retrieval brain asks for the action when a message holds every word of a group (as word starts). Left out: one group of the name's words of three letters or more."),
-  reply: z.string().trim().min(1).max(1000).optional().describe('How the AI tells a success: {name} is an input or a field of the result. Left out: the result\'s fields, listed.'),
+    .describe(
+      "Groups of words: the retrieval brain asks for the action when a message holds every word of a group (as word starts). Left out: one group of the name's words of three letters or more.",
+    ),
+  reply: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe(
+      "How the AI tells a success: {name} is an input or a field of the result. Left out: the result's fields, listed.",
+    ),
   card: Card.optional().describe('A card shown with a success: a title template and the result fields to list.'),
   url: ActionUrl.nullable()
     .optional()
@@ -238,7 +282,10 @@ export const Action = z.object({
   description: z.string(),
   parameters: z.object({
     type: z.literal('object'),
-    properties: z.record(z.string(), z.object({ type: z.literal('string'), description: z.string(), pattern: z.string(), 'x-ask': z.string() })),
+    properties: z.record(
+      z.string(),
+      z.object({ type: z.literal('string'), description: z.string(), pattern: z.string(), 'x-ask': z.string() }),
+    ),
     required: z.array(z.string()),
   }),
   triggers: z.array(z.array(z.string())),
@@ -251,7 +298,12 @@ export const Action = z.object({
 export type Action = z.infer<typeof Action>;
 
 export const PutActionResponse = Action.extend({
-  secret: z.string().optional().describe("The URL's signing secret (whsec_…), shown only in the answer that made it: when the action first gets a URL, or with rotate_secret."),
+  secret: z
+    .string()
+    .optional()
+    .describe(
+      "The URL's signing secret (whsec_…), shown only in the answer that made it: when the action first gets a URL, or with rotate_secret.",
+    ),
 });
 export type PutActionResponse = z.infer<typeof PutActionResponse>;
 
@@ -260,7 +312,9 @@ export const ActionList = z.object({ actions: z.array(Action) });
 /** The deepest nesting a fixture's result may have. */
 const RESULT_DEPTH_MAX = 16;
 const depthOf = (value: unknown): number =>
-  value !== null && typeof value === 'object' ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf)) : 0;
+  value !== null && typeof value === 'object'
+    ? 1 + Math.max(0, ...Object.values(value as Record<string, unknown>).map(depthOf))
+    : 0;
 
 export const PutFixtureRequest = z.strictObject({
   result: z

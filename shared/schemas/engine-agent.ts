@@ -79,7 +79,13 @@ export type UpdateAgentRequest = z.infer<typeof UpdateAgentRequest>;
 
 export const KillSwitchRequest = z.strictObject({
   enabled: z.boolean(),
-  reason: z.string().trim().min(1).max(500).optional().describe('Why (kept while it is on, shown by GET /v1/me and GET /v1/agent).'),
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe('Why (kept while it is on, shown by GET /v1/me and GET /v1/agent).'),
 });
 export type KillSwitchRequest = z.infer<typeof KillSwitchRequest>;
 

@@ -56,7 +56,9 @@ export const CustomerView = z.object({
 export type CustomerView = z.infer<typeof CustomerView>;
 
 export const MergeCustomerRequest = z.strictObject({
-  from: CustomerRef.describe("The other reference: its conversations and memory become this customer's, and it names no one afterwards."),
+  from: CustomerRef.describe(
+    "The other reference: its conversations and memory become this customer's, and it names no one afterwards.",
+  ),
 });
 
 /** What a forget erased: counts only (the answer never names the customer, as it may be kept for an Idempotency-Key). */

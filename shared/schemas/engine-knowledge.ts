@@ -12,9 +12,24 @@ export const KnowledgeDocumentParams = z.strictObject({ id: KnowledgeDocumentId 
 /** The most characters a document's body holds. */
 export const KNOWLEDGE_BODY_MAX = 100_000;
 
-const Title = z.string().trim().min(1).max(200).describe('What the document is about; customers see it as the source of an answer.');
-const Body = z.string().trim().min(1).max(KNOWLEDGE_BODY_MAX).describe(`Markdown, at most ${KNOWLEDGE_BODY_MAX} characters. Its ## headings make the sections the AI answers from.`);
-const Url = z.url({ protocol: /^https?$/ }).max(2000).describe('Where customers can read the document; answers from it link there.');
+const Title = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .describe('What the document is about; customers see it as the source of an answer.');
+const Body = z
+  .string()
+  .trim()
+  .min(1)
+  .max(KNOWLEDGE_BODY_MAX)
+  .describe(
+    `Markdown, at most ${KNOWLEDGE_BODY_MAX} characters. Its ## headings make the sections the AI answers from.`,
+  );
+const Url = z
+  .url({ protocol: /^https?$/ })
+  .max(2000)
+  .describe('Where customers can read the document; answers from it link there.');
 
 export const CreateKnowledgeRequest = z.strictObject({
   title: Title,
@@ -50,7 +65,13 @@ export const KNOWLEDGE_PAGE_MAX = 100;
 
 export const KnowledgeListQuery = z.strictObject({
   after: KnowledgeDocumentId.optional().describe("The page before's next: the documents added after this one."),
-  limit: z.coerce.number().int().min(1).max(KNOWLEDGE_PAGE_MAX).default(20).describe(`Page size, at most ${KNOWLEDGE_PAGE_MAX}; 20 when left out.`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(KNOWLEDGE_PAGE_MAX)
+    .default(20)
+    .describe(`Page size, at most ${KNOWLEDGE_PAGE_MAX}; 20 when left out.`),
   approved: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
@@ -60,7 +81,12 @@ export const KnowledgeListQuery = z.strictObject({
 
 export const KnowledgeList = z.object({
   documents: z.array(KnowledgeDocument),
-  next: z.string().nullable().describe('Pass as after for the next page: the last document of this page, or the after sent when it is empty; null only when there is nothing at all.'),
+  next: z
+    .string()
+    .nullable()
+    .describe(
+      'Pass as after for the next page: the last document of this page, or the after sent when it is empty; null only when there is nothing at all.',
+    ),
   has_more: z.boolean().describe('Whether more documents follow.'),
 });
 export type KnowledgeList = z.infer<typeof KnowledgeList>;

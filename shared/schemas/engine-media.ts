@@ -25,7 +25,10 @@ export const MediaRecord = z.object({
   width: z.number().int().nullable().describe('Pixels, for images.'),
   height: z.number().int().nullable().describe('Pixels, for images.'),
   pages: z.number().int().nullable().describe("A PDF's page count, once understood."),
-  name: z.string().nullable().describe("The file's name as sent (control characters and path removed); only a label, never trusted."),
+  name: z
+    .string()
+    .nullable()
+    .describe("The file's name as sent (control characters and path removed); only a label, never trusted."),
   status: MediaStatus,
   text: z.string().nullable().describe('What a model with vision read in an image (LLM_VISION); null otherwise.'),
   failure_reason: z.string().nullable().describe('Why it could not be understood, when status is failed.'),
@@ -36,5 +39,7 @@ export type MediaRecord = z.infer<typeof MediaRecord>;
 
 /** The text fields of `POST /v1/media`'s multipart form (its one file goes in the field `file`). */
 export const UploadMediaFields = z.strictObject({
-  conversation_id: ConversationId.optional().describe("The conversation it belongs to (one of this key's); its events then name it."),
+  conversation_id: ConversationId.optional().describe(
+    "The conversation it belongs to (one of this key's); its events then name it.",
+  ),
 });

@@ -9,7 +9,12 @@ import { ENVIRONMENTS } from '../environment.ts';
  * @example OperatorAccountCreate.parse({ name: 'Acme' })
  */
 export const OperatorAccountCreate = z.strictObject({
-  name: z.string().trim().min(1).max(200).describe("The account's name, as the operator knows it (a helpdesk account's)."),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe("The account's name, as the operator knows it (a helpdesk account's)."),
   requests_per_minute: z
     .strictObject({
       sandbox: z.number().int().min(1).max(1_000_000).optional(),
@@ -65,7 +70,10 @@ export type OperatorKey = z.infer<typeof OperatorKey>;
 
 /** A key just made: the key itself is in this answer only (the engine keeps its hash). */
 export const OperatorKeyCreated = OperatorKey.extend({
-  key: z.string().regex(/^service_(test|live)_/).describe('The whole key, shown once.'),
+  key: z
+    .string()
+    .regex(/^service_(test|live)_/)
+    .describe('The whole key, shown once.'),
 });
 export type OperatorKeyCreated = z.infer<typeof OperatorKeyCreated>;
 

@@ -6,8 +6,12 @@ import { z } from 'zod';
 const ReportBound = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
 
 export const ReportSummaryQuery = z.strictObject({
-  from: ReportBound.optional().describe('Start (inclusive): a day (its 00:00 UTC) or an instant with its offset. Default: 30 days before to.'),
-  to: ReportBound.optional().describe('End: a day counts whole (up to the next day’s 00:00 UTC), an instant is exclusive. Default: now. At most 366 days after from.'),
+  from: ReportBound.optional().describe(
+    'Start (inclusive): a day (its 00:00 UTC) or an instant with its offset. Default: 30 days before to.',
+  ),
+  to: ReportBound.optional().describe(
+    'End: a day counts whole (up to the next day’s 00:00 UTC), an instant is exclusive. Default: now. At most 366 days after from.',
+  ),
 });
 export type ReportSummaryQuery = z.infer<typeof ReportSummaryQuery>;
 
@@ -16,12 +20,20 @@ export const ReportSummary = z.object({
   to: z.string().describe('The period’s end (exclusive), as read.'),
   conversations: z.object({
     opened: z.number().int().describe('Conversations opened in the period; the three counts below are of these.'),
-    answered_by_ai: z.number().int().describe('…in which the AI gave at least one answer (from the knowledge base or an action’s result; a “not sure”, a greeting or a hand-over notice is no answer).'),
+    answered_by_ai: z
+      .number()
+      .int()
+      .describe(
+        '…in which the AI gave at least one answer (from the knowledge base or an action’s result; a “not sure”, a greeting or a hand-over notice is no answer).',
+      ),
     handed_over: z.number().int().describe('…handed to people at least once.'),
     resolved: z.number().int().describe('…closed as resolved.'),
   }),
   csat: z.object({
-    responses: z.number().int().describe('Survey answers first given in the period (a changed answer counts once, with its latest rating).'),
+    responses: z
+      .number()
+      .int()
+      .describe('Survey answers first given in the period (a changed answer counts once, with its latest rating).'),
     average: z.number().nullable().describe('Their average rating, 1–5; null without answers.'),
   }),
   answer_feedback: z.object({
@@ -30,7 +42,12 @@ export const ReportSummary = z.object({
     helpful_rate: z.number().nullable().describe('yes / (yes + no), 0–1; null without answers.'),
   }),
   first_answer_ms: z.object({
-    measured: z.number().int().describe('Conversations opened in the period whose first customer message got a reply (the AI’s or a person’s).'),
+    measured: z
+      .number()
+      .int()
+      .describe(
+        'Conversations opened in the period whose first customer message got a reply (the AI’s or a person’s).',
+      ),
     p50: z.number().nullable().describe('Median milliseconds from the first customer message to that reply.'),
     p95: z.number().nullable(),
   }),
@@ -40,7 +57,9 @@ export type ReportSummary = z.infer<typeof ReportSummary>;
 export const UsageResponse = z.object({
   month: z.string().describe('The month counted, UTC, e.g. 2026-01.'),
   month_name: z.string().describe('Its name, e.g. January 2026.'),
-  period: z.object({ from: z.string(), to: z.string() }).describe('The month’s first instant and the next month’s (exclusive).'),
+  period: z
+    .object({ from: z.string(), to: z.string() })
+    .describe('The month’s first instant and the next month’s (exclusive).'),
   conversations: z.number().int().describe('Conversations opened this month.'),
   messages: z.object({
     customer: z.number().int().describe('Customer messages taken this month.'),

@@ -4,10 +4,19 @@ import { EngineEvent, QualityReason } from '../events.ts';
 
 /** Request and response bodies of the AI conversation API (`/v1` of the engine). */
 
-export const CustomerRef = z.string().min(1).max(200).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces').describe('Your reference for the customer.');
+export const CustomerRef = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces')
+  .describe('Your reference for the customer.');
 
 /** A client-made id that makes a retry safe (SPEC "message send"). */
-export const ClientMessageId = z.string().min(1).max(100).regex(/^[\w.:-]+$/, 'letters, digits, _ . : -');
+export const ClientMessageId = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[\w.:-]+$/, 'letters, digits, _ . : -');
 
 /** What a customer or a person wrote: at most 150,000 characters, as Chatwoot allows. */
 export const MessageText = z.string().trim().min(1).max(150_000);
@@ -39,12 +48,17 @@ export const Conversation = z.object({
 export type Conversation = z.infer<typeof Conversation>;
 
 /** A language tag (BCP 47, e.g. `de` or `pt-BR`). */
-export const LocaleTag = z.string().max(35).regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'a language tag such as de or pt-BR');
+export const LocaleTag = z
+  .string()
+  .max(35)
+  .regex(/^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'a language tag such as de or pt-BR');
 
 export const SendMessageRequest = z.strictObject({
   text: MessageText,
   message_id: ClientMessageId.optional(),
-  locale: LocaleTag.optional().describe("The customer's language: the AI's own words (not the articles it quotes) use it from now on."),
+  locale: LocaleTag.optional().describe(
+    "The customer's language: the AI's own words (not the articles it quotes) use it from now on.",
+  ),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequest>;
 
@@ -160,7 +174,10 @@ export const ExportQuery = z.strictObject({
 const EventTypeName = z.string().regex(/^[a-z_]+(\.[a-z_]+)*$/, 'event type names such as conversation.reply');
 
 export const EventsQuery = z.strictObject({
-  after: z.string().regex(/^evt_[0-9A-Za-z]{16,64}$/, 'an event id (evt_…)').optional(),
+  after: z
+    .string()
+    .regex(/^evt_[0-9A-Za-z]{16,64}$/, 'an event id (evt_…)')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   types: z
     .string()
@@ -168,9 +185,13 @@ export const EventsQuery = z.strictObject({
     .optional()
     .transform((value, context) => {
       if (!value) return undefined;
-      const types = value.split(',').map((type) => type.trim()).filter(Boolean);
+      const types = value
+        .split(',')
+        .map((type) => type.trim())
+        .filter(Boolean);
       for (const type of types) {
-        if (!EventTypeName.safeParse(type).success) context.addIssue({ code: 'custom', message: `${JSON.stringify(type)} is not an event type name` });
+        if (!EventTypeName.safeParse(type).success)
+          context.addIssue({ code: 'custom', message: `${JSON.stringify(type)} is not an event type name` });
       }
       return types;
     })
@@ -191,7 +212,11 @@ export const MeResponse = z.object({
   key: z.object({ id: z.string(), prefix: z.string() }),
   limits: z.object({ requests_per_minute: z.number().int() }),
   /** The agent of the key's environment: whether the AI is switched off (kill switch). Absent from engines before it existed. */
-  agent: z.object({ kill_switch: z.object({ enabled: z.boolean(), reason: z.string().nullable(), since: z.string().nullable() }) }).optional(),
+  agent: z
+    .object({
+      kill_switch: z.object({ enabled: z.boolean(), reason: z.string().nullable(), since: z.string().nullable() }),
+    })
+    .optional(),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
@@ -202,7 +227,10 @@ export const MAX_SESSION_TTL_S = 6 * 3600;
  * gives customers itself (`vis_…` visitors, `ctc_…` Client API contacts), nor its sandbox space
  * (`test:…`), so a key cannot mint a token that speaks for a customer it did not make.
  */
-export const VerifiedCustomerRef = CustomerRef.refine((ref) => !/^(vis_|ctc_|test:)/.test(ref), 'may not start with vis_, ctc_ or test: (those name customers Parley made)');
+export const VerifiedCustomerRef = CustomerRef.refine(
+  (ref) => !/^(vis_|ctc_|test:)/.test(ref),
+  'may not start with vis_, ctc_ or test: (those name customers Parley made)',
+);
 
 export const CreateSessionRequest = z.strictObject({
   customer_ref: VerifiedCustomerRef,

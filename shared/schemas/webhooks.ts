@@ -11,7 +11,10 @@ import { EVENT_TYPES } from '../events.ts';
 const SubscribableType = z.enum(EVENT_TYPES.filter((type) => type !== 'ping') as [string, ...string[]]);
 
 export const CreateWebhookEndpointRequest = z.strictObject({
-  url: z.url({ protocol: /^https?$/ }).max(2000).describe('Where to post events. Live endpoints must use https; no private addresses.'),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .describe('Where to post events. Live endpoints must use https; no private addresses.'),
   event_types: z
     .array(SubscribableType)
     .min(1)
@@ -25,7 +28,9 @@ export type CreateWebhookEndpointRequest = z.infer<typeof CreateWebhookEndpointR
 
 export const WebhookEndpointId = z.string().regex(/^whe_[0-9A-Za-z]{16,64}$/, 'a webhook endpoint id (whe_…)');
 export const WebhookEndpointParams = z.strictObject({ id: WebhookEndpointId });
-export const WebhookDeliveryParams = z.strictObject({ id: z.string().regex(/^whd_[0-9A-Za-z]{16,64}$/, 'a webhook delivery id (whd_…)') });
+export const WebhookDeliveryParams = z.strictObject({
+  id: z.string().regex(/^whd_[0-9A-Za-z]{16,64}$/, 'a webhook delivery id (whd_…)'),
+});
 
 export const WebhookEndpoint = z.object({
   id: z.string(),

@@ -29,7 +29,9 @@ export const VerifiedSessionRequest = z.strictObject({
     .min(1)
     .max(2_147_483_647)
     .optional()
-    .describe("Which inbox of the key's account the customer talks to (its Application API id); by default the account's first."),
+    .describe(
+      "Which inbox of the key's account the customer talks to (its Application API id); by default the account's first.",
+    ),
 });
 
 /** The body of `POST /v1/widget-sessions`: one of the two, by the credential sent. */
@@ -148,7 +150,9 @@ export type WidgetConfig = z.infer<typeof WidgetConfig>;
 
 /** `GET /v1/widget/config?locale=`: the language the widget shows, for the greeting. */
 export const WidgetConfigQuery = z.strictObject({
-  locale: LocaleTag.optional().describe('The language the widget shows: the greeting comes in it when the inbox has a translation.'),
+  locale: LocaleTag.optional().describe(
+    'The language the widget shows: the greeting comes in it when the inbox has a translation.',
+  ),
 });
 
 /** Opening a conversation; a visitor may give a name and an email (the pre-chat form). */
@@ -169,7 +173,9 @@ export const SendWidgetMessageRequest = z.strictObject({
     .string()
     .regex(/^[\w-]{1,64}$/, 'a socket id is 1 to 64 letters, digits, - or _')
     .optional()
-    .describe("The sending tab's `/widget` socket (its id): the message is not pushed back to it, since the answer to this request has it. The customer's other tabs get it."),
+    .describe(
+      "The sending tab's `/widget` socket (its id): the message is not pushed back to it, since the answer to this request has it. The customer's other tabs get it.",
+    ),
 });
 export type SendWidgetMessageRequest = z.infer<typeof SendWidgetMessageRequest>;
 
@@ -197,7 +203,11 @@ export type MessagesPage = z.infer<typeof MessagesPage>;
 export const TypingRequest = z.strictObject({ typing: z.boolean() });
 
 export const ReadRequest = z.strictObject({ last_read_id: z.number().int().min(0) });
-export const ReadState = z.object({ conversation_id: z.string(), last_read_id: z.number().int(), unread: z.number().int() });
+export const ReadState = z.object({
+  conversation_id: z.string(),
+  last_read_id: z.number().int(),
+  unread: z.number().int(),
+});
 
 export const SurveyRequest = z.strictObject({
   rating: z.number().int().min(1).max(5),
@@ -207,17 +217,29 @@ export const SurveyAnswer = z.object({ conversation_id: z.string(), rating: z.nu
 
 /** `GET /v1/widget/help/articles?q=`: the approved knowledge's titles, those matching q when given. */
 export const HelpArticlesQuery = z.strictObject({
-  q: z.string().trim().max(100).optional().describe('Words the titles should hold (at most 100 characters); omit for the most useful articles.'),
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .describe('Words the titles should hold (at most 100 characters); omit for the most useful articles.'),
 });
 
 export const HelpArticleSummary = z.object({ id: z.string(), title: z.string() });
 export type HelpArticleSummary = z.infer<typeof HelpArticleSummary>;
 
-export const HelpArticleList = z.object({ articles: z.array(HelpArticleSummary).describe('At most 10 approved articles.') });
+export const HelpArticleList = z.object({
+  articles: z.array(HelpArticleSummary).describe('At most 10 approved articles.'),
+});
 export type HelpArticleList = z.infer<typeof HelpArticleList>;
 
 export const HelpArticleParams = z.strictObject({ id: z.string().max(100).describe('The article id (doc_…)') });
 
 /** One approved article; `body` is markdown. */
-export const HelpArticle = z.object({ id: z.string(), title: z.string(), body: z.string(), url: z.string().nullable() });
+export const HelpArticle = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  url: z.string().nullable(),
+});
 export type HelpArticle = z.infer<typeof HelpArticle>;

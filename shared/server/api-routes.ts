@@ -72,7 +72,10 @@ export interface RouteInput<P, Q, B, M = undefined> {
   files: UploadedFile[];
 }
 
-export type RouteHandler<State, P, Q, B, M = undefined> = (ctx: RouterContext<State>, input: RouteInput<P, Q, B, M>) => unknown;
+export type RouteHandler<State, P, Q, B, M = undefined> = (
+  ctx: RouterContext<State>,
+  input: RouteInput<P, Q, B, M>,
+) => unknown;
 
 export class ApiRoutes<State extends object = Record<string, unknown>> {
   readonly router: Router<State>;
@@ -98,18 +101,27 @@ export class ApiRoutes<State extends object = Record<string, unknown>> {
     return this;
   }
 
-  add<P extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined, M extends z.ZodType | undefined = undefined>(
-    spec: RouteSpec<P, Q, B, M>,
-    handler: RouteHandler<State, P, Q, B, M>,
-  ): this {
+  add<
+    P extends z.ZodType | undefined = undefined,
+    Q extends z.ZodType | undefined = undefined,
+    B extends z.ZodType | undefined = undefined,
+    M extends z.ZodType | undefined = undefined,
+  >(spec: RouteSpec<P, Q, B, M>, handler: RouteHandler<State, P, Q, B, M>): this {
     this.specs.push(spec as RouteSpec);
     this.router[spec.method](spec.path, async (ctx) => {
       const params = (spec.params ? parseWith(spec.params, ctx.params, 'path') : undefined) as Parsed<P>;
       const query = (spec.query ? readQuery(ctx, spec.query) : undefined) as Parsed<Q>;
       // A multipart route reads multipart unless it takes JSON too and this body is not multipart.
-      const form = spec.multipart && (!spec.body || ctx.is('multipart/form-data')) ? await readMultipart(ctx, spec.multipart.limit) : undefined;
+      const form =
+        spec.multipart && (!spec.body || ctx.is('multipart/form-data'))
+          ? await readMultipart(ctx, spec.multipart.limit)
+          : undefined;
       const body = (
-        form ? parseWith(spec.multipart!.fields, form.fields, 'form') : spec.body ? await readJson(ctx, spec.body, spec.bodyLimit, spec.form) : undefined
+        form
+          ? parseWith(spec.multipart!.fields, form.fields, 'form')
+          : spec.body
+            ? await readJson(ctx, spec.body, spec.bodyLimit, spec.form)
+            : undefined
       ) as BodyOf<B, M>;
       await handler(ctx, { params, query, body, files: form?.files ?? [] });
     });

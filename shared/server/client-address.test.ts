@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { clientAddress, clientLimitKey, limitKeyOf } from './client-address.ts';
 import { MemoryRollingLimiter } from './rate-limiter.ts';
 
-const request = (peer: string, forwarded?: string) => ({ socket: { remoteAddress: peer }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as never;
+const request = (peer: string, forwarded?: string) =>
+  ({
+    socket: { remoteAddress: peer },
+    headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded },
+  }) as never;
 
 describe('the client address', () => {
   it('is the peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
@@ -42,9 +46,14 @@ describe('the key a per-address limit counts (issue 12)', () => {
 
   it('counts two /64s as two clients, and takes the /64 from X-Forwarded-For behind trusted proxies', async () => {
     const limiter = siteKeyLimit();
-    for (let index = 0; index < 20; index++) await limiter.consume(clientLimitKey(request('10.0.0.1', `2001:db8:aa:bb::${index}`), 1), hour);
-    expect((await limiter.consume(clientLimitKey(request('10.0.0.1', '2001:db8:aa:bb:ffff::1'), 1), hour)).allowed).toBe(false);
-    expect((await limiter.consume(clientLimitKey(request('10.0.0.1', '2001:db8:aa:bc::1'), 1), hour)).allowed).toBe(true);
+    for (let index = 0; index < 20; index++)
+      await limiter.consume(clientLimitKey(request('10.0.0.1', `2001:db8:aa:bb::${index}`), 1), hour);
+    expect(
+      (await limiter.consume(clientLimitKey(request('10.0.0.1', '2001:db8:aa:bb:ffff::1'), 1), hour)).allowed,
+    ).toBe(false);
+    expect((await limiter.consume(clientLimitKey(request('10.0.0.1', '2001:db8:aa:bc::1'), 1), hour)).allowed).toBe(
+      true,
+    );
   });
 
   it('keeps IPv4 addresses as they are, each its own client, however IPv6 spells them', () => {
@@ -55,7 +64,12 @@ describe('the key a per-address limit counts (issue 12)', () => {
   });
 
   it('writes the /64 one way whatever the spelling', () => {
-    for (const address of ['2001:db8:0:1::', '2001:DB8:0:1:ffff:ffff:ffff:ffff', '2001:0db8:0000:0001::1%eth0', '2001:db8:0:1:0:0:10.0.0.1']) {
+    for (const address of [
+      '2001:db8:0:1::',
+      '2001:DB8:0:1:ffff:ffff:ffff:ffff',
+      '2001:0db8:0000:0001::1%eth0',
+      '2001:db8:0:1:0:0:10.0.0.1',
+    ]) {
       expect(limitKeyOf(address)).toBe('2001:db8:0:1::/64');
     }
     expect(limitKeyOf('::1')).toBe('0:0:0:0::/64');

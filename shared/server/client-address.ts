@@ -12,7 +12,7 @@ export function clientAddress(request: Pick<IncomingMessage, 'headers' | 'socket
   const peer = normalise(request.socket.remoteAddress ?? 'unknown');
   if (trustedHops <= 0) return peer;
   const header = request.headers['x-forwarded-for'];
-  const entries = (Array.isArray(header) ? header.join(',') : header ?? '')
+  const entries = (Array.isArray(header) ? header.join(',') : (header ?? ''))
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
@@ -42,7 +42,10 @@ export function limitKeyOf(address: string): string {
   const groups = ipv6Groups(address);
   if (!groups) return address;
   if (isMapped(groups)) return ipv4Of(groups[6]!, groups[7]!);
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
 }
 
 /** `::ffff:127.0.0.1`, `::ffff:7f00:1` and `127.0.0.1` are one client. */

@@ -68,7 +68,10 @@ export function dataFolder(dataDir: string, service: string): string {
 
 /** An origin as browsers send it: scheme, host and port, no path; normalised (`https://A.example:443` → `https://a.example`). */
 export const Origin = z
-  .url({ protocol: /^https?$/, error: (issue) => `${JSON.stringify(issue.input)} is not an http(s) origin (scheme://host[:port])` })
+  .url({
+    protocol: /^https?$/,
+    error: (issue) => `${JSON.stringify(issue.input)} is not an http(s) origin (scheme://host[:port])`,
+  })
   .refine(
     (text) => {
       // Runs after a failed URL check too; that failure has been reported already.
@@ -88,7 +91,12 @@ export const Origin = z
  */
 export const OriginList = z
   .string()
-  .transform((text) => text.split(',').map((entry) => entry.trim()).filter(Boolean))
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
   .pipe(z.array(Origin));
 
 /**

@@ -21,20 +21,23 @@ afterAll(async () => {
 const MALFORMED = ['%E0%A4%A', '%ZZ', '%', '%C0%AF', '%ED%A0%80'];
 
 describe('a path with a malformed %-escape', () => {
-  it.each(MALFORMED)('is a 400 invalid_request on the Client API, in its bad_request_error shape (%s)', async (escape) => {
-    for (const [method, path] of [
-      ['GET', `/public/api/v1/inboxes/${escape}`],
-      ['POST', `/public/api/v1/inboxes/${escape}/contacts`],
-      ['GET', `/public/api/v1/inboxes/abc/contacts/${escape}/conversations`],
-      ['GET', `/api/v1/accounts/${escape}/inboxes`],
-      ['GET', `/platform/api/v1/accounts/${escape}`],
-    ] as const) {
-      const response = await request(stack.url + path, { method, ...(method === 'POST' ? { body: {} } : {}) });
-      expect([method, path, response.status]).toEqual([method, path, 400]);
-      expect(response.body).toMatchObject({ errors: [{ code: 'invalid_request' }] });
-      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-    }
-  });
+  it.each(MALFORMED)(
+    'is a 400 invalid_request on the Client API, in its bad_request_error shape (%s)',
+    async (escape) => {
+      for (const [method, path] of [
+        ['GET', `/public/api/v1/inboxes/${escape}`],
+        ['POST', `/public/api/v1/inboxes/${escape}/contacts`],
+        ['GET', `/public/api/v1/inboxes/abc/contacts/${escape}/conversations`],
+        ['GET', `/api/v1/accounts/${escape}/inboxes`],
+        ['GET', `/platform/api/v1/accounts/${escape}`],
+      ] as const) {
+        const response = await request(stack.url + path, { method, ...(method === 'POST' ? { body: {} } : {}) });
+        expect([method, path, response.status]).toEqual([method, path, 400]);
+        expect(response.body).toMatchObject({ errors: [{ code: 'invalid_request' }] });
+        expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      }
+    },
+  );
 
   it.each(MALFORMED)('is a 400 invalid_request on the BFF and the engine /v1 routes (%s)', async (escape) => {
     for (const url of [
@@ -83,8 +86,13 @@ describe('the BFF behind the proxies it trusts (TRUST_PROXY_HOPS)', () => {
   it('sends HSTS when its proxy took the request over https, and not over http', async () => {
     const proxied = await startStack(undefined, { TRUST_PROXY_HOPS: '1' });
     try {
-      const over = (proto: string) => request(`${proxied.url}/openapi.json`, { headers: { 'x-forwarded-proto': proto, 'x-forwarded-for': '203.0.113.9' } });
-      expect((await over('https')).headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      const over = (proto: string) =>
+        request(`${proxied.url}/openapi.json`, {
+          headers: { 'x-forwarded-proto': proto, 'x-forwarded-for': '203.0.113.9' },
+        });
+      expect((await over('https')).headers.get('strict-transport-security')).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
       expect((await over('http')).headers.get('strict-transport-security')).toBeNull();
     } finally {
       await proxied.stop();
@@ -114,7 +122,12 @@ describe('the boundary over https', () => {
   });
 
   it('adds Strict-Transport-Security to answers, 404s and 500s alike, and only over https', async () => {
-    for (const [path, status] of [['/ok', 200], ['/nowhere', 404], ['/fails', 500], ['/%E0', 400]] as const) {
+    for (const [path, status] of [
+      ['/ok', 200],
+      ['/nowhere', 404],
+      ['/fails', 500],
+      ['/%E0', 400],
+    ] as const) {
       const secure = await request(base + path, { headers: { 'x-forwarded-proto': 'https' } });
       expect([path, secure.status]).toEqual([path, status]);
       expect(secure.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');

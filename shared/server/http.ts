@@ -14,11 +14,16 @@ export const MESSAGE_BODY_LIMIT = 640 * 1024;
  *
  * @example { description: 'No contact …', errors: [{ field: '', message: 'No contact …', code: 'not_found' }] }
  */
-export function deskErrorBody(error: ParleyError): { description: string; errors: { field: string; message: string; code: string }[] } {
+export function deskErrorBody(error: ParleyError): {
+  description: string;
+  errors: { field: string; message: string; code: string }[];
+} {
   const problems = (error.details as { problems?: { field: string; message: string }[] } | undefined)?.problems;
   return {
     description: error.message,
-    errors: problems?.length ? problems.map((problem) => ({ field: problem.field, message: problem.message, code: error.code })) : [{ field: '', message: error.message, code: error.code }],
+    errors: problems?.length
+      ? problems.map((problem) => ({ field: problem.field, message: problem.message, code: error.code }))
+      : [{ field: '', message: error.message, code: error.code }],
   };
 }
 
@@ -54,7 +59,8 @@ export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boo
       }
     } catch (caught) {
       const error = toParleyError(caught);
-      if (error.code === 'internal') logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
+      if (error.code === 'internal')
+        logger.error({ err: caught, method: ctx.method, path: ctx.path }, 'unexpected error');
       ctx.status = error.status;
       if (error.retryAfterS !== undefined) ctx.set('Retry-After', String(error.retryAfterS));
       ctx.body = isDeskRoute(ctx.path) ? deskErrorBody(error) : error.toBody();
@@ -70,7 +76,11 @@ export function errorBoundary(logger: Logger, isDeskRoute: (path: string) => boo
  */
 export function toParleyError(caught: unknown): ParleyError {
   if (caught instanceof ParleyError) return caught;
-  if (caught instanceof URIError) return new ParleyError('invalid_request', 'The request has a malformed %-escape (a % not followed by UTF-8 written as %XX).');
+  if (caught instanceof URIError)
+    return new ParleyError(
+      'invalid_request',
+      'The request has a malformed %-escape (a % not followed by UTF-8 written as %XX).',
+    );
   // @koa/router's allowedMethods throws http-errors with a status; keep their meaning.
   const status = (caught as { status?: unknown } | null)?.status;
   if (status === 405) return new ParleyError('method_not_allowed', 'This route does not take that method.');
@@ -83,7 +93,11 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown, what =
   // PostgreSQL text cannot hold U+0000; refused here, for every input, rather than failing in the store.
   const nul = nulPath(input);
   if (nul !== undefined) {
-    throw new ParleyError('invalid_request', `The ${what} is not valid: ${nul || '(root)'}: text may not contain the NUL character (U+0000).`, { problems: [{ field: nul || '(root)', message: 'contains U+0000' }] });
+    throw new ParleyError(
+      'invalid_request',
+      `The ${what} is not valid: ${nul || '(root)'}: text may not contain the NUL character (U+0000).`,
+      { problems: [{ field: nul || '(root)', message: 'contains U+0000' }] },
+    );
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -113,12 +127,20 @@ function nulPath(value: unknown, path = '', depth = 0): string | undefined {
  * `form`, an HTML form's body (`application/x-www-form-urlencoded`) is taken too: each field once,
  * as text (a field named twice is refused).
  */
-export async function readJson<S extends z.ZodType>(ctx: Context, schema: S, limit = DEFAULT_BODY_LIMIT, form = false): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(
+  ctx: Context,
+  schema: S,
+  limit = DEFAULT_BODY_LIMIT,
+  form = false,
+): Promise<z.output<S>> {
   const raw = await readRawBody(ctx, limit);
   if (raw.length === 0) return parseWith(schema, {});
   if (form && ctx.is('application/x-www-form-urlencoded')) return parseWith(schema, formFields(raw.toString('utf8')));
   if (!ctx.is('application/json') && !ctx.is('+json')) {
-    throw new ParleyError('unsupported_media_type', `Send the body as JSON with Content-Type: application/json${form ? ' (or as a form, application/x-www-form-urlencoded)' : ''}.`);
+    throw new ParleyError(
+      'unsupported_media_type',
+      `Send the body as JSON with Content-Type: application/json${form ? ' (or as a form, application/x-www-form-urlencoded)' : ''}.`,
+    );
   }
   let parsed: unknown;
   try {
@@ -132,7 +154,10 @@ export async function readJson<S extends z.ZodType>(ctx: Context, schema: S, lim
 function formFields(text: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(text)) {
-    if (Object.hasOwn(fields, name)) throw new ParleyError('invalid_request', `The form field ${name} is given twice.`, { problems: [{ field: name, message: 'given twice' }] });
+    if (Object.hasOwn(fields, name))
+      throw new ParleyError('invalid_request', `The form field ${name} is given twice.`, {
+        problems: [{ field: name, message: 'given twice' }],
+      });
     fields[name] = value;
   }
   return fields;
@@ -171,7 +196,8 @@ function tooLarge(limit: number): ParleyError {
 export function readQuery<S extends z.ZodType>(ctx: Context, schema: S): z.output<S> {
   const query: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.query)) {
-    if (Array.isArray(value)) throw new ParleyError('invalid_request', `The query parameter ${name} is given more than once.`);
+    if (Array.isArray(value))
+      throw new ParleyError('invalid_request', `The query parameter ${name} is given more than once.`);
     if (value !== undefined) query[name] = value;
   }
   return parseWith(schema, query, 'query string');

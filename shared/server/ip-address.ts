@@ -11,7 +11,10 @@ import { isIP } from 'node:net';
 export function ipv6Groups(address: string): number[] | undefined {
   const bare = address.replace(/%.*$/s, '');
   if (isIP(bare) !== 6) return undefined;
-  const hex = bare.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_whole, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
+  const hex = bare.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_whole, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`,
+  );
   const [head = '', tail] = hex.split('::');
   const groups = (text: string) => (text ? text.split(':').map((group) => Number.parseInt(group, 16)) : []);
   if (tail === undefined) return groups(head);

@@ -28,8 +28,12 @@ describe('inspectMedia', () => {
   });
 
   it('refuses SVG, HTML, executables and empty files whatever they are called', () => {
-    expect(codeOf(() => inspectMedia(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')))).toBe('unsupported_media_type');
-    expect(codeOf(() => inspectMedia(Buffer.from('<!doctype html><script>alert(1)</script>')))).toBe('unsupported_media_type');
+    expect(codeOf(() => inspectMedia(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')))).toBe(
+      'unsupported_media_type',
+    );
+    expect(codeOf(() => inspectMedia(Buffer.from('<!doctype html><script>alert(1)</script>')))).toBe(
+      'unsupported_media_type',
+    );
     expect(codeOf(() => inspectMedia(Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03])))).toBe('unsupported_media_type');
     expect(codeOf(() => inspectMedia(Buffer.alloc(0)))).toBe('invalid_request');
   });
@@ -55,7 +59,15 @@ describe('readMultipart over real HTTP', () => {
     app.use(errorBoundary(logger));
     app.use(async (ctx) => {
       const { fields, files } = await readMultipart(ctx, 4096);
-      ctx.body = { fields, files: files.map((file) => ({ field: file.field, name: file.name, size: file.bytes.length, type: inspectMedia(file.bytes).type })) };
+      ctx.body = {
+        fields,
+        files: files.map((file) => ({
+          field: file.field,
+          name: file.name,
+          size: file.bytes.length,
+          type: inspectMedia(file.bytes).type,
+        })),
+      };
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -84,7 +96,11 @@ describe('readMultipart over real HTTP', () => {
     form.append('attachments[]', new Blob([new Uint8Array(1_000_000)]), 'zeros.png');
     const multipart = new Request(url, { method: 'POST', body: form });
     const gzipped = gzipSync(Buffer.from(await multipart.arrayBuffer()));
-    const compressed = await fetch(url, { method: 'POST', body: gzipped, headers: { 'content-type': multipart.headers.get('content-type')!, 'content-encoding': 'gzip' } });
+    const compressed = await fetch(url, {
+      method: 'POST',
+      body: gzipped,
+      headers: { 'content-type': multipart.headers.get('content-type')!, 'content-encoding': 'gzip' },
+    });
     expect(compressed.status).toBe(415);
     expect((await compressed.json()).error.code).toBe('unsupported_media_type');
 

@@ -35,11 +35,22 @@ export function inspectMedia(bytes: Uint8Array, limit = DEFAULT_MEDIA_LIMIT): Me
   if (bytes.length > limit) throw new ParleyError('payload_too_large', `The file is larger than ${limit} bytes.`);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const facts = sniff(buffer);
-  if (!facts) throw new ParleyError('unsupported_media_type', `Only ${MEDIA_TYPES.map((type) => type.split('/')[1]!.toUpperCase()).join(', ')} files are accepted; this file is none of them.`);
+  if (!facts)
+    throw new ParleyError(
+      'unsupported_media_type',
+      `Only ${MEDIA_TYPES.map((type) => type.split('/')[1]!.toUpperCase()).join(', ')} files are accepted; this file is none of them.`,
+    );
   if (facts.width !== undefined && facts.height !== undefined) {
     if (facts.width < 1 || facts.height < 1) throw new ParleyError('unprocessable', 'The image says it has no pixels.');
-    if (facts.width > MAX_IMAGE_SIDE || facts.height > MAX_IMAGE_SIDE || facts.width * facts.height > MAX_IMAGE_PIXELS) {
-      throw new ParleyError('unprocessable', `The image is ${facts.width}×${facts.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels and ${MAX_IMAGE_SIDE} pixels a side are accepted.`);
+    if (
+      facts.width > MAX_IMAGE_SIDE ||
+      facts.height > MAX_IMAGE_SIDE ||
+      facts.width * facts.height > MAX_IMAGE_PIXELS
+    ) {
+      throw new ParleyError(
+        'unprocessable',
+        `The image is ${facts.width}×${facts.height} pixels; at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels and ${MAX_IMAGE_SIDE} pixels a side are accepted.`,
+      );
     }
   }
   return { ...facts, size: bytes.length };
@@ -79,7 +90,8 @@ function jpeg(bytes: Buffer): Omit<MediaFacts, 'size'> | undefined {
     }
     const length = bytes.readUInt16BE(at + 2);
     const startOfFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (startOfFrame) return { type: 'image/jpeg', height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    if (startOfFrame)
+      return { type: 'image/jpeg', height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
     if (length < 2) return undefined;
     at += 2 + length;
   }
@@ -89,12 +101,14 @@ function jpeg(bytes: Buffer): Omit<MediaFacts, 'size'> | undefined {
 function webp(bytes: Buffer): Omit<MediaFacts, 'size'> | undefined {
   if (bytes.length < 30) return undefined;
   const chunk = bytes.toString('latin1', 12, 16);
-  if (chunk === 'VP8X') return { type: 'image/webp', width: 1 + bytes.readUIntLE(24, 3), height: 1 + bytes.readUIntLE(27, 3) };
+  if (chunk === 'VP8X')
+    return { type: 'image/webp', width: 1 + bytes.readUIntLE(24, 3), height: 1 + bytes.readUIntLE(27, 3) };
   if (chunk === 'VP8L') {
     const bits = bytes.readUInt32LE(21);
     return { type: 'image/webp', width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
   }
-  if (chunk === 'VP8 ') return { type: 'image/webp', width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
+  if (chunk === 'VP8 ')
+    return { type: 'image/webp', width: bytes.readUInt16LE(26) & 0x3fff, height: bytes.readUInt16LE(28) & 0x3fff };
   return undefined;
 }
 
@@ -135,12 +149,21 @@ function countParts(raw: Buffer, contentType: string): number {
  */
 export async function readMultipart(ctx: Context, limit: number): Promise<MultipartBody> {
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
-  if (encoding && encoding !== 'identity') throw new ParleyError('unsupported_media_type', `Compressed request bodies (Content-Encoding: ${encoding}) are not accepted; send the files as they are.`);
-  if (!ctx.is('multipart/form-data')) throw new ParleyError('unsupported_media_type', 'Send the files as multipart/form-data.');
+  if (encoding && encoding !== 'identity')
+    throw new ParleyError(
+      'unsupported_media_type',
+      `Compressed request bodies (Content-Encoding: ${encoding}) are not accepted; send the files as they are.`,
+    );
+  if (!ctx.is('multipart/form-data'))
+    throw new ParleyError('unsupported_media_type', 'Send the files as multipart/form-data.');
   const raw = await readRawBody(ctx, limit);
   const parts = countParts(raw, ctx.get('content-type'));
   if (parts > MAX_MULTIPART_PARTS) {
-    throw new ParleyError('invalid_request', `A form may have at most ${MAX_MULTIPART_PARTS} parts; this one has ${parts}.`, { problems: [{ field: 'form', message: `more than ${MAX_MULTIPART_PARTS} parts` }] });
+    throw new ParleyError(
+      'invalid_request',
+      `A form may have at most ${MAX_MULTIPART_PARTS} parts; this one has ${parts}.`,
+      { problems: [{ field: 'form', message: `more than ${MAX_MULTIPART_PARTS} parts` }] },
+    );
   }
   let form: FormData;
   try {
@@ -152,7 +175,10 @@ export async function readMultipart(ctx: Context, limit: number): Promise<Multip
   const files: UploadedFile[] = [];
   for (const [field, value] of form) {
     if (typeof value === 'string') {
-      if (Object.hasOwn(fields, field)) throw new ParleyError('invalid_request', `The form field ${field} is given twice.`, { problems: [{ field, message: 'given twice' }] });
+      if (Object.hasOwn(fields, field))
+        throw new ParleyError('invalid_request', `The form field ${field} is given twice.`, {
+          problems: [{ field, message: 'given twice' }],
+        });
       fields[field] = value;
     } else {
       files.push({ field, name: value.name.slice(0, 255), bytes: Buffer.from(await value.arrayBuffer()) });

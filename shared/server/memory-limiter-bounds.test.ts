@@ -17,7 +17,10 @@ const BUDGET_MS = 4_000;
  * can stall one 10 ms block, so a run whose end looks slow is tried again, up to three runs; a
  * scan per request is thousands of times slower at the end and fails every run (and the budget).
  */
-async function flood<L extends { size: number }>(make: () => L, consume: (limiter: L, key: string) => Promise<unknown>) {
+async function flood<L extends { size: number }>(
+  make: () => L,
+  consume: (limiter: L, key: string) => Promise<unknown>,
+) {
   let result = { sent: 0, first: Number.NaN, last: Number.NaN, mostKeys: 0 };
   for (let run = 0; run < 3 && !(result.last <= 3 * result.first); run++) {
     const limiter = make();
@@ -42,42 +45,69 @@ describe('the in-memory limiters under many keys', () => {
   const minute = new Date('2026-11-22T10:00:30Z');
 
   it('fixed window: 100,000 new keys in one minute cost as much each at the end as at the start, and stay under the cap', async () => {
-    const result = await flood(() => new MemoryRateLimiter(), (limiter, key) => limiter.consume(key, 5, minute));
+    const result = await flood(
+      () => new MemoryRateLimiter(),
+      (limiter, key) => limiter.consume(key, 5, minute),
+    );
     expect(result.sent, `only ${result.sent} of ${KEYS} requests in ${BUDGET_MS} ms`).toBe(KEYS);
-    expect(result.last, `first 10,000: ${result.first} ms each, last 10,000: ${result.last} ms each`).toBeLessThanOrEqual(3 * result.first);
+    expect(
+      result.last,
+      `first 10,000: ${result.first} ms each, last 10,000: ${result.last} ms each`,
+    ).toBeLessThanOrEqual(3 * result.first);
     expect(result.mostKeys).toBeLessThanOrEqual(MEMORY_LIMITER_MAX_KEYS);
   });
 
   it('rolling window: 100,000 new keys in one hour cost as much each at the end as at the start, and stay under the cap', async () => {
-    const result = await flood(() => new MemoryRollingLimiter(20, 3_600_000), (limiter, key) => limiter.consume(key, minute));
+    const result = await flood(
+      () => new MemoryRollingLimiter(20, 3_600_000),
+      (limiter, key) => limiter.consume(key, minute),
+    );
     expect(result.sent, `only ${result.sent} of ${KEYS} requests in ${BUDGET_MS} ms`).toBe(KEYS);
-    expect(result.last, `first 10,000: ${result.first} ms each, last 10,000: ${result.last} ms each`).toBeLessThanOrEqual(3 * result.first);
+    expect(
+      result.last,
+      `first 10,000: ${result.first} ms each, last 10,000: ${result.last} ms each`,
+    ).toBeLessThanOrEqual(3 * result.first);
     expect(result.mostKeys).toBeLessThanOrEqual(MEMORY_LIMITER_MAX_KEYS);
   });
 
   it.each([
-    ['fixed window', (maxKeys: number) => {
-      const limiter = new MemoryRateLimiter({ maxKeys });
-      return { consume: async (key: string) => (await limiter.consume(key, 1, minute)).allowed, size: () => limiter.size };
-    }],
-    ['rolling window', (maxKeys: number) => {
-      const limiter = new MemoryRollingLimiter(1, 3_600_000, { maxKeys });
-      return { consume: async (key: string) => (await limiter.consume(key, minute)).allowed, size: () => limiter.size };
-    }],
-  ])('%s at its cap: never holds more keys, keeps a key that keeps sending limited, and forgets (fails open) a key that went quiet', async (_name, make) => {
-    const limiter = make(1_000);
-    expect(await limiter.consume('busy')).toBe(true);
-    expect(await limiter.consume('quiet')).toBe(true);
-    for (let index = 0; index < 10_000; index++) {
-      await limiter.consume(`other-${index}`);
-      expect(limiter.size()).toBeLessThanOrEqual(1_000);
-      // Every 100 other keys, the busy key asks again and is still refused.
-      if (index % 100 === 0) expect(await limiter.consume('busy')).toBe(false);
-    }
-    // The quiet key was pushed out by 10,000 others: it starts afresh. This is the documented
-    // failure at the cap (MEMORY_LIMITER_MAX_KEYS): open, for a key nobody used for half the cap.
-    expect(await limiter.consume('quiet')).toBe(true);
-  });
+    [
+      'fixed window',
+      (maxKeys: number) => {
+        const limiter = new MemoryRateLimiter({ maxKeys });
+        return {
+          consume: async (key: string) => (await limiter.consume(key, 1, minute)).allowed,
+          size: () => limiter.size,
+        };
+      },
+    ],
+    [
+      'rolling window',
+      (maxKeys: number) => {
+        const limiter = new MemoryRollingLimiter(1, 3_600_000, { maxKeys });
+        return {
+          consume: async (key: string) => (await limiter.consume(key, minute)).allowed,
+          size: () => limiter.size,
+        };
+      },
+    ],
+  ])(
+    '%s at its cap: never holds more keys, keeps a key that keeps sending limited, and forgets (fails open) a key that went quiet',
+    async (_name, make) => {
+      const limiter = make(1_000);
+      expect(await limiter.consume('busy')).toBe(true);
+      expect(await limiter.consume('quiet')).toBe(true);
+      for (let index = 0; index < 10_000; index++) {
+        await limiter.consume(`other-${index}`);
+        expect(limiter.size()).toBeLessThanOrEqual(1_000);
+        // Every 100 other keys, the busy key asks again and is still refused.
+        if (index % 100 === 0) expect(await limiter.consume('busy')).toBe(false);
+      }
+      // The quiet key was pushed out by 10,000 others: it starts afresh. This is the documented
+      // failure at the cap (MEMORY_LIMITER_MAX_KEYS): open, for a key nobody used for half the cap.
+      expect(await limiter.consume('quiet')).toBe(true);
+    },
+  );
 
   it('forgets keys whose window is over without being asked about them again', async () => {
     const fixed = new MemoryRateLimiter();

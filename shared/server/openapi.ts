@@ -6,7 +6,11 @@ export interface OpenApiOptions {
   title: string;
   version: string;
   description: string;
-  securitySchemes: Record<string, { type: 'http'; scheme: 'bearer'; description: string } | { type: 'apiKey'; in: 'header'; name: string; description: string }>;
+  securitySchemes: Record<
+    string,
+    | { type: 'http'; scheme: 'bearer'; description: string }
+    | { type: 'apiKey'; in: 'header'; name: string; description: string }
+  >;
   /** Error codes that any route may answer with (bad credential, limits, bad JSON…). */
   commonErrors: ErrorCode[];
   /** Routes whose errors use the helpdesk `bad_request_error` body instead of `{error}`. */
@@ -47,13 +51,21 @@ const ErrorBodySchema: JsonSchema = {
 
 const DeskErrorSchema: JsonSchema = {
   type: 'object',
-  description: 'The helpdesk routes\' error body (bad_request_error).',
+  description: "The helpdesk routes' error body (bad_request_error).",
   required: ['description', 'errors'],
   properties: {
     description: { type: 'string' },
     errors: {
       type: 'array',
-      items: { type: 'object', required: ['field', 'message', 'code'], properties: { field: { type: 'string' }, message: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) } } },
+      items: {
+        type: 'object',
+        required: ['field', 'message', 'code'],
+        properties: {
+          field: { type: 'string' },
+          message: { type: 'string' },
+          code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+        },
+      },
     },
   },
 };
@@ -71,8 +83,10 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
     const headers = route.security ? headerRefs(options.commonHeaders) : undefined;
     for (const [status, response] of Object.entries(route.responses)) {
       const content: Record<string, unknown> = {};
-      if (response.schema) content[response.contentType ?? 'application/json'] = { schema: jsonSchema(response.schema, 'output') };
-      for (const [type, schema] of Object.entries(response.alternatives ?? {})) content[type] = { schema: jsonSchema(schema, 'output') };
+      if (response.schema)
+        content[response.contentType ?? 'application/json'] = { schema: jsonSchema(response.schema, 'output') };
+      for (const [type, schema] of Object.entries(response.alternatives ?? {}))
+        content[type] = { schema: jsonSchema(schema, 'output') };
       responses[status] = {
         description: response.description,
         ...(headers ? { headers } : {}),
@@ -84,12 +98,24 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
     if (idempotent && options.idempotencyHeader) parameters.push(options.idempotencyHeader);
     const common = options.commonErrors.filter((code) => errorApplies(code, route, idempotent));
     const validation422 = options.validationIs422?.(route.path) ?? false;
-    const errorCodes = [...new Set([...common, ...(route.errors ?? [])].map((code) => (validation422 && code === 'invalid_request' ? 'unprocessable' : code)))];
+    const errorCodes = [
+      ...new Set(
+        [...common, ...(route.errors ?? [])].map((code) =>
+          validation422 && code === 'invalid_request' ? 'unprocessable' : code,
+        ),
+      ),
+    ];
     for (const [status, codes] of groupByStatus(errorCodes)) {
       responses[status] = {
         description: `Error: ${codes.join(', ')}`,
         ...(headers ? { headers } : {}),
-        content: { 'application/json': { schema: { $ref: options.isDeskRoute?.(route.path) ? '#/components/schemas/DeskError' : '#/components/schemas/Error' } } },
+        content: {
+          'application/json': {
+            schema: {
+              $ref: options.isDeskRoute?.(route.path) ? '#/components/schemas/DeskError' : '#/components/schemas/Error',
+            },
+          },
+        },
       };
     }
     (paths[path] ??= {})[route.method] = {
@@ -100,7 +126,15 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
       ...(route.security ? { security: [{ [route.security]: [] }] } : { security: [] }),
       ...(parameters.length ? { parameters } : {}),
       ...(route.body || route.multipart
-        ? { requestBody: { required: true, content: { ...(route.body ? bodyContent(route.body, route.form) : {}), ...(route.multipart ? multipartContent(route.multipart) : {}) } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: {
+                ...(route.body ? bodyContent(route.body, route.form) : {}),
+                ...(route.multipart ? multipartContent(route.multipart) : {}),
+              },
+            },
+          }
         : {}),
       responses,
     };
@@ -119,7 +153,9 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
 
 function bodyContent(body: z.ZodType, form: boolean | undefined): Record<string, { schema: JsonSchema }> {
   const schema = jsonSchema(body, 'input');
-  return form ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } } : { 'application/json': { schema } };
+  return form
+    ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } }
+    : { 'application/json': { schema } };
 }
 
 /** A multipart body: its text fields' schema, with each file field as binary (an array where the name ends in `[]`). */
@@ -131,14 +167,18 @@ function multipartContent(multipart: MultipartSpec): Record<string, { schema: Js
       return [name, name.endsWith('[]') ? { type: 'array', items: file, description } : { ...file, description }];
     }),
   );
-  return { 'multipart/form-data': { schema: { ...fields, type: 'object', properties: { ...fields.properties, ...files } } } };
+  return {
+    'multipart/form-data': { schema: { ...fields, type: 'object', properties: { ...fields.properties, ...files } } },
+  };
 }
 
 /** Whether a common error can come from a route: credential and limit errors only from keyed routes, idempotency errors only from keyed POSTs that take the header, body errors only with a body. */
 function errorApplies(code: ErrorCode, route: RouteSpec, idempotent: boolean): boolean {
-  if (code === 'unauthorized' || code === 'rate_limited' || code === 'account_suspended') return Boolean(route.security);
+  if (code === 'unauthorized' || code === 'rate_limited' || code === 'account_suspended')
+    return Boolean(route.security);
   if (code === 'idempotency_key_in_use' || code === 'idempotency_key_reused') return idempotent;
-  if (code === 'invalid_json' || code === 'unsupported_media_type' || code === 'payload_too_large') return Boolean(route.body) || route.method === 'post';
+  if (code === 'invalid_json' || code === 'unsupported_media_type' || code === 'payload_too_large')
+    return Boolean(route.body) || route.method === 'post';
   return true;
 }
 

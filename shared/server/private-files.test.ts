@@ -23,7 +23,10 @@ async function modesUnder(root: string): Promise<Found[]> {
 }
 
 /** What is not the user's alone: a folder other than 0700, a file other than 0600. */
-const loose = (entries: Found[]) => entries.filter((entry) => (entry.kind === 'folder' && entry.mode !== '700') || (entry.kind === 'file' && entry.mode !== '600'));
+const loose = (entries: Found[]) =>
+  entries.filter(
+    (entry) => (entry.kind === 'folder' && entry.mode !== '700') || (entry.kind === 'file' && entry.mode !== '600'),
+  );
 
 /** Sets every folder 0777 and file 0666, as a store made before the rule (or by hand) may be. */
 async function loosen(root: string): Promise<void> {
@@ -60,18 +63,29 @@ describe('the data folder: 0700 folders and 0600 files, whatever the umask', () 
     const entries = await modesUnder(dataDir);
     // The stores, the key and the file are all there: the check below saw them.
     const names = entries.map((entry) => entry.path.slice(dataDir.length));
-    expect(names).toEqual(expect.arrayContaining(['/secrets.key', '/bff/PG_VERSION', '/engine/PG_VERSION', '/attachments/a-customer-photo-0001']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        '/secrets.key',
+        '/bff/PG_VERSION',
+        '/engine/PG_VERSION',
+        '/attachments/a-customer-photo-0001',
+      ]),
+    );
     expect(names.filter((name) => name.includes('/pg_wal/0')).length).toBeGreaterThan(2);
     expect(entries.length).toBeGreaterThan(1_000);
     expect(loose(entries)).toEqual([]);
   });
 
-  it('sets a data folder made before the rule right when the stores open it, so no file of an earlier install stays open to others', { timeout: 120_000 }, async () => {
-    await loosen(dataDir);
-    expect(loose(await modesUnder(dataDir)).length).toBeGreaterThan(1_000);
-    await openUnderUmask000();
-    expect(loose(await modesUnder(dataDir))).toEqual([]);
-  });
+  it(
+    'sets a data folder made before the rule right when the stores open it, so no file of an earlier install stays open to others',
+    { timeout: 120_000 },
+    async () => {
+      await loosen(dataDir);
+      expect(loose(await modesUnder(dataDir)).length).toBeGreaterThan(1_000);
+      await openUnderUmask000();
+      expect(loose(await modesUnder(dataDir))).toEqual([]);
+    },
+  );
 
   it('leaves a symbolic link in a tree as it is, and what it points at too', async () => {
     const root = await mkdtemp(join(tmpdir(), 'parley-data-modes-'));

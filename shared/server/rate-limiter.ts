@@ -57,7 +57,8 @@ class RecentKeys<V> {
   readonly #lifetimeMs: number;
 
   constructor(maxKeys: number, lifetimeMs: number) {
-    if (!Number.isInteger(maxKeys) || maxKeys < 2) throw new TypeError(`maxKeys must be an integer of at least 2, got ${maxKeys}`);
+    if (!Number.isInteger(maxKeys) || maxKeys < 2)
+      throw new TypeError(`maxKeys must be an integer of at least 2, got ${maxKeys}`);
     this.#half = Math.floor(maxKeys / 2);
     this.#lifetimeMs = lifetimeMs;
   }
@@ -131,7 +132,10 @@ export class MemoryRateLimiter implements RateLimiter {
  * the window on. `retryAfterMs` says when the oldest logged request ages out.
  */
 export interface RollingLimiter {
-  consume(key: string, now: Date): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }>;
+  consume(
+    key: string,
+    now: Date,
+  ): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }>;
 }
 
 export class MemoryRollingLimiter implements RollingLimiter {
@@ -155,7 +159,10 @@ export class MemoryRollingLimiter implements RollingLimiter {
     return this.#log.size;
   }
 
-  async consume(key: string, now: Date): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
+  async consume(
+    key: string,
+    now: Date,
+  ): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
     const at = now.getTime();
     let times = this.#log.get(key, at);
     if (!times) this.#log.set(key, (times = []), at);
@@ -175,12 +182,20 @@ export class MemoryRollingLimiter implements RollingLimiter {
  * Puts a fixed-window decision on the answer (`X-RateLimit-Limit`, `-Remaining`, `-Reset`) and,
  * when the request is over the limit, refuses it with 429 and `Retry-After` before anything runs.
  */
-export function enforceRateDecision(ctx: { set(name: string, value: string): void }, decision: RateDecision, at: Date, who = 'This key'): void {
+export function enforceRateDecision(
+  ctx: { set(name: string, value: string): void },
+  decision: RateDecision,
+  at: Date,
+  who = 'This key',
+): void {
   ctx.set('X-RateLimit-Limit', String(decision.limit));
   ctx.set('X-RateLimit-Remaining', String(decision.remaining));
   ctx.set('X-RateLimit-Reset', String(decision.resetS));
   if (decision.allowed) return;
   const retryAfter = Math.max(1, decision.resetS - Math.floor(at.getTime() / 1000));
   ctx.set('Retry-After', String(retryAfter));
-  throw new ParleyError('rate_limited', `${who} may make ${decision.limit} requests a minute. Try again in ${retryAfter} s.`);
+  throw new ParleyError(
+    'rate_limited',
+    `${who} may make ${decision.limit} requests a minute. Try again in ${retryAfter} s.`,
+  );
 }

@@ -74,7 +74,10 @@ describe.each([
 
 describe.each([
   ['in memory', () => new MemoryRollingLimiter(3, 3_600_000) as RollingLimiter],
-  ['in Redis', () => new RedisRollingLimiter(redis, `${prefix}rolling:${randomToken(6)}:`, 3, 3_600_000) as RollingLimiter],
+  [
+    'in Redis',
+    () => new RedisRollingLimiter(redis, `${prefix}rolling:${randomToken(6)}:`, 3, 3_600_000) as RollingLimiter,
+  ],
 ])('the rolling limiter %s', (_name, make) => {
   it('allows `limit` requests in any rolling hour and says when the oldest ages out', async () => {
     const limiter = make();
@@ -103,14 +106,21 @@ describe('the Redis limiters across nodes', () => {
     const shared = `${prefix}nodes-fixed:`;
     const nodes = [new RedisRateLimiter(redis, shared), new RedisRateLimiter(redis, shared)];
     const minute = at('2026-11-22T13:00:00Z');
-    const decisions = await Promise.all(Array.from({ length: 50 }, (_, index) => nodes[index % 2]!.consume('site', 20, minute)));
+    const decisions = await Promise.all(
+      Array.from({ length: 50 }, (_, index) => nodes[index % 2]!.consume('site', 20, minute)),
+    );
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(20);
   });
 
   it('share one rolling log between nodes: the 21st request within the hour is refused whichever node takes it', async () => {
     const shared = `${prefix}nodes-rolling:`;
-    const nodes = [new RedisRollingLimiter(redis, shared, 20, 3_600_000), new RedisRollingLimiter(redis, shared, 20, 3_600_000)];
-    const decisions = await Promise.all(Array.from({ length: 30 }, (_, index) => nodes[index % 2]!.consume('203.0.113.9', at('2026-11-22T13:30:00Z'))));
+    const nodes = [
+      new RedisRollingLimiter(redis, shared, 20, 3_600_000),
+      new RedisRollingLimiter(redis, shared, 20, 3_600_000),
+    ];
+    const decisions = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => nodes[index % 2]!.consume('203.0.113.9', at('2026-11-22T13:30:00Z'))),
+    );
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(20);
   });
 

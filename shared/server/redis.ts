@@ -16,7 +16,11 @@ export type Redis = ReturnType<typeof createClient>;
  * request waits on it.
  */
 export async function openRedis(url: string, onError: (error: Error) => void): Promise<Redis> {
-  const client = createClient({ url, disableOfflineQueue: true, socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) } });
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
+  });
   client.on('error', onError);
   await client.connect();
   return client;
@@ -49,7 +53,13 @@ export async function closeRedis(client: Redis): Promise<void> {
  * Runs a limiter's script; when Redis cannot answer, the request is let through (and `onError`
  * hears of it): a Redis outage must not take the chat down, and the limits are back as soon as it is.
  */
-async function runScript(redis: Redis, script: string, keys: string[], args: string[], onError: (error: Error) => void): Promise<number[] | undefined> {
+async function runScript(
+  redis: Redis,
+  script: string,
+  keys: string[],
+  args: string[],
+  onError: (error: Error) => void,
+): Promise<number[] | undefined> {
   try {
     return (await redis.eval(script, { keys, arguments: args })) as number[];
   } catch (error) {
@@ -87,14 +97,26 @@ export class RedisRateLimiter implements RateLimiter {
   async consume(key: string, limit: number, now: Date): Promise<RateDecision> {
     const window = Math.floor(now.getTime() / 60_000);
     const resetS = (window + 1) * 60;
-    const result = await runScript(this.#redis, FIXED_WINDOW, [`${this.#prefix}${key}:${window}`], [String(limit), '120000'], this.#onError);
+    const result = await runScript(
+      this.#redis,
+      FIXED_WINDOW,
+      [`${this.#prefix}${key}:${window}`],
+      [String(limit), '120000'],
+      this.#onError,
+    );
     if (!result) return { allowed: true, limit, remaining: limit, resetS };
     const [allowed, count] = result as [number, number];
     return { allowed: allowed === 1, limit, remaining: Math.max(0, limit - count), resetS };
   }
 
   async refund(key: string, now: Date): Promise<void> {
-    await runScript(this.#redis, GIVE_BACK, [`${this.#prefix}${key}:${Math.floor(now.getTime() / 60_000)}`], [], this.#onError);
+    await runScript(
+      this.#redis,
+      GIVE_BACK,
+      [`${this.#prefix}${key}:${Math.floor(now.getTime() / 60_000)}`],
+      [],
+      this.#onError,
+    );
   }
 }
 
@@ -121,7 +143,13 @@ export class RedisRollingLimiter implements RollingLimiter {
   readonly #onError: (error: Error) => void;
   #sequence = 0;
 
-  constructor(redis: Redis, prefix: string, limit: number, windowMs: number, onError: (error: Error) => void = () => undefined) {
+  constructor(
+    redis: Redis,
+    prefix: string,
+    limit: number,
+    windowMs: number,
+    onError: (error: Error) => void = () => undefined,
+  ) {
     if (!Number.isInteger(limit) || limit < 1) throw new TypeError(`limit must be a positive integer, got ${limit}`);
     if (!(windowMs > 0)) throw new TypeError(`windowMs must be positive, got ${windowMs}`);
     this.#redis = redis;
@@ -131,11 +159,20 @@ export class RedisRollingLimiter implements RollingLimiter {
     this.#onError = onError;
   }
 
-  async consume(key: string, now: Date): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
+  async consume(
+    key: string,
+    now: Date,
+  ): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
     const at = now.getTime();
     // Members are unique per request, so two requests in one millisecond count twice.
     const member = `${at}:${process.pid}:${++this.#sequence}:${Math.random().toString(36).slice(2, 8)}`;
-    const result = await runScript(this.#redis, SLIDING_LOG, [`${this.#prefix}${key}`], [String(at), String(this.#windowMs), String(this.#limit), member], this.#onError);
+    const result = await runScript(
+      this.#redis,
+      SLIDING_LOG,
+      [`${this.#prefix}${key}`],
+      [String(at), String(this.#windowMs), String(this.#limit), member],
+      this.#onError,
+    );
     if (!result) return { allowed: true, limit: this.#limit, remaining: this.#limit, retryAfterMs: 0 };
     const [allowed, count, retryAfterMs] = result as [number, number, number];
     return { allowed: allowed === 1, limit: this.#limit, remaining: Math.max(0, this.#limit - count), retryAfterMs };

@@ -26,7 +26,11 @@ const PREFIX = 'sealed:v1:';
 
 /** Parses `kid:base64url-key` pairs separated by commas; each key is 32 bytes; the first one seals. */
 export function parseSecretKeys(text: string): SecretKey[] {
-  const keys = parseKeyPairs(text, 'secrets key', (kid, bytes) => bytes.length === 32 || `secrets key ${kid} is ${bytes.length} bytes; it must be 32 (AES-256)`);
+  const keys = parseKeyPairs(
+    text,
+    'secrets key',
+    (kid, bytes) => bytes.length === 32 || `secrets key ${kid} is ${bytes.length} bytes; it must be 32 (AES-256)`,
+  );
   return keys.map(({ kid, bytes }) => ({ kid, key: bytes }));
 }
 
@@ -57,7 +61,8 @@ export class SecretBox {
     if (!stored.startsWith(PREFIX)) return stored;
     const [kid, iv, sealed] = stored.slice(PREFIX.length).split(':');
     const found = this.#keys.find((candidate) => candidate.kid === kid);
-    if (!found || !iv || !sealed) throw new Error(`a secret is sealed with key ${kid ?? '?'}, which SECRETS_KEYS does not hold`);
+    if (!found || !iv || !sealed)
+      throw new Error(`a secret is sealed with key ${kid ?? '?'}, which SECRETS_KEYS does not hold`);
     const bytes = Buffer.from(sealed, 'base64url');
     const decipher = createDecipheriv('aes-256-gcm', found.key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(bytes.subarray(bytes.length - 16));
@@ -83,10 +88,15 @@ export interface SealedColumn {
 export async function resealStored(db: Queryable, box: SecretBox, columns: readonly SealedColumn[]): Promise<number> {
   let resealed = 0;
   for (const { table, key, column, where } of columns) {
-    const rows = await db.query<{ k: string | number; v: string }>(`SELECT ${key} AS k, ${column} AS v FROM ${table}${where ? ` WHERE ${where}` : ''}`);
+    const rows = await db.query<{ k: string | number; v: string }>(
+      `SELECT ${key} AS k, ${column} AS v FROM ${table}${where ? ` WHERE ${where}` : ''}`,
+    );
     for (const row of rows) {
       if (box.isCurrent(row.v)) continue;
-      const changed = await db.query(`UPDATE ${table} SET ${column} = $1 WHERE ${key} = $2 AND ${column} = $3 RETURNING 1`, [box.seal(box.open(row.v)), row.k, row.v]);
+      const changed = await db.query(
+        `UPDATE ${table} SET ${column} = $1 WHERE ${key} = $2 AND ${column} = $3 RETURNING 1`,
+        [box.seal(box.open(row.v)), row.k, row.v],
+      );
       resealed += changed.length;
     }
   }

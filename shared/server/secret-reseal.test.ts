@@ -21,8 +21,14 @@ describe('sealing stored secrets again at start (resealStored)', () => {
     const old = new SecretBox(parseSecretKeys(`old:${key(1)}`));
     const rotated = new SecretBox(parseSecretKeys(`new:${key(2)}, old:${key(1)}`));
     const current = rotated.seal('whsec_current_one');
-    await sql.query('INSERT INTO secrets_kept (id, secret) VALUES (1, $1), (2, $2), (3, $3)', ['whsec_plain_before_sealing', old.seal('whsec_under_old_key'), current]);
-    await sql.query("INSERT INTO settings_kept (name, value) VALUES ('engine_api_key', 'service_test_plainplainplainplain'), ('greeting', 'Hello there')");
+    await sql.query('INSERT INTO secrets_kept (id, secret) VALUES (1, $1), (2, $2), (3, $3)', [
+      'whsec_plain_before_sealing',
+      old.seal('whsec_under_old_key'),
+      current,
+    ]);
+    await sql.query(
+      "INSERT INTO settings_kept (name, value) VALUES ('engine_api_key', 'service_test_plainplainplainplain'), ('greeting', 'Hello there')",
+    );
     const columns = [
       { table: 'secrets_kept', key: 'id', column: 'secret' },
       { table: 'settings_kept', key: 'name', column: 'value', where: "name IN ('engine_api_key')" },
@@ -31,13 +37,19 @@ describe('sealing stored secrets again at start (resealStored)', () => {
     expect(await resealStored(sql, rotated, columns)).toBe(3);
     const secrets = await sql.query<{ id: number; secret: string }>('SELECT id, secret FROM secrets_kept ORDER BY id');
     expect(secrets.every((row) => rotated.isCurrent(row.secret))).toBe(true);
-    expect(secrets.map((row) => rotated.open(row.secret))).toEqual(['whsec_plain_before_sealing', 'whsec_under_old_key', 'whsec_current_one']);
+    expect(secrets.map((row) => rotated.open(row.secret))).toEqual([
+      'whsec_plain_before_sealing',
+      'whsec_under_old_key',
+      'whsec_current_one',
+    ]);
     expect(secrets[2]!.secret).toBe(current);
     // Only without the old key now: the rotation is over.
     const newOnly = new SecretBox(parseSecretKeys(`new:${key(2)}`));
     expect(newOnly.open(secrets[1]!.secret)).toBe('whsec_under_old_key');
 
-    const settings = await sql.query<{ name: string; value: string }>('SELECT name, value FROM settings_kept ORDER BY name');
+    const settings = await sql.query<{ name: string; value: string }>(
+      'SELECT name, value FROM settings_kept ORDER BY name',
+    );
     expect(settings[0]!.value).toMatch(/^sealed:v1:new:/);
     expect(rotated.open(settings[0]!.value)).toBe('service_test_plainplainplainplain');
     // A setting that is no secret is left as it was.

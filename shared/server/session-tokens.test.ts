@@ -18,7 +18,13 @@ describe('widget session tokens', () => {
     expect(expiresAt).toEqual(new Date(Date.UTC(2026, 10, 24, 13, 0, 0)));
     const session = await new SessionTokens([key], () => new Date(issuedAt.getTime() + 1000)).verify(token);
     // A token that names no start of its identity starts it when it is issued.
-    expect(session).toEqual({ ...claims, expiresAt, issuedAt, identitySince: issuedAt, jti: expect.stringMatching(/^[0-9A-Za-z]{22}$/) });
+    expect(session).toEqual({
+      ...claims,
+      expiresAt,
+      issuedAt,
+      identitySince: issuedAt,
+      jti: expect.stringMatching(/^[0-9A-Za-z]{22}$/),
+    });
   });
 
   it('verifies tokens signed with an older key of the set, and signs with the first', async () => {
@@ -34,7 +40,11 @@ describe('widget session tokens', () => {
 
   const forged: [string, () => Promise<string>][] = [
     ['a token without the wst_ prefix', async () => (await tokens.issue(claims, 60)).token.slice(4)],
-    ['alg: none', async () => `wst_${new UnsecuredJWT({ inb: 'inb_1', vrf: true, env: 'sandbox' }).setSubject('vis_abc').setIssuer('parley').setAudience('parley-widget').setIssuedAt().setExpirationTime('1h').encode()}`],
+    [
+      'alg: none',
+      async () =>
+        `wst_${new UnsecuredJWT({ inb: 'inb_1', vrf: true, env: 'sandbox' }).setSubject('vis_abc').setIssuer('parley').setAudience('parley-widget').setIssuedAt().setExpirationTime('1h').encode()}`,
+    ],
     ['an unknown kid', async () => `wst_${await sign({ kid: 'nope' }, {})}`],
     ['a different secret under a known kid', async () => `wst_${await sign({}, {}, secret())}`],
     ['an expired token', async () => `wst_${await sign({}, { exp: Math.floor(Date.now() / 1000) - 10 })}`],
@@ -85,13 +95,30 @@ describe('widget session tokens', () => {
 
   function payloadOf(overrides: Record<string, unknown>): Record<string, unknown> {
     const now = Math.floor(Date.now() / 1000);
-    const payload: Record<string, unknown> = { sub: 'vis_abc', jti: 'token-1', inb: 'inb_1', vrf: false, env: 'sandbox', iss: 'parley', aud: 'parley-widget', iat: now, exp: now + 60, ...overrides };
+    const payload: Record<string, unknown> = {
+      sub: 'vis_abc',
+      jti: 'token-1',
+      inb: 'inb_1',
+      vrf: false,
+      env: 'sandbox',
+      iss: 'parley',
+      aud: 'parley-widget',
+      iat: now,
+      exp: now + 60,
+      ...overrides,
+    };
     for (const name of Object.keys(payload)) if (payload[name] === undefined) delete payload[name];
     return payload;
   }
 
-  function sign(header: { kid?: string }, overrides: Record<string, unknown>, withSecret = key.secret): Promise<string> {
-    return new SignJWT(payloadOf(overrides)).setProtectedHeader({ alg: 'HS256', kid: header.kid ?? 'k1' }).sign(withSecret);
+  function sign(
+    header: { kid?: string },
+    overrides: Record<string, unknown>,
+    withSecret = key.secret,
+  ): Promise<string> {
+    return new SignJWT(payloadOf(overrides))
+      .setProtectedHeader({ alg: 'HS256', kid: header.kid ?? 'k1' })
+      .sign(withSecret);
   }
 });
 

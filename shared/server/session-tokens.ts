@@ -54,7 +54,11 @@ const AUDIENCE = 'parley-widget';
 /** Parses `kid:base64url-secret` pairs separated by commas; the first one signs. */
 export function parseSessionKeys(text: string): SessionKey[] {
   // OWASP: an HS256 secret is at least as long as the hash output (256 bits).
-  const keys = parseKeyPairs(text, 'session key', (kid, bytes) => bytes.length >= 32 || `session key ${kid} is ${bytes.length} bytes; it must be at least 32`);
+  const keys = parseKeyPairs(
+    text,
+    'session key',
+    (kid, bytes) => bytes.length >= 32 || `session key ${kid} is ${bytes.length} bytes; it must be at least 32`,
+  );
   return keys.map(({ kid, bytes }) => ({ kid, secret: new Uint8Array(bytes) }));
 }
 
@@ -129,12 +133,26 @@ export class SessionTokens {
 }
 
 function toSession(payload: JWTPayload): VerifiedSession {
-  const { sub, jti, inb, vrf, env, exp, iat, name, email, acc, since } = payload as JWTPayload & Record<'inb' | 'vrf' | 'env' | 'name' | 'email' | 'acc' | 'since', unknown>;
-  if (typeof sub !== 'string' || typeof jti !== 'string' || typeof vrf !== 'boolean' || (env !== 'sandbox' && env !== 'live') || typeof exp !== 'number' || typeof iat !== 'number') {
+  const { sub, jti, inb, vrf, env, exp, iat, name, email, acc, since } = payload as JWTPayload &
+    Record<'inb' | 'vrf' | 'env' | 'name' | 'email' | 'acc' | 'since', unknown>;
+  if (
+    typeof sub !== 'string' ||
+    typeof jti !== 'string' ||
+    typeof vrf !== 'boolean' ||
+    (env !== 'sandbox' && env !== 'live') ||
+    typeof exp !== 'number' ||
+    typeof iat !== 'number'
+  ) {
     throw invalid('its claims are incomplete');
   }
   const text = (value: unknown) => value === undefined || typeof value === 'string';
-  if (!text(inb) || !text(name) || !text(email) || !text(acc) || (since !== undefined && (typeof since !== 'number' || since > iat))) {
+  if (
+    !text(inb) ||
+    !text(name) ||
+    !text(email) ||
+    !text(acc) ||
+    (since !== undefined && (typeof since !== 'number' || since > iat))
+  ) {
     throw invalid('its claims have the wrong types');
   }
   const session: VerifiedSession = {
@@ -156,4 +174,3 @@ function toSession(payload: JWTPayload): VerifiedSession {
 function invalid(reason: string): ParleyError {
   return new ParleyError('unauthorized', `The session token is not valid: ${reason}.`);
 }
-

@@ -12,7 +12,10 @@ describe.each(DRIVERS)('the SQL store on $name', (driver) => {
 
   beforeAll(async () => {
     folder = await mkdtemp(join(tmpdir(), 'parley-migrations-'));
-    await writeFile(join(folder, '001_things.sql'), '-- a table\nCREATE TABLE things (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, seen bigint NOT NULL DEFAULT 0);\nCREATE INDEX things_by_seen ON things (seen);\n');
+    await writeFile(
+      join(folder, '001_things.sql'),
+      '-- a table\nCREATE TABLE things (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, seen bigint NOT NULL DEFAULT 0);\nCREATE INDEX things_by_seen ON things (seen);\n',
+    );
     await writeFile(join(folder, 'notes.txt'), 'not a migration');
     sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}store` });
   });
@@ -32,7 +35,9 @@ describe.each(DRIVERS)('the SQL store on $name', (driver) => {
   });
 
   it('gives bigint columns as numbers and timestamps as dates, like the other driver', async () => {
-    const [row] = await sql.query<{ id: number; at: Date; data: unknown }>("INSERT INTO things (name) VALUES ('a') RETURNING id, now() AS at, '{\"x\":1}'::jsonb AS data");
+    const [row] = await sql.query<{ id: number; at: Date; data: unknown }>(
+      "INSERT INTO things (name) VALUES ('a') RETURNING id, now() AS at, '{\"x\":1}'::jsonb AS data",
+    );
     expect(typeof row!.id).toBe('number');
     expect(row!.at).toBeInstanceOf(Date);
     expect(row!.data).toEqual({ x: 1 });

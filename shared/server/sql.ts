@@ -114,7 +114,8 @@ async function openPostgres(url: string, schema: string): Promise<Sql> {
   const asQueryable = (target: pg.Pool | pg.PoolClient): Queryable => ({
     async query<Row>(text: string, params: readonly unknown[] = []) {
       const name = params.length > 0 ? named(text) : undefined;
-      return (await target.query(name ? { name, text, values: [...params] } : { text, values: [...params] })).rows as Row[];
+      return (await target.query(name ? { name, text, values: [...params] } : { text, values: [...params] }))
+        .rows as Row[];
     },
   });
   return {

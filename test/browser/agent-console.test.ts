@@ -19,11 +19,25 @@ describe('the agent console in Chromium', () => {
   async function agentWithLink(name: string, email: string) {
     const { stack } = harness;
     const platformToken = stack.newPlatformToken!;
-    const platform = (path: string, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/platform/api/v1${path}`, platformToken, options);
-    const user = (await platform('/users', { body: { name, email, password: 'correct horse battery' } })).body as { id: number; access_token: string };
-    expect((await platform(`/accounts/${stack.accountId}/account_users`, { body: { user_id: user.id, role: 'administrator' } })).status).toBe(200);
-    const inboxes = (await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`, user.access_token)).body as { payload: { id: number }[] };
-    await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inbox_members`, user.access_token, { body: { inbox_id: inboxes.payload[0]!.id, user_ids: [user.id] } });
+    const platform = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      desk(`${stack.url}/platform/api/v1${path}`, platformToken, options);
+    const user = (await platform('/users', { body: { name, email, password: 'correct horse battery' } })).body as {
+      id: number;
+      access_token: string;
+    };
+    expect(
+      (
+        await platform(`/accounts/${stack.accountId}/account_users`, {
+          body: { user_id: user.id, role: 'administrator' },
+        })
+      ).status,
+    ).toBe(200);
+    const inboxes = (await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`, user.access_token)).body as {
+      payload: { id: number }[];
+    };
+    await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inbox_members`, user.access_token, {
+      body: { inbox_id: inboxes.payload[0]!.id, user_ids: [user.id] },
+    });
     const link = (await platform(`/users/${user.id}/login`)).body as { url: string };
     return { user, url: link.url };
   }
@@ -102,12 +116,21 @@ describe('the agent console in Chromium', () => {
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     // A framing page's attempt: the browser refuses to show the console in its frame.
     const { page: framer } = await harness.freshPage();
-    await framer.route('http://shop.example/', (route) => route.fulfill({ contentType: 'text/html', body: `<iframe title="console" src="${harness.stack.url}/console/"></iframe>` }));
+    await framer.route('http://shop.example/', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<iframe title="console" src="${harness.stack.url}/console/"></iframe>`,
+      }),
+    );
     await framer.goto('http://shop.example/');
     const frame = framer.frames().find((candidate) => candidate !== framer.mainFrame());
-    const inside = frame ? await frame.evaluate(() => document.getElementById('console') !== null).catch(() => false) : false;
+    const inside = frame
+      ? await frame.evaluate(() => document.getElementById('console') !== null).catch(() => false)
+      : false;
     expect(inside).toBe(false);
-    expect((await fetch(`${harness.stack.url}/console`, { redirect: 'manual' })).headers.get('location')).toBe('/console/');
+    expect((await fetch(`${harness.stack.url}/console`, { redirect: 'manual' })).headers.get('location')).toBe(
+      '/console/',
+    );
   });
 
   it('signs in once per link: a used link gets a clear message and the password form', async () => {
@@ -138,7 +161,10 @@ describe('the agent console in Chromium', () => {
     // axe is injected as a script: the page's CSP is bypassed for the test only.
     const { page, problems } = await harness.freshPage({ bypassCSP: true, viewport: { width: 1280, height: 800 } });
     await page.goto(url);
-    const item = page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /With people.*waiting/ }).first();
+    const item = page
+      .getByRole('navigation', { name: 'Conversations' })
+      .getByRole('button', { name: /With people.*waiting/ })
+      .first();
     await item.waitFor(SHORT);
     // Keyboard only: focus moves to the conversation, Enter opens it, and an answer is sent with Enter.
     await item.focus();

@@ -30,7 +30,12 @@ function solidPng(width: number, height: number, rgb: [number, number, number]):
   header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter method, not interlaced
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 const fileInput = (page: Page): Locator => page.locator('[data-parley] input[type=file]');
@@ -59,7 +64,11 @@ describe('attachments in Chromium', () => {
 
     // The attach button is the file input, named for everyone.
     await expect.poll(() => fileInput(page).getAttribute('aria-label')).toBe('Attach a file');
-    await fileInput(page).setInputFiles({ name: 'broken-mug.png', mimeType: 'image/png', buffer: solidPng(120, 90, [200, 40, 40]) });
+    await fileInput(page).setInputFiles({
+      name: 'broken-mug.png',
+      mimeType: 'image/png',
+      buffer: solidPng(120, 90, [200, 40, 40]),
+    });
     await tray(page).waitFor(SHORT);
     await expectDrawn(tray(page).locator('img'), 120);
     expect(await tray(page).textContent()).toContain('broken-mug.png');
@@ -89,14 +98,24 @@ describe('attachments in Chromium', () => {
     await opened.close();
 
     // Refused before it leaves: a file the widget cannot send is said so at once, and Send stays off.
-    await fileInput(page).setInputFiles({ name: 'logo.svg', mimeType: 'image/svg+xml', buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>') });
-    await tray(page).getByRole('alert').getByText('Only photos (PNG, JPEG, GIF, WebP) and PDF files can be sent.').waitFor(SHORT);
+    await fileInput(page).setInputFiles({
+      name: 'logo.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    });
+    await tray(page)
+      .getByRole('alert')
+      .getByText('Only photos (PNG, JPEG, GIF, WebP) and PDF files can be sent.')
+      .waitFor(SHORT);
     expect(await tray(page).getByRole('button', { name: 'Send file' }).isDisabled()).toBe(true);
     await tray(page).getByRole('button', { name: 'Remove' }).click();
     // Refused by the BFF, which reads the bytes: a small file that would unpack to a huge picture.
     await fileInput(page).setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: pngOf(30_000, 30_000) });
     await tray(page).getByRole('button', { name: 'Send file' }).click();
-    await tray(page).getByRole('alert').getByText('This image has too many pixels to be sent. Please send a smaller one.').waitFor(SHORT);
+    await tray(page)
+      .getByRole('alert')
+      .getByText('This image has too many pixels to be sent. Please send a smaller one.')
+      .waitFor(SHORT);
     await tray(page).getByRole('button', { name: 'Remove' }).click();
 
     // A file dropped on the panel goes to the tray too.
@@ -108,7 +127,9 @@ describe('attachments in Chromium', () => {
     });
     await tray(page).getByText('receipt.pdf').waitFor(SHORT);
     await tray(page).getByRole('button', { name: 'Send file' }).click();
-    await log(page).getByRole('link', { name: /^receipt\.pdf/ }).waitFor(SHORT);
+    await log(page)
+      .getByRole('link', { name: /^receipt\.pdf/ })
+      .waitFor(SHORT);
     const axeWithFiles = await axeViolations(page);
     expect(axeWithFiles, JSON.stringify(axeWithFiles, null, 1)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-attachments.png` });
@@ -118,19 +139,35 @@ describe('attachments in Chromium', () => {
     expect(customer.problems).toEqual([]);
 
     // The agent, signed in to the console, sees the same photos in the transcript.
-    const platform = (path: string, options: { method?: string; body?: unknown } = {}) => desk(`${stack.url}/platform/api/v1${path}`, stack.newPlatformToken!, options);
-    const user = (await platform('/users', { body: { name: 'Ada Files', email: 'ada@attachments.example' } })).body as { id: number; access_token: string };
-    expect((await platform(`/accounts/${stack.accountId}/account_users`, { body: { user_id: user.id, role: 'administrator' } })).status).toBe(200);
+    const platform = (path: string, options: { method?: string; body?: unknown } = {}) =>
+      desk(`${stack.url}/platform/api/v1${path}`, stack.newPlatformToken!, options);
+    const user = (await platform('/users', { body: { name: 'Ada Files', email: 'ada@attachments.example' } })).body as {
+      id: number;
+      access_token: string;
+    };
+    expect(
+      (
+        await platform(`/accounts/${stack.accountId}/account_users`, {
+          body: { user_id: user.id, role: 'administrator' },
+        })
+      ).status,
+    ).toBe(200);
     const link = (await platform(`/users/${user.id}/login`)).body as { url: string };
     const agent = await harness.freshPage({ viewport: { width: 1280, height: 800 } });
     await agent.page.goto(link.url);
     const conversations = agent.page.getByRole('navigation', { name: 'Conversations' });
-    await conversations.getByRole('button', { name: /With people/ }).first().click();
+    await conversations
+      .getByRole('button', { name: /With people/ })
+      .first()
+      .click();
     const transcript = agent.page.getByRole('log', { name: 'Transcript' });
     await expectDrawn(transcript.getByRole('link', { name: 'Open broken-mug.png full size' }).locator('img'), 120);
     await expectDrawn(transcript.getByRole('link', { name: 'Open screenshot.png full size' }).locator('img'), 64);
     await transcript.getByRole('link', { name: /^receipt\.pdf/ }).waitFor(SHORT);
-    const [photo] = await Promise.all([agent.context.waitForEvent('page'), transcript.getByRole('link', { name: 'Open broken-mug.png full size' }).click()]);
+    const [photo] = await Promise.all([
+      agent.context.waitForEvent('page'),
+      transcript.getByRole('link', { name: 'Open broken-mug.png full size' }).click(),
+    ]);
     await photo.waitForLoadState();
     expect(photo.url()).toMatch(/^blob:/);
     await agent.page.screenshot({ path: `${ARTIFACTS_DIR}/console-attachments.png` });

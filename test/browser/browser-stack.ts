@@ -32,7 +32,11 @@ export interface BrowserStack {
  * });
  */
 export function useBrowserStack(
-  options: { pageServer?: boolean; /** Variables for the stack (made once the hooks run). */ env?: () => Promise<Record<string, string>>; /** What the stack's BFF is made with besides. */ bff?: Partial<BffDeps> } = {},
+  options: {
+    pageServer?: boolean;
+    /** Variables for the stack (made once the hooks run). */ env?: () => Promise<Record<string, string>>;
+    /** What the stack's BFF is made with besides. */ bff?: Partial<BffDeps>;
+  } = {},
 ): BrowserStack {
   let stack: TestStack | undefined;
   let browser: Browser | undefined;
@@ -40,8 +44,14 @@ export function useBrowserStack(
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    const stackReady = (options.env ? options.env() : Promise.resolve({})).then((env) => startStack(undefined, env, options.bff));
-    [stack, browser, pages] = await Promise.all([stackReady, launchChromium(), options.pageServer ? startPageServer() : undefined]);
+    const stackReady = (options.env ? options.env() : Promise.resolve({})).then((env) =>
+      startStack(undefined, env, options.bff),
+    );
+    [stack, browser, pages] = await Promise.all([
+      stackReady,
+      launchChromium(),
+      options.pageServer ? startPageServer() : undefined,
+    ]);
     await mkdir(ARTIFACTS_DIR, { recursive: true });
   });
   afterEach(async () => {
@@ -72,6 +82,9 @@ export function useBrowserStack(
 }
 
 function started<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} has not started: read it in a test or a later hook, not while the describe block is collected`);
+  if (value === undefined)
+    throw new Error(
+      `${what} has not started: read it in a test or a later hook, not while the describe block is collected`,
+    );
   return value;
 }

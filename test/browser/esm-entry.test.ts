@@ -11,7 +11,9 @@ describe('the ESM entry for bundlers', () => {
   beforeAll(async () => {
     const source = await readFile(new URL('../../widget/esm/index.ts', import.meta.url), 'utf8');
     // Its imports are types only, so the transpiled module stands alone.
-    entry = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
+    entry = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    }).outputText;
     expect(entry).not.toMatch(/^import /m);
   });
 
@@ -20,7 +22,9 @@ describe('the ESM entry for bundlers', () => {
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${harness.stack.url}/openapi.json`);
-    await page.setContent('<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1></body></html>');
+    await page.setContent(
+      '<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1></body></html>',
+    );
     await page.addScriptTag({
       type: 'module',
       content: `${entry}
@@ -47,7 +51,9 @@ describe('the ESM entry for bundlers', () => {
       w.parley.command('close');
       w.parley.command('open');
     });
-    await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['open', 'close']);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen))
+      .toEqual(['open', 'close']);
     expect(problems).toEqual([]);
   });
 });

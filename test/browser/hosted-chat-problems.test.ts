@@ -26,7 +26,9 @@ describe('the hosted chat page at /chat when it cannot open a chat', () => {
   }
 
   async function revokedKey(): Promise<string> {
-    const [inbox] = await harness.stack.bffSql.query<{ id: string }>('SELECT id FROM inboxes ORDER BY created_at LIMIT 1');
+    const [inbox] = await harness.stack.bffSql.query<{ id: string }>(
+      'SELECT id FROM inboxes ORDER BY created_at LIMIT 1',
+    );
     const { key } = await addSiteKey(harness.stack.bffSql, inbox!.id, 'sandbox', []);
     await harness.stack.bffSql.query('UPDATE site_keys SET revoked_at = now() WHERE key = $1', [key]);
     return key;
@@ -45,7 +47,9 @@ describe('the hosted chat page at /chat when it cannot open a chat', () => {
     });
     await page.addInitScript(() => {
       const blocked: string[] = ((window as unknown as { __csp: string[] }).__csp = []);
-      document.addEventListener('securitypolicyviolation', (event) => blocked.push(`${event.effectiveDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        blocked.push(`${event.effectiveDirective} ${event.blockedURI}`),
+      );
     });
     const response = await page.goto(`${harness.stack.url}/chat${query}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
@@ -95,7 +99,10 @@ describe('the hosted chat page at /chat when it cannot open a chat', () => {
   });
 
   it('an unknown or revoked site_key says the chat is no longer available, in the browser’s language', async () => {
-    const { page, status } = await open('?site_key=pk_test_AAAAAAAAAAAAAAAAAAAAAAAA', { locale: 'de-DE', forAxe: true });
+    const { page, status } = await open('?site_key=pk_test_AAAAAAAAAAAAAAAAAAAAAAAA', {
+      locale: 'de-DE',
+      forAxe: true,
+    });
     expect(status).toBe(404);
     const text = PAGE_PROBLEMS.de;
     expect(await page.getByRole('heading', { level: 1, name: text.title }).isVisible()).toBe(true);
@@ -115,7 +122,10 @@ describe('the hosted chat page at /chat when it cannot open a chat', () => {
     const text = PAGE_PROBLEMS.ar;
     expect(await opened.getByRole('heading', { level: 1, name: text.title }).isVisible()).toBe(true);
     expect(await opened.getByText(text.incomplete).isVisible()).toBe(true);
-    expect(await opened.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual(['ar', 'rtl']);
+    expect(await opened.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+      'ar',
+      'rtl',
+    ]);
     expect(await opened.getByText(text.forOwner).textContent()).toContain('is not a site key');
     expect(await axeViolations(opened)).toEqual([]);
   });

@@ -77,15 +77,19 @@ describe('the hosted chat page at /chat', () => {
       native.__csp = [];
       native.ParleyNative = { init };
       native.ReactNativeWebView = { postMessage: (text) => native.__sent.push(JSON.parse(text)) };
-      document.addEventListener('securitypolicyviolation', (event) => native.__csp.push(`${event.effectiveDirective} ${event.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (event) =>
+        native.__csp.push(`${event.effectiveDirective} ${event.blockedURI}`),
+      );
     }, init);
     await page.goto(`${harness.stack.url}${path}`);
     return { page, problems, requests, sockets };
   }
 
   const sent = (page: Page) => page.evaluate(() => (window as unknown as NativeWindow).__sent);
-  const receive = (page: Page, message: unknown) => page.evaluate((message) => (window as unknown as NativeWindow).ParleyBridge.receive(message), message);
-  const errorsSent = async (page: Page) => (await sent(page)).filter((message) => message.event === 'error').map((message) => message.payload?.code);
+  const receive = (page: Page, message: unknown) =>
+    page.evaluate((message) => (window as unknown as NativeWindow).ParleyBridge.receive(message), message);
+  const errorsSent = async (page: Page) =>
+    (await sent(page)).filter((message) => message.event === 'error').map((message) => message.payload?.code);
 
   it('answers an HTML page with a strict content security policy that any page may frame', async () => {
     const response = await request(`${harness.stack.url}/chat`);
@@ -128,17 +132,27 @@ describe('the hosted chat page at /chat', () => {
   it('keeps the bridge contract with the React Native WebView: ready, commands in, errors for what it refuses', async () => {
     const { page, problems } = await openNative({ parley: 1, kind: 'init', siteKey: harness.stack.siteKey });
     // The app loads first: on a busy machine that takes longer than expect.poll's default second.
-    await expect.poll(() => sent(page), { timeout: 10_000 }).toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
+    await expect
+      .poll(() => sent(page), { timeout: 10_000 })
+      .toContainEqual({ parley: 1, kind: 'event', event: 'ready' });
 
     await receive(page, { parley: 1, kind: 'command', command: 'setLocale', args: ['de'] });
-    await expect.poll(() => page.evaluate(() => document.getElementById('parley-chat')?.shadowRoot?.querySelector('[lang]')?.getAttribute('lang'))).toBe('de');
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          document.getElementById('parley-chat')?.shadowRoot?.querySelector('[lang]')?.getAttribute('lang'),
+        ),
+      )
+      .toBe('de');
     expect(await errorsSent(page)).toEqual([]);
 
     await receive(page, { parley: 1, kind: 'command', command: 'explode', args: [] });
     await receive(page, { parley: 1, kind: 'command', command: 'setLocale', args: [42] });
     await receive(page, 'not json{');
     await receive(page, { parley: 1, kind: 'event', event: 'ready' });
-    await expect.poll(() => errorsSent(page)).toEqual(['invalid_request', 'invalid_request', 'invalid_request', 'invalid_request']);
+    await expect
+      .poll(() => errorsSent(page))
+      .toEqual(['invalid_request', 'invalid_request', 'invalid_request', 'invalid_request']);
     const refusal = (await sent(page)).find((message) => message.event === 'error');
     expect(refusal?.payload?.message).toMatch(/command must be one of open, close/);
 
@@ -162,7 +176,8 @@ describe('the hosted chat page at /chat', () => {
   it('talks postMessage with the page that frames it, to that origin only, and ignores other windows', async () => {
     const { page } = await harness.freshPage();
     await page.goto(`${shopOrigin}/`);
-    const frameAt = (url: string) => expect.poll(() => page.frames().find((frame) => frame.url() === url)).toBeDefined();
+    const frameAt = (url: string) =>
+      expect.poll(() => page.frames().find((frame) => frame.url() === url)).toBeDefined();
     await frameAt(`${chatOrigin}/chat`);
     await frameAt(`${intruderOrigin}/intruder`);
     const chatFrame = page.frames().find((frame) => frame.url() === `${chatOrigin}/chat`)!;
@@ -179,23 +194,50 @@ describe('the hosted chat page at /chat', () => {
 
     // Another script's message on the parent is none of the chat's business.
     await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ type: 'analytics', hello: true }));
-    await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), harness.stack.siteKey);
-    await expect.poll(received).toContainEqual({ origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'ready' } });
+    await page.evaluate(
+      (siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }),
+      harness.stack.siteKey,
+    );
+    await expect
+      .poll(received)
+      .toContainEqual({ origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'ready' } });
     // The intruder's messages went first: had the chat taken its init, there would be a ready before this
     // one, and its broken command would have been answered with an error.
     expect((await received()).filter(({ data }) => data.event === 'ready')).toHaveLength(1);
     expect((await received()).filter(({ data }) => data.event === 'error')).toEqual([]);
 
-    await page.evaluate(() => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'command', command: 'setTheme', args: [{ color: 'red' }] }));
-    await expect.poll(async () => (await received()).filter(({ data }) => data.event === 'error')).toEqual([
-      { origin: chatOrigin, data: { parley: 1, kind: 'event', event: 'error', payload: { code: 'invalid_request', message: expect.stringMatching(/hex colour/) } } },
-    ]);
+    await page.evaluate(() =>
+      (window as unknown as ShopWindow).sendToChat({
+        parley: 1,
+        kind: 'command',
+        command: 'setTheme',
+        args: [{ color: 'red' }],
+      }),
+    );
+    await expect
+      .poll(async () => (await received()).filter(({ data }) => data.event === 'error'))
+      .toEqual([
+        {
+          origin: chatOrigin,
+          data: {
+            parley: 1,
+            kind: 'event',
+            event: 'error',
+            payload: { code: 'invalid_request', message: expect.stringMatching(/hex colour/) },
+          },
+        },
+      ]);
     expect(await intruder.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
   });
 
   it("lets only a live key's own sites frame its chat, and refuses a live key sent by postMessage to a framed chat", async () => {
-    const [inbox] = await harness.stack.bffSql.query<{ id: string }>('SELECT id FROM inboxes ORDER BY created_at LIMIT 1');
-    const live = await addSiteKey(harness.stack.bffSql, inbox!.id, 'live', ['https://shop.example', 'https://www.shop.example']);
+    const [inbox] = await harness.stack.bffSql.query<{ id: string }>(
+      'SELECT id FROM inboxes ORDER BY created_at LIMIT 1',
+    );
+    const live = await addSiteKey(harness.stack.bffSql, inbox!.id, 'live', [
+      'https://shop.example',
+      'https://www.shop.example',
+    ]);
     const framers = async (query: string) => {
       const csp = (await request(`${harness.stack.url}/chat${query}`)).headers.get('content-security-policy')!;
       return /frame-ancestors ([^;]+)/.exec(csp)![1]!.split(' ');
@@ -208,10 +250,18 @@ describe('the hosted chat page at /chat', () => {
     const { page } = await harness.freshPage();
     await page.goto(`${shopOrigin}/`);
     await expect.poll(() => page.frames().find((frame) => frame.url() === `${chatOrigin}/chat`)).toBeDefined();
-    await page.frames().find((frame) => frame.url() === `${chatOrigin}/chat`)!.waitForFunction(() => 'ParleyBridge' in window);
+    await page
+      .frames()
+      .find((frame) => frame.url() === `${chatOrigin}/chat`)!
+      .waitForFunction(() => 'ParleyBridge' in window);
     const received = () => page.evaluate(() => (window as unknown as ShopWindow).received);
-    await page.evaluate((siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }), live.key);
-    await expect.poll(async () => (await received()).map(({ data }) => data.payload?.code ?? data.event)).toContain('invalid_request');
+    await page.evaluate(
+      (siteKey) => (window as unknown as ShopWindow).sendToChat({ parley: 1, kind: 'init', siteKey }),
+      live.key,
+    );
+    await expect
+      .poll(async () => (await received()).map(({ data }) => data.payload?.code ?? data.event))
+      .toContain('invalid_request');
     expect((await received()).some(({ data }) => data.event === 'ready')).toBe(false);
   });
 
@@ -221,7 +271,9 @@ describe('the hosted chat page at /chat', () => {
     const sockets: string[] = [];
     page.on('request', (request) => requests.push(request));
     page.on('websocket', (socket) => sockets.push(socket.url()));
-    await page.goto(`${harness.stack.url}/chat?token=wst_fromtheurl&site_key=${harness.stack.siteKey}&session_token=wst_another#access_token=wst_fragment`);
+    await page.goto(
+      `${harness.stack.url}/chat?token=wst_fromtheurl&site_key=${harness.stack.siteKey}&session_token=wst_another#access_token=wst_fragment`,
+    );
     await expect.poll(() => page.url()).toBe(`${harness.stack.url}/chat?site_key=${harness.stack.siteKey}`);
 
     // A direct link: the chat runs as a visitor with the site key from the URL.
@@ -241,7 +293,10 @@ describe('the hosted chat page at /chat', () => {
   });
 
   it("uses a verified customer's token passed over the bridge, in the Authorization header and never in a URL", async () => {
-    const minted = await request(`${harness.stack.engineUrl}/v1/widget-sessions`, { token: harness.stack.apiKey, body: { customer_ref: 'hosted-customer-1' } });
+    const minted = await request(`${harness.stack.engineUrl}/v1/widget-sessions`, {
+      token: harness.stack.apiKey,
+      body: { customer_ref: 'hosted-customer-1' },
+    });
     expect(minted.status).toBe(201);
     const token: string = minted.body.token;
     const { page, problems, requests, sockets } = await openNative({ parley: 1, kind: 'init', token, locale: 'en' });
@@ -262,10 +317,17 @@ describe('the hosted chat page at /chat', () => {
     expect(sockets.length).toBeGreaterThan(0);
 
     // The stack's key is a sandbox key: its verified customers live in the inbox's sandbox space.
-    const stored = await harness.stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1', ['test:hosted-customer-1']);
+    const stored = await harness.stack.bffSql.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM conversations WHERE customer_ref = $1',
+      ['test:hosted-customer-1'],
+    );
     expect(stored).toEqual([{ count: 1 }]);
     const events = (await sent(page)).filter((message) => message.event === 'message');
-    expect(events).toContainEqual(expect.objectContaining({ payload: expect.objectContaining({ author: 'ai', text: expect.stringContaining('within 30 days') }) }));
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        payload: expect.objectContaining({ author: 'ai', text: expect.stringContaining('within 30 days') }),
+      }),
+    );
     expect(await page.evaluate(() => (window as unknown as NativeWindow).__csp)).toEqual([]);
     expect(problems).toEqual([]);
   });

@@ -1,6 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AccountUser, ApiKey, AuditLogPage, Inbox, PlatformAccount, SiteKey, User } from '../../bff/helpdesk/schemas.ts';
+import {
+  AccountUser,
+  ApiKey,
+  AuditLogPage,
+  Inbox,
+  PlatformAccount,
+  SiteKey,
+  User,
+} from '../../bff/helpdesk/schemas.ts';
 import { desk } from '../helpdesk-client.ts';
 import { request } from '../stack.ts';
 import { useBrowserStack } from './browser-stack.ts';
@@ -25,13 +33,21 @@ describe('an operator sets up a shop with the APIs alone', () => {
   it('creates account, user, account user, API key and knowledge, inbox and live key; the widget answers on that origin; the audit log shows each step', async () => {
     const bffOrigin = `http://localhost:${new URL(harness.stack.url).port}`;
     const shopOrigin = `http://localhost:${new URL(harness.pages.origin).port}`;
-    const platform = (path: string, body: unknown) => desk(`${harness.stack.url}/platform/api/v1${path}`, platformToken, { body });
+    const platform = (path: string, body: unknown) =>
+      desk(`${harness.stack.url}/platform/api/v1${path}`, platformToken, { body });
 
     const account = PlatformAccount.parse((await platform('/accounts', { name: 'Bakery on the corner' })).body);
     const owner = User.parse((await platform('/users', { name: 'Bea Baker', email: 'bea@bakery.example' })).body);
-    AccountUser.parse((await platform(`/accounts/${account.id}/account_users`, { user_id: owner.id, role: 'administrator' })).body);
+    AccountUser.parse(
+      (await platform(`/accounts/${account.id}/account_users`, { user_id: owner.id, role: 'administrator' })).body,
+    );
 
-    const app = (path: string, body?: unknown) => desk(`${harness.stack.url}/api/v1/accounts/${account.id}${path}`, owner.access_token, body === undefined ? {} : { body });
+    const app = (path: string, body?: unknown) =>
+      desk(
+        `${harness.stack.url}/api/v1/accounts/${account.id}${path}`,
+        owner.access_token,
+        body === undefined ? {} : { body },
+      );
 
     // The account's own engine account knows nothing yet: the administrator gets its API key (shown
     // this once) and adds the shop's returns article with it, as the shop's server would.
@@ -41,16 +57,24 @@ describe('an operator sets up a shop with the APIs alone', () => {
     expect(apiKey.key).toMatch(/^service_live_/);
     expect(((await app('/api_keys')).body as ApiKey[])[0]).not.toHaveProperty('key');
     const article = await readFile(new URL('../../demo/knowledge/returns.md', import.meta.url), 'utf8');
-    const engine = (path: string, body: unknown) => request(`${harness.stack.engineUrl}${path}`, { token: apiKey.key!, body });
+    const engine = (path: string, body: unknown) =>
+      request(`${harness.stack.engineUrl}${path}`, { token: apiKey.key!, body });
     const added = await engine('/v1/knowledge', { title: /^#\s+(.+)$/m.exec(article)![1]!, body: article });
     expect(added.status).toBe(201);
     expect((await engine(`/v1/knowledge/${added.body.id}/approve`, {})).body).toMatchObject({ approved: true });
 
-    const inboxAnswer = await app('/inboxes', { name: 'Bakery website', greeting_message: 'Fresh bread daily. Ask away!', allowed_origins: [shopOrigin] });
+    const inboxAnswer = await app('/inboxes', {
+      name: 'Bakery website',
+      greeting_message: 'Fresh bread daily. Ask away!',
+      allowed_origins: [shopOrigin],
+    });
     expect(inboxAnswer.status).toBe(200);
     const inbox = Inbox.parse(inboxAnswer.body);
     expect(inbox.hmac_token).toMatch(/^[0-9A-Za-z]{32}$/);
-    const keyAnswer = await app(`/inboxes/${inbox.id}/site_keys`, { environment: 'live', allowed_origins: [shopOrigin] });
+    const keyAnswer = await app(`/inboxes/${inbox.id}/site_keys`, {
+      environment: 'live',
+      allowed_origins: [shopOrigin],
+    });
     const key = SiteKey.parse(keyAnswer.body);
     expect(key.key).toMatch(/^pk_live_/);
     expect(((await app(`/inboxes/${inbox.id}/site_keys`)).body as SiteKey[])[0]).not.toHaveProperty('key');
@@ -85,9 +109,24 @@ describe('an operator sets up a shop with the APIs alone', () => {
       'SiteKey create by User',
     ]);
     // Revoking the key stops new visitors at once, and is logged too.
-    expect((await desk(`${harness.stack.url}/api/v1/accounts/${account.id}/inboxes/${inbox.id}/site_keys/${key.id}`, owner.access_token, { method: 'DELETE' })).status).toBe(200);
-    const refused = await fetch(`${harness.stack.url}/v1/widget-sessions`, { method: 'POST', headers: { authorization: `Bearer ${key.key}`, origin: shopOrigin, 'content-type': 'application/json' }, body: '{}' });
+    expect(
+      (
+        await desk(
+          `${harness.stack.url}/api/v1/accounts/${account.id}/inboxes/${inbox.id}/site_keys/${key.id}`,
+          owner.access_token,
+          { method: 'DELETE' },
+        )
+      ).status,
+    ).toBe(200);
+    const refused = await fetch(`${harness.stack.url}/v1/widget-sessions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key.key}`, origin: shopOrigin, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(refused.status).toBe(401);
-    expect(AuditLogPage.parse((await app('/audit_logs')).body).audit_logs[0]).toMatchObject({ auditable_type: 'SiteKey', action: 'destroy' });
+    expect(AuditLogPage.parse((await app('/audit_logs')).body).audit_logs[0]).toMatchObject({
+      auditable_type: 'SiteKey',
+      action: 'destroy',
+    });
   });
 });

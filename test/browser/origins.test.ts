@@ -38,9 +38,15 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
   });
 
   const conversationsOfInbox = async () =>
-    (await harness.stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM conversations WHERE inbox_id = $1', [inboxId]))[0]!.count;
+    (
+      await harness.stack.bffSql.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM conversations WHERE inbox_id = $1',
+        [inboxId],
+      )
+    )[0]!.count;
 
-  const isSessionRequest = (request: Request) => request.url() === `${bffOrigin}/v1/widget-sessions` && request.method() === 'POST';
+  const isSessionRequest = (request: Request) =>
+    request.url() === `${bffOrigin}/v1/widget-sessions` && request.method() === 'POST';
 
   /** Opens the shop's page on `origin` and clicks the launcher. */
   async function openWidget(page: Page, origin: string): Promise<void> {
@@ -54,9 +60,16 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
    * pass-through tap: the request and its answer go on unchanged). Needed where the page itself may
    * not read the answer, so Playwright reports no response for it.
    */
-  async function tapSessionAnswer(page: Page): Promise<{ answer: Promise<{ origin: string | undefined; status: number; headers: Record<string, string>; body: string }> }> {
+  async function tapSessionAnswer(page: Page): Promise<{
+    answer: Promise<{ origin: string | undefined; status: number; headers: Record<string, string>; body: string }>;
+  }> {
     const cdp = await page.context().newCDPSession(page);
-    const answer = new Promise<{ origin: string | undefined; status: number; headers: Record<string, string>; body: string }>((resolve) => {
+    const answer = new Promise<{
+      origin: string | undefined;
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+    }>((resolve) => {
       cdp.on('Fetch.requestPaused', (event) => {
         void (async () => {
           try {
@@ -65,7 +78,9 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
               resolve({
                 origin: Object.entries(event.request.headers).find(([name]) => name.toLowerCase() === 'origin')?.[1],
                 status: event.responseStatusCode,
-                headers: Object.fromEntries((event.responseHeaders ?? []).map((header) => [header.name.toLowerCase(), header.value])),
+                headers: Object.fromEntries(
+                  (event.responseHeaders ?? []).map((header) => [header.name.toLowerCase(), header.value]),
+                ),
                 body: base64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body,
               });
             }
@@ -94,7 +109,10 @@ describe('a live site key in Chromium, on a listed and on an unlisted origin', (
     await box.press('Enter');
     const log = page.getByRole('log');
     await log.getByText('within 30 days of delivery').waitFor();
-    expect(await log.locator('.text').allTextContents()).toEqual(['How do I return an item?', expect.stringContaining('within 30 days of delivery')]);
+    expect(await log.locator('.text').allTextContents()).toEqual([
+      'How do I return an item?',
+      expect.stringContaining('within 30 days of delivery'),
+    ]);
     expect(await page.getByRole('alert').count()).toBe(0);
     expect(await conversationsOfInbox()).toBe(1);
 

@@ -14,7 +14,9 @@ describe('the widget on the shop page, in Chromium', () => {
     const launcher = page.getByRole('button', { name: /chat/i });
     await launcher.click();
     const box = page.getByRole('textbox', { name: 'Message' });
-    await expect.poll(() => box.evaluate((element) => element === (element.getRootNode() as ShadowRoot).activeElement)).toBe(true);
+    await expect
+      .poll(() => box.evaluate((element) => element === (element.getRootNode() as ShadowRoot).activeElement))
+      .toBe(true);
     await expect.poll(() => box.isEnabled()).toBe(true);
     await box.fill('How do I return an item?');
     await box.press('Enter');
@@ -35,7 +37,10 @@ describe('the widget on the shop page, in Chromium', () => {
     await page.getByRole('button', { name: /chat/i }).waitFor();
     const shadow = await page.evaluate(() => {
       const host = document.querySelector('[data-parley]');
-      return { open: host?.shadowRoot !== null && host?.shadowRoot !== undefined, inLightDom: document.querySelectorAll('button').length };
+      return {
+        open: host?.shadowRoot !== null && host?.shadowRoot !== undefined,
+        inLightDom: document.querySelectorAll('button').length,
+      };
     });
     expect(shadow).toEqual({ open: true, inLightDom: 0 });
   });

@@ -21,7 +21,10 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     expect(contact.status).toBe(200);
     const conversation = await request(`${base}/contacts/${contact.body.source_id}/conversations`, { body: {} });
     expect(conversation.status).toBe(200);
-    const resolved = await request(`${base}/contacts/${contact.body.source_id}/conversations/${conversation.body.id}/toggle_status`, { method: 'POST' });
+    const resolved = await request(
+      `${base}/contacts/${contact.body.source_id}/conversations/${conversation.body.id}/toggle_status`,
+      { method: 'POST' },
+    );
     expect(resolved.status).toBe(200);
     return { uuid: conversation.body.uuid as string };
   }
@@ -32,11 +35,19 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     return response.body.csat_survey_response as { rating: number; feedback_message: string } | null;
   };
 
-  const newPage = async (options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<Page> => (await harness.freshPage(options)).page;
+  const newPage = async (options: { javaScriptEnabled?: boolean; bypassCSP?: boolean } = {}): Promise<Page> =>
+    (await harness.freshPage(options)).page;
   const focused = (page: Page) =>
     page.evaluate(() => {
       const element = document.activeElement as HTMLInputElement | null;
-      return element ? { tag: element.tagName.toLowerCase(), name: element.getAttribute('name'), value: element.getAttribute('value'), type: element.getAttribute('type') } : null;
+      return element
+        ? {
+            tag: element.tagName.toLowerCase(),
+            name: element.getAttribute('name'),
+            value: element.getAttribute('value'),
+            type: element.getAttribute('type'),
+          }
+        : null;
     });
 
   it("renders the inbox's name and a rating form, themed by the inbox, with the HTML escaped", async () => {
@@ -72,9 +83,22 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     const check = async () => {
       await page.addScriptTag({ path: AXE_PATH });
       return page.evaluate(async (tags) => {
-        const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(
+                context: Document,
+                options: unknown,
+              ): Promise<{ violations: { id: string; help: string; nodes: { target: unknown }[] }[] }>;
+            };
+          }
+        ).axe;
         const result = await axe.run(document, { runOnly: tags });
-        return result.violations.map((violation) => ({ id: violation.id, help: violation.help, targets: violation.nodes.map((node) => node.target) }));
+        return result.violations.map((violation) => ({
+          id: violation.id,
+          help: violation.help,
+          targets: violation.nodes.map((node) => node.target),
+        }));
       }, AXE_TAGS);
     };
     await page.goto(surveyUrl(uuid));
@@ -105,7 +129,13 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
       await page.keyboard.press('Tab');
       expect(await focused(page)).toMatchObject({ tag: 'button', type: 'submit' });
 
-      const [answer] = await Promise.all([page.waitForResponse((response) => response.url() === surveyUrl(uuid) && response.request().method() === 'POST', SHORT), page.keyboard.press('Enter')]);
+      const [answer] = await Promise.all([
+        page.waitForResponse(
+          (response) => response.url() === surveyUrl(uuid) && response.request().method() === 'POST',
+          SHORT,
+        ),
+        page.keyboard.press('Enter'),
+      ]);
       expect(answer.status()).toBe(200);
       expect(answer.request().headers()['content-type']).toBe('application/x-www-form-urlencoded');
       await page.locator('h1', { hasText: 'Thank you!' }).waitFor(SHORT);
@@ -120,14 +150,20 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     await page.goto(surveyUrl(uuid));
     await page.locator('input[name=rating][value="2"]').check();
     await page.locator('textarea[name=comment]').fill('Too slow');
-    await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST', SHORT), page.locator('button[type=submit]').click()]);
+    await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST', SHORT),
+      page.locator('button[type=submit]').click(),
+    ]);
     expect(await storedAnswer(uuid)).toMatchObject({ rating: 2, feedback_message: 'Too slow' });
 
     await page.goto(surveyUrl(uuid));
     expect(await page.locator('input[name=rating][value="2"]').isChecked()).toBe(true);
     expect(await page.locator('textarea[name=comment]').inputValue()).toBe('Too slow');
     await page.locator('input[name=rating][value="3"]').check();
-    await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST', SHORT), page.locator('button[type=submit]').click()]);
+    await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST', SHORT),
+      page.locator('button[type=submit]').click(),
+    ]);
     expect(await storedAnswer(uuid)).toMatchObject({ rating: 3, feedback_message: 'Too slow' });
   });
 
@@ -141,7 +177,10 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
       option.value = '9';
       option.checked = true;
     });
-    const [answer] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST', SHORT), page.locator('button[type=submit]').click()]);
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST', SHORT),
+      page.locator('button[type=submit]').click(),
+    ]);
     expect(answer.status()).toBe(422);
     const alert = page.getByRole('alert');
     await alert.waitFor(SHORT);
@@ -150,7 +189,11 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     expect(await storedAnswer(uuid)).toBeNull();
 
     // Without a rating at all, a plain post (no JavaScript, no browser validation in the way) is refused the same way.
-    const posted = await fetch(surveyUrl(uuid), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'comment=no+rating' });
+    const posted = await fetch(surveyUrl(uuid), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'comment=no+rating',
+    });
     expect(posted.status).toBe(422);
     expect(await posted.text()).toContain('role="alert"');
     expect(await storedAnswer(uuid)).toBeNull();
@@ -177,12 +220,19 @@ describe('the survey page at /survey/responses/{conversation_uuid}', () => {
     const open = await request(`${base}/contacts/${contact.body.source_id}/conversations`, { body: {} });
     expect(open.status).toBe(200);
     for (const uuid of ['00000000-0000-4000-8000-000000000000', open.body.uuid as string]) {
-      const posted = await fetch(surveyUrl(uuid), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'rating=5' });
+      const posted = await fetch(surveyUrl(uuid), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'rating=5',
+      });
       expect(posted.status, uuid).toBe(404);
       expect(posted.headers.get('content-type'), uuid).toMatch(/^text\/html/);
       expect(await posted.text(), uuid).toContain('Survey not found');
     }
-    const [row] = await harness.stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM surveys s JOIN conversations c ON c.id = s.conversation_id WHERE c.uuid = $1', [open.body.uuid]);
+    const [row] = await harness.stack.bffSql.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM surveys s JOIN conversations c ON c.id = s.conversation_id WHERE c.uuid = $1',
+      [open.body.uuid],
+    );
     expect(row!.n).toBe(0);
   });
 });

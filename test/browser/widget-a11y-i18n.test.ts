@@ -35,7 +35,12 @@ const CATALOGUES: Record<string, Catalogue> = { en, de, fr, es, ar, ja };
 const SEND: Record<string, string> = { en: 'Send', de: 'Senden', fr: 'Envoyer', es: 'Enviar', ar: 'إرسال', ja: '送信' };
 
 const describeViolations = (violations: AxeViolation[]) =>
-  violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `  ${JSON.stringify(node.target)} ${node.summary ?? ''}`).join('\n')}`).join('\n');
+  violations
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `  ${JSON.stringify(node.target)} ${node.summary ?? ''}`).join('\n')}`,
+    )
+    .join('\n');
 
 /** WCAG contrast of every text in the widget against the background it is drawn on. */
 function lowContrastTexts(page: Page): Promise<string[]> {
@@ -50,7 +55,11 @@ function lowContrastTexts(page: Page): Promise<string[]> {
     };
     const luminance = ([r, g, b]: number[]) => 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
     const background = (element: Element | null): number[] => {
-      for (let current = element; current; current = current.parentElement ?? ((current.getRootNode() as ShadowRoot).host ?? null)) {
+      for (
+        let current = element;
+        current;
+        current = current.parentElement ?? (current.getRootNode() as ShadowRoot).host ?? null
+      ) {
         const color = parse(getComputedStyle(current).backgroundColor);
         if (color[3] > 0.9) return color;
       }
@@ -64,11 +73,20 @@ function lowContrastTexts(page: Page): Promise<string[]> {
       if (!element || !node.textContent?.trim()) continue;
       const style = getComputedStyle(element);
       const box = element.getBoundingClientRect();
-      if (box.width <= 1 || box.height <= 1 || style.visibility === 'hidden' || element.closest('[aria-hidden=true], .visually-hidden, :disabled')) continue;
+      if (
+        box.width <= 1 ||
+        box.height <= 1 ||
+        style.visibility === 'hidden' ||
+        element.closest('[aria-hidden=true], .visually-hidden, :disabled')
+      )
+        continue;
       const [fg, bg] = [parse(style.color), background(element)];
       const [light, dark] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
       const ratio = (light! + 0.05) / (dark! + 0.05);
-      if (ratio < 4.5) problems.push(`${element.tagName.toLowerCase()}.${element.className} "${node.textContent.trim().slice(0, 30)}": ${ratio.toFixed(2)} (${style.color} on rgb(${bg.slice(0, 3).join(', ')}))`);
+      if (ratio < 4.5)
+        problems.push(
+          `${element.tagName.toLowerCase()}.${element.className} "${node.textContent.trim().slice(0, 30)}": ${ratio.toFixed(2)} (${style.color} on rgb(${bg.slice(0, 3).join(', ')}))`,
+        );
     }
     return problems;
   });
@@ -80,7 +98,11 @@ function unlabelledControls(page: Page): Promise<string[]> {
     const root = document.querySelector('[data-parley]')!.shadowRoot!;
     return [...root.querySelectorAll('button, textarea, input, select, [role=button]')]
       .filter((control) => {
-        const named = control.getAttribute('aria-label')?.trim() || control.getAttribute('aria-labelledby') || control.textContent?.trim() || control.closest('label')?.textContent?.trim();
+        const named =
+          control.getAttribute('aria-label')?.trim() ||
+          control.getAttribute('aria-labelledby') ||
+          control.textContent?.trim() ||
+          control.closest('label')?.textContent?.trim();
         return !named;
       })
       .map((control) => control.outerHTML.slice(0, 120));
@@ -165,9 +187,15 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe('light');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe('dark');
-    await page.evaluate(() => (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setTheme', { mode: 'light' }));
+    await page.evaluate(() =>
+      (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setTheme', {
+        mode: 'light',
+      }),
+    );
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe('light');
-    expect(await panel(page).evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(255, 255, 255)');
+    expect(await panel(page).evaluate((element) => getComputedStyle(element).backgroundColor)).toBe(
+      'rgb(255, 255, 255)',
+    );
     expect(problems).toEqual([]);
   });
 
@@ -210,7 +238,11 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     const root = page.locator('[data-parley] .root');
     for (const locale of ['de', 'fr', 'es', 'ar', 'ja', 'en']) {
       const catalogue = CATALOGUES[locale]!;
-      await page.evaluate((wanted) => (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted), locale);
+      await page.evaluate(
+        (wanted) =>
+          (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted),
+        locale,
+      );
       await expect.poll(() => page.locator('[data-parley] .composer button').textContent(), SHORT).toBe(SEND[locale]);
       expect(await root.getAttribute('lang')).toBe(locale);
       expect(await root.getAttribute('dir')).toBe(locale === 'ar' ? 'rtl' : 'ltr');
@@ -261,12 +293,19 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     await waitReady(page, box);
     await send(page, 'Verkauft ihr Gutscheine für Lehrer?', box);
     await waitForAnswer(page, 'Ich bin nicht sicher');
-    await expect.poll(() => log(page).getByRole('button', { name: 'Mit einer Person sprechen' }).count(), SHORT).toBe(1);
+    await expect
+      .poll(() => log(page).getByRole('button', { name: 'Mit einer Person sprechen' }).count(), SHORT)
+      .toBe(1);
     expect(problems).toEqual([]);
   });
 
   it('on a phone (375×740) the panel fills the screen and the message box stays inside the visual viewport', async () => {
-    const { page, problems } = await store({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    const { page, problems } = await store({
+      viewport: { width: 375, height: 740 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 2,
+    });
     await anyLauncher(page).tap();
     await waitReady(page);
     const box = (await panel(page).boundingBox())!;
@@ -286,7 +325,10 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     await cdp.send('Emulation.setPageScaleFactor', { pageScaleFactor: 2 });
     await expect.poll(() => page.evaluate(() => window.visualViewport!.height), SHORT).toBe(370);
     await expect.poll(async () => Math.round((await panel(page).boundingBox())!.height), SHORT).toBe(370);
-    const visible = await page.evaluate(() => ({ top: window.visualViewport!.offsetTop, bottom: window.visualViewport!.offsetTop + window.visualViewport!.height }));
+    const visible = await page.evaluate(() => ({
+      top: window.visualViewport!.offsetTop,
+      bottom: window.visualViewport!.offsetTop + window.visualViewport!.height,
+    }));
     const inside = (await messageBox(page).boundingBox())!;
     expect(inside.y).toBeGreaterThanOrEqual(visible.top);
     expect(inside.y + inside.height).toBeLessThanOrEqual(visible.bottom);

@@ -39,7 +39,10 @@ interface PageWindow {
 }
 
 /** Listens to every event from the page, keeping what arrives in `window.recorded`. */
-async function recordEvents(page: Page, events: readonly string[] = ['ready', 'open', 'close', 'message', 'unread', 'error']): Promise<void> {
+async function recordEvents(
+  page: Page,
+  events: readonly string[] = ['ready', 'open', 'close', 'message', 'unread', 'error'],
+): Promise<void> {
   await page.evaluate((names) => {
     const w = window as unknown as PageWindow;
     w.recorded ??= [];
@@ -52,19 +55,30 @@ async function recordEvents(page: Page, events: readonly string[] = ['ready', 'o
 }
 
 const recorded = (page: Page, event?: string): Promise<Recorded[]> =>
-  page.evaluate((name) => ((window as unknown as PageWindow).recorded ?? []).filter((entry) => name === undefined || entry.event === name), event);
+  page.evaluate(
+    (name) =>
+      ((window as unknown as PageWindow).recorded ?? []).filter((entry) => name === undefined || entry.event === name),
+    event,
+  );
 
 describe('the widget API (window.Parley) in Chromium', () => {
   const harness = useBrowserStack({ pageServer: true });
 
-  async function open(path: string, html: string, headers: Record<string, string> = {}): Promise<{ page: Page; problems: string[] }> {
+  async function open(
+    path: string,
+    html: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ page: Page; problems: string[] }> {
     const { page, problems } = await harness.freshPage();
     await page.goto(harness.pages.set(path, html, headers));
     return { page, problems };
   }
 
   it('runs commands queued by the snippet before widget.js has run, and Parley.ready resolves', async () => {
-    const { page, problems } = await open('/queued', hostPage(harness.stack, {}, `${SNIPPET} window.earlyType = typeof window.Parley; Parley('open');`));
+    const { page, problems } = await open(
+      '/queued',
+      hostPage(harness.stack, {}, `${SNIPPET} window.earlyType = typeof window.Parley; Parley('open');`),
+    );
 
     // The queued 'open' opens the chat without a click.
     await waitReady(page);
@@ -73,8 +87,16 @@ describe('the widget API (window.Parley) in Chromium', () => {
 
     const state = await page.evaluate(async () => {
       const w = window as unknown as PageWindow & { earlyType: string };
-      const resolved = await Promise.race([w.Parley.ready.then(() => 'resolved'), new Promise((resolve) => setTimeout(() => resolve('pending'), 5_000))]);
-      return { earlyType: w.earlyType, nowType: typeof w.Parley, readyIsPromise: w.Parley.ready instanceof Promise, resolved };
+      const resolved = await Promise.race([
+        w.Parley.ready.then(() => 'resolved'),
+        new Promise((resolve) => setTimeout(() => resolve('pending'), 5_000)),
+      ]);
+      return {
+        earlyType: w.earlyType,
+        nowType: typeof w.Parley,
+        readyIsPromise: w.Parley.ready instanceof Promise,
+        resolved,
+      };
     });
     expect(state).toEqual({ earlyType: 'function', nowType: 'function', readyIsPromise: true, resolved: 'resolved' });
     expect(problems).toEqual([]);
@@ -98,7 +120,7 @@ describe('the widget API (window.Parley) in Chromium', () => {
     expect(problems).toEqual([]);
   });
 
-  it('draws a change of the chat at once, in one render from the fresh state: the panel is there as soon as Parley(\'open\') returns, and gone after close', async () => {
+  it("draws a change of the chat at once, in one render from the fresh state: the panel is there as soon as Parley('open') returns, and gone after close", async () => {
     const { page, problems } = await open('/one-render', hostPage(harness.stack));
     await launcher(page).waitFor(SHORT);
     await page.evaluate(() => (window as unknown as PageWindow).Parley.ready);
@@ -131,7 +153,9 @@ describe('the widget API (window.Parley) in Chromium', () => {
     // Unsubscribed from 'open': a second open is not heard, while 'close' still is.
     const result = await page.evaluate(() => {
       const w = window as unknown as PageWindow;
-      return typeof w.unsubscribers['open'] === 'function' ? (w.unsubscribers['open']!(), 'unsubscribed') : 'no function';
+      return typeof w.unsubscribers['open'] === 'function'
+        ? (w.unsubscribers['open']!(), 'unsubscribed')
+        : 'no function';
     });
     expect(result).toBe('unsubscribed');
     await page.evaluate(() => (window as unknown as PageWindow).Parley('toggle'));
@@ -161,7 +185,11 @@ describe('the widget API (window.Parley) in Chromium', () => {
 
     await expect.poll(async () => (await recorded(page, 'message')).length, SHORT).toBe(1);
     const [message] = await recorded(page, 'message');
-    expect(message!.payload).toEqual({ conversation_id: conversationId, author: 'ai', text: expect.stringContaining('within 30 days of delivery') });
+    expect(message!.payload).toEqual({
+      conversation_id: conversationId,
+      author: 'ai',
+      text: expect.stringContaining('within 30 days of delivery'),
+    });
 
     // A person answers while the chat is closed: 'message' and 'unread' fire, the badge shows it.
     await send(page, 'I want to talk to a person');
@@ -170,8 +198,14 @@ describe('the widget API (window.Parley) in Chromium', () => {
     await expect.poll(() => panel(page).count(), SHORT).toBe(0);
     await personSays(harness.stack, conversationId, 'Hi, Sam here. How can I help?');
 
-    await expect.poll(async () => (await recorded(page, 'unread')).map((entry) => entry.payload).at(-1), SHORT).toEqual({ count: 1 });
-    expect((await recorded(page, 'message')).map((entry) => entry.payload)).toContainEqual({ conversation_id: conversationId, author: 'human', text: 'Hi, Sam here. How can I help?' });
+    await expect
+      .poll(async () => (await recorded(page, 'unread')).map((entry) => entry.payload).at(-1), SHORT)
+      .toEqual({ count: 1 });
+    expect((await recorded(page, 'message')).map((entry) => entry.payload)).toContainEqual({
+      conversation_id: conversationId,
+      author: 'human',
+      text: 'Hi, Sam here. How can I help?',
+    });
     const badge = page.locator('[data-parley] .b');
     await expect.poll(() => badge.isVisible(), SHORT).toBe(true);
     expect(await badge.textContent()).toBe('1');
@@ -180,10 +214,14 @@ describe('the widget API (window.Parley) in Chromium', () => {
     // Opening reads it: the count goes back to 0 and the badge hides.
     await launcher(page).click();
     await waitReady(page);
-    await expect.poll(async () => (await recorded(page, 'unread')).map((entry) => entry.payload).at(-1), SHORT).toEqual({ count: 0 });
+    await expect
+      .poll(async () => (await recorded(page, 'unread')).map((entry) => entry.payload).at(-1), SHORT)
+      .toEqual({ count: 0 });
     await expect.poll(() => badge.isVisible(), SHORT).toBe(false);
     // System notices (the handover) are not 'message' events.
-    expect((await recorded(page, 'message')).every((entry) => (entry.payload as { author: string }).author !== 'system')).toBe(true);
+    expect(
+      (await recorded(page, 'message')).every((entry) => (entry.payload as { author: string }).author !== 'system'),
+    ).toBe(true);
     expect(await recorded(page, 'error')).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -197,7 +235,13 @@ describe('the widget API (window.Parley) in Chromium', () => {
     const outcomes = await page.evaluate(() => {
       const w = window as unknown as PageWindow;
       const results: string[] = [];
-      for (const call of [['explode'], [42], [''], ['toString'], ['on', 'no-such-event', () => undefined]] as unknown[][]) {
+      for (const call of [
+        ['explode'],
+        [42],
+        [''],
+        ['toString'],
+        ['on', 'no-such-event', () => undefined],
+      ] as unknown[][]) {
         try {
           const value = w.Parley(call[0] as string, ...call.slice(1));
           results.push(typeof value);
@@ -210,7 +254,8 @@ describe('the widget API (window.Parley) in Chromium', () => {
     // Commands give back nothing; `on` with an unknown event still gives a (harmless) function.
     expect(outcomes).toEqual(['undefined', 'undefined', 'undefined', 'undefined', 'function']);
     await expect.poll(async () => (await recorded(page, 'error')).length, SHORT).toBeGreaterThanOrEqual(4);
-    for (const entry of await recorded(page, 'error')) expect(entry.payload).toEqual({ code: 'invalid_request', message: expect.any(String) });
+    for (const entry of await recorded(page, 'error'))
+      expect(entry.payload).toEqual({ code: 'invalid_request', message: expect.any(String) });
 
     // After the app has loaded, unknown commands and bad arguments are reported the same way.
     await page.evaluate(() => (window as unknown as PageWindow).Parley.ready);
@@ -226,7 +271,8 @@ describe('the widget API (window.Parley) in Chromium', () => {
       w.Parley('identify', { token: 42 });
     });
     await expect.poll(async () => (await recorded(page, 'error')).length, SHORT).toBe(5);
-    for (const entry of await recorded(page, 'error')) expect(entry.payload).toEqual({ code: 'invalid_request', message: expect.any(String) });
+    for (const entry of await recorded(page, 'error'))
+      expect(entry.payload).toEqual({ code: 'invalid_request', message: expect.any(String) });
 
     // Still working after all that.
     await page.evaluate(() => (window as unknown as PageWindow).Parley('open'));
@@ -236,7 +282,10 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it('honours data-locale, data-color and data-position', async () => {
-    const { page, problems } = await open('/attributes', hostPage(harness.stack, { 'data-locale': 'fr', 'data-color': '#8a1c12', 'data-position': 'left' }));
+    const { page, problems } = await open(
+      '/attributes',
+      hostPage(harness.stack, { 'data-locale': 'fr', 'data-color': '#8a1c12', 'data-position': 'left' }),
+    );
     const button = launcher(page);
     await button.waitFor(SHORT);
     const viewport = page.viewportSize()!;
@@ -255,9 +304,13 @@ describe('the widget API (window.Parley) in Chromium', () => {
     const dialog = panel(page);
     const panelBox = (await dialog.boundingBox())!;
     expect(panelBox.x).toBeLessThan(viewport.width / 2);
-    expect(await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(138, 28, 18)');
+    expect(
+      await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe('rgb(138, 28, 18)');
     // Text on the site's colour is chosen for contrast: white on this dark red.
-    expect(await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).color)).toBe('rgb(255, 255, 255)');
+    expect(await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).color)).toBe(
+      'rgb(255, 255, 255)',
+    );
     expect(problems).toEqual([]);
   });
 
@@ -305,7 +358,9 @@ describe('the widget API (window.Parley) in Chromium', () => {
     await send(page, 'How do I return an item?');
     await waitForAnswer(page, 'within 30 days');
     // The adopted stylesheets apply: the panel is laid out and coloured as designed.
-    expect(await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(31, 58, 95)');
+    expect(
+      await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe('rgb(31, 58, 95)');
     expect(await panel(page).evaluate((element) => getComputedStyle(element).position)).toBe('fixed');
     // Answers come live over the WebSocket (connect-src allows it).
     expect(sockets.length).toBeGreaterThan(0);
@@ -326,10 +381,14 @@ describe('the widget API (window.Parley) in Chromium', () => {
     await expect.poll(() => page.locator('[data-parley] .composer button').textContent(), SHORT).toBe('送信');
     expect(await root.getAttribute('lang')).toBe('ja');
 
-    await page.evaluate(() => (window as unknown as PageWindow).Parley('setTheme', { mode: 'dark', position: 'left', color: '#0b6e4f' }));
+    await page.evaluate(() =>
+      (window as unknown as PageWindow).Parley('setTheme', { mode: 'dark', position: 'left', color: '#0b6e4f' }),
+    );
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe('dark');
     expect(await root.evaluate((element) => element.classList.contains('left'))).toBe(true);
-    expect(await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).backgroundColor)).toBe('rgb(11, 110, 79)');
+    expect(
+      await page.locator('[data-parley] .header').evaluate((element) => getComputedStyle(element).backgroundColor),
+    ).toBe('rgb(11, 110, 79)');
     const box = (await page.locator('[data-parley] .l').boundingBox())!;
     expect(box.x).toBeLessThan(page.viewportSize()!.width / 2);
 
@@ -341,7 +400,10 @@ describe('the widget API (window.Parley) in Chromium', () => {
   });
 
   it("data-session-token runs the chat as the site's verified customer, and shutdown forgets the visitor", async () => {
-    const issued = await request(`${harness.stack.url}/v1/widget-sessions`, { token: harness.stack.apiKey, body: { customer_ref: 'cus_api_test', name: 'Ada Lovelace', email: 'ada@example.com' } });
+    const issued = await request(`${harness.stack.url}/v1/widget-sessions`, {
+      token: harness.stack.apiKey,
+      body: { customer_ref: 'cus_api_test', name: 'Ada Lovelace', email: 'ada@example.com' },
+    });
     expect(issued.status).toBe(201);
     const token = (issued.body as { token: string }).token;
 
@@ -351,12 +413,17 @@ describe('the widget API (window.Parley) in Chromium', () => {
     await waitForAnswer(page, 'Norway');
     const list = await request(`${harness.stack.url}/v1/widget/conversations`, { token });
     expect(list.status).toBe(200);
-    const conversations = (list.body as { conversations: { id: string; last_message: { text: string } | null }[] }).conversations;
-    expect(conversations.map((conversation) => conversation.id)).toContain(await currentConversation(page, harness.stack.siteKey));
+    const conversations = (list.body as { conversations: { id: string; last_message: { text: string } | null }[] })
+      .conversations;
+    expect(conversations.map((conversation) => conversation.id)).toContain(
+      await currentConversation(page, harness.stack.siteKey),
+    );
 
     // shutdown: the stored session and conversation are gone, and the chat starts over.
     await page.evaluate(() => (window as unknown as PageWindow).Parley('shutdown'));
-    await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('parley:'))), SHORT).toEqual([]);
+    await expect
+      .poll(() => page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('parley:'))), SHORT)
+      .toEqual([]);
     expect(await stored(page, harness.stack.siteKey, 'session')).toBeNull();
     await expect.poll(() => page.locator('[data-parley] .message').count(), SHORT).toBe(0);
     expect(await messageBox(page).count()).toBeLessThanOrEqual(1);

@@ -3,7 +3,18 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { MemoryRollingLimiter } from '../../shared/server/index.ts';
 import { DRIVERS, request, startStack, type TestStack } from '../stack.ts';
 import { launchChromium } from './chromium.ts';
-import { SHORT, anyLauncher, axeViolations, currentConversation, log, openChat, panel, personSays, send, waitForAnswer } from './widget-helpers.ts';
+import {
+  SHORT,
+  anyLauncher,
+  axeViolations,
+  currentConversation,
+  log,
+  openChat,
+  panel,
+  personSays,
+  send,
+  waitForAnswer,
+} from './widget-helpers.ts';
 
 /**
  * The widget's main states are axe-clean (WCAG 2.2 A/AA, the rules of widget-a11y-i18n.test.ts)
@@ -61,7 +72,11 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
 
   /** The demo store, its widget loaded, in a fresh context coming from `address`. */
   async function store(address = nextAddress()): Promise<{ page: Page; problems: string[] }> {
-    const context = await browser.newContext({ viewport: DESKTOP, locale: 'en-US', extraHTTPHeaders: { 'x-forwarded-for': address } });
+    const context = await browser.newContext({
+      viewport: DESKTOP,
+      locale: 'en-US',
+      extraHTTPHeaders: { 'x-forwarded-for': address },
+    });
     contexts.push(context);
     const page = await context.newPage();
     const problems: string[] = [];
@@ -75,13 +90,18 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
   async function show(page: Page, { theme, locale, device }: Look): Promise<void> {
     await page.setViewportSize(device === 'phone' ? PHONE : DESKTOP);
     await page.emulateMedia({ colorScheme: theme });
-    await page.evaluate((wanted) => (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted), locale);
+    await page.evaluate(
+      (wanted) =>
+        (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted),
+      locale,
+    );
     const root = page.locator('[data-parley] [data-theme]').first();
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe(theme);
     await expect.poll(() => root.getAttribute('dir'), SHORT).toBe(locale === 'ar' ? 'rtl' : 'ltr');
     if ((await panel(page).count()) === 0) return;
     // The panel fills a phone's screen; on a desktop it floats in the corner.
-    const fills = async () => Math.round((await panel(page).boundingBox())?.width ?? 0) === (device === 'phone' ? PHONE.width : DESKTOP.width);
+    const fills = async () =>
+      Math.round((await panel(page).boundingBox())?.width ?? 0) === (device === 'phone' ? PHONE.width : DESKTOP.width);
     await expect.poll(fills, SHORT).toBe(device === 'phone');
   }
 
@@ -92,7 +112,9 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
       await show(page, look);
       for (const violation of await axeViolations(page)) {
         const where = violation.nodes.map((node) => JSON.stringify(node.target)).join(', ');
-        found.push(`${look.theme} ${look.locale} ${look.device}: ${violation.id} (${violation.impact}) ${violation.help} at ${where}`);
+        found.push(
+          `${look.theme} ${look.locale} ${look.device}: ${violation.id} (${violation.impact}) ${violation.help} at ${where}`,
+        );
       }
     }
     return found;
@@ -110,16 +132,24 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
     expect(problems).toEqual([]);
   });
 
-  it('the home screen outside working hours (away), with the shop\'s away message', async () => {
+  it("the home screen outside working hours (away), with the shop's away message", async () => {
     // The demo inbox closed all week for this test only; a new session reads its config afresh.
-    const closed = JSON.stringify(Array.from({ length: 7 }, (_, day) => ({ day_of_week: day, closed_all_day: true, open_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null })));
+    const closed = JSON.stringify(
+      Array.from({ length: 7 }, (_, day) => ({
+        day_of_week: day,
+        closed_all_day: true,
+        open_all_day: false,
+        open_hour: null,
+        open_minutes: null,
+        close_hour: null,
+        close_minutes: null,
+      })),
+    );
     const setHours = (enabled: boolean, hours: string | null) =>
-      stack.bffSql.query('UPDATE inboxes SET working_hours_enabled = $1, working_hours = $2, out_of_office_message = $3 WHERE id = (SELECT inbox_id FROM site_keys WHERE key = $4)', [
-        enabled,
-        hours,
-        enabled ? 'We are away until Monday 9:00.' : '',
-        stack.siteKey,
-      ]);
+      stack.bffSql.query(
+        'UPDATE inboxes SET working_hours_enabled = $1, working_hours = $2, out_of_office_message = $3 WHERE id = (SELECT inbox_id FROM site_keys WHERE key = $4)',
+        [enabled, hours, enabled ? 'We are away until Monday 9:00.' : '', stack.siteKey],
+      );
     await setHours(true, closed);
     try {
       const { page, problems } = await store();
@@ -183,7 +213,11 @@ describe('axe finds nothing in the widget in light, dark and RTL, on desktop and
   it('rate limited: the address has used its 20 site-key requests of the hour', async () => {
     const address = nextAddress();
     for (let spent = 0; spent < 20; spent++) {
-      const answer = await request(`${stack.url}/v1/widget-sessions`, { token: stack.siteKey, body: {}, headers: { 'x-forwarded-for': address } });
+      const answer = await request(`${stack.url}/v1/widget-sessions`, {
+        token: stack.siteKey,
+        body: {},
+        headers: { 'x-forwarded-for': address },
+      });
       expect(answer.status).toBe(201);
     }
     const { page, problems } = await store(address);

@@ -41,7 +41,11 @@ export async function freshPage(browser: Browser, options: BrowserContextOptions
  * request already answered or gone: that is expected and ignored, where a bare `context.route`
  * would leave an unhandled rejection behind. Anything else a handler throws, stop() throws.
  */
-export async function intercept(context: BrowserContext, pattern: string, handler: (route: Route) => Promise<void>): Promise<() => Promise<void>> {
+export async function intercept(
+  context: BrowserContext,
+  pattern: string,
+  handler: (route: Route) => Promise<void>,
+): Promise<() => Promise<void>> {
   const failures: unknown[] = [];
   const guarded = async (route: Route): Promise<void> => {
     try {
@@ -100,8 +104,13 @@ export async function waitReady(page: Page, box: Locator = messageBox(page)): Pr
  */
 export async function animationsSettled(page: Page): Promise<void> {
   await page.evaluate(() => {
-    const roots = [document, ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : []))];
-    const ending = roots.flatMap((root) => root.getAnimations()).filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
+    const roots = [
+      document,
+      ...[...document.querySelectorAll('*')].flatMap((element) => (element.shadowRoot ? [element.shadowRoot] : [])),
+    ];
+    const ending = roots
+      .flatMap((root) => root.getAnimations())
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
     return Promise.all(ending.map((animation) => animation.finished.catch(() => undefined)));
   });
 }
@@ -160,7 +169,11 @@ export function focusWhenShown(control: Locator, selector: string): Promise<stri
           const shown = root.querySelector(wanted);
           if (!shown) return;
           observer.disconnect();
-          resolve(shown === root.activeElement ? 'it' : (root.activeElement?.outerHTML.slice(0, 80) ?? 'nothing in the widget'));
+          resolve(
+            shown === root.activeElement
+              ? 'it'
+              : (root.activeElement?.outerHTML.slice(0, 80) ?? 'nothing in the widget'),
+          );
         }).observe(root, { childList: true, subtree: true });
         element.click();
       }),
@@ -185,7 +198,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   if (!loaded) await page.addScriptTag({ path: AXE_PATH });
   return page.evaluate(async (tags) => {
     interface AxeResult {
-      violations: { id: string; impact: string | null; help: string; nodes: { target: unknown; failureSummary?: string }[] }[];
+      violations: {
+        id: string;
+        impact: string | null;
+        help: string;
+        nodes: { target: unknown; failureSummary?: string }[];
+      }[];
     }
     const axe = (window as unknown as { axe: { run(context: Document, options: unknown): Promise<AxeResult> } }).axe;
     const result = await axe.run(document, { runOnly: tags });
@@ -219,11 +237,17 @@ export interface ServerMessage {
 }
 
 /** Every message of a conversation as the BFF has it, read with the widget's own token. */
-export async function serverMessages(stack: TestStack, token: string, conversationId: string): Promise<ServerMessage[]> {
+export async function serverMessages(
+  stack: TestStack,
+  token: string,
+  conversationId: string,
+): Promise<ServerMessage[]> {
   const messages: ServerMessage[] = [];
   let after = 0;
   for (;;) {
-    const page = await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages?after=${after}`, { token });
+    const page = await request(`${stack.url}/v1/widget/conversations/${conversationId}/messages?after=${after}`, {
+      token,
+    });
     expect(page.status).toBe(200);
     const batch = (page.body as { messages: ServerMessage[] }).messages;
     messages.push(...batch);
@@ -237,7 +261,10 @@ export async function engineConversationId(stack: TestStack, conversationId: str
   let id: string | null | undefined;
   await expect
     .poll(async () => {
-      const rows = await stack.bffSql.query<{ engine_conversation_id: string | null }>('SELECT engine_conversation_id FROM conversations WHERE uuid = $1', [conversationId]);
+      const rows = await stack.bffSql.query<{ engine_conversation_id: string | null }>(
+        'SELECT engine_conversation_id FROM conversations WHERE uuid = $1',
+        [conversationId],
+      );
       id = rows[0]?.engine_conversation_id;
       return id;
     }, SHORT)
@@ -254,7 +281,12 @@ export async function engineCall(stack: TestStack, path: string, body: unknown):
 }
 
 /** A person from the team answers in a conversation that was handed over. */
-export async function personSays(stack: TestStack, conversationId: string, text: string, authorName = 'Sam'): Promise<void> {
+export async function personSays(
+  stack: TestStack,
+  conversationId: string,
+  text: string,
+  authorName = 'Sam',
+): Promise<void> {
   const engineId = await engineConversationId(stack, conversationId);
   await engineCall(stack, `/v1/conversations/${engineId}/human-messages`, { text, author_name: authorName });
 }
@@ -307,7 +339,12 @@ export async function startPageServer(): Promise<PageServer> {
 }
 
 /** A plain host page that embeds the widget with the given script attributes, after an optional inline script. */
-export function hostPage(stack: TestStack, attributes: Record<string, string> = {}, inlineScript = '', head = ''): string {
+export function hostPage(
+  stack: TestStack,
+  attributes: Record<string, string> = {},
+  inlineScript = '',
+  head = '',
+): string {
   const attrs = Object.entries({ 'data-site-key': stack.siteKey, ...attributes })
     .map(([name, value]) => ` ${name}="${value.replace(/"/g, '&quot;')}"`)
     .join('');

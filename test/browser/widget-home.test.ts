@@ -15,9 +15,21 @@ describe('the widget home screen before the first message', () => {
   const harness = useBrowserStack({ pageServer: true });
 
   /** A new inbox with the presentation columns given (migration 023), its sandbox site key, and a page that embeds it. */
-  async function shopWith(settings: { greeting?: string; welcome_title?: string; suggested_questions?: string[]; greeting_translations?: Record<string, string>; away?: boolean }, attributes: Record<string, string> = {}) {
+  async function shopWith(
+    settings: {
+      greeting?: string;
+      welcome_title?: string;
+      suggested_questions?: string[];
+      greeting_translations?: Record<string, string>;
+      away?: boolean;
+    },
+    attributes: Record<string, string> = {},
+  ) {
     const { bffSql } = harness.stack;
-    const inbox = await createInbox(bffSql, { name: 'Garden shop', greeting: settings.greeting ?? 'Hello! How can we help?' });
+    const inbox = await createInbox(bffSql, {
+      name: 'Garden shop',
+      greeting: settings.greeting ?? 'Hello! How can we help?',
+    });
     await bffSql.query(
       `UPDATE inboxes SET welcome_title = $2, suggested_questions = $3, greeting_translations = $4::jsonb,
          working_hours_enabled = $5, working_hours = $6::jsonb WHERE id = $1`,
@@ -27,12 +39,24 @@ describe('the widget home screen before the first message', () => {
         settings.suggested_questions ?? [],
         JSON.stringify(settings.greeting_translations ?? {}),
         settings.away ?? false,
-        JSON.stringify(Array.from({ length: 7 }, (_, day_of_week) => ({ day_of_week, closed_all_day: true, open_all_day: false, open_hour: null, open_minutes: null, close_hour: null, close_minutes: null }))),
+        JSON.stringify(
+          Array.from({ length: 7 }, (_, day_of_week) => ({
+            day_of_week,
+            closed_all_day: true,
+            open_all_day: false,
+            open_hour: null,
+            open_minutes: null,
+            close_hour: null,
+            close_minutes: null,
+          })),
+        ),
       ],
     );
     const key = await addSiteKey(bffSql, inbox.id, 'sandbox');
     const { page, problems } = await harness.freshPage();
-    await page.goto(harness.pages.set(`/${randomToken(8)}`, hostPage(harness.stack, { 'data-site-key': key.key, ...attributes })));
+    await page.goto(
+      harness.pages.set(`/${randomToken(8)}`, hostPage(harness.stack, { 'data-site-key': key.key, ...attributes })),
+    );
     await anyLauncher(page).click();
     return { page, problems };
   }
@@ -40,7 +64,10 @@ describe('the widget home screen before the first message', () => {
   const widget = (page: Page) => page.locator('[data-parley]');
 
   it("offers the inbox's suggested questions under its welcome, and sends the one clicked as the customer's message", async () => {
-    const { page, problems } = await shopWith({ welcome_title: 'Hi, gardener', suggested_questions: ['Where is my order?', 'Do you ship abroad?'] });
+    const { page, problems } = await shopWith({
+      welcome_title: 'Hi, gardener',
+      suggested_questions: ['Where is my order?', 'Do you ship abroad?'],
+    });
     await waitReady(page);
     // The message box keeps the focus the panel gave it when the home screen appears.
     const box = widget(page).getByRole('textbox', { name: 'Message' });
@@ -49,7 +76,10 @@ describe('the widget home screen before the first message', () => {
     await expect.poll(() => widget(page).getByRole('heading', { name: 'Hi, gardener' }).isVisible(), SHORT).toBe(true);
     const suggested = widget(page).getByRole('list', { name: 'Suggested questions' });
     await suggested.waitFor(SHORT);
-    expect(await suggested.getByRole('button').allTextContents()).toEqual(['Where is my order?', 'Do you ship abroad?']);
+    expect(await suggested.getByRole('button').allTextContents()).toEqual([
+      'Where is my order?',
+      'Do you ship abroad?',
+    ]);
     expect(await widget(page).getByText('Hello! How can we help?').isVisible()).toBe(true);
 
     await suggested.getByRole('button', { name: 'Do you ship abroad?' }).click();
@@ -63,7 +93,9 @@ describe('the widget home screen before the first message', () => {
     const { page, problems } = await shopWith({});
     await waitReady(page);
     const suggested = widget(page).getByRole('list', { name: 'Suggested questions' });
-    await expect.poll(() => suggested.getByRole('button').allTextContents(), SHORT).toEqual(['Your account', 'Orders', 'Payments']);
+    await expect
+      .poll(() => suggested.getByRole('button').allTextContents(), SHORT)
+      .toEqual(['Your account', 'Orders', 'Payments']);
 
     const search = widget(page).getByRole('searchbox', { name: 'Search our help articles' });
     await search.fill('refund');
@@ -73,7 +105,9 @@ describe('the widget home screen before the first message', () => {
     await results.getByRole('button', { name: 'Returns and refunds' }).click();
     const heading = widget(page).getByRole('heading', { name: 'Returns and refunds', level: 3 });
     await heading.waitFor(SHORT);
-    await expect.poll(() => heading.evaluate((element) => (element.getRootNode() as ShadowRoot).activeElement === element), SHORT).toBe(true);
+    await expect
+      .poll(() => heading.evaluate((element) => (element.getRootNode() as ShadowRoot).activeElement === element), SHORT)
+      .toBe(true);
     // The article's own first heading repeats its title: it is shown once, as the heading.
     expect(await widget(page).locator('article').getByText('Returns and refunds', { exact: true }).count()).toBe(1);
     expect(await axeViolations(page), 'an article').toEqual([]);
@@ -82,17 +116,29 @@ describe('the widget home screen before the first message', () => {
     expect(await focusWhenShown(widget(page).getByRole('button', { name: 'Back' }), 'input[type="search"]')).toBe('it');
     await expect.poll(() => search.inputValue(), SHORT).toBe('refund');
     await search.fill('nothing like this at all');
-    await widget(page).getByRole('status').filter({ hasText: 'No article matches “nothing like this at all”.' }).waitFor(SHORT);
+    await widget(page)
+      .getByRole('status')
+      .filter({ hasText: 'No article matches “nothing like this at all”.' })
+      .waitFor(SHORT);
 
     await search.fill('shipping');
     await results.getByRole('button', { name: 'Shipping and delivery' }).click();
     await widget(page).getByRole('button', { name: 'Ask about this' }).click();
-    await log(page).locator('.message.mine .text', { hasText: 'Tell me more about: Shipping and delivery' }).waitFor(SHORT);
+    await log(page)
+      .locator('.message.mine .text', { hasText: 'Tell me more about: Shipping and delivery' })
+      .waitFor(SHORT);
     expect(problems).toEqual([]);
   });
 
   it('greets in Arabic when the inbox has an Arabic greeting and the widget speaks Arabic', async () => {
-    const { page, problems } = await shopWith({ greeting: 'Welcome to the garden shop', greeting_translations: { ar: 'أهلًا بك في متجر الحديقة' }, suggested_questions: ['أين طلبي؟'] }, { 'data-locale': 'ar' });
+    const { page, problems } = await shopWith(
+      {
+        greeting: 'Welcome to the garden shop',
+        greeting_translations: { ar: 'أهلًا بك في متجر الحديقة' },
+        suggested_questions: ['أين طلبي؟'],
+      },
+      { 'data-locale': 'ar' },
+    );
     await widget(page).getByText('أهلًا بك في متجر الحديقة').waitFor(SHORT);
     expect(await widget(page).getByText('Welcome to the garden shop').count()).toBe(0);
     // The greeting can show before the home screen's lazy part has drawn the suggestions: wait for them.
@@ -106,7 +152,12 @@ describe('the widget home screen before the first message', () => {
 
   it('says the shop is away outside its working hours, and that the AI still answers', async () => {
     const { page, problems } = await shopWith({ away: true });
-    await widget(page).getByRole('status').filter({ hasText: 'We are away right now and will answer when we are back. Our AI assistant answers in the meantime.' }).waitFor(SHORT);
+    await widget(page)
+      .getByRole('status')
+      .filter({
+        hasText: 'We are away right now and will answer when we are back. Our AI assistant answers in the meantime.',
+      })
+      .waitFor(SHORT);
     expect(problems).toEqual([]);
   });
 });

@@ -3,7 +3,22 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { contrast } from '../../shared/contrast.ts';
 import { startStack, type TestStack } from '../stack.ts';
 import { launchChromium } from './chromium.ts';
-import { SHORT, currentConversation, focused, freshPage, intercept, launcher, messageBox, openChat, panel, personSays, send, waitForAnswer, waitReady, type OpenPage } from './widget-helpers.ts';
+import {
+  SHORT,
+  currentConversation,
+  focused,
+  freshPage,
+  intercept,
+  launcher,
+  messageBox,
+  openChat,
+  panel,
+  personSays,
+  send,
+  waitForAnswer,
+  waitReady,
+  type OpenPage,
+} from './widget-helpers.ts';
 
 /**
  * The widget's look and shell in Chromium (issue 16): the header in each state, the "More
@@ -27,7 +42,10 @@ describe('the widget look', () => {
     await stack?.stop();
   });
 
-  async function store(options: Parameters<typeof freshPage>[1] = {}, before?: (context: BrowserContext) => Promise<unknown>): Promise<OpenPage> {
+  async function store(
+    options: Parameters<typeof freshPage>[1] = {},
+    before?: (context: BrowserContext) => Promise<unknown>,
+  ): Promise<OpenPage> {
     const opened = await freshPage(browser, options);
     contexts.push(opened.context);
     await before?.(opened.context);
@@ -49,7 +67,11 @@ describe('the widget look', () => {
       const style = getComputedStyle(element!);
       return { style: style.outlineStyle, color: style.outlineColor };
     });
-  const hex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((part) => Number(part).toString(16).padStart(2, '0')).join('')}`;
+  const hex = (rgb: string) =>
+    `#${(rgb.match(/\d+/g) ?? [])
+      .slice(0, 3)
+      .map((part) => Number(part).toString(16).padStart(2, '0'))
+      .join('')}`;
 
   it("says who answers in a header of one height: the shop's name and logo, the AI with its badge, then the person with initials and the reply time, the list, the end", async () => {
     const { page, problems } = await store({}, async (context) => {
@@ -61,7 +83,13 @@ describe('the widget look', () => {
       });
       // A 1×1 PNG for the logo.
       await intercept(context, 'https://shop.example/logo.png', (route) =>
-        route.fulfill({ contentType: 'image/png', body: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64') }),
+        route.fulfill({
+          contentType: 'image/png',
+          body: Buffer.from(
+            'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+            'base64',
+          ),
+        }),
       );
     });
     await openChat(page);
@@ -76,7 +104,12 @@ describe('the widget look', () => {
     await send(page, 'I want to talk to a person');
     await expect.poll(() => who(page).textContent(), SHORT).toBe('Replies in a few minutes');
     const conversationId = await currentConversation(page, stack.siteKey);
-    await personSays(stack, conversationId, 'Hi, I am Sam. Let me help with your order and anything else you need today.', 'Sam Lee');
+    await personSays(
+      stack,
+      conversationId,
+      'Hi, I am Sam. Let me help with your order and anything else you need today.',
+      'Sam Lee',
+    );
     await waitForAnswer(page, 'Let me help');
     await expect.poll(() => who(page).textContent(), SHORT).toBe('SLSam Lee is answering');
     // One line, cut with an ellipsis rather than wrapped: the header does not jump.
@@ -101,7 +134,13 @@ describe('the widget look', () => {
 
   it('names the chat "Chat" in the header when its settings cannot load (rate limited); opens without motion when the system asks for less', async () => {
     const { page, problems } = await store({ reducedMotion: 'reduce' }, (context) =>
-      intercept(context, '**/v1/widget/config*', (route) => route.fulfill({ status: 429, json: { error: { code: 'rate_limited', message: 'Slow down.' } }, headers: { 'retry-after': '600' } })),
+      intercept(context, '**/v1/widget/config*', (route) =>
+        route.fulfill({
+          status: 429,
+          json: { error: { code: 'rate_limited', message: 'Slow down.' } },
+          headers: { 'retry-after': '600' },
+        }),
+      ),
     );
     await launcher(page).click();
     await expect.poll(() => header(page).getByRole('heading', { level: 2 }).textContent(), SHORT).toBe('Chat');
@@ -138,7 +177,8 @@ describe('the widget look', () => {
     await page.keyboard.press('Enter');
     const items = menu(page).locator('button');
     await expect.poll(() => items.allTextContents(), SHORT).toEqual(['Sound for new messages', 'End conversation']);
-    const current = () => page.evaluate(() => document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.textContent);
+    const current = () =>
+      page.evaluate(() => document.querySelector('[data-parley]')!.shadowRoot!.activeElement?.textContent);
     await expect.poll(current, SHORT).toBe('Sound for new messages');
     await page.keyboard.press('ArrowDown');
     expect(await current()).toBe('End conversation');
@@ -224,7 +264,10 @@ describe('the widget look', () => {
       const body = hex(await panel(page).evaluate((element) => getComputedStyle(element).backgroundColor));
       // The text box shows its focus by a border in the ring's colour rather than a ring around it.
       await messageBox(page).click();
-      const box = await messageBox(page).evaluate((element) => ({ outline: getComputedStyle(element).outlineStyle, border: getComputedStyle(element).borderTopColor }));
+      const box = await messageBox(page).evaluate((element) => ({
+        outline: getComputedStyle(element).outlineStyle,
+        border: getComputedStyle(element).borderTopColor,
+      }));
       expect(box.outline).toBe('none');
       expect(contrast(hex(box.border), body)).toBeGreaterThanOrEqual(3);
       // A click on a button leaves no ring, nor on the menu item it focuses.

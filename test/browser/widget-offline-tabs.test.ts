@@ -47,7 +47,8 @@ async function appReady(page: Page): Promise<void> {
 const badge = (page: Page) => page.locator('[data-parley] .b');
 
 /** What the log shows, notices included, in order. */
-const everythingShown = (page: Page): Promise<string[]> => log(page).locator('.message .text, .notice').allTextContents();
+const everythingShown = (page: Page): Promise<string[]> =>
+  log(page).locator('.message .text, .notice').allTextContents();
 
 describe('offline, reconnects and tabs in Chromium', () => {
   const harness = useBrowserStack();
@@ -70,7 +71,9 @@ describe('offline, reconnects and tabs in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor(SHORT);
     await send(page, 'When will I get my refund?');
     await send(page, 'Which payment methods do you accept?');
-    const offline = log(page).locator('.message.mine').filter({ hasText: /refund|payment methods/ });
+    const offline = log(page)
+      .locator('.message.mine')
+      .filter({ hasText: /refund|payment methods/ });
     await expect.poll(() => offline.count(), SHORT).toBe(2);
     expect(await offline.locator('.status').allTextContents()).toEqual(['Sending…', 'Sending…']);
     // The offline state is axe-clean in both themes (issue 16).
@@ -79,7 +82,9 @@ describe('offline, reconnects and tabs in Chromium', () => {
     expect(await axeViolations(page), 'offline, dark').toEqual([]);
     await page.emulateMedia({ colorScheme: 'light' });
     // Grouped by sender: the second of two messages in a row carries no name and time of its own.
-    expect(await offline.evaluateAll((messages) => messages.map((message) => message.classList.contains('first')))).toEqual([true, false]);
+    expect(
+      await offline.evaluateAll((messages) => messages.map((message) => message.classList.contains('first'))),
+    ).toEqual([true, false]);
 
     const outbox = JSON.parse((await stored(page, harness.stack.siteKey, 'outbox')) ?? '[]') as OutboxItem[];
     expect(outbox.map((item) => [item.conversationId, item.text])).toEqual([
@@ -97,7 +102,9 @@ describe('offline, reconnects and tabs in Chromium', () => {
     await page.reload();
     await openChat(page);
     await log(page).getByText('Norway').first().waitFor(SHORT);
-    const waiting = log(page).locator('.message.mine').filter({ hasText: /refund|payment methods/ });
+    const waiting = log(page)
+      .locator('.message.mine')
+      .filter({ hasText: /refund|payment methods/ });
     await expect.poll(() => waiting.count(), SHORT).toBe(2);
     expect(await waiting.locator('.status').allTextContents()).toEqual(['Sending…', 'Sending…']);
     expect(JSON.parse((await stored(page, harness.stack.siteKey, 'outbox')) ?? '[]')).toHaveLength(2);
@@ -105,14 +112,25 @@ describe('offline, reconnects and tabs in Chromium', () => {
     // Sends go through again: both are sent, once each, with the ids they were written with.
     await stopCutting();
     await waitForAnswer(page, '5 business days');
-    await expect.poll(() => waiting.evaluateAll((messages) => messages.map((message) => message.getAttribute('data-status'))), RECONNECT).toEqual(['delivered', 'delivered']);
+    await expect
+      .poll(
+        () => waiting.evaluateAll((messages) => messages.map((message) => message.getAttribute('data-status'))),
+        RECONNECT,
+      )
+      .toEqual(['delivered', 'delivered']);
     await expect.poll(() => stored(page, harness.stack.siteKey, 'outbox'), RECONNECT).toBeNull();
 
     const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), conversationId);
     const customer = server.filter((message) => message.author === 'customer');
-    expect(customer.map((message) => message.text)).toEqual(['Do you ship abroad?', 'When will I get my refund?', 'Which payment methods do you accept?']);
+    expect(customer.map((message) => message.text)).toEqual([
+      'Do you ship abroad?',
+      'When will I get my refund?',
+      'Which payment methods do you accept?',
+    ]);
     expect(customer.slice(1).map((message) => message.message_id)).toEqual(outbox.map((item) => item.messageId));
-    await expect.poll(() => log(page).locator('.message').count(), RECONNECT).toBe(server.filter((message) => message.author !== 'system').length);
+    await expect
+      .poll(() => log(page).locator('.message').count(), RECONNECT)
+      .toBe(server.filter((message) => message.author !== 'system').length);
     const shown = await everythingShown(page);
     expect(shown.filter((text) => text === 'When will I get my refund?')).toHaveLength(1);
     expect(shown.filter((text) => text === 'Which payment methods do you accept?')).toHaveLength(1);
@@ -132,7 +150,11 @@ describe('offline, reconnects and tabs in Chromium', () => {
     const stopFailing = await intercept(context, MESSAGES_ROUTE, async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       failedSends.push((JSON.parse(route.request().postData() ?? '{}') as { message_id: string }).message_id);
-      await route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Something went wrong on our side.' } }) });
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'internal', message: 'Something went wrong on our side.' } }),
+      });
     });
     await send(page, 'When will I get my refund?');
     const mine = log(page).locator('.message.mine').filter({ hasText: 'refund' });
@@ -178,7 +200,13 @@ describe('offline, reconnects and tabs in Chromium', () => {
       await context.setOffline(false);
       await waitForAnswer(page, `Sam's message ${round}`);
       await expect
-        .poll(() => log(page).locator('.message.mine', { hasText: `Customer message ${round}` }).getAttribute('data-status'), RECONNECT)
+        .poll(
+          () =>
+            log(page)
+              .locator('.message.mine', { hasText: `Customer message ${round}` })
+              .getAttribute('data-status'),
+          RECONNECT,
+        )
         .not.toBe('sending');
     }
     // And once more while connected.
@@ -207,7 +235,8 @@ describe('offline, reconnects and tabs in Chromium', () => {
     const reads: number[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (request.method() === 'GET' && url.pathname.endsWith(`/conversations/${conversationId}/messages`)) reads.push(Number(url.searchParams.get('after')));
+      if (request.method() === 'GET' && url.pathname.endsWith(`/conversations/${conversationId}/messages`))
+        reads.push(Number(url.searchParams.get('after')));
     });
 
     for (const round of [1, 2]) {
@@ -218,11 +247,16 @@ describe('offline, reconnects and tabs in Chromium', () => {
       await page.getByRole('status').filter({ hasText: 'You are offline' }).waitFor(SHORT);
       await context.setOffline(false);
       // Connected again: a person's message comes through live.
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'You are offline' }).count(), RECONNECT).toBe(0);
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'You are offline' }).count(), RECONNECT)
+        .toBe(0);
       await personSays(harness.stack, conversationId, `Back online ${round}?`);
       await waitForAnswer(page, `Back online ${round}?`);
       // The cursor is the last message shown: the one it had, or a later one if recovery replayed it first.
-      expect(reads.some((after) => after >= lastId), `round ${round}: a read by cursor after the reconnect (reads: ${reads.join(', ')}; last id before: ${lastId})`).toBe(true);
+      expect(
+        reads.some((after) => after >= lastId),
+        `round ${round}: a read by cursor after the reconnect (reads: ${reads.join(', ')}; last id before: ${lastId})`,
+      ).toBe(true);
     }
     expect(problems).toEqual([]);
   });
@@ -284,7 +318,8 @@ describe('offline, reconnects and tabs in Chromium', () => {
     const { context, page: first, problems } = await harness.freshPage();
     const sessionRequests: string[] = [];
     context.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/widget-sessions') sessionRequests.push(request.url());
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/widget-sessions')
+        sessionRequests.push(request.url());
     });
     const { page: second } = await anotherTab(context);
     await first.goto(harness.stack.url);
@@ -303,7 +338,9 @@ describe('offline, reconnects and tabs in Chromium', () => {
     // One visitor: one session was made, and the stored token sees both messages.
     const token = await storedToken(first, harness.stack.siteKey);
     const list = await serverConversations(token);
-    const texts = (await Promise.all(list.map((conversation) => serverMessages(harness.stack, token, conversation)))).flat().map((message) => message.text);
+    const texts = (await Promise.all(list.map((conversation) => serverMessages(harness.stack, token, conversation))))
+      .flat()
+      .map((message) => message.text);
     expect(sessionRequests).toHaveLength(1);
     expect(texts).toEqual(expect.arrayContaining(['Do you ship abroad?', 'How long does delivery take?']));
     expect(problems).toEqual([]);
@@ -421,7 +458,11 @@ describe('offline, reconnects and tabs in Chromium', () => {
 
     const triesFor = (text: string) => lockTries.filter((entry) => entry.name === `parley-chime:${text}`);
     const lastId = async () => {
-      const server = await serverMessages(harness.stack, await storedToken(first, harness.stack.siteKey), conversationId);
+      const server = await serverMessages(
+        harness.stack,
+        await storedToken(first, harness.stack.siteKey),
+        conversationId,
+      );
       return String(server.at(-1)!.id);
     };
 

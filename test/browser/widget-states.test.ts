@@ -5,7 +5,23 @@ import { MemoryRollingLimiter, type RollingLimiter } from '../../shared/server/i
 import { request, startStack, type TestStack } from '../stack.ts';
 import { until } from '../until.ts';
 import { ARTIFACTS_DIR, launchChromium } from './chromium.ts';
-import { SHORT, axeViolations, endAfterThanks, currentConversation, freshPage, holdSends, intercept, launcher, log, messageBox, openChat, personSays, send, waitForAnswer, type OpenPage } from './widget-helpers.ts';
+import {
+  SHORT,
+  axeViolations,
+  endAfterThanks,
+  currentConversation,
+  freshPage,
+  holdSends,
+  intercept,
+  launcher,
+  log,
+  messageBox,
+  openChat,
+  personSays,
+  send,
+  waitForAnswer,
+  type OpenPage,
+} from './widget-helpers.ts';
 
 /**
  * The widget's states in Chromium on the demo store (issue 16): rate limited, a send the server
@@ -56,7 +72,7 @@ describe('the widget in each of its states', () => {
 
   const alert = (page: Page) => page.locator('[data-parley]').getByRole('alert');
 
-  it('says in the customer\'s words how many minutes to wait after the site-key limit, with the text box and Send disabled and looking it', async () => {
+  it("says in the customer's words how many minutes to wait after the site-key limit, with the text box and Send disabled and looking it", async () => {
     limit.strict = true;
     // Spend what is left of this address's 20 site-key requests an hour.
     for (let spent = 0; spent < 20; spent++) {
@@ -67,7 +83,9 @@ describe('the widget in each of its states', () => {
     await alert(page).waitFor(SHORT);
     // The wait is the rest of the hour, rounded up to whole minutes; never the server's own sentence.
     const said = await alert(page).textContent();
-    expect(said).toMatch(/^Too many requests came from your connection\. You can chat again in about (5[0-9]|60) minutes\.$/);
+    expect(said).toMatch(
+      /^Too many requests came from your connection\. You can chat again in about (5[0-9]|60) minutes\.$/,
+    );
     expect(said).not.toMatch(/site-key|\d+ s\b/);
     // Without a config there is no other way to offer.
     expect(await alert(page).getByRole('link').count()).toBe(0);
@@ -76,27 +94,47 @@ describe('the widget in each of its states', () => {
     const sendButton = page.locator('[data-parley] .composer').getByRole('button', { name: 'Send' });
     expect(await box.isDisabled()).toBe(true);
     expect(await sendButton.isDisabled()).toBe(true);
-    const look = (element: typeof box) => element.evaluate((node) => ({ cursor: getComputedStyle(node).cursor, opacity: Number(getComputedStyle(node).opacity), border: getComputedStyle(node).borderTopStyle }));
+    const look = (element: typeof box) =>
+      element.evaluate((node) => ({
+        cursor: getComputedStyle(node).cursor,
+        opacity: Number(getComputedStyle(node).opacity),
+        border: getComputedStyle(node).borderTopStyle,
+      }));
     expect(await look(box)).toMatchObject({ cursor: 'not-allowed', border: 'dashed' });
     // Greyed out (the theme's "off" colours, legible at 4.5:1), not the site's colour faded by opacity.
-    expect(await sendButton.evaluate((node) => [getComputedStyle(node).backgroundColor, getComputedStyle(node).opacity])).toEqual(['rgb(228, 232, 238)', '1']);
+    expect(
+      await sendButton.evaluate((node) => [getComputedStyle(node).backgroundColor, getComputedStyle(node).opacity]),
+    ).toEqual(['rgb(228, 232, 238)', '1']);
     await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-states-limited.png` });
 
     // In German too, with German plurals from the browser's Intl.
     const german = await store({ locale: 'de-DE' });
     await launcher(german.page).click();
-    await expect.poll(() => alert(german.page).textContent(), SHORT).toMatch(/^Von Ihrer Verbindung kamen zu viele Anfragen\. Sie können in etwa (5[0-9]|60) Minuten wieder chatten\.$/);
+    await expect
+      .poll(() => alert(german.page).textContent(), SHORT)
+      .toMatch(
+        /^Von Ihrer Verbindung kamen zu viele Anfragen\. Sie können in etwa (5[0-9]|60) Minuten wieder chatten\.$/,
+      );
     expect([...problems, ...german.problems]).toEqual([]);
   });
 
-  it('offers the shop\'s email beside the wait when the chat is limited after its config came', async () => {
+  it("offers the shop's email beside the wait when the chat is limited after its config came", async () => {
     const { context, page, problems } = await store();
     // A limit on the list after the config is hard to reach on purpose through the real stack: the
     // test answers that one request with 429 itself, and gives the config an email (the inbox's
     // contact email is a setting of its own).
     const stopLimiting = await intercept(context, '**/v1/widget/conversations', (route) =>
       route.request().method() === 'GET'
-        ? route.fulfill({ status: 429, headers: { 'retry-after': '61', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'retry-after' }, contentType: 'application/json', body: JSON.stringify({ error: { code: 'rate_limited', message: 'At most 60 requests a minute.' } }) })
+        ? route.fulfill({
+            status: 429,
+            headers: {
+              'retry-after': '61',
+              'access-control-allow-origin': '*',
+              'access-control-expose-headers': 'retry-after',
+            },
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { code: 'rate_limited', message: 'At most 60 requests a minute.' } }),
+          })
         : route.continue(),
     );
     const stopEmail = await intercept(context, '**/v1/widget/config*', async (route) => {
@@ -107,8 +145,12 @@ describe('the widget in each of its states', () => {
     await launcher(page).click();
     await expect
       .poll(() => alert(page).textContent(), SHORT)
-      .toBe('Too many requests came from your connection. You can chat again in about 2 minutes.You can also write to us: help@shop.example');
-    expect(await alert(page).getByRole('link', { name: 'help@shop.example' }).getAttribute('href')).toBe('mailto:help@shop.example');
+      .toBe(
+        'Too many requests came from your connection. You can chat again in about 2 minutes.You can also write to us: help@shop.example',
+      );
+    expect(await alert(page).getByRole('link', { name: 'help@shop.example' }).getAttribute('href')).toBe(
+      'mailto:help@shop.example',
+    );
     await stopLimiting();
     await stopEmail();
     expect(problems).toEqual([]);
@@ -123,7 +165,11 @@ describe('the widget in each of its states', () => {
     const stopFailing = await intercept(context, '**/v1/widget/conversations/*/messages', (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       failed++;
-      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { code: 'internal', message: 'Something went wrong on our side.' } }) });
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'internal', message: 'Something went wrong on our side.' } }),
+      });
     });
     await send(page, 'Do you ship abroad?');
     const mine = log(page).locator('.message.mine', { hasText: 'Do you ship abroad?' });
@@ -179,7 +225,10 @@ describe('the widget in each of its states', () => {
     // its own message to hang the status on): the widget keeps the status for the message.
     const stopOvertaking = await holdSends(context, async () => {
       await until(
-        async () => (await stack.bffSql.query<{ upstream: string }>("SELECT upstream FROM messages WHERE text = 'It is 1234.'"))[0]?.upstream,
+        async () =>
+          (
+            await stack.bffSql.query<{ upstream: string }>("SELECT upstream FROM messages WHERE text = 'It is 1234.'")
+          )[0]?.upstream,
         (upstream) => upstream === 'forwarded',
         'the engine to have the message',
       );
@@ -205,7 +254,11 @@ describe('the widget in each of its states', () => {
     await expect.poll(() => mine.getAttribute('data-status'), SHORT).toBe('delivered');
     await stopOvertaking();
     // In the log in order, once each, and the list's preview is the answer.
-    expect(await log(page).locator('.message').evaluateAll((messages) => messages.map((message) => message.classList.contains('mine')))).toEqual([true, false]);
+    expect(
+      await log(page)
+        .locator('.message')
+        .evaluateAll((messages) => messages.map((message) => message.classList.contains('mine'))),
+    ).toEqual([true, false]);
 
     await page.getByRole('button', { name: 'Your conversations' }).click();
     const items = page.locator('[data-parley] .list li');
@@ -240,7 +293,10 @@ describe('the widget in each of its states', () => {
     await expect.poll(() => days.allTextContents(), SHORT).toEqual(['Yesterday', 'Today']);
     await days.last().scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${ARTIFACTS_DIR}/widget-states-days.png` });
-    const widths = await log(page).evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+    const widths = await log(page).evaluate((element) => ({
+      scroll: element.scrollWidth,
+      client: element.clientWidth,
+    }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     expect(problems).toEqual([]);
   });
@@ -253,12 +309,21 @@ describe('the widget in each of its states', () => {
     const survey = page.locator('[data-parley] form.survey');
     await survey.waitFor(SHORT);
     const ratings = survey.getByRole('radio');
-    expect(await Promise.all((await ratings.all()).map((radio) => radio.getAttribute('aria-label')))).toEqual(['1 – Very poor', '2 – Poor', '3 – Okay', '4 – Good', '5 – Excellent']);
+    expect(await Promise.all((await ratings.all()).map((radio) => radio.getAttribute('aria-label')))).toEqual([
+      '1 – Very poor',
+      '2 – Poor',
+      '3 – Okay',
+      '4 – Good',
+      '5 – Excellent',
+    ]);
     await survey.getByRole('radio', { name: '4 – Good' }).check();
     expect(await survey.getByRole('radio', { name: '4 – Good' }).isChecked()).toBe(true);
     // With the rating chosen and the comment open, the conversation keeps at least half the panel.
     await survey.getByRole('textbox', { name: /Anything you would like to add/ }).fill('Quick and clear.');
-    const [logBox, panelBox] = [await log(page).boundingBox(), await page.locator('[data-parley] section.panel').boundingBox()];
+    const [logBox, panelBox] = [
+      await log(page).boundingBox(),
+      await page.locator('[data-parley] section.panel').boundingBox(),
+    ];
     expect(panelBox!.height).toBe(560);
     expect(logBox!.height).toBeGreaterThanOrEqual(panelBox!.height / 2);
     await survey.getByRole('button', { name: 'Send rating' }).click();

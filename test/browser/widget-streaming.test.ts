@@ -11,7 +11,9 @@ import { SHORT, log, openChat, send, shownTexts, waitForAnswer } from './widget-
  */
 describe('a reply streamed into the widget in Chromium', () => {
   const model = fakeModel();
-  const harness = useBrowserStack({ env: async () => ({ LLM_BASE_URL: await model.start(), LLM_MODEL: 'test-model' }) });
+  const harness = useBrowserStack({
+    env: async () => ({ LLM_BASE_URL: await model.start(), LLM_MODEL: 'test-model' }),
+  });
   afterAll(() => model.stop());
 
   it('grows the reply in its bubble before the last piece is written, then shows the whole reply once, also after a reload', async () => {
@@ -33,7 +35,9 @@ describe('a reply streamed into the widget in Chromium', () => {
     release();
     await waitForAnswer(page, 'of delivery.');
     await expect.poll(() => log(page).locator('.message.draft').count(), SHORT).toBe(0);
-    const whole = (await shownTexts(page)).filter((text) => text.includes('You can return an item within 30 days of delivery.'));
+    const whole = (await shownTexts(page)).filter((text) =>
+      text.includes('You can return an item within 30 days of delivery.'),
+    );
     expect(whole).toHaveLength(1);
     expect(whole[0]).toContain('Source: Returns and refunds › How do I return an item?');
 

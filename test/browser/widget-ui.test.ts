@@ -94,7 +94,13 @@ describe('the chat widget UI in Chromium', () => {
     const { page, problems } = await store();
     await openChat(page);
     const box = messageBox(page);
-    const size = () => box.evaluate((element: HTMLTextAreaElement) => ({ height: element.clientHeight, content: element.scrollHeight, top: element.scrollTop, font: getComputedStyle(element).fontSize }));
+    const size = () =>
+      box.evaluate((element: HTMLTextAreaElement) => ({
+        height: element.clientHeight,
+        content: element.scrollHeight,
+        top: element.scrollTop,
+        font: getComputedStyle(element).fontSize,
+      }));
     const one = await size();
     // 16 px: iOS Safari zooms into a text box whose text is smaller.
     expect(one.font).toBe('16px');
@@ -162,11 +168,20 @@ describe('the chat widget UI in Chromium', () => {
     // Grouped by sender with times: each group starts with its author and a <time>.
     const groups = log(page).locator('.message.first');
     expect(await groups.locator('.author').allTextContents()).toEqual(['You', 'Assistant']);
-    expect(await groups.locator('time').evaluateAll((times) => times.every((time) => !Number.isNaN(Date.parse(time.getAttribute('datetime') ?? ''))))).toBe(true);
+    expect(
+      await groups
+        .locator('time')
+        .evaluateAll((times) => times.every((time) => !Number.isNaN(Date.parse(time.getAttribute('datetime') ?? '')))),
+    ).toBe(true);
 
     // A message the BFF refuses for good is shown as not sent, with a Retry button.
     const refuse = async (route: Route) => {
-      if (route.request().method() === 'POST') await route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: { code: 'unprocessable', message: 'Refused by the test.' } }) });
+      if (route.request().method() === 'POST')
+        await route.fulfill({
+          status: 422,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'unprocessable', message: 'Refused by the test.' } }),
+        });
       else await route.continue();
     };
     const stopRefusing = await intercept(context, '**/v1/widget/conversations/*/messages', refuse);
@@ -180,7 +195,11 @@ describe('the chat widget UI in Chromium', () => {
     await waitForAnswer(page, 'Norway');
     await expect.poll(() => failed.getAttribute('data-status'), SHORT).toBe('delivered');
     expect((await shownTexts(page)).filter((text) => text === 'Do you ship abroad?')).toHaveLength(1);
-    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), await currentConversation(page, harness.stack.siteKey));
+    const server = await serverMessages(
+      harness.stack,
+      await storedToken(page, harness.stack.siteKey),
+      await currentConversation(page, harness.stack.siteKey),
+    );
     expect(server.filter((message) => message.text === 'Do you ship abroad?')).toHaveLength(1);
     expect(problems).toEqual([]);
   });
@@ -216,7 +235,10 @@ describe('the chat widget UI in Chromium', () => {
     expect(await answer.locator('strong').allTextContents()).toEqual(['My orders', 'Return an item']);
     expect(await answer.locator('.text').textContent()).not.toContain('**');
 
-    await send(page, 'Some *slanted* words, a `code-42` and a [help page](https://example.com/help?a=1&b=2)\n- first point\n- second **point**\n1. one\n2. two');
+    await send(
+      page,
+      'Some *slanted* words, a `code-42` and a [help page](https://example.com/help?a=1&b=2)\n- first point\n- second **point**\n1. one\n2. two',
+    );
     const mine = log(page).locator('.message.mine').last();
     await mine.locator('ul').waitFor(SHORT);
     expect(await mine.locator('em').allTextContents()).toEqual(['slanted']);
@@ -295,8 +317,15 @@ describe('the chat widget UI in Chromium', () => {
     expect(texts[2]).toBe('Items that cannot be returned');
     expect(await choice.count()).toBe(0);
     expect(await log(page).locator('.choice').allTextContents()).toEqual(['Yes', 'No']);
-    const server = await serverMessages(harness.stack, await storedToken(page, harness.stack.siteKey), await currentConversation(page, harness.stack.siteKey));
-    expect(server.filter((message) => message.author === 'customer').map((message) => message.text)).toEqual(['gift card', 'Items that cannot be returned']);
+    const server = await serverMessages(
+      harness.stack,
+      await storedToken(page, harness.stack.siteKey),
+      await currentConversation(page, harness.stack.siteKey),
+    );
+    expect(server.filter((message) => message.author === 'customer').map((message) => message.text)).toEqual([
+      'gift card',
+      'Items that cannot be returned',
+    ]);
 
     // A choice's label and value may differ: the value is what is sent. (The demo's choices have
     // equal ones, so the history read after a reload is rewritten to give the offer new labels.)
@@ -306,7 +335,9 @@ describe('the chat widget UI in Chromium', () => {
       if (route.request().method() !== 'GET') return route.continue();
       const response = await route.fetch();
       const body = (await response.json()) as { messages: { choices: { label: string; value: string }[] | null }[] };
-      for (const message of body.messages) if (message.choices) message.choices = [{ label: 'Show me the returns policy', value: 'How do I return an item?' }];
+      for (const message of body.messages)
+        if (message.choices)
+          message.choices = [{ label: 'Show me the returns policy', value: 'How do I return an item?' }];
       await route.fulfill({ response, json: body });
     };
     const stopRelabelling = await intercept(context, '**/v1/widget/conversations/*/messages?*', relabel);
@@ -337,25 +368,40 @@ describe('the chat widget UI in Chromium', () => {
     await send(page, 'I want to talk to a person');
     const notice = log(page).locator('.notice');
     await notice.first().waitFor(SHORT);
-    expect(await notice.allTextContents()).toEqual(["You're being connected with a person from our team. They will answer here."]);
+    expect(await notice.allTextContents()).toEqual([
+      "You're being connected with a person from our team. They will answer here.",
+    ]);
     await expect.poll(() => subtitle.textContent(), SHORT).toBe('Our team is answering');
     // The notice is said in the widget's language, not in the English the server keeps.
-    const setLocale = (locale: string) => page.evaluate((wanted) => (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted), locale);
+    const setLocale = (locale: string) =>
+      page.evaluate(
+        (wanted) =>
+          (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted),
+        locale,
+      );
     await setLocale('ar');
     await expect.poll(() => notice.allTextContents(), SHORT).toEqual(['نصلك الآن بشخص من فريقنا، وسيجيبك هنا.']);
     await setLocale('en');
-    await expect.poll(() => notice.allTextContents(), SHORT).toEqual(["You're being connected with a person from our team. They will answer here."]);
+    await expect
+      .poll(() => notice.allTextContents(), SHORT)
+      .toEqual(["You're being connected with a person from our team. They will answer here."]);
 
     const conversationId = await currentConversation(page, harness.stack.siteKey);
     await personSays(harness.stack, conversationId, 'Hi, I am Sam. Let me help.', 'Sam');
     await waitForAnswer(page, 'Let me help');
     expect(await log(page).locator('.message.theirs').last().locator('.author').textContent()).toBe('Sam');
 
-    await engineCall(harness.stack, `/v1/conversations/${await engineConversationId(harness.stack, conversationId)}/handback`, {});
-    await expect.poll(() => notice.allTextContents(), SHORT).toEqual([
-      "You're being connected with a person from our team. They will answer here.",
-      "You're chatting with our AI assistant again.",
-    ]);
+    await engineCall(
+      harness.stack,
+      `/v1/conversations/${await engineConversationId(harness.stack, conversationId)}/handback`,
+      {},
+    );
+    await expect
+      .poll(() => notice.allTextContents(), SHORT)
+      .toEqual([
+        "You're being connected with a person from our team. They will answer here.",
+        "You're chatting with our AI assistant again.",
+      ]);
     await expect.poll(() => subtitle.textContent(), SHORT).toBe('Replies instantly');
     expect(problems).toEqual([]);
   });
@@ -389,10 +435,11 @@ describe('the chat widget UI in Chromium', () => {
     expect(heard).toContain('sam lee jones');
     expect(heard).not.toContain('SL');
 
-    const look = (bubble: Locator) => bubble.evaluate((element) => {
-      const style = getComputedStyle(element);
-      return { background: style.backgroundColor, border: `${style.borderTopWidth} ${style.borderTopStyle}` };
-    });
+    const look = (bubble: Locator) =>
+      bubble.evaluate((element) => {
+        const style = getComputedStyle(element);
+        return { background: style.backgroundColor, border: `${style.borderTopWidth} ${style.borderTopStyle}` };
+      });
     const [aiLook, personLook] = [await look(ai.locator('.bubble')), await look(person.first().locator('.bubble'))];
     expect(personLook.background).not.toBe(aiLook.background);
     expect(aiLook.border).toBe('0px none');
@@ -420,7 +467,9 @@ describe('the chat widget UI in Chromium', () => {
     await send(page, 'I want to talk to a person');
     await page.getByText('connected with a person').waitFor(SHORT);
     const conversationId = await currentConversation(page, harness.stack.siteKey);
-    const [row] = await harness.stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [conversationId]);
+    const [row] = await harness.stack.bffSql.query<{ id: number }>('SELECT id FROM conversations WHERE uuid = $1', [
+      conversationId,
+    ]);
 
     // The demo agent (seeded by every start, with a one-time link) types in the agent console's socket.
     const token = harness.stack.agentSignInUrl.split('#sign_in_token=')[1];
@@ -474,7 +523,10 @@ describe('the chat widget UI in Chromium', () => {
     await page.getByText('Thank you for your feedback!').waitFor(SHORT);
 
     const token = await storedToken(page, harness.stack.siteKey);
-    const conversation = await request(`${harness.stack.url}/v1/widget/conversations/${await currentConversation(page, harness.stack.siteKey)}`, { token });
+    const conversation = await request(
+      `${harness.stack.url}/v1/widget/conversations/${await currentConversation(page, harness.stack.siteKey)}`,
+      { token },
+    );
     expect(conversation.body).toMatchObject({ status: 'resolved', survey: { rating: 4, comment: 'Quick and clear.' } });
     expect(problems).toEqual([]);
   });
@@ -557,9 +609,10 @@ describe('the chat widget UI in Chromium', () => {
       await waitReady(page);
       await send(page, 'Do you ship abroad?');
       await waitForAnswer(page, 'Norway');
-      const rows = await harness.stack.bffSql.query<{ contact_name: string | null; contact_email: string | null }>('SELECT contact_name, contact_email FROM conversations WHERE uuid = $1', [
-        await currentConversation(page, harness.stack.siteKey),
-      ]);
+      const rows = await harness.stack.bffSql.query<{ contact_name: string | null; contact_email: string | null }>(
+        'SELECT contact_name, contact_email FROM conversations WHERE uuid = $1',
+        [await currentConversation(page, harness.stack.siteKey)],
+      );
       expect(rows).toEqual([{ contact_name: 'Grace Hopper', contact_email: 'grace@example.com' }]);
 
       // Once there is a conversation, the form does not come back after a reload.
@@ -575,10 +628,56 @@ describe('the chat widget UI in Chromium', () => {
 
   describe("a hostile page stylesheet does not reach the widget's shadow DOM", () => {
     /** Elements of the widget to compare, by selector inside its shadow root. */
-    const ELEMENTS = ['.l', '.panel', '.header', '.header h2', '.subtitle', '.icon', '.message.mine .bubble', '.message.theirs .bubble', '.text p', '.text strong', '.meta', '.status', '.choice', 'textarea', '.composer button', '.who'];
-    const BOX = ['display', 'position', 'box-sizing', 'width', 'height', 'margin-top', 'margin-left', 'padding-top', 'padding-left', 'border-top-width', 'border-top-style', 'border-top-color', 'background-color', 'border-radius', 'opacity', 'visibility', 'transform'];
+    const ELEMENTS = [
+      '.l',
+      '.panel',
+      '.header',
+      '.header h2',
+      '.subtitle',
+      '.icon',
+      '.message.mine .bubble',
+      '.message.theirs .bubble',
+      '.text p',
+      '.text strong',
+      '.meta',
+      '.status',
+      '.choice',
+      'textarea',
+      '.composer button',
+      '.who',
+    ];
+    const BOX = [
+      'display',
+      'position',
+      'box-sizing',
+      'width',
+      'height',
+      'margin-top',
+      'margin-left',
+      'padding-top',
+      'padding-left',
+      'border-top-width',
+      'border-top-style',
+      'border-top-color',
+      'background-color',
+      'border-radius',
+      'opacity',
+      'visibility',
+      'transform',
+    ];
     const TEXT = ['color', 'font-size', 'font-family', 'font-weight', 'line-height'];
-    const INHERITED = ['letter-spacing', 'word-spacing', 'text-transform', 'text-align', 'text-indent', 'text-shadow', 'font-style', 'white-space', 'cursor', 'font-variant-caps'];
+    const INHERITED = [
+      'letter-spacing',
+      'word-spacing',
+      'text-transform',
+      'text-align',
+      'text-indent',
+      'text-shadow',
+      'font-style',
+      'white-space',
+      'cursor',
+      'font-variant-caps',
+    ];
 
     async function probe(page: Page, properties: Record<string, readonly string[]>): Promise<Record<string, string>> {
       return page.evaluate(
@@ -604,7 +703,10 @@ describe('the chat widget UI in Chromium', () => {
     }
 
     /** The store with the chat open on an answer with choices, and `css` added to the page afterwards. */
-    async function compare(css: string, properties: Record<string, readonly string[]>): Promise<{ changed: string[]; problems: string[] }> {
+    async function compare(
+      css: string,
+      properties: Record<string, readonly string[]>,
+    ): Promise<{ changed: string[]; problems: string[] }> {
       const { page, problems } = await store();
       await openChat(page);
       await send(page, 'How do I return an item?');
@@ -642,7 +744,10 @@ describe('the chat widget UI in Chromium', () => {
         * { letter-spacing: 4px !important; word-spacing: 9px !important; text-transform: uppercase !important; text-align: right !important; text-indent: 30px !important;
             text-shadow: 2px 2px 2px lime !important; font-style: italic !important; white-space: nowrap !important; cursor: wait !important;
             font-variant-caps: small-caps !important; }`;
-      const { changed, problems } = await compare(css, { launcher: [...BOX, 'color', ...INHERITED], other: [...BOX, ...TEXT, ...INHERITED] });
+      const { changed, problems } = await compare(css, {
+        launcher: [...BOX, 'color', ...INHERITED],
+        other: [...BOX, ...TEXT, ...INHERITED],
+      });
       expect(changed).toEqual([]);
       expect(problems).toEqual([]);
     });

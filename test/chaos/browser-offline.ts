@@ -18,13 +18,21 @@ const WAIT = { timeout: 20_000 } as const;
 export async function dropNetworkInChromium(demo: Demo): Promise<FaultResult> {
   const browser = await launchChromium();
   try {
-    const customers = await Promise.all(Array.from({ length: CUSTOMERS }, (_, index) => chatThroughAnOutage(browser, demo, index)));
-    const result = await tally('network dropped and restored in Chromium', customers.map(({ customer }) => customer), { settleMs: 60_000 });
+    const customers = await Promise.all(
+      Array.from({ length: CUSTOMERS }, (_, index) => chatThroughAnOutage(browser, demo, index)),
+    );
+    const result = await tally(
+      'network dropped and restored in Chromium',
+      customers.map(({ customer }) => customer),
+      { settleMs: 60_000 },
+    );
     // What the page shows: the customer's messages, once each and in the order typed.
     for (const { page, customer } of customers) {
       const typed = customer.sent.map((message) => message.text);
       const everyOne = (texts: string[]) => typed.every((text) => texts.includes(text));
-      const shown = await until(() => mine(page), everyOne, 'the page to show every message typed', 10_000).catch(() => mine(page));
+      const shown = await until(() => mine(page), everyOne, 'the page to show every message typed', 10_000).catch(() =>
+        mine(page),
+      );
       result.lost += typed.filter((text) => !shown.includes(text)).length;
       result.duplicated += shown.length - new Set(shown).size;
       const order = [...new Set(shown)].map((text) => typed.indexOf(text));
@@ -37,7 +45,11 @@ export async function dropNetworkInChromium(demo: Demo): Promise<FaultResult> {
 }
 
 /** One customer's chat: two messages, a third with the network cut as it goes, three typed offline, the network back, two more. */
-async function chatThroughAnOutage(browser: Browser, demo: Demo, index: number): Promise<{ page: Page; customer: Customer }> {
+async function chatThroughAnOutage(
+  browser: Browser,
+  demo: Demo,
+  index: number,
+): Promise<{ page: Page; customer: Customer }> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(demo.url);
@@ -46,7 +58,12 @@ async function chatThroughAnOutage(browser: Browser, demo: Demo, index: number):
   await box.waitFor(WAIT);
   await until(() => box.isEnabled(), Boolean, 'the message box to be enabled', WAIT.timeout);
 
-  const questions = ['How do I return an item?', 'Do you ship abroad?', 'How long does delivery take?', 'Which payment methods do you accept?'];
+  const questions = [
+    'How do I return an item?',
+    'Do you ship abroad?',
+    'How long does delivery take?',
+    'Which payment methods do you accept?',
+  ];
   const typed: string[] = [];
   const type = async (number: number) => {
     // Unique per customer, so that the page's copies can be counted by their text.
@@ -72,13 +89,19 @@ async function chatThroughAnOutage(browser: Browser, demo: Demo, index: number):
   const siteKey = demo.siteKey;
   const stored = (name: string) => page.evaluate((key) => localStorage.getItem(key), `parley:${siteKey}:${name}`);
   // Acknowledged: the widget's outbox is empty once the BFF has answered 2xx to every message.
-  const flushed = await until(() => stored('outbox'), (outbox) => outbox === null, "the widget's outbox to empty", 60_000).then(
+  const flushed = await until(
+    () => stored('outbox'),
+    (outbox) => outbox === null,
+    "the widget's outbox to empty",
+    60_000,
+  ).then(
     () => true,
     () => false,
   );
   const session = JSON.parse((await stored('session')) ?? '{}') as { token?: string; customer_ref?: string };
   const conversationId = await stored('conversation');
-  if (!session.token || !conversationId) throw new Error(`customer ${index + 1}: the widget stored no session or conversation`);
+  if (!session.token || !conversationId)
+    throw new Error(`customer ${index + 1}: the widget stored no session or conversation`);
   const customer: Customer = {
     ref: session.customer_ref ?? `browser-${index + 1}`,
     token: session.token,

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { migrate, openSql } from '../../shared/server/index.ts';
-import { addKnowledgeDocument, createAccount, ENGINE_MIGRATIONS, issueApiKey, setAccountRateLimit } from '../../engine/index.ts';
+import {
+  addKnowledgeDocument,
+  createAccount,
+  ENGINE_MIGRATIONS,
+  issueApiKey,
+  setAccountRateLimit,
+} from '../../engine/index.ts';
 import { openBffStore } from '../../bff/host/infrastructure.ts';
 import { addSiteKey, createInbox } from '../../bff/store/inboxes.ts';
 import { shopKnowledge } from '../shop-fixtures.ts';
@@ -32,7 +38,13 @@ export interface Cluster {
 const keyPair = (kid: string) => `${kid}:${randomBytes(32).toString('base64url')}`;
 
 export async function startCluster(folder: string): Promise<Cluster> {
-  const [postgresPort, redisPort, enginePort, portA, portB] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const [postgresPort, redisPort, enginePort, portA, portB] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const [postgres, redis] = await Promise.all([startPostgres(folder, postgresPort), startRedis(folder, redisPort)]);
   const started: ServiceProcess[] = [];
   const stop = async () => {
@@ -49,7 +61,16 @@ export async function startCluster(folder: string): Promise<Cluster> {
   }
 }
 
-async function startServices({ folder, postgres, redis, enginePort, portA, portB, started, stop }: {
+async function startServices({
+  folder,
+  postgres,
+  redis,
+  enginePort,
+  portA,
+  portB,
+  started,
+  stop,
+}: {
   folder: string;
   postgres: PostgresServer;
   redis: RedisServer;
@@ -99,7 +120,15 @@ async function startServices({ folder, postgres, redis, enginePort, portA, portB
   started.push(engine, ...bffs);
   await engine.start();
   await Promise.all(bffs.map((node) => node.start()));
-  return { postgres, redis, engine, bffs, bffUrls: [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`], apiKey, stop };
+  return {
+    postgres,
+    redis,
+    engine,
+    bffs,
+    bffUrls: [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`],
+    apiKey,
+    stop,
+  };
 }
 
 /** The engine's account with its sandbox key, a limit no burst reaches, and the shop's knowledge base. */
@@ -110,7 +139,8 @@ async function seedEngine(databaseUrl: string): Promise<string> {
     const accountId = await createAccount(sql, 'Chaos shop');
     const { key } = await issueApiKey(sql, accountId, 'sandbox');
     await setAccountRateLimit(sql, accountId, 'sandbox', 100_000);
-    for (const document of await shopKnowledge()) await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
+    for (const document of await shopKnowledge())
+      await addKnowledgeDocument(sql, accountId, { ...document, approved: true });
     return key;
   } finally {
     await sql.close();

@@ -66,10 +66,12 @@ export async function newCustomers({ nodes, apiKey, count, label }: NewCustomers
       const home = nodes.slice(index % nodes.length).concat(nodes.slice(0, index % nodes.length));
       const ref = `chaos-${label}-${run}-${index}`;
       const session = await call(home[0]!, '/v1/widget-sessions', apiKey, { customer_ref: ref });
-      if (session.status !== 201) throw new Error(`session for ${ref}: ${session.status} ${JSON.stringify(session.body)}`);
+      if (session.status !== 201)
+        throw new Error(`session for ${ref}: ${session.status} ${JSON.stringify(session.body)}`);
       const token = (session.body as { token: string }).token;
       const conversation = await call(home[0]!, '/v1/widget/conversations', token, {});
-      if (conversation.status !== 201) throw new Error(`conversation for ${ref}: ${conversation.status} ${JSON.stringify(conversation.body)}`);
+      if (conversation.status !== 201)
+        throw new Error(`conversation for ${ref}: ${conversation.status} ${JSON.stringify(conversation.body)}`);
       return { ref, token, conversationId: (conversation.body as { id: string }).id, nodes: home, sent: [] };
     }),
   );
@@ -98,7 +100,10 @@ export class BurstProgress {
  * acknowledged), `gapMs` apart on average; all customers at once. Resolves when every message was
  * acknowledged or given up on.
  */
-export async function burst(customers: Customer[], options: { messages: number; gapMs: number; progress: BurstProgress }): Promise<void> {
+export async function burst(
+  customers: Customer[],
+  options: { messages: number; gapMs: number; progress: BurstProgress },
+): Promise<void> {
   await Promise.all(
     customers.map(async (customer, index) => {
       // Spread the customers' first messages over one gap, so the burst is steady rather than waves.
@@ -124,7 +129,10 @@ async function sendUntilAcknowledged(customer: Customer, message: SentMessage): 
   let node = 0;
   for (;;) {
     const path = `/v1/widget/conversations/${customer.conversationId}/messages`;
-    const answer = await call(customer.nodes[node]!, path, customer.token, { text: message.text, message_id: message.messageId });
+    const answer = await call(customer.nodes[node]!, path, customer.token, {
+      text: message.text,
+      message_id: message.messageId,
+    });
     if (answer.status >= 200 && answer.status < 300) {
       message.acknowledged = true;
       return;
@@ -154,7 +162,10 @@ export async function call(base: string, path: string, token: string, body?: unk
   try {
     const response = await fetch(base + path, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });

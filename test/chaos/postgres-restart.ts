@@ -8,7 +8,12 @@ import { tally, type FaultResult } from './tally.ts';
  * started again two seconds later. Sends that fail meanwhile are sent again.
  */
 export async function restartPostgres(cluster: Cluster): Promise<FaultResult> {
-  const customers = await newCustomers({ nodes: cluster.bffUrls, apiKey: cluster.apiKey, count: 30, label: 'postgres' });
+  const customers = await newCustomers({
+    nodes: cluster.bffUrls,
+    apiKey: cluster.apiKey,
+    count: 30,
+    label: 'postgres',
+  });
   const progress = new BurstProgress();
   const sending = burst(customers, { messages: 6, gapMs: 500, progress });
   await progress.reached(40);

@@ -40,7 +40,9 @@ const results: FaultResult[] = [];
 
 async function cleanUp(): Promise<void> {
   await Promise.all([
-    cluster?.stop().catch((error: unknown) => process.stderr.write(`chaos: stopping the cluster failed: ${String(error)}\n`)),
+    cluster
+      ?.stop()
+      .catch((error: unknown) => process.stderr.write(`chaos: stopping the cluster failed: ${String(error)}\n`)),
     demo?.process.signal('SIGKILL'),
   ]);
 }
@@ -54,7 +56,9 @@ async function fault(run: () => Promise<FaultResult>, services: () => ServicePro
   const result = await run();
   results.push(result);
   process.stdout.write(`  (${result.summary}; ${seconds(since)} s)\n`);
-  process.stdout.write(`${result.name}: lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}\n`);
+  process.stdout.write(
+    `${result.name}: lost ${result.lost}, duplicated ${result.duplicated}, out of order ${result.outOfOrder}\n`,
+  );
   for (const service of services()) {
     if (!service.alive) throw new Error(`${service.name} died during "${result.name}": ${await service.logTail()}`);
   }
@@ -77,8 +81,16 @@ async function demoLane(): Promise<void> {
   demo = await startDemo(folder);
   const up = demo;
   process.stdout.write(`chaos: the single-process demo on PGlite up after ${seconds(started)} s\n`);
-  if (wanted('demo')) await fault(() => killDemo(up), () => [up.process]);
-  if (wanted('browser')) await fault(() => dropNetworkInChromium(up), () => [up.process]);
+  if (wanted('demo'))
+    await fault(
+      () => killDemo(up),
+      () => [up.process],
+    );
+  if (wanted('browser'))
+    await fault(
+      () => dropNetworkInChromium(up),
+      () => [up.process],
+    );
 }
 
 let failure: unknown;
@@ -88,7 +100,9 @@ try {
   failure = lanes.find((lane) => lane.status === 'rejected')?.reason;
   for (const lane of lanes) {
     if (lane.status !== 'rejected') continue;
-    process.stderr.write(`chaos: a lane stopped: ${lane.reason instanceof Error ? lane.reason.stack : String(lane.reason)}\n`);
+    process.stderr.write(
+      `chaos: a lane stopped: ${lane.reason instanceof Error ? lane.reason.stack : String(lane.reason)}\n`,
+    );
   }
 } finally {
   await cleanUp();
@@ -98,7 +112,9 @@ const zeros = (result: FaultResult) => result.lost === 0 && result.duplicated ==
 const clean = !failure && results.every((result) => zeros(result) && !/refused|incomplete/.test(result.summary));
 const messages = results.reduce((sum, result) => sum + Number(/^(\d+) messages/.exec(result.summary)?.[1] ?? 0), 0);
 const verdict = clean ? 'nothing lost, duplicated or out of order' : 'FAILED';
-process.stdout.write(`chaos: ${messages} messages across ${results.length} faults in ${seconds(started)} s: ${verdict}\n`);
+process.stdout.write(
+  `chaos: ${messages} messages across ${results.length} faults in ${seconds(started)} s: ${verdict}\n`,
+);
 if (clean) await rm(folder, { recursive: true, force: true });
 else process.stdout.write(`chaos: the processes' logs are in ${folder}\n`);
 process.exit(clean ? 0 : 1);

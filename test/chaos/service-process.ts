@@ -67,7 +67,8 @@ export function serviceProcess(options: ServiceOptions): ServiceProcess {
       const started = child;
       const answering = until(
         async () => {
-          if (started.exitCode !== null) throw new Error(`${options.name} stopped at start (${started.exitCode}): ${await logTail()}`);
+          if (started.exitCode !== null)
+            throw new Error(`${options.name} stopped at start (${started.exitCode}): ${await logTail()}`);
           return options.ready();
         },
         Boolean,

@@ -22,8 +22,10 @@ interface ShownMessage {
 }
 
 /** The shown message's identity, as `customer.sent` names it (see `Customer.matchBy`). */
-const identity = (customer: Customer, message: ShownMessage): string | null => (customer.matchBy === 'text' ? message.text : message.message_id);
-const sentIdentity = (customer: Customer, message: SentMessage): string => (customer.matchBy === 'text' ? message.text : message.messageId);
+const identity = (customer: Customer, message: ShownMessage): string | null =>
+  customer.matchBy === 'text' ? message.text : message.message_id;
+const sentIdentity = (customer: Customer, message: SentMessage): string =>
+  customer.matchBy === 'text' ? message.text : message.messageId;
 
 export interface FaultResult {
   name: string;
@@ -66,8 +68,8 @@ export async function tally(name: string, customers: Customer[], { settleMs }: T
   const refused = sent.filter((message) => message.refused);
   const summary = [
     `${sent.length} messages from ${customers.length} customers`,
-    `${sent.filter((message) => message.acknowledged).length} acknowledged`
-      + ` (${retried.length} after failed sends, ${retried.reduce((sum, message) => sum + message.failedTries, 0)} failed sends in all)`,
+    `${sent.filter((message) => message.acknowledged).length} acknowledged` +
+      ` (${retried.length} after failed sends, ${retried.reduce((sum, message) => sum + message.failedTries, 0)} failed sends in all)`,
     `${counts.answers} AI answers`,
     ...(counts.missingAnswers ? [`${counts.missingAnswers} answers missing`] : []),
     ...(counts.extraAnswers ? [`${counts.extraAnswers} answers extra`] : []),
@@ -79,10 +81,15 @@ export async function tally(name: string, customers: Customer[], { settleMs }: T
 
 /** Every acknowledged message is shown, and at least as many AI answers as customer messages. */
 function complete(customer: Customer, shown: ShownMessage[]): boolean {
-  const ids = new Set(shown.filter((message) => message.author === 'customer').map((message) => identity(customer, message)));
+  const ids = new Set(
+    shown.filter((message) => message.author === 'customer').map((message) => identity(customer, message)),
+  );
   const asked = ids.size;
   const answered = shown.filter((message) => message.author === 'ai').length;
-  return customer.sent.every((message) => !message.acknowledged || ids.has(sentIdentity(customer, message))) && answered >= asked;
+  return (
+    customer.sent.every((message) => !message.acknowledged || ids.has(sentIdentity(customer, message))) &&
+    answered >= asked
+  );
 }
 
 function count(customer: Customer, shown: ShownMessage[]) {
@@ -102,7 +109,9 @@ function count(customer: Customer, shown: ShownMessage[]) {
   duplicated += mine.filter((entry) => indexOf(entry) === undefined).length;
   // The first copy of each message, in the order shown.
   const seen = new Set<number>();
-  const firsts = mine.filter((entry) => indexOf(entry) !== undefined && !seen.has(indexOf(entry)!) && seen.add(indexOf(entry)!));
+  const firsts = mine.filter(
+    (entry) => indexOf(entry) !== undefined && !seen.has(indexOf(entry)!) && seen.add(indexOf(entry)!),
+  );
   for (let index = 1; index < firsts.length; index++) {
     if (indexOf(firsts[index]!)! < indexOf(firsts[index - 1]!)!) outOfOrder++;
   }
@@ -112,7 +121,14 @@ function count(customer: Customer, shown: ShownMessage[]) {
   }
   const missingAnswers = Math.max(0, firsts.length - answers.length);
   const extraAnswers = Math.max(0, answers.length - firsts.length);
-  return { lost: lost + missingAnswers, duplicated: duplicated + extraAnswers, outOfOrder, answers: answers.length, missingAnswers, extraAnswers };
+  return {
+    lost: lost + missingAnswers,
+    duplicated: duplicated + extraAnswers,
+    outOfOrder,
+    answers: answers.length,
+    missingAnswers,
+    extraAnswers,
+  };
 }
 
 /** The customer's conversation as the widget reads it, page by page, from the first node that answers. */
@@ -123,7 +139,11 @@ async function conversationOf(customer: Customer): Promise<ShownMessage[]> {
     let after = 0;
     let failed = false;
     for (;;) {
-      const page = await call(node, `/v1/widget/conversations/${customer.conversationId}/messages?after=${after}`, customer.token);
+      const page = await call(
+        node,
+        `/v1/widget/conversations/${customer.conversationId}/messages?after=${after}`,
+        customer.token,
+      );
       if (page.status !== 200) {
         failed = true;
         break;

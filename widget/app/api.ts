@@ -1,5 +1,11 @@
 import { v1Error } from '../../shared/client-error.ts';
-import type { MessagesPage, WidgetConfig, WidgetConversation, WidgetMessage, WidgetSession } from '../../shared/index.ts';
+import type {
+  MessagesPage,
+  WidgetConfig,
+  WidgetConversation,
+  WidgetMessage,
+  WidgetSession,
+} from '../../shared/index.ts';
 
 /**
  * The widget's HTTP calls to the BFF. Credentials travel in the Authorization header, never in URLs.
@@ -9,7 +15,10 @@ export function createApi(baseUrl: string) {
   async function call<T>(method: string, path: string, credential: string, body?: unknown): Promise<T> {
     const response = await fetch(new URL(path, baseUrl), {
       method,
-      headers: { authorization: `Bearer ${credential}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${credential}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? null : JSON.stringify(body),
     });
     if (response.status === 204) return undefined as T;
@@ -23,19 +32,31 @@ export function createApi(baseUrl: string) {
   const conversation = (id: string) => `v1/widget/conversations/${encodeURIComponent(id)}`;
 
   return {
-    createSession: (siteKey: string, previousToken?: string) => call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, previousToken ? { token: previousToken } : {}),
+    createSession: (siteKey: string, previousToken?: string) =>
+      call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, previousToken ? { token: previousToken } : {}),
     endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
     config: (token: string, locale: string) => call<WidgetConfig>('GET', `v1/widget/config?locale=${locale}`, token),
     get: <T>(token: string, path: string) => call<T>('GET', path, token),
-    conversations: (token: string) => call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
-    openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) => call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
-    messages: (token: string, id: string, after: number) => call<MessagesPage>('GET', `${conversation(id)}/messages?after=${after}`, token),
+    conversations: (token: string) =>
+      call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
+    openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) =>
+      call<WidgetConversation>('POST', 'v1/widget/conversations', token, contact),
+    messages: (token: string, id: string, after: number) =>
+      call<MessagesPage>('GET', `${conversation(id)}/messages?after=${after}`, token),
     /** `socketId`: this tab's socket, which then gets no push of its own message. */
     send: (token: string, id: string, text: string, messageId: string, socketId?: string) =>
-      call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, { text, message_id: messageId, socket_id: socketId }),
-    read: (token: string, id: string, lastReadId: number) => call<{ last_read_id: number; unread: number }>('POST', `${conversation(id)}/read`, token, { last_read_id: lastReadId }),
+      call<WidgetMessage>('POST', `${conversation(id)}/messages`, token, {
+        text,
+        message_id: messageId,
+        socket_id: socketId,
+      }),
+    read: (token: string, id: string, lastReadId: number) =>
+      call<{ last_read_id: number; unread: number }>('POST', `${conversation(id)}/read`, token, {
+        last_read_id: lastReadId,
+      }),
     close: (token: string, id: string) => call<WidgetConversation>('POST', `${conversation(id)}/close`, token, {}),
-    survey: (token: string, id: string, rating: number, comment: string) => call<{ rating: number }>('POST', `${conversation(id)}/survey`, token, { rating, comment }),
+    survey: (token: string, id: string, rating: number, comment: string) =>
+      call<{ rating: number }>('POST', `${conversation(id)}/survey`, token, { rating, comment }),
   };
 }
 

@@ -87,11 +87,16 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
 /** The attachment strings of `locale` (English for any other), with `{name}`-style values filled in. */
 export function attachmentStrings(locale: string) {
   const catalogue = CATALOGUES[locale as Locale] ?? en;
-  return (key: AttachmentKey, values: Record<string, string | number> = {}) => catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
+  return (key: AttachmentKey, values: Record<string, string | number> = {}) =>
+    catalogue[key].replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole));
 }
 
 /** A file's size as people read it in `locale`, counted in 1,024s as file managers do: 820 kB, 2.4 MB, 10 MB. */
 export function fileSize(bytes: number, locale: string): string {
   const mega = bytes >= 1024 * 1024;
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: mega ? 'megabyte' : 'kilobyte', maximumFractionDigits: mega ? 1 : 0 }).format(mega ? bytes / (1024 * 1024) : Math.max(1, bytes / 1024));
+  return new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit: mega ? 'megabyte' : 'kilobyte',
+    maximumFractionDigits: mega ? 1 : 0,
+  }).format(mega ? bytes / (1024 * 1024) : Math.max(1, bytes / 1024));
 }

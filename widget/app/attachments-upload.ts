@@ -18,13 +18,21 @@ export interface Upload {
  * every widget call; `messageId` is kept by the tray, so pressing Send again after a failure cannot
  * make a second message.
  */
-export function uploadFile(target: { token: string; baseUrl: string; conversationId: string }, file: File, messageId: string, onProgress: (percent: number) => void): Upload {
+export function uploadFile(
+  target: { token: string; baseUrl: string; conversationId: string },
+  file: File,
+  messageId: string,
+  onProgress: (percent: number) => void,
+): Upload {
   const request = new XMLHttpRequest();
   const done = new Promise<WidgetMessage>((resolve, reject) => {
     const form = new FormData();
     form.append('message_id', messageId);
     form.append('file', file, file.name);
-    request.open('POST', new URL(`v1/widget/conversations/${encodeURIComponent(target.conversationId)}/attachments`, target.baseUrl));
+    request.open(
+      'POST',
+      new URL(`v1/widget/conversations/${encodeURIComponent(target.conversationId)}/attachments`, target.baseUrl),
+    );
     request.setRequestHeader('authorization', `Bearer ${target.token}`);
     request.responseType = 'json';
     request.upload.onprogress = (event) => {

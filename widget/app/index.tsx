@@ -66,9 +66,23 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     container.dir = i18n.dir;
     if (launcher) {
       const unread = chat.state.unread;
-      launcher.setAttribute('aria-label', chat.state.open ? i18n.t('closeChat') : unread ? i18n.t('openChatUnread', { count: unread }) : i18n.t('openChat'));
+      launcher.setAttribute(
+        'aria-label',
+        chat.state.open
+          ? i18n.t('closeChat')
+          : unread
+            ? i18n.t('openChatUnread', { count: unread })
+            : i18n.t('openChat'),
+      );
       launcher.setAttribute('aria-expanded', String(chat.state.open));
-      launcher.querySelector('path')?.setAttribute('d', chat.state.open ? 'M5 6.4 6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12z' : bubble!);
+      launcher
+        .querySelector('path')
+        ?.setAttribute(
+          'd',
+          chat.state.open
+            ? 'M5 6.4 6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12z'
+            : bubble!,
+        );
       if (chat.state.open) peek = undefined;
     }
     render(
@@ -139,15 +153,19 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
     },
     shutdown: () => void chat.shutdown(),
     setLocale: ([locale]) => {
-      if (typeof locale !== 'string' || !supportedLocale(locale)) return fail(`setLocale takes one of ${LOCALES.join(', ')}.`);
+      if (typeof locale !== 'string' || !supportedLocale(locale))
+        return fail(`setLocale takes one of ${LOCALES.join(', ')}.`);
       void setLocale(locale as Locale);
     },
     setTheme: ([options]) => {
       if (!options || typeof options !== 'object') return fail('setTheme takes {color?, position?, mode?}.');
       const { color, position, mode } = options as ThemeSettings;
-      if (color !== undefined && !validColor(color)) return fail('setTheme: color must be a hex colour such as #1f3a5f.');
-      if (position !== undefined && position !== 'left' && position !== 'right') return fail('setTheme: position must be left or right.');
-      if (mode !== undefined && mode !== 'light' && mode !== 'dark' && mode !== 'auto') return fail('setTheme: mode must be light, dark or auto.');
+      if (color !== undefined && !validColor(color))
+        return fail('setTheme: color must be a hex colour such as #1f3a5f.');
+      if (position !== undefined && position !== 'left' && position !== 'right')
+        return fail('setTheme: position must be left or right.');
+      if (mode !== undefined && mode !== 'light' && mode !== 'dark' && mode !== 'auto')
+        return fail('setTheme: mode must be light, dark or auto.');
       theme = { ...theme, ...(color ? { color } : {}), ...(position ? { position } : {}), ...(mode ? { mode } : {}) };
       draw();
     },

@@ -17,7 +17,10 @@ const PACKETS: Packet[] = [
   { type: PacketType.CONNECT_ERROR, nsp: '/widget', data: 'Invalid namespace' },
 ];
 
-const decodeWith = (decoder: { add(frame: unknown): void; on(event: 'decoded', listener: (packet: Packet) => void): unknown }, frame: unknown): Packet[] => {
+const decodeWith = (
+  decoder: { add(frame: unknown): void; on(event: 'decoded', listener: (packet: Packet) => void): unknown },
+  frame: unknown,
+): Packet[] => {
   const decoded: Packet[] = [];
   decoder.on('decoded', (packet) => decoded.push(packet));
   decoder.add(frame);
@@ -27,7 +30,8 @@ const decodeWith = (decoder: { add(frame: unknown): void; on(event: 'decoded', l
 describe("the widget's text-only Socket.IO parser", () => {
   it('speaks protocol 5 with the same packet type numbers as socket.io-parser', () => {
     expect(protocol).toBe(upstream.protocol);
-    for (const [name, value] of Object.entries(PacketType)) expect(upstream.PacketType[name as keyof typeof upstream.PacketType]).toBe(value);
+    for (const [name, value] of Object.entries(PacketType))
+      expect(upstream.PacketType[name as keyof typeof upstream.PacketType]).toBe(value);
   });
 
   it('writes every packet exactly as socket.io-parser does, and reads back what socket.io-parser writes', () => {

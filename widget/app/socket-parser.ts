@@ -14,7 +14,15 @@ import { Emitter } from '@socket.io/component-emitter';
  */
 export const protocol = 5;
 
-export const PacketType = { CONNECT: 0, DISCONNECT: 1, EVENT: 2, ACK: 3, CONNECT_ERROR: 4, BINARY_EVENT: 5, BINARY_ACK: 6 } as const;
+export const PacketType = {
+  CONNECT: 0,
+  DISCONNECT: 1,
+  EVENT: 2,
+  ACK: 3,
+  CONNECT_ERROR: 4,
+  BINARY_EVENT: 5,
+  BINARY_ACK: 6,
+} as const;
 type PacketKind = (typeof PacketType)[keyof typeof PacketType];
 
 export interface Packet {
@@ -40,7 +48,10 @@ export function validPayload(type: PacketKind, data: unknown): boolean {
     case PacketType.CONNECT_ERROR:
       return typeof data === 'string' || isObject(data);
     case PacketType.EVENT:
-      return Array.isArray(data) && (typeof data[0] === 'number' || (typeof data[0] === 'string' && !RESERVED.includes(data[0])));
+      return (
+        Array.isArray(data) &&
+        (typeof data[0] === 'number' || (typeof data[0] === 'string' && !RESERVED.includes(data[0])))
+      );
     case PacketType.ACK:
       return Array.isArray(data);
     default:
@@ -52,12 +63,18 @@ export class Encoder {
   /** One text frame per packet. */
   encode(packet: Packet): string[] {
     const namespace = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
-    return [`${packet.type}${namespace}${packet.id ?? ''}${packet.data === undefined ? '' : JSON.stringify(packet.data)}`];
+    return [
+      `${packet.type}${namespace}${packet.id ?? ''}${packet.data === undefined ? '' : JSON.stringify(packet.data)}`,
+    ];
   }
 }
 
 /** Turns frames into packets, emitted as `decoded`; throws on anything it cannot take. */
-export class Decoder extends Emitter<Record<string, never>, Record<string, never>, { decoded: (packet: Packet) => void }> {
+export class Decoder extends Emitter<
+  Record<string, never>,
+  Record<string, never>,
+  { decoded: (packet: Packet) => void }
+> {
   add(frame: unknown): void {
     if (typeof frame !== 'string') throw new Error('binary packets are not supported');
     const [, type, nsp, id, json] = FRAME.exec(frame) ?? [];

@@ -34,7 +34,17 @@ describe('the widget palettes', () => {
   });
 
   it('text and the focus ring on any site colour are at least 4.5:1', () => {
-    for (const color of ['#1f3a5f', '#777777', '#767676', '#ffd400', '#00a884', '#e11d48', '#ffffff', '#000000', '#808080']) {
+    for (const color of [
+      '#1f3a5f',
+      '#777777',
+      '#767676',
+      '#ffd400',
+      '#00a884',
+      '#e11d48',
+      '#ffffff',
+      '#000000',
+      '#808080',
+    ]) {
       const { style } = resolveTheme({ color }, false);
       expect(contrast(style['--p-on-primary']!, color), color).toBeGreaterThanOrEqual(4.5);
     }

@@ -13,8 +13,34 @@ export { contrast, luminance, textOn } from '../../shared/contrast.ts';
  * contrasts more; inside the header the focus ring takes that colour too.
  */
 export const PALETTES = {
-  light: { bg: '#ffffff', text: '#1d2330', muted: '#4a5565', bubble: '#eef1f5', border: '#8a94a3', line: 'transparent', ring: '#2456c7', offBg: '#e4e8ee', offText: '#4a5565', errorBg: '#fdecea', errorText: '#8a1c12', shadow: 'rgba(0,0,0,.22)' },
-  dark: { bg: '#15181d', text: '#e8ebf0', muted: '#aab3c0', bubble: '#262b33', border: '#6b7482', line: '#6b7482', ring: '#8cb4ff', offBg: '#2c323b', offText: '#b4bcc8', errorBg: '#3b1513', errorText: '#ffb4ab', shadow: 'rgba(0,0,0,.6)' },
+  light: {
+    bg: '#ffffff',
+    text: '#1d2330',
+    muted: '#4a5565',
+    bubble: '#eef1f5',
+    border: '#8a94a3',
+    line: 'transparent',
+    ring: '#2456c7',
+    offBg: '#e4e8ee',
+    offText: '#4a5565',
+    errorBg: '#fdecea',
+    errorText: '#8a1c12',
+    shadow: 'rgba(0,0,0,.22)',
+  },
+  dark: {
+    bg: '#15181d',
+    text: '#e8ebf0',
+    muted: '#aab3c0',
+    bubble: '#262b33',
+    border: '#6b7482',
+    line: '#6b7482',
+    ring: '#8cb4ff',
+    offBg: '#2c323b',
+    offText: '#b4bcc8',
+    errorBg: '#3b1513',
+    errorText: '#ffb4ab',
+    shadow: 'rgba(0,0,0,.6)',
+  },
 } as const;
 
 export const DEFAULT_COLOR = '#1f3a5f';

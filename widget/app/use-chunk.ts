@@ -9,7 +9,11 @@ export const popups = () => import('./popups.ts');
  * A chunk loaded the first time it is needed, with its styles adopted into the shadow root once,
  * however many components ask for it (they pass the same `load`).
  */
-export function useChunk<T extends { CSS: string }>(load: () => Promise<T>, needed: boolean, root: () => Node | null): T | undefined {
+export function useChunk<T extends { CSS: string }>(
+  load: () => Promise<T>,
+  needed: boolean,
+  root: () => Node | null,
+): T | undefined {
   const [loaded, setLoaded] = useState<T | undefined>();
   useEffect(() => {
     if (needed && !loaded) void loadChunk(load, root()).then(setLoaded);

@@ -1,6 +1,22 @@
-import type { Locale, ParleyCommand, ParleyCommands, ParleyEvent, ParleyEvents, ParleyFunction, ThemeSettings } from '../api.ts';
+import type {
+  Locale,
+  ParleyCommand,
+  ParleyCommands,
+  ParleyEvent,
+  ParleyEvents,
+  ParleyFunction,
+  ThemeSettings,
+} from '../api.ts';
 
-export type { Locale, ParleyCommand, ParleyCommands, ParleyEvent, ParleyEvents, ParleyFunction, ThemeSettings } from '../api.ts';
+export type {
+  Locale,
+  ParleyCommand,
+  ParleyCommands,
+  ParleyEvent,
+  ParleyEvents,
+  ParleyFunction,
+  ThemeSettings,
+} from '../api.ts';
 
 export interface LoadOptions {
   /** Where your Parley BFF answers, e.g. `https://chat.example.com`. */
@@ -28,7 +44,9 @@ export interface Parley {
 export function loadParley(options: LoadOptions): Parley {
   const page = window as unknown as { Parley?: ParleyFunction & { q?: unknown[][] } };
   if (!page.Parley) {
-    const stub = ((...args: unknown[]) => void (stub.q ??= []).push(args)) as unknown as ParleyFunction & { q?: unknown[][] };
+    const stub = ((...args: unknown[]) => void (stub.q ??= []).push(args)) as unknown as ParleyFunction & {
+      q?: unknown[][];
+    };
     page.Parley = stub;
     const script = document.createElement('script');
     script.async = true;

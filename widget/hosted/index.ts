@@ -1,6 +1,17 @@
 import { APP_PATH, type MountWidget, type WidgetApp, type WidgetSettings } from '../protocol.ts';
 import { markedProblem, showProblem } from './problem.ts';
-import { commandMessage, eventMessage, initMessage, isSiteKey, parseBridgeMessage, refusal, type CommandMessage, type EventMessage, type InitMessage, type ParsedBridgeMessage } from '../native/bridge.ts';
+import {
+  commandMessage,
+  eventMessage,
+  initMessage,
+  isSiteKey,
+  parseBridgeMessage,
+  refusal,
+  type CommandMessage,
+  type EventMessage,
+  type InitMessage,
+  type ParsedBridgeMessage,
+} from '../native/bridge.ts';
 
 /**
  * The hosted chat page's script (`GET /chat` loads it as `widget/chat.js`): the chat filling the
@@ -48,7 +59,11 @@ const native = host.ReactNativeWebView;
 const nativeInit = host.ParleyNative?.init;
 const inNative = native !== undefined || nativeInit !== undefined;
 /** The window that may talk to this page over postMessage: the one framing it, or the one that opened it. */
-const peer: Window | null = inNative ? null : window.parent !== window ? window.parent : (window.opener as Window | null);
+const peer: Window | null = inNative
+  ? null
+  : window.parent !== window
+    ? window.parent
+    : (window.opener as Window | null);
 let peerOrigin: string | undefined;
 const waitingEvents: EventMessage[] = [];
 
@@ -56,7 +71,12 @@ let started = false;
 let app: WidgetApp | undefined;
 const queuedCommands: CommandMessage[] = [];
 /** What the chat runs with now, to tell a repeated init from a changed one. */
-const applied: { siteKey?: string | undefined; token?: string | undefined; locale?: string | undefined; theme?: string | undefined } = {};
+const applied: {
+  siteKey?: string | undefined;
+  token?: string | undefined;
+  locale?: string | undefined;
+  theme?: string | undefined;
+} = {};
 
 /** Removes credentials from the address bar (history.replaceState), keeping `site_key`; gives the query left. */
 function withoutCredentials(): URLSearchParams {
@@ -95,7 +115,12 @@ function handle(message: ParsedBridgeMessage): void {
   switch (message.kind) {
     case 'init':
       // The page's own address named a site key the server refused: the error page stays.
-      if (problem) return send(refusal(`The chat cannot open: the site_key in the page's address is ${problem === 'unknown_site_key' ? 'unknown or revoked' : 'not a site key'}.`));
+      if (problem)
+        return send(
+          refusal(
+            `The chat cannot open: the site_key in the page's address is ${problem === 'unknown_site_key' ? 'unknown or revoked' : 'not a site key'}.`,
+          ),
+        );
       if (started) update(message);
       else void start(message);
       return;
@@ -115,12 +140,27 @@ async function start(init: InitMessage): Promise<void> {
   }
   // Framed, a live key must be in the page's address, where the server lets only the key's own sites frame it.
   if (window.parent !== window && siteKey !== querySiteKey && siteKey?.startsWith('pk_live_')) {
-    send(refusal('A framed chat takes a live site key only in its address (/chat?site_key=pk_live_…), so that only the sites listed on the key may frame it.'));
+    send(
+      refusal(
+        'A framed chat takes a live site key only in its address (/chat?site_key=pk_live_…), so that only the sites listed on the key may frame it.',
+      ),
+    );
     return;
   }
   started = true;
-  Object.assign(applied, { siteKey, token: init.token, locale: init.locale, theme: init.theme && JSON.stringify(init.theme) });
-  const settings: WidgetSettings = { baseUrl, siteKey, sessionToken: init.token, locale: init.locale, theme: init.theme };
+  Object.assign(applied, {
+    siteKey,
+    token: init.token,
+    locale: init.locale,
+    theme: init.theme && JSON.stringify(init.theme),
+  });
+  const settings: WidgetSettings = {
+    baseUrl,
+    siteKey,
+    sessionToken: init.token,
+    locale: init.locale,
+    theme: init.theme,
+  };
   let mount: MountWidget;
   try {
     ({ mount } = (await import(/* @vite-ignore */ baseUrl + APP_PATH)) as { mount: MountWidget });
@@ -170,7 +210,8 @@ function update(init: InitMessage): void {
   }
   if (init.token !== undefined && init.token !== applied.token) run(commandMessage('identify', { token: init.token }));
   if (init.locale !== undefined && init.locale !== applied.locale) run(commandMessage('setLocale', init.locale));
-  if (init.theme !== undefined && JSON.stringify(init.theme) !== applied.theme) run(commandMessage('setTheme', init.theme));
+  if (init.theme !== undefined && JSON.stringify(init.theme) !== applied.theme)
+    run(commandMessage('setTheme', init.theme));
 }
 
 function run(message: CommandMessage): void {

@@ -9,9 +9,12 @@ import { LOCALES, type Locale } from '../api.ts';
 export type PageProblem = 'missing_site_key' | 'malformed_site_key' | 'unknown_site_key';
 
 const TECHNICAL: Record<PageProblem, string> = {
-  missing_site_key: 'No site_key in the address: link to /chat?site_key=pk_…, or send an init message from the app or the framing page.',
-  malformed_site_key: 'The site_key in the address is not a site key (pk_test_ or pk_live_, then 16–64 letters or digits).',
-  unknown_site_key: 'The site_key in the address is unknown or was revoked: copy a current one from the inbox settings.',
+  missing_site_key:
+    'No site_key in the address: link to /chat?site_key=pk_…, or send an init message from the app or the framing page.',
+  malformed_site_key:
+    'The site_key in the address is not a site key (pk_test_ or pk_live_, then 16–64 letters or digits).',
+  unknown_site_key:
+    'The site_key in the address is unknown or was revoked: copy a current one from the inbox settings.',
 };
 
 const CSS = `
@@ -63,7 +66,11 @@ export async function showProblem(root: ShadowRoot, problem: PageProblem): Promi
   technical.lang = 'en';
   technical.dir = 'ltr';
   owner.append(technical);
-  main.append(element('h1', text.title), element('p', problem === 'unknown_site_key' ? text.unavailable : text.incomplete), owner);
+  main.append(
+    element('h1', text.title),
+    element('p', problem === 'unknown_site_key' ? text.unavailable : text.incomplete),
+    owner,
+  );
   root.replaceChildren(main);
 
   document.documentElement.lang = locale;

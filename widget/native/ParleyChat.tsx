@@ -55,10 +55,18 @@ const EXTERNAL_LINK = /^(https?:|mailto:|tel:)/i;
 export const ParleyChat = forwardRef<ParleyChatHandle, ParleyChatProps>(function ParleyChat(props, ref) {
   const { baseUrl, siteKey, sessionToken, locale, colorScheme = 'auto', color, onEvent, style } = props;
   const origin = originOf(baseUrl);
-  if (origin === undefined) throw new TypeError(`ParleyChat: baseUrl must be an absolute http(s) URL like https://chat.example.com, not ${JSON.stringify(baseUrl)}.`);
+  if (origin === undefined)
+    throw new TypeError(
+      `ParleyChat: baseUrl must be an absolute http(s) URL like https://chat.example.com, not ${JSON.stringify(baseUrl)}.`,
+    );
 
   const deviceScheme = useColorScheme();
-  const mode: ThemeMode = colorScheme === 'auto' ? (deviceScheme === 'dark' || deviceScheme === 'light' ? deviceScheme : 'auto') : colorScheme;
+  const mode: ThemeMode =
+    colorScheme === 'auto'
+      ? deviceScheme === 'dark' || deviceScheme === 'light'
+        ? deviceScheme
+        : 'auto'
+      : colorScheme;
   const theme = useMemo<ThemeSettings>(() => (color === undefined ? { mode } : { mode, color }), [mode, color]);
 
   const webView = useRef<WebView>(null);
@@ -76,7 +84,9 @@ export const ParleyChat = forwardRef<ParleyChatHandle, ParleyChatProps>(function
     [origin],
   );
 
-  useImperativeHandle(ref, () => ({ command: (command, ...args) => deliver(commandMessage(command, ...args)) }), [deliver]);
+  useImperativeHandle(ref, () => ({ command: (command, ...args) => deliver(commandMessage(command, ...args)) }), [
+    deliver,
+  ]);
 
   // Settings the page was started with come in the init; later changes of the props become commands.
   const initScript = nativeInitScript(initMessage({ siteKey, token: sessionToken, locale, theme }), origin);
@@ -84,7 +94,10 @@ export const ParleyChat = forwardRef<ParleyChatHandle, ParleyChatProps>(function
   useEffect(() => {
     const before = sent.current;
     sent.current = { sessionToken, locale, theme };
-    if (sessionToken !== before.sessionToken) deliver(sessionToken === undefined ? commandMessage('shutdown') : commandMessage('identify', { token: sessionToken }));
+    if (sessionToken !== before.sessionToken)
+      deliver(
+        sessionToken === undefined ? commandMessage('shutdown') : commandMessage('identify', { token: sessionToken }),
+      );
     if (locale !== undefined && locale !== before.locale) deliver(commandMessage('setLocale', locale));
     if (theme !== before.theme) deliver(commandMessage('setTheme', theme));
   }, [sessionToken, locale, theme, deliver]);
@@ -126,8 +139,18 @@ export const ParleyChat = forwardRef<ParleyChatHandle, ParleyChatProps>(function
       }}
       onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
       onOpenWindow={(event) => openOutside(event.nativeEvent.targetUrl)}
-      onError={(event) => onEventRef.current?.('error', { code: 'upstream_unavailable', message: `The chat could not be loaded: ${event.nativeEvent.description}` })}
-      onHttpError={(event) => onEventRef.current?.('error', { code: 'upstream_unavailable', message: `The chat answered HTTP ${event.nativeEvent.statusCode}.` })}
+      onError={(event) =>
+        onEventRef.current?.('error', {
+          code: 'upstream_unavailable',
+          message: `The chat could not be loaded: ${event.nativeEvent.description}`,
+        })
+      }
+      onHttpError={(event) =>
+        onEventRef.current?.('error', {
+          code: 'upstream_unavailable',
+          message: `The chat answered HTTP ${event.nativeEvent.statusCode}.`,
+        })
+      }
     />
   );
 });

@@ -1,4 +1,13 @@
-import { COMMANDS, EVENTS, type BridgeMessage, type ParleyCommand, type ParleyCommands, type ParleyEvent, type ParleyEvents, type ThemeSettings } from '../api.ts';
+import {
+  COMMANDS,
+  EVENTS,
+  type BridgeMessage,
+  type ParleyCommand,
+  type ParleyCommands,
+  type ParleyEvent,
+  type ParleyEvents,
+  type ThemeSettings,
+} from '../api.ts';
 import type { ErrorCode } from '../../shared/errors.ts';
 
 /**
@@ -11,8 +20,12 @@ import type { ErrorCode } from '../../shared/errors.ts';
  * No DOM and no React Native here: plain functions that run anywhere.
  */
 
-export type CommandMessage = { [C in ParleyCommand]: { parley: 1; kind: 'command'; command: C; args: ParleyCommands[C] } }[ParleyCommand];
-export type EventMessage = { [E in ParleyEvent]: { parley: 1; kind: 'event'; event: E; payload: ParleyEvents[E] } }[ParleyEvent];
+export type CommandMessage = {
+  [C in ParleyCommand]: { parley: 1; kind: 'command'; command: C; args: ParleyCommands[C] };
+}[ParleyCommand];
+export type EventMessage = {
+  [E in ParleyEvent]: { parley: 1; kind: 'event'; event: E; payload: ParleyEvents[E] };
+}[ParleyEvent];
 export type InitMessage = Extract<BridgeMessage, { kind: 'init' }>;
 /** A message that passed `parseBridgeMessage`: the typed form of `BridgeMessage`. */
 export type ParsedBridgeMessage = CommandMessage | EventMessage | InitMessage;
@@ -68,14 +81,16 @@ export function refusal(reason: string, code: ErrorCode = 'invalid_request'): Ev
 export function parseBridgeMessage(data: unknown): BridgeParse {
   let value = data;
   if (typeof data === 'string') {
-    if (data.length > MAX_MESSAGE_CHARS) return refused(`a message is at most ${MAX_MESSAGE_CHARS} characters; this one has ${data.length}`, true);
+    if (data.length > MAX_MESSAGE_CHARS)
+      return refused(`a message is at most ${MAX_MESSAGE_CHARS} characters; this one has ${data.length}`, true);
     try {
       value = JSON.parse(data);
     } catch {
       return refused('the message is not JSON', true);
     }
   }
-  if (!isRecord(value) || value['parley'] !== 1) return refused('the message is not a Parley bridge message ({parley: 1, kind, …})', true);
+  if (!isRecord(value) || value['parley'] !== 1)
+    return refused('the message is not a Parley bridge message ({parley: 1, kind, …})', true);
   try {
     switch (value['kind']) {
       case 'init':
@@ -94,16 +109,19 @@ export function parseBridgeMessage(data: unknown): BridgeParse {
 }
 
 /** Whether a string can be a site key (`pk_test_…`, `pk_live_…`); the BFF decides whether it is one. */
-export const isSiteKey = (value: unknown): value is string => typeof value === 'string' && /^pk_[A-Za-z0-9_-]{1,200}$/.test(value);
+export const isSiteKey = (value: unknown): value is string =>
+  typeof value === 'string' && /^pk_[A-Za-z0-9_-]{1,200}$/.test(value);
 
 /**
  * Whether a string can be a widget session token. Only `wst_` tokens are taken: an API key
  * (`service_…`) handed to the bridge by mistake is refused instead of being sent from a device.
  */
-export const isSessionToken = (value: unknown): value is string => typeof value === 'string' && /^wst_[A-Za-z0-9_.-]{1,4000}$/.test(value);
+export const isSessionToken = (value: unknown): value is string =>
+  typeof value === 'string' && /^wst_[A-Za-z0-9_.-]{1,4000}$/.test(value);
 
 /** A BCP 47-like language tag (`de`, `pt-BR`, `zh-Hant-TW`; `de_DE` too, as the web widget takes it). */
-export const isLocaleTag = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,4}$/.test(value);
+export const isLocaleTag = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8}){0,4}$/.test(value);
 
 class BridgeShapeError extends Error {}
 
@@ -114,7 +132,8 @@ function fail(reason: string): never {
   throw new BridgeShapeError(reason);
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -124,7 +143,8 @@ function describe(value: unknown): string {
 }
 
 function text(value: unknown, field: string, max: number): string {
-  if (typeof value !== 'string' || value.length > max) fail(`${field} must be a string of at most ${max} characters, not ${describe(value)}`);
+  if (typeof value !== 'string' || value.length > max)
+    fail(`${field} must be a string of at most ${max} characters, not ${describe(value)}`);
   return value;
 }
 
@@ -133,15 +153,18 @@ function parseTheme(value: unknown, field: string): ThemeSettings {
   const theme: ThemeSettings = {};
   const { color, position, mode } = value;
   if (color !== undefined) {
-    if (typeof color !== 'string' || !/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color)) fail(`${field}.color must be a hex colour like #1f3a5f, not ${describe(color)}`);
+    if (typeof color !== 'string' || !/^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(color))
+      fail(`${field}.color must be a hex colour like #1f3a5f, not ${describe(color)}`);
     theme.color = color;
   }
   if (position !== undefined) {
-    if (position !== 'left' && position !== 'right') fail(`${field}.position must be 'left' or 'right', not ${describe(position)}`);
+    if (position !== 'left' && position !== 'right')
+      fail(`${field}.position must be 'left' or 'right', not ${describe(position)}`);
     theme.position = position;
   }
   if (mode !== undefined) {
-    if (mode !== 'light' && mode !== 'dark' && mode !== 'auto') fail(`${field}.mode must be 'light', 'dark' or 'auto', not ${describe(mode)}`);
+    if (mode !== 'light' && mode !== 'dark' && mode !== 'auto')
+      fail(`${field}.mode must be 'light', 'dark' or 'auto', not ${describe(mode)}`);
     theme.mode = mode;
   }
   return theme;
@@ -151,14 +174,17 @@ function parseInit(value: Record<string, unknown>): InitMessage {
   const { siteKey, token, locale, theme } = value;
   if (siteKey !== undefined && !isSiteKey(siteKey)) fail(`siteKey must be a site key (pk_…), not ${describe(siteKey)}`);
   // The token itself is never echoed back in a reason.
-  if (token !== undefined && !isSessionToken(token)) fail('token must be a widget session token (wst_…) from your server');
-  if (locale !== undefined && !isLocaleTag(locale)) fail(`locale must be a language tag like de or pt-BR, not ${describe(locale)}`);
+  if (token !== undefined && !isSessionToken(token))
+    fail('token must be a widget session token (wst_…) from your server');
+  if (locale !== undefined && !isLocaleTag(locale))
+    fail(`locale must be a language tag like de or pt-BR, not ${describe(locale)}`);
   return initMessage({ siteKey, token, locale, theme: theme === undefined ? undefined : parseTheme(theme, 'theme') });
 }
 
 function parseCommand(value: Record<string, unknown>): CommandMessage {
   const { command, args } = value;
-  if (!(COMMANDS as readonly unknown[]).includes(command)) fail(`command must be one of ${COMMANDS.join(', ')}, not ${describe(command)}`);
+  if (!(COMMANDS as readonly unknown[]).includes(command))
+    fail(`command must be one of ${COMMANDS.join(', ')}, not ${describe(command)}`);
   if (!Array.isArray(args)) fail(`args must be an array, not ${describe(args)}`);
   const name = command as ParleyCommand;
   const arity = name === 'identify' || name === 'setLocale' || name === 'setTheme' ? 1 : 0;
@@ -171,7 +197,8 @@ function parseCommand(value: Record<string, unknown>): CommandMessage {
       return commandMessage(name);
     case 'identify': {
       const [identity] = args as unknown[];
-      if (!isRecord(identity) || !isSessionToken(identity['token'])) fail('identify takes {token} with a widget session token (wst_…) from your server');
+      if (!isRecord(identity) || !isSessionToken(identity['token']))
+        fail('identify takes {token} with a widget session token (wst_…) from your server');
       return commandMessage('identify', { token: identity['token'] });
     }
     case 'setLocale': {
@@ -180,13 +207,14 @@ function parseCommand(value: Record<string, unknown>): CommandMessage {
       return commandMessage('setLocale', locale);
     }
     case 'setTheme':
-      return commandMessage('setTheme', parseTheme(args[0], 'setTheme\'s argument'));
+      return commandMessage('setTheme', parseTheme(args[0], "setTheme's argument"));
   }
 }
 
 function parseEvent(value: Record<string, unknown>): EventMessage {
   const { event, payload } = value;
-  if (!(EVENTS as readonly unknown[]).includes(event)) fail(`event must be one of ${EVENTS.join(', ')}, not ${describe(event)}`);
+  if (!(EVENTS as readonly unknown[]).includes(event))
+    fail(`event must be one of ${EVENTS.join(', ')}, not ${describe(event)}`);
   const name = event as ParleyEvent;
   switch (name) {
     case 'ready':
@@ -196,9 +224,11 @@ function parseEvent(value: Record<string, unknown>): EventMessage {
       if (payload !== undefined && payload !== null) fail(`the ${name} event carries no payload`);
       return eventMessage(name, undefined);
     case 'message': {
-      if (!isRecord(payload)) fail(`the message event carries {conversation_id, author, text}, not ${describe(payload)}`);
+      if (!isRecord(payload))
+        fail(`the message event carries {conversation_id, author, text}, not ${describe(payload)}`);
       const { author } = payload;
-      if (author !== 'ai' && author !== 'human' && author !== 'system') fail(`author must be 'ai', 'human' or 'system', not ${describe(author)}`);
+      if (author !== 'ai' && author !== 'human' && author !== 'system')
+        fail(`author must be 'ai', 'human' or 'system', not ${describe(author)}`);
       return eventMessage('message', {
         conversation_id: text(payload['conversation_id'], 'conversation_id', 200),
         author,
@@ -207,12 +237,16 @@ function parseEvent(value: Record<string, unknown>): EventMessage {
     }
     case 'unread': {
       const count = isRecord(payload) ? payload['count'] : undefined;
-      if (!Number.isSafeInteger(count) || (count as number) < 0) fail(`the unread event carries {count} with a whole number ≥ 0, not ${describe(count)}`);
+      if (!Number.isSafeInteger(count) || (count as number) < 0)
+        fail(`the unread event carries {count} with a whole number ≥ 0, not ${describe(count)}`);
       return eventMessage('unread', { count: count as number });
     }
     case 'error': {
       if (!isRecord(payload)) fail(`the error event carries {code, message}, not ${describe(payload)}`);
-      return eventMessage('error', { code: text(payload['code'], 'code', 100), message: text(payload['message'], 'message', 2000) });
+      return eventMessage('error', {
+        code: text(payload['code'], 'code', 100),
+        message: text(payload['message'], 'message', 2000),
+      });
     }
   }
 }
@@ -222,7 +256,10 @@ function parseEvent(value: Record<string, unknown>): EventMessage {
  * line separators are escaped, so no value can end a script element or break the literal.
  */
 export function scriptLiteral(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

@@ -35,7 +35,8 @@ interface ContactRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, person_id, inbox_id, source_id, pubsub_token, identifier, name, email, phone_number, custom_attributes, hmac_verified, created_at, updated_at';
+const COLUMNS =
+  'id, person_id, inbox_id, source_id, pubsub_token, identifier, name, email, phone_number, custom_attributes, hmac_verified, created_at, updated_at';
 
 const toContact = (row: ContactRow): ContactRecord => ({
   id: row.id,
@@ -56,8 +57,15 @@ const toContact = (row: ContactRow): ContactRecord => ({
 /** The conversation owner a contact maps to: conversations of the widget and of the Client API are one kind. */
 export const contactCustomerRef = (contact: Pick<ContactRecord, 'id'>): string => `ctc_${contact.id}`;
 
-export async function findContactBySource(db: Queryable, inboxId: string, sourceId: string): Promise<ContactRecord | undefined> {
-  const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND source_id = $2`, [inboxId, sourceId]);
+export async function findContactBySource(
+  db: Queryable,
+  inboxId: string,
+  sourceId: string,
+): Promise<ContactRecord | undefined> {
+  const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND source_id = $2`, [
+    inboxId,
+    sourceId,
+  ]);
   return row && toContact(row);
 }
 
@@ -76,8 +84,15 @@ export async function findContactById(db: Queryable, id: number): Promise<Contac
  * gave the same identifier to another). Only these are found by a proved identifier: a contact
  * that merely claimed it (issue 12) is someone else as far as anyone can tell.
  */
-export async function findProvedContact(db: Queryable, inboxId: string, identifier: string): Promise<ContactRecord | undefined> {
-  const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND identifier = $2 AND hmac_verified ORDER BY id LIMIT 1`, [inboxId, identifier]);
+export async function findProvedContact(
+  db: Queryable,
+  inboxId: string,
+  identifier: string,
+): Promise<ContactRecord | undefined> {
+  const [row] = await db.query<ContactRow>(
+    `SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND identifier = $2 AND hmac_verified ORDER BY id LIMIT 1`,
+    [inboxId, identifier],
+  );
   return row && toContact(row);
 }
 
@@ -165,7 +180,16 @@ export async function updateContact(
        identifier = COALESCE(identifier, $5), custom_attributes = $6::jsonb, updated_at = $7,
        person_id = CASE WHEN $8 AND NOT hmac_verified THEN NULL ELSE person_id END, hmac_verified = hmac_verified OR $8
      WHERE id = $1 RETURNING ${COLUMNS}`,
-    [contact.id, blankToNull(fields.name), blankToNull(fields.email), blankToNull(fields.phoneNumber), proof.proved ? proof.identifier : null, JSON.stringify(merged), now, proof.proved],
+    [
+      contact.id,
+      blankToNull(fields.name),
+      blankToNull(fields.email),
+      blankToNull(fields.phoneNumber),
+      proof.proved ? proof.identifier : null,
+      JSON.stringify(merged),
+      now,
+      proof.proved,
+    ],
   );
   return toContact(row!);
 }
@@ -182,4 +206,5 @@ export function deepMerge(base: Record<string, unknown>, patch: Record<string, u
   return out;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,6 +1,12 @@
 import { newId, randomToken } from '../../../shared/index.ts';
 import type { Queryable } from '../../../shared/server/index.ts';
-import { PRESENTATION_COLUMNS, toPresentation, type InboxPresentation, type PresentationRow, type WorkingDay } from '../../store/inbox-presentation.ts';
+import {
+  PRESENTATION_COLUMNS,
+  toPresentation,
+  type InboxPresentation,
+  type PresentationRow,
+  type WorkingDay,
+} from '../../store/inbox-presentation.ts';
 import { generateSiteKey, type Environment } from '../../store/inboxes.ts';
 
 /** An inbox as its account's administrators manage it. */
@@ -136,23 +142,47 @@ const CHANGE_COLUMNS: [keyof InboxChanges, string][] = [
 const JSON_COLUMNS = new Set(['greeting_translations', 'working_hours']);
 
 /** Makes an inbox of the account, open to the Client API (a new identifier and HMAC key), with the given settings. */
-export async function insertAccountInbox(db: Queryable, accountId: number, fields: InboxChanges & { name: string }): Promise<InboxRecord> {
+export async function insertAccountInbox(
+  db: Queryable,
+  accountId: number,
+  fields: InboxChanges & { name: string },
+): Promise<InboxRecord> {
   const id = newId('inbox');
-  await db.query('INSERT INTO inboxes (id, account_id, name, identifier, hmac_token) VALUES ($1, $2, $3, $4, $5)', [id, accountId, fields.name, randomToken(24), randomToken(32)]);
+  await db.query('INSERT INTO inboxes (id, account_id, name, identifier, hmac_token) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    accountId,
+    fields.name,
+    randomToken(24),
+    randomToken(32),
+  ]);
   return (await updateAccountInbox(db, accountId, id, fields))!;
 }
 
 export async function listAccountInboxes(db: Queryable, accountId: number): Promise<InboxRecord[]> {
-  return (await db.query<InboxRow>(`SELECT ${COLUMNS} FROM inboxes WHERE account_id = $1 ORDER BY display_id`, [accountId])).map(toInbox);
+  return (
+    await db.query<InboxRow>(`SELECT ${COLUMNS} FROM inboxes WHERE account_id = $1 ORDER BY display_id`, [accountId])
+  ).map(toInbox);
 }
 
 /** The account's inbox by its number; undefined for another account's. */
-export async function findAccountInbox(db: Queryable, accountId: number, displayId: number): Promise<InboxRecord | undefined> {
-  const [row] = await db.query<InboxRow>(`SELECT ${COLUMNS} FROM inboxes WHERE account_id = $1 AND display_id = $2`, [accountId, displayId]);
+export async function findAccountInbox(
+  db: Queryable,
+  accountId: number,
+  displayId: number,
+): Promise<InboxRecord | undefined> {
+  const [row] = await db.query<InboxRow>(`SELECT ${COLUMNS} FROM inboxes WHERE account_id = $1 AND display_id = $2`, [
+    accountId,
+    displayId,
+  ]);
   return row && toInbox(row);
 }
 
-export async function updateAccountInbox(db: Queryable, accountId: number, id: string, changes: InboxChanges): Promise<InboxRecord | undefined> {
+export async function updateAccountInbox(
+  db: Queryable,
+  accountId: number,
+  id: string,
+  changes: InboxChanges,
+): Promise<InboxRecord | undefined> {
   const sets: string[] = [];
   const params: unknown[] = [id, accountId];
   for (const [key, column] of CHANGE_COLUMNS) {
@@ -209,9 +239,21 @@ interface SiteKeyRow {
   revoked_at: Date | null;
 }
 
-const toSiteKey = (row: SiteKeyRow): SiteKeyRecord => ({ id: row.id, key: row.key, environment: row.environment, allowedOrigins: row.allowed_origins, createdAt: row.created_at, revokedAt: row.revoked_at });
+const toSiteKey = (row: SiteKeyRow): SiteKeyRecord => ({
+  id: row.id,
+  key: row.key,
+  environment: row.environment,
+  allowedOrigins: row.allowed_origins,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+});
 
-export async function createInboxSiteKey(db: Queryable, inboxId: string, environment: Environment, allowedOrigins: string[]): Promise<SiteKeyRecord> {
+export async function createInboxSiteKey(
+  db: Queryable,
+  inboxId: string,
+  environment: Environment,
+  allowedOrigins: string[],
+): Promise<SiteKeyRecord> {
   const [row] = await db.query<SiteKeyRow>(
     'INSERT INTO site_keys (key, inbox_id, environment, allowed_origins) VALUES ($1, $2, $3, $4) RETURNING id, key, environment, allowed_origins, created_at, revoked_at',
     [generateSiteKey(environment), inboxId, environment, allowedOrigins],
@@ -220,11 +262,19 @@ export async function createInboxSiteKey(db: Queryable, inboxId: string, environ
 }
 
 export async function listInboxSiteKeys(db: Queryable, inboxId: string): Promise<SiteKeyRecord[]> {
-  return (await db.query<SiteKeyRow>('SELECT id, key, environment, allowed_origins, created_at, revoked_at FROM site_keys WHERE inbox_id = $1 ORDER BY id', [inboxId])).map(toSiteKey);
+  return (
+    await db.query<SiteKeyRow>(
+      'SELECT id, key, environment, allowed_origins, created_at, revoked_at FROM site_keys WHERE inbox_id = $1 ORDER BY id',
+      [inboxId],
+    )
+  ).map(toSiteKey);
 }
 
 export async function findInboxSiteKey(db: Queryable, inboxId: string, id: number): Promise<SiteKeyRecord | undefined> {
-  const [row] = await db.query<SiteKeyRow>('SELECT id, key, environment, allowed_origins, created_at, revoked_at FROM site_keys WHERE inbox_id = $1 AND id = $2', [inboxId, id]);
+  const [row] = await db.query<SiteKeyRow>(
+    'SELECT id, key, environment, allowed_origins, created_at, revoked_at FROM site_keys WHERE inbox_id = $1 AND id = $2',
+    [inboxId, id],
+  );
   return row && toSiteKey(row);
 }
 
@@ -238,11 +288,16 @@ export async function revokeSiteKey(db: Queryable, id: number, now: Date): Promi
 }
 
 export async function inboxMembers(db: Queryable, inboxId: string): Promise<number[]> {
-  return (await db.query<{ user_id: number }>('SELECT user_id FROM inbox_members WHERE inbox_id = $1 ORDER BY user_id', [inboxId])).map((row) => row.user_id);
+  return (
+    await db.query<{ user_id: number }>('SELECT user_id FROM inbox_members WHERE inbox_id = $1 ORDER BY user_id', [
+      inboxId,
+    ])
+  ).map((row) => row.user_id);
 }
 
 /** Sets the people who answer an inbox to exactly `userIds` (people of its account). */
 export async function setInboxMembers(db: Queryable, inboxId: string, userIds: readonly number[]): Promise<void> {
   await db.query('DELETE FROM inbox_members WHERE inbox_id = $1', [inboxId]);
-  if (userIds.length) await db.query('INSERT INTO inbox_members (inbox_id, user_id) SELECT $1, unnest($2::int[])', [inboxId, userIds]);
+  if (userIds.length)
+    await db.query('INSERT INTO inbox_members (inbox_id, user_id) SELECT $1, unnest($2::int[])', [inboxId, userIds]);
 }

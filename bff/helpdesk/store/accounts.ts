@@ -68,11 +68,26 @@ const COLUMNS: [keyof AccountChanges, string][] = [
 
 const asParam = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
 
-export async function insertAccount(db: Queryable, fields: AccountChanges & { name: string }, platformTokenId: number | null, now: Date): Promise<AccountRecord> {
+export async function insertAccount(
+  db: Queryable,
+  fields: AccountChanges & { name: string },
+  platformTokenId: number | null,
+  now: Date,
+): Promise<AccountRecord> {
   const [row] = await db.query<AccountRow>(
     `INSERT INTO accounts (name, locale, domain, support_email, status, custom_attributes, features, platform_token_id, created_at, updated_at)
      VALUES ($1, COALESCE($2, 'en'), $3, $4, COALESCE($5, 'active'), COALESCE($6::jsonb, '{}'), COALESCE($7::jsonb, '{"audit_logs": true}'), $8, $9, $9) RETURNING *`,
-    [fields.name, fields.locale ?? null, fields.domain ?? null, fields.supportEmail ?? null, fields.status ?? null, asParam(fields.customAttributes ?? null), asParam(fields.features ?? null), platformTokenId, now],
+    [
+      fields.name,
+      fields.locale ?? null,
+      fields.domain ?? null,
+      fields.supportEmail ?? null,
+      fields.status ?? null,
+      asParam(fields.customAttributes ?? null),
+      asParam(fields.features ?? null),
+      platformTokenId,
+      now,
+    ],
   );
   return toAccount(row!);
 }
@@ -82,7 +97,12 @@ export async function findAccount(db: Queryable, id: number): Promise<AccountRec
   return row && toAccount(row);
 }
 
-export async function updateAccount(db: Queryable, id: number, changes: AccountChanges, now: Date): Promise<AccountRecord | undefined> {
+export async function updateAccount(
+  db: Queryable,
+  id: number,
+  changes: AccountChanges,
+  now: Date,
+): Promise<AccountRecord | undefined> {
   const sets = ['updated_at = $2'];
   const params: unknown[] = [id, now];
   for (const [key, column] of COLUMNS) {
@@ -99,7 +119,7 @@ export async function updateAccount(db: Queryable, id: number, changes: AccountC
  * messages and surveys, its people's places in it, its bots and its audit log.
  */
 export async function deleteAccount(db: Queryable, id: number): Promise<boolean> {
-  const inboxes = "SELECT id FROM inboxes WHERE account_id = $1";
+  const inboxes = 'SELECT id FROM inboxes WHERE account_id = $1';
   const conversations = `SELECT id FROM conversations WHERE inbox_id IN (${inboxes})`;
   await db.query(`DELETE FROM surveys WHERE conversation_id IN (${conversations})`, [id]);
   await db.query(`DELETE FROM messages WHERE conversation_id IN (${conversations})`, [id]);
@@ -125,12 +145,19 @@ export async function accountSuspended(db: Queryable, accountId: number): Promis
 
 /** Whether the inbox's account is suspended (an inbox of no account never is). */
 export async function inboxSuspended(db: Queryable, inboxId: string): Promise<boolean> {
-  const [row] = await db.query<{ suspended: boolean }>("SELECT EXISTS (SELECT 1 FROM inboxes i JOIN accounts a ON a.id = i.account_id WHERE i.id = $1 AND a.status = 'suspended') AS suspended", [inboxId]);
+  const [row] = await db.query<{ suspended: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM inboxes i JOIN accounts a ON a.id = i.account_id WHERE i.id = $1 AND a.status = 'suspended') AS suspended",
+    [inboxId],
+  );
   return row?.suspended ?? false;
 }
 
 /** The refusal of everything a suspended account's people and customers ask (SECURITY.md). */
-export const accountSuspendedError = (): ParleyError => new ParleyError('account_suspended', 'This account is suspended by the operator; nothing of it can be used until it is resumed.');
+export const accountSuspendedError = (): ParleyError =>
+  new ParleyError(
+    'account_suspended',
+    'This account is suspended by the operator; nothing of it can be used until it is resumed.',
+  );
 
 export interface AccountUserRecord {
   accountId: number;
@@ -139,8 +166,17 @@ export interface AccountUserRecord {
 }
 
 /** Adds a person to an account, or changes their role there. */
-export async function upsertAccountUser(db: Queryable, accountId: number, userId: number, role: Role, now: Date): Promise<{ record: AccountUserRecord; before: Role | undefined }> {
-  const [before] = await db.query<{ role: Role }>('SELECT role FROM account_users WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+export async function upsertAccountUser(
+  db: Queryable,
+  accountId: number,
+  userId: number,
+  role: Role,
+  now: Date,
+): Promise<{ record: AccountUserRecord; before: Role | undefined }> {
+  const [before] = await db.query<{ role: Role }>(
+    'SELECT role FROM account_users WHERE account_id = $1 AND user_id = $2',
+    [accountId, userId],
+  );
   await db.query(
     'INSERT INTO account_users (account_id, user_id, role, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (account_id, user_id) DO UPDATE SET role = EXCLUDED.role',
     [accountId, userId, role, now],
@@ -149,18 +185,27 @@ export async function upsertAccountUser(db: Queryable, accountId: number, userId
 }
 
 export async function listAccountUsers(db: Queryable, accountId: number): Promise<AccountUserRecord[]> {
-  const rows = await db.query<{ account_id: number; user_id: number; role: Role }>('SELECT account_id, user_id, role FROM account_users WHERE account_id = $1 ORDER BY user_id', [accountId]);
+  const rows = await db.query<{ account_id: number; user_id: number; role: Role }>(
+    'SELECT account_id, user_id, role FROM account_users WHERE account_id = $1 ORDER BY user_id',
+    [accountId],
+  );
   return rows.map((row) => ({ accountId: row.account_id, userId: row.user_id, role: row.role }));
 }
 
 export async function deleteAccountUser(db: Queryable, accountId: number, userId: number): Promise<Role | undefined> {
-  const [row] = await db.query<{ role: Role }>('DELETE FROM account_users WHERE account_id = $1 AND user_id = $2 RETURNING role', [accountId, userId]);
+  const [row] = await db.query<{ role: Role }>(
+    'DELETE FROM account_users WHERE account_id = $1 AND user_id = $2 RETURNING role',
+    [accountId, userId],
+  );
   return row?.role;
 }
 
 /** A person's role in an account, if they belong to it. */
 export async function roleIn(db: Queryable, accountId: number, userId: number): Promise<Role | undefined> {
-  const [row] = await db.query<{ role: Role }>('SELECT role FROM account_users WHERE account_id = $1 AND user_id = $2', [accountId, userId]);
+  const [row] = await db.query<{ role: Role }>(
+    'SELECT role FROM account_users WHERE account_id = $1 AND user_id = $2',
+    [accountId, userId],
+  );
   return row?.role;
 }
 

@@ -37,7 +37,11 @@ export interface AuditLogRecord {
  * The changed fields between two versions of a record, as `[before, after]`; secrets are never
  * written (their field shows as changed, with no values).
  */
-export function changesBetween(before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined, secret: readonly string[] = []): Record<string, [unknown, unknown]> {
+export function changesBetween(
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown> | undefined,
+  secret: readonly string[] = [],
+): Record<string, [unknown, unknown]> {
   const changes: Record<string, [unknown, unknown]> = {};
   for (const key of new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])) {
     const was = before?.[key];
@@ -53,7 +57,18 @@ export async function writeAudit(db: Queryable, entry: AuditEntry, now: Date): P
   await db.query(
     `INSERT INTO audit_logs (account_id, user_id, user_type, username, auditable_type, auditable_id, action, audited_changes, remote_address, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`,
-    [entry.accountId, entry.actor.id, entry.actor.type, entry.actor.name, entry.auditableType, String(entry.auditableId), entry.action, JSON.stringify(entry.changes), entry.actor.remoteAddress ?? null, now],
+    [
+      entry.accountId,
+      entry.actor.id,
+      entry.actor.type,
+      entry.actor.name,
+      entry.auditableType,
+      String(entry.auditableId),
+      entry.action,
+      JSON.stringify(entry.changes),
+      entry.actor.remoteAddress ?? null,
+      now,
+    ],
   );
 }
 
@@ -69,12 +84,18 @@ export interface AuditQuery {
 }
 
 /** One page of an account's audit log, with the number of entries that match in all. */
-export async function listAudit(db: Queryable, accountId: number, query: AuditQuery): Promise<{ entries: AuditLogRecord[]; total: number }> {
+export async function listAudit(
+  db: Queryable,
+  accountId: number,
+  query: AuditQuery,
+): Promise<{ entries: AuditLogRecord[]; total: number }> {
   const params: unknown[] = [accountId];
   const where = ['account_id = $1'];
   if (query.q) {
     params.push(`%${query.q.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%`);
-    where.push(`(lower(username) LIKE $${params.length} OR (user_type = 'User' AND user_id IN (SELECT id FROM users WHERE lower(name) LIKE $${params.length})))`);
+    where.push(
+      `(lower(username) LIKE $${params.length} OR (user_type = 'User' AND user_id IN (SELECT id FROM users WHERE lower(name) LIKE $${params.length})))`,
+    );
   }
   if (query.types?.length) {
     params.push(query.types);
@@ -89,7 +110,10 @@ export async function listAudit(db: Queryable, accountId: number, query: AuditQu
     where.push(`created_at <= $${params.length}`);
   }
   const filter = where.join(' AND ');
-  const [count] = await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM audit_logs WHERE ${filter}`, params);
+  const [count] = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM audit_logs WHERE ${filter}`,
+    params,
+  );
   const rows = await db.query<{
     id: number;
     account_id: number;

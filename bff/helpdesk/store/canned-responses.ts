@@ -14,10 +14,19 @@ interface Row {
   content: string;
 }
 
-const toRecord = (row: Row): CannedResponseRecord => ({ id: row.id, accountId: row.account_id, shortCode: row.short_code, content: row.content });
+const toRecord = (row: Row): CannedResponseRecord => ({
+  id: row.id,
+  accountId: row.account_id,
+  shortCode: row.short_code,
+  content: row.content,
+});
 
 /** The account's canned responses, by short code; `search` keeps those whose code or text holds it. */
-export async function listCannedResponses(db: Queryable, accountId: number, search?: string): Promise<CannedResponseRecord[]> {
+export async function listCannedResponses(
+  db: Queryable,
+  accountId: number,
+  search?: string,
+): Promise<CannedResponseRecord[]> {
   const pattern = search ? `%${search.toLowerCase().replace(/[\\%_]/g, (character) => `\\${character}`)}%` : null;
   const rows = await db.query<Row>(
     'SELECT id, account_id, short_code, content FROM canned_responses WHERE account_id = $1 AND ($2::text IS NULL OR lower(short_code) LIKE $2 OR lower(content) LIKE $2) ORDER BY short_code',
@@ -26,13 +35,26 @@ export async function listCannedResponses(db: Queryable, accountId: number, sear
   return rows.map(toRecord);
 }
 
-export async function findCannedResponse(db: Queryable, accountId: number, id: number): Promise<CannedResponseRecord | undefined> {
-  const [row] = await db.query<Row>('SELECT id, account_id, short_code, content FROM canned_responses WHERE account_id = $1 AND id = $2', [accountId, id]);
+export async function findCannedResponse(
+  db: Queryable,
+  accountId: number,
+  id: number,
+): Promise<CannedResponseRecord | undefined> {
+  const [row] = await db.query<Row>(
+    'SELECT id, account_id, short_code, content FROM canned_responses WHERE account_id = $1 AND id = $2',
+    [accountId, id],
+  );
   return row && toRecord(row);
 }
 
 /** Makes a canned response; undefined when the account has that short code already. */
-export async function insertCannedResponse(db: Queryable, accountId: number, shortCode: string, content: string, now: Date): Promise<CannedResponseRecord | undefined> {
+export async function insertCannedResponse(
+  db: Queryable,
+  accountId: number,
+  shortCode: string,
+  content: string,
+  now: Date,
+): Promise<CannedResponseRecord | undefined> {
   const [row] = await db.query<Row>(
     'INSERT INTO canned_responses (account_id, short_code, content, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) ON CONFLICT DO NOTHING RETURNING id, account_id, short_code, content',
     [accountId, shortCode, content, now],
@@ -41,9 +63,18 @@ export async function insertCannedResponse(db: Queryable, accountId: number, sho
 }
 
 /** Changes a canned response; 'taken' when the new short code belongs to another of the account's. */
-export async function updateCannedResponse(db: Queryable, accountId: number, id: number, changes: { shortCode?: string | undefined; content?: string | undefined }, now: Date): Promise<CannedResponseRecord | undefined | 'taken'> {
+export async function updateCannedResponse(
+  db: Queryable,
+  accountId: number,
+  id: number,
+  changes: { shortCode?: string | undefined; content?: string | undefined },
+  now: Date,
+): Promise<CannedResponseRecord | undefined | 'taken'> {
   if (changes.shortCode !== undefined) {
-    const [other] = await db.query('SELECT 1 FROM canned_responses WHERE account_id = $1 AND short_code = $2 AND id <> $3', [accountId, changes.shortCode, id]);
+    const [other] = await db.query(
+      'SELECT 1 FROM canned_responses WHERE account_id = $1 AND short_code = $2 AND id <> $3',
+      [accountId, changes.shortCode, id],
+    );
     if (other) return 'taken';
   }
   const [row] = await db.query<Row>(
@@ -54,5 +85,8 @@ export async function updateCannedResponse(db: Queryable, accountId: number, id:
 }
 
 export async function deleteCannedResponse(db: Queryable, accountId: number, id: number): Promise<boolean> {
-  return (await db.query('DELETE FROM canned_responses WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id])).length > 0;
+  return (
+    (await db.query('DELETE FROM canned_responses WHERE account_id = $1 AND id = $2 RETURNING id', [accountId, id]))
+      .length > 0
+  );
 }

@@ -26,7 +26,12 @@ export async function passwordMatches(password: string, stored: string | null): 
 }
 
 /** Makes a platform token; gives it in full (shown once) and its id. */
-export async function createPlatformToken(db: Queryable, name: string, now: Date, token = newToken()): Promise<{ id: number; token: string }> {
+export async function createPlatformToken(
+  db: Queryable,
+  name: string,
+  now: Date,
+  token = newToken(),
+): Promise<{ id: number; token: string }> {
   const [row] = await db.query<{ id: number }>(
     'INSERT INTO platform_tokens (token_hash, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (token_hash) DO UPDATE SET name = platform_tokens.name RETURNING id',
     [hashToken(token), name, now],
@@ -35,7 +40,9 @@ export async function createPlatformToken(db: Queryable, name: string, now: Date
 }
 
 export async function findPlatformToken(db: Queryable, token: string): Promise<number | undefined> {
-  const [row] = await db.query<{ id: number }>('SELECT id FROM platform_tokens WHERE token_hash = $1', [hashToken(token)]);
+  const [row] = await db.query<{ id: number }>('SELECT id FROM platform_tokens WHERE token_hash = $1', [
+    hashToken(token),
+  ]);
   return row?.id;
 }
 
@@ -47,15 +54,26 @@ export async function issueAccessToken(db: Queryable, holder: TokenHolder, now: 
   const column = holder.kind === 'user' ? 'user_id' : 'agent_bot_id';
   await db.query(`DELETE FROM access_tokens WHERE ${column} = $1 AND kind = 'access_token'`, [holder.id]);
   const token = newToken();
-  await db.query(`INSERT INTO access_tokens (token_hash, ${column}, kind, created_at) VALUES ($1, $2, 'access_token', $3)`, [hashToken(token), holder.id, now]);
+  await db.query(
+    `INSERT INTO access_tokens (token_hash, ${column}, kind, created_at) VALUES ($1, $2, 'access_token', $3)`,
+    [hashToken(token), holder.id, now],
+  );
   return token;
 }
 
 /** A session of a person signed in to the console: an access token that expires. */
-export async function issueSession(db: Queryable, userId: number, now: Date, ttlMs: number): Promise<{ token: string; expiresAt: Date }> {
+export async function issueSession(
+  db: Queryable,
+  userId: number,
+  now: Date,
+  ttlMs: number,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = newToken();
   const expiresAt = new Date(now.getTime() + ttlMs);
-  await db.query("INSERT INTO access_tokens (token_hash, user_id, kind, expires_at, created_at) VALUES ($1, $2, 'session', $3, $4)", [hashToken(token), userId, expiresAt, now]);
+  await db.query(
+    "INSERT INTO access_tokens (token_hash, user_id, kind, expires_at, created_at) VALUES ($1, $2, 'session', $3, $4)",
+    [hashToken(token), userId, expiresAt, now],
+  );
   return { token, expiresAt };
 }
 
@@ -76,7 +94,11 @@ export async function findTokenHolder(db: Queryable, token: string, now: Date): 
 /** A one-time sign-in link's token for a person, valid for `ttlMs`. */
 export async function createSignInLink(db: Queryable, userId: number, now: Date, ttlMs: number): Promise<string> {
   const token = newToken();
-  await db.query('INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [hashToken(token), userId, new Date(now.getTime() + ttlMs)]);
+  await db.query('INSERT INTO sign_in_links (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [
+    hashToken(token),
+    userId,
+    new Date(now.getTime() + ttlMs),
+  ]);
   return token;
 }
 

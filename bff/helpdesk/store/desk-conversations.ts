@@ -1,5 +1,10 @@
 import type { Queryable } from '../../../shared/server/index.ts';
-import { CONVERSATION_COLUMNS, toConversationRecord, type ConversationRecord, type ConversationRow } from '../../store/conversations.ts';
+import {
+  CONVERSATION_COLUMNS,
+  toConversationRecord,
+  type ConversationRecord,
+  type ConversationRow,
+} from '../../store/conversations.ts';
 
 /**
  * A conversation's status as people see it (Chatwoot's): `pending` while the AI answers it, `open`
@@ -108,7 +113,9 @@ function where(filter: DeskFilter, params: unknown[]): string {
   }
   if (filter.sameCustomerAs !== undefined) {
     params.push(filter.sameCustomerAs);
-    clauses.push(`(c.inbox_id, c.customer_ref) = (SELECT o.inbox_id, o.customer_ref FROM conversations o WHERE o.id = $${params.length})`);
+    clauses.push(
+      `(c.inbox_id, c.customer_ref) = (SELECT o.inbox_id, o.customer_ref FROM conversations o WHERE o.id = $${params.length})`,
+    );
   }
   if (filter.status) {
     params.push(filter.now, filter.status);
@@ -137,7 +144,12 @@ export async function listDeskConversations(
     [...params, me],
   );
   if (assignee === 'mine') params.push(me);
-  const byAssignee = assignee === 'mine' ? ` AND c.assignee_id = $${params.length}::int` : assignee === 'unassigned' ? ' AND c.assignee_id IS NULL' : '';
+  const byAssignee =
+    assignee === 'mine'
+      ? ` AND c.assignee_id = $${params.length}::int`
+      : assignee === 'unassigned'
+        ? ' AND c.assignee_id IS NULL'
+        : '';
   params.push(filter.now);
   const rows = await db.query<DeskRow>(
     `SELECT * FROM (${select(`$${params.length}::timestamptz`)} WHERE ${base}${byAssignee}) d
@@ -149,8 +161,17 @@ export async function listDeskConversations(
 }
 
 /** A conversation of the account by its number, its status as at `now`; undefined for another account's. */
-export async function findDeskConversation(db: Queryable, accountId: number, id: number, now: Date): Promise<DeskConversation | undefined> {
-  const [row] = await db.query<DeskRow>(`${select('$3::timestamptz')} WHERE c.id = $1 AND i.account_id = $2`, [id, accountId, now]);
+export async function findDeskConversation(
+  db: Queryable,
+  accountId: number,
+  id: number,
+  now: Date,
+): Promise<DeskConversation | undefined> {
+  const [row] = await db.query<DeskRow>(`${select('$3::timestamptz')} WHERE c.id = $1 AND i.account_id = $2`, [
+    id,
+    accountId,
+    now,
+  ]);
   return row && toDesk(row);
 }
 
@@ -178,7 +199,11 @@ export interface DeskMessageRow {
   sender_agent_bot_name: string | null;
 }
 
-export async function deskMessages(db: Queryable, conversationId: number, options: { ids?: readonly number[]; eventId?: string } = {}): Promise<DeskMessageRow[]> {
+export async function deskMessages(
+  db: Queryable,
+  conversationId: number,
+  options: { ids?: readonly number[]; eventId?: string } = {},
+): Promise<DeskMessageRow[]> {
   const params: unknown[] = [conversationId];
   let filter = '';
   if (options.ids) {

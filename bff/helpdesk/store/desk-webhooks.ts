@@ -2,7 +2,14 @@ import { newId, ParleyError, randomToken } from '../../../shared/index.ts';
 import { insertDeliveries, type Queryable, type SecretBox } from '../../../shared/server/index.ts';
 
 /** The helpdesk's webhook events (Chatwoot's names). */
-export const DESK_EVENT_TYPES = ['conversation_created', 'conversation_status_changed', 'conversation_updated', 'message_created', 'message_updated', 'webwidget_triggered'] as const;
+export const DESK_EVENT_TYPES = [
+  'conversation_created',
+  'conversation_status_changed',
+  'conversation_updated',
+  'message_created',
+  'message_updated',
+  'webwidget_triggered',
+] as const;
 export type DeskEventType = (typeof DESK_EVENT_TYPES)[number];
 
 /** An account's webhook, as the store keeps it. */
@@ -55,39 +62,72 @@ export interface DeskWebhookFields {
 export const MAX_DESK_WEBHOOKS = 20;
 
 /** Adds an account webhook; gives it with its signing secret, which is shown this once. */
-export async function insertDeskWebhook(db: Queryable, accountId: number, fields: DeskWebhookFields & { url: string }, now: Date, box: SecretBox): Promise<{ webhook: DeskWebhookRecord; secret: string }> {
+export async function insertDeskWebhook(
+  db: Queryable,
+  accountId: number,
+  fields: DeskWebhookFields & { url: string },
+  now: Date,
+  box: SecretBox,
+): Promise<{ webhook: DeskWebhookRecord; secret: string }> {
   const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
     'SELECT count(*)::int AS count FROM webhook_endpoints WHERE account_id = $1 AND agent_bot_id IS NULL AND deleted_at IS NULL',
     [accountId],
   );
   if (count >= MAX_DESK_WEBHOOKS) {
-    throw new ParleyError('unprocessable', `An account has at most ${MAX_DESK_WEBHOOKS} webhooks; remove one first.`, { problems: [{ field: 'url', message: 'too many webhooks' }] });
+    throw new ParleyError('unprocessable', `An account has at most ${MAX_DESK_WEBHOOKS} webhooks; remove one first.`, {
+      problems: [{ field: 'url', message: 'too many webhooks' }],
+    });
   }
   const secret = `whsec_${randomToken(32)}`;
   const [row] = await db.query<WebhookRow>(
     `INSERT INTO webhook_endpoints (id, account_id, name, url, event_types, secret, created_at) VALUES ($1, $2, $3, $4, $5::text[], $6, $7) RETURNING ${COLUMNS}`,
-    [newId('webhookEndpoint'), accountId, fields.name ?? null, fields.url, fields.eventTypes?.length ? fields.eventTypes : null, box.seal(secret), now],
+    [
+      newId('webhookEndpoint'),
+      accountId,
+      fields.name ?? null,
+      fields.url,
+      fields.eventTypes?.length ? fields.eventTypes : null,
+      box.seal(secret),
+      now,
+    ],
   );
   return { webhook: toWebhook(row!), secret };
 }
 
 export async function listDeskWebhooks(db: Queryable, accountId: number): Promise<DeskWebhookRecord[]> {
-  const rows = await db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND agent_bot_id IS NULL AND deleted_at IS NULL ORDER BY number`, [accountId]);
+  const rows = await db.query<WebhookRow>(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND agent_bot_id IS NULL AND deleted_at IS NULL ORDER BY number`,
+    [accountId],
+  );
   return rows.map(toWebhook);
 }
 
 /** One of the account's webhooks by its number; a bot's outgoing_url or another account's is not found. */
 export async function findDeskWebhook(db: Queryable, accountId: number, number: number): Promise<DeskWebhookRecord> {
-  const [row] = await db.query<WebhookRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND number = $2 AND agent_bot_id IS NULL AND deleted_at IS NULL`, [accountId, number]);
+  const [row] = await db.query<WebhookRow>(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND number = $2 AND agent_bot_id IS NULL AND deleted_at IS NULL`,
+    [accountId, number],
+  );
   if (!row) throw new ParleyError('not_found', `No webhook ${number} in this account.`);
   return toWebhook(row);
 }
 
-export async function updateDeskWebhook(db: Queryable, id: string, fields: DeskWebhookFields): Promise<DeskWebhookRecord> {
+export async function updateDeskWebhook(
+  db: Queryable,
+  id: string,
+  fields: DeskWebhookFields,
+): Promise<DeskWebhookRecord> {
   const [row] = await db.query<WebhookRow>(
     `UPDATE webhook_endpoints SET url = COALESCE($2, url), name = CASE WHEN $3::boolean THEN $4 ELSE name END,
        event_types = CASE WHEN $5::boolean THEN $6::text[] ELSE event_types END WHERE id = $1 RETURNING ${COLUMNS}`,
-    [id, fields.url ?? null, fields.name !== undefined, fields.name ?? null, fields.eventTypes !== undefined, fields.eventTypes?.length ? fields.eventTypes : null],
+    [
+      id,
+      fields.url ?? null,
+      fields.name !== undefined,
+      fields.name ?? null,
+      fields.eventTypes !== undefined,
+      fields.eventTypes?.length ? fields.eventTypes : null,
+    ],
   );
   return toWebhook(row!);
 }
@@ -101,12 +141,19 @@ export async function deleteDeskWebhook(db: Queryable, id: string): Promise<void
  * Keeps an agent bot's endpoint in step with its `outgoing_url`: made, moved or removed in the
  * caller's transaction. Its deliveries are signed with the bot's secret.
  */
-export async function syncBotEndpoint(db: Queryable, bot: { id: number; accountId: number | null; outgoingUrl: string | null }, now: Date): Promise<void> {
+export async function syncBotEndpoint(
+  db: Queryable,
+  bot: { id: number; accountId: number | null; outgoingUrl: string | null },
+  now: Date,
+): Promise<void> {
   if (!bot.outgoingUrl) {
     await db.query('DELETE FROM webhook_endpoints WHERE agent_bot_id = $1', [bot.id]);
     return;
   }
-  const updated = await db.query('UPDATE webhook_endpoints SET url = $2 WHERE agent_bot_id = $1 AND deleted_at IS NULL RETURNING id', [bot.id, bot.outgoingUrl]);
+  const updated = await db.query(
+    'UPDATE webhook_endpoints SET url = $2 WHERE agent_bot_id = $1 AND deleted_at IS NULL RETURNING id',
+    [bot.id, bot.outgoingUrl],
+  );
   if (updated.length > 0) return;
   await db.query(
     `INSERT INTO webhook_endpoints (id, account_id, agent_bot_id, url, secret, created_at)
@@ -179,10 +226,21 @@ export interface DeskEvent {
  * Each event gets one id (`X-Desk-Event-Id`) and a place in the helpdesk's order. Gives the number
  * of deliveries written.
  */
-export async function writeDeskDeliveries(db: Queryable, targets: readonly DeskTarget[], events: readonly DeskEvent[], now: Date): Promise<number> {
+export async function writeDeskDeliveries(
+  db: Queryable,
+  targets: readonly DeskTarget[],
+  events: readonly DeskEvent[],
+  now: Date,
+): Promise<number> {
   const first = targets[0];
   if (!first || events.length === 0) return 0;
-  const places = (await db.query<{ seq: string }>("SELECT nextval('desk_event_seq')::text AS seq FROM generate_series(1, $1)", [events.length])).map((row) => Number(row.seq)).sort((a, b) => a - b);
+  const places = (
+    await db.query<{ seq: string }>("SELECT nextval('desk_event_seq')::text AS seq FROM generate_series(1, $1)", [
+      events.length,
+    ])
+  )
+    .map((row) => Number(row.seq))
+    .sort((a, b) => a - b);
   const numbered = events.map((event, index) => ({ ...event, id: newId('event'), seq: places[index]! }));
   const deliveries = targets.flatMap((target) =>
     numbered

@@ -42,11 +42,24 @@ export interface UserChanges {
 }
 
 /** Makes a person; undefined when the e-mail address is taken. */
-export async function insertUser(db: Queryable, fields: UserChanges & { name: string; email: string }, platformTokenId: number | null, now: Date): Promise<UserRecord | undefined> {
+export async function insertUser(
+  db: Queryable,
+  fields: UserChanges & { name: string; email: string },
+  platformTokenId: number | null,
+  now: Date,
+): Promise<UserRecord | undefined> {
   const [row] = await db.query<UserRow>(
     `INSERT INTO users (name, display_name, email, password_hash, custom_attributes, platform_token_id, created_at, updated_at)
      VALUES ($1, $2, lower($3), $4, COALESCE($5::jsonb, '{}'), $6, $7, $7) ON CONFLICT (email) DO NOTHING RETURNING *`,
-    [fields.name, fields.displayName ?? null, fields.email, fields.passwordHash ?? null, fields.customAttributes ? JSON.stringify(fields.customAttributes) : null, platformTokenId, now],
+    [
+      fields.name,
+      fields.displayName ?? null,
+      fields.email,
+      fields.passwordHash ?? null,
+      fields.customAttributes ? JSON.stringify(fields.customAttributes) : null,
+      platformTokenId,
+      now,
+    ],
   );
   return row && toUser(row);
 }
@@ -62,7 +75,12 @@ export async function findUserByEmail(db: Queryable, email: string): Promise<Use
 }
 
 /** Changes a person; 'taken' when the new e-mail address belongs to someone else. */
-export async function updateUser(db: Queryable, id: number, changes: UserChanges, now: Date): Promise<UserRecord | undefined | 'taken'> {
+export async function updateUser(
+  db: Queryable,
+  id: number,
+  changes: UserChanges,
+  now: Date,
+): Promise<UserRecord | undefined | 'taken'> {
   if (changes.email !== undefined) {
     const [other] = await db.query('SELECT 1 FROM users WHERE email = lower($1) AND id <> $2', [changes.email, id]);
     if (other) return 'taken';

@@ -11,7 +11,15 @@ import type { Queryable } from '../sql.ts';
  */
 
 /** Waits between attempts (SPEC "Webhook delivery"): 8 attempts over about a day. */
-export const RETRY_WAITS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 5 * 3600_000, 10 * 3600_000, 10 * 3600_000];
+export const RETRY_WAITS_MS = [
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  10 * 3600_000,
+];
 const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
 /** An endpoint whose every attempt has failed for this long is switched off. */
 const SWITCH_OFF_AFTER_MS = 5 * 24 * 3600_000;
@@ -35,12 +43,23 @@ export interface NewDelivery {
  * Writes deliveries, due at once, in the caller's transaction (so an event and its deliveries
  * commit together). The same event twice to one endpoint is written once. Gives the new ids.
  */
-export async function insertDeliveries(db: Queryable, deliveries: readonly NewDelivery[], now: Date): Promise<string[]> {
+export async function insertDeliveries(
+  db: Queryable,
+  deliveries: readonly NewDelivery[],
+  now: Date,
+): Promise<string[]> {
   if (deliveries.length === 0) return [];
   const params: unknown[] = [now];
   const rows = deliveries.map((delivery) => {
     const at = params.length;
-    params.push(newId('webhookDelivery'), delivery.endpointId, delivery.eventId, delivery.eventType, delivery.eventSeq, delivery.body);
+    params.push(
+      newId('webhookDelivery'),
+      delivery.endpointId,
+      delivery.eventId,
+      delivery.eventType,
+      delivery.eventSeq,
+      delivery.body,
+    );
     return `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, 'pending', $1, $1)`;
   });
   const inserted = await db.query<{ id: string }>(
@@ -82,9 +101,20 @@ export async function claimDue(
   const params: unknown[] = [now, new Date(now.getTime() + leaseMs), limit, options.perEndpoint ?? limit];
   // A switched-off endpoint gets its pings all the same (and their retries): a ping is how a repair is tested.
   const filters = options.only ? [`d2.id = $${params.push(options.only)}`] : ["(e2.enabled OR d2.event_type = 'ping')"];
-  if (options.skipEndpoints?.length) filters.push(`NOT (d2.endpoint_id = ANY($${params.push(options.skipEndpoints)}::text[]))`);
+  if (options.skipEndpoints?.length)
+    filters.push(`NOT (d2.endpoint_id = ANY($${params.push(options.skipEndpoints)}::text[]))`);
   // FOR UPDATE takes no window function: lock candidates first, then keep each endpoint's first few.
-  const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; event_seq: string; body: string; round_attempts: number; url: string; secret: string }>(
+  const rows = await db.query<{
+    id: string;
+    endpoint_id: string;
+    event_id: string;
+    event_type: string;
+    event_seq: string;
+    body: string;
+    round_attempts: number;
+    url: string;
+    secret: string;
+  }>(
     `UPDATE webhook_deliveries d SET next_attempt_at = $2
      FROM (
        SELECT ranked.id FROM (
@@ -105,7 +135,16 @@ export async function claimDue(
   );
   // RETURNING keeps no order: put each endpoint's deliveries back in their events' order.
   rows.sort((a, b) => Number(a.event_seq) - Number(b.event_seq));
-  return rows.map((row) => ({ id: row.id, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type, body: row.body, roundAttempts: row.round_attempts, url: row.url, secret: row.secret }));
+  return rows.map((row) => ({
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    body: row.body,
+    roundAttempts: row.round_attempts,
+    url: row.url,
+    secret: row.secret,
+  }));
 }
 
 export interface AttemptResult {
@@ -116,26 +155,45 @@ export interface AttemptResult {
   answer?: string;
 }
 
-export const succeeded = (result: AttemptResult) => result.status !== null && result.status >= 200 && result.status < 300;
+export const succeeded = (result: AttemptResult) =>
+  result.status !== null && result.status >= 200 && result.status < 300;
 
 /**
  * Records one attempt and moves the delivery on: delivered after a 2xx; otherwise retried after
  * the next wait, or failed after the 8th attempt. The endpoint's failing streak starts or ends
  * here, and five days of it switch the endpoint off.
  */
-export async function recordAttempt(tx: Queryable, delivery: ClaimedDelivery, result: AttemptResult, now: Date): Promise<void> {
-  await tx.query('INSERT INTO webhook_attempts (delivery_id, at, status, error, duration_ms) VALUES ($1, $2, $3, $4, $5)', [delivery.id, now, result.status, result.error, Math.round(result.durationMs)]);
+export async function recordAttempt(
+  tx: Queryable,
+  delivery: ClaimedDelivery,
+  result: AttemptResult,
+  now: Date,
+): Promise<void> {
+  await tx.query(
+    'INSERT INTO webhook_attempts (delivery_id, at, status, error, duration_ms) VALUES ($1, $2, $3, $4, $5)',
+    [delivery.id, now, result.status, result.error, Math.round(result.durationMs)],
+  );
   if (succeeded(result)) {
-    await tx.query("UPDATE webhook_deliveries SET status = 'delivered', round_attempts = round_attempts + 1, next_attempt_at = NULL WHERE id = $1", [delivery.id]);
+    await tx.query(
+      "UPDATE webhook_deliveries SET status = 'delivered', round_attempts = round_attempts + 1, next_attempt_at = NULL WHERE id = $1",
+      [delivery.id],
+    );
     await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1', [delivery.endpointId]);
     return;
   }
   const attempts = delivery.roundAttempts + 1;
   const wait = RETRY_WAITS_MS[attempts - 1];
   if (attempts >= MAX_ATTEMPTS || wait === undefined) {
-    await tx.query("UPDATE webhook_deliveries SET status = 'failed', round_attempts = $2, next_attempt_at = NULL WHERE id = $1", [delivery.id, attempts]);
+    await tx.query(
+      "UPDATE webhook_deliveries SET status = 'failed', round_attempts = $2, next_attempt_at = NULL WHERE id = $1",
+      [delivery.id, attempts],
+    );
   } else {
-    await tx.query('UPDATE webhook_deliveries SET round_attempts = $2, next_attempt_at = $3 WHERE id = $1', [delivery.id, attempts, new Date(now.getTime() + wait)]);
+    await tx.query('UPDATE webhook_deliveries SET round_attempts = $2, next_attempt_at = $3 WHERE id = $1', [
+      delivery.id,
+      attempts,
+      new Date(now.getTime() + wait),
+    ]);
   }
   await tx.query(
     `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2),
@@ -148,7 +206,10 @@ export async function recordAttempt(tx: Queryable, delivery: ClaimedDelivery, re
 
 /** Switches an endpoint on again (after it was switched off for failing). */
 export async function enableEndpointRow(db: Queryable, endpointId: string): Promise<void> {
-  await db.query('UPDATE webhook_endpoints SET enabled = true, disabled_reason = NULL, failing_since = NULL WHERE id = $1 AND deleted_at IS NULL', [endpointId]);
+  await db.query(
+    'UPDATE webhook_endpoints SET enabled = true, disabled_reason = NULL, failing_since = NULL WHERE id = $1 AND deleted_at IS NULL',
+    [endpointId],
+  );
 }
 
 /**
@@ -156,10 +217,16 @@ export async function enableEndpointRow(db: Queryable, endpointId: string): Prom
  * now. The caller has checked that the endpoint is the asker's.
  */
 export async function resendDelivery(db: Queryable, endpointId: string, id: string, now: Date): Promise<void> {
-  const [row] = await db.query<{ status: string }>('SELECT status FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2', [id, endpointId]);
+  const [row] = await db.query<{ status: string }>(
+    'SELECT status FROM webhook_deliveries WHERE id = $1 AND endpoint_id = $2',
+    [id, endpointId],
+  );
   if (!row) throw new ParleyError('not_found', `No webhook delivery ${id} here.`);
   if (row.status === 'pending') throw new ParleyError('invalid_state', `Delivery ${id} is still being attempted.`);
-  await db.query("UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, next_attempt_at = $2 WHERE id = $1", [id, now]);
+  await db.query(
+    "UPDATE webhook_deliveries SET status = 'pending', round_attempts = 0, next_attempt_at = $2 WHERE id = $1",
+    [id, now],
+  );
 }
 
 /** A delivery as the APIs show it, with every attempt. */
@@ -182,7 +249,13 @@ export interface DeliveryRecord {
 export async function listDeliveries(
   db: Queryable,
   endpointId: string,
-  filter: { status?: string | undefined; only?: string | undefined; page?: number; after?: string | undefined; limit?: number } = {},
+  filter: {
+    status?: string | undefined;
+    only?: string | undefined;
+    page?: number;
+    after?: string | undefined;
+    limit?: number;
+  } = {},
 ): Promise<DeliveryRecord[]> {
   const limit = filter.limit ?? DELIVERIES_PAGE;
   const params: unknown[] = [endpointId, limit, ((filter.page ?? 1) - 1) * limit];
@@ -190,8 +263,18 @@ export async function listDeliveries(
   if (filter.status) where += ` AND d.status = $${params.push(filter.status)}`;
   if (filter.only) where += ` AND d.id = $${params.push(filter.only)}`;
   // Compared in the store, not through JavaScript dates, which would lose the microseconds.
-  if (filter.after) where += ` AND (d.created_at, d.event_seq, d.id) < (SELECT c.created_at, c.event_seq, c.id FROM webhook_deliveries c WHERE c.id = $${params.push(filter.after)})`;
-  const rows = await db.query<{ id: string; endpoint_id: string; event_id: string; event_type: string; status: DeliveryRecord['status']; next_attempt_at: Date | null; created_at: Date; attempts: DeliveryRecord['attempts'] }>(
+  if (filter.after)
+    where += ` AND (d.created_at, d.event_seq, d.id) < (SELECT c.created_at, c.event_seq, c.id FROM webhook_deliveries c WHERE c.id = $${params.push(filter.after)})`;
+  const rows = await db.query<{
+    id: string;
+    endpoint_id: string;
+    event_id: string;
+    event_type: string;
+    status: DeliveryRecord['status'];
+    next_attempt_at: Date | null;
+    created_at: Date;
+    attempts: DeliveryRecord['attempts'];
+  }>(
     `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.status, d.next_attempt_at, d.created_at,
        COALESCE((SELECT json_agg(json_build_object('at', a.at, 'status', a.status, 'error', a.error, 'duration_ms', a.duration_ms) ORDER BY a.id)
                  FROM webhook_attempts a WHERE a.delivery_id = d.id), '[]'::json) AS attempts
@@ -213,5 +296,7 @@ export async function listDeliveries(
 
 /** Forgets deliveries (and their attempts) older than 30 days that are no longer being attempted. */
 export async function pruneDeliveries(db: Queryable, now: Date): Promise<void> {
-  await db.query("DELETE FROM webhook_deliveries WHERE created_at < $1 AND status <> 'pending'", [new Date(now.getTime() - KEEP_DELIVERIES_MS)]);
+  await db.query("DELETE FROM webhook_deliveries WHERE created_at < $1 AND status <> 'pending'", [
+    new Date(now.getTime() - KEEP_DELIVERIES_MS),
+  ]);
 }

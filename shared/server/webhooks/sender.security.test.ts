@@ -49,7 +49,16 @@ describe('the sender against a hostile receiver', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const delivery = (path: string) => ({ id: 'act_1', endpointId: 'track', eventId: 'evt_1', eventType: 'conversation.action_request', body: '{}', roundAttempts: 0, url: `${origin}${path}`, secret: 'whsec_x' });
+  const delivery = (path: string) => ({
+    id: 'act_1',
+    endpointId: 'track',
+    eventId: 'evt_1',
+    eventType: 'conversation.action_request',
+    body: '{}',
+    roundAttempts: 0,
+    url: `${origin}${path}`,
+    secret: 'whsec_x',
+  });
 
   it('follows no redirect: the redirect is a failed answer and its target is never asked', async () => {
     const send = createSender({ allowedPrivateOrigins: [origin] }, { answerLimit: 1024 });

@@ -27,7 +27,11 @@ export type HeaderPrefix = 'X-Service' | 'X-Desk';
  */
 export function createSender(
   policy: TargetPolicy,
-  { prefix = 'X-Service', timeoutMs = ANSWER_TIMEOUT_MS, answerLimit }: { prefix?: HeaderPrefix; timeoutMs?: number; answerLimit?: number } = {},
+  {
+    prefix = 'X-Service',
+    timeoutMs = ANSWER_TIMEOUT_MS,
+    answerLimit,
+  }: { prefix?: HeaderPrefix; timeoutMs?: number; answerLimit?: number } = {},
 ): SendWebhook {
   return async (delivery, nowMs) => {
     const started = performance.now();
@@ -70,30 +74,43 @@ export function createSender(
         clearTimeout(timer);
         done(finish(status, error, answer));
       };
-      const outgoing = send(url, { method: 'POST', headers, lookup: guardedLookup(url, policy) as never, agent: false }, (response) => {
-        const status = response.statusCode ?? null;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        // A webhook's answer is not needed: it is read away (it may not hold the socket). An action
-        // URL's answer is the result (`answerLimit`): kept, up to that many bytes.
-        response.on('data', (chunk: Buffer) => {
-          if (answerLimit === undefined) return;
-          size += chunk.length;
-          if (size > answerLimit) {
-            settle(status, `the answer is larger than ${answerLimit} bytes`);
-            outgoing.destroy();
-          } else chunks.push(chunk);
-        });
-        response.on('end', () =>
-          settle(status, status !== null && status >= 200 && status < 300 ? null : `the receiver answered ${status}`, answerLimit === undefined ? undefined : Buffer.concat(chunks).toString('utf8')),
-        );
-        response.on('error', (error) => settle(status, error.message));
-      });
+      const outgoing = send(
+        url,
+        { method: 'POST', headers, lookup: guardedLookup(url, policy) as never, agent: false },
+        (response) => {
+          const status = response.statusCode ?? null;
+          const chunks: Buffer[] = [];
+          let size = 0;
+          // A webhook's answer is not needed: it is read away (it may not hold the socket). An action
+          // URL's answer is the result (`answerLimit`): kept, up to that many bytes.
+          response.on('data', (chunk: Buffer) => {
+            if (answerLimit === undefined) return;
+            size += chunk.length;
+            if (size > answerLimit) {
+              settle(status, `the answer is larger than ${answerLimit} bytes`);
+              outgoing.destroy();
+            } else chunks.push(chunk);
+          });
+          response.on('end', () =>
+            settle(
+              status,
+              status !== null && status >= 200 && status < 300 ? null : `the receiver answered ${status}`,
+              answerLimit === undefined ? undefined : Buffer.concat(chunks).toString('utf8'),
+            ),
+          );
+          response.on('error', (error) => settle(status, error.message));
+        },
+      );
       const timer = setTimeout(() => {
         settle(null, `no answer within ${timeoutMs / 1000} seconds`);
         outgoing.destroy();
       }, timeoutMs);
-      outgoing.on('error', (error: NodeJS.ErrnoException) => settle(null, error.code === 'EPRIVATEADDRESS' ? `refused: ${error.message}` : error.message || String(error.code)));
+      outgoing.on('error', (error: NodeJS.ErrnoException) =>
+        settle(
+          null,
+          error.code === 'EPRIVATEADDRESS' ? `refused: ${error.message}` : error.message || String(error.code),
+        ),
+      );
       outgoing.end(delivery.body);
     });
   };

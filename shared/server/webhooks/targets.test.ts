@@ -66,7 +66,10 @@ describe('private addresses inside IPv6', () => {
     expect(isPrivateAddress(address)).toBe(false);
   });
 
-  it.each(['not-an-ip', '', '2002:a00:1::1::', '::ffff:010.0.0.1', '[::1]'])('%j, not an address, is treated as private', (address) => {
-    expect(isPrivateAddress(address)).toBe(true);
-  });
+  it.each(['not-an-ip', '', '2002:a00:1::1::', '::ffff:010.0.0.1', '[::1]'])(
+    '%j, not an address, is treated as private',
+    (address) => {
+      expect(isPrivateAddress(address)).toBe(true);
+    },
+  );
 });

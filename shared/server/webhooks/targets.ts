@@ -97,16 +97,22 @@ export function checkEndpointUrl(raw: string, environment: Environment, policy?:
   const url = new URL(raw);
   const httpAllowed = environment === 'sandbox' || (policy?.allowedPrivateOrigins.includes(url.origin) ?? false);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) {
-    throw new ParleyError('invalid_request', environment === 'live' ? 'Live webhook endpoints must use https.' : 'Webhook endpoints use http or https.');
+    throw new ParleyError(
+      'invalid_request',
+      environment === 'live' ? 'Live webhook endpoints must use https.' : 'Webhook endpoints use http or https.',
+    );
   }
-  if (url.username || url.password) throw new ParleyError('invalid_request', 'A webhook URL may not carry a user name or password.');
+  if (url.username || url.password)
+    throw new ParleyError('invalid_request', 'A webhook URL may not carry a user name or password.');
   return url;
 }
 
 /** The addresses a host name has now (an IP literal is its own address). */
 function resolve(host: string): Promise<LookupAddress[]> {
   if (isIP(host)) return Promise.resolve([{ address: host, family: isIP(host) }]);
-  return new Promise((done, fail) => dnsLookup(host, { all: true }, (error, addresses) => (error ? fail(error) : done(addresses))));
+  return new Promise((done, fail) =>
+    dnsLookup(host, { all: true }, (error, addresses) => (error ? fail(error) : done(addresses))),
+  );
 }
 
 /**
@@ -119,7 +125,10 @@ export function checkEndpointHost(url: URL, policy: TargetPolicy): void {
   if (policy.allowedPrivateOrigins.includes(url.origin)) return;
   const host = hostOf(url).toLowerCase();
   if ((isIP(host) && isPrivateAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) {
-    throw new ParleyError('invalid_request', `The host ${url.hostname} is a private address; webhooks never call private addresses.`);
+    throw new ParleyError(
+      'invalid_request',
+      `The host ${url.hostname} is a private address; webhooks never call private addresses.`,
+    );
   }
 }
 
@@ -133,7 +142,10 @@ export async function checkEndpointAddress(url: URL, policy: TargetPolicy): Prom
     throw new ParleyError('invalid_request', `The host ${url.hostname} of the webhook URL cannot be resolved.`);
   }
   if (addresses.length === 0 || addresses.some((entry) => isPrivateAddress(entry.address))) {
-    throw new ParleyError('invalid_request', `The host ${url.hostname} resolves to a private address; webhooks never call private addresses.`);
+    throw new ParleyError(
+      'invalid_request',
+      `The host ${url.hostname} resolves to a private address; webhooks never call private addresses.`,
+    );
   }
 }
 

@@ -31,7 +31,15 @@ export interface WebhookWorkerDeps {
  * number of processes may run one: an event goes to an endpoint once per round of attempts, at
  * least once in all.
  */
-export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeoutMs = ANSWER_TIMEOUT_MS, secrets }: WebhookWorkerDeps) {
+export function createWebhookWorker({
+  sql,
+  logger,
+  send,
+  now,
+  feed,
+  answerTimeoutMs = ANSWER_TIMEOUT_MS,
+  secrets,
+}: WebhookWorkerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let prunedAt = 0;
@@ -43,9 +51,16 @@ export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeou
   const chains = new Map<string, Promise<void>>();
 
   async function attempt(delivery: ClaimedDelivery): Promise<void> {
-    const result = await send(secrets ? { ...delivery, secret: secrets.open(delivery.secret) } : delivery, now().getTime());
+    const result = await send(
+      secrets ? { ...delivery, secret: secrets.open(delivery.secret) } : delivery,
+      now().getTime(),
+    );
     await sql.transaction((tx) => recordAttempt(tx, delivery, result, now()));
-    if (result.error) logger.info({ delivery: delivery.id, endpoint: delivery.endpointId, status: result.status, error: result.error }, 'a webhook attempt failed');
+    if (result.error)
+      logger.info(
+        { delivery: delivery.id, endpoint: delivery.endpointId, status: result.status, error: result.error },
+        'a webhook attempt failed',
+      );
   }
 
   /**
@@ -55,14 +70,20 @@ export function createWebhookWorker({ sql, logger, send, now, feed, answerTimeou
    */
   async function sendDue(): Promise<void> {
     for (;;) {
-      const due = await claimDue(sql, now(), leaseMs, SEND_BATCH, { perEndpoint: PER_ENDPOINT, skipEndpoints: [...chains.keys()] });
+      const due = await claimDue(sql, now(), leaseMs, SEND_BATCH, {
+        perEndpoint: PER_ENDPOINT,
+        skipEndpoints: [...chains.keys()],
+      });
       const byEndpoint = new Map<string, ClaimedDelivery[]>();
-      for (const delivery of due) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
+      for (const delivery of due)
+        byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
       for (const [endpointId, deliveries] of byEndpoint) {
         const chain = (async () => {
           for (const delivery of deliveries) await attempt(delivery);
         })()
-          .catch((error: unknown) => logger.error({ err: error, endpoint: endpointId }, 'sending to a webhook endpoint failed'))
+          .catch((error: unknown) =>
+            logger.error({ err: error, endpoint: endpointId }, 'sending to a webhook endpoint failed'),
+          )
           .finally(() => {
             chains.delete(endpointId);
             // Its next deliveries may be due already.

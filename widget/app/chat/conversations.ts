@@ -36,7 +36,6 @@ export function createConversations(
   unread: Unread,
   locale: () => string,
 ): Conversations {
-
   async function show(conversation: WidgetConversation, firstPage?: MessagesPage): Promise<void> {
     history.restart();
     storage.set('conversation', conversation.id);

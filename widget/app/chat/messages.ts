@@ -1,10 +1,4 @@
-import type {
-  MessageStatus,
-  ReplyCard,
-  ReplyChoice,
-  WidgetAttachment,
-  WidgetMessage,
-} from '../../../shared/index.ts';
+import type { MessageStatus, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMessage } from '../../../shared/index.ts';
 
 /** A message as the widget shows it: a stored one, or the customer's own still on its way. */
 export interface ShownMessage {

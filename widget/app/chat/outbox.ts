@@ -117,7 +117,10 @@ export function createOutbox(
     again(messageId) {
       const items = read(storage);
       if (!items.some((item) => item.messageId === messageId)) return false;
-      save(storage, items.map((item) => (item.messageId === messageId ? { ...item, tries: 0 } : item)));
+      save(
+        storage,
+        items.map((item) => (item.messageId === messageId ? { ...item, tries: 0 } : item)),
+      );
       return true;
     },
     flush,

@@ -31,7 +31,6 @@ export function createVisitor(
   tabs: Tabs,
   emit: (event: 'error', payload: ParleyEvents['error']) => void,
 ): Visitor {
-
   function reset(): void {
     connection.close();
     sessions.forget();

@@ -73,5 +73,6 @@ export const catalogue: Catalogue = {
   homeBack: 'Zurück',
   homeAsk: 'Dazu fragen',
   homeAskText: 'Erzählen Sie mir mehr über: {title}',
-  homeAway: 'Wir sind gerade nicht da und antworten, sobald wir zurück sind. Unser KI-Assistent antwortet in der Zwischenzeit.',
+  homeAway:
+    'Wir sind gerade nicht da und antworten, sobald wir zurück sind. Unser KI-Assistent antwortet in der Zwischenzeit.',
 };

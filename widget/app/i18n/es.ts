@@ -73,5 +73,6 @@ export const catalogue: Catalogue = {
   homeBack: 'Volver',
   homeAsk: 'Preguntar sobre esto',
   homeAskText: 'Cuéntame más sobre: {title}',
-  homeAway: 'Ahora no estamos disponibles y responderemos cuando volvamos. Mientras tanto, te responde nuestro asistente de IA.',
+  homeAway:
+    'Ahora no estamos disponibles y responderemos cuando volvamos. Mientras tanto, te responde nuestro asistente de IA.',
 };

@@ -73,5 +73,6 @@ export const catalogue: Catalogue = {
   homeBack: 'Retour',
   homeAsk: 'Poser une question à ce sujet',
   homeAskText: 'Dites-m’en plus sur : {title}',
-  homeAway: 'Nous sommes absents pour le moment et répondrons à notre retour. En attendant, notre assistant IA vous répond.',
+  homeAway:
+    'Nous sommes absents pour le moment et répondrons à notre retour. En attendant, notre assistant IA vous répond.',
 };

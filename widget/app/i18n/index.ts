@@ -22,7 +22,10 @@ export function supportedLocale(wish: string | undefined | null): Locale | undef
 }
 
 /** The locale to use: the one asked for, else the browser's first supported language, else English. */
-export function pickLocale(wish: string | undefined, languages: readonly string[] = navigator.languages ?? [navigator.language]): Locale {
+export function pickLocale(
+  wish: string | undefined,
+  languages: readonly string[] = navigator.languages ?? [navigator.language],
+): Locale {
   return supportedLocale(wish) ?? languages.map(supportedLocale).find(Boolean) ?? 'en';
 }
 
@@ -41,6 +44,7 @@ export function translator(locale: Locale, catalogue: Catalogue = en): Translato
   return {
     locale,
     dir: RIGHT_TO_LEFT.has(locale) ? 'rtl' : 'ltr',
-    t: (key, values = {}) => (catalogue[key] ?? en[key]).replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole)),
+    t: (key, values = {}) =>
+      (catalogue[key] ?? en[key]).replace(/\{(\w+)\}/g, (whole, name: string) => String(values[name] ?? whole)),
   };
 }

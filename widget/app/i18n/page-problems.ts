@@ -25,19 +25,22 @@ export const PAGE_PROBLEMS: Record<Locale, PageProblemText> = {
   },
   de: {
     title: 'Dieser Chat kann nicht geöffnet werden',
-    incomplete: 'Der Link zu diesem Chat ist unvollständig. Bitte öffnen Sie den Chat auf der Website oder in der App, von der Sie kommen.',
+    incomplete:
+      'Der Link zu diesem Chat ist unvollständig. Bitte öffnen Sie den Chat auf der Website oder in der App, von der Sie kommen.',
     unavailable: 'Dieser Chat ist nicht mehr verfügbar. Bitte wenden Sie sich über die Website an den Shop.',
     forOwner: 'Für den Betreiber der Website:',
   },
   fr: {
     title: 'Impossible d’ouvrir ce chat',
-    incomplete: 'Le lien vers ce chat est incomplet. Veuillez ouvrir le chat depuis le site ou l’application d’où vous venez.',
+    incomplete:
+      'Le lien vers ce chat est incomplet. Veuillez ouvrir le chat depuis le site ou l’application d’où vous venez.',
     unavailable: 'Ce chat n’est plus disponible. Veuillez contacter la boutique via son site web.',
     forOwner: 'Pour le propriétaire du site :',
   },
   es: {
     title: 'No se puede abrir este chat',
-    incomplete: 'El enlace a este chat está incompleto. Abra el chat desde el sitio web o la aplicación de donde viene.',
+    incomplete:
+      'El enlace a este chat está incompleto. Abra el chat desde el sitio web o la aplicación de donde viene.',
     unavailable: 'Este chat ya no está disponible. Póngase en contacto con la tienda a través de su sitio web.',
     forOwner: 'Para el propietario del sitio:',
   },
@@ -49,7 +52,8 @@ export const PAGE_PROBLEMS: Record<Locale, PageProblemText> = {
   },
   ja: {
     title: 'このチャットを開けません',
-    incomplete: 'このチャットへのリンクが不完全です。アクセス元のウェブサイトまたはアプリからチャットを開いてください。',
+    incomplete:
+      'このチャットへのリンクが不完全です。アクセス元のウェブサイトまたはアプリからチャットを開いてください。',
     unavailable: 'このチャットは現在ご利用いただけません。ショップのウェブサイトからお問い合わせください。',
     forOwner: 'サイト運営者の方へ：',
   },

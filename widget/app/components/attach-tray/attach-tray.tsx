@@ -14,7 +14,12 @@ interface Props {
 }
 
 /** Why the BFF refused a file, as the customer is told it. */
-const REFUSALS: Partial<Record<ClientErrorCode, AttachmentKey>> = { unsupported_media_type: 'errorType', payload_too_large: 'errorSize', unprocessable: 'errorPixels', rate_limited: 'errorBusy' };
+const REFUSALS: Partial<Record<ClientErrorCode, AttachmentKey>> = {
+  unsupported_media_type: 'errorType',
+  payload_too_large: 'errorSize',
+  unprocessable: 'errorPixels',
+  rate_limited: 'errorBusy',
+};
 
 /** What is wrong with a file before it goes anywhere: a kind the BFF would refuse, or too big. */
 function refusalOf(file: File): AttachmentKey | undefined {
@@ -36,7 +41,9 @@ export function AttachTray({ files, chat, onDone }: Props) {
   const [progress, setProgress] = useState<number | undefined>();
   // One message id for this file: pressing Send again after a failure cannot make two messages.
   const [messageId] = useState(() => crypto.randomUUID());
-  const [preview] = useState(() => (!refusalOf(file) && file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined));
+  const [preview] = useState(() =>
+    !refusalOf(file) && file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined,
+  );
   const upload = useRef<Upload | undefined>(undefined);
   const sendButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -66,7 +73,13 @@ export function AttachTray({ files, chat, onDone }: Props) {
   return (
     <div class="tray" role="group" aria-label={t('tray')}>
       <div class="tray-file">
-        {preview ? <img class="tray-thumb" src={preview} alt="" /> : <span class="tray-kind" aria-hidden="true">{file.type === 'application/pdf' ? 'PDF' : '?'}</span>}
+        {preview ? (
+          <img class="tray-thumb" src={preview} alt="" />
+        ) : (
+          <span class="tray-kind" aria-hidden="true">
+            {file.type === 'application/pdf' ? 'PDF' : '?'}
+          </span>
+        )}
         <span class="tray-name" dir="auto">
           {file.name}
         </span>
@@ -82,7 +95,13 @@ export function AttachTray({ files, chat, onDone }: Props) {
         <button type="button" class="link" onClick={onDone}>
           {t('remove')}
         </button>
-        <button ref={sendButton} type="button" class="primary" disabled={sending || (!!error && error !== 'errorFailed' && error !== 'errorBusy')} onClick={() => void send()}>
+        <button
+          ref={sendButton}
+          type="button"
+          class="primary"
+          disabled={sending || (!!error && error !== 'errorFailed' && error !== 'errorBusy')}
+          onClick={() => void send()}
+        >
           {t('send')}
         </button>
       </div>

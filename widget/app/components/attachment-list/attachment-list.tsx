@@ -45,7 +45,9 @@ function Attachment({ item, chat }: { item: WidgetAttachment; chat: Props['chat'
     let shown = true;
     void chat
       .target()
-      .then(([token, baseUrl]) => fetch(new URL(item.url.replace(/^\//, ''), baseUrl), { headers: { authorization: `Bearer ${token}` } }))
+      .then(([token, baseUrl]) =>
+        fetch(new URL(item.url.replace(/^\//, ''), baseUrl), { headers: { authorization: `Bearer ${token}` } }),
+      )
       .then((response) => (response.ok ? response.blob() : undefined))
       .then((blob) => {
         if (blob && shown) setAddress((made = URL.createObjectURL(blob)));
@@ -62,7 +64,13 @@ function Attachment({ item, chat }: { item: WidgetAttachment; chat: Props['chat'
     // Until its bytes are here, a grey box in the thumbnail's place and of its size.
     if (!address) return <svg class="thumb-wait" {...size} aria-hidden="true" />;
     return (
-      <a class="thumb" href={address} target="_blank" rel="noopener noreferrer" aria-label={t('openImage', { name: item.name })}>
+      <a
+        class="thumb"
+        href={address}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={t('openImage', { name: item.name })}
+      >
         <img src={address} alt={item.name} {...size} />
       </a>
     );

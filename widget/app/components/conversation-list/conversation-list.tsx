@@ -7,7 +7,15 @@ import { useI18n } from '../../i18n/context.ts';
  * unread answers (its count is read out) and a mark once resolved. Pick one to reopen it, or start
  * a new one.
  */
-export function ConversationList({ conversations, onOpen, onNew }: { conversations: readonly WidgetConversation[]; onOpen: (id: string) => void; onNew: () => void }) {
+export function ConversationList({
+  conversations,
+  onOpen,
+  onNew,
+}: {
+  conversations: readonly WidgetConversation[];
+  onOpen: (id: string) => void;
+  onNew: () => void;
+}) {
   const { t, locale } = useI18n();
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
   return (
@@ -21,7 +29,11 @@ export function ConversationList({ conversations, onOpen, onNew }: { conversatio
       ) : (
         <ul>
           {conversations.map(({ id, created_at, last_message: last, status, unread }) => {
-            const who = last && ({ customer: t('you'), human: last.author_name ?? t('support'), ai: t('assistant'), system: '' } as const)[last.author];
+            const who =
+              last &&
+              (
+                { customer: t('you'), human: last.author_name ?? t('support'), ai: t('assistant'), system: '' } as const
+              )[last.author];
             // A photo or PDF sent without words shows as its name.
             const text = last && (last.text || last.attachments?.map((file) => file.name).join(', '));
             return (

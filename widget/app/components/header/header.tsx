@@ -26,7 +26,10 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const loaded = useChunk(popups, menu, () => button.current);
   const inbox = state.config?.inbox;
-  const person = state.handledBy === 'human' ? state.messages.findLast((message) => message.author === 'human')?.authorName : undefined;
+  const person =
+    state.handledBy === 'human'
+      ? state.messages.findLast((message) => message.author === 'human')?.authorName
+      : undefined;
   const replyTime = inbox?.reply_time;
   // What the line under the name says, and the mark before it: the AI's badge or the person's initials.
   const [mark, line] =
@@ -34,13 +37,20 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
     state.phase === 'error'
       ? ['', '']
       : state.view === 'list'
-      ? ['', t('conversations')]
-      : state.resolved
-        ? ['', t('ended')]
-        : state.handledBy === 'human'
-          ? // One short line: the person once one answered, else how soon people reply (when the shop said).
-            [person?.split(' ').map((word) => word[0]).join('').slice(0, 2), person ? t('personAnswering', { name: person }) : replyTime ? t(replyTime) : t('humanAnswering')]
-          : [t('aiBadge'), t('aiAnswering')];
+        ? ['', t('conversations')]
+        : state.resolved
+          ? ['', t('ended')]
+          : state.handledBy === 'human'
+            ? // One short line: the person once one answered, else how soon people reply (when the shop said).
+              [
+                person
+                  ?.split(' ')
+                  .map((word) => word[0])
+                  .join('')
+                  .slice(0, 2),
+                person ? t('personAnswering', { name: person }) : replyTime ? t(replyTime) : t('humanAnswering'),
+              ]
+            : [t('aiBadge'), t('aiAnswering')];
   return (
     <header class="header">
       {inbox?.avatar_url && <img class="logo" src={inbox.avatar_url} alt="" />}
@@ -59,16 +69,36 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
         </p>
       </div>
       {state.view === 'list' ? (
-        <button type="button" class="icon" aria-label={t('backToChat')} onClick={() => chat.backToChat()} disabled={!state.conversationId}>
+        <button
+          type="button"
+          class="icon"
+          aria-label={t('backToChat')}
+          onClick={() => chat.backToChat()}
+          disabled={!state.conversationId}
+        >
           <Icon name="back" />
         </button>
       ) : (
-        <button type="button" class="icon" aria-label={t('conversations')} onClick={() => chat.showList()} disabled={state.phase !== 'ready'}>
+        <button
+          type="button"
+          class="icon"
+          aria-label={t('conversations')}
+          onClick={() => chat.showList()}
+          disabled={state.phase !== 'ready'}
+        >
           <Icon name="menu" />
         </button>
       )}
       <div class="more">
-        <button ref={button} type="button" class="icon" aria-label={t('moreOptions')} aria-haspopup="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
+        <button
+          ref={button}
+          type="button"
+          class="icon"
+          aria-label={t('moreOptions')}
+          aria-haspopup="menu"
+          aria-expanded={menu}
+          onClick={() => setMenu(!menu)}
+        >
           <Icon name="more" />
         </button>
         {menu && loaded && (

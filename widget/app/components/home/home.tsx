@@ -38,13 +38,24 @@ export function Home({ chat, inbox, answers }: Props) {
   // The greeting in the language shown, should it have changed since the config came.
   useEffect(() => void chat.localize(), [locale]);
   useEffect(() => {
-    if (!inbox.suggested_questions) void chat.help<HelpArticleList>('articles').then(({ articles }) => setFirst(articles.slice(0, 3)), () => {});
+    if (!inbox.suggested_questions)
+      void chat.help<HelpArticleList>('articles').then(
+        ({ articles }) => setFirst(articles.slice(0, 3)),
+        () => {},
+      );
   }, [inbox.suggested_questions]);
   useEffect(() => {
     const q = query.trim();
     if (!q) return setFound(undefined);
     // Asked once typing pauses; an answer to an older query is dropped.
-    const timer = setTimeout(() => void chat.help<HelpArticleList>(`articles?q=${encodeURIComponent(q)}`).then(({ articles }) => setFound((now) => (search.current?.value.trim() === q ? { q, articles } : now)), () => {}), 250);
+    const timer = setTimeout(
+      () =>
+        void chat.help<HelpArticleList>(`articles?q=${encodeURIComponent(q)}`).then(
+          ({ articles }) => setFound((now) => (search.current?.value.trim() === q ? { q, articles } : now)),
+          () => {},
+        ),
+      250,
+    );
     return () => clearTimeout(timer);
   }, [query]);
   // Opening an article moves focus to its title and Back to the search; on the first draw the message box keeps it.
@@ -57,7 +68,8 @@ export function Home({ chat, inbox, answers }: Props) {
   }, [article]);
 
   const questions = inbox.suggested_questions ?? first.map((entry) => entry.title);
-  const open = (id: string) => void chat.help<HelpArticle>(`articles/${encodeURIComponent(id)}`).then(setArticle, () => {});
+  const open = (id: string) =>
+    void chat.help<HelpArticle>(`articles/${encodeURIComponent(id)}`).then(setArticle, () => {});
 
   if (article) {
     return (
@@ -70,7 +82,11 @@ export function Home({ chat, inbox, answers }: Props) {
           <button type="button" class="link" onClick={() => setArticle(undefined)}>
             {t('homeBack')}
           </button>
-          <button type="button" class="primary" onClick={() => void chat.send(t('homeAskText', { title: article.title }))}>
+          <button
+            type="button"
+            class="primary"
+            onClick={() => void chat.send(t('homeAskText', { title: article.title }))}
+          >
             {t('homeAsk')}
           </button>
         </p>
@@ -102,7 +118,15 @@ export function Home({ chat, inbox, answers }: Props) {
           ))}
         </ul>
       )}
-      <input ref={search} type="search" aria-label={t('homeSearch')} placeholder={t('homeSearch')} maxLength={100} value={query} onInput={(event) => setQuery(event.currentTarget.value)} />
+      <input
+        ref={search}
+        type="search"
+        aria-label={t('homeSearch')}
+        placeholder={t('homeSearch')}
+        maxLength={100}
+        value={query}
+        onInput={(event) => setQuery(event.currentTarget.value)}
+      />
       {found &&
         (found.articles.length ? (
           <ul class="found" aria-label={t('homeResults')}>

@@ -11,7 +11,18 @@ const paths = {
 
 export function Icon({ name }: { name: keyof typeof paths }) {
   return (
-    <svg class={`svg-icon ${name}`} viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+    <svg
+      class={`svg-icon ${name}`}
+      viewBox="0 0 24 24"
+      width="20"
+      height="20"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+    >
       <path d={paths[name]} />
     </svg>
   );

@@ -20,7 +20,13 @@ describe("what a customer's message says of itself", () => {
   });
 
   it('says Read when a person answered it, even after the AI answered earlier ones', () => {
-    const log = [message('customer', 'read'), message('ai'), message('system'), message('customer', 'read'), message('human')];
+    const log = [
+      message('customer', 'read'),
+      message('ai'),
+      message('system'),
+      message('customer', 'read'),
+      message('human'),
+    ];
     expect(shownStatus(log, 0, 'human')).toBe('delivered');
     expect(shownStatus(log, 3, 'human')).toBe('read');
   });
@@ -31,14 +37,17 @@ describe("what a customer's message says of itself", () => {
     expect(shownStatus(log, 0, 'ai')).toBe('delivered');
   });
 
-  it('says Delivered for a sent message that has an answer after it (the AI\'s answer comes with no status push)', () => {
+  it("says Delivered for a sent message that has an answer after it (the AI's answer comes with no status push)", () => {
     expect(shownStatus([message('customer', 'sent'), message('ai')], 0, 'ai')).toBe('delivered');
-    expect(shownStatus([message('customer', 'sent'), message('customer', 'sent'), message('human')], 0, 'human')).toBe('delivered');
+    expect(shownStatus([message('customer', 'sent'), message('customer', 'sent'), message('human')], 0, 'human')).toBe(
+      'delivered',
+    );
     expect(shownStatus([message('customer', 'sent')], 0, 'ai')).toBe('sent');
     expect(shownStatus([message('customer', 'sent'), message('system')], 0, 'human')).toBe('sent');
   });
 
   it('leaves sending, delivered and failed as they are', () => {
-    for (const status of ['sending', 'delivered', 'failed'] as const) expect(shownStatus([message('customer', status), message('ai')], 0, 'ai')).toBe(status);
+    for (const status of ['sending', 'delivered', 'failed'] as const)
+      expect(shownStatus([message('customer', status), message('ai')], 0, 'ai')).toBe(status);
   });
 });

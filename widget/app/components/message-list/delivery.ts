@@ -8,7 +8,11 @@ import type { ShownMessage } from '../../chat/messages.ts';
  * only looked while the AI answered goes unsaid, which claims less than happened, never more. Any
  * answer after a message says it arrived: the BFF pushes no status with the AI's answer.
  */
-export function shownStatus(messages: readonly ShownMessage[], index: number, handledBy: 'ai' | 'human'): ShownMessage['status'] {
+export function shownStatus(
+  messages: readonly ShownMessage[],
+  index: number,
+  handledBy: 'ai' | 'human',
+): ShownMessage['status'] {
   const status = messages[index]!.status;
   const answer = messages.slice(index).find((message) => message.author === 'ai' || message.author === 'human');
   if (status === 'read') return (answer?.author ?? handledBy) === 'human' ? 'read' : 'delivered';

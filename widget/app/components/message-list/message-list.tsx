@@ -7,13 +7,22 @@ import type { MessageKey } from '../../i18n/index.ts';
 import { shownStatus } from './delivery.ts';
 import { dayLabel, sameDay, timeOfDay } from './when.ts';
 
-const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = { customer: 'you', ai: 'assistant', human: 'support' };
+const AUTHOR: Record<Exclude<ShownMessage['author'], 'system'>, MessageKey> = {
+  customer: 'you',
+  ai: 'assistant',
+  human: 'support',
+};
 // Messages by the same sender within this time share one name, avatar and time.
 const GROUP_MS = 5 * 60_000;
 
 /** "Sam Lee Jones" → "SL": the first letters of the first two words, "?" without a name. */
 const initials = (name: string | null) =>
-  name?.match(/\S+/g)?.slice(0, 2).map((word) => [...word][0]).join('').toUpperCase() || '?';
+  name
+    ?.match(/\S+/g)
+    ?.slice(0, 2)
+    .map((word) => [...word][0])
+    .join('')
+    .toUpperCase() || '?';
 
 /** The AI's avatar: a small robot, drawn (no emoji), so it never reads as a person's initials. */
 const Bot = () => (
@@ -49,7 +58,18 @@ const PlainText = ({ text }: { text: string }) => (
 );
 
 /** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
-export function MessageList({ messages, greeting, typing, handledBy = 'ai', draft, canChoose, onChoose, onRetry, files, answers }: Props) {
+export function MessageList({
+  messages,
+  greeting,
+  typing,
+  handledBy = 'ai',
+  draft,
+  canChoose,
+  onChoose,
+  onRetry,
+  files,
+  answers,
+}: Props) {
   const { t, locale } = useI18n();
   const RichText = answers?.RichText ?? PlainText;
   const end = useRef<HTMLDivElement>(null);
@@ -67,7 +87,9 @@ export function MessageList({ messages, greeting, typing, handledBy = 'ai', draf
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  const lastChoices = [...messages].reverse().find((message) => message.author !== 'customer' && message.author !== 'system');
+  const lastChoices = [...messages]
+    .reverse()
+    .find((message) => message.author !== 'customer' && message.author !== 'system');
   const lastMine = messages.map((message) => message.author).lastIndexOf('customer');
   return (
     <div ref={log} class="messages" role="log" aria-live="polite" aria-label={t('messages')} tabIndex={0}>
@@ -107,7 +129,11 @@ export function MessageList({ messages, greeting, typing, handledBy = 'ai', draf
         const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
         return [
           day,
-          <div key={message.key} class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`} data-status={status}>
+          <div
+            key={message.key}
+            class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`}
+            data-status={status}
+          >
             {startsGroup && (
               <p class="meta">
                 {/* A robot for the AI, a person's initials: who answered shows at a glance; the name is the text that is read. */}
@@ -118,7 +144,8 @@ export function MessageList({ messages, greeting, typing, handledBy = 'ai', draf
                 )}
                 {/* The customer's own name is only read out: their side of the log needs no label. */}
                 <span class={mine ? 'author visually-hidden' : 'author'}>{name}</span>
-                {message.author === 'ai' && <span class="badge">{t('aiBadge')}</span>} <time dateTime={message.createdAt}>{timeOfDay(locale, date)}</time>
+                {message.author === 'ai' && <span class="badge">{t('aiBadge')}</span>}{' '}
+                <time dateTime={message.createdAt}>{timeOfDay(locale, date)}</time>
               </p>
             )}
             <div class="bubble">
@@ -126,7 +153,9 @@ export function MessageList({ messages, greeting, typing, handledBy = 'ai', draf
               <RichText text={message.text} />
               {message.card && answers && <answers.Card card={message.card} />}
             </div>
-            {message.choices && message === lastChoices && answers && <answers.QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />}
+            {message.choices && message === lastChoices && answers && (
+              <answers.QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />
+            )}
             {/* Under the customer's last message, and under any still on its way or not sent. */}
             {mine && (index === lastMine || status === 'sending' || status === 'failed') && (
               <p class="status">

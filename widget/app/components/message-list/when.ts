@@ -8,7 +8,8 @@
 const dayNumber = (date: Date) => Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / 864e5;
 
 /** The message's time of day, e.g. "14:05" in German or "2:05 PM" in English. */
-export const timeOfDay = (locale: string, date: Date): string => date.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+export const timeOfDay = (locale: string, date: Date): string =>
+  date.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
 
 /** True when `a` and `b` fall on the same calendar day where the customer is. */
 export const sameDay = (a: Date, b: Date): boolean => dayNumber(a) === dayNumber(b);
@@ -23,5 +24,10 @@ export function dayLabel(locale: string, date: Date, now = new Date()): string {
     const words = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }).format(-daysAgo, 'day');
     return words[0]!.toLocaleUpperCase(locale) + words.slice(1);
   }
-  return date.toLocaleDateString(locale, { weekday: 'long', month: 'long', day: 'numeric', year: date.getFullYear() === now.getFullYear() ? undefined : 'numeric' });
+  return date.toLocaleDateString(locale, {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: date.getFullYear() === now.getFullYear() ? undefined : 'numeric',
+  });
 }

@@ -31,10 +31,18 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   const section = useRef<HTMLElement>(null);
   const limited = state.error === 'rate_limited' && state.retryAt;
-  const more = useChunk(extras, state.open && (state.view !== 'chat' || state.resolved || !!limited), () => section.current);
+  const more = useChunk(
+    extras,
+    state.open && (state.view !== 'chat' || state.resolved || !!limited),
+    () => section.current,
+  );
   // Files picked, pasted or dropped, waiting in the tray until sent or removed.
   const [files, setFiles] = useState<File[]>();
-  const attach = useChunk(attachments, state.open && (!!files || state.messages.some((message) => message.attachments)), () => section.current);
+  const attach = useChunk(
+    attachments,
+    state.open && (!!files || state.messages.some((message) => message.attachments)),
+    () => section.current,
+  );
   const empty = state.phase === 'ready' && !state.messages.length && !state.resolved && state.config;
   const home = useChunk(homeChunk, state.open && !!empty, () => section.current);
   // Focus moves into the panel when it opens: to the message box when it can take text. In the same
@@ -77,22 +85,34 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
           {t('offline')}
         </p>
       )}
-      {state.view === 'list' && more && <more.ConversationList conversations={state.conversations} onOpen={(id) => void chat.openConversation(id)} onNew={() => void chat.newConversation()} />}
-      {state.view === 'prechat' && more && <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />}
+      {state.view === 'list' && more && (
+        <more.ConversationList
+          conversations={state.conversations}
+          onOpen={(id) => void chat.openConversation(id)}
+          onNew={() => void chat.newConversation()}
+        />
+      )}
+      {state.view === 'prechat' && more && (
+        <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />
+      )}
       {state.view === 'chat' && (
         <>
-          {home && empty ? <home.Home chat={chat} inbox={empty.inbox} answers={answers} /> : <MessageList
-            messages={state.messages}
-            greeting={state.config?.inbox.greeting}
-            typing={state.typing}
-            handledBy={state.handledBy}
-            draft={state.draft}
-            canChoose={!state.resolved}
-            onChoose={(choice) => void chat.choose(choice)}
-            onRetry={(key) => void chat.retry(key)}
-            files={attach && ((items) => <attach.Files items={items} chat={chat} />)}
-            answers={answers}
-          />}
+          {home && empty ? (
+            <home.Home chat={chat} inbox={empty.inbox} answers={answers} />
+          ) : (
+            <MessageList
+              messages={state.messages}
+              greeting={state.config?.inbox.greeting}
+              typing={state.typing}
+              handledBy={state.handledBy}
+              draft={state.draft}
+              canChoose={!state.resolved}
+              onChoose={(choice) => void chat.choose(choice)}
+              onRetry={(key) => void chat.retry(key)}
+              files={attach && ((items) => <attach.Files items={items} chat={chat} />)}
+              answers={answers}
+            />
+          )}
           {state.resolved && (
             <div class="ended">
               {/* The ending and "New conversation" share a line, and the survey is a row of buttons, so the log above keeps its room. */}
@@ -102,21 +122,32 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
                   {t('newConversation')}
                 </button>
               </p>
-              {state.config?.features.survey && more && <more.Survey answered={state.surveyAnswered} onAnswer={(rating, comment) => chat.answerSurvey(rating, comment)} />}
+              {state.config?.features.survey && more && (
+                <more.Survey
+                  answered={state.surveyAnswered}
+                  onAnswer={(rating, comment) => chat.answerSurvey(rating, comment)}
+                />
+              )}
             </div>
           )}
-          {state.phase === 'error' && limited ? (
-            more && <more.Limited retryAt={limited} email={state.config?.inbox.email} />
-          ) : state.phase === 'error' && (
-            // The customer reads their own language, never the server's sentence; the site's owner gets it in the 'error' event.
-            <p class="error" role="alert">
-              {t('connectError')}
-            </p>
-          )}
+          {state.phase === 'error' && limited
+            ? more && <more.Limited retryAt={limited} email={state.config?.inbox.email} />
+            : state.phase === 'error' && (
+                // The customer reads their own language, never the server's sentence; the site's owner gets it in the 'error' event.
+                <p class="error" role="alert">
+                  {t('connectError')}
+                </p>
+              )}
           {!state.resolved && (
             <>
               {files && attach && <attach.Tray files={files} chat={chat} onDone={() => setFiles(undefined)} />}
-              <Composer disabled={busy} inputRef={input} onTyping={() => chat.typing()} onSend={(text) => void chat.send(text)} onFiles={setFiles} />
+              <Composer
+                disabled={busy}
+                inputRef={input}
+                onTyping={() => chat.typing()}
+                onSend={(text) => void chat.send(text)}
+                onFiles={setFiles}
+              />
             </>
           )}
         </>

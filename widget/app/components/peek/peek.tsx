@@ -14,7 +14,9 @@ interface Props {
 export function Peek({ message: { conversation_id, author, text }, chat, onOpen, onDismiss }: Props) {
   const { t } = useI18n();
   // A person by the name on their message; the AI as the assistant.
-  const name = author === 'human' && chat.state.conversations.find((conversation) => conversation.id === conversation_id)?.last_message?.author_name;
+  const name =
+    author === 'human' &&
+    chat.state.conversations.find((conversation) => conversation.id === conversation_id)?.last_message?.author_name;
   const from = name || t(author === 'human' ? 'support' : 'assistant');
   return (
     <div class="peek">

@@ -23,11 +23,23 @@ export function PrechatForm({ onSubmit }: { onSubmit: (contact: { name: string; 
       <p>{t('prechatIntro')}</p>
       <label class="field">
         {t('name')}
-        <input type="text" autoComplete="name" required value={name} onInput={(event) => setName(event.currentTarget.value)} />
+        <input
+          type="text"
+          autoComplete="name"
+          required
+          value={name}
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
       </label>
       <label class="field">
         {t('email')}
-        <input type="email" autoComplete="email" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+        <input
+          type="email"
+          autoComplete="email"
+          required
+          value={email}
+          onInput={(event) => setEmail(event.currentTarget.value)}
+        />
       </label>
       {problem && (
         <p class="error" role="alert">

@@ -73,7 +73,9 @@ export function parseInline(text: string): Inline[] {
       if (close > at + 1 && stop > close + 2 && text[stop] === ')') {
         const href = safeHref(text.slice(close + 2, stop));
         end = stop + 1;
-        node = href ? { kind: 'link', href, children: parseInline(text.slice(at + 1, close)) } : { kind: 'text', text: text.slice(at, end) };
+        node = href
+          ? { kind: 'link', href, children: parseInline(text.slice(at + 1, close)) }
+          : { kind: 'text', text: text.slice(at, end) };
       }
     }
     if (!node) continue;

@@ -9,11 +9,22 @@ const RATINGS = [1, 2, 3, 4, 5] as const;
  * each named "1 – Very poor" … "5 – Excellent", arrow keys move between them), then an optional
  * comment beside Send. It stays a few lines tall, so the conversation above it stays readable.
  */
-export function Survey({ answered, onAnswer }: { answered: boolean; onAnswer: (rating: number, comment: string) => Promise<void> }) {
+export function Survey({
+  answered,
+  onAnswer,
+}: {
+  answered: boolean;
+  onAnswer: (rating: number, comment: string) => Promise<void>;
+}) {
   const { t } = useI18n();
   const [rating, setRating] = useState(0);
   const [comment, setComment] = useState('');
-  if (answered) return <p class="survey-thanks" role="status">{t('surveyThanks')}</p>;
+  if (answered)
+    return (
+      <p class="survey-thanks" role="status">
+        {t('surveyThanks')}
+      </p>
+    );
   const word = (value: number) => t(`rating${value}` as MessageKey);
   return (
     <form
@@ -28,7 +39,14 @@ export function Survey({ answered, onAnswer }: { answered: boolean; onAnswer: (r
         <div class="rating">
           {RATINGS.map((value) => (
             <label key={value}>
-              <input type="radio" name="rating" value={value} checked={rating === value} aria-label={`${value} – ${word(value)}`} onChange={() => setRating(value)} />
+              <input
+                type="radio"
+                name="rating"
+                value={value}
+                checked={rating === value}
+                aria-label={`${value} – ${word(value)}`}
+                onChange={() => setRating(value)}
+              />
               <span aria-hidden="true">{value}</span>
             </label>
           ))}
@@ -36,7 +54,14 @@ export function Survey({ answered, onAnswer }: { answered: boolean; onAnswer: (r
       </fieldset>
       {rating > 0 && (
         <div class="comment">
-          <textarea rows={1} maxLength={2000} aria-label={t('surveyComment')} placeholder={t('surveyComment')} value={comment} onInput={(event) => setComment(event.currentTarget.value)} />
+          <textarea
+            rows={1}
+            maxLength={2000}
+            aria-label={t('surveyComment')}
+            placeholder={t('surveyComment')}
+            value={comment}
+            onInput={(event) => setComment(event.currentTarget.value)}
+          />
           <button type="submit" class="primary">
             {t('surveySubmit')}
           </button>
