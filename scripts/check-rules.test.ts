@@ -68,6 +68,16 @@ describe('the house rules check', () => {
     expect(problems).toHaveLength(3);
   });
 
+  it("lets test helpers import the demo's sample actions (data) and nothing else of the demo", () => {
+    const root = treeOf({
+      'demo/actions.ts': 'export const actions = [];',
+      'demo/run-demo.ts': 'export const runDemo = 1;',
+      'test/shop.ts': "import { actions } from '../demo/actions.ts';",
+      'test/stack.ts': "import { runDemo } from '../demo/run-demo.ts';",
+    });
+    expect(checkRules(root).map((finding) => finding.file)).toEqual(['test/stack.ts']);
+  });
+
   it('finds an import circle, through type-only imports too', () => {
     const root = treeOf({
       'bff/a.ts': "import type { B } from './b.ts';",

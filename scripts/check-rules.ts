@@ -38,6 +38,12 @@ const TEST_EXTRA: Partial<Record<Room, readonly Room[]>> = {
   demo: ['test'],
 };
 
+/**
+ * Files of a room that other rooms may import although the room is closed to them: the demo's
+ * sample shop's action definitions are data with no side effect, and the tests' shop uses them.
+ */
+const OPEN_FILES: readonly string[] = ['demo/actions.ts'];
+
 /** Browser rooms may import nothing from the server half of shared/, and no Node module. */
 const BROWSER_ROOMS: readonly Room[] = ['widget', 'console'];
 const SERVER_ONLY_SHARED = `shared${sep}server${sep}`;
@@ -131,7 +137,8 @@ function wallBroken(root: string, file: string, target: string): string | undefi
     return undefined;
   }
   const allowed = [...RULES[from].may, ...(isTest(file) ? (TEST_EXTRA[from] ?? []) : [])];
-  if (!allowed.includes(to)) return `imports ${relative(root, target)}: ${RULES[from].why}`;
+  if (!allowed.includes(to) && !OPEN_FILES.includes(relative(root, target).split(sep).join('/')))
+    return `imports ${relative(root, target)}: ${RULES[from].why}`;
   if (BROWSER_ROOMS.includes(from) && relative(root, target).startsWith(SERVER_ONLY_SHARED))
     return `${from}/ imports server code ${relative(root, target)}`;
   return undefined;

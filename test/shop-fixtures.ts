@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Sql } from '../shared/server/index.ts';
+import { DEMO_ACTIONS, DEMO_FIXTURES } from '../demo/actions.ts';
 import {
   addKnowledgeDocument,
   createAccount,
@@ -15,8 +16,8 @@ import {
 /**
  * A shop to test the engine against: its knowledge base (returns, delivery, payment…), its actions
  * (look up an order, cancel one) and their sandbox results. The knowledge is the demo store's own
- * markdown, read from its folder (a path, not an import: tests never start the demo); the actions
- * are a copy of the demo's, so each room's tests depend on their own room and `test/` only.
+ * markdown, read from its folder; the actions are the demo's `demo/actions.ts`, plain data that
+ * the house rules let tests import (no other file of the demo: tests never start the demo).
  */
 export const SHOP_KNOWLEDGE_DIR = fileURLToPath(new URL('../demo/knowledge/', import.meta.url));
 
@@ -32,68 +33,9 @@ export async function shopKnowledge(): Promise<{ title: string; body: string }[]
   );
 }
 
-/** The shop's actions: the AI may ask the shop's server to look up or cancel an order. */
-export const shopActions: ActionDefinition[] = [
-  {
-    name: 'lookup_order',
-    description: 'Look up the status of an order',
-    triggers: [
-      ['where', 'order'],
-      ['order', 'status'],
-      ['track', 'order'],
-      ['order', 'shipped'],
-      ['order', 'arrive'],
-      ['look', 'order'],
-    ],
-    inputs: [
-      {
-        name: 'order_number',
-        description: 'The order number, as on the order confirmation',
-        pattern: '(?:#|\\b)(\\d{4,12})\\b',
-        required: true,
-        ask: 'I can check that for you. What is your order number? You will find it in your order confirmation email.',
-      },
-    ],
-    reply: 'Order {order_number} is {status}. It travels with {carrier} and should arrive {estimated_delivery}.',
-    card: {
-      title: 'Order {order_number}',
-      fields: [
-        { label: 'Status', field: 'status' },
-        { label: 'Carrier', field: 'carrier' },
-        { label: 'Arrives', field: 'estimated_delivery' },
-      ],
-    },
-  },
-  {
-    name: 'cancel_order',
-    description: 'Cancel an order',
-    triggers: [['cancel', 'order']],
-    inputs: [
-      {
-        name: 'order_number',
-        description: 'The order number, as on the order confirmation',
-        pattern: '(?:#|\\b)(\\d{4,12})\\b',
-        required: true,
-        ask: 'I can cancel it for you. What is the order number?',
-      },
-      {
-        name: 'reason',
-        description: 'Why the customer cancels, in their words',
-        pattern: '\\b(?:because|since|as|reason(?:\\s+is)?:?)\\s+(.{3,300})',
-        required: false,
-        ask: 'May I ask why you are cancelling?',
-      },
-    ],
-    reply:
-      'Done: order {order_number} is cancelled. Your refund of {refund_amount} will reach your original payment method within {refund_days} business days.',
-  },
-];
-
-/** What the shop's actions give in the sandbox, so that it answers without a shop's server behind it. */
-export const shopSandboxResults: Record<string, Record<string, unknown>> = {
-  lookup_order: { status: 'on its way', carrier: 'DHL', estimated_delivery: 'on Thursday' },
-  cancel_order: { refund_amount: '49.00 euros', refund_days: 5 },
-};
+/** The shop's actions and what they give in the sandbox: the demo's sample shop's, which are data (no demo starts). */
+export const shopActions: ActionDefinition[] = DEMO_ACTIONS;
+export const shopSandboxResults: Record<string, Record<string, unknown>> = DEMO_FIXTURES;
 
 /** Requests a minute each of the shop's keys may make: tests make many; the limiter has tests of its own. */
 const TEST_REQUESTS_PER_MINUTE = 100_000;
