@@ -1,6 +1,7 @@
 import { io, type Socket } from 'socket.io-client';
 import { DESK_NAMESPACE, type DeskClientEvents, type DeskServerEvents } from '../shared/desk-socket-events.ts';
 import { ClientError } from '../shared/client-error.ts';
+import { refusalCode } from '../shared/handshake.ts';
 import { DeskApi, type ListQuery } from './api.ts';
 import { alertWaiting } from './alert.ts';
 import type { DeskConversation, DeskMessage, Session } from './types.ts';
@@ -78,7 +79,7 @@ export class DeskStore {
     });
     this.#socket.on('disconnect', () => this.#set({ connected: false, customerTyping: false }));
     this.#socket.on('connect_error', (error) => {
-      if (error.message.startsWith('unauthorized')) this.#signedOut();
+      if (refusalCode(error) === 'unauthorized') this.#signedOut();
     });
     this.#socket.on('conversation:changed', (change) => {
       if (change.id === this.state.selected?.id) void this.#reloadSelected();

@@ -19,3 +19,4 @@ export * from './webhook-signature.ts';
 export * from './contrast.ts';
 export * from './schemas/desk-socket.ts';
 export * from './desk-socket-events.ts';
+export * from './handshake.ts';

@@ -1,3 +1,4 @@
+import { handshakeRefusal } from '../../shared/handshake.ts';
 import type { Server } from 'socket.io';
 import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
@@ -36,10 +37,10 @@ export function addClientSocket(
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
     if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token))
-      return next(new Error('unauthorized: send the contact pubsub_token as auth.pubsub_token'));
+      return next(handshakeRefusal('unauthorized', 'send the contact pubsub_token as auth.pubsub_token'));
     (async () => {
       const contact = await findContactByPubsubToken(sql, token);
-      if (!contact) return next(new Error('unauthorized: the pubsub_token is not valid'));
+      if (!contact) return next(handshakeRefusal('unauthorized', 'the pubsub_token is not valid'));
       // A suspended account's contacts are refused, as its Client API is.
       if (await inboxSuspended(sql, contact.inboxId))
         return next(
@@ -50,7 +51,7 @@ export function addClientSocket(
       socket.data.contactId = contact.id;
       socket.data.inboxId = contact.inboxId;
       next();
-    })().catch(() => next(new Error('unauthorized: the pubsub_token could not be checked')));
+    })().catch(() => next(handshakeRefusal('unauthorized', 'the pubsub_token could not be checked')));
   });
   namespace.on(
     'connection',

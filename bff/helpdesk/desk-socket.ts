@@ -1,3 +1,4 @@
+import { handshakeRefusal } from '../../shared/handshake.ts';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import {
@@ -94,7 +95,7 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
         const refusal =
           error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The token could not be checked.');
         if (!(error instanceof ParleyError)) logger.error({ err: error }, 'a desk socket handshake failed');
-        next(Object.assign(new Error(`${refusal.code}: ${refusal.message}`), { data: { code: refusal.code } }));
+        next(handshakeRefusal(refusal.code, refusal.message));
       },
     );
   });

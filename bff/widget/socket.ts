@@ -1,3 +1,4 @@
+import { handshakeRefusal } from '../../shared/handshake.ts';
 import type { Namespace, Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import {
@@ -76,7 +77,7 @@ export function addWidgetSocket(
       (error: unknown) => {
         const refusal =
           error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The session could not be checked.');
-        next(Object.assign(new Error(`${refusal.code}: ${refusal.message}`), { data: { code: refusal.code } }));
+        next(handshakeRefusal(refusal.code, refusal.message));
       },
     );
   });
