@@ -341,6 +341,21 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
     ).toBe(revokedAt);
   });
 
+  it('makes a key and deletes its account at the same moment without a 5xx, and leaves no key of the deleted account', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { account_id: id } = await make(`Racing shop ${round}`);
+      const [key, deleted] = await Promise.all([
+        operator(`/${id}/keys`, { body: { environment: 'live' } }),
+        operator(`/${id}`, { method: 'DELETE' }),
+      ]);
+      expect([201, 404]).toContain(key.status);
+      expect(deleted.status).toBe(204);
+      const left = await engine.sql.query('SELECT id FROM api_keys WHERE account_id = $1', [id]);
+      expect(left).toEqual([]);
+      if (key.status === 201) expect((await request(`${engine.url}/v1/me`, { token: key.body.key })).status).toBe(401);
+    }
+  });
+
   it('answers bad input on the key routes with a 4xx, never a 5xx, and makes no key', async () => {
     const made = await make('Careful shop');
     for (const body of [

@@ -14,6 +14,7 @@ import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { eraseAccount } from '../account-erasure.ts';
 import {
   findAccount,
+  holdAccount,
   findApiKey,
   insertAccount,
   issueApiKey,
@@ -124,8 +125,8 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         errors: ['not_found'],
       },
       async (ctx, { params, body }) => {
-        if (!(await findAccount(sql, params.id))) throw notFound(params.id);
         ctx.body = await sql.transaction(async (tx) => {
+          if (!(await holdAccount(tx, params.id))) throw notFound(params.id);
           const issued = await issueApiKey(tx, params.id, body.environment);
           return {
             ...keyShape((await findApiKey(tx, params.id, issued.id))!),

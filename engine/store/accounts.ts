@@ -41,6 +41,16 @@ export async function findAccount(db: Queryable, id: string): Promise<{ id: stri
  * Stores `key` (or a fresh one) for the account and gives the plaintext back once.
  * `key` lets a demo or a test choose a known key; it must have the API key shape.
  */
+/**
+ * True when the account exists, and then it stays so until `tx` ends: its row is held (FOR KEY
+ * SHARE), so an account deleted at the same moment waits for what `tx` adds to it, and its erasure
+ * then takes that too, instead of the addition failing on a vanished account.
+ */
+export async function holdAccount(tx: Queryable, id: string): Promise<boolean> {
+  const rows = await tx.query<{ id: string }>('SELECT id FROM accounts WHERE id = $1 FOR KEY SHARE', [id]);
+  return rows.length > 0;
+}
+
 export async function issueApiKey(
   db: Queryable,
   accountId: string,
