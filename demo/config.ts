@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { optionalVariable, OriginList, Port, readEnv } from '../shared/server/index.ts';
+import { OriginList } from '../shared/index.ts';
+import { optionalVariable, Port, readEnv } from '../shared/server/index.ts';
 import { llmSettings, LlmVariables, modelGoesWithLlmUrl, type LlmSettings } from '../engine/index.ts';
 import {
   attachmentBucketComplete,

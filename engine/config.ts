@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OriginList } from '../shared/index.ts';
 import type { LlmSettings } from './brain/llm-client.ts';
 import {
   DataDir,
@@ -6,7 +7,6 @@ import {
   HttpUrl,
   LogLevel,
   OperatorToken,
-  OriginList,
   optionalVariable,
   Port,
   PostgresUrl,

@@ -3,6 +3,8 @@
  * Node-only helpers live behind `shared/server/index.ts`.
  */
 export * from './ids.ts';
+export * from './schemas/origin.ts';
+export * from './schemas/attachment.ts';
 export * from './environment.ts';
 export * from './errors.ts';
 export * from './events.ts';

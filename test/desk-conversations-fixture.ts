@@ -5,7 +5,7 @@ import { WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from './helpdesk-client.ts';
 import { request, startEngine, startStack, type TestEngine, type TestStack } from './stack.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from './widget-client.ts';
-import { DeskConversationList, Inbox, InboxList, User } from '../bff/helpdesk/schemas.ts';
+import { DeskConversationList, Inbox, InboxList, User } from '../shared/schemas/helpdesk/index.ts';
 
 /**
  * What the tests of conversations for people share (bff/helpdesk/desk-conversations.test.ts,

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { openSecretBox } from '../shared/server/index.ts';
-import { Inbox, PlatformAccount, SiteKey, User } from '../bff/helpdesk/schemas.ts';
+import { Inbox, PlatformAccount, SiteKey, User } from '../shared/schemas/helpdesk/index.ts';
 import { engineWebhooksOf, findEngineAccount, type EngineWebhook } from '../bff/engine-link/engine-accounts-store.ts';
 import { desk, PLATFORM_TOKEN } from './helpdesk-client.ts';
 import { engineConversationOf, request, type TestStack } from './stack.ts';

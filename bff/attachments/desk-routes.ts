@@ -4,7 +4,7 @@ import type { AttachmentService } from './attachment-service.ts';
 import { sendAttachment } from './serve.ts';
 import { requireStanding, type ApplicationState } from '../helpdesk/auth.ts';
 import type { DeskConversationService } from '../helpdesk/desk-conversation-service.ts';
-import { ConversationParams } from '../helpdesk/schemas.ts';
+import { ConversationParams } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * People read a customer's files (a message's `data_url` in the Application API) with their

@@ -7,7 +7,7 @@ import { DRIVERS, request, startStack, type TestStack } from '../../test/stack.t
 import { until } from '../../test/until.ts';
 import { expectDeskError, expectMessage, expectFields } from '../../test/client-api-fixture.ts';
 import { MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';
-import { User } from '../helpdesk/schemas.ts';
+import { User } from '../../shared/schemas/helpdesk/index.ts';
 import { createInbox, enableClientApi } from '../index.ts';
 
 /** Chatwoot's attachment fields (Attachment#push_event_data for files), and Parley's file_name. */

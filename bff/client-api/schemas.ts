@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { MessageText } from '../../shared/index.ts';
-import { PublicAttachment } from '../attachments/shapes.ts';
+import { MessageText, PublicAttachment } from '../../shared/index.ts';
 
 /** Request bodies of the helpdesk Client API, as Chatwoot's clients send them. */
 

@@ -2,7 +2,7 @@ import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import type { ClientConversationRow as ConversationRow, ClientMessageRow as MessageRow } from './store/client-views.ts';
 import type { ContactRecord } from './store/contacts.ts';
-import type { PublicAttachment } from '../attachments/shapes.ts';
+import type { PublicAttachment } from '../../shared/index.ts';
 import type { PublicContact, PublicContactRecord, PublicConversation, PublicInbox, PublicMessage } from './schemas.ts';
 
 /** The Client API's records, shaped as Chatwoot's views render them (docs: shared/reference/chatwoot-client-api.md). */

@@ -4,7 +4,11 @@ import type { Queryable, Sql } from '../../shared/server/index.ts';
 import type { EngineAccountProvisioning } from '../engine-link/engine-account-provisioning.ts';
 import type { RecordChange } from './audit-service.ts';
 import { platformAccount } from './platform-ownership.ts';
-import type { AccountUpdate, PlatformAccountCreate, PlatformAccountUpdate } from './schemas.ts';
+import type {
+  AccountUpdate,
+  PlatformAccountCreate,
+  PlatformAccountUpdate,
+} from '../../shared/schemas/helpdesk/index.ts';
 import { accountViewShape, platformAccountShape } from './shapes.ts';
 import {
   deleteAccount,

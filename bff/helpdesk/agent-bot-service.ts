@@ -3,7 +3,7 @@ import { ParleyError } from '../../shared/index.ts';
 import type { Queryable, SecretBox, Sql, TargetPolicy } from '../../shared/server/index.ts';
 import type { RecordChange } from './audit-service.ts';
 import { deskReceiverUrl } from './desk-webhooks.ts';
-import type { AgentBotCreate, AgentBotUpdate } from './schemas.ts';
+import type { AgentBotCreate, AgentBotUpdate } from '../../shared/schemas/helpdesk/index.ts';
 import { agentBotShape } from './shapes.ts';
 import {
   deleteAgentBot,

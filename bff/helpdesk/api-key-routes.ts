@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import type { ApiKeyService } from './api-key-service.ts';
-import { AccountParams, ApiKey, ApiKeyCreate, ApiKeyParams } from './schemas.ts';
+import { AccountParams, ApiKey, ApiKeyCreate, ApiKeyParams } from '../../shared/schemas/helpdesk/index.ts';
 
 const tag = 'Application API';
 const security = 'accessToken';

@@ -3,7 +3,7 @@ import type { EngineAccountKeys } from '../engine-link/engine-account-keys.ts';
 import type { EngineAccountKey } from '../engine-link/engine-accounts-store.ts';
 import type { Environment } from '../store/inboxes.ts';
 import { changesBetween, writeAudit, type Actor } from './store/audit-log.ts';
-import type { ApiKey } from './schemas.ts';
+import type { ApiKey } from '../../shared/schemas/helpdesk/index.ts';
 
 /** A record's fields as the audit log compares them. */
 type Fields = Record<string, unknown>;

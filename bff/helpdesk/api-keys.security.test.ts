@@ -3,7 +3,7 @@ import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { clientCustomerWrites, newTenant, platform, type Tenant } from '../../test/tenants.ts';
 import { ENGINE_ACCOUNT_KEYS_MAX } from '../engine-link/engine-account-keys.ts';
-import { ApiKey, AuditLogPage, User } from './schemas.ts';
+import { ApiKey, AuditLogPage, User } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * An account's administrators get API keys of the account's own engine account for their site's

@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { request, startStack, type TestStack } from '../../test/stack.ts';
-import { AccountView, AgentBot, AuditLogPage, User } from './schemas.ts';
+import { AccountView, AgentBot, AuditLogPage, User } from '../../shared/schemas/helpdesk/index.ts';
 import { SIGN_INS_PER_MINUTE } from './session-routes.ts';
 
 /**

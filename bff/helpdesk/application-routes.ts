@@ -12,7 +12,7 @@ import {
   AgentBotUpdate,
   AuditLogPage,
   AuditLogQuery,
-} from './schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 import type { Sql } from '../../shared/server/index.ts';
 import { ParleyError } from '../../shared/index.ts';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
 import type { Queryable, Sql } from '../../shared/server/index.ts';
-import type { AuditLogQuery } from './schemas.ts';
+import type { AuditLogQuery } from '../../shared/schemas/helpdesk/index.ts';
 import { auditLogShape } from './shapes.ts';
 import { findAccount } from './store/accounts.ts';
 import { changesBetween, listAudit, writeAudit, type Actor, type AuditEntry } from './store/audit-log.ts';

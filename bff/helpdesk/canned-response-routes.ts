@@ -18,7 +18,7 @@ import {
   CannedResponseParams,
   CannedResponseQuery,
   CannedResponseUpdate,
-} from './schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 
 const tag = 'Application API';
 const security = 'accessToken';

@@ -11,7 +11,7 @@ import {
   DeskMessage,
   DeskMessageCreate,
   StatusChange,
-} from './schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 import { z } from 'zod';
 
 const tag = 'Application API';

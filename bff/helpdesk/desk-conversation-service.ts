@@ -29,7 +29,12 @@ import { insertMessage, setMessageSender, type MessageSender } from '../store/me
 import { attachmentsOfMessages } from '../attachments/store.ts';
 import { deskAttachmentShapes } from '../attachments/shapes.ts';
 import type { Caller } from './auth.ts';
-import type { ConversationListQuery, DeskMessage, DeskMessageCreate, StatusChange } from './schemas.ts';
+import type {
+  ConversationListQuery,
+  DeskMessage,
+  DeskMessageCreate,
+  StatusChange,
+} from '../../shared/schemas/helpdesk/index.ts';
 import { deskConversationShape as conversationShape, deskMessageShape as messageShape } from './shapes.ts';
 
 const PER_PAGE = 25;

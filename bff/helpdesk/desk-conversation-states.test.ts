@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../test/until.ts';
 import { startDeskStack, type DeskStack } from '../../test/desk-conversations-fixture.ts';
-import { AgentBot, DeskConversation, DeskMessage, type DeskStatus } from './schemas.ts';
+import { AgentBot, DeskConversation, DeskMessage, type DeskStatus } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * A conversation's status as people see it (Chatwoot's): pending while the AI answers it, open once

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeskStack, type DeskStack } from '../../test/desk-conversations-fixture.ts';
-import { AgentBot, DeskConversation, DeskMessage } from './schemas.ts';
+import { AgentBot, DeskConversation, DeskMessage } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * People answer customers through the Application API: a customer's conversation with the AI shows

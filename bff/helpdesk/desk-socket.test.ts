@@ -5,7 +5,7 @@ import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { DRIVERS, request, startStack, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
-import { DeskConversation, DeskConversationList, Inbox, InboxList, User } from './schemas.ts';
+import { DeskConversation, DeskConversationList, Inbox, InboxList, User } from '../../shared/schemas/helpdesk/index.ts';
 
 interface DeskTab {
   socket: Socket;

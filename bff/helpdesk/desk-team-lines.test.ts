@@ -3,7 +3,7 @@ import type { WidgetMessage } from '../../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { request, startStack, type TestStack } from '../../test/stack.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
-import { DeskConversationList, DeskMessage, User } from './schemas.ts';
+import { DeskConversationList, DeskMessage, User } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * What the AI did that only the people should read: the action it asked the site to run (with the

@@ -5,7 +5,7 @@ import { DRIVERS, request, startStack, type TestStack } from '../../test/stack.t
 import { until } from '../../test/until.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
-import { AgentBot, DeskConversationList, Inbox, InboxList, User } from './schemas.ts';
+import { AgentBot, DeskConversationList, Inbox, InboxList, User } from '../../shared/schemas/helpdesk/index.ts';
 import { DeskWebhookDelivery, DeskWebhookDeliveryList, WebhookAnswer, WebhookListAnswer } from './webhook-schemas.ts';
 
 /**

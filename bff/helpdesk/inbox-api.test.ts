@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { request, startStack, type TestStack } from '../../test/stack.ts';
 import { identifierHash } from '../index.ts';
-import { Inbox, InboxList, SiteKey, User } from './schemas.ts';
+import { Inbox, InboxList, SiteKey, User } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * Inboxes through the Application API: administrators make and change them, their site keys and

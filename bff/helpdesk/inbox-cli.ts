@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { Origin } from '../../shared/server/index.ts';
+import { Origin } from '../../shared/index.ts';
 import { withCliStore } from '../host/cli-store.ts';
-import { AiMessagesPerAddress } from './schemas.ts';
-import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../widget/message-limits.ts';
+import { AiMessagesPerAddress } from '../../shared/schemas/helpdesk/index.ts';
+import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../../shared/schemas/helpdesk/index.ts';
 import { addSiteKey, createInbox } from '../store/inboxes.ts';
 
 /**

@@ -3,7 +3,7 @@ import { WidgetConfig } from '../../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { DRIVERS, request, startStack, type TestStack } from '../../test/stack.ts';
 import { newVisitor } from '../../test/widget-client.ts';
-import { Inbox, SiteKey, User } from './schemas.ts';
+import { Inbox, SiteKey, User } from '../../shared/schemas/helpdesk/index.ts';
 import { greetingIn, isAway } from '../store/inbox-presentation.ts';
 
 /**

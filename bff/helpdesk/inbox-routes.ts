@@ -16,7 +16,7 @@ import {
   SiteKeyCreate,
   SiteKeyParams,
   SiteKeyUpdate,
-} from './schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 
 const tag = 'Application API';
 const security = 'accessToken';

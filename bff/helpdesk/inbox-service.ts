@@ -27,7 +27,14 @@ import { changesBetween, writeAudit, type Actor } from './store/audit-log.ts';
 import { findUser } from './store/users.ts';
 import { MESSAGE_LIMITS } from '../widget/message-limits.ts';
 import { personShape } from './shapes.ts';
-import type { Agent, Inbox, InboxCreate, InboxFields, SiteKey, SiteKeyCreate } from './schemas.ts';
+import type {
+  Agent,
+  Inbox,
+  InboxCreate,
+  InboxFields,
+  SiteKey,
+  SiteKeyCreate,
+} from '../../shared/schemas/helpdesk/index.ts';
 
 const inboxChanges = (body: InboxFields): InboxChanges => ({
   name: body.name,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { startStack, type TestStack } from '../../test/stack.ts';
-import { AccountUser, AgentBot, PlatformAccount, SignInLink, User } from './schemas.ts';
+import { AccountUser, AgentBot, PlatformAccount, SignInLink, User } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * The helpdesk Platform API (SPEC "Helpdesk Platform API") over real HTTP: every row with a good

@@ -18,7 +18,7 @@ import {
   User,
   UserCreate,
   UserUpdate,
-} from './schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 
 const tag = 'Platform API';
 const security = 'platformToken';

@@ -3,7 +3,7 @@ import { clientLimitKey, type ApiRoutes, type RateLimiter, type Sql } from '../.
 import { endSession } from './store/credentials.ts';
 import { TOKEN_HEADER } from './auth.ts';
 import type { HelpdeskService } from './helpdesk-service.ts';
-import { Session, SessionCreate } from './schemas.ts';
+import { Session, SessionCreate } from '../../shared/schemas/helpdesk/index.ts';
 
 /** Sign-in attempts per client address per minute (a password is guessed slowly or not at all). */
 export const SIGN_INS_PER_MINUTE = 10;

@@ -3,7 +3,7 @@ import type { AgentBotRecord } from './store/agent-bots.ts';
 import type { AuditLogRecord } from './store/audit-log.ts';
 import type { DeskConversation, DeskMessageRow } from './store/desk-conversations.ts';
 import type { UserRecord } from './store/users.ts';
-import type { PublicAttachment } from '../attachments/shapes.ts';
+import type { PublicAttachment } from '../../shared/index.ts';
 import type {
   AccountView,
   AgentBot,
@@ -12,7 +12,7 @@ import type {
   Person,
   PlatformAccount,
   User,
-} from './schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 
 /** The helpdesk's records as its APIs show them (Chatwoot's field names). */
 

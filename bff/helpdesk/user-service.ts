@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
 import type { Queryable, Sql } from '../../shared/server/index.ts';
 import { platformUser } from './platform-ownership.ts';
-import type { UserCreate, UserUpdate } from './schemas.ts';
+import type { UserCreate, UserUpdate } from '../../shared/schemas/helpdesk/index.ts';
 import { userShape } from './shapes.ts';
 import { accountsOf } from './store/accounts.ts';
 import { hashPassword, issueAccessToken } from './store/credentials.ts';

@@ -25,7 +25,7 @@ import {
 } from './store/desk-webhooks.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import { deskReceiverUrl } from './desk-webhooks.ts';
-import { AccountParams } from './schemas.ts';
+import { AccountParams } from '../../shared/schemas/helpdesk/index.ts';
 import {
   DeskWebhookDelivery,
   DeskWebhookDeliveryList,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WebhookDelivery } from '../../shared/index.ts';
 import { DESK_EVENT_TYPES } from './store/desk-webhooks.ts';
-import { IdParam } from './schemas.ts';
+import { IdParam } from '../../shared/schemas/helpdesk/index.ts';
 
 // The account's webhooks (Application API, Chatwoot-shaped: `{payload: {webhook}}`).
 export const WebhookParams = z.strictObject({ account_id: IdParam, webhook_id: IdParam });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Origin, OriginList } from '../../shared/index.ts';
 import {
   blankIsUnset,
   DataDir,
@@ -6,9 +7,7 @@ import {
   HttpUrl,
   LogLevel,
   optionalVariable,
-  Origin,
   OperatorToken,
-  OriginList,
   Port,
   PostgresUrl,
   readEnv,

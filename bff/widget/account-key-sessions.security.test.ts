@@ -5,7 +5,7 @@ import { engineConversationOf, request, startStack, type TestStack } from '../..
 import { conversationIds, expectError, newSession } from '../../test/sessions-fixture.ts';
 import { newTenant, platform, type Tenant } from '../../test/tenants.ts';
 import { openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
-import { ApiKey, Inbox, PlatformAccount, User } from '../helpdesk/schemas.ts';
+import { ApiKey, Inbox, PlatformAccount, User } from '../../shared/schemas/helpdesk/index.ts';
 
 /**
  * Verified customers of an account with an engine account of its own: the account's site server

@@ -3,8 +3,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { randomToken } from '../../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { request, startStack, type TestStack } from '../../test/stack.ts';
-import { Inbox, SiteKey, User } from '../helpdesk/schemas.ts';
-import { AI_MESSAGES_PER_ADDRESS_RANGE, MESSAGE_LIMITS } from './message-limits.ts';
+import { Inbox, SiteKey, User } from '../../shared/schemas/helpdesk/index.ts';
+import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../../shared/schemas/helpdesk/index.ts';
+import { MESSAGE_LIMITS } from './message-limits.ts';
 
 const newAddress = () => `203.0.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 

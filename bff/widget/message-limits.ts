@@ -1,4 +1,5 @@
 import { ParleyError } from '../../shared/index.ts';
+import { AI_MESSAGES_PER_ADDRESS_RANGE } from '../../shared/schemas/helpdesk/index.ts';
 import type { Queryable, RateDecision, RateLimiter } from '../../shared/server/index.ts';
 import type { Customer } from './sessions.ts';
 import { aiMessagesPerAddressOf } from '../store/inboxes.ts';
@@ -31,19 +32,9 @@ export interface MessageLimits {
  */
 export const MESSAGE_LIMITS: MessageLimits = {
   perCustomerPerMinute: 30,
-  perAddressPerMinute: 60,
-  perInboxPerMinute: 3_000,
+  perAddressPerMinute: AI_MESSAGES_PER_ADDRESS_RANGE.least,
+  perInboxPerMinute: AI_MESSAGES_PER_ADDRESS_RANGE.most,
 };
-
-/**
- * What an inbox's `ai_messages_per_address_per_minute` may be: at least the default (it raises the
- * limit; see `countAddress` for why it does not lower it), at most the inbox's own limit for all
- * addresses together, beyond which it would mean nothing.
- */
-export const AI_MESSAGES_PER_ADDRESS_RANGE = {
-  least: MESSAGE_LIMITS.perAddressPerMinute,
-  most: MESSAGE_LIMITS.perInboxPerMinute,
-} as const;
 
 /** The limits in force: the defaults, with `overrides` (a test or a bench lifting one) checked when the BFF is built. */
 export function messageLimits(overrides: Partial<MessageLimits> = {}): MessageLimits {

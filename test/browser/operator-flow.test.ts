@@ -8,7 +8,7 @@ import {
   PlatformAccount,
   SiteKey,
   User,
-} from '../../bff/helpdesk/schemas.ts';
+} from '../../shared/schemas/helpdesk/index.ts';
 import { desk } from '../helpdesk-client.ts';
 import { request } from '../stack.ts';
 import { useBrowserStack } from './browser-stack.ts';
