@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { NOTICES } from '../engine-link/engine-events.ts';
+import { NOTICES } from '../engine-link/event-application.ts';
 import {
   request,
   expectMessage,

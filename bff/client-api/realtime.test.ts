@@ -2,7 +2,7 @@ import { io, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS, request, startStack, type TestStack, engineConversationOf, engineMove } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { NOTICES } from '../engine-link/engine-events.ts';
+import { NOTICES } from '../engine-link/event-application.ts';
 
 /**
  * A custom client of the helpdesk Client API end to end, with realtime over Socket.IO (namespace

@@ -1,4 +1,4 @@
-import { ParleyError } from '../../shared/index.ts';
+import { ParleyError, type WidgetAttachment } from '../../shared/index.ts';
 import {
   checkEndpointHost,
   checkEndpointUrl,
@@ -57,6 +57,65 @@ function eventOf(
   }
 }
 
+type WantedEvent = NonNullable<ReturnType<typeof eventOf>>;
+
+/** The files of the step's new messages, by message id: a customer's new message brings their facts with it, no statement more. */
+function newFilesOf(changes: readonly Change[]): Map<number, readonly WidgetAttachment[]> {
+  return new Map(
+    changes.flatMap((change) =>
+      change.type === 'message.created' && change.message.attachments
+        ? [[change.message.id, change.message.attachments] as const]
+        : [],
+    ),
+  );
+}
+
+/** The Chatwoot-shaped events of a step's changes, with the conversation and its messages as the account's people see them. */
+async function deskEventsOf(
+  tx: Queryable,
+  { conversation, changes }: ChangeBatch,
+  wanted: readonly WantedEvent[],
+  { accountId, at, publicUrl }: { accountId: number; at: Date; publicUrl: string },
+): Promise<DeskEvent[]> {
+  const found = await findDeskConversation(tx, accountId, conversation.id, at);
+  if (!found) return [];
+  const view = deskConversationShape(found);
+  const ids = [...new Set(wanted.flatMap((event) => (event.messageId ? [event.messageId] : [])))];
+  const files = newFilesOf(changes);
+  const attachmentsOf = (id: number) =>
+    deskAttachmentShapes(
+      (files.get(id) ?? []).map((file) => ({
+        id: file.id,
+        contentType: file.content_type,
+        name: file.name,
+        size: file.size,
+        width: file.width,
+        height: file.height,
+      })),
+      { messageId: id, accountId, conversationId: conversation.id, base: publicUrl },
+    );
+  const messages = new Map(
+    (ids.length ? await deskMessages(tx, conversation.id, { ids }) : []).map((row) => [
+      row.id,
+      deskMessageShape(row, attachmentsOf(row.id)),
+    ]),
+  );
+  const events: DeskEvent[] = [];
+  for (const event of wanted) {
+    if (event.messageId === undefined) {
+      events.push({
+        type: event.type,
+        body: { ...view, ...(event.changed ? { changed_attributes: event.changed } : {}) },
+      });
+      continue;
+    }
+    const message = messages.get(event.messageId);
+    // A private note is for the people: it goes to webhooks (marked private) as in Chatwoot.
+    if (message) events.push({ type: event.type, body: { ...message, conversation: view } });
+  }
+  return events;
+}
+
 /**
  * The helpdesk's webhooks as a durable subscriber of the publisher: a step's changes become
  * Chatwoot-shaped events (`message_created`, `conversation_status_changed`, …) written as deliveries
@@ -78,57 +137,15 @@ export function deskWebhooks({
   // Conversations whose step wrote deliveries: their batch, published after the commit, wakes the worker.
   const toSend = new Set<number>();
 
-  async function record(tx: Queryable, { conversation, changes }: ChangeBatch): Promise<void> {
-    const wanted = changes.map(eventOf).filter((event) => event !== undefined);
+  async function record(tx: Queryable, batch: ChangeBatch): Promise<void> {
+    const wanted = batch.changes.map(eventOf).filter((event) => event !== undefined);
     if (wanted.length === 0) return;
-    const targets = await deskTargets(tx, conversation.inboxId);
+    const targets = await deskTargets(tx, batch.conversation.inboxId);
     const [target] = targets;
     if (!target) return;
     const at = now();
-    const found = await findDeskConversation(tx, target.accountId, conversation.id, at);
-    if (!found) return;
-    const view = deskConversationShape(found);
-    const ids = [...new Set(wanted.flatMap((event) => (event.messageId ? [event.messageId] : [])))];
-    // A customer's new message brings its files' facts with it: no statement more.
-    const files = new Map(
-      changes.flatMap((change) =>
-        change.type === 'message.created' && change.message.attachments
-          ? [[change.message.id, change.message.attachments] as const]
-          : [],
-      ),
-    );
-    const attachmentsOf = (id: number) =>
-      deskAttachmentShapes(
-        (files.get(id) ?? []).map((file) => ({
-          id: file.id,
-          contentType: file.content_type,
-          name: file.name,
-          size: file.size,
-          width: file.width,
-          height: file.height,
-        })),
-        { messageId: id, accountId: target.accountId, conversationId: conversation.id, base: publicUrl },
-      );
-    const messages = new Map(
-      (ids.length ? await deskMessages(tx, conversation.id, { ids }) : []).map((row) => [
-        row.id,
-        deskMessageShape(row, attachmentsOf(row.id)),
-      ]),
-    );
-    const events: DeskEvent[] = [];
-    for (const event of wanted) {
-      if (event.messageId === undefined) {
-        events.push({
-          type: event.type,
-          body: { ...view, ...(event.changed ? { changed_attributes: event.changed } : {}) },
-        });
-        continue;
-      }
-      const message = messages.get(event.messageId);
-      // A private note is for the people: it goes to webhooks (marked private) as in Chatwoot.
-      if (message) events.push({ type: event.type, body: { ...message, conversation: view } });
-    }
-    if ((await writeDeskDeliveries(tx, targets, events, at)) > 0) toSend.add(conversation.id);
+    const events = await deskEventsOf(tx, batch, wanted, { accountId: target.accountId, at, publicUrl });
+    if ((await writeDeskDeliveries(tx, targets, events, at)) > 0) toSend.add(batch.conversation.id);
   }
 
   /**

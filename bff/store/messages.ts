@@ -1,18 +1,6 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import type { SessionStanding } from '../widget/sessions.ts';
-import { deskTargetsColumn } from '../helpdesk/store/desk-webhooks.ts';
-import { engineText } from '../attachments/store.ts';
-import { leaseContinuation, leaseNextSelect, leaseOutcome, type OutboxWork } from './outbox.ts';
-import {
-  CONVERSATION_COLUMNS,
-  conversationFromJson,
-  isConversationUuid,
-  type ConversationOwner,
-  type ConversationRecord,
-  type ConversationRow,
-  type JsonRow,
-} from './conversations.ts';
+import type { ConversationRecord } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
 export const FOR_WIDGET = "m.content_type <> 'input_csat' AND NOT m.private";
@@ -176,181 +164,29 @@ export async function insertMessage(
     messageValues(conversation, message, now),
   );
   if (inserted) return { message: newMessage(inserted.id, conversation, message, now), created: true };
-  const [existing] = message.messageId
-    ? await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [
-        conversation.id,
-        message.messageId,
-      ])
-    : await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [message.engineEventId ?? null]);
+  const existing = message.messageId
+    ? await findMessageByMessageId(db, conversation.id, message.messageId)
+    : await findMessageOfEvent(db, message.engineEventId ?? '');
   if (!existing) throw new Error('a message conflicted with a row that cannot be found');
-  return { message: toWidgetMessage(existing), created: false };
+  return { message: existing, created: false };
 }
 
-/** A customer's message as the widget (or the Client API) sends it. */
-export interface CustomerMessage {
-  text: string;
-  messageId: string;
-}
-
-/**
- * What `storeCustomerMessage` found: the customer's conversation (locked), and the message (new,
- * or the copy kept before with the same `message_id`), or none when the conversation is resolved
- * and the message is new (it is not kept).
- */
-export interface StoredCustomerMessage {
-  conversation: ConversationRecord;
-  stored: { message: WidgetMessage; created: boolean } | undefined;
-  /** With `alone`: the message was new, but someone hears of the inbox, so nothing was kept. */
-  heard?: true;
-  /** With `lease`: the new message's statement took the relay's lease too, and this is the relay's first work. */
-  claimed?: OutboxWork;
-}
-
-/** A relay's lease, to be taken by the statement that keeps a message when no relay holds it (`Relay.leaseRequest`). */
-export interface LeaseRequest {
-  owner: string;
-  until: Date;
-  now: Date;
-}
-
-// The conversation's lease is free for the relay named $11 (its own, or run out at $13).
-const CLAIMABLE =
-  '($11::text IS NOT NULL AND (u.relay_owner IS NULL OR u.relay_owner = $11 OR u.relay_lease_until < $13::timestamptz))';
-
-/** `storeCustomerMessage`'s statement, its text made once (it is sent with every customer message). */
-const STORE_CUSTOMER_MESSAGE = `WITH c AS (
-       SELECT ${CONVERSATION_COLUMNS} FROM conversations c
-       WHERE c.uuid = $1 AND c.inbox_id = $2 AND c.customer_ref = $3 AND c.environment = $4
-         AND NOT EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = $8)
-         AND NOT EXISTS (SELECT 1 FROM revoked_identities WHERE inbox_id = $2 AND customer_ref = $3 AND revoked_at >= $9)
-         AND NOT EXISTS (SELECT 1 FROM inboxes si JOIN accounts sa ON sa.id = si.account_id WHERE si.id = $2 AND sa.status = 'suspended')
-       FOR UPDATE
-     ), heard AS (
-       SELECT ${deskTargetsColumn('c.inbox_id')} AS targets FROM c
-     ), inserted AS (
-       INSERT INTO messages (conversation_id, author, text, message_id, upstream, created_at)
-       SELECT c.id, 'customer', $5, $6, 'pending', $7 FROM c
-       WHERE c.status <> 'resolved' AND (NOT $10::boolean OR json_array_length((SELECT targets FROM heard)) = 0)
-       ON CONFLICT DO NOTHING RETURNING id
-     ), woken AS (
-       UPDATE conversations u SET snoozed_until = NULL,
-         relay_owner = CASE WHEN ${CLAIMABLE} THEN $11 ELSE u.relay_owner END,
-         relay_lease_until = CASE WHEN ${CLAIMABLE} THEN $12::timestamptz ELSE u.relay_lease_until END
-       WHERE u.id = (SELECT id FROM c) AND EXISTS (SELECT 1 FROM inserted) AND (u.snoozed_until IS NOT NULL OR ${CLAIMABLE})
-       RETURNING u.relay_owner = $11 AS claimed
-     )
-     SELECT row_to_json(r) AS row FROM (
-     SELECT c.*, (SELECT id FROM inserted) AS inserted_id, (SELECT targets FROM heard) AS desk_targets,
-       coalesce((SELECT claimed FROM woken), false) AS claimed,
-       (SELECT json_build_array(m.id, ${engineText('m')}, m.message_id) FROM messages m
-        WHERE $11::text IS NOT NULL AND m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) AS first_pending,
-       kept.id AS kept_id, kept.message_id AS kept_message_id, kept.author AS kept_author, kept.author_name AS kept_author_name,
-       kept.text AS kept_text, kept.status AS kept_status, kept.attributes AS kept_attributes, kept.created_at AS kept_created_at
-     FROM c LEFT JOIN LATERAL (
-       SELECT m.id, m.message_id, m.author, m.author_name, m.text, ${MESSAGE_STATUS} AS status, m.attributes, m.created_at
-       FROM messages m WHERE m.conversation_id = c.id AND m.message_id = $6
-     ) kept ON true
-     ) r`;
-
-/**
- * Keeps a customer's message as `pending` for the relay, in one statement: finds the customer's
- * conversation (scoped to its owner) and locks it, which orders the conversation's messages (ids
- * commit in the order they are taken), inserts the message unless the conversation is resolved or
- * the `message_id` is kept already, and ends a snooze when the message is new (Chatwoot's). Gives
- * undefined for anyone else's conversation or a malformed id. Run it in a transaction: what follows
- * (the limits, the durable subscribers) may still undo it. With `standing`, it finds nothing
- * for a revoked token or an identity ended since the token was issued (the widget's session check,
- * in this statement's snapshot; the conversation found proves its inbox is one of ours). A
- * suspended account's conversations take no message, with or without `standing`.
- *
- * `alone`: the statement is the whole step, run outside a transaction (see `conversation-service.ts`),
- * which is right only when nobody hears of the inbox. Then it keeps nothing when someone does, and
- * says so with `heard`: the caller takes the step again in a transaction. `lease`: a new message
- * also takes the relay's lease when it is free, and gives the relay its first work (`claimed`), as
- * `claimOutbox` would have read it.
- */
-export async function storeCustomerMessage(
+/** The message a client kept under `messageId` in the conversation (its retries name the same id). */
+export async function findMessageByMessageId(
   db: Queryable,
-  owner: ConversationOwner,
-  uuid: string,
-  message: CustomerMessage,
-  now: Date,
-  standing?: Pick<SessionStanding, 'jti' | 'issuedAt'> | undefined,
-  alone = false,
-  lease?: LeaseRequest,
-): Promise<StoredCustomerMessage | undefined> {
-  if (!isConversationUuid(uuid)) return undefined;
-  const [result] = await db.query<{
-    row: JsonRow<
-      ConversationRow & {
-        inserted_id: number | null;
-        desk_targets: unknown;
-        claimed: boolean;
-        first_pending: [number, string, string] | null;
-      } & { [K in keyof MessageRow as `kept_${K}`]: MessageRow[K] | null }
-    >;
-  }>(STORE_CUSTOMER_MESSAGE, [
-    uuid,
-    owner.inboxId,
-    owner.customerRef,
-    owner.environment,
-    message.text,
-    message.messageId,
-    now,
-    standing?.jti ?? null,
-    standing?.issuedAt ?? null,
-    alone,
-    lease?.owner ?? null,
-    lease?.until ?? null,
-    lease?.now ?? null,
+  conversationId: number,
+  messageId: string,
+): Promise<WidgetMessage | undefined> {
+  const [row] = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`, [
+    conversationId,
+    messageId,
   ]);
-  const row = result?.row;
-  if (!row) return undefined;
-  const conversation = conversationFromJson(row);
-  // The step's record (the helpdesk's webhooks) asks who hears of the inbox: read here already.
-  if (row.inserted_id !== null) {
-    // A new message's every field is known here (a new message is always `sent`): no read back.
-    const created: WidgetMessage = {
-      id: row.inserted_id,
-      conversation_id: conversation.uuid,
-      message_id: message.messageId,
-      author: 'customer',
-      author_name: null,
-      text: message.text,
-      status: 'sent',
-      choices: null,
-      card: null,
-      created_at: now.toISOString(),
-    };
-    // The oldest message waiting, as the snapshot saw it before this one, or else this one.
-    const [id, text, messageId] = row.first_pending ?? [row.inserted_id, message.text, message.messageId];
-    const claimed = row.claimed ? { conversation, pending: { id: Number(id), text, messageId } } : undefined;
-    return { conversation, stored: { message: created, created: true }, ...(claimed && { claimed }) };
-  }
-  if (row.kept_id !== null) {
-    const kept: MessageRow = {
-      id: row.kept_id,
-      conversation_uuid: conversation.uuid,
-      message_id: row.kept_message_id,
-      author: row.kept_author!,
-      author_name: row.kept_author_name,
-      text: row.kept_text!,
-      status: row.kept_status!,
-      attributes: row.kept_attributes,
-      created_at: new Date(row.kept_created_at!),
-    };
-    return { conversation, stored: { message: toWidgetMessage(kept), created: false } };
-  }
-  if (conversation.status === 'resolved') return { conversation, stored: undefined };
-  if (alone && Array.isArray(row.desk_targets) && row.desk_targets.length > 0)
-    return { conversation, stored: undefined, heard: true };
-  // Another statement kept the same message_id after this one's snapshot was taken: read it now.
-  const [existing] = await db.query<MessageRow>(
-    `${MESSAGE_SELECT} WHERE m.conversation_id = $1 AND m.message_id = $2`,
-    [conversation.id, message.messageId],
-  );
-  if (!existing) throw new Error('a message conflicted with a row that cannot be found');
-  return { conversation, stored: { message: toWidgetMessage(existing), created: false } };
+  return row && toWidgetMessage(row);
+}
+
+async function findMessageOfEvent(db: Queryable, engineEventId: string): Promise<WidgetMessage | undefined> {
+  const [row] = await db.query<MessageRow>(`${MESSAGE_SELECT} WHERE m.engine_event_id = $1`, [engineEventId]);
+  return row && toWidgetMessage(row);
 }
 
 export async function findMessage(db: Queryable, id: number): Promise<WidgetMessage | undefined> {
@@ -372,12 +208,6 @@ export async function listMessages(
   return rows.map(toWidgetMessage);
 }
 
-/**
- * Settles the customer's side after the engine answered, in one statement: the message
- * `forwardedId` (0 for none) is accepted by the engine, and when the engine answered with the
- * message `answerId` (0 for none) the customer's accepted messages before it become read. Gives
- * the ids that became read.
- */
 /** The id of the message an engine event made, if one did. */
 export async function messageIdOfEvent(
   db: Queryable,
@@ -391,6 +221,12 @@ export async function messageIdOfEvent(
   return row?.id;
 }
 
+/**
+ * Settles the customer's side after the engine answered, in one statement: the message
+ * `forwardedId` (0 for none) is accepted by the engine, and when the engine answered with the
+ * message `answerId` (0 for none) the customer's accepted messages before it become read. Gives
+ * the ids that became read.
+ */
 export async function settleCustomerMessages(
   db: Queryable,
   conversationId: number,
@@ -414,89 +250,6 @@ export async function settleCustomerMessages(
   return row?.read_ids ?? [];
 }
 
-/** `recordAnswerEvent`'s statement, its text made once (it is sent with every answer). */
-const RECORD_ANSWER_EVENT = `WITH conversation AS (
-       SELECT cv.inbox_id, ${deskTargetsColumn('cv.inbox_id')} AS desk_targets FROM conversations cv WHERE cv.id = $1
-     ), heard AS (
-       SELECT $16::boolean AND coalesce((SELECT json_array_length(desk_targets) > 0 FROM conversation), false) AS heard
-     ), seen AS (
-       INSERT INTO engine_events_seen (event_id, seen_at, webhook_at) SELECT $6::text, $9::timestamptz, $14::timestamptz WHERE NOT (SELECT heard FROM heard)
-       ON CONFLICT DO NOTHING RETURNING 1
-     ), inserted AS (
-       INSERT INTO messages (${MESSAGE_COLUMNS}) SELECT ${MESSAGE_PARAMETERS} WHERE EXISTS (SELECT 1 FROM seen)
-       ON CONFLICT DO NOTHING RETURNING id
-     ), answer AS (
-       -- The answer's message: this one, or the one a webhook that raced the engine's answer kept first
-       -- (then the forwarded message is read all the same).
-       SELECT COALESCE((SELECT id FROM inserted), (SELECT id FROM messages WHERE engine_event_id = $6 AND conversation_id = $1), 0) AS id
-     ), settled AS (
-       UPDATE messages SET
-         upstream = CASE WHEN id = $15 THEN 'forwarded' ELSE upstream END,
-         read_at = CASE WHEN id < (SELECT id FROM answer) THEN $9 ELSE read_at END
-       WHERE conversation_id = $1 AND NOT (SELECT heard FROM heard)
-         AND (id = $15 OR (id < (SELECT id FROM answer) AND author = 'customer' AND read_at IS NULL AND upstream = 'forwarded'))
-       RETURNING id, read_at IS NOT NULL AS read
-     ), ${leaseContinuation('$1', '$17', '$18', '$15', 'NOT (SELECT heard FROM heard)')}
-     SELECT row_to_json(r) AS row FROM (
-     SELECT EXISTS (SELECT 1 FROM seen) AS fresh, (SELECT id FROM inserted) AS inserted_id,
-       (SELECT json_agg(id ORDER BY id) FROM settled WHERE read) AS read_ids, conversation.inbox_id,
-       conversation.desk_targets, (SELECT heard FROM heard) AS heard, nx.*
-     FROM conversation LEFT JOIN LATERAL (SELECT ${leaseNextSelect('$15')}) nx ON true
-     ) r`;
-
-/**
- * An engine event that answers the customer (the AI's reply, a person's answer), recorded in one
- * statement: the event is marked seen (`markEventSeen`'s row), its message inserted only if it was
- * not seen before, and the customer's side settled as `settleCustomerMessages` does, with the new
- * message as the answer. `fresh` is false when any path recorded the event already (then only the
- * forwarded message changes: accepted, and read by the message kept first). With `alone` it is the whole step, outside a transaction,
- * as `storeCustomerMessage`'s: it changes nothing when someone hears of the inbox, and says `heard`.
- * With `lease`, the relay's step ends in the same statement: `next` is what `continueOutbox` gives.
- */
-export async function recordAnswerEvent(
-  db: Queryable,
-  conversation: ConversationRecord,
-  message: NewMessage & { engineEventId: string },
-  seen: { byWebhook: boolean },
-  forwardedId: number,
-  now: Date,
-  alone = false,
-  lease?: { owner: string; until: Date },
-): Promise<{
-  fresh: boolean;
-  created: WidgetMessage | undefined;
-  readIds: number[];
-  heard: boolean;
-  next: OutboxWork | undefined;
-}> {
-  const [result] = await db.query<{
-    row: {
-      fresh: boolean;
-      inserted_id: number | null;
-      read_ids: number[] | null;
-      inbox_id: string | null;
-      desk_targets: unknown;
-      heard: boolean;
-    };
-  }>(RECORD_ANSWER_EVENT, [
-    ...messageValues(conversation, message, now),
-    seen.byWebhook ? now : null,
-    forwardedId,
-    alone,
-    lease?.owner ?? null,
-    lease?.until ?? null,
-  ]);
-  // One JSON column (`JsonRow`): the lease's next conversation, if any, has its created_at as text.
-  const row = result?.row;
-  return {
-    heard: row?.heard ?? false,
-    next: leaseOutcome(row),
-    fresh: row?.fresh ?? false,
-    created: row?.inserted_id != null ? newMessage(row.inserted_id, conversation, message, now) : undefined,
-    readIds: row?.read_ids ?? [],
-  };
-}
-
 /**
  * Records who sent an answer that came back from the engine as an event (a person's answer, or an
  * agent bot's). The event may have been recorded first by a webhook that raced the answer, so the
@@ -508,4 +261,11 @@ export async function setMessageSender(db: Queryable, engineEventId: string, sen
     'userId' in sender ? sender.userId : null,
     'agentBotId' in sender ? sender.agentBotId : null,
   ]);
+}
+
+/** @deprecated Interim: removed with the relay's lease request (the relay takes its lease itself). */
+export interface LeaseRequest {
+  owner: string;
+  until: Date;
+  now: Date;
 }

@@ -12,7 +12,7 @@ import {
 } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
-import { NOTICES } from '../engine-link/engine-events.ts';
+import { NOTICES } from '../engine-link/event-application.ts';
 import { addSiteKey, createInbox, WIDGET_REQUESTS_PER_MINUTE } from '../index.ts';
 import { POLLS_PER_MINUTE } from './session-auth.ts';
 

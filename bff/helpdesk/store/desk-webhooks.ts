@@ -194,16 +194,6 @@ const TARGETS_FROM = `FROM inboxes i JOIN accounts a ON a.id = i.account_id
      JOIN webhook_endpoints e ON e.enabled AND e.deleted_at IS NULL
        AND ((e.agent_bot_id IS NULL AND e.account_id = a.id) OR e.agent_bot_id = i.agent_bot_id)`;
 
-/**
- * A column that reads, with the statement it is part of, who hears of the inbox whose id is the SQL
- * expression `inboxId`, as JSON: a statement that keeps a message alone (no transaction) reads it to
- * tell whether anyone hears of the inbox, and then writes nothing (the step is taken in a transaction).
- */
-export const deskTargetsColumn = (inboxId: string): string =>
-  `(SELECT coalesce(json_agg(json_build_object('endpoint_id', e.id, 'event_types', e.event_types, 'account_id', a.id, 'account_name', a.name,
-       'inbox_number', i.display_id, 'inbox_name', i.name) ORDER BY e.number), '[]'::json)
-     ${TARGETS_FROM} WHERE i.id = ${inboxId})`;
-
 /** Who hears of what happens in an inbox (one statement; none at all for most shops, and then nothing more is read). */
 export async function deskTargets(db: Queryable, inboxId: string): Promise<DeskTarget[]> {
   const rows = await db.query<DeskTargetRow>(
