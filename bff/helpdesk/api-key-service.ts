@@ -1,12 +1,10 @@
-import type { Queryable, Sql } from '../../shared/server/index.ts';
+import type { Sql } from '../../shared/server/index.ts';
 import type { EngineAccountKeys } from '../engine-link/engine-account-keys.ts';
 import type { EngineAccountKey } from '../engine-link/engine-accounts-store.ts';
 import type { Environment } from '../store/inboxes.ts';
-import { changesBetween, writeAudit, type Actor } from './store/audit-log.ts';
+import { createAuditService } from './audit-service.ts';
+import type { Actor } from './store/audit-log.ts';
 import type { ApiKey } from '../../shared/schemas/helpdesk/index.ts';
-
-/** A record's fields as the audit log compares them. */
-type Fields = Record<string, unknown>;
 
 /** A key as the Application API shows it: the whole key only in the answer that made it. */
 export const apiKeyShape = (key: EngineAccountKey, shown?: string): ApiKey => ({
@@ -23,20 +21,7 @@ export const apiKeyShape = (key: EngineAccountKey, shown?: string): ApiKey => ({
  * engine account. Making and revoking one is audited (its prefix, never the key).
  */
 export function createApiKeyService({ sql, keys, now }: { sql: Sql; keys: EngineAccountKeys; now: () => Date }) {
-  const audit = (
-    db: Queryable,
-    accountId: number,
-    actor: Actor,
-    id: number,
-    action: 'create' | 'destroy',
-    before: Fields,
-    after: Fields,
-  ) =>
-    writeAudit(
-      db,
-      { accountId, actor, auditableType: 'ApiKey', auditableId: id, action, changes: changesBetween(before, after) },
-      now(),
-    );
+  const { record } = createAuditService({ sql, now });
 
   return {
     async list(accountId: number): Promise<ApiKey[]> {
@@ -49,7 +34,8 @@ export function createApiKeyService({ sql, keys, now }: { sql: Sql; keys: Engine
       try {
         return await sql.transaction(async (tx) => {
           const kept = await keys.keep(tx, opened);
-          await audit(tx, accountId, actor, kept.id, 'create', {}, apiKeyShape(kept));
+          const after = apiKeyShape(kept);
+          await record(tx, { accountId, actor, type: 'ApiKey', id: kept.id, action: 'create', before: {}, after });
           return apiKeyShape(kept, opened.created.key);
         });
       } catch (error) {
@@ -65,7 +51,8 @@ export function createApiKeyService({ sql, keys, now }: { sql: Sql; keys: Engine
       await keys.revokeAtEngine(key);
       await sql.transaction(async (tx) => {
         await keys.markRevoked(tx, key);
-        await audit(tx, accountId, actor, key.id, 'destroy', apiKeyShape(key), {});
+        const before = apiKeyShape(key);
+        await record(tx, { accountId, actor, type: 'ApiKey', id: key.id, action: 'destroy', before, after: {} });
       });
     },
   };

@@ -27,16 +27,13 @@ const agents = {
   200: { description: 'The people who answer the inbox.', schema: z.object({ payload: z.array(Agent) }) },
 };
 
-/**
- * What an operator needs beyond SPEC's rows, Chatwoot-shaped: the account's people (agents), its
- * inboxes with their settings, site keys (shown whole once; revoked, never deleted) and allowed
- * origins, and the people who answer each inbox. People of the account read; administrators change.
- */
-export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
-  const member = (ctx: { state: ApplicationState }, accountId: number) =>
-    requireStanding(sql, ctx.state.caller, accountId);
-  const administrator = (ctx: { state: ApplicationState }, accountId: number) =>
-    requireStanding(sql, ctx.state.caller, accountId, 'administrator');
+const member = (sql: Sql, ctx: { state: ApplicationState }, accountId: number) =>
+  requireStanding(sql, ctx.state.caller, accountId);
+const administrator = (sql: Sql, ctx: { state: ApplicationState }, accountId: number) =>
+  requireStanding(sql, ctx.state.caller, accountId, 'administrator');
+
+/** The account's people, its inboxes, and making an inbox. */
+function addAgentAndInboxListRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
   routes
     .add(
       {
@@ -50,7 +47,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await member(ctx, params.account_id);
+        await member(sql, ctx, params.account_id);
         ctx.body = await inboxes.agentsOf(params.account_id);
       },
     )
@@ -66,7 +63,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await member(ctx, params.account_id);
+        await member(sql, ctx, params.account_id);
         ctx.body = await inboxes.list(params.account_id);
       },
     )
@@ -83,10 +80,15 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.create(params.account_id, ctx.state.actor, body);
       },
-    )
+    );
+}
+
+/** An inbox's settings: read, changed, deleted. */
+function addInboxSettingsRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'get',
@@ -99,7 +101,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await member(ctx, params.account_id);
+        await member(sql, ctx, params.account_id);
         ctx.body = await inboxes.get(params.account_id, params.inbox_id);
       },
     )
@@ -117,7 +119,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.update(params.account_id, ctx.state.actor, params.inbox_id, body);
       },
     )
@@ -133,11 +135,16 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         await inboxes.remove(params.account_id, ctx.state.actor, params.inbox_id);
         ctx.body = '';
       },
-    )
+    );
+}
+
+/** An inbox's identity validation (HMAC) key and its agent bot. */
+function addInboxKeyAndBotRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'post',
@@ -150,7 +157,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.rotateHmac(params.account_id, ctx.state.actor, params.inbox_id);
       },
     )
@@ -167,10 +174,15 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.setAgentBot(params.account_id, ctx.state.actor, params.inbox_id, body.agent_bot);
       },
-    )
+    );
+}
+
+/** An inbox's site keys: listed by prefix, made, their origins changed, revoked. */
+function addSiteKeyRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'get',
@@ -183,7 +195,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.siteKeys(params.account_id, params.inbox_id);
       },
     )
@@ -201,7 +213,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.createSiteKey(params.account_id, ctx.state.actor, params.inbox_id, body);
       },
     )
@@ -218,7 +230,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.setSiteKeyOrigins(
           params.account_id,
           ctx.state.actor,
@@ -240,11 +252,16 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         await inboxes.revokeSiteKey(params.account_id, ctx.state.actor, params.inbox_id, params.key_id);
         ctx.body = '';
       },
-    )
+    );
+}
+
+/** The people who answer an inbox. */
+function addInboxMemberRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'get',
@@ -257,7 +274,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await member(ctx, params.account_id);
+        await member(sql, ctx, params.account_id);
         ctx.body = await inboxes.members(params.account_id, params.inbox_id);
       },
     )
@@ -274,7 +291,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.addMembers(params.account_id, ctx.state.actor, body.inbox_id, body.user_ids);
       },
     )
@@ -291,7 +308,7 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.setMembers(params.account_id, ctx.state.actor, body.inbox_id, body.user_ids);
       },
     )
@@ -308,8 +325,21 @@ export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: Inb
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
+        await administrator(sql, ctx, params.account_id);
         ctx.body = await inboxes.removeMembers(params.account_id, ctx.state.actor, body.inbox_id, body.user_ids);
       },
     );
+}
+
+/**
+ * What an operator needs beyond SPEC's rows, Chatwoot-shaped: the account's people (agents), its
+ * inboxes with their settings, site keys (shown whole once; revoked, never deleted) and allowed
+ * origins, and the people who answer each inbox. People of the account read; administrators change.
+ */
+export function addInboxRoutes(routes: ApiRoutes<ApplicationState>, inboxes: InboxService, sql: Sql): void {
+  addAgentAndInboxListRoutes(routes, inboxes, sql);
+  addInboxSettingsRoutes(routes, inboxes, sql);
+  addInboxKeyAndBotRoutes(routes, inboxes, sql);
+  addSiteKeyRoutes(routes, inboxes, sql);
+  addInboxMemberRoutes(routes, inboxes, sql);
 }

@@ -26,15 +26,8 @@ const base = '/platform/api/v1';
 const empty = { 200: { description: 'Done (empty body).' } };
 const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
 
-/**
- * The helpdesk Platform API (SPEC "Helpdesk Platform API"): accounts, their people, users and the
- * installation's agent bots, for the operator. The platform token reaches what it created.
- */
-export function addPlatformRoutes(
-  routes: ApiRoutes<PlatformState>,
-  helpdesk: HelpdeskService,
-  baseUrl: (origin: string) => string,
-): void {
+/** Accounts, each with an engine account of its own. */
+function addAccountRoutes(routes: ApiRoutes<PlatformState>, helpdesk: HelpdeskService): void {
   routes
     .add(
       {
@@ -101,7 +94,12 @@ export function addPlatformRoutes(
         await helpdesk.deleteAccount(ctx.state.platformTokenId, params.account_id);
         ctx.body = '';
       },
-    )
+    );
+}
+
+/** An account's people and their roles. */
+function addAccountUserRoutes(routes: ApiRoutes<PlatformState>, helpdesk: HelpdeskService): void {
+  routes
     .add(
       {
         method: 'get',
@@ -155,7 +153,12 @@ export function addPlatformRoutes(
         await helpdesk.removeAccountUser(ctx.state.platformTokenId, ctx.state.actor, params.account_id, body.user_id);
         ctx.body = '';
       },
-    )
+    );
+}
+
+/** The installation's agent bots. */
+function addAgentBotRoutes(routes: ApiRoutes<PlatformState>, helpdesk: HelpdeskService): void {
+  routes
     .add(
       {
         method: 'get',
@@ -231,7 +234,12 @@ export function addPlatformRoutes(
         await helpdesk.deletePlatformBot(ctx.state.platformTokenId, params.id);
         ctx.body = '';
       },
-    )
+    );
+}
+
+/** Users of the installation. */
+function addUserRoutes(routes: ApiRoutes<PlatformState>, helpdesk: HelpdeskService): void {
+  routes
     .add(
       {
         method: 'post',
@@ -293,26 +301,50 @@ export function addPlatformRoutes(
         await helpdesk.deleteUser(ctx.state.platformTokenId, params.id);
         ctx.body = '';
       },
-    )
-    .add(
-      {
-        method: 'get',
-        path: `${base}/users/:id/login`,
-        tag,
-        security,
-        summary: 'A one-time sign-in link to the agent console',
-        description:
-          'Valid for 5 minutes and for one sign-in; the token is in the URL fragment, which browsers do not send to servers.',
-        params: IdParams,
-        responses: { 200: { description: 'The link.', schema: SignInLink } },
-        errors: [...errors],
-      },
-      async (ctx, { params }) => {
-        ctx.body = await helpdesk.signInLink(
-          ctx.state.platformTokenId,
-          params.id,
-          baseUrl(`${ctx.protocol}://${ctx.host}`),
-        );
-      },
     );
+}
+
+/** A one-time sign-in link to the agent console for a user. */
+function addSignInLinkRoute(
+  routes: ApiRoutes<PlatformState>,
+  helpdesk: HelpdeskService,
+  baseUrl: (origin: string) => string,
+): void {
+  routes.add(
+    {
+      method: 'get',
+      path: `${base}/users/:id/login`,
+      tag,
+      security,
+      summary: 'A one-time sign-in link to the agent console',
+      description:
+        'Valid for 5 minutes and for one sign-in; the token is in the URL fragment, which browsers do not send to servers.',
+      params: IdParams,
+      responses: { 200: { description: 'The link.', schema: SignInLink } },
+      errors: [...errors],
+    },
+    async (ctx, { params }) => {
+      ctx.body = await helpdesk.signInLink(
+        ctx.state.platformTokenId,
+        params.id,
+        baseUrl(`${ctx.protocol}://${ctx.host}`),
+      );
+    },
+  );
+}
+
+/**
+ * The helpdesk Platform API (SPEC "Helpdesk Platform API"): accounts, their people, users and the
+ * installation's agent bots, for the operator. The platform token reaches what it created.
+ */
+export function addPlatformRoutes(
+  routes: ApiRoutes<PlatformState>,
+  helpdesk: HelpdeskService,
+  baseUrl: (origin: string) => string,
+): void {
+  addAccountRoutes(routes, helpdesk);
+  addAccountUserRoutes(routes, helpdesk);
+  addAgentBotRoutes(routes, helpdesk);
+  addUserRoutes(routes, helpdesk);
+  addSignInLinkRoute(routes, helpdesk, baseUrl);
 }

@@ -1,35 +1,10 @@
-import { newId, ParleyError } from '../../shared/index.ts';
-import {
-  enableEndpointRow,
-  insertDeliveries,
-  listDeliveries,
-  resendDelivery,
-  type ApiRoutes,
-  type Queryable,
-  type Sql,
-  type DeliveryRecord,
-  type SecretBox,
-  type TargetPolicy,
-  type WebhookWorker,
-} from '../../shared/server/index.ts';
-import { changesBetween, writeAudit } from './store/audit-log.ts';
-import { findAccount } from './store/accounts.ts';
-import {
-  DESK_EVENT_TYPES,
-  deleteDeskWebhook,
-  findDeskWebhook,
-  insertDeskWebhook,
-  listDeskWebhooks,
-  updateDeskWebhook,
-  type DeskWebhookRecord,
-} from './store/desk-webhooks.ts';
+import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
-import { deskReceiverUrl } from './desk-webhooks.ts';
 import { AccountParams } from '../../shared/schemas/helpdesk/index.ts';
+import { createWebhookService, type WebhookService, type WebhookServiceDeps } from './webhook-service.ts';
 import {
   DeskWebhookDelivery,
   DeskWebhookDeliveryList,
-  Webhook,
   WebhookAnswer,
   WebhookCreate,
   WebhookDeliveriesQuery,
@@ -44,57 +19,11 @@ const security = 'accessToken';
 const base = '/api/v1/accounts/:account_id/webhooks';
 const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
 
-const shape = (webhook: DeskWebhookRecord, secret?: string): Webhook => ({
-  id: webhook.number,
-  account_id: webhook.accountId,
-  name: webhook.name,
-  url: webhook.url,
-  subscriptions: webhook.eventTypes ?? [...DESK_EVENT_TYPES],
-  enabled: webhook.enabled,
-  disabled_reason: webhook.disabledReason,
-  ...(secret ? { secret } : {}),
-});
+const administrator = (sql: Sql, ctx: { state: ApplicationState }, accountId: number) =>
+  requireStanding(sql, ctx.state.caller, accountId, 'administrator');
 
-/**
- * The account's webhooks (administrators; Chatwoot's `/webhooks`): where the helpdesk's events are
- * posted, signed `X-Desk-*`, with the same retries, switch-off and address rules as the engine's.
- * Beyond Chatwoot: a test `ping`, the deliveries with their attempts (30 days), and resending one.
- */
-export function addWebhookRoutes(
-  routes: ApiRoutes<ApplicationState>,
-  {
-    sql,
-    worker,
-    policy,
-    now,
-    secrets,
-  }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox },
-): void {
-  const administrator = (ctx: { state: ApplicationState }, accountId: number) =>
-    requireStanding(sql, ctx.state.caller, accountId, 'administrator');
-  const audit = (
-    db: Queryable,
-    accountId: number,
-    state: ApplicationState,
-    id: number,
-    action: 'create' | 'update' | 'destroy',
-    before: object,
-    after: object,
-  ) =>
-    writeAudit(
-      db,
-      {
-        accountId,
-        actor: state.actor,
-        auditableType: 'Webhook',
-        auditableId: id,
-        action,
-        changes: changesBetween(before as Record<string, unknown>, after as Record<string, unknown>),
-      },
-      now(),
-    );
-  const receiver = (raw: string) => deskReceiverUrl(raw, policy, 'url');
-
+/** Listing, adding, changing and removing the account's webhooks. */
+function addWebhookSettingsRoutes(routes: ApiRoutes<ApplicationState>, webhooks: WebhookService, sql: Sql): void {
   routes
     .add(
       {
@@ -108,10 +37,8 @@ export function addWebhookRoutes(
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
-        ctx.body = {
-          payload: { webhooks: (await listDeskWebhooks(sql, params.account_id)).map((webhook) => shape(webhook)) },
-        };
+        await administrator(sql, ctx, params.account_id);
+        ctx.body = await webhooks.list(params.account_id);
       },
     )
     .add(
@@ -129,20 +56,8 @@ export function addWebhookRoutes(
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
-        const fields = 'webhook' in body ? body.webhook : body;
-        const url = receiver(fields.url);
-        ctx.body = await sql.transaction(async (tx) => {
-          const { webhook, secret } = await insertDeskWebhook(
-            tx,
-            params.account_id,
-            { url, name: fields.name, eventTypes: fields.subscriptions },
-            now(),
-            secrets,
-          );
-          await audit(tx, params.account_id, ctx.state, webhook.number, 'create', {}, shape(webhook));
-          return { payload: { webhook: shape(webhook, secret) } };
-        });
+        await administrator(sql, ctx, params.account_id);
+        ctx.body = await webhooks.create(params.account_id, ctx.state.actor, body);
       },
     )
     .add(
@@ -158,20 +73,8 @@ export function addWebhookRoutes(
         errors: [...errors],
       },
       async (ctx, { params, body }) => {
-        await administrator(ctx, params.account_id);
-        const before = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        const fields = 'webhook' in body ? body.webhook : body;
-        const url = fields.url === undefined ? undefined : receiver(fields.url);
-        ctx.body = await sql.transaction(async (tx) => {
-          if (fields.enabled) await enableEndpointRow(tx, before.id);
-          const after = await updateDeskWebhook(tx, before.id, {
-            url,
-            name: fields.name,
-            eventTypes: fields.subscriptions,
-          });
-          await audit(tx, params.account_id, ctx.state, after.number, 'update', shape(before), shape(after));
-          return { payload: { webhook: shape(after) } };
-        });
+        await administrator(sql, ctx, params.account_id);
+        ctx.body = await webhooks.update(params.account_id, ctx.state.actor, params.webhook_id, body);
       },
     )
     .add(
@@ -186,15 +89,16 @@ export function addWebhookRoutes(
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
-        const before = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        await sql.transaction(async (tx) => {
-          await deleteDeskWebhook(tx, before.id);
-          await audit(tx, params.account_id, ctx.state, before.number, 'destroy', shape(before), {});
-        });
+        await administrator(sql, ctx, params.account_id);
+        await webhooks.remove(params.account_id, ctx.state.actor, params.webhook_id);
         ctx.body = '';
       },
-    )
+    );
+}
+
+/** Testing a webhook, its deliveries, and sending one again. */
+function addWebhookDeliveryRoutes(routes: ApiRoutes<ApplicationState>, webhooks: WebhookService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'post',
@@ -209,26 +113,8 @@ export function addWebhookRoutes(
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
-        const webhook = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        const account = await findAccount(sql, params.account_id);
-        const at = now();
-        const body = JSON.stringify({
-          event: 'ping',
-          webhook: { id: webhook.number },
-          account: { id: params.account_id, name: account?.name ?? '' },
-          created_at: at.toISOString(),
-        });
-        const [deliveryId] = await insertDeliveries(
-          sql,
-          [{ endpointId: webhook.id, eventId: newId('event'), eventType: 'ping', eventSeq: 0, body }],
-          at,
-        );
-        await worker.sendNow(deliveryId!);
-        const [{ endpoint_id: _, ...delivery }] = (await listDeliveries(sql, webhook.id, { only: deliveryId })) as [
-          DeliveryRecord,
-        ];
-        ctx.body = { ...delivery, webhook_id: webhook.number };
+        await administrator(sql, ctx, params.account_id);
+        ctx.body = await webhooks.ping(params.account_id, params.webhook_id);
       },
     )
     .add(
@@ -246,13 +132,8 @@ export function addWebhookRoutes(
         errors: [...errors],
       },
       async (ctx, { params, query }) => {
-        await administrator(ctx, params.account_id);
-        const webhook = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        ctx.body = {
-          payload: (await listDeliveries(sql, webhook.id, { status: query.status, page: query.page })).map(
-            ({ endpoint_id: _, ...delivery }) => ({ ...delivery, webhook_id: webhook.number }),
-          ),
-        };
+        await administrator(sql, ctx, params.account_id);
+        ctx.body = await webhooks.deliveries(params.account_id, params.webhook_id, query);
       },
     )
     .add(
@@ -269,11 +150,20 @@ export function addWebhookRoutes(
         errors: [...errors, 'invalid_state'],
       },
       async (ctx, { params }) => {
-        await administrator(ctx, params.account_id);
-        const webhook = await findDeskWebhook(sql, params.account_id, params.webhook_id);
-        await resendDelivery(sql, webhook.id, params.delivery_id, now());
-        void worker.tick();
+        await administrator(sql, ctx, params.account_id);
+        await webhooks.resend(params.account_id, params.webhook_id, params.delivery_id);
         ctx.status = 202;
       },
     );
+}
+
+/**
+ * The account's webhooks (administrators; Chatwoot's `/webhooks`): where the helpdesk's events are
+ * posted, signed `X-Desk-*`, with the same retries, switch-off and address rules as the engine's.
+ * Beyond Chatwoot: a test `ping`, the deliveries with their attempts (30 days), and resending one.
+ */
+export function addWebhookRoutes(routes: ApiRoutes<ApplicationState>, deps: WebhookServiceDeps): void {
+  const webhooks = createWebhookService(deps);
+  addWebhookSettingsRoutes(routes, webhooks, deps.sql);
+  addWebhookDeliveryRoutes(routes, webhooks, deps.sql);
 }
