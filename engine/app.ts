@@ -92,38 +92,34 @@ export interface Engine {
   media: MediaWorker;
 }
 
+/** What every part of the engine is built on, with the defaults of EngineDeps applied. */
+interface Basics {
+  sql: Sql;
+  logger: Logger;
+  now: () => Date;
+  secrets: SecretBox;
+  llm: LlmSettings | undefined;
+}
+
 /**
- * Builds the engine's HTTP app on its store (migrating it first). The caller listens:
- * `http.createServer(engine.app.callback()).listen(port)`.
- *
- * Every request is counted first, against its account and environment or, without a valid API
- * key, its client address, and every answer says so (`X-RateLimit-*`); over the limit it goes no
- * further, so a 429 changes nothing. A keyed route then checks the key, the Idempotency-Key, and
- * runs its handler with validated input.
+ * Migrates the store. Webhook and action secrets stored before sealing began, or under an older
+ * key, are then sealed with the current one.
  */
-export async function createEngine({
-  sql,
-  logger,
-  now = () => new Date(),
-  tokens,
-  rateLimiter = new MemoryRateLimiter(),
-  trustProxyHops = 0,
-  webhooks = {},
-  secrets = openSecretBox(undefined, 'memory://'),
-  llm,
-  media = {},
-  actions = {},
-  operatorToken,
-}: EngineDeps): Promise<Engine> {
-  // Checked when built, before anything starts: a token too short to be one stops the process now.
-  const operatorGuard = requireOperatorToken(operatorToken);
+async function prepareStore(sql: Sql, secrets: SecretBox): Promise<void> {
   await migrate(sql, ENGINE_MIGRATIONS);
-  // Webhook secrets stored before sealing began, or under an older key, are sealed with the current one.
   await resealStored(sql, secrets, [
     { table: 'webhook_endpoints', key: 'id', column: 'secret' },
     // Actions are keyed by account and name; names hold no '/'.
     { table: 'actions', key: "account_id || '/' || name", column: 'secret', where: 'secret IS NOT NULL' },
   ]);
+}
+
+/** The conversations, and the work done beside the requests: action URLs called, webhooks sent, media understood. */
+function createServices(
+  { sql, logger, now, secrets, llm }: Basics,
+  webhooks: NonNullable<EngineDeps['webhooks']>,
+  actions: NonNullable<EngineDeps['actions']>,
+) {
   // After the commit: a live customer's request for an action with a URL is posted there now.
   const committed = createSignal<readonly EngineEvent[]>();
   // An action's result recorded: the webhook worker sends its events now.
@@ -167,7 +163,21 @@ export async function createEngine({
     vision: llm?.vision ? new LlmClient(llm) : undefined,
     onEvents: () => worker.nudge(),
   });
-  const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
+  return { conversations, policy, worker, mediaWorker };
+}
+
+type Services = ReturnType<typeof createServices>;
+
+/** The routes: those an API key opens, the operator's, and the open ones (the document among them). */
+function createRoutes(
+  { sql, logger, now, secrets, llm }: Basics,
+  { conversations, policy, worker, mediaWorker }: Services,
+  {
+    tokens,
+    mediaMaxBytes,
+    operatorGuard,
+  }: { tokens: SessionTokens | undefined; mediaMaxBytes: number; operatorGuard: Koa.Middleware },
+) {
   const keyed = new ApiRoutes<EngineState>({
     middleware: [requireApiKey(), idempotency(sql, now, { multipartLimit: uploadBodyLimit(mediaMaxBytes) })],
   });
@@ -189,7 +199,18 @@ export async function createEngine({
   let document: Record<string, unknown> | undefined;
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs, ...operator.specs]));
   addPublicRoutes(open, { conversations, document: openApi });
+  return { routers: [open, keyed, operator], openApi };
+}
 
+type Routers = ReturnType<typeof createRoutes>['routers'];
+
+/** The Koa app: requests counted, errors shaped, then the routers in order. */
+function createApp(
+  { sql, logger, now }: Basics,
+  { rateLimiter, trustProxyHops }: { rateLimiter: RateLimiter; trustProxyHops: number },
+  worker: WebhookWorker,
+  routers: Routers,
+): Koa<RequestState> {
   const app = new Koa<RequestState>();
   // Before the error boundary, so that its own answers carry X-RateLimit-* too; the refusal is given inside it.
   app.use(countRequests({ identify: (ctx) => callerOf(sql, ctx), limiter: rateLimiter, now, trustProxyHops }));
@@ -202,21 +223,65 @@ export async function createEngine({
     await next();
     if (ctx.method === 'POST' && ctx.status < 300) worker.nudge();
   });
-  for (const routes of [open, keyed, operator]) {
+  for (const routes of routers) {
     app.use(routes.router.routes() as Koa.Middleware<RequestState>);
     app.use(routes.router.allowedMethods({ throw: true }) as Koa.Middleware<RequestState>);
   }
-  const servedRoutes = () =>
-    [open, keyed, operator].flatMap((routes) =>
-      routes.router.stack
-        .filter((layer) => layer.methods.length > 0)
-        .flatMap((layer) =>
-          layer.methods
-            .filter((method) => method !== 'HEAD')
-            .map((method) => ({ method: method.toLowerCase(), path: String(layer.path) })),
-        ),
-    );
+  return app;
+}
+
+/** Every method and path `routers` serve. */
+function servedRoutesOf(routers: Routers): { method: string; path: string }[] {
+  return routers.flatMap((routes) =>
+    routes.router.stack
+      .filter((layer) => layer.methods.length > 0)
+      .flatMap((layer) =>
+        layer.methods
+          .filter((method) => method !== 'HEAD')
+          .map((method) => ({ method: method.toLowerCase(), path: String(layer.path) })),
+      ),
+  );
+}
+
+/**
+ * Builds the engine's HTTP app on its store (migrating it first). The caller listens:
+ * `http.createServer(engine.app.callback()).listen(port)`.
+ *
+ * Every request is counted first, against its account and environment or, without a valid API
+ * key, its client address, and every answer says so (`X-RateLimit-*`); over the limit it goes no
+ * further, so a 429 changes nothing. A keyed route then checks the key, the Idempotency-Key, and
+ * runs its handler with validated input.
+ */
+export async function createEngine({
+  sql,
+  logger,
+  now = () => new Date(),
+  tokens,
+  rateLimiter = new MemoryRateLimiter(),
+  trustProxyHops = 0,
+  webhooks = {},
+  secrets = openSecretBox(undefined, 'memory://'),
+  llm,
+  media = {},
+  actions = {},
+  operatorToken,
+}: EngineDeps): Promise<Engine> {
+  // Checked when built, before anything starts: a token too short to be one stops the process now.
+  const operatorGuard = requireOperatorToken(operatorToken);
+  await prepareStore(sql, secrets);
+  const basics: Basics = { sql, logger, now, secrets, llm };
+  const services = createServices(basics, webhooks, actions);
+  const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
+  const { routers, openApi } = createRoutes(basics, services, { tokens, mediaMaxBytes, operatorGuard });
+  const app = createApp(basics, { rateLimiter, trustProxyHops }, services.worker, routers);
   // Media left being understood when a process stopped are taken up again.
-  mediaWorker.nudge();
-  return { app, sql, openApi, servedRoutes, webhooks: worker, media: mediaWorker };
+  services.mediaWorker.nudge();
+  return {
+    app,
+    sql,
+    openApi,
+    servedRoutes: () => servedRoutesOf(routers),
+    webhooks: services.worker,
+    media: services.mediaWorker,
+  };
 }

@@ -53,6 +53,73 @@ async function fingerprint(ctx: Parameters<Middleware<EngineState>>[0], multipar
   }
 }
 
+/** The record a request claims: its credential's key, the Idempotency-Key, the route, and when it was claimed. */
+interface KeyClaim {
+  keyId: string;
+  key: string;
+  route: string;
+  at: Date;
+}
+
+/**
+ * One statement claims the key: a new one, or one whose record is out of date (older than a day, or
+ * a first request abandoned while running) is taken over in place. False when another request holds it.
+ */
+async function claimKey(sql: Sql, { keyId, key, route, at }: KeyClaim, requestHash: string): Promise<boolean> {
+  const claimed = await sql.query(
+    `INSERT INTO idempotency_keys (key_id, idempotency_key, route, request_sha256, state, created_at)
+       VALUES ($1, $2, $3, $4, 'running', $5)
+       ON CONFLICT (key_id, idempotency_key, route) DO UPDATE
+         SET request_sha256 = EXCLUDED.request_sha256, state = 'running', status = NULL, body = NULL, created_at = EXCLUDED.created_at
+         WHERE idempotency_keys.created_at < $6 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < $7)
+       RETURNING 1`,
+    [keyId, key, route, requestHash, at, new Date(at.getTime() - KEPT_MS), new Date(at.getTime() - ABANDONED_MS)],
+  );
+  return claimed.length > 0;
+}
+
+/** The first request's answer, to replay; refused while it runs, or when this request is not the same. */
+async function keptAnswer(
+  sql: Sql,
+  { keyId, key, route }: KeyClaim,
+  requestHash: string,
+): Promise<{ status: number; body: string | null }> {
+  const [first] = await sql.query<{ request_sha256: string; state: string; status: number; body: string | null }>(
+    'SELECT request_sha256, state, status, body FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3',
+    [keyId, key, route],
+  );
+  if (!first)
+    throw new ParleyError(
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is being settled; retry in a moment.',
+    );
+  if (first.request_sha256 !== requestHash) {
+    throw new ParleyError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was used with a different request body. Use a new key for a new request.',
+    );
+  }
+  if (first.state === 'running')
+    throw new ParleyError(
+      'idempotency_key_in_use',
+      'The first request with this Idempotency-Key is still running; retry after it finishes.',
+    );
+  return first;
+}
+
+// Both match the claim's time too: a slow first request that a retry took over as abandoned
+// must not overwrite or delete the retry's record.
+const keepAnswer = (sql: Sql, { keyId, key, route, at }: KeyClaim, status: number, body: unknown) =>
+  sql.query(
+    "UPDATE idempotency_keys SET state = 'done', status = $5, body = $6 WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4",
+    [keyId, key, route, at, status, body === undefined ? null : JSON.stringify(withoutSecrets(body))],
+  );
+const forgetClaim = (sql: Sql, { keyId, key, route, at }: KeyClaim) =>
+  sql.query(
+    'DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4',
+    [keyId, key, route, at],
+  );
+
 /**
  * `Idempotency-Key` on a POST: the first answer (status and body) is kept 24 hours per key, route
  * and credential. The same key with the same body replays it (`Idempotent-Replayed: true`); with a
@@ -78,70 +145,25 @@ export function idempotency(
       throw new ParleyError('invalid_request', 'Idempotency-Key must be 1 to 255 printable characters.');
     // The largest body any route takes; the route's own limit is checked when it reads the body.
     const requestHash = await fingerprint(ctx, multipartLimit);
-    const route = `${ctx.method} ${ctx.path}`;
-    const keyId = ctx.state.caller.keyId;
-    const at = now();
-
-    // One statement claims the key: a new one, or one whose record is out of date (older than a day,
-    // or a first request abandoned while running) is taken over in place.
-    const claimed = await sql.query(
-      `INSERT INTO idempotency_keys (key_id, idempotency_key, route, request_sha256, state, created_at)
-       VALUES ($1, $2, $3, $4, 'running', $5)
-       ON CONFLICT (key_id, idempotency_key, route) DO UPDATE
-         SET request_sha256 = EXCLUDED.request_sha256, state = 'running', status = NULL, body = NULL, created_at = EXCLUDED.created_at
-         WHERE idempotency_keys.created_at < $6 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < $7)
-       RETURNING 1`,
-      [keyId, key, route, requestHash, at, new Date(at.getTime() - KEPT_MS), new Date(at.getTime() - ABANDONED_MS)],
-    );
-    if (claimed.length === 0) {
-      const [first] = await sql.query<{ request_sha256: string; state: string; status: number; body: string | null }>(
-        'SELECT request_sha256, state, status, body FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3',
-        [keyId, key, route],
-      );
-      if (!first)
-        throw new ParleyError(
-          'idempotency_key_in_use',
-          'A request with this Idempotency-Key is being settled; retry in a moment.',
-        );
-      if (first.request_sha256 !== requestHash) {
-        throw new ParleyError(
-          'idempotency_key_reused',
-          'This Idempotency-Key was used with a different request body. Use a new key for a new request.',
-        );
-      }
-      if (first.state === 'running')
-        throw new ParleyError(
-          'idempotency_key_in_use',
-          'The first request with this Idempotency-Key is still running; retry after it finishes.',
-        );
+    const claim: KeyClaim = { keyId: ctx.state.caller.keyId, key, route: `${ctx.method} ${ctx.path}`, at: now() };
+    if (!(await claimKey(sql, claim, requestHash))) {
+      const first = await keptAnswer(sql, claim, requestHash);
       ctx.status = first.status;
       ctx.type = 'application/json';
       ctx.body = first.body ?? '';
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
-
-    // Both match this claim's time too: a slow first request that a retry took over as abandoned
-    // must not overwrite or delete the retry's record.
-    const keep = (status: number, body: unknown) =>
-      sql.query(
-        "UPDATE idempotency_keys SET state = 'done', status = $5, body = $6 WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4",
-        [keyId, key, route, at, status, body === undefined ? null : JSON.stringify(withoutSecrets(body))],
-      );
-    const forget = () =>
-      sql.query(
-        'DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4',
-        [keyId, key, route, at],
-      );
     try {
       await next();
     } catch (error) {
-      if (error instanceof ParleyError && error.status < 500) await keep(error.status, error.toBody());
-      else await forget();
+      if (error instanceof ParleyError && error.status < 500)
+        await keepAnswer(sql, claim, error.status, error.toBody());
+      else await forgetClaim(sql, claim);
       throw error;
     }
     // A streamed answer cannot be replayed: a retry runs again (a message_id keeps a message send safe on its own).
-    if (ctx.status >= 500 || ctx.body instanceof Readable) await forget();
-    else await keep(ctx.status, ctx.body);
+    if (ctx.status >= 500 || ctx.body instanceof Readable) await forgetClaim(sql, claim);
+    else await keepAnswer(sql, claim, ctx.status, ctx.body);
   };
 }

@@ -23,6 +23,66 @@ export interface MediaWorkerDeps {
 
 export type MediaWorker = ReturnType<typeof createMediaWorker>;
 
+/** What understanding one medium needs (the worker's own dependencies, without its log). */
+type UnderstandDeps = Omit<MediaWorkerDeps, 'logger'>;
+
+/** The event that tells how a medium's understanding ended. */
+function outcomeEvent({ record }: ClaimedMedia, outcome: MediaOutcome): EventDraft {
+  const common = {
+    media_id: record.id,
+    ...(record.conversation_id ? { conversation_id: record.conversation_id } : {}),
+    type: record.type,
+    size: record.size,
+  };
+  return outcome.status === 'understood'
+    ? {
+        type: 'media.understood',
+        conversationId: record.conversation_id,
+        data: {
+          ...common,
+          ...(record.width !== null ? { width: record.width } : {}),
+          ...(record.height !== null ? { height: record.height } : {}),
+          ...(outcome.pages !== undefined ? { pages: outcome.pages } : {}),
+          ...(outcome.text ? { text: outcome.text } : {}),
+        },
+      }
+    : { type: 'media.failed', conversationId: record.conversation_id, data: { ...common, reason: outcome.reason } };
+}
+
+/** Records the outcome, the model's usage and the event in one transaction, only while the claim is still ours. */
+async function settle(
+  { sql, now, onEvents }: UnderstandDeps,
+  claimed: ClaimedMedia,
+  outcome: MediaOutcome,
+  usage: { promptTokens: number; completionTokens: number } | undefined,
+): Promise<void> {
+  const { owner } = claimed;
+  const draft = outcomeEvent(claimed, outcome);
+  const recorded = await sql.transaction(async (tx) => {
+    const at = now();
+    if (!(await settleMedia(tx, claimed, outcome, at))) return false;
+    if (usage && usage.promptTokens + usage.completionTokens > 0) await addLlmUsage(tx, owner, usage, at);
+    await appendEvents(tx, owner, [draft], at);
+    return true;
+  });
+  if (recorded) onEvents?.();
+}
+
+/** Understands one claimed medium, or fails it once its understanding broke off too often. */
+async function understandOne(deps: UnderstandDeps, claimed: ClaimedMedia): Promise<void> {
+  if (claimed.attempts > MAX_ATTEMPTS) {
+    await settle(
+      deps,
+      claimed,
+      { status: 'failed', reason: `Understanding it broke off ${MAX_ATTEMPTS} times.` },
+      undefined,
+    );
+    return;
+  }
+  const { outcome, usage } = await understandMedia(claimed.record, claimed.bytes, deps.vision);
+  await settle(deps, claimed, outcome, usage);
+}
+
 /**
  * Understands uploaded media after the upload has answered, never in the request: each medium is
  * claimed in the database with a lease (SKIP LOCKED, so any number of engine processes share the
@@ -31,60 +91,12 @@ export type MediaWorker = ReturnType<typeof createMediaWorker>;
  * is still this process's. A pass runs after each upload (`nudge`) and at start; media left
  * `processing` by a process that died are taken again once their lease runs out.
  */
-export function createMediaWorker({ sql, logger, now, vision, onEvents }: MediaWorkerDeps) {
+export function createMediaWorker(deps: MediaWorkerDeps) {
+  const { sql, logger, now } = deps;
   let running: Promise<void> | undefined;
   let again = false;
   let recheck: NodeJS.Timeout | undefined;
   let stopped = false;
-
-  async function settle(
-    claimed: ClaimedMedia,
-    outcome: MediaOutcome,
-    usage: { promptTokens: number; completionTokens: number } | undefined,
-  ): Promise<void> {
-    const { record, owner } = claimed;
-    const common = {
-      media_id: record.id,
-      ...(record.conversation_id ? { conversation_id: record.conversation_id } : {}),
-      type: record.type,
-      size: record.size,
-    };
-    const draft: EventDraft =
-      outcome.status === 'understood'
-        ? {
-            type: 'media.understood',
-            conversationId: record.conversation_id,
-            data: {
-              ...common,
-              ...(record.width !== null ? { width: record.width } : {}),
-              ...(record.height !== null ? { height: record.height } : {}),
-              ...(outcome.pages !== undefined ? { pages: outcome.pages } : {}),
-              ...(outcome.text ? { text: outcome.text } : {}),
-            },
-          }
-        : { type: 'media.failed', conversationId: record.conversation_id, data: { ...common, reason: outcome.reason } };
-    const recorded = await sql.transaction(async (tx) => {
-      const at = now();
-      if (!(await settleMedia(tx, claimed, outcome, at))) return false;
-      if (usage && usage.promptTokens + usage.completionTokens > 0) await addLlmUsage(tx, owner, usage, at);
-      await appendEvents(tx, owner, [draft], at);
-      return true;
-    });
-    if (recorded) onEvents?.();
-  }
-
-  async function understandOne(claimed: ClaimedMedia): Promise<void> {
-    if (claimed.attempts > MAX_ATTEMPTS) {
-      await settle(
-        claimed,
-        { status: 'failed', reason: `Understanding it broke off ${MAX_ATTEMPTS} times.` },
-        undefined,
-      );
-      return;
-    }
-    const { outcome, usage } = await understandMedia(claimed.record, claimed.bytes, vision);
-    await settle(claimed, outcome, usage);
-  }
 
   async function pass(): Promise<void> {
     for (;;) {
@@ -93,7 +105,7 @@ export function createMediaWorker({ sql, logger, now, vision, onEvents }: MediaW
       const claimed = await claimMedia(sql, at, new Date(at.getTime() + LEASE_MS));
       if (!claimed) break;
       try {
-        await understandOne(claimed);
+        await understandOne(deps, claimed);
       } catch (error) {
         // Left to its lease: it is taken again when the lease runs out (at most MAX_ATTEMPTS times).
         logger.error({ err: error, media: claimed.record.id }, 'understanding a medium failed');

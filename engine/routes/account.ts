@@ -11,6 +11,7 @@ import type { ApiRoutes, SessionTokens, Sql } from '../../shared/server/index.ts
 import type { EngineState } from '../auth.ts';
 import { FEED_START, readFeed } from '../store/events.ts';
 import { readAgent } from '../store/agent.ts';
+import type { Caller } from '../store/environment.ts';
 
 const DEFAULT_SESSION_TTL_S = 3600;
 
@@ -22,6 +23,56 @@ const FeedPage = EventsPage.extend({
       `Pass as after to read on; never null. On a feed with nothing yet it is ${FEED_START}, the feed's start.`,
     ),
 });
+
+/** What `GET /v1/me` tells: the key in use, its limits, and whether the AI is switched off. */
+async function meOf(sql: Sql, caller: Caller): Promise<MeResponse> {
+  const { killSwitch } = await readAgent(sql, caller);
+  return {
+    account_id: caller.accountId,
+    environment: caller.environment,
+    key: { id: caller.keyId, prefix: caller.keyPrefix },
+    limits: { requests_per_minute: caller.requestsPerMinute },
+    agent: {
+      kill_switch: {
+        enabled: killSwitch !== null,
+        reason: killSwitch?.reason ?? null,
+        since: killSwitch?.since.toISOString() ?? null,
+      },
+    },
+  };
+}
+
+/** A widget session for the customer the caller's server vouches for. */
+async function issueWidgetSession(
+  tokens: SessionTokens | undefined,
+  caller: Caller,
+  body: CreateSessionRequest,
+): Promise<WidgetSession> {
+  if (!tokens)
+    throw new ParleyError(
+      'not_configured',
+      'This engine has no session keys configured (SESSION_KEYS), so it cannot mint widget sessions.',
+    );
+  const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
+  const { token, expiresAt } = await tokens.issue(
+    {
+      customerRef: body.customer_ref,
+      verified: true,
+      environment: caller.environment,
+      accountId: caller.accountId,
+      name: body.name,
+      email: body.email,
+    },
+    ttl,
+  );
+  return {
+    token,
+    ttl_s: ttl,
+    expires_at: expiresAt.toISOString(),
+    customer_ref: body.customer_ref,
+    verified: true,
+  };
+}
 
 /** `/v1/events`, `/v1/me` and `/v1/widget-sessions`. */
 export function addAccountRoutes(
@@ -54,22 +105,7 @@ export function addAccountRoutes(
         responses: { 200: { description: 'The key and its limits.', schema: MeResponse } },
       },
       async (ctx) => {
-        const { caller } = ctx.state;
-        const { killSwitch } = await readAgent(sql, caller);
-        const body: MeResponse = {
-          account_id: caller.accountId,
-          environment: caller.environment,
-          key: { id: caller.keyId, prefix: caller.keyPrefix },
-          limits: { requests_per_minute: caller.requestsPerMinute },
-          agent: {
-            kill_switch: {
-              enabled: killSwitch !== null,
-              reason: killSwitch?.reason ?? null,
-              since: killSwitch?.since.toISOString() ?? null,
-            },
-          },
-        };
-        ctx.body = body;
+        ctx.body = await meOf(sql, ctx.state.caller);
       },
     )
     .add(
@@ -86,30 +122,7 @@ export function addAccountRoutes(
         errors: ['not_configured'],
       },
       async (ctx, { body }) => {
-        if (!tokens)
-          throw new ParleyError(
-            'not_configured',
-            'This engine has no session keys configured (SESSION_KEYS), so it cannot mint widget sessions.',
-          );
-        const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
-        const { token, expiresAt } = await tokens.issue(
-          {
-            customerRef: body.customer_ref,
-            verified: true,
-            environment: ctx.state.caller.environment,
-            accountId: ctx.state.caller.accountId,
-            name: body.name,
-            email: body.email,
-          },
-          ttl,
-        );
-        const session: WidgetSession = {
-          token,
-          ttl_s: ttl,
-          expires_at: expiresAt.toISOString(),
-          customer_ref: body.customer_ref,
-          verified: true,
-        };
+        const session = await issueWidgetSession(tokens, ctx.state.caller, body);
         ctx.status = 201;
         ctx.body = session;
       },

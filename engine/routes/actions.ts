@@ -56,20 +56,57 @@ function refuseSandboxOnUrl(caller: Caller, what: string): void {
   }
 }
 
+interface ActionRouteDeps {
+  sql: Sql;
+  now: () => Date;
+  policy: TargetPolicy;
+  secrets: SecretBox;
+}
+
+async function foundAction(sql: Sql, accountId: string, name: string): Promise<ActionRow> {
+  const row = await findAction(sql, accountId, name);
+  if (!row) throw new ParleyError('not_found', `No action ${name} in this account.`);
+  return row;
+}
+
+/** Defines or replaces the action `name`; its secret is in the answer only when it is new. */
+async function defineAction(
+  { sql, now, policy, secrets }: ActionRouteDeps,
+  caller: Caller,
+  name: string,
+  body: PutActionRequest,
+): Promise<{ created: boolean; action: PutActionResponse }> {
+  const existing = await findAction(sql, caller.accountId, name);
+  if (existing?.url || body.url || body.rotate_secret)
+    refuseSandboxOnUrl(caller, `The action ${name} has or is given a URL`);
+  const url = body.url ? await checkActionUrl(body.url, policy) : null;
+  if (body.rotate_secret && !url)
+    throw new ParleyError('invalid_request', 'rotate_secret needs a url: the secret signs the requests posted to it.');
+  // The secret stays with the action while it has a URL; a new one comes with its first URL, or when asked for.
+  const secret = url && (!existing?.secret || body.rotate_secret) ? `whsec_${randomToken(32)}` : undefined;
+  const sealedSecret = url ? (secret ? secrets.seal(secret) : existing!.secret) : null;
+  const { row, created } = await putAction(
+    sql,
+    caller.accountId,
+    definitionOf(name, body),
+    { url, sealedSecret },
+    now(),
+  );
+  return { created, action: { ...actionView(row), ...(secret ? { secret } : {}) } };
+}
+
 /**
  * `/v1/actions`: what the AI may ask the site's server to do. Actions belong to the account (both
  * environments' customers ask for the same ones); either key manages them, except an action's URL,
  * which only a live key sets, changes or removes.
  */
-export function addActionRoutes(
-  routes: ApiRoutes<EngineState>,
-  { sql, now, policy, secrets }: { sql: Sql; now: () => Date; policy: TargetPolicy; secrets: SecretBox },
-): void {
-  const found = async (accountId: string, name: string): Promise<ActionRow> => {
-    const row = await findAction(sql, accountId, name);
-    if (!row) throw new ParleyError('not_found', `No action ${name} in this account.`);
-    return row;
-  };
+export function addActionRoutes(routes: ApiRoutes<EngineState>, deps: ActionRouteDeps): void {
+  addActionReadRoutes(routes, deps);
+  addActionWriteRoutes(routes, deps);
+}
+
+/** Reading the account's actions: all of them, or one. */
+function addActionReadRoutes(routes: ApiRoutes<EngineState>, { sql }: ActionRouteDeps): void {
   routes
     .add(
       {
@@ -97,9 +134,15 @@ export function addActionRoutes(
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        ctx.body = actionView(await found(ctx.state.caller.accountId, params.name));
+        ctx.body = actionView(await foundAction(sql, ctx.state.caller.accountId, params.name));
       },
-    )
+    );
+}
+
+/** Defining, replacing and deleting an action (its URL with a live key only). */
+function addActionWriteRoutes(routes: ApiRoutes<EngineState>, deps: ActionRouteDeps): void {
+  const { sql } = deps;
+  routes
     .add(
       {
         method: 'put',
@@ -121,28 +164,9 @@ export function addActionRoutes(
         errors: ['forbidden', 'unprocessable'],
       },
       async (ctx, { params, body }) => {
-        const { caller } = ctx.state;
-        const existing = await findAction(sql, caller.accountId, params.name);
-        if (existing?.url || body.url || body.rotate_secret)
-          refuseSandboxOnUrl(caller, `The action ${params.name} has or is given a URL`);
-        const url = body.url ? await checkActionUrl(body.url, policy) : null;
-        if (body.rotate_secret && !url)
-          throw new ParleyError(
-            'invalid_request',
-            'rotate_secret needs a url: the secret signs the requests posted to it.',
-          );
-        // The secret stays with the action while it has a URL; a new one comes with its first URL, or when asked for.
-        const secret = url && (!existing?.secret || body.rotate_secret) ? `whsec_${randomToken(32)}` : undefined;
-        const sealedSecret = url ? (secret ? secrets.seal(secret) : existing!.secret) : null;
-        const { row, created } = await putAction(
-          sql,
-          caller.accountId,
-          definitionOf(params.name, body),
-          { url, sealedSecret },
-          now(),
-        );
+        const { created, action } = await defineAction(deps, ctx.state.caller, params.name, body);
         ctx.status = created ? 201 : 200;
-        ctx.body = { ...actionView(row), ...(secret ? { secret } : {}) } satisfies PutActionResponse;
+        ctx.body = action;
       },
     )
     .add(
@@ -160,7 +184,7 @@ export function addActionRoutes(
       },
       async (ctx, { params }) => {
         const { caller } = ctx.state;
-        const existing = await found(caller.accountId, params.name);
+        const existing = await foundAction(sql, caller.accountId, params.name);
         if (existing.url) refuseSandboxOnUrl(caller, `The action ${params.name} has a URL`);
         await deleteAction(sql, caller.accountId, params.name);
         ctx.status = 204;

@@ -59,6 +59,14 @@ export function addConversationRoutes(
   conversations: ConversationService,
   logger?: Logger,
 ): void {
+  addTalkRoutes(routes, conversations, logger);
+  addHandlingRoutes(routes, conversations);
+  addHumanAndVoiceRoutes(routes, conversations);
+  addRecordRoutes(routes, conversations);
+}
+
+/** Opening a conversation, the customer's messages, and the results of the actions the caller ran. */
+function addTalkRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService, logger?: Logger): void {
   routes
     .add(
       {
@@ -126,7 +134,12 @@ export function addConversationRoutes(
         ctx.status = 202;
         ctx.body = await conversations.actionResult(ctx.state.caller, params.id, body);
       },
-    )
+    );
+}
+
+/** Who answers: handing the conversation to people and back, and closing it. */
+function addHandlingRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService): void {
+  routes
     .add(
       {
         method: 'post',
@@ -180,7 +193,12 @@ export function addConversationRoutes(
       async (ctx, { params, body }) => {
         ctx.body = await conversations.close(ctx.state.caller, params.id, body.resolved);
       },
-    )
+    );
+}
+
+/** A person's answer relayed from the helpdesk, and a voice session. */
+function addHumanAndVoiceRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService): void {
+  routes
     .add(
       {
         method: 'post',
@@ -220,7 +238,12 @@ export function addConversationRoutes(
         ctx.status = 201;
         ctx.body = await conversations.voiceSession(ctx.state.caller, params.id);
       },
-    )
+    );
+}
+
+/** The records: transcript, export and quality score. */
+function addRecordRoutes(routes: ApiRoutes<EngineState>, conversations: ConversationService): void {
+  routes
     .add(
       {
         method: 'get',

@@ -22,12 +22,23 @@ const tag = 'Knowledge';
 const security = 'apiKey';
 const params = KnowledgeDocumentParams;
 
+interface KnowledgeRouteDeps {
+  sql: Sql;
+  now: () => Date;
+}
+
 /**
  * `/v1/knowledge`: the documents the AI answers from, each answering only once a person approved
  * it. They belong to the account: sandbox and live keys manage the same documents, so what is
  * tried in the sandbox is what live customers are told.
  */
-export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }: { sql: Sql; now: () => Date }): void {
+export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, deps: KnowledgeRouteDeps): void {
+  addKnowledgeListRoutes(routes, deps);
+  addKnowledgeDocumentRoutes(routes, deps);
+}
+
+/** `/v1/knowledge`: the documents, a page at a time, and a new one. */
+function addKnowledgeListRoutes(routes: ApiRoutes<EngineState>, { sql, now }: KnowledgeRouteDeps): void {
   routes
     .add(
       {
@@ -62,7 +73,12 @@ export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, { sql, now }:
         ctx.status = 201;
         ctx.body = await insertKnowledgeDocument(sql, ctx.state.caller.accountId, body, now());
       },
-    )
+    );
+}
+
+/** `/v1/knowledge/{id}`: one document, read, changed, deleted or approved. */
+function addKnowledgeDocumentRoutes(routes: ApiRoutes<EngineState>, { sql, now }: KnowledgeRouteDeps): void {
+  routes
     .add(
       {
         method: 'get',

@@ -4,6 +4,7 @@ import { inspectMedia, MEDIA_TYPES, type ApiRoutes, type Sql, type UploadedFile 
 import type { EngineState } from '../auth.ts';
 import type { MediaWorker } from '../media/worker.ts';
 import { findConversation } from '../store/conversations.ts';
+import type { Caller } from '../store/environment.ts';
 import { findMedia, findMediaContent, insertMedia } from '../store/media.ts';
 
 const tag = 'Media';
@@ -53,51 +54,74 @@ function theFile(files: readonly UploadedFile[]): UploadedFile {
 
 const binary = z.string().meta({ format: 'binary' });
 
+interface MediaRouteDeps {
+  sql: Sql;
+  worker: MediaWorker;
+  maxBytes: number;
+  now: () => Date;
+}
+
 /**
  * `/v1/media`: a customer's photo or document, uploaded by the caller, checked by its bytes (PNG,
  * JPEG, GIF, WebP, PDF; 10 MB by default), kept in the engine's database and understood after the
  * answer (`media.understood` or `media.failed`). The bytes are read back at `/v1/media/{id}/content`,
  * as a download that no browser runs or renders in the API's origin.
  */
-export function addMediaRoutes(
-  routes: ApiRoutes<EngineState>,
-  { sql, worker, maxBytes, now }: { sql: Sql; worker: MediaWorker; maxBytes: number; now: () => Date },
-): void {
+export function addMediaRoutes(routes: ApiRoutes<EngineState>, deps: MediaRouteDeps): void {
+  addUploadRoute(routes, deps);
+  addMediaReadRoutes(routes, deps);
+}
+
+/** Keeps an uploaded file, checked by its bytes, and has the worker understand it after the answer. */
+async function uploadMedium(
+  { sql, worker, maxBytes, now }: MediaRouteDeps,
+  caller: Caller,
+  conversationId: string | null,
+  file: UploadedFile,
+): Promise<MediaRecord> {
+  const facts = inspectMedia(file.bytes, maxBytes);
+  if (conversationId && !(await findConversation(sql, caller, conversationId, false, { remembered: true })))
+    throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
+  const record = await insertMedia(
+    sql,
+    caller,
+    { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId },
+    now(),
+  );
+  worker.nudge();
+  return record;
+}
+
+/** `POST /v1/media`: the upload. */
+function addUploadRoute(routes: ApiRoutes<EngineState>, deps: MediaRouteDeps): void {
+  const { maxBytes } = deps;
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/media',
+      tag,
+      security,
+      summary: 'Upload a photo or document',
+      description: `multipart/form-data with one file in the field file (PNG, JPEG, GIF, WebP or PDF, known by its bytes, never by its name or declared type; at most ${maxBytes} bytes) and, optionally, the conversation_id it belongs to. The answer is the record, status processing; once understood (after this answer) a media.understood event follows with its type, size, dimensions or page count, and the text a model with vision read in an image, or media.failed with the reason (an unreadable PDF, the model failing). Refused: other types (415), larger files (413), images over 40 megapixels or 16,384 pixels a side (422), compressed bodies (415). With an Idempotency-Key, a retry (even as a new form with another boundary) gives the same record.`,
+      multipart: {
+        fields: UploadMediaFields,
+        files: { file: 'The photo or document.' },
+        limit: uploadBodyLimit(maxBytes),
+      },
+      responses: { 201: { description: 'The medium, being understood.', schema: MediaRecord } },
+      errors: ['not_found', 'unprocessable'],
+    },
+    async (ctx, { body, files }) => {
+      const record = await uploadMedium(deps, ctx.state.caller, body.conversation_id ?? null, theFile(files));
+      ctx.status = 201;
+      ctx.body = record;
+    },
+  );
+}
+
+/** `/v1/media/{id}`: a medium's record, and its bytes as a download. */
+function addMediaReadRoutes(routes: ApiRoutes<EngineState>, { sql }: MediaRouteDeps): void {
   routes
-    .add(
-      {
-        method: 'post',
-        path: '/v1/media',
-        tag,
-        security,
-        summary: 'Upload a photo or document',
-        description: `multipart/form-data with one file in the field file (PNG, JPEG, GIF, WebP or PDF, known by its bytes, never by its name or declared type; at most ${maxBytes} bytes) and, optionally, the conversation_id it belongs to. The answer is the record, status processing; once understood (after this answer) a media.understood event follows with its type, size, dimensions or page count, and the text a model with vision read in an image, or media.failed with the reason (an unreadable PDF, the model failing). Refused: other types (415), larger files (413), images over 40 megapixels or 16,384 pixels a side (422), compressed bodies (415). With an Idempotency-Key, a retry (even as a new form with another boundary) gives the same record.`,
-        multipart: {
-          fields: UploadMediaFields,
-          files: { file: 'The photo or document.' },
-          limit: uploadBodyLimit(maxBytes),
-        },
-        responses: { 201: { description: 'The medium, being understood.', schema: MediaRecord } },
-        errors: ['not_found', 'unprocessable'],
-      },
-      async (ctx, { body, files }) => {
-        const { caller } = ctx.state;
-        const file = theFile(files);
-        const facts = inspectMedia(file.bytes, maxBytes);
-        const conversationId = body.conversation_id ?? null;
-        if (conversationId && !(await findConversation(sql, caller, conversationId, false, { remembered: true })))
-          throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
-        const record = await insertMedia(
-          sql,
-          caller,
-          { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId },
-          now(),
-        );
-        worker.nudge();
-        ctx.status = 201;
-        ctx.body = record;
-      },
-    )
     .add(
       {
         method: 'get',

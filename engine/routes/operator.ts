@@ -37,6 +37,38 @@ const keyShape = (key: ApiKeyRecord): OperatorKey => ({
   revoked_at: key.revokedAt?.toISOString() ?? null,
 });
 
+interface OperatorRouteDeps {
+  sql: Sql;
+  now: () => Date;
+}
+
+const accountNotFound = (id: string) => new ParleyError('not_found', `No account ${id}.`);
+
+/** A new account with a sandbox and a live key, and the request limits asked for, in one transaction. */
+function makeAccount(sql: Sql, body: OperatorAccountCreate): Promise<OperatorAccountCreated> {
+  return sql.transaction(async (tx) => {
+    const accountId = await insertAccount(tx, body.name);
+    const test = await issueApiKey(tx, accountId, 'sandbox');
+    const live = await issueApiKey(tx, accountId, 'live');
+    for (const environment of ['sandbox', 'live'] as const) {
+      const limit = body.requests_per_minute?.[environment];
+      if (limit !== undefined) await setAccountRateLimit(tx, accountId, environment, limit);
+    }
+    return { account_id: accountId, keys: { test: test.key, live: live.key } } satisfies OperatorAccountCreated;
+  });
+}
+
+/** Suspends or resumes an account; an account that is not there is not found. */
+async function setSuspended(
+  { sql, now }: OperatorRouteDeps,
+  id: string,
+  suspended: boolean,
+): Promise<OperatorAccountStatus> {
+  const status = await setAccountSuspended(sql, id, suspended, now());
+  if (!status) throw accountNotFound(id);
+  return { account_id: id, status };
+}
+
 /**
  * `/operator/v1/accounts`: the installation's operator (the BFF, for each helpdesk account it
  * makes) makes accounts with a key per environment, suspends and resumes them, and deletes them
@@ -44,13 +76,15 @@ const keyShape = (key: ApiKeyRecord): OperatorKey => ({
  * administrators ask the BFF for them), lists and revokes them. Guarded by the operator token
  * (`requireOperatorToken`), never by an API key: no account can reach another through these routes.
  */
-export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; now: () => Date }): void {
-  const notFound = (id: string) => new ParleyError('not_found', `No account ${id}.`);
-  const setSuspended = async (id: string, suspended: boolean): Promise<OperatorAccountStatus> => {
-    const status = await setAccountSuspended(sql, id, suspended, now());
-    if (!status) throw notFound(id);
-    return { account_id: id, status };
-  };
+export function addOperatorRoutes(routes: ApiRoutes, deps: OperatorRouteDeps): void {
+  addAccountStatusRoutes(routes, deps);
+  addAccountKeyRoutes(routes, deps);
+  addAccountDeletionRoute(routes, deps);
+}
+
+/** Making an account, suspending and resuming it. */
+function addAccountStatusRoutes(routes: ApiRoutes, deps: OperatorRouteDeps): void {
+  const { sql } = deps;
   routes
     .add(
       {
@@ -65,16 +99,7 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         responses: { 201: { description: 'The account and its keys (shown once).', schema: OperatorAccountCreated } },
       },
       async (ctx, { body }) => {
-        const created = await sql.transaction(async (tx) => {
-          const accountId = await insertAccount(tx, body.name);
-          const test = await issueApiKey(tx, accountId, 'sandbox');
-          const live = await issueApiKey(tx, accountId, 'live');
-          for (const environment of ['sandbox', 'live'] as const) {
-            const limit = body.requests_per_minute?.[environment];
-            if (limit !== undefined) await setAccountRateLimit(tx, accountId, environment, limit);
-          }
-          return { account_id: accountId, keys: { test: test.key, live: live.key } } satisfies OperatorAccountCreated;
-        });
+        const created = await makeAccount(sql, body);
         ctx.status = 201;
         ctx.set('Cache-Control', 'no-store');
         ctx.body = created;
@@ -92,7 +117,7 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        ctx.body = await setSuspended(params.id, true);
+        ctx.body = await setSuspended(deps, params.id, true);
       },
     )
     .add(
@@ -107,9 +132,14 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        ctx.body = await setSuspended(params.id, false);
+        ctx.body = await setSuspended(deps, params.id, false);
       },
-    )
+    );
+}
+
+/** `/operator/v1/accounts/{id}/keys`: an account's API keys, added, listed and revoked. */
+function addAccountKeyRoutes(routes: ApiRoutes, { sql, now }: OperatorRouteDeps): void {
+  routes
     .add(
       {
         method: 'post',
@@ -126,7 +156,7 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
       },
       async (ctx, { params, body }) => {
         ctx.body = await sql.transaction(async (tx) => {
-          if (!(await holdAccount(tx, params.id))) throw notFound(params.id);
+          if (!(await holdAccount(tx, params.id))) throw accountNotFound(params.id);
           const issued = await issueApiKey(tx, params.id, body.environment);
           return {
             ...keyShape((await findApiKey(tx, params.id, issued.id))!),
@@ -149,7 +179,7 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        if (!(await findAccount(sql, params.id))) throw notFound(params.id);
+        if (!(await findAccount(sql, params.id))) throw accountNotFound(params.id);
         ctx.body = { keys: (await listApiKeys(sql, params.id)).map(keyShape) } satisfies OperatorKeyList;
       },
     )
@@ -170,21 +200,25 @@ export function addOperatorRoutes(routes: ApiRoutes, { sql, now }: { sql: Sql; n
           throw new ParleyError('not_found', `No key ${params.key_id} in account ${params.id}.`);
         ctx.status = 204;
       },
-    )
-    .add(
-      {
-        method: 'delete',
-        path: `${base}/:id`,
-        tag,
-        security,
-        summary: 'Delete an account and erase everything it holds; its keys answer 401 at once',
-        params: OperatorAccountParams,
-        responses: { 204: { description: 'Deleted.' } },
-        errors: ['not_found'],
-      },
-      async (ctx, { params }) => {
-        if (!(await eraseAccount(sql, params.id))) throw notFound(params.id);
-        ctx.status = 204;
-      },
     );
+}
+
+/** Deleting an account with everything it holds. */
+function addAccountDeletionRoute(routes: ApiRoutes, { sql }: OperatorRouteDeps): void {
+  routes.add(
+    {
+      method: 'delete',
+      path: `${base}/:id`,
+      tag,
+      security,
+      summary: 'Delete an account and erase everything it holds; its keys answer 401 at once',
+      params: OperatorAccountParams,
+      responses: { 204: { description: 'Deleted.' } },
+      errors: ['not_found'],
+    },
+    async (ctx, { params }) => {
+      if (!(await eraseAccount(sql, params.id))) throw accountNotFound(params.id);
+      ctx.status = 204;
+    },
+  );
 }

@@ -64,21 +64,27 @@ const DeliveriesPage = WebhookDeliveryList.extend({
 });
 const security = 'apiKey';
 
+interface WebhookRouteDeps {
+  sql: Sql;
+  worker: WebhookWorker;
+  policy: TargetPolicy;
+  now: () => Date;
+  secrets: SecretBox;
+}
+
 /**
  * `/v1/webhook-endpoints` and `/v1/webhook-deliveries`: where the account's events are posted, a
  * test event on request, and the record of every delivery and attempt (30 days). An endpoint
  * belongs to the key's environment and receives only that environment's events.
  */
-export function addWebhookRoutes(
-  routes: ApiRoutes<EngineState>,
-  {
-    sql,
-    worker,
-    policy,
-    now,
-    secrets,
-  }: { sql: Sql; worker: WebhookWorker; policy: TargetPolicy; now: () => Date; secrets: SecretBox },
-): void {
+export function addWebhookRoutes(routes: ApiRoutes<EngineState>, deps: WebhookRouteDeps): void {
+  addEndpointListRoutes(routes, deps);
+  addEndpointRoutes(routes, deps);
+  addDeliveryRoutes(routes, deps);
+}
+
+/** `/v1/webhook-endpoints`: a new endpoint, and the environment's endpoints. */
+function addEndpointListRoutes(routes: ApiRoutes<EngineState>, { sql, policy, now, secrets }: WebhookRouteDeps): void {
   routes
     .add(
       {
@@ -121,7 +127,12 @@ export function addWebhookRoutes(
       async (ctx) => {
         ctx.body = { endpoints: await listEndpoints(sql, ctx.state.caller) };
       },
-    )
+    );
+}
+
+/** `/v1/webhook-endpoints/{id}`: one endpoint, read, removed, or switched on again. */
+function addEndpointRoutes(routes: ApiRoutes<EngineState>, { sql, now }: WebhookRouteDeps): void {
+  routes
     .add(
       {
         method: 'get',
@@ -169,7 +180,12 @@ export function addWebhookRoutes(
       async (ctx, { params }) => {
         ctx.body = await enableEndpoint(sql, ctx.state.caller, params.id);
       },
-    )
+    );
+}
+
+/** An endpoint's ping and its deliveries, and a delivery sent again. */
+function addDeliveryRoutes(routes: ApiRoutes<EngineState>, { sql, worker, now }: WebhookRouteDeps): void {
+  routes
     .add(
       {
         method: 'post',

@@ -26,24 +26,17 @@ export interface WebhookWorkerDeps {
 }
 
 /**
- * Delivers webhooks. Each pass feeds the endpoints their new events (when the room has a feed),
- * then sends what is due. Everything it does is claimed in the database (SKIP LOCKED), so any
- * number of processes may run one: an event goes to an endpoint once per round of attempts, at
- * least once in all.
+ * Sending to endpoints: endpoints side by side, each one's deliveries one after another, every
+ * attempt claimed with a lease and recorded.
  */
-export function createWebhookWorker({
+function createEndpointSending({
   sql,
   logger,
   send,
   now,
-  feed,
   answerTimeoutMs = ANSWER_TIMEOUT_MS,
   secrets,
 }: WebhookWorkerDeps) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let prunedAt = 0;
-  let again = false;
   // A claim outlives every attempt it covers, sent one after another, twice over: only a process
   // that died lets it lapse, so no delivery is sent by two processes at once.
   const leaseMs = PER_ENDPOINT * (answerTimeoutMs + 1_000) * 2;
@@ -63,42 +56,78 @@ export function createWebhookWorker({
       );
   }
 
-  /**
-   * Sends what is due: endpoints side by side, each endpoint's deliveries one after another in
-   * event order. A pass does not wait for them: a slow receiver delays its own deliveries only,
-   * and the next pass claims the other endpoints' work while it is still being sent to.
-   */
-  async function sendDue(): Promise<void> {
-    for (;;) {
-      const due = await claimDue(sql, now(), leaseMs, SEND_BATCH, {
-        perEndpoint: PER_ENDPOINT,
-        skipEndpoints: [...chains.keys()],
-      });
-      const byEndpoint = new Map<string, ClaimedDelivery[]>();
-      for (const delivery of due)
-        byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
-      for (const [endpointId, deliveries] of byEndpoint) {
-        const chain = (async () => {
-          for (const delivery of deliveries) await attempt(delivery);
-        })()
-          .catch((error: unknown) =>
-            logger.error({ err: error, endpoint: endpointId }, 'sending to a webhook endpoint failed'),
-          )
-          .finally(() => {
-            chains.delete(endpointId);
-            // Its next deliveries may be due already.
-            if (timer) nudge();
-          });
-        chains.set(endpointId, chain);
+  return {
+    /**
+     * Sends what is due: endpoints side by side, each endpoint's deliveries one after another in
+     * event order. A pass does not wait for them: a slow receiver delays its own deliveries only,
+     * and the next pass claims the other endpoints' work while it is still being sent to.
+     * `chainEnded` is called as each endpoint's deliveries are done.
+     */
+    async sendDue(chainEnded: () => void): Promise<void> {
+      for (;;) {
+        const due = await claimDue(sql, now(), leaseMs, SEND_BATCH, {
+          perEndpoint: PER_ENDPOINT,
+          skipEndpoints: [...chains.keys()],
+        });
+        const byEndpoint = new Map<string, ClaimedDelivery[]>();
+        for (const delivery of due)
+          byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
+        for (const [endpointId, deliveries] of byEndpoint) {
+          const chain = (async () => {
+            for (const delivery of deliveries) await attempt(delivery);
+          })()
+            .catch((error: unknown) =>
+              logger.error({ err: error, endpoint: endpointId }, 'sending to a webhook endpoint failed'),
+            )
+            .finally(() => {
+              chains.delete(endpointId);
+              chainEnded();
+            });
+          chains.set(endpointId, chain);
+        }
+        if (due.length < SEND_BATCH) return;
       }
-      if (due.length < SEND_BATCH) return;
-    }
-  }
+    },
+
+    /** Attempts one delivery now (the ping), whatever else is due. */
+    async sendNow(deliveryId: string): Promise<void> {
+      const [claimed] = await claimDue(sql, now(), leaseMs, 1, { only: deliveryId });
+      if (claimed) await attempt(claimed);
+    },
+
+    /** Whether deliveries are being sent now. */
+    sending(): boolean {
+      return chains.size > 0;
+    },
+
+    /** Resolves when the deliveries being sent now are done. */
+    async sent(): Promise<void> {
+      await Promise.all([...chains.values()]);
+    },
+  };
+}
+
+/**
+ * Delivers webhooks. Each pass feeds the endpoints their new events (when the room has a feed),
+ * then sends what is due. Everything it does is claimed in the database (SKIP LOCKED), so any
+ * number of processes may run one: an event goes to an endpoint once per round of attempts, at
+ * least once in all.
+ */
+export function createWebhookWorker(deps: WebhookWorkerDeps) {
+  const { sql, logger, now, feed } = deps;
+  const endpoints = createEndpointSending(deps);
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let prunedAt = 0;
+  let again = false;
 
   /** One pass: feed, send what is due, and now and then forget old deliveries. */
   async function pass(): Promise<void> {
     await feed?.(sql, now());
-    await sendDue();
+    // An endpoint's next deliveries may be due already when its chain ends.
+    await endpoints.sendDue(() => {
+      if (timer) nudge();
+    });
     if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
       prunedAt = now().getTime();
       await pruneDeliveries(sql, now());
@@ -137,18 +166,15 @@ export function createWebhookWorker({
       for (;;) {
         await running;
         await tick();
-        if (chains.size === 0) return;
-        await Promise.all([...chains.values()]);
+        if (!endpoints.sending()) return;
+        await endpoints.sent();
       }
     },
 
     nudge,
 
     /** Attempts one delivery now (the ping), whatever else is due. */
-    async sendNow(deliveryId: string): Promise<void> {
-      const [claimed] = await claimDue(sql, now(), leaseMs, 1, { only: deliveryId });
-      if (claimed) await attempt(claimed);
-    },
+    sendNow: endpoints.sendNow,
 
     start(intervalMs: number): void {
       if (timer) return;
@@ -160,7 +186,7 @@ export function createWebhookWorker({
       clearInterval(timer);
       timer = undefined;
       await running;
-      await Promise.all([...chains.values()]);
+      await endpoints.sent();
     },
   };
 }
