@@ -1,10 +1,10 @@
 import { handshakeRefusal } from '../../shared/handshake.ts';
-import type { Server } from 'socket.io';
+import type { Namespace, Server } from 'socket.io';
 import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import { inboxSuspended } from '../helpdesk/store/accounts.ts';
 import { findContactById, findContactByPubsubToken, type ContactRecord } from './store/contacts.ts';
-import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './client-service.ts';
+import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './message-views.ts';
 
 /** The Socket.IO namespace where custom clients subscribe with a contact's `pubsub_token`. */
 export const CLIENT_NAMESPACE = '/client';
@@ -18,22 +18,52 @@ const contactIdOf = (customerRef: string): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
+interface ClientSocketDeps {
+  sql: Sql;
+  publisher: Publisher;
+  logger: Logger;
+  publicUrl?: string | undefined;
+}
+
 /**
  * Realtime for custom clients of the Client API, with Chatwoot's event names and payloads:
  * `message.created` (with the `echo_id` the client sent), `message.updated`,
  * `conversation.status_changed`, `conversation.typing_on` / `conversation.typing_off`. Only
  * conversations of Client API contacts (`ctc_…`) are sent, to the contact's room.
  */
-export function addClientSocket(
-  io: Server,
-  {
-    sql,
-    publisher,
-    logger,
-    publicUrl = '',
-  }: { sql: Sql; publisher: Publisher; logger: Logger; publicUrl?: string | undefined },
-): void {
+export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl = '' }: ClientSocketDeps): void {
   const namespace = io.of(CLIENT_NAMESPACE);
+  authenticateContacts(namespace, sql);
+  namespace.on(
+    'connection',
+    (socket) =>
+      void socket.join([contactRoom(socket.data.contactId as number), clientInboxRoom(socket.data.inboxId as string)]),
+  );
+
+  // Each batch is shaped with queries of its own; a contact's batches are shaped and sent one after
+  // another, so that a client hears them in the order they were published (typing_on before the reply).
+  const queues = new Map<number, Promise<void>>();
+  publisher.subscribe((batch) => {
+    const contactId = contactIdOf(batch.conversation.customerRef);
+    if (contactId === undefined) return;
+    const send = async () => {
+      const contact = await findContactById(sql, contactId);
+      if (!contact) return;
+      for (const [name, payload] of await clientEvents(sql, publicUrl, batch, contact))
+        namespace.to(contactRoom(contactId)).emit(name, payload);
+    };
+    const queued = (queues.get(contactId) ?? Promise.resolve())
+      .then(send)
+      .catch((error: unknown) => logger.warn({ err: error }, 'a Client API event could not be sent'));
+    queues.set(contactId, queued);
+    void queued.then(() => {
+      if (queues.get(contactId) === queued) queues.delete(contactId);
+    });
+  });
+}
+
+/** Lets in a socket with a contact's `pubsub_token`, and keeps its contact and inbox for the rooms it joins. */
+function authenticateContacts(namespace: Namespace, sql: Sql): void {
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
     if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token))
@@ -53,90 +83,66 @@ export function addClientSocket(
       next();
     })().catch(() => next(handshakeRefusal('unauthorized', 'the pubsub_token could not be checked')));
   });
-  namespace.on(
-    'connection',
-    (socket) =>
-      void socket.join([contactRoom(socket.data.contactId as number), clientInboxRoom(socket.data.inboxId as string)]),
-  );
+}
 
-  /** One batch, shaped for the contact, in order. */
-  async function pushes({ conversation, changes }: ChangeBatch, contact: ContactRecord): Promise<[string, unknown][]> {
-    const events: [string, unknown][] = [];
-    const message = async (id: number) => loadClientMessage(sql, id, contact, publicUrl);
-    for (const change of changes) {
-      switch (change.type) {
-        case 'message.created':
-        case 'survey.asked': {
-          const created = change.type === 'message.created' ? change.message : change.question;
-          const shaped = await message(created.id);
-          // Activity messages (notices) are not for the contact, as in Chatwoot.
-          if (!shaped || shaped.message_type === 2) break;
-          const echoed =
-            created.author === 'customer' &&
-            created.message_id &&
-            !created.message_id.startsWith(SERVER_MESSAGE_ID_PREFIX);
-          events.push(['message.created', { ...shaped, ...(echoed ? { echo_id: created.message_id } : {}) }]);
-          break;
-        }
-        case 'message.status': {
-          const shaped = await message(change.messageId);
-          if (shaped) events.push(['message.updated', { ...shaped, status: change.status }]);
-          break;
-        }
-        case 'message.answered': {
-          const shaped = await message(change.messageId);
-          if (shaped) events.push(['message.updated', shaped]);
-          break;
-        }
-        case 'typing':
-          events.push([
-            change.typing ? 'conversation.typing_on' : 'conversation.typing_off',
-            {
-              conversation: { id: conversation.id },
-              user: { type: change.who === 'ai' ? 'agent_bot' : 'user' },
-              is_private: false,
-            },
-          ]);
-          break;
-        case 'closed':
-          events.push([
-            'conversation.status_changed',
-            { id: conversation.id, uuid: conversation.uuid, status: 'resolved' },
-          ]);
-          break;
-        case 'reopened':
-          events.push([
-            'conversation.status_changed',
-            { id: conversation.id, uuid: conversation.uuid, status: 'open' },
-          ]);
-          break;
-        default:
-          // The contact's own typing and reads are for the people answering; handovers show as messages;
-          // assignments and snoozes are the people's.
-          break;
+/** One batch, shaped for the contact, in order. */
+async function clientEvents(
+  sql: Sql,
+  publicUrl: string,
+  { conversation, changes }: ChangeBatch,
+  contact: ContactRecord,
+): Promise<[string, unknown][]> {
+  const events: [string, unknown][] = [];
+  const message = async (id: number) => loadClientMessage(sql, id, contact, publicUrl);
+  for (const change of changes) {
+    switch (change.type) {
+      case 'message.created':
+      case 'survey.asked': {
+        const created = change.type === 'message.created' ? change.message : change.question;
+        const shaped = await message(created.id);
+        // Activity messages (notices) are not for the contact, as in Chatwoot.
+        if (!shaped || shaped.message_type === 2) break;
+        const echoed =
+          created.author === 'customer' &&
+          created.message_id &&
+          !created.message_id.startsWith(SERVER_MESSAGE_ID_PREFIX);
+        events.push(['message.created', { ...shaped, ...(echoed ? { echo_id: created.message_id } : {}) }]);
+        break;
       }
+      case 'message.status': {
+        const shaped = await message(change.messageId);
+        if (shaped) events.push(['message.updated', { ...shaped, status: change.status }]);
+        break;
+      }
+      case 'message.answered': {
+        const shaped = await message(change.messageId);
+        if (shaped) events.push(['message.updated', shaped]);
+        break;
+      }
+      case 'typing':
+        events.push([
+          change.typing ? 'conversation.typing_on' : 'conversation.typing_off',
+          {
+            conversation: { id: conversation.id },
+            user: { type: change.who === 'ai' ? 'agent_bot' : 'user' },
+            is_private: false,
+          },
+        ]);
+        break;
+      case 'closed':
+        events.push([
+          'conversation.status_changed',
+          { id: conversation.id, uuid: conversation.uuid, status: 'resolved' },
+        ]);
+        break;
+      case 'reopened':
+        events.push(['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'open' }]);
+        break;
+      default:
+        // The contact's own typing and reads are for the people answering; handovers show as messages;
+        // assignments and snoozes are the people's.
+        break;
     }
-    return events;
   }
-
-  // Each batch is shaped with queries of its own; a contact's batches are shaped and sent one after
-  // another, so that a client hears them in the order they were published (typing_on before the reply).
-  const queues = new Map<number, Promise<void>>();
-  publisher.subscribe((batch) => {
-    const contactId = contactIdOf(batch.conversation.customerRef);
-    if (contactId === undefined) return;
-    const send = async () => {
-      const contact = await findContactById(sql, contactId);
-      if (!contact) return;
-      for (const [name, payload] of await pushes(batch, contact))
-        namespace.to(contactRoom(contactId)).emit(name, payload);
-    };
-    const queued = (queues.get(contactId) ?? Promise.resolve())
-      .then(send)
-      .catch((error: unknown) => logger.warn({ err: error }, 'a Client API event could not be sent'));
-    queues.set(contactId, queued);
-    void queued.then(() => {
-      if (queues.get(contactId) === queued) queues.delete(contactId);
-    });
-  });
+  return events;
 }
