@@ -33,6 +33,29 @@ export interface EngineAccountKeysDeps {
   now: () => Date;
 }
 
+/** The engine's operator routes, or a refusal naming what this installation lacks for keys. */
+function operatorOrRefuse(operator: EngineOperator | undefined): EngineOperator {
+  if (operator) return operator;
+  throw new ParleyError(
+    'not_configured',
+    "This installation cannot make API keys: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN).",
+  );
+}
+
+/**
+ * The account's own engine account. An account made before accounts had their own is served by
+ * the installation's engine account (AI_API_KEY), which the BFF goes to the engine with but does
+ * not operate: its keys are the installation operator's to give (`npm run engine:account`).
+ */
+async function engineAccountOf(sql: Sql, accountId: number): Promise<string> {
+  const engineAccountId = await engineAccountIdOf(sql, accountId);
+  if (engineAccountId) return engineAccountId;
+  throw new ParleyError(
+    'unprocessable',
+    "This account is served by the installation's engine account (AI_API_KEY), which this server does not operate: its API keys come from the installation's operator. Accounts made through the Platform API have an engine account of their own, and get their keys here.",
+  );
+}
+
 /**
  * The API keys of an account's own engine account that its administrators hand to their site's
  * server (the BFF's own keys of it stay sealed and are never among them): made and revoked at the
@@ -41,32 +64,10 @@ export interface EngineAccountKeysDeps {
  * keeps nothing here, and a key made there that could not be kept here is revoked again.
  */
 export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAccountKeysDeps) {
-  const operatorOrRefuse = (): EngineOperator => {
-    if (operator) return operator;
-    throw new ParleyError(
-      'not_configured',
-      "This installation cannot make API keys: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN).",
-    );
-  };
-
-  /**
-   * The account's own engine account. An account made before accounts had their own is served by
-   * the installation's engine account (AI_API_KEY), which the BFF goes to the engine with but does
-   * not operate: its keys are the installation operator's to give (`npm run engine:account`).
-   */
-  async function engineAccountOf(accountId: number): Promise<string> {
-    const engineAccountId = await engineAccountIdOf(sql, accountId);
-    if (engineAccountId) return engineAccountId;
-    throw new ParleyError(
-      'unprocessable',
-      "This account is served by the installation's engine account (AI_API_KEY), which this server does not operate: its API keys come from the installation's operator. Accounts made through the Platform API have an engine account of their own, and get their keys here.",
-    );
-  }
-
   return {
     /** Makes a key of `environment` at the engine (422 for an account without an engine account of its own, or with ENGINE_ACCOUNT_KEYS_MAX unrevoked there). */
     async open(accountId: number, environment: Environment): Promise<OpenedEngineAccountKey> {
-      const engineAccountId = await engineAccountOf(accountId);
+      const engineAccountId = await engineAccountOf(sql, accountId);
       if ((await countUnrevokedEngineAccountKeys(sql, accountId, environment)) >= ENGINE_ACCOUNT_KEYS_MAX) {
         throw new ParleyError(
           'unprocessable',
@@ -76,7 +77,7 @@ export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAc
           },
         );
       }
-      const created = await operatorOrRefuse().createKey(engineAccountId, environment).catch(engineTrouble);
+      const created = await operatorOrRefuse(operator).createKey(engineAccountId, environment).catch(engineTrouble);
       return { accountId, engineAccountId, created };
     },
 
@@ -116,7 +117,7 @@ export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAc
     async revokeAtEngine(key: EngineAccountKey): Promise<void> {
       const engineAccountId = await engineAccountIdOf(sql, key.accountId);
       if (!engineAccountId) return;
-      await operatorOrRefuse()
+      await operatorOrRefuse(operator)
         .revokeKey(engineAccountId, key.engineKeyId)
         .catch((error: unknown) => {
           if (error instanceof EngineCallError && error.status === 404) return;

@@ -38,6 +38,61 @@ export function engineTrouble(error: unknown): never {
   ).retryAfter(retryAfterS);
 }
 
+/** The engine's operator routes, or a refusal naming what this installation lacks for accounts. */
+function operatorOrRefuse(operator: EngineOperator | undefined): EngineOperator {
+  if (operator) return operator;
+  throw new ParleyError(
+    'not_configured',
+    "This installation cannot make accounts: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN), and every account needs an engine account of its own.",
+  );
+}
+
+/** Deletes an engine account whose helpdesk account could not be made after all. */
+async function abandonEngineAccount(
+  operator: EngineOperator | undefined,
+  logger: Logger,
+  opened: OperatorAccountCreated,
+): Promise<void> {
+  await operator?.deleteAccount(opened.account_id).catch((error: unknown) => {
+    logger.warn(
+      { err: error, engineAccount: opened.account_id },
+      'an engine account made for a helpdesk account that was not made could not be deleted; delete it at the engine',
+    );
+  });
+}
+
+/**
+ * Has the engine post the account's events to `/v1/engine-webhooks/{account}` (one endpoint per
+ * environment, registered with the account's own keys), unless it does already, or the account
+ * has no engine account of its own. A failure is logged: the feed brings the events all the same
+ * (an account made suspended gets them when it is resumed).
+ */
+async function connectEngineWebhooks(deps: EngineAccountProvisioningDeps, accountId: number): Promise<void> {
+  const { sql, secrets, accounts, webhookUrl, logger } = deps;
+  if (
+    !webhookUrl ||
+    !(await findEngineAccount(sql, secrets, accountId)) ||
+    (await engineWebhooksOf(sql, secrets, accountId)).length > 0
+  )
+    return;
+  const webhooks: EngineWebhook[] = [];
+  try {
+    for (const environment of ['sandbox', 'live'] as const) {
+      const created = await (
+        await accounts.for(accountId, environment)
+      ).createWebhookEndpoint(`${webhookUrl.replace(/\/$/, '')}/${accountId}`, 'Parley BFF');
+      webhooks.push({ environment, id: created.id, secret: created.secret });
+    }
+  } catch (error) {
+    logger.warn(
+      { err: error, accountId },
+      "the engine did not take this account's webhook endpoints; its events are read from the feed",
+    );
+  }
+  await setEngineWebhooks(sql, secrets, accountId, webhooks);
+  accounts.forget(accountId);
+}
+
 /**
  * The engine accounts of helpdesk accounts (issue 26): made through the engine's operator routes
  * when a helpdesk account is made, kept sealed with it, and suspended, resumed and deleted at the
@@ -45,40 +100,15 @@ export function engineTrouble(error: unknown): never {
  * account without one (made before accounts had their own) is left to the installation's keys,
  * which serve others too: suspending it here does not suspend them.
  */
-export function createEngineAccountProvisioning({
-  sql,
-  secrets,
-  accounts,
-  operator,
-  webhookUrl,
-  logger,
-  now,
-}: EngineAccountProvisioningDeps) {
-  const operatorOrRefuse = (): EngineOperator => {
-    if (operator) return operator;
-    throw new ParleyError(
-      'not_configured',
-      "This installation cannot make accounts: the BFF has no AI_OPERATOR_TOKEN (the engine's ENGINE_OPERATOR_TOKEN), and every account needs an engine account of its own.",
-    );
-  };
-
-  /** The account's engine account, when it has one of its own. */
+export function createEngineAccountProvisioning(deps: EngineAccountProvisioningDeps) {
+  const { sql, secrets, accounts, operator, logger, now } = deps;
   const ownEngineAccount = (accountId: number) => findEngineAccount(sql, secrets, accountId);
-
-  /** Deletes an engine account whose helpdesk account could not be made after all. */
-  async function abandon(opened: OperatorAccountCreated): Promise<void> {
-    await operator?.deleteAccount(opened.account_id).catch((error: unknown) => {
-      logger.warn(
-        { err: error, engineAccount: opened.account_id },
-        'an engine account made for a helpdesk account that was not made could not be deleted; delete it at the engine',
-      );
-    });
-  }
+  const abandon = (opened: OperatorAccountCreated) => abandonEngineAccount(operator, logger, opened);
 
   return {
     /** Makes the engine account of a helpdesk account about to be made (suspended already when it is to be). */
     async open(name: string, suspended: boolean): Promise<OperatorAccountCreated> {
-      const engine = operatorOrRefuse();
+      const engine = operatorOrRefuse(operator);
       const opened = await engine.createAccount({ name }).catch(engineTrouble);
       if (suspended) {
         await engine.suspend(opened.account_id).catch(async (error: unknown) => {
@@ -105,42 +135,14 @@ export function createEngineAccountProvisioning({
 
     abandon,
 
-    /**
-     * Has the engine post the account's events to `/v1/engine-webhooks/{account}` (one endpoint
-     * per environment, registered with the account's own keys), unless it does already, or the
-     * account has no engine account of its own. A failure is logged: the feed brings the events
-     * all the same (an account made suspended gets them when it is resumed).
-     */
-    async connectWebhooks(accountId: number): Promise<void> {
-      if (
-        !webhookUrl ||
-        !(await ownEngineAccount(accountId)) ||
-        (await engineWebhooksOf(sql, secrets, accountId)).length > 0
-      )
-        return;
-      const webhooks: EngineWebhook[] = [];
-      try {
-        for (const environment of ['sandbox', 'live'] as const) {
-          const created = await (
-            await accounts.for(accountId, environment)
-          ).createWebhookEndpoint(`${webhookUrl.replace(/\/$/, '')}/${accountId}`, 'Parley BFF');
-          webhooks.push({ environment, id: created.id, secret: created.secret });
-        }
-      } catch (error) {
-        logger.warn(
-          { err: error, accountId },
-          "the engine did not take this account's webhook endpoints; its events are read from the feed",
-        );
-      }
-      await setEngineWebhooks(sql, secrets, accountId, webhooks);
-      accounts.forget(accountId);
-    },
+    /** Has the engine post the account's events to this BFF by webhook (see connectEngineWebhooks). */
+    connectWebhooks: (accountId: number): Promise<void> => connectEngineWebhooks(deps, accountId),
 
     /** Suspends or resumes the account's engine account (none of its own: nothing to do there). */
     async setSuspended(accountId: number, suspended: boolean): Promise<void> {
       const own = await ownEngineAccount(accountId);
       if (!own) return;
-      const engine = operatorOrRefuse();
+      const engine = operatorOrRefuse(operator);
       await (suspended ? engine.suspend(own.engineAccountId) : engine.resume(own.engineAccountId)).catch(engineTrouble);
     },
 
@@ -148,7 +150,7 @@ export function createEngineAccountProvisioning({
     async remove(accountId: number): Promise<void> {
       const own = await ownEngineAccount(accountId);
       if (!own) return;
-      await operatorOrRefuse()
+      await operatorOrRefuse(operator)
         .deleteAccount(own.engineAccountId)
         .catch((error: unknown) => {
           if (error instanceof EngineCallError && error.status === 404) return;

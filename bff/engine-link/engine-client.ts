@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import type { Environment } from '../../shared/environment.ts';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../../shared/index.ts';
 import type { z } from 'zod';
 import { KnowledgeDocument, KnowledgeList } from '../../shared/schemas/engine-knowledge.ts';
+import { NodeResponse, type EngineRequest, type EngineResponse } from './engine-http.ts';
 
 // What another engine sends may hold events of types added later: those are left out, never a failed page (SPEC Events rule 9).
 const SendMessageAnswer = SendMessageResponse.extend({ events: WireEvents });
@@ -56,25 +57,6 @@ export class EngineCallError extends Error {
   }
 }
 
-/** What the client asks of an HTTP call to the engine. */
-export interface EngineRequest {
-  method: string;
-  headers: Record<string, string>;
-  body: string | null;
-  /** The whole call, its answer's body included, ends in failure after this long. */
-  timeoutMs: number;
-}
-
-/** What the client reads of the engine's answer: a subset of `Response`'s. */
-export interface EngineResponse {
-  ok: boolean;
-  status: number;
-  headers: { get(name: string): string | null };
-  text(): Promise<string>;
-  /** The body as it arrives, for a streamed answer (an async iterable of bytes). */
-  body: unknown;
-}
-
 /** How the client makes its HTTP calls: `engineFetch` unless told otherwise (a wrapper that times or counts calls). */
 export type EngineFetch = (url: string, request: EngineRequest) => Promise<EngineResponse>;
 
@@ -88,39 +70,6 @@ export interface EngineClientOptions {
 
 // Kept-alive connections to the engine, shared by every client of this process.
 const AGENTS = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-
-/** An answer read from node:http: only what `EngineResponse` needs, without a web stream. */
-class NodeResponse implements EngineResponse {
-  readonly ok: boolean;
-  readonly status: number;
-  readonly headers: { get(name: string): string | null };
-  readonly body: IncomingMessage;
-
-  constructor(message: IncomingMessage) {
-    this.status = message.statusCode ?? 0;
-    this.ok = this.status >= 200 && this.status < 300;
-    this.body = message;
-    this.headers = {
-      get: (name) => {
-        const value = message.headers[name.toLowerCase()];
-        return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-      },
-    };
-  }
-
-  text(): Promise<string> {
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      this.body.on('data', (chunk: Buffer) => chunks.push(chunk));
-      this.body.once('end', () =>
-        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')),
-      );
-      this.body.once('error', reject);
-      // Cut off before its end (the call's deadline): an IncomingMessage then closes without 'end'.
-      this.body.once('close', () => reject(new Error('The answer was cut off.')));
-    });
-  }
-}
 
 /**
  * The client's own HTTP calls: node:http on kept-alive connections. The engine's answers are small

@@ -20,6 +20,55 @@ export interface EngineWebhookDeps {
 const Received = z.object({ received: z.boolean() });
 const AccountParams = z.strictObject({ account: z.coerce.number().int().min(1).max(2_147_483_647) });
 
+/** Takes one pushed event for the engine account `scope` (null: the installation's), signed with one of `signers`. */
+async function receiveEngineWebhook(
+  { sql, recorder, engines, now, onWebhook }: EngineWebhookDeps,
+  ctx: Context,
+  scope: EngineScope,
+  signers: readonly string[],
+): Promise<void> {
+  const raw = (await readRawBody(ctx, 256 * 1024)).toString('utf8');
+  // One secret per engine endpoint (one endpoint per environment): any of them may have signed.
+  let problem: string | undefined = 'no_secret';
+  for (const secret of signers) {
+    problem = await verifyWebhook(
+      secret,
+      ctx.get('x-service-timestamp'),
+      ctx.get('x-service-signature'),
+      raw,
+      now().getTime(),
+    );
+    if (!problem) break;
+  }
+  if (problem)
+    throw new ParleyError('unauthorized', `The webhook signature is not valid (${problem.replace('_', ' ')}).`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ParleyError('invalid_json', 'The webhook body is not valid JSON.');
+  }
+  onWebhook?.();
+  const [event] = readEvents([parsed]);
+  // The body names the environment of the endpoint that sent it: an event is taken only for a conversation of that environment.
+  const environment = (parsed as { environment?: unknown }).environment;
+  // Usually the event came first in the engine's answer: then one statement and done.
+  if (event?.conversation_id && !(await confirmByWebhook(sql, event.id, now()))) {
+    const conversation = await findConversationByEngineId(sql, event.conversation_id);
+    if (
+      conversation &&
+      conversation.environment === environment &&
+      (await engines.scopeOfInbox(conversation.inboxId)) === scope
+    ) {
+      await recorder.record(conversation, [event], { byWebhook: true });
+    }
+  } else if (event && !event.conversation_id && (environment === 'sandbox' || environment === 'live')) {
+    // An event of the account (a forgotten customer): for the environment the body names.
+    await recorder.recordAccountEvent(scope, environment, event, { byWebhook: true });
+  }
+  ctx.body = { received: true };
+}
+
 /**
  * `POST /v1/engine-webhooks` (the installation's engine account) and
  * `POST /v1/engine-webhooks/{account}` (a helpdesk account's own): events the engine pushes,
@@ -31,53 +80,8 @@ const AccountParams = z.strictObject({ account: z.coerce.number().int().min(1).m
  * Events rule 9), so that the engine does not send them again; `customer.forgotten` erases that
  * customer among the engine account's own.
  */
-export function addEngineWebhookRoutes(
-  routes: ApiRoutes,
-  { sql, recorder, engines, secrets, now, onWebhook }: EngineWebhookDeps,
-): void {
-  async function receive(ctx: Context, scope: EngineScope, signers: readonly string[]): Promise<void> {
-    const raw = (await readRawBody(ctx, 256 * 1024)).toString('utf8');
-    // One secret per engine endpoint (one endpoint per environment): any of them may have signed.
-    let problem: string | undefined = 'no_secret';
-    for (const secret of signers) {
-      problem = await verifyWebhook(
-        secret,
-        ctx.get('x-service-timestamp'),
-        ctx.get('x-service-signature'),
-        raw,
-        now().getTime(),
-      );
-      if (!problem) break;
-    }
-    if (problem)
-      throw new ParleyError('unauthorized', `The webhook signature is not valid (${problem.replace('_', ' ')}).`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw new ParleyError('invalid_json', 'The webhook body is not valid JSON.');
-    }
-    onWebhook?.();
-    const [event] = readEvents([parsed]);
-    // The body names the environment of the endpoint that sent it: an event is taken only for a conversation of that environment.
-    const environment = (parsed as { environment?: unknown }).environment;
-    // Usually the event came first in the engine's answer: then one statement and done.
-    if (event?.conversation_id && !(await confirmByWebhook(sql, event.id, now()))) {
-      const conversation = await findConversationByEngineId(sql, event.conversation_id);
-      if (
-        conversation &&
-        conversation.environment === environment &&
-        (await engines.scopeOfInbox(conversation.inboxId)) === scope
-      ) {
-        await recorder.record(conversation, [event], { byWebhook: true });
-      }
-    } else if (event && !event.conversation_id && (environment === 'sandbox' || environment === 'live')) {
-      // An event of the account (a forgotten customer): for the environment the body names.
-      await recorder.recordAccountEvent(scope, environment, event, { byWebhook: true });
-    }
-    ctx.body = { received: true };
-  }
-
+export function addEngineWebhookRoutes(routes: ApiRoutes, deps: EngineWebhookDeps): void {
+  const { engines, secrets } = deps;
   const description =
     'Headers X-Service-Timestamp and X-Service-Signature (sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">).';
   const responses = {
@@ -100,7 +104,7 @@ export function addEngineWebhookRoutes(
       async (ctx) => {
         if (secrets.length === 0)
           throw new ParleyError('not_configured', 'This BFF has no ENGINE_WEBHOOK_SECRET, so it takes no webhooks.');
-        await receive(ctx, null, secrets);
+        await receiveEngineWebhook(deps, ctx, null, secrets);
       },
     )
     .add(
@@ -116,7 +120,7 @@ export function addEngineWebhookRoutes(
         errors: ['unauthorized'],
       },
       async (ctx, { params }) => {
-        await receive(ctx, params.account, await engines.webhookSecrets(params.account));
+        await receiveEngineWebhook(deps, ctx, params.account, await engines.webhookSecrets(params.account));
       },
     );
 }

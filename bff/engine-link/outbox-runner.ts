@@ -1,0 +1,103 @@
+/**
+ * When the relay (relay.ts) drains a conversation's outbox: one pass at a time per conversation,
+ * another right after when asked meanwhile, and after a failure again later, with back-off that
+ * honours the engine's `Retry-After`.
+ */
+import type { Logger } from '../../shared/server/index.ts';
+import { EngineCallError } from './engine-client.ts';
+import { drainOutbox, LEASE_MS, type OutboxForwardingDeps } from './outbox-forwarding.ts';
+import { releaseOutbox, type OutboxWork } from '../store/outbox.ts';
+
+export interface OutboxRunnerDeps {
+  forwarding: OutboxForwardingDeps;
+  logger: Logger;
+  /** Waits between attempts while the engine cannot be reached; the last one repeats. */
+  retryDelaysMs: readonly number[];
+  /** What follows a drained outbox (the customer's survey answer); a failure is retried as the outbox's. */
+  afterDrain: (conversationId: number) => Promise<void>;
+  /** The engine answers again after calls to it failed: what it did meanwhile may not have reached us. */
+  onEngineBack: (() => void) | undefined;
+}
+
+/** How long to wait before the `attempt`th retry: what the engine asked for, else the next of `delays`. */
+function retryDelay(error: unknown, attempt: number, delays: readonly number[]): number {
+  return (
+    (error instanceof EngineCallError ? error.retryAfterMs : undefined) ??
+    delays[Math.min(attempt, delays.length) - 1] ??
+    30_000
+  );
+}
+
+export function createOutboxRunner({ forwarding, logger, retryDelaysMs, afterDrain, onEngineBack }: OutboxRunnerDeps) {
+  const running = new Map<number, Promise<void>>();
+  const again = new Set<number>();
+  // At most one waiting retry per conversation, however many of its messages wait.
+  const timers = new Map<number, NodeJS.Timeout>();
+  const failures = new Map<number, number>();
+  let closed = false;
+
+  function later(conversationId: number, delay: number): void {
+    if (closed || timers.has(conversationId)) return;
+    const timer = setTimeout(() => {
+      timers.delete(conversationId);
+      kick(conversationId);
+    }, delay);
+    timer.unref();
+    timers.set(conversationId, timer);
+  }
+
+  function run(conversationId: number, claimed?: OutboxWork): void {
+    const task = drainOutbox(forwarding, conversationId, claimed, () => {
+      if (failures.delete(conversationId)) onEngineBack?.();
+    })
+      .then(async (drained) => {
+        // Another node holds the lease and drains it; should that node die, its lease runs out and this one takes over.
+        if (!drained) later(conversationId, LEASE_MS);
+        else await afterDrain(conversationId);
+      })
+      .catch((error: unknown) => {
+        const attempt = (failures.get(conversationId) ?? 0) + 1;
+        failures.set(conversationId, attempt);
+        const delay = retryDelay(error, attempt, retryDelaysMs);
+        logger.warn({ conversationId, attempt, delay, err: error }, 'forwarding to the engine failed; will retry');
+        later(conversationId, delay);
+      })
+      .finally(() => {
+        running.delete(conversationId);
+        if (again.delete(conversationId)) kick(conversationId);
+      });
+    running.set(conversationId, task);
+  }
+
+  /**
+   * Makes sure the conversation's outbox is being drained (now, or right after the current pass).
+   * `claimed`: the caller's statement took this relay's lease (`leaseRequest`) and read the first work.
+   */
+  function kick(conversationId: number, claimed?: OutboxWork): void {
+    if (closed) {
+      // Stopping: a lease taken for it is let go, so that another node need not wait for it to run out.
+      if (claimed) void releaseOutbox(forwarding.sql, conversationId, forwarding.owner).catch(() => undefined);
+      return;
+    }
+    if (running.has(conversationId)) again.add(conversationId);
+    else run(conversationId, claimed);
+  }
+
+  return {
+    kick,
+    /** Resolves when no conversation is being drained right now (retries may still be scheduled). */
+    async settled(): Promise<void> {
+      while (running.size > 0) await Promise.allSettled([...running.values()]);
+    },
+    /** Conversations waiting for a retry. */
+    get backlog(): number {
+      return timers.size;
+    },
+    async close(): Promise<void> {
+      closed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}
