@@ -6,7 +6,6 @@ import type { EngineScope } from './engine-accounts-store.ts';
 import type { Environment } from '../store/inboxes.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
 import { settleCustomerMessages } from '../store/messages.ts';
-import type { OutboxWork } from '../store/outbox.ts';
 import { applyEvent } from './event-application.ts';
 
 export interface RecordOptions {
@@ -16,8 +15,6 @@ export interface RecordOptions {
   then?: readonly Change[] | undefined;
   /** The events came by webhook (the engine's pushes are working). */
   byWebhook?: boolean | undefined;
-  /** The relay's lease on the conversation: when the step's one statement can end the relay's step too, it does. */
-  lease?: { owner: string; until: Date } | undefined;
 }
 
 /**
@@ -43,7 +40,7 @@ export function createEngineEventRecorder({
       conversation: ConversationRecord,
       events: readonly EngineEvent[],
       options: RecordOptions = {},
-    ): Promise<{ next: OutboxWork | undefined } | undefined> {
+    ): Promise<void> {
       const changes: Change[] = [];
       const forwarded = options.forwardedMessageRowId ?? 0;
       await sql.transaction(async (tx) => {
@@ -62,7 +59,6 @@ export function createEngineEventRecorder({
       });
       // After the commit only; `then` is copied as it is now.
       publisher.publish(conversation, ...changes, ...(options.then ?? []));
-      return undefined; // interim: the relay continues its lease itself (its own statement)
     },
 
     /**

@@ -11,14 +11,7 @@ import type { EngineEventRecorder } from './engine-events.ts';
 import { givenCustomerRef } from '../widget/customer-refs.ts';
 import type { Change, Publisher } from '../realtime/publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from '../store/conversations.ts';
-import {
-  claimOutbox,
-  continueOutbox,
-  releaseOutbox,
-  setUpstream,
-  type OutboxWork,
-  type PendingMessage,
-} from '../store/outbox.ts';
+import { claimOutbox, continueOutbox, releaseOutbox, setUpstream, type PendingMessage } from '../store/outbox.ts';
 
 // A relay's hold on one conversation's outbox: longer than any engine call, renewed at each step.
 export const LEASE_MS = 60_000;
@@ -78,13 +71,13 @@ function typingIndicator(publisher: Publisher, conversation: ConversationRecord,
   };
 }
 
-/** Gives what to do next when the answer's record ended the step too (renewed or let go the lease). */
+/** Forwards one pending message to the engine and records its answer (or that the engine refused it for good). */
 async function forwardMessage(
   deps: OutboxForwardingDeps,
   conversation: ConversationRecord,
   pending: PendingMessage,
-): Promise<{ next: OutboxWork | undefined } | undefined> {
-  const { sql, engines, recorder, publisher, logger, now, onAnswer, owner } = deps;
+): Promise<void> {
+  const { sql, engines, recorder, publisher, logger, onAnswer } = deps;
   const engineId = await engineConversation(deps, conversation);
   // The answer may hand the conversation over; an indicator shown meanwhile must still stop, in the answer's own batch.
   const typing = typingIndicator(publisher, conversation, deps.typingAfterMs);
@@ -110,16 +103,10 @@ async function forwardMessage(
       onDelta,
     );
     typingDone = typing.end();
-    // The lease is renewed from now, after the engine's answer (which may have taken a while).
-    const after = await recorder.record(conversation, answer.events, {
-      forwardedMessageRowId: pending.id,
-      then: typingDone,
-      lease: { owner, until: leaseUntil(now()) },
-    });
+    await recorder.record(conversation, answer.events, { forwardedMessageRowId: pending.id, then: typingDone });
     // Sent with the answer; should recording fail, `finally` still ends the indicator.
     typingDone = [];
     onAnswer?.(answer.events);
-    return after;
   } catch (error) {
     if (!(error instanceof EngineCallError) || error.retryable) throw error;
     logger.warn(
@@ -170,21 +157,19 @@ async function forwardClose(
 export async function drainOutbox(
   deps: OutboxForwardingDeps,
   conversationId: number,
-  claimed: OutboxWork | undefined,
   onPass: () => void,
 ): Promise<boolean> {
   const { sql, now, owner } = deps;
   for (;;) {
-    // Taken already by the statement that kept the message, the first time round.
-    let work = claimed ?? (await claimOutbox(sql, conversationId, owner, now(), leaseUntil(now())));
-    claimed = undefined;
+    let work = await claimOutbox(sql, conversationId, owner, now(), leaseUntil(now()));
     if (!work) return false;
     let held = true;
     let workLeft = false;
     try {
       while (work?.pending) {
-        const after = await forwardMessage(deps, work.conversation, work.pending);
-        work = after ? after.next : await continueOutbox(sql, conversationId, owner, leaseUntil(now()));
+        await forwardMessage(deps, work.conversation, work.pending);
+        // The lease is renewed from now, after the engine's answer (which may have taken a while).
+        work = await continueOutbox(sql, conversationId, owner, leaseUntil(now()));
         held = work !== undefined;
       }
       if (work) await forwardClose(deps, work.conversation);

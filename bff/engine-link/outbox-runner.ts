@@ -6,7 +6,6 @@
 import type { Logger } from '../../shared/server/index.ts';
 import { EngineCallError } from './engine-client.ts';
 import { drainOutbox, LEASE_MS, type OutboxForwardingDeps } from './outbox-forwarding.ts';
-import { releaseOutbox, type OutboxWork } from '../store/outbox.ts';
 
 export interface OutboxRunnerDeps {
   forwarding: OutboxForwardingDeps;
@@ -46,8 +45,8 @@ export function createOutboxRunner({ forwarding, logger, retryDelaysMs, afterDra
     timers.set(conversationId, timer);
   }
 
-  function run(conversationId: number, claimed?: OutboxWork): void {
-    const task = drainOutbox(forwarding, conversationId, claimed, () => {
+  function run(conversationId: number): void {
+    const task = drainOutbox(forwarding, conversationId, () => {
       if (failures.delete(conversationId)) onEngineBack?.();
     })
       .then(async (drained) => {
@@ -69,18 +68,11 @@ export function createOutboxRunner({ forwarding, logger, retryDelaysMs, afterDra
     running.set(conversationId, task);
   }
 
-  /**
-   * Makes sure the conversation's outbox is being drained (now, or right after the current pass).
-   * `claimed`: the caller's statement took this relay's lease (`leaseRequest`) and read the first work.
-   */
-  function kick(conversationId: number, claimed?: OutboxWork): void {
-    if (closed) {
-      // Stopping: a lease taken for it is let go, so that another node need not wait for it to run out.
-      if (claimed) void releaseOutbox(forwarding.sql, conversationId, forwarding.owner).catch(() => undefined);
-      return;
-    }
+  /** Makes sure the conversation's outbox is being drained (now, or right after the current pass). */
+  function kick(conversationId: number): void {
+    if (closed) return;
     if (running.has(conversationId)) again.add(conversationId);
-    else run(conversationId, claimed);
+    else run(conversationId);
   }
 
   return {

@@ -3,10 +3,9 @@ import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { EngineAccounts } from './engine-accounts.ts';
 import type { EngineEventRecorder } from './engine-events.ts';
 import type { Publisher } from '../realtime/publisher.ts';
-import type { LeaseRequest } from '../store/messages.ts';
 import { conversationsWithUpstreamWork } from '../store/outbox.ts';
 import { conversationsWithSurveyToForward } from '../store/surveys.ts';
-import { leaseUntil, type OutboxForwardingDeps } from './outbox-forwarding.ts';
+import type { OutboxForwardingDeps } from './outbox-forwarding.ts';
 import { createOutboxRunner } from './outbox-runner.ts';
 import { forwardSurvey } from './survey-forwarding.ts';
 
@@ -97,8 +96,6 @@ export function createRelay({
       surveys.add(conversationId);
       runner.kick(conversationId);
     },
-    /** What a statement keeping a customer's message needs to take this relay's lease with it (then `kick` with what it read). */
-    leaseRequest: (): LeaseRequest => ({ owner, now: now(), until: leaseUntil(now()) }),
     /** Picks up every message, close and survey answer that was waiting when the process stopped. */
     async resume(): Promise<void> {
       for (const id of await conversationsWithSurveyToForward(sql)) surveys.add(id);

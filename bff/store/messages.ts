@@ -262,10 +262,3 @@ export async function setMessageSender(db: Queryable, engineEventId: string, sen
     'agentBotId' in sender ? sender.agentBotId : null,
   ]);
 }
-
-/** @deprecated Interim: removed with the relay's lease request (the relay takes its lease itself). */
-export interface LeaseRequest {
-  owner: string;
-  until: Date;
-  now: Date;
-}
