@@ -21,11 +21,8 @@ const security = 'accessToken';
 const base = '/api/v1/accounts/:account_id';
 const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
 
-/**
- * The helpdesk Application API (SPEC "Helpdesk Application API"): a person (or an agent bot) acts
- * inside an account with their role, checked on every route.
- */
-export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: HelpdeskService, sql: Sql): void {
+/** The account itself (read, changed by administrators) and its audit log. */
+function addAccountRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: HelpdeskService, sql: Sql): void {
   routes
     .add(
       {
@@ -84,7 +81,12 @@ export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpde
           throw new ParleyError('forbidden', 'Only an administrator of this account may read its audit log.');
         ctx.body = await helpdesk.auditLogs(params.account_id, query);
       },
-    )
+    );
+}
+
+/** The account's agent bots: the list, and a new one. */
+function addAgentBotCollectionRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: HelpdeskService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'get',
@@ -117,7 +119,12 @@ export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpde
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
         ctx.body = await helpdesk.createAccountBot(params.account_id, ctx.state.actor, body);
       },
-    )
+    );
+}
+
+/** One agent bot of the account: read, changed, deleted. */
+function addAgentBotItemRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: HelpdeskService, sql: Sql): void {
+  routes
     .add(
       {
         method: 'get',
@@ -168,4 +175,14 @@ export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpde
         ctx.body = '';
       },
     );
+}
+
+/**
+ * The helpdesk Application API (SPEC "Helpdesk Application API"): a person (or an agent bot) acts
+ * inside an account with their role, checked on every route.
+ */
+export function addApplicationRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: HelpdeskService, sql: Sql): void {
+  addAccountRoutes(routes, helpdesk, sql);
+  addAgentBotCollectionRoutes(routes, helpdesk, sql);
+  addAgentBotItemRoutes(routes, helpdesk, sql);
 }

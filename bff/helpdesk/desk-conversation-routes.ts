@@ -1,5 +1,6 @@
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
+import type { Role } from './store/accounts.ts';
 import type { DeskConversationService } from './desk-conversation-service.ts';
 import {
   AccountParams,
@@ -21,19 +22,14 @@ const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
 const moves = [...errors, 'invalid_state', 'conflict', 'upstream_unavailable'] as const;
 const conversation = { 200: { description: 'The conversation.', schema: DeskConversation } };
 
-/**
- * The people's side of conversations: list by status (pending with the AI, open with people,
- * snoozed, resolved), read, answer, note, assign, hand back to the AI, and toggle the status
- * (resolve, snooze, hand over or back, reopen). Every person of the account (and its bots) may;
- * agents see the inboxes they answer.
- */
-export function addDeskConversationRoutes(
-  routes: ApiRoutes<ApplicationState>,
-  desk: DeskConversationService,
-  sql: Sql,
-): void {
-  const standing = (ctx: { state: ApplicationState }, accountId: number) =>
-    requireStanding(sql, ctx.state.caller, accountId);
+interface DeskRoutesDeps {
+  desk: DeskConversationService;
+  /** The caller's standing in the account of the route (401 when they have none). */
+  standing: (ctx: { state: ApplicationState }, accountId: number) => Promise<Role | 'bot'>;
+}
+
+/** The list by status, one conversation, and the customer's other conversations. */
+function addConversationReadingRoutes(routes: ApiRoutes<ApplicationState>, { desk, standing }: DeskRoutesDeps): void {
   routes
     .add(
       {
@@ -79,6 +75,33 @@ export function addDeskConversationRoutes(
         );
       },
     )
+    .add(
+      {
+        method: 'get',
+        path: `${base}/:conversation_id/contact_conversations`,
+        tag,
+        security,
+        summary: "The customer's other conversations (that you may see), newest first",
+        params: ConversationParams,
+        responses: {
+          200: { description: 'Up to 25 conversations.', schema: z.object({ payload: z.array(DeskConversation) }) },
+        },
+        errors: [...errors],
+      },
+      async (ctx, { params }) => {
+        ctx.body = await desk.contactConversations(
+          params.account_id,
+          ctx.state.caller,
+          await standing(ctx, params.account_id),
+          params.conversation_id,
+        );
+      },
+    );
+}
+
+/** Every message, an answer or a private note, and the conversation marked read. */
+function addConversationMessageRoutes(routes: ApiRoutes<ApplicationState>, { desk, standing }: DeskRoutesDeps): void {
+  routes
     .add(
       {
         method: 'get',
@@ -130,28 +153,6 @@ export function addDeskConversationRoutes(
     .add(
       {
         method: 'post',
-        path: `${base}/:conversation_id/assignments`,
-        tag,
-        security,
-        summary: 'Assign to a person of the account (null: unassign)',
-        params: ConversationParams,
-        body: AssignmentCreate,
-        responses: conversation,
-        errors: [...errors],
-      },
-      async (ctx, { params, body }) => {
-        ctx.body = await desk.assign(
-          params.account_id,
-          ctx.state.caller,
-          await standing(ctx, params.account_id),
-          params.conversation_id,
-          body.assignee_id,
-        );
-      },
-    )
-    .add(
-      {
-        method: 'post',
         path: `${base}/:conversation_id/update_last_seen`,
         tag,
         security,
@@ -170,26 +171,31 @@ export function addDeskConversationRoutes(
           params.conversation_id,
         );
       },
-    )
+    );
+}
+
+/** Who answers it and its status: assign, hand back to the AI, toggle the status. */
+function addConversationMoveRoutes(routes: ApiRoutes<ApplicationState>, { desk, standing }: DeskRoutesDeps): void {
+  routes
     .add(
       {
-        method: 'get',
-        path: `${base}/:conversation_id/contact_conversations`,
+        method: 'post',
+        path: `${base}/:conversation_id/assignments`,
         tag,
         security,
-        summary: "The customer's other conversations (that you may see), newest first",
+        summary: 'Assign to a person of the account (null: unassign)',
         params: ConversationParams,
-        responses: {
-          200: { description: 'Up to 25 conversations.', schema: z.object({ payload: z.array(DeskConversation) }) },
-        },
+        body: AssignmentCreate,
+        responses: conversation,
         errors: [...errors],
       },
-      async (ctx, { params }) => {
-        ctx.body = await desk.contactConversations(
+      async (ctx, { params, body }) => {
+        ctx.body = await desk.assign(
           params.account_id,
           ctx.state.caller,
           await standing(ctx, params.account_id),
           params.conversation_id,
+          body.assignee_id,
         );
       },
     )
@@ -242,4 +248,22 @@ export function addDeskConversationRoutes(
         );
       },
     );
+}
+
+/**
+ * The people's side of conversations: list by status (pending with the AI, open with people,
+ * snoozed, resolved), read, answer, note, assign, hand back to the AI, and toggle the status
+ * (resolve, snooze, hand over or back, reopen). Every person of the account (and its bots) may;
+ * agents see the inboxes they answer.
+ */
+export function addDeskConversationRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  desk: DeskConversationService,
+  sql: Sql,
+): void {
+  const standing = (ctx: { state: ApplicationState }, accountId: number) =>
+    requireStanding(sql, ctx.state.caller, accountId);
+  addConversationReadingRoutes(routes, { desk, standing });
+  addConversationMessageRoutes(routes, { desk, standing });
+  addConversationMoveRoutes(routes, { desk, standing });
 }

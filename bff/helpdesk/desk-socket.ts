@@ -77,107 +77,91 @@ export interface DeskSocketDeps {
   now: () => Date;
 }
 
-/**
- * The `/desk` namespace, for the agent console: a person (or bot) connects with their token and an
- * account in `auth`, and joins the rooms of what they may see (the account for administrators,
- * each inbox they answer for agents). Pushes are small: `conversation:changed` (read it again
- * through the Application API), and for the conversation the console watches, the customer's
- * `typing:changed` and `read:changed`. Commands: `conversation:watch` and `typing:set` (the
- * person's typing, shown in the customer's widget).
- */
-export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }: DeskSocketDeps): void {
-  const namespace = io.of(DESK_NAMESPACE) as unknown as DeskNamespace;
+/** Who connects: a person's (or bot's) token and an account they have a standing in, kept on the socket. */
+async function authenticate(sql: Sql, now: () => Date, socket: DeskSocket): Promise<void> {
+  const auth = socket.handshake.auth as { token?: unknown; account_id?: unknown };
+  if (typeof auth.token !== 'string' || !auth.token)
+    throw new ParleyError('unauthorized', 'Send your access token as auth.token.');
+  const accountId = Number(auth.account_id);
+  if (!Number.isSafeInteger(accountId) || accountId < 1)
+    throw new ParleyError('unauthorized', 'Send the account as auth.account_id.');
+  const caller = await callerOfToken(sql, auth.token, now());
+  if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
+  const standing = await standingIn(sql, caller, accountId);
+  if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
+  socket.data = { caller, accountId, standing, watching: undefined, typing: false };
+}
 
-  namespace.use((socket, next) => {
-    authenticate(socket).then(
-      () => next(),
-      (error: unknown) => {
-        const refusal =
-          error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The token could not be checked.');
-        if (!(error instanceof ParleyError)) logger.error({ err: error }, 'a desk socket handshake failed');
-        next(handshakeRefusal(refusal.code, refusal.message));
-      },
-    );
+/** A console connected: it joins its rooms, and its commands (watch a conversation, say it types) are answered. */
+function serveConsole(socket: DeskSocket, { desk, publisher, logger }: DeskSocketDeps): void {
+  const { caller, accountId, standing } = socket.data;
+  // The commands below are listened for from the first tick, since Socket.IO drops an event nobody
+  // listens for yet (a console sends `conversation:watch` as soon as it connects); each waits for this.
+  const joined = (async () => {
+    const inboxes = await desk.visibleInboxIds(accountId, caller, standing);
+    await socket.join(inboxes ? inboxes.map(inboxRoom) : [accountRoom(accountId)]);
+  })();
+  joined.catch((error: unknown) => {
+    logger.error({ err: error }, 'a desk socket could not join its rooms');
+    socket.disconnect(true);
   });
 
-  async function authenticate(socket: DeskSocket): Promise<void> {
-    const auth = socket.handshake.auth as { token?: unknown; account_id?: unknown };
-    if (typeof auth.token !== 'string' || !auth.token)
-      throw new ParleyError('unauthorized', 'Send your access token as auth.token.');
-    const accountId = Number(auth.account_id);
-    if (!Number.isSafeInteger(accountId) || accountId < 1)
-      throw new ParleyError('unauthorized', 'Send the account as auth.account_id.');
-    const caller = await callerOfToken(sql, auth.token, now());
-    if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
-    const standing = await standingIn(sql, caller, accountId);
-    if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
-    socket.data = { caller, accountId, standing, watching: undefined, typing: false };
-  }
-
-  namespace.on('connection', (socket) => {
-    const { caller, accountId, standing } = socket.data;
-    // The commands below are listened for from the first tick, since Socket.IO drops an event nobody
-    // listens for yet (a console sends `conversation:watch` as soon as it connects); each waits for this.
-    const joined = (async () => {
-      const inboxes = await desk.visibleInboxIds(accountId, caller, standing);
-      await socket.join(inboxes ? inboxes.map(inboxRoom) : [accountRoom(accountId)]);
-    })();
-    joined.catch((error: unknown) => {
-      logger.error({ err: error }, 'a desk socket could not join its rooms');
-      socket.disconnect(true);
-    });
-
-    const command =
-      <S extends z.ZodType, T>(schema: S, run: (payload: z.output<S>) => Promise<T>) =>
-      (payload: unknown, reply?: (result: Ack<T>) => void) => {
-        const answer = (result: Ack<T>) => (typeof reply === 'function' ? reply(result) : undefined);
-        (async () => {
-          await joined;
-          return run(parseWith(schema, payload));
-        })().then(
-          (data) => answer({ ok: true, data }),
-          (error: unknown) => {
-            const failure = toParleyError(error);
-            if (failure.code === 'internal') logger.error({ err: error }, 'a desk socket command failed');
-            answer({ ok: false, error: { code: failure.code, message: failure.message } });
-          },
-        );
-      };
-
-    /** A person who leaves a conversation (or the console) while typing has stopped: the widget must not show it for ever. */
-    const stopTyping = () => {
-      const { watching, typing } = socket.data;
-      socket.data.typing = false;
-      if (watching && typing) publisher.publish(watching, { type: 'typing', who: 'human', typing: false });
+  const command =
+    <S extends z.ZodType, T>(schema: S, run: (payload: z.output<S>) => Promise<T>) =>
+    (payload: unknown, reply?: (result: Ack<T>) => void) => {
+      const answer = (result: Ack<T>) => (typeof reply === 'function' ? reply(result) : undefined);
+      (async () => {
+        await joined;
+        return run(parseWith(schema, payload));
+      })().then(
+        (data) => answer({ ok: true, data }),
+        (error: unknown) => {
+          const failure = toParleyError(error);
+          if (failure.code === 'internal') logger.error({ err: error }, 'a desk socket command failed');
+          answer({ ok: false, error: { code: failure.code, message: failure.message } });
+        },
+      );
     };
-    socket.on('disconnect', stopTyping);
 
-    socket.on(
-      'conversation:watch',
-      command(DeskWatchCommand, async ({ conversation_id }) => {
-        const found =
-          conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
-        stopTyping();
-        if (socket.data.watching) await socket.leave(conversationRoom(socket.data.watching.id));
-        socket.data.watching = found;
-        if (found) await socket.join(conversationRoom(found.id));
-        return { conversation_id: found?.id ?? null };
-      }),
-    );
-    socket.on(
-      'typing:set',
-      command(DeskTypingCommand, async ({ conversation_id, typing }) => {
-        const watching = socket.data.watching;
-        if (!watching || watching.id !== conversation_id)
-          throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
-        if (watching.status === 'resolved' || socket.data.typing === typing) return null;
-        socket.data.typing = typing;
-        publisher.publish(watching, { type: 'typing', who: 'human', typing });
-        return null;
-      }),
-    );
-  });
+  /** A person who leaves a conversation (or the console) while typing has stopped: the widget must not show it for ever. */
+  const stopTyping = () => {
+    const { watching, typing } = socket.data;
+    socket.data.typing = false;
+    if (watching && typing) publisher.publish(watching, { type: 'typing', who: 'human', typing: false });
+  };
+  socket.on('disconnect', stopTyping);
 
+  socket.on(
+    'conversation:watch',
+    command(DeskWatchCommand, async ({ conversation_id }) => {
+      const found =
+        conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
+      stopTyping();
+      if (socket.data.watching) await socket.leave(conversationRoom(socket.data.watching.id));
+      socket.data.watching = found;
+      if (found) await socket.join(conversationRoom(found.id));
+      return { conversation_id: found?.id ?? null };
+    }),
+  );
+  socket.on(
+    'typing:set',
+    command(DeskTypingCommand, async ({ conversation_id, typing }) => {
+      const watching = socket.data.watching;
+      if (!watching || watching.id !== conversation_id)
+        throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
+      if (watching.status === 'resolved' || socket.data.typing === typing) return null;
+      socket.data.typing = typing;
+      publisher.publish(watching, { type: 'typing', who: 'human', typing });
+      return null;
+    }),
+  );
+}
+
+/**
+ * The published changes, pushed to the consoles that may see them: the customer's typing and read
+ * marks to those watching the conversation, `conversation:changed` to the rooms of its account and inbox.
+ */
+function pushChanges(namespace: DeskNamespace, { sql, publisher, logger }: DeskSocketDeps): void {
   // An inbox never moves to another account: its account and number are read once per process. One
   // of no account (made by `npm run bff:inbox` before the helpdesk) is asked about again after a minute.
   const inboxes = new Map<string, { accountId: number; number: number } | { until: number }>();
@@ -222,4 +206,30 @@ export function addDeskSocket(io: Server, { sql, desk, publisher, logger, now }:
     if (known && known.until > Date.now()) return;
     readInbox(conversation.inboxId).then(tell, (error: unknown) => logger.error({ err: error }, 'a desk push failed'));
   });
+}
+
+/**
+ * The `/desk` namespace, for the agent console: a person (or bot) connects with their token and an
+ * account in `auth`, and joins the rooms of what they may see (the account for administrators,
+ * each inbox they answer for agents). Pushes are small: `conversation:changed` (read it again
+ * through the Application API), and for the conversation the console watches, the customer's
+ * `typing:changed` and `read:changed`. Commands: `conversation:watch` and `typing:set` (the
+ * person's typing, shown in the customer's widget).
+ */
+export function addDeskSocket(io: Server, deps: DeskSocketDeps): void {
+  const { sql, logger, now } = deps;
+  const namespace = io.of(DESK_NAMESPACE) as unknown as DeskNamespace;
+  namespace.use((socket, next) => {
+    authenticate(sql, now, socket).then(
+      () => next(),
+      (error: unknown) => {
+        const refusal =
+          error instanceof ParleyError ? error : new ParleyError('unauthorized', 'The token could not be checked.');
+        if (!(error instanceof ParleyError)) logger.error({ err: error }, 'a desk socket handshake failed');
+        next(handshakeRefusal(refusal.code, refusal.message));
+      },
+    );
+  });
+  namespace.on('connection', (socket) => serveConsole(socket, deps));
+  pushChanges(namespace, deps);
 }
