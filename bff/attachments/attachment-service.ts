@@ -1,8 +1,9 @@
-import { ParleyError, randomToken, type WidgetMessage } from '../../shared/index.ts';
+import { ParleyError, randomToken, type WidgetAttachment, type WidgetMessage } from '../../shared/index.ts';
 import {
   inspectMedia,
   type Logger,
   type MediaFacts,
+  type Queryable,
   type RateLimiter,
   type Sql,
   type UploadedFile,
@@ -19,6 +20,7 @@ import {
   type AttachmentUploader,
 } from './store.ts';
 import { findMessage, widgetAttachment } from '../store/messages.ts';
+import type { ConversationRecord } from '../store/conversations.ts';
 import { safeFileName } from './file-names.ts';
 import type { AttachmentStorage } from './storage.ts';
 import type { AttachmentDisposal } from './disposal.ts';
@@ -56,40 +58,22 @@ interface CheckedFile extends MediaFacts {
   bytes: Buffer;
 }
 
+/** The customer sending: whose message it is, and whether their session still stands. */
+type Customer = Sender & Pick<Session, 'standingToCheck'>;
+
+interface Sent {
+  message: WidgetMessage;
+  created: boolean;
+}
+
 /**
  * Attachments: a customer's files are checked by their bytes (`inspectMedia`: kind, size,
  * decompression bombs) before anything is kept, stored under random keys, and kept with a new
  * message in the transaction that keeps the message, which goes to the engine named by its files
  * (`engineText`). Bytes whose attachment is gone are deleted by `sweep`.
  */
-export function createAttachmentService({
-  sql,
-  storage,
-  maxBytes,
-  conversations,
-  limiter,
-  logger,
-  now,
-  disposal,
-}: AttachmentServiceDeps) {
-  const { discard } = disposal;
-  function check(files: readonly UploadedFile[]): CheckedFile[] {
-    if (files.length === 0)
-      throw new ParleyError('invalid_request', 'Attach a file: the form has none.', {
-        problems: [{ field: 'file', message: 'required' }],
-      });
-    if (files.length > MAX_FILES_PER_MESSAGE)
-      throw new ParleyError('invalid_request', `At most ${MAX_FILES_PER_MESSAGE} files go with one message.`);
-    const checked = files.map((file) => {
-      const facts = inspectMedia(file.bytes, maxBytes);
-      return { ...facts, key: randomToken(32), name: safeFileName(file.name, facts.type), bytes: file.bytes };
-    });
-    const total = checked.reduce((sum, file) => sum + file.size, 0);
-    if (total > maxBytes)
-      throw new ParleyError('payload_too_large', `The files of one message may together be at most ${maxBytes} bytes.`);
-    return checked;
-  }
-
+export function createAttachmentService(deps: AttachmentServiceDeps) {
+  const { sql, storage, maxBytes, disposal } = deps;
   return {
     /** The largest upload body read: the files of one message, and their message's text. */
     bodyLimit: maxBytes + TEXT_ROOM,
@@ -99,72 +83,12 @@ export function createAttachmentService({
      * copy back (nothing is stored twice); a refused file keeps nothing.
      */
     async send(
-      customer: Sender & Pick<Session, 'standingToCheck'>,
+      customer: Customer,
       uuid: string,
       message: AttachmentMessage,
       files: readonly UploadedFile[],
     ): Promise<{ message: WidgetMessage; created: boolean }> {
-      const checked = check(files);
-      const target = await findUploadTarget(sql, customer, uuid, message.messageId);
-      if (!target) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
-      if (target.keptMessageId !== undefined)
-        return { message: (await findMessage(sql, target.keptMessageId))!, created: false };
-      if (target.status === 'resolved')
-        throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
-      const decision = await limiter.consume(
-        `attachments:${customer.inboxId}:${customer.customerRef}`,
-        UPLOADS_PER_MINUTE,
-        now(),
-      );
-      if (!decision.allowed) {
-        throw new ParleyError(
-          'rate_limited',
-          `At most ${UPLOADS_PER_MINUTE} uploads a minute from one customer; wait a moment.`,
-        ).retryAfter(decision.resetS - now().getTime() / 1000);
-      }
-      const keys = checked.map((file) => file.key);
-      await noteObjects(sql, keys, now());
-      let sent: { message: WidgetMessage; created: boolean };
-      try {
-        await Promise.all(checked.map((file) => storage.put(file.key, file.bytes, file.type)));
-        sent = await conversations.send(
-          customer,
-          uuid,
-          { text: message.text ?? '', message_id: message.messageId },
-          async (tx, created, conversation) => {
-            const rows = await insertAttachments(
-              tx,
-              { id: created.id, conversationId: conversation.id, uploader: message.uploader },
-              checked.map((file) => ({
-                storageKey: file.key,
-                contentType: file.type,
-                size: file.size,
-                width: file.width,
-                height: file.height,
-                name: file.name,
-              })),
-              now(),
-            );
-            return rows.map((row) =>
-              widgetAttachment(conversation.uuid, {
-                id: row.id,
-                content_type: row.contentType,
-                name: row.name,
-                size: row.size,
-                width: row.width,
-                height: row.height,
-              }),
-            );
-          },
-        );
-      } catch (error) {
-        await discard(keys);
-        throw error;
-      }
-      if (sent.created) return sent;
-      // Another request kept the same message meanwhile: its files are the ones kept.
-      await discard(keys);
-      return { message: (await findMessage(sql, sent.message.id)) ?? sent.message, created: false };
+      return sendWithFiles(deps, customer, uuid, message, files);
     },
 
     /** An attachment of a conversation (the BFF's id of it), with its bytes; 404 for any other. */
@@ -185,3 +109,116 @@ export function createAttachmentService({
 }
 
 export type AttachmentService = ReturnType<typeof createAttachmentService>;
+
+/** `send`: the files checked first, then the conversation, a retry, and the upload limit, before any byte is written. */
+async function sendWithFiles(
+  deps: AttachmentServiceDeps,
+  customer: Customer,
+  uuid: string,
+  message: AttachmentMessage,
+  files: readonly UploadedFile[],
+): Promise<Sent> {
+  const { sql, maxBytes, disposal } = deps;
+  const checked = checkFiles(files, maxBytes);
+  const target = await findUploadTarget(sql, customer, uuid, message.messageId);
+  if (!target) throw new ParleyError('not_found', `No conversation ${uuid} for this customer.`);
+  if (target.keptMessageId !== undefined)
+    return { message: (await findMessage(sql, target.keptMessageId))!, created: false };
+  if (target.status === 'resolved')
+    throw new ParleyError('invalid_state', `Conversation ${uuid} is resolved; start a new one.`);
+  await consumeUpload(deps, customer);
+  const sent = await storeAndSend(deps, customer, uuid, message, checked);
+  if (sent.created) return sent;
+  // Another request kept the same message meanwhile: its files are the ones kept.
+  await disposal.discard(checked.map((file) => file.key));
+  return { message: (await findMessage(sql, sent.message.id)) ?? sent.message, created: false };
+}
+
+function checkFiles(files: readonly UploadedFile[], maxBytes: number): CheckedFile[] {
+  if (files.length === 0)
+    throw new ParleyError('invalid_request', 'Attach a file: the form has none.', {
+      problems: [{ field: 'file', message: 'required' }],
+    });
+  if (files.length > MAX_FILES_PER_MESSAGE)
+    throw new ParleyError('invalid_request', `At most ${MAX_FILES_PER_MESSAGE} files go with one message.`);
+  const checked = files.map((file) => {
+    const facts = inspectMedia(file.bytes, maxBytes);
+    return { ...facts, key: randomToken(32), name: safeFileName(file.name, facts.type), bytes: file.bytes };
+  });
+  const total = checked.reduce((sum, file) => sum + file.size, 0);
+  if (total > maxBytes)
+    throw new ParleyError('payload_too_large', `The files of one message may together be at most ${maxBytes} bytes.`);
+  return checked;
+}
+
+async function consumeUpload({ limiter, now }: AttachmentServiceDeps, customer: Customer): Promise<void> {
+  const decision = await limiter.consume(
+    `attachments:${customer.inboxId}:${customer.customerRef}`,
+    UPLOADS_PER_MINUTE,
+    now(),
+  );
+  if (!decision.allowed) {
+    throw new ParleyError(
+      'rate_limited',
+      `At most ${UPLOADS_PER_MINUTE} uploads a minute from one customer; wait a moment.`,
+    ).retryAfter(decision.resetS - now().getTime() / 1000);
+  }
+}
+
+/** Writes the bytes, then keeps the message with its files; when either fails, the bytes written are deleted. */
+async function storeAndSend(
+  { sql, storage, conversations, disposal, now }: AttachmentServiceDeps,
+  customer: Customer,
+  uuid: string,
+  message: AttachmentMessage,
+  checked: readonly CheckedFile[],
+): Promise<Sent> {
+  const keys = checked.map((file) => file.key);
+  await noteObjects(sql, keys, now());
+  try {
+    await Promise.all(checked.map((file) => storage.put(file.key, file.bytes, file.type)));
+    return await conversations.send(
+      customer,
+      uuid,
+      { text: message.text ?? '', message_id: message.messageId },
+      (tx, created, conversation) => keepAttachments(tx, created, conversation, message.uploader, checked, now()),
+    );
+  } catch (error) {
+    await disposal.discard(keys);
+    throw error;
+  }
+}
+
+/** The files' rows, kept in the message's own transaction, as the widget shows them. */
+async function keepAttachments(
+  tx: Queryable,
+  created: WidgetMessage,
+  conversation: ConversationRecord,
+  uploader: AttachmentUploader,
+  checked: readonly CheckedFile[],
+  now: Date,
+): Promise<WidgetAttachment[]> {
+  const rows = await insertAttachments(
+    tx,
+    { id: created.id, conversationId: conversation.id, uploader },
+    checked.map((file) => ({
+      storageKey: file.key,
+      contentType: file.type,
+      size: file.size,
+      width: file.width,
+      height: file.height,
+      name: file.name,
+    })),
+    now,
+  );
+  return rows.map((row) =>
+    widgetAttachment(conversation.uuid, {
+      id: row.id,
+      content_type: row.contentType,
+      name: row.name,
+      size: row.size,
+      width: row.width,
+      height: row.height,
+    }),
+  );
+}

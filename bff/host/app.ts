@@ -1,16 +1,11 @@
-import { createSignal, openSecretBox } from '../../shared/server/index.ts';
-import { EngineKeys } from '../engine-link/engine-keys.ts';
+import { createSignal, type Signal } from '../../shared/server/index.ts';
 import { startAttachmentSweep } from '../attachments/sweep.ts';
 import type { Bff, BffDeps } from './deps.ts';
-import { createEngineAccess } from './engine-access.ts';
 import { addBffGauges } from './gauges.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createHttpApp } from './http-app.ts';
-import { createLimiters } from './limiters.ts';
-import { createMessagePipeline } from './message-pipeline.ts';
-import { Metrics } from './metrics.ts';
 import { createBffSockets, type ClosedAccount } from './sockets.ts';
-import { prepareStore } from './store-preparation.ts';
+import { createSurfaceParts } from './surface-parts.ts';
 import { clientApiSurface, helpdeskSurfaces, openSurface, widgetSurface, type SurfaceParts } from './surfaces.ts';
 
 export type { Bff, BffDeps } from './deps.ts';
@@ -23,98 +18,28 @@ export { BFF_MIGRATIONS, BFF_SEALED_COLUMNS } from './store-preparation.ts';
  * needs, and nothing is set afterwards.
  */
 export async function createBff(deps: BffDeps): Promise<Bff> {
-  const { sql, logger, now = () => new Date(), trustProxyHops = 0 } = deps;
-  const installation = new EngineKeys(deps.engine);
-  const secrets = deps.secrets ?? openSecretBox(undefined, 'memory://');
-  await prepareStore(sql, installation.first.environment, secrets, logger);
-  const access = await createEngineAccess({
-    sql,
-    secrets,
-    installation,
-    tokens: deps.tokens,
-    defaultInboxId: deps.defaultInboxId,
-    logger,
-    now,
-  });
-  const metrics = deps.metrics ?? new Metrics();
-  const limiters = createLimiters({
-    logger,
-    metrics,
-    now,
-    redis: deps.redis,
-    siteKeyLimiter: deps.siteKeyLimiter,
-    widgetLimiter: deps.widgetLimiter,
-  });
-  const webhookSecrets = [deps.engineWebhookSecret ?? []].flat();
-  const webhookPolicy = { allowedPrivateOrigins: deps.deskWebhooks?.allowedPrivateOrigins ?? [] };
-  const { engines, sessions } = access;
-  const { floodLimiter, consumeCommand } = limiters;
-  const engineWebhooks = webhookSecrets.length > 0;
-  const pipeline = createMessagePipeline({
-    sql,
-    logger,
-    now,
-    secrets,
-    engines,
-    metrics,
-    floodLimiter,
-    webhookPolicy,
-    engineWebhooks,
-    settings: deps,
-  });
-  const parts: SurfaceParts = {
-    sql,
-    logger,
-    now,
-    secrets,
-    trustProxyHops,
-    installation,
-    access,
-    limiters,
-    metrics,
-    pipeline,
-    webhookPolicy,
-    webhookSecrets,
-  };
-  const open = openSurface(deps, parts);
-  const desk = clientApiSurface(deps, parts);
-  const widget = widgetSurface(parts);
+  const parts = await createSurfaceParts(deps);
+  const { sql, logger, now, trustProxyHops, access, limiters, metrics, pipeline } = parts;
   // Everyone connected to an account the operator suspends or deletes is disconnected (the sockets listen, on every node through the adapter).
   const accountClosed = createSignal<ClosedAccount>();
-  const helpdesk = helpdeskSurfaces(deps, parts, (accountId, inboxIds) => accountClosed.emit({ accountId, inboxIds }));
-  const surfaces = [widget, desk, helpdesk.signIn, helpdesk.platform, helpdesk.application];
-  const { app, openApi } = createHttpApp({
-    open,
-    surfaces,
-    extraRouters: deps.extraRouters ?? [],
-    metrics,
-    logger,
-    trustProxyHops,
-  });
+  const { app, openApi, deskConversations } = createRoutes(deps, parts, accountClosed);
   const { conversations, publisher, erasure, relay, feed, webhooks, attachments } = pipeline;
-  const { deskConversations } = helpdesk;
-  const { publicUrl, redis } = deps;
   const sockets = createBffSockets({
     sql,
-    sessions,
+    sessions: access.sessions,
     conversations,
     publisher,
     logger,
-    consumeCommand,
+    consumeCommand: limiters.consumeCommand,
     trustProxyHops,
     now,
-    publicUrl,
-    redis,
+    publicUrl: deps.publicUrl,
+    redis: deps.redis,
     erasure,
     deskConversations,
     accountClosed,
   });
-  await relay.resume();
-  feed.start();
-  const webhookPollMs = deps.deskWebhooks?.pollMs ?? 1000;
-  if (webhookPollMs > 0) webhooks.start(webhookPollMs);
-  const housekeeping = startHousekeeping({ sql, logger, now }, deps.housekeepingMs);
-  const attachmentSweep = startAttachmentSweep(attachments, logger, deps.housekeepingMs);
+  const { housekeeping, attachmentSweep } = await startBackgroundWork(deps, parts);
   addBffGauges(metrics, sql, sockets);
 
   return {
@@ -137,4 +62,34 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       await sockets.close();
     },
   };
+}
+
+/** The routes of every surface in one Koa app, with their OpenAPI document; the desk's conversations go on to the sockets. */
+function createRoutes(deps: BffDeps, parts: SurfaceParts, accountClosed: Signal<ClosedAccount>) {
+  const open = openSurface(deps, parts);
+  const desk = clientApiSurface(deps, parts);
+  const widget = widgetSurface(parts);
+  const helpdesk = helpdeskSurfaces(deps, parts, (accountId, inboxIds) => accountClosed.emit({ accountId, inboxIds }));
+  const surfaces = [widget, desk, helpdesk.signIn, helpdesk.platform, helpdesk.application];
+  const { app, openApi } = createHttpApp({
+    open,
+    surfaces,
+    extraRouters: deps.extraRouters ?? [],
+    metrics: parts.metrics,
+    logger: parts.logger,
+    trustProxyHops: parts.trustProxyHops,
+  });
+  return { app, openApi, deskConversations: helpdesk.deskConversations };
+}
+
+/** Resumes forwarding waiting work, starts reading the engine's feed, and starts the webhook worker and the timers. */
+async function startBackgroundWork(deps: BffDeps, { sql, logger, now, pipeline }: SurfaceParts) {
+  const { relay, feed, webhooks, attachments } = pipeline;
+  await relay.resume();
+  feed.start();
+  const webhookPollMs = deps.deskWebhooks?.pollMs ?? 1000;
+  if (webhookPollMs > 0) webhooks.start(webhookPollMs);
+  const housekeeping = startHousekeeping({ sql, logger, now }, deps.housekeepingMs);
+  const attachmentSweep = startAttachmentSweep(attachments, logger, deps.housekeepingMs);
+  return { housekeeping, attachmentSweep };
 }

@@ -38,29 +38,46 @@ export function addWidgetRoutes(
   opened: Pick<DeskWebhooks, 'widgetOpened'>,
   trustProxyHops: number,
 ): void {
+  addConfigRoute(routes, conversations, opened);
+  addConversationRoutes(routes, conversations);
+  addMessageRoutes(routes, conversations, trustProxyHops);
+  addTypingAndReadRoutes(routes, conversations);
+  addClosingRoutes(routes, conversations);
+}
+
+/** The configuration the widget asks for first, which also tells the desk the chat was opened. */
+function addConfigRoute(
+  routes: ApiRoutes<WidgetState>,
+  conversations: ConversationService,
+  opened: Pick<DeskWebhooks, 'widgetOpened'>,
+): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/v1/widget/config',
+      tag,
+      security,
+      summary: "The inbox's look and features, and who the session is",
+      query: WidgetConfigQuery,
+      responses: { 200: { description: 'The configuration.', schema: WidgetConfig } },
+    },
+    async (ctx, { query }) => {
+      const { session } = ctx.state;
+      const [config] = await Promise.all([
+        conversations.config(session, query.locale),
+        opened.widgetOpened(session, {
+          referer: ctx.get('referer') || ctx.get('origin') || null,
+          language: ctx.get('accept-language').split(',')[0] || null,
+        }),
+      ]);
+      ctx.body = config;
+    },
+  );
+}
+
+/** The customer's conversations: listing, starting and reading one. */
+function addConversationRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService): void {
   routes
-    .add(
-      {
-        method: 'get',
-        path: '/v1/widget/config',
-        tag,
-        security,
-        summary: "The inbox's look and features, and who the session is",
-        query: WidgetConfigQuery,
-        responses: { 200: { description: 'The configuration.', schema: WidgetConfig } },
-      },
-      async (ctx, { query }) => {
-        const { session } = ctx.state;
-        const [config] = await Promise.all([
-          conversations.config(session, query.locale),
-          opened.widgetOpened(session, {
-            referer: ctx.get('referer') || ctx.get('origin') || null,
-            language: ctx.get('accept-language').split(',')[0] || null,
-          }),
-        ]);
-        ctx.body = config;
-      },
-    )
     .add(
       {
         method: 'get',
@@ -103,7 +120,16 @@ export function addWidgetRoutes(
       async (ctx, { params }) => {
         ctx.body = await conversations.get(ctx.state.session, params.id);
       },
-    )
+    );
+}
+
+/** A conversation's messages: polling for new ones and sending one (counted against the message limits). */
+function addMessageRoutes(
+  routes: ApiRoutes<WidgetState>,
+  conversations: ConversationService,
+  trustProxyHops: number,
+): void {
+  routes
     .add(
       {
         method: 'get',
@@ -150,7 +176,12 @@ export function addWidgetRoutes(
         ctx.status = created ? 201 : 200;
         ctx.body = message;
       },
-    )
+    );
+}
+
+/** What the customer is doing in a conversation: typing, and how far they have read. */
+function addTypingAndReadRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService): void {
+  routes
     .add(
       {
         method: 'post',
@@ -183,7 +214,12 @@ export function addWidgetRoutes(
       async (ctx, { params, body }) => {
         ctx.body = await conversations.markRead(ctx.state.session, params.id, body.last_read_id);
       },
-    )
+    );
+}
+
+/** The end of a conversation: closing it, and answering the satisfaction survey after. */
+function addClosingRoutes(routes: ApiRoutes<WidgetState>, conversations: ConversationService): void {
+  routes
     .add(
       {
         method: 'post',

@@ -1,3 +1,4 @@
+import type { RouterContext } from '@koa/router';
 import { z } from 'zod';
 import {
   newId,
@@ -56,89 +57,48 @@ interface KeyHolder {
  * it expires.
  */
 export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
-  const { sql, sessions, engines, ownAccountId, siteKeyLimiter, trustProxyHops, now } = deps;
+  addStartSessionRoute(routes, deps);
+  addEndSessionRoutes(routes, deps);
+}
 
+/** `POST /v1/widget-sessions`: a site key's visitor session, or an API key's verified customer session. */
+function addStartSessionRoute(routes: ApiRoutes, deps: SessionRouteDeps): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/widget-sessions',
+      tag: 'Sessions',
+      security: 'siteKeyOrApiKey',
+      summary: 'Start a widget session',
+      description:
+        "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
+      body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
+      responses: { 201: { description: 'The session.', schema: WidgetSession } },
+      errors: [
+        'origin_not_allowed',
+        'account_suspended',
+        'rate_limited',
+        'unprocessable',
+        'upstream_unavailable',
+        'not_configured',
+      ],
+    },
+    async (ctx) => {
+      const credential = bearerToken(ctx);
+      if (credential.startsWith('pk_')) return startVisitorSession(ctx, credential, deps);
+      if (credential.startsWith('service_')) return startVerifiedSession(ctx, credential, deps);
+      throw new ParleyError(
+        'unauthorized',
+        'Send a site key (pk_test_… or pk_live_…) or an API key (service_…) as the bearer credential.',
+      );
+    },
+  );
+}
+
+/** Ending a session before it expires: the customer's own (`DELETE …/current`), or any with the site's API key. */
+function addEndSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
+  const { sessions, engines } = deps;
   routes
-    .add(
-      {
-        method: 'post',
-        path: '/v1/widget-sessions',
-        tag: 'Sessions',
-        security: 'siteKeyOrApiKey',
-        summary: 'Start a widget session',
-        description:
-          "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
-        body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
-        responses: { 201: { description: 'The session.', schema: WidgetSession } },
-        errors: [
-          'origin_not_allowed',
-          'account_suspended',
-          'rate_limited',
-          'unprocessable',
-          'upstream_unavailable',
-          'not_configured',
-        ],
-      },
-      async (ctx) => {
-        const credential = bearerToken(ctx);
-        if (credential.startsWith('pk_')) {
-          // Every site-key request counts, valid or not, so the limit also slows down key guessing.
-          const decision = await siteKeyLimiter.consume(clientLimitKey(ctx.req, trustProxyHops), now());
-          ctx.set('X-RateLimit-Limit', String(decision.limit));
-          ctx.set('X-RateLimit-Remaining', String(decision.remaining));
-          if (!decision.allowed) {
-            const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
-            ctx.set('Retry-After', String(retryAfter));
-            throw new ParleyError(
-              'rate_limited',
-              `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`,
-            );
-          }
-          const siteKey = await findSiteKey(sql, credential);
-          if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
-          if (await inboxSuspended(sql, siteKey.inboxId)) throw accountSuspendedError();
-          assertSiteKeyOrigin(siteKey.environment, siteKey.allowedOrigins, ctx.get('origin'));
-          // A customer of an environment this BFF holds no engine key for could never be answered.
-          await engines.forInbox(siteKey.inboxId, siteKey.environment);
-          const body = await readJson(ctx, VisitorSessionRequest);
-          ctx.status = 201;
-          ctx.body = await visitorSession(siteKey, body.token);
-          return;
-        }
-        if (credential.startsWith('service_')) {
-          const body = await readJson(ctx, VerifiedSessionRequest);
-          const holder = await checkApiKey(credential);
-          const inboxId = await verifiedInbox(holder, body.inbox_id);
-          const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
-          const { environment, accountId } = holder;
-          const issued = await sessions.issue(
-            {
-              customerRef: body.customer_ref,
-              inboxId,
-              verified: true,
-              environment,
-              accountId,
-              name: body.name,
-              email: body.email,
-            },
-            ttl,
-          );
-          ctx.status = 201;
-          ctx.body = {
-            token: issued.token,
-            ttl_s: ttl,
-            expires_at: issued.expiresAt.toISOString(),
-            customer_ref: body.customer_ref,
-            verified: true,
-          } satisfies WidgetSession;
-          return;
-        }
-        throw new ParleyError(
-          'unauthorized',
-          'Send a site key (pk_test_… or pk_live_…) or an API key (service_…) as the bearer credential.',
-        );
-      },
-    )
     .add(
       {
         method: 'delete',
@@ -171,7 +131,7 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         const credential = bearerToken(ctx);
         if (!credential.startsWith('service_'))
           throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
-        const { scope } = await checkApiKey(credential);
+        const { scope } = await checkApiKey(credential, deps);
         const session = await sessions.verifyForRenewal(body.token, RENEWAL_GRACE_S).catch(() => undefined);
         // A key revokes only sessions of the inboxes its engine account serves; of any other the answer is the same, and nothing changes.
         if (session && (await engines.scopeOfInbox(session.inboxId).catch(() => undefined)) === scope)
@@ -179,93 +139,156 @@ export function addSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): voi
         ctx.status = 204;
       },
     );
+}
 
-  /**
-   * A visitor's session: the same visitor again when the previous token (expired at most a week
-   * ago) was a visitor's of this inbox and environment, and their identity is younger than
-   * VISITOR_LIFETIME_S; a new visitor otherwise.
-   */
-  async function visitorSession(siteKey: SiteKey, previous: string | undefined): Promise<WidgetSession> {
-    const renewed = previous
-      ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined)
-      : undefined;
-    const same =
-      renewed &&
-      !renewed.verified &&
-      renewed.inboxId === siteKey.inboxId &&
-      renewed.environment === siteKey.environment &&
-      now().getTime() - renewed.identitySince.getTime() < VISITOR_LIFETIME_S * 1000;
-    const customerRef = same ? renewed.customerRef : newId('visitor');
-    // A new identity begins when its first token is issued (the token's own time); a renewal carries the start forward.
-    const issued = await sessions.issue(
-      {
-        customerRef,
-        inboxId: siteKey.inboxId,
-        verified: false,
-        environment: siteKey.environment,
-        identitySince: same ? renewed.identitySince : undefined,
-      },
-      DEFAULT_SESSION_TTL_S,
+/** A site key's session: limited per client address, from the key's origins, for an inbox this BFF can answer. */
+async function startVisitorSession(ctx: RouterContext, siteKeyToken: string, deps: SessionRouteDeps): Promise<void> {
+  const { sql, engines, siteKeyLimiter, trustProxyHops, now } = deps;
+  // Every site-key request counts, valid or not, so the limit also slows down key guessing.
+  const decision = await siteKeyLimiter.consume(clientLimitKey(ctx.req, trustProxyHops), now());
+  ctx.set('X-RateLimit-Limit', String(decision.limit));
+  ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  if (!decision.allowed) {
+    const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
+    ctx.set('Retry-After', String(retryAfter));
+    throw new ParleyError(
+      'rate_limited',
+      `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`,
     );
-    return {
-      token: issued.token,
-      ttl_s: DEFAULT_SESSION_TTL_S,
-      expires_at: issued.expiresAt.toISOString(),
-      customer_ref: customerRef,
+  }
+  const siteKey = await findSiteKey(sql, siteKeyToken);
+  if (!siteKey) throw new ParleyError('unauthorized', 'The site key is not valid or has been revoked.');
+  if (await inboxSuspended(sql, siteKey.inboxId)) throw accountSuspendedError();
+  assertSiteKeyOrigin(siteKey.environment, siteKey.allowedOrigins, ctx.get('origin'));
+  // A customer of an environment this BFF holds no engine key for could never be answered.
+  await engines.forInbox(siteKey.inboxId, siteKey.environment);
+  const body = await readJson(ctx, VisitorSessionRequest);
+  ctx.status = 201;
+  ctx.body = await visitorSession(siteKey, body.token, deps);
+}
+
+/** An API key's session for a verified customer of an inbox the key's engine account serves. */
+async function startVerifiedSession(ctx: RouterContext, apiKey: string, deps: SessionRouteDeps): Promise<void> {
+  const body = await readJson(ctx, VerifiedSessionRequest);
+  const holder = await checkApiKey(apiKey, deps);
+  const inboxId = await verifiedInbox(holder, body.inbox_id, deps);
+  const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
+  const { environment, accountId } = holder;
+  const issued = await deps.sessions.issue(
+    {
+      customerRef: body.customer_ref,
+      inboxId,
+      verified: true,
+      environment,
+      accountId,
+      name: body.name,
+      email: body.email,
+    },
+    ttl,
+  );
+  ctx.status = 201;
+  ctx.body = {
+    token: issued.token,
+    ttl_s: ttl,
+    expires_at: issued.expiresAt.toISOString(),
+    customer_ref: body.customer_ref,
+    verified: true,
+  } satisfies WidgetSession;
+}
+
+/**
+ * A visitor's session: the same visitor again when the previous token (expired at most a week
+ * ago) was a visitor's of this inbox and environment, and their identity is younger than
+ * VISITOR_LIFETIME_S; a new visitor otherwise.
+ */
+async function visitorSession(
+  siteKey: SiteKey,
+  previous: string | undefined,
+  { sessions, now }: SessionRouteDeps,
+): Promise<WidgetSession> {
+  const renewed = previous
+    ? await sessions.verifyForRenewal(previous, RENEWAL_GRACE_S).catch(() => undefined)
+    : undefined;
+  const same =
+    renewed &&
+    !renewed.verified &&
+    renewed.inboxId === siteKey.inboxId &&
+    renewed.environment === siteKey.environment &&
+    now().getTime() - renewed.identitySince.getTime() < VISITOR_LIFETIME_S * 1000;
+  const customerRef = same ? renewed.customerRef : newId('visitor');
+  // A new identity begins when its first token is issued (the token's own time); a renewal carries the start forward.
+  const issued = await sessions.issue(
+    {
+      customerRef,
+      inboxId: siteKey.inboxId,
       verified: false,
-    };
-  }
+      environment: siteKey.environment,
+      identitySince: same ? renewed.identitySince : undefined,
+    },
+    DEFAULT_SESSION_TTL_S,
+  );
+  return {
+    token: issued.token,
+    ttl_s: DEFAULT_SESSION_TTL_S,
+    expires_at: issued.expiresAt.toISOString(),
+    customer_ref: customerRef,
+    verified: false,
+  };
+}
 
-  /**
-   * The inbox a verified session is for: with the installation's key the default inbox (as before
-   * accounts had engine accounts of their own) unless `inbox_id` names another it serves; with an
-   * account's own key the account's inbox `inbox_id`, or its first. Its account must not be
-   * suspended, and the BFF must hold a key of the session's environment for it.
-   */
-  async function verifiedInbox(holder: KeyHolder, displayId: number | undefined): Promise<string | undefined> {
-    if (holder.scope === null && displayId === undefined) {
-      engines.installation.for(holder.environment);
-      return sessions.defaultInboxId;
-    }
-    const inboxId = await inboxServedBy(sql, holder.scope, displayId);
-    if (!inboxId) {
-      throw displayId === undefined
-        ? new ParleyError(
-            'unprocessable',
-            "This API key's account has no inbox yet: make one (Application API POST /api/v1/accounts/{id}/inboxes) first.",
-          )
-        : new ParleyError('unprocessable', `This API key's account has no inbox ${displayId}.`, {
-            problems: [{ field: 'inbox_id', message: "not an inbox of this key's account" }],
-          });
-    }
-    if (await inboxSuspended(sql, inboxId)) throw accountSuspendedError();
-    await engines.forInbox(inboxId, holder.environment);
-    return inboxId;
+/**
+ * The inbox a verified session is for: with the installation's key the default inbox (as before
+ * accounts had engine accounts of their own) unless `inbox_id` names another it serves; with an
+ * account's own key the account's inbox `inbox_id`, or its first. Its account must not be
+ * suspended, and the BFF must hold a key of the session's environment for it.
+ */
+async function verifiedInbox(
+  holder: KeyHolder,
+  displayId: number | undefined,
+  { sql, sessions, engines }: SessionRouteDeps,
+): Promise<string | undefined> {
+  if (holder.scope === null && displayId === undefined) {
+    engines.installation.for(holder.environment);
+    return sessions.defaultInboxId;
   }
+  const inboxId = await inboxServedBy(sql, holder.scope, displayId);
+  if (!inboxId) {
+    throw displayId === undefined
+      ? new ParleyError(
+          'unprocessable',
+          "This API key's account has no inbox yet: make one (Application API POST /api/v1/accounts/{id}/inboxes) first.",
+        )
+      : new ParleyError('unprocessable', `This API key's account has no inbox ${displayId}.`, {
+          problems: [{ field: 'inbox_id', message: "not an inbox of this key's account" }],
+        });
+  }
+  if (await inboxSuspended(sql, inboxId)) throw accountSuspendedError();
+  await engines.forInbox(inboxId, holder.environment);
+  return inboxId;
+}
 
-  /**
-   * Checks a site's server's API key with the engine: valid now, and of an engine account this BFF
-   * serves: the installation's, or a helpdesk account's own.
-   */
-  async function checkApiKey(apiKey: string): Promise<KeyHolder> {
-    try {
-      const me = await engines.installation.first.withKey(apiKey).me();
-      const account = await accountOfEngineAccount(sql, me.account_id);
-      if (account !== undefined) return { environment: me.environment, accountId: me.account_id, scope: account };
-      if (me.account_id !== (await ownAccountId()))
-        throw new ParleyError('unauthorized', 'This API key belongs to another account.');
-      return { environment: me.environment, accountId: me.account_id, scope: null };
-    } catch (error) {
-      if (error instanceof ParleyError) throw error;
-      if (error instanceof EngineCallError && error.status === 401)
-        throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
-      if (error instanceof EngineCallError && error.code === 'account_suspended') throw accountSuspendedError();
-      // The engine is busy (its own 429 or 503 says for how long) or away: the caller hears when to try again.
-      const retryAfterMs = error instanceof EngineCallError ? error.retryAfterMs : undefined;
-      throw new ParleyError(
-        'upstream_unavailable',
-        'The API key could not be checked right now; try again shortly.',
-      ).retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);
-    }
+/**
+ * Checks a site's server's API key with the engine: valid now, and of an engine account this BFF
+ * serves: the installation's, or a helpdesk account's own.
+ */
+async function checkApiKey(apiKey: string, { sql, engines, ownAccountId }: SessionRouteDeps): Promise<KeyHolder> {
+  try {
+    const me = await engines.installation.first.withKey(apiKey).me();
+    const account = await accountOfEngineAccount(sql, me.account_id);
+    if (account !== undefined) return { environment: me.environment, accountId: me.account_id, scope: account };
+    if (me.account_id !== (await ownAccountId()))
+      throw new ParleyError('unauthorized', 'This API key belongs to another account.');
+    return { environment: me.environment, accountId: me.account_id, scope: null };
+  } catch (error) {
+    if (error instanceof ParleyError) throw error;
+    if (error instanceof EngineCallError && error.status === 401)
+      throw new ParleyError('unauthorized', 'The API key is not valid or has been revoked.');
+    if (error instanceof EngineCallError && error.code === 'account_suspended') throw accountSuspendedError();
+    // The engine is busy (its own 429 or 503 says for how long) or away: the caller hears when to try again.
+    const retryAfterMs = error instanceof EngineCallError ? error.retryAfterMs : undefined;
+    throw new ParleyError(
+      'upstream_unavailable',
+      'The API key could not be checked right now; try again shortly.',
+    ).retryAfter((retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS) / 1000);
   }
 }

@@ -48,6 +48,17 @@ export const SOCKETS_PER_ADDRESS = 200;
 const MAX_TIMER_MS = 2_147_483_647;
 
 const sessionRoom = (jti: string) => `session:${jti}`;
+const addressKey = (socket: WidgetSocket, trustProxyHops: number) =>
+  `address:${clientLimitKey(socket.request, trustProxyHops)}`;
+
+/** Open sockets per session and per address on this node, for the caps. */
+type OpenSockets = Map<string, number>;
+
+function countOpen(open: OpenSockets, key: string, by: number): void {
+  const next = (open.get(key) ?? 0) + by;
+  if (next > 0) open.set(key, next);
+  else open.delete(key);
+}
 
 /**
  * The `/widget` namespace: authenticated by the `wst_` token in `auth` (live sessions also by
@@ -55,24 +66,15 @@ const sessionRoom = (jti: string) => `session:${jti}`;
  * `shared/schemas/socket.ts`, answered through acks with the same error codes as HTTP), and the
  * pushes of every committed change to the customer's tabs. Messages are sent over HTTP.
  */
-export function addWidgetSocket(
-  io: Server,
-  { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops }: WidgetSocketDeps,
-): void {
+export function addWidgetSocket(io: Server, deps: WidgetSocketDeps): void {
   const widget = io.of(WIDGET_NAMESPACE) as unknown as WidgetNamespace;
-  // Open sockets per session and per address on this node, for the caps.
-  const open = new Map<string, number>();
-  const count = (key: string, by: number) => {
-    const next = (open.get(key) ?? 0) + by;
-    if (next > 0) open.set(key, next);
-    else open.delete(key);
-  };
+  const open: OpenSockets = new Map();
 
   // A revoked token's sockets close at once, on every node (the adapter carries it across).
-  sessions.onRevoke((jti) => widget.in(sessionRoom(jti)).disconnectSockets(true));
+  deps.sessions.onRevoke((jti) => widget.in(sessionRoom(jti)).disconnectSockets(true));
 
   widget.use((socket, next) => {
-    authenticate(socket).then(
+    authenticate(socket, open, deps).then(
       () => next(),
       (error: unknown) => {
         const refusal =
@@ -82,125 +84,135 @@ export function addWidgetSocket(
     );
   });
 
-  async function authenticate(socket: WidgetSocket): Promise<void> {
-    const token = (socket.handshake.auth as { token?: unknown }).token;
-    if (typeof token !== 'string' || !token)
-      throw new ParleyError('unauthorized', 'Send the session token as auth.token.');
-    const session = await sessions.verify(token);
-    const { origin, host } = socket.handshake.headers;
-    const protocol = (socket.request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    await assertSessionOrigin(sql, session, origin ?? '', `${protocol}://${host ?? ''}`);
-    if ((open.get(sessionRoom(session.jti)) ?? 0) >= SOCKETS_PER_SESSION)
-      throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_SESSION} open connections per session.`);
-    if ((open.get(addressKey(socket)) ?? 0) >= SOCKETS_PER_ADDRESS)
-      throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_ADDRESS} open connections per address.`);
-    socket.data.session = session;
-  }
+  widget.on('connection', (socket) => serveSocket(socket, open, deps));
 
-  const addressKey = (socket: WidgetSocket) => `address:${clientLimitKey(socket.request, trustProxyHops)}`;
+  deps.publisher.subscribe((batch) => pushChanges(widget, batch));
+}
 
-  /** Runs a client command; answers its ack (when it gave a function) with the result or an error code. */
-  async function command<S extends z.ZodType, T>(
-    socket: WidgetSocket,
-    schema: S,
-    payload: unknown,
-    ack: unknown,
-    run: (input: z.output<S>) => Promise<T>,
-  ): Promise<void> {
-    const reply = typeof ack === 'function' ? (ack as (result: Ack<T>) => void) : undefined;
-    try {
-      await consumeCommand(socket.data.session);
-      // Run first: `reply?.(…)` would not evaluate its argument when the client gave no ack.
-      const data = await run(parseWith(schema, payload, 'payload'));
-      reply?.({ ok: true, data });
-    } catch (caught) {
-      const error = toParleyError(caught);
-      if (error.code === 'internal') logger.error({ err: caught }, 'a socket command failed');
-      reply?.({ ok: false, error: { code: error.code, message: error.message } });
-    }
-  }
+async function authenticate(
+  socket: WidgetSocket,
+  open: OpenSockets,
+  { sql, sessions, trustProxyHops }: WidgetSocketDeps,
+): Promise<void> {
+  const token = (socket.handshake.auth as { token?: unknown }).token;
+  if (typeof token !== 'string' || !token)
+    throw new ParleyError('unauthorized', 'Send the session token as auth.token.');
+  const session = await sessions.verify(token);
+  const { origin, host } = socket.handshake.headers;
+  const protocol = (socket.request.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  await assertSessionOrigin(sql, session, origin ?? '', `${protocol}://${host ?? ''}`);
+  if ((open.get(sessionRoom(session.jti)) ?? 0) >= SOCKETS_PER_SESSION)
+    throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_SESSION} open connections per session.`);
+  if ((open.get(addressKey(socket, trustProxyHops)) ?? 0) >= SOCKETS_PER_ADDRESS)
+    throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_ADDRESS} open connections per address.`);
+  socket.data.session = session;
+}
 
-  // Everything here happens before the first await: the client may send a command the moment it
-  // sees `connect`, and a push may follow at once. The customer's room carries every event of all
-  // their conversations.
-  widget.on('connection', (socket) => {
-    const { session } = socket.data;
-    if (!socket.recovered)
-      void socket.join([
-        customerRoom(session.inboxId, session.customerRef),
-        sessionRoom(session.jti),
-        widgetInboxRoom(session.inboxId),
-      ]);
-    // The token is checked at the handshake; when it expires the socket closes (the widget
-    // reconnects with its renewed token), and a revoked one is closed by the room above.
-    const expires = setTimeout(
-      () => socket.disconnect(true),
-      Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())),
+/**
+ * A connected tab: its rooms, its expiry, its count against the caps and its commands.
+ * Everything here happens before the first await: the client may send a command the moment it
+ * sees `connect`, and a push may follow at once. The customer's room carries every event of all
+ * their conversations.
+ */
+function serveSocket(socket: WidgetSocket, open: OpenSockets, deps: WidgetSocketDeps): void {
+  const { conversations, trustProxyHops } = deps;
+  const { session } = socket.data;
+  if (!socket.recovered)
+    void socket.join([
+      customerRoom(session.inboxId, session.customerRef),
+      sessionRoom(session.jti),
+      widgetInboxRoom(session.inboxId),
+    ]);
+  // The token is checked at the handshake; when it expires the socket closes (the widget
+  // reconnects with its renewed token), and a revoked one is closed by the room above.
+  const expires = setTimeout(
+    () => socket.disconnect(true),
+    Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())),
+  );
+  const keys = [sessionRoom(session.jti), addressKey(socket, trustProxyHops)];
+  for (const key of keys) countOpen(open, key, 1);
+  socket.on('disconnect', () => {
+    clearTimeout(expires);
+    for (const key of keys) countOpen(open, key, -1);
+  });
+  socket.on('typing:set', (payload) => {
+    void command(socket, deps, TypingCommand, payload, undefined, (typing) =>
+      conversations.setTyping(session, typing.conversation_id, typing.typing),
     );
-    const keys = [sessionRoom(session.jti), addressKey(socket)];
-    for (const key of keys) count(key, 1);
-    socket.on('disconnect', () => {
-      clearTimeout(expires);
-      for (const key of keys) count(key, -1);
-    });
-    socket.on('typing:set', (payload) => {
-      void command(socket, TypingCommand, payload, undefined, (typing) =>
-        conversations.setTyping(session, typing.conversation_id, typing.typing),
-      );
-    });
-    socket.on('read:mark', (payload, ack) => {
-      void command(socket, ReadCommand, payload, ack, async (read) => {
-        const state = await conversations.markRead(session, read.conversation_id, read.last_read_id);
-        return { last_read_id: state.last_read_id, unread: state.unread };
-      });
+  });
+  socket.on('read:mark', (payload, ack) => {
+    void command(socket, deps, ReadCommand, payload, ack, async (read) => {
+      const state = await conversations.markRead(session, read.conversation_id, read.last_read_id);
+      return { last_read_id: state.last_read_id, unread: state.unread };
     });
   });
+}
 
-  publisher.subscribe(({ conversation, changes, exceptSocket }: ChangeBatch) => {
-    const room = widget.to(customerRoom(conversation.inboxId, conversation.customerRef));
-    // Every socket is in a room of its own id: the tab that sent the message has it from its request.
-    const to = exceptSocket ? room.except(exceptSocket) : room;
-    const conversation_id = conversation.uuid;
-    // The widget stops a typing indicator when an answer or a notice arrives: a "stopped" in the same batch is not sent.
-    const answered = changes.some(
-      (change) => change.type === 'message.created' && change.message.author !== 'customer',
-    );
-    // The AI's answer says by itself that the messages before it arrived: the widget shows them
-    // "Delivered" then (it says "Read" only for a person, delivery.ts), so their "read" is not pushed.
-    const answeredByAi = changes.some((change) => change.type === 'message.created' && change.message.author === 'ai');
-    for (const change of changes) {
-      switch (change.type) {
-        case 'message.created':
-          to.emit('message:created', change.message);
-          break;
-        case 'reply.delta':
-          to.emit('message:delta', { conversation_id, text: change.text });
-          break;
-        case 'message.status':
-          if (answeredByAi && change.status === 'read') break;
-          to.emit('message:updated', { id: change.messageId, conversation_id, status: change.status });
-          break;
-        case 'typing':
-          if (change.typing || !answered)
-            to.emit('typing:changed', { conversation_id, who: change.who, typing: change.typing });
-          break;
-        case 'handed_over':
-          to.emit('conversation:handed_over', { conversation_id });
-          break;
-        case 'handed_back':
-          to.emit('conversation:handed_back', { conversation_id });
-          break;
-        case 'closed':
-          to.emit('conversation:closed', { conversation_id, resolved: change.resolved });
-          break;
-        case 'reopened':
-          to.emit('conversation:reopened', { conversation_id });
-          break;
-        default:
-          // The customer's own typing and reads are for the people answering; the widget shows its
-          // own survey form and keeps answers in its own state; assignments and snoozes are the people's.
-          break;
-      }
+/** Runs a client command; answers its ack (when it gave a function) with the result or an error code. */
+async function command<S extends z.ZodType, T>(
+  socket: WidgetSocket,
+  { consumeCommand, logger }: Pick<WidgetSocketDeps, 'consumeCommand' | 'logger'>,
+  schema: S,
+  payload: unknown,
+  ack: unknown,
+  run: (input: z.output<S>) => Promise<T>,
+): Promise<void> {
+  const reply = typeof ack === 'function' ? (ack as (result: Ack<T>) => void) : undefined;
+  try {
+    await consumeCommand(socket.data.session);
+    // Run first: `reply?.(…)` would not evaluate its argument when the client gave no ack.
+    const data = await run(parseWith(schema, payload, 'payload'));
+    reply?.({ ok: true, data });
+  } catch (caught) {
+    const error = toParleyError(caught);
+    if (error.code === 'internal') logger.error({ err: caught }, 'a socket command failed');
+    reply?.({ ok: false, error: { code: error.code, message: error.message } });
+  }
+}
+
+/** Pushes one committed batch of a conversation's changes to the customer's tabs. */
+function pushChanges(widget: WidgetNamespace, { conversation, changes, exceptSocket }: ChangeBatch): void {
+  const room = widget.to(customerRoom(conversation.inboxId, conversation.customerRef));
+  // Every socket is in a room of its own id: the tab that sent the message has it from its request.
+  const to = exceptSocket ? room.except(exceptSocket) : room;
+  const conversation_id = conversation.uuid;
+  // The widget stops a typing indicator when an answer or a notice arrives: a "stopped" in the same batch is not sent.
+  const answered = changes.some((change) => change.type === 'message.created' && change.message.author !== 'customer');
+  // The AI's answer says by itself that the messages before it arrived: the widget shows them
+  // "Delivered" then (it says "Read" only for a person, delivery.ts), so their "read" is not pushed.
+  const answeredByAi = changes.some((change) => change.type === 'message.created' && change.message.author === 'ai');
+  for (const change of changes) {
+    switch (change.type) {
+      case 'message.created':
+        to.emit('message:created', change.message);
+        break;
+      case 'reply.delta':
+        to.emit('message:delta', { conversation_id, text: change.text });
+        break;
+      case 'message.status':
+        if (answeredByAi && change.status === 'read') break;
+        to.emit('message:updated', { id: change.messageId, conversation_id, status: change.status });
+        break;
+      case 'typing':
+        if (change.typing || !answered)
+          to.emit('typing:changed', { conversation_id, who: change.who, typing: change.typing });
+        break;
+      case 'handed_over':
+        to.emit('conversation:handed_over', { conversation_id });
+        break;
+      case 'handed_back':
+        to.emit('conversation:handed_back', { conversation_id });
+        break;
+      case 'closed':
+        to.emit('conversation:closed', { conversation_id, resolved: change.resolved });
+        break;
+      case 'reopened':
+        to.emit('conversation:reopened', { conversation_id });
+        break;
+      default:
+        // The customer's own typing and reads are for the people answering; the widget shows its
+        // own survey form and keeps answers in its own state; assignments and snoozes are the people's.
+        break;
     }
-  });
+  }
 }

@@ -24,7 +24,7 @@ export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<Stat
         responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
       },
       async (ctx, { params }) => {
-        await render(ctx, params.uuid);
+        await renderSurveyPage(ctx, client, params.uuid);
       },
     )
     .add(
@@ -37,75 +37,91 @@ export function addSurveyPageRoutes<State extends object>(routes: ApiRoutes<Stat
         responses: { 200: { description: 'An HTML page.', schema: z.string(), contentType: 'text/html' } },
       },
       async (ctx, { params }) => {
-        const form = new URLSearchParams((await readRawBody(ctx, 16 * 1024)).toString('utf8'));
-        const rating = Number(form.get('rating'));
-        const comment = (form.get('comment') ?? '').trim().slice(0, 2000);
-        if (!Number.isInteger(rating) || rating < 1 || rating > 5) {
-          ctx.status = 422;
-          return render(ctx, params.uuid, 'Please choose a rating from 1 to 5.');
-        }
-        try {
-          await client.answerSurvey(params.uuid, rating, comment);
-        } catch (error) {
-          if (!(error instanceof ParleyError) || (error.code !== 'unprocessable' && error.code !== 'not_found'))
-            throw error;
-          if (error.code === 'unprocessable') ctx.status = 422;
-          // render() answers an unknown survey with the 404 page.
-          return render(ctx, params.uuid, error.message);
-        }
-        await render(ctx, params.uuid, undefined, true);
+        await answerSurveyForm(ctx, client, params.uuid);
       },
     );
+}
 
-  async function render(ctx: RouterContext, uuid: string, problem?: string, thanked = false): Promise<void> {
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.set(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+/** Keeps the rating and comment of the posted form; the page again with the problem when it is refused. */
+async function answerSurveyForm(ctx: RouterContext, client: ClientService, uuid: string): Promise<void> {
+  const form = new URLSearchParams((await readRawBody(ctx, 16 * 1024)).toString('utf8'));
+  const rating = Number(form.get('rating'));
+  const comment = (form.get('comment') ?? '').trim().slice(0, 2000);
+  if (!Number.isInteger(rating) || rating < 1 || rating > 5) {
+    ctx.status = 422;
+    return renderSurveyPage(ctx, client, uuid, 'Please choose a rating from 1 to 5.');
+  }
+  try {
+    await client.answerSurvey(uuid, rating, comment);
+  } catch (error) {
+    if (!(error instanceof ParleyError) || (error.code !== 'unprocessable' && error.code !== 'not_found')) throw error;
+    if (error.code === 'unprocessable') ctx.status = 422;
+    // renderSurveyPage() answers an unknown survey with the 404 page.
+    return renderSurveyPage(ctx, client, uuid, error.message);
+  }
+  await renderSurveyPage(ctx, client, uuid, undefined, true);
+}
+
+/** The survey's page, themed by its inbox: the form (with `problem` above it), the thanks once answered, or the 404 page. */
+async function renderSurveyPage(
+  ctx: RouterContext,
+  client: ClientService,
+  uuid: string,
+  problem?: string,
+  thanked = false,
+): Promise<void> {
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.set(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  );
+  ctx.set('Referrer-Policy', 'no-referrer');
+  let survey;
+  try {
+    survey = await client.survey(uuid);
+  } catch (error) {
+    if (!(error instanceof ParleyError) || error.code !== 'not_found') throw error;
+    ctx.status = 404;
+    ctx.body = page(
+      'Survey not found',
+      '#1f3a5f',
+      '<h1>Survey not found</h1><p>This link is not (or no longer) valid.</p>',
     );
-    ctx.set('Referrer-Policy', 'no-referrer');
-    let survey;
-    try {
-      survey = await client.survey(uuid);
-    } catch (error) {
-      if (!(error instanceof ParleyError) || error.code !== 'not_found') throw error;
-      ctx.status = 404;
-      ctx.body = page(
-        'Survey not found',
-        '#1f3a5f',
-        '<h1>Survey not found</h1><p>This link is not (or no longer) valid.</p>',
-      );
-      return;
-    }
-    const { row, inbox } = survey;
-    const color = /^#[0-9a-f]{3,6}$/i.test(inbox.color) ? inbox.color : '#1f3a5f';
-    if (thanked) {
-      ctx.body = page(
-        inbox.name,
-        color,
-        `<h1>Thank you!</h1><p>Your rating of ${row.rating} out of 5 has been saved.</p>`,
-      );
-      return;
-    }
-    const options = [1, 2, 3, 4, 5]
-      .map(
-        (value) =>
-          `<label class="option"><input type="radio" name="rating" value="${value}"${row.rating === value ? ' checked' : ''} required> <span>${value}</span><span class="visually-hidden"> out of 5</span></label>`,
-      )
-      .join('');
+    return;
+  }
+  const { row, inbox } = survey;
+  const color = /^#[0-9a-f]{3,6}$/i.test(inbox.color) ? inbox.color : '#1f3a5f';
+  if (thanked) {
     ctx.body = page(
       inbox.name,
       color,
-      `<h1>How was your conversation with ${escape(inbox.name)}?</h1>
+      `<h1>Thank you!</h1><p>Your rating of ${row.rating} out of 5 has been saved.</p>`,
+    );
+    return;
+  }
+  ctx.body = page(inbox.name, color, surveyForm(inbox.name, row, problem));
+}
+
+/** The form, with the rating and comment given before (when any) filled in. */
+function surveyForm(
+  inboxName: string,
+  row: { rating: number | null; comment: string | null },
+  problem: string | undefined,
+): string {
+  const options = [1, 2, 3, 4, 5]
+    .map(
+      (value) =>
+        `<label class="option"><input type="radio" name="rating" value="${value}"${row.rating === value ? ' checked' : ''} required> <span>${value}</span><span class="visually-hidden"> out of 5</span></label>`,
+    )
+    .join('');
+  return `<h1>How was your conversation with ${escape(inboxName)}?</h1>
       ${problem ? `<p class="problem" role="alert">${escape(problem)}</p>` : ''}
       <form method="post">
         <fieldset><legend>Your rating, from 1 (poor) to 5 (excellent)</legend><div class="options">${options}</div></fieldset>
         <label for="comment">Anything you would like to add? (optional)</label>
         <textarea id="comment" name="comment" rows="4" maxlength="2000">${escape(row.comment ?? '')}</textarea>
         <button type="submit">Send rating</button>
-      </form>`,
-    );
-  }
+      </form>`;
 }
 
 function page(title: string, color: string, body: string): string {
