@@ -88,4 +88,21 @@ describe('the house rules check', () => {
     expect(finding?.problem).toMatch(/^import circle: /);
     expect(finding?.problem).toContain('bff/a.ts');
   });
+
+  it('keeps bff/store/ to the core tables: it imports no feature of the BFF (its tests may)', () => {
+    const root = treeOf({
+      'shared/index.ts': 'export const x = 1;',
+      'bff/store/messages.ts': "import { x } from '../../shared/index.ts';\nimport { y } from './outbox.ts';",
+      'bff/store/outbox.ts': "import { z } from '../widget/sessions.ts';\nexport const y = 1;",
+      'bff/store/outbox.test.ts': "import { z } from '../widget/sessions.ts';",
+      'bff/widget/sessions.ts': "import { y } from '../store/outbox.ts';\nexport const z = 1;",
+    });
+    const findings = checkRules(root).filter((finding) => !finding.problem.startsWith('import circle'));
+    expect(findings).toEqual([
+      {
+        file: 'bff/store/outbox.ts',
+        problem: 'imports bff/widget/sessions.ts: the core tables know no feature of the BFF',
+      },
+    ]);
+  });
 });

@@ -70,7 +70,7 @@ interface Sent {
  * Attachments: a customer's files are checked by their bytes (`inspectMedia`: kind, size,
  * decompression bombs) before anything is kept, stored under random keys, and kept with a new
  * message in the transaction that keeps the message, which goes to the engine named by its files
- * (`engineText`). Bytes whose attachment is gone are deleted by `sweep`.
+ * (`engineText` in `bff/store/outbox.ts`). Bytes whose attachment is gone are deleted by `sweep`.
  */
 export function createAttachmentService(deps: AttachmentServiceDeps) {
   const { sql, storage, maxBytes, disposal } = deps;

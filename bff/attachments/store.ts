@@ -58,15 +58,6 @@ const toRecord = (row: AttachmentRow): AttachmentRecord => ({
   createdAt: row.created_at,
 });
 
-/**
- * What the engine is told of a customer's message `m` (the relay's outbox reads it): each of its
- * attachments named first, `[photo: broken-mug.jpg]` or `[file: receipt.pdf]`, then its text. A
- * message without attachments is its text as it is. At most 150,000 characters, as a message's text.
- */
-export const engineText = (m: string): string =>
-  `LEFT(CONCAT_WS(' ', (SELECT string_agg(CASE WHEN a.content_type = 'application/pdf' THEN '[file: ' ELSE '[photo: ' END || a.name || ']', ' ' ORDER BY a.id)
-     FROM attachments a WHERE a.message_id = ${m}.id), NULLIF(${m}.text, '')), 150000)`;
-
 /** Notes keys about to be written to the storage, so that bytes never kept by a message are found and deleted (`unusedObjects`). */
 export async function noteObjects(db: Queryable, keys: readonly string[], now: Date): Promise<void> {
   await db.query('INSERT INTO attachment_objects (storage_key, created_at) SELECT unnest($1::text[]), $2', [keys, now]);

@@ -1,6 +1,5 @@
 import type { WidgetMessage } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
-import type { SessionStanding } from '../widget/sessions.ts';
 import {
   CONVERSATION_COLUMNS,
   isConversationUuid,
@@ -17,6 +16,12 @@ import { findMessageByMessageId, insertMessage } from './messages.ts';
  * found for its owner and locked, then the message is inserted.
  */
 
+/** What the statement checks of the widget's session: its token `jti` not revoked, its identity not ended at or after `issuedAt`. */
+export interface SessionCheck {
+  jti: string;
+  issuedAt: Date;
+}
+
 /** A customer's message as the widget (or the Client API) sends it. */
 export interface CustomerMessage {
   text: string;
@@ -30,7 +35,7 @@ export interface CustomerMessageRequest {
   message: CustomerMessage;
   now: Date;
   /** The widget's session check left to this step: a revoked token or an identity ended since it was issued finds nothing. */
-  standing?: Pick<SessionStanding, 'jti' | 'issuedAt'> | undefined;
+  standing?: SessionCheck | undefined;
 }
 
 /**
@@ -54,7 +59,7 @@ export async function lockCustomerConversation(
   tx: Queryable,
   owner: ConversationOwner,
   uuid: string,
-  standing?: Pick<SessionStanding, 'jti' | 'issuedAt'>,
+  standing?: SessionCheck,
 ): Promise<ConversationRecord | undefined> {
   if (!isConversationUuid(uuid)) return undefined;
   const [row] = await tx.query<ConversationRow>(

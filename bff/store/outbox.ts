@@ -1,11 +1,19 @@
 import type { Queryable } from '../../shared/server/index.ts';
-import { engineText } from '../attachments/store.ts';
 import {
   CONVERSATION_COLUMNS,
   toConversationRecord,
   type ConversationRecord,
   type ConversationRow,
 } from './conversations.ts';
+
+/**
+ * What the engine is told of a customer's message `m` (the relay's outbox reads it): each of its
+ * attachments named first, `[photo: broken-mug.jpg]` or `[file: receipt.pdf]`, then its text. A
+ * message without attachments is its text as it is. At most 150,000 characters, as a message's text.
+ */
+const engineText = (m: string): string =>
+  `LEFT(CONCAT_WS(' ', (SELECT string_agg(CASE WHEN a.content_type = 'application/pdf' THEN '[file: ' ELSE '[photo: ' END || a.name || ']', ' ' ORDER BY a.id)
+     FROM attachments a WHERE a.message_id = ${m}.id), NULLIF(${m}.text, '')), 150000)`;
 
 /** A customer message the engine has not accepted yet. */
 export interface PendingMessage {
