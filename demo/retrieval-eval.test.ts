@@ -12,7 +12,8 @@ import { readKnowledge } from './seed.ts';
  * (54 of 63). The documents are also read in the opposite order, with other ids: the outcome must not hang on either.
  */
 describe('the retrieval brain on its question set', async () => {
-  const documents = await readKnowledge();
+  // The English articles: the brain reads every document as English until issue 28's languages land.
+  const documents = (await readKnowledge()).filter((document) => document.locale === 'en');
   const orders = {
     'as stored': documents.map((document, index) => ({ id: `doc_${index}`, ...document })),
     'in the opposite order': [...documents]

@@ -42,14 +42,34 @@ export const DEMO_REQUESTS_PER_MINUTE = 6000;
 
 export const KNOWLEDGE_DIR = fileURLToPath(new URL('./knowledge/', import.meta.url));
 
-/** Reads the demo knowledge base: one markdown file per document, its `#` heading the title. */
-export async function readKnowledge(folder = KNOWLEDGE_DIR): Promise<{ title: string; body: string }[]> {
+/** A document of the demo knowledge base, in its language (`en`, or the name of its folder). */
+export interface DemoKnowledgeDocument {
+  title: string;
+  body: string;
+  locale: string;
+}
+
+/**
+ * Reads the demo knowledge base: one markdown file per document, its `#` heading the title; the
+ * folder's own files are English, and each subfolder (`de/`, `es/`, `fr/`) holds the versions in
+ * the language it is named after. English first, then the languages in the order of their names.
+ */
+export async function readKnowledge(folder = KNOWLEDGE_DIR): Promise<DemoKnowledgeDocument[]> {
+  const languages = (await readdir(folder, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const versions = await Promise.all(languages.map((locale) => readArticles(join(folder, locale), locale)));
+  return [...(await readArticles(folder, 'en')), ...versions.flat()];
+}
+
+async function readArticles(folder: string, locale: string): Promise<DemoKnowledgeDocument[]> {
   const names = (await readdir(folder)).filter((name) => name.endsWith('.md')).sort();
   return Promise.all(
     names.map(async (name) => {
       const body = await readFile(join(folder, name), 'utf8');
       const title = /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? name.replace(/\.md$/, '');
-      return { title, body };
+      return { title, body, locale };
     }),
   );
 }
@@ -66,8 +86,10 @@ export async function seedEngineAccount(
   const issued = await issueApiKey(engineSql, accountId, 'sandbox', apiKey);
   // The demo's BFF speaks for every visitor with this one key, so it gets more than the sandbox's 60 a minute.
   await setAccountRateLimit(engineSql, accountId, 'sandbox', DEMO_REQUESTS_PER_MINUTE);
+  // English only until the retrieval brain reads each language apart (issue 28): read as English, the
+  // other versions would answer English questions by chance.
   for (const document of await readKnowledge())
-    await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
+    if (document.locale === 'en') await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
   for (const action of DEMO_ACTIONS) await defineAction(engineSql, accountId, action);
   for (const [action, result] of Object.entries(DEMO_FIXTURES))
     await setSandboxFixture(engineSql, accountId, action, result);

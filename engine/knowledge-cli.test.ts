@@ -20,8 +20,16 @@ describe('npm run engine:knowledge', () => {
   let accountId: string;
 
   const documents = () =>
-    sql.query<{ id: string; title: string; body: string; url: string | null; approved: boolean; source: string }>(
-      'SELECT id, title, body, url, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
+    sql.query<{
+      id: string;
+      title: string;
+      body: string;
+      url: string | null;
+      locale: string;
+      approved: boolean;
+      source: string;
+    }>(
+      'SELECT id, title, body, url, locale, approved, source FROM knowledge_documents WHERE account_id = $1 ORDER BY source',
       [accountId],
     );
   const runCli = (...args: string[]) =>
@@ -42,7 +50,7 @@ describe('npm run engine:knowledge', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('imports every markdown file of the folder unapproved: the title from front matter, the first heading or the file name, the url from front matter', async () => {
+  it('imports every markdown file of the folder unapproved, in English: the title from front matter, the first heading or the file name, the url from front matter', async () => {
     await writeFile(
       join(articles, 'engraving.md'),
       '---\nurl: https://shop.example/help/engraving\n---\n# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.\n',
@@ -62,6 +70,7 @@ describe('npm run engine:knowledge', () => {
         title: 'Engraving',
         body: '# Engraving\n\n## Engraving a watch\nUp to 20 characters for 15 euros.',
         url: 'https://shop.example/help/engraving',
+        locale: 'en',
         approved: false,
       },
       {
@@ -70,6 +79,7 @@ describe('npm run engine:knowledge', () => {
         title: 'Gift cards',
         body: 'Gift cards never expire.',
         url: null,
+        locale: 'en',
         approved: false,
       },
       {
@@ -78,6 +88,7 @@ describe('npm run engine:knowledge', () => {
         title: 'repairs',
         body: 'We repair watches within two weeks.',
         url: null,
+        locale: 'en',
         approved: false,
       },
     ]);
@@ -107,9 +118,72 @@ describe('npm run engine:knowledge', () => {
     expect(approved.stdout).not.toMatch(/not approved/);
   }, 60_000);
 
+  it("imports the folder's own files in --locale and each language's subfolder in its language, and ignores other subfolders", async () => {
+    const shop = join(dataDir, 'languages');
+    await mkdir(join(shop, 'de'), { recursive: true });
+    await mkdir(join(shop, 'pt-BR'));
+    await mkdir(join(shop, 'xx-bogus'));
+    await writeFile(join(shop, 'returns.md'), '# Returns\n\nThirty days.\n');
+    await writeFile(join(shop, 'de', 'returns.md'), '# Rücksendungen\n\nDreißig Tage.\n');
+    await writeFile(join(shop, 'pt-BR', 'returns.md'), '# Devoluções\n\nTrinta dias.\n');
+    await writeFile(join(shop, 'xx-bogus', 'returns.md'), '# Never imported\n\nIgnored.\n');
+    const other = await createAccount(sql, 'Shop in languages');
+    const imported = () =>
+      sql.query<{ source: string; title: string; locale: string }>(
+        'SELECT source, title, locale FROM knowledge_documents WHERE account_id = $1 ORDER BY position',
+        [other],
+      );
+
+    const first = await runCli('--account', other, '--dir', shop);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toMatch(/^Ignored the folder xx-bogus\/: its name is not a language tag/m);
+    expect(first.stdout).toMatch(/^added +doc_\w+ de\/returns\.md "Rücksendungen" \(not approved\)$/m);
+    expect(first.stdout).toMatch(/3 added, 0 updated, 0 unchanged/);
+    // The folder's own files first, then the languages in the order of their names.
+    expect(await imported()).toEqual([
+      { source: 'returns.md', title: 'Returns', locale: 'en' },
+      { source: 'de/returns.md', title: 'Rücksendungen', locale: 'de' },
+      { source: 'pt-BR/returns.md', title: 'Devoluções', locale: 'pt-BR' },
+    ]);
+
+    // --locale is the language of the folder's own files: a change of it is a change of their documents.
+    await sql.query('UPDATE knowledge_documents SET approved = true WHERE account_id = $1', [other]);
+    const again = await runCli('--account', other, '--dir', shop, '--locale', 'fr');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/0 added, 1 updated, 2 unchanged/);
+    expect((await imported()).map(({ source, locale }) => [source, locale])).toEqual([
+      ['returns.md', 'fr'],
+      ['de/returns.md', 'de'],
+      ['pt-BR/returns.md', 'pt-BR'],
+    ]);
+    const approval = await sql.query<{ source: string; approved: boolean }>(
+      'SELECT source, approved FROM knowledge_documents WHERE account_id = $1 ORDER BY position',
+      [other],
+    );
+    expect(approval.map(({ approved }) => approved)).toEqual([false, true, true]);
+
+    // One bad file in a language's folder: nothing of any folder is imported.
+    await writeFile(join(shop, 'returns.md'), '# Returns\n\nForty days.\n');
+    await writeFile(join(shop, 'de', 'empty.md'), '   \n');
+    const refused = await runCli('--account', other, '--dir', shop);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^ {2}de\/empty\.md: body: /m);
+    expect((await imported()).map(({ source, locale }) => [source, locale])).toEqual([
+      ['returns.md', 'fr'],
+      ['de/returns.md', 'de'],
+      ['pt-BR/returns.md', 'pt-BR'],
+    ]);
+  }, 60_000);
+
   it.each([
     ['without --account', ['--dir', '.'], 2, /--account and --dir/],
     ['with an unknown option', ['--account', 'acc_x', '--dir', '.', '--force'], 2, /Unknown option '--force'/],
+    [
+      'with a --locale that is not a language tag',
+      ['--account', 'ACCOUNT', '--dir', 'ARTICLES', '--locale', 'de_DE'],
+      2,
+      /--locale takes a language tag such as de or pt-BR, not "de_DE"/,
+    ],
     [
       'for an account that does not exist',
       ['--account', 'acc_nobody', '--dir', 'ARTICLES'],

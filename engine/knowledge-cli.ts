@@ -1,27 +1,45 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CreateKnowledgeRequest } from '../shared/schemas/engine-knowledge.ts';
+import {
+  CreateKnowledgeRequest,
+  KNOWLEDGE_DEFAULT_LOCALE,
+  KnowledgeLocale,
+} from '../shared/schemas/engine-knowledge.ts';
 import { dataFolder, migrate, openSql } from '../shared/server/index.ts';
 import { ENGINE_MIGRATIONS } from './app.ts';
 import { findAccount } from './store/accounts.ts';
 import { importKnowledgeDocument } from './store/knowledge.ts';
 
 /**
- * `npm run engine:knowledge -- --account acc_… --dir ./articles [--approve]`: imports every
- * `*.md` file of a folder as a knowledge document of the account. The title is a front matter
- * `title:` line, else the first `# ` heading, else the file's name; a front matter `url:` line is
- * the document's address. A file's name is its key: importing a file of the same name again
- * updates its document (a change takes its approval away) instead of adding another. With
- * `--approve` the imported documents are approved. Every file is checked before any is imported,
- * and the import is one transaction: a bad file imports nothing.
+ * `npm run engine:knowledge -- --account acc_… --dir ./articles [--approve] [--locale xx]`: imports
+ * every `*.md` file of a folder as a knowledge document of the account, in the language `--locale`
+ * (en when left out), and every `*.md` file of each subfolder named by a language tag (`de/`,
+ * `pt-BR/`) in that language; other subfolders are ignored, with a line saying so. The title is a
+ * front matter `title:` line, else the first `# ` heading, else the file's name; a front matter
+ * `url:` line is the document's address. A file's key is its name, and `<tag>/<name>` in a
+ * language's subfolder (so `de/returns.md` and `returns.md` are two documents): importing a file of
+ * the same key again updates its document (a change takes its approval away) instead of adding
+ * another. With `--approve` the imported documents are approved. Every file is checked before any
+ * is imported, and the import is one transaction: a bad file imports nothing.
  */
-const USAGE = 'Usage: npm run engine:knowledge -- --account acc_… --dir <folder of .md files> [--approve]\n';
+const USAGE =
+  'Usage: npm run engine:knowledge -- --account acc_… --dir <folder of .md files> [--approve] [--locale <language tag>]\n';
 
-let values: { account?: string | undefined; dir?: string | undefined; approve?: boolean | undefined };
+let values: {
+  account?: string | undefined;
+  dir?: string | undefined;
+  approve?: boolean | undefined;
+  locale?: string | undefined;
+};
 try {
   ({ values } = parseArgs({
-    options: { account: { type: 'string' }, dir: { type: 'string' }, approve: { type: 'boolean', default: false } },
+    options: {
+      account: { type: 'string' },
+      dir: { type: 'string' },
+      approve: { type: 'boolean', default: false },
+      locale: { type: 'string', default: KNOWLEDGE_DEFAULT_LOCALE },
+    },
   }));
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n${USAGE}`);
@@ -31,16 +49,31 @@ if (!values.account || !values.dir) {
   process.stderr.write(`Give --account and --dir.\n${USAGE}`);
   process.exit(2);
 }
+const isLanguageTag = (name: string): boolean => KnowledgeLocale.safeParse(name).success;
+const rootLocale = values.locale ?? KNOWLEDGE_DEFAULT_LOCALE;
+if (!isLanguageTag(rootLocale)) {
+  process.stderr.write(`--locale takes a language tag such as de or pt-BR, not "${rootLocale}".\n${USAGE}`);
+  process.exit(2);
+}
 
 interface KnowledgeFile {
   source: string;
   title: string;
   body: string;
   url: string | null;
+  locale: string;
+}
+
+interface FolderReading {
+  files: KnowledgeFile[];
+  /** One line per file that is not a valid document. */
+  problems: string[];
+  /** Subfolders not named by a language tag, which are not read. */
+  ignored: string[];
 }
 
 /** A markdown file as a document: an optional front matter (`---` lines around `key: value` lines), then the body. */
-function readDocument(name: string, text: string): { source: string; input: unknown } {
+function readDocument(name: string, text: string): { title: string; body: string; url?: string } {
   const normalised = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const front = /^---\n([\s\S]*?)\n---(?:\n|$)/.exec(normalised);
   const fields = new Map<string, string>();
@@ -51,35 +84,54 @@ function readDocument(name: string, text: string): { source: string; input: unkn
   const body = front ? normalised.slice(front[0].length) : normalised;
   const title = fields.get('title') || /^#\s+(.+)$/m.exec(body)?.[1]?.trim() || name.replace(/\.md$/i, '');
   const url = fields.get('url');
-  return { source: name, input: { title, body, ...(url ? { url } : {}) } };
+  return { title, body, ...(url ? { url } : {}) };
 }
 
-async function readFolder(folder: string): Promise<{ files: KnowledgeFile[]; problems: string[] }> {
+/** The `*.md` files directly in `folder`, each a document in `locale` whose key is `prefix` and its name. */
+async function readFiles(folder: string, locale: string, prefix: string, into: FolderReading): Promise<void> {
   const names = (await readdir(folder)).filter((name) => name.toLowerCase().endsWith('.md')).sort();
-  const files: KnowledgeFile[] = [];
-  const problems: string[] = [];
   for (const name of names) {
     if (!(await stat(join(folder, name))).isFile()) continue;
-    const { source, input } = readDocument(name, await readFile(join(folder, name), 'utf8'));
-    const parsed = CreateKnowledgeRequest.safeParse(input);
+    const source = prefix + name;
+    const document = readDocument(name, await readFile(join(folder, name), 'utf8'));
+    const parsed = CreateKnowledgeRequest.safeParse({ ...document, locale });
     if (parsed.success)
-      files.push({ source, title: parsed.data.title, body: parsed.data.body, url: parsed.data.url ?? null });
+      into.files.push({
+        source,
+        title: parsed.data.title,
+        body: parsed.data.body,
+        url: parsed.data.url ?? null,
+        locale,
+      });
     else
-      problems.push(
-        `${name}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'file'}: ${issue.message}`).join('; ')}`,
+      into.problems.push(
+        `${source}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || 'file'}: ${issue.message}`).join('; ')}`,
       );
   }
-  return { files, problems };
+}
+
+/** The folder's own files in `locale`, then each language's subfolder in its language, in the order of their names. */
+async function readFolder(folder: string, locale: string): Promise<FolderReading> {
+  const reading: FolderReading = { files: [], problems: [], ignored: [] };
+  await readFiles(folder, locale, '', reading);
+  for (const name of (await readdir(folder)).sort()) {
+    if (!(await stat(join(folder, name))).isDirectory()) continue;
+    if (isLanguageTag(name)) await readFiles(join(folder, name), name, `${name}/`, reading);
+    else reading.ignored.push(name);
+  }
+  return reading;
 }
 
 const folder = resolve(values.dir);
-let read: Awaited<ReturnType<typeof readFolder>>;
+let read: FolderReading;
 try {
-  read = await readFolder(folder);
+  read = await readFolder(folder, rootLocale);
 } catch (error) {
   process.stderr.write(`Cannot read the folder ${folder}: ${(error as Error).message}\n`);
   process.exit(1);
 }
+for (const name of read.ignored)
+  process.stderr.write(`Ignored the folder ${name}/: its name is not a language tag such as de or pt-BR.\n`);
 if (read.problems.length > 0) {
   process.stderr.write(
     `Nothing was imported; these files are not valid documents:\n${read.problems.map((problem) => `  ${problem}\n`).join('')}`,
@@ -110,7 +162,7 @@ try {
       counts[outcome]++;
       if (!document.approved) waiting++;
       process.stdout.write(
-        `${outcome.padEnd(9)} ${document.id} ${basename(file.source)} "${document.title}"${document.approved ? ' (approved)' : ' (not approved)'}\n`,
+        `${outcome.padEnd(9)} ${document.id} ${file.source} "${document.title}"${document.approved ? ' (approved)' : ' (not approved)'}\n`,
       );
     }
   });

@@ -61,6 +61,7 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
       title: string;
       body: string;
       url: string | null;
+      locale: string;
       updated_at: string;
     };
   };
@@ -252,6 +253,75 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
       body: 'Stays as it is.',
       approved: true,
     });
+    await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
+  });
+
+  it('keeps the language of a document: English when none is given, the tag given otherwise, listed by language', async () => {
+    const account = await engine.issueKey({ otherAccount: true });
+    const post = (body: object) => request(`${engine.url}/v1/knowledge`, { token: account.key, body });
+    const english = await post({ title: 'Returns', body: 'Thirty days to return.' });
+    expect(english.status).toBe(201);
+    expect(english.body).toMatchObject({ locale: 'en', approved: false });
+    const german = await post({ title: 'Rücksendungen', body: 'Dreißig Tage Rückgabe.', locale: 'de' });
+    expect(german.body).toMatchObject({ locale: 'de' });
+    const brazilian = await post({ title: 'Devoluções', body: 'Trinta dias.', locale: 'pt-BR' });
+    expect(brazilian.body).toMatchObject({ locale: 'pt-BR' });
+    expect((await request(`${engine.url}/v1/knowledge/${german.body.id}`, { token: account.key })).body).toMatchObject({
+      locale: 'de',
+    });
+
+    const list = async (query: string) =>
+      (await request(`${engine.url}/v1/knowledge${query}`, { token: account.key })).body.documents.map(
+        (document: { id: string; locale: string }) => [document.id, document.locale],
+      );
+    expect(await list('')).toEqual([
+      [english.body.id, 'en'],
+      [german.body.id, 'de'],
+      [brazilian.body.id, 'pt-BR'],
+    ]);
+    expect(await list('?locale=de')).toEqual([[german.body.id, 'de']]);
+    // A language tag lists that tag only: pt is not pt-BR.
+    expect(await list('?locale=pt')).toEqual([]);
+    expect(await list('?locale=pt-BR&approved=false')).toEqual([[brazilian.body.id, 'pt-BR']]);
+  });
+
+  it('takes the approval away when the language of a document changes, as a change of its address does', async () => {
+    const document = await add({ ...ENGRAVING, locale: 'de' });
+    expect(document.locale).toBe('de');
+    await api(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
+
+    // Its own language again is no change: it stays approved.
+    const same = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { locale: 'de' } });
+    expect(same.status).toBe(200);
+    expect(same.body).toMatchObject({ locale: 'de', approved: true });
+
+    const moved = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { locale: 'en' } });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ locale: 'en', approved: false, approved_at: null, title: 'Engraving' });
+    expect(moved.body.updated_at).not.toBe(same.body.updated_at);
+    // A change of something else leaves the language as it is.
+    const retitled = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { title: 'Engravings' } });
+    expect(retitled.body).toMatchObject({ locale: 'en', title: 'Engravings' });
+    await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
+  });
+
+  it('refuses a language that is not a tag such as de or pt-BR, and stores or changes nothing', async () => {
+    const before = await stored();
+    const document = await add({ title: 'Unchanged language', body: 'Stays in German.', locale: 'de' });
+    await api(`/v1/knowledge/${document.id}/approve`, { method: 'POST' });
+    for (const locale of ['DE', 'de_DE', 'de-de', 'deu', 'german', 'pt-BRA', 'de-', '', ' de', 42, null]) {
+      const created = await api('/v1/knowledge', { body: { title: 'Bad language', body: 'Body.', locale } });
+      expect(created.status, `create with ${JSON.stringify(locale)}`).toBe(400);
+      expect(created.body.error).toMatchObject({ code: 'invalid_request', message: expect.stringContaining('locale') });
+      const changed = await api(`/v1/knowledge/${document.id}`, { method: 'PATCH', body: { locale } });
+      expect(changed.status, `change to ${JSON.stringify(locale)}`).toBe(400);
+      expect(changed.body.error.code).toBe('invalid_request');
+    }
+    const listed = await api('/v1/knowledge?locale=DE');
+    expect(listed.status).toBe(400);
+    expect(listed.body.error.code).toBe('invalid_request');
+    expect(await stored()).toBe(before + 1);
+    expect((await api(`/v1/knowledge/${document.id}`)).body).toMatchObject({ locale: 'de', approved: true });
     await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
   });
 

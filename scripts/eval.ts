@@ -8,7 +8,9 @@ import { evaluate } from '../engine/brain/evaluate.ts';
  * (`demo/knowledge-questions.ts`). Prints every miss and the accuracy; exits 1 when any answer
  * was built from an article the question does not match.
  */
-const documents = (await readKnowledge()).map((document, index) => ({ id: `doc_${index}`, ...document }));
+const documents = (await readKnowledge())
+  .filter((document) => document.locale === 'en')
+  .map((document, index) => ({ id: `doc_${index}`, ...document }));
 const result = evaluate(new KnowledgeBase(documents), EVAL_QUESTIONS);
 const label: Record<string, string> = {
   wrong_article: 'WRONG ARTICLE',

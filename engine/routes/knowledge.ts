@@ -48,7 +48,7 @@ function addKnowledgeListRoutes(routes: ApiRoutes<EngineState>, { sql, now }: Kn
         security,
         summary: "The account's knowledge documents",
         description:
-          'Oldest first, a page of limit (at most 100, by default 20). Pass next as after to read on while has_more is true; no offsets. approved=true or false lists only those.',
+          'Oldest first, a page of limit (at most 100, by default 20). Pass next as after to read on while has_more is true; no offsets. approved=true or false lists only those; locale=de only the documents in that language.',
         query: KnowledgeListQuery,
         responses: { 200: { description: 'A page of documents.', schema: KnowledgeList } },
       },
@@ -63,7 +63,7 @@ function addKnowledgeListRoutes(routes: ApiRoutes<EngineState>, { sql, now }: Kn
         tag,
         security,
         summary: 'Add a knowledge document',
-        description: `Markdown with a title and an optional address. It is added unapproved: it answers no one until it is approved (POST /v1/knowledge/{id}/approve). An account holds at most ${KNOWLEDGE_DOCUMENTS_MAX} documents.`,
+        description: `Markdown with a title, an optional address and its language (en when left out). It is added unapproved: it answers no one until it is approved (POST /v1/knowledge/{id}/approve). An account holds at most ${KNOWLEDGE_DOCUMENTS_MAX} documents.`,
         body: CreateKnowledgeRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
         responses: { 201: { description: 'The document, unapproved.', schema: KnowledgeDocument } },
@@ -102,7 +102,7 @@ function addKnowledgeDocumentRoutes(routes: ApiRoutes<EngineState>, { sql, now }
         security,
         summary: 'Change a knowledge document',
         description:
-          'A change to its title, body or address takes its approval away: it answers no one until it is approved again. The values it already has change nothing.',
+          'A change to its title, body, address or language takes its approval away: it answers no one until it is approved again. The values it already has change nothing.',
         params,
         body: UpdateKnowledgeRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,

@@ -1,5 +1,9 @@
 import { newId, ParleyError } from '../../shared/index.ts';
-import type { KnowledgeDocument, KnowledgeList } from '../../shared/schemas/engine-knowledge.ts';
+import {
+  KNOWLEDGE_DEFAULT_LOCALE,
+  type KnowledgeDocument,
+  type KnowledgeList,
+} from '../../shared/schemas/engine-knowledge.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 
 /**
@@ -14,13 +18,14 @@ import type { Queryable } from '../../shared/server/index.ts';
 /** The most documents an account holds: the AI's knowledge base is built from them in memory. */
 export const KNOWLEDGE_DOCUMENTS_MAX = 1000;
 
-const COLUMNS = 'id, title, body, url, approved, approved_at, source, created_at, updated_at';
+const COLUMNS = 'id, title, body, url, locale, approved, approved_at, source, created_at, updated_at';
 
 interface DocumentRow {
   id: string;
   title: string;
   body: string;
   url: string | null;
+  locale: string;
   approved: boolean;
   approved_at: Date | null;
   source: string | null;
@@ -33,6 +38,7 @@ const toDocument = (row: DocumentRow): KnowledgeDocument => ({
   title: row.title,
   body: row.body,
   url: row.url,
+  locale: row.locale,
   approved: row.approved,
   approved_at: row.approved_at?.toISOString() ?? null,
   source: row.source,
@@ -50,6 +56,8 @@ export interface NewKnowledgeDocument {
   title: string;
   body: string;
   url?: string | null | undefined;
+  /** The language it is written in (a tag such as `de` or `pt-BR`); English when not given. */
+  locale?: string | undefined;
   /** The file it comes from, for imports: a document of the same source is updated instead. */
   source?: string | undefined;
   approved?: boolean;
@@ -78,8 +86,8 @@ export async function insertKnowledgeDocument(
   const approved = document.approved ?? false;
   const [row] = await db.query<DocumentRow>(
     `WITH changed AS (
-       INSERT INTO knowledge_documents (id, account_id, title, body, url, approved, approved_at, source, created_at, updated_at)
-       VALUES ($2, $1, $3, $4, $5, $6, CASE WHEN $6 THEN $8::timestamptz END, $7, $8, $8)
+       INSERT INTO knowledge_documents (id, account_id, title, body, url, locale, approved, approved_at, source, created_at, updated_at)
+       VALUES ($2, $1, $3, $4, $5, $9, $6, CASE WHEN $6 THEN $8::timestamptz END, $7, $8, $8)
        RETURNING ${COLUMNS}
      ), ${BUMP}
      SELECT ${COLUMNS} FROM changed`,
@@ -92,6 +100,7 @@ export async function insertKnowledgeDocument(
       approved,
       document.source ?? null,
       now,
+      document.locale ?? KNOWLEDGE_DEFAULT_LOCALE,
     ],
   );
   return toDocument(row!);
@@ -101,7 +110,7 @@ export async function insertKnowledgeDocument(
 export async function addKnowledgeDocument(
   db: Queryable,
   accountId: string,
-  document: { title: string; body: string; approved: boolean; url?: string | undefined },
+  document: { title: string; body: string; approved: boolean; url?: string | undefined; locale?: string | undefined },
 ): Promise<string> {
   return (await insertKnowledgeDocument(db, accountId, document, new Date())).id;
 }
@@ -115,15 +124,24 @@ export async function findKnowledgeDocument(db: Queryable, accountId: string, id
   return toDocument(row);
 }
 
+export interface KnowledgePageQuery {
+  after?: string | undefined;
+  limit: number;
+  approved?: boolean | undefined;
+  /** Only the documents of this language tag, exactly (`de` is not `de-AT`). */
+  locale?: string | undefined;
+}
+
 /** A page of the account's documents, oldest first, after the document `after`. */
 export async function pageKnowledgeDocuments(
   db: Queryable,
   accountId: string,
-  { after, limit, approved }: { after?: string | undefined; limit: number; approved?: boolean | undefined },
+  { after, limit, approved, locale }: KnowledgePageQuery,
 ): Promise<KnowledgeList> {
   const params: unknown[] = [accountId, limit + 1];
   let where = 'account_id = $1';
   if (approved !== undefined) where += ` AND approved = $${params.push(approved)}`;
+  if (locale !== undefined) where += ` AND locale = $${params.push(locale)}`;
   if (after) {
     const [cursor] = await db.query<{ id: string }>(
       'SELECT id FROM knowledge_documents WHERE id = $1 AND account_id = $2',
@@ -151,11 +169,14 @@ export interface KnowledgeChange {
   body?: string | undefined;
   /** null removes the address; undefined leaves it. */
   url?: string | null | undefined;
+  locale?: string | undefined;
 }
 
 /**
- * Changes a document. A change to what it says (title, body or address) takes its approval away:
- * it answers no one until it is approved again. Giving the values it has already changes nothing.
+ * Changes a document. A change to what it says (title, body, address or language) takes its
+ * approval away: it answers no one until it is approved again. The language counts as the address
+ * does: it decides which customers the document answers, so a person approves that too. Giving the
+ * values it has already changes nothing.
  */
 export async function updateKnowledgeDocument(
   db: Queryable,
@@ -167,13 +188,23 @@ export async function updateKnowledgeDocument(
   const [row] = await db.query<DocumentRow>(
     `WITH changed AS (
        UPDATE knowledge_documents SET title = COALESCE($3, title), body = COALESCE($4, body), url = CASE WHEN $5 THEN $6 ELSE url END,
-         approved = false, approved_at = NULL, updated_at = $7
+         locale = COALESCE($8, locale), approved = false, approved_at = NULL, updated_at = $7
        WHERE id = $2 AND account_id = $1
-         AND (title IS DISTINCT FROM COALESCE($3, title) OR body IS DISTINCT FROM COALESCE($4, body) OR ($5 AND url IS DISTINCT FROM $6))
+         AND (title IS DISTINCT FROM COALESCE($3, title) OR body IS DISTINCT FROM COALESCE($4, body) OR ($5 AND url IS DISTINCT FROM $6)
+           OR locale IS DISTINCT FROM COALESCE($8, locale))
        RETURNING ${COLUMNS}
      ), ${BUMP}
      SELECT ${COLUMNS} FROM changed`,
-    [accountId, id, change.title ?? null, change.body ?? null, change.url !== undefined, change.url ?? null, now],
+    [
+      accountId,
+      id,
+      change.title ?? null,
+      change.body ?? null,
+      change.url !== undefined,
+      change.url ?? null,
+      now,
+      change.locale ?? null,
+    ],
   );
   return row ? toDocument(row) : findKnowledgeDocument(db, accountId, id);
 }
@@ -212,13 +243,13 @@ export type ImportOutcome = 'added' | 'updated' | 'unchanged';
 
 /**
  * Imports a document from a file: the first import of `source` adds it, a later one updates the
- * document of that source when what it says changed (which takes its approval away), and leaves
- * it alone otherwise. With `approve` the document is approved either way.
+ * document of that source when what it says or its language changed (which takes its approval
+ * away), and leaves it alone otherwise. With `approve` the document is approved either way.
  */
 export async function importKnowledgeDocument(
   db: Queryable,
   accountId: string,
-  document: { source: string; title: string; body: string; url: string | null; approve: boolean },
+  document: { source: string; title: string; body: string; url: string | null; locale: string; approve: boolean },
   now: Date,
 ): Promise<{ document: KnowledgeDocument; outcome: ImportOutcome }> {
   const [existing] = await db.query<{ id: string }>(
@@ -236,7 +267,7 @@ export async function importKnowledgeDocument(
       db,
       accountId,
       existing.id,
-      { title: document.title, body: document.body, url: document.url },
+      { title: document.title, body: document.body, url: document.url, locale: document.locale },
       now,
     );
     outcome = stored.updated_at === before.updated_at ? 'unchanged' : 'updated';

@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * Knowledge documents of the AI conversation API (SPEC "Knowledge": documents, added with a
  * person's approval). A document is markdown with a title and an optional address; the AI answers
- * only from approved documents, and any change to what a document says takes its approval away.
+ * only from approved documents, and any change to what a document says (its language too) takes its
+ * approval away.
  */
 
 export const KnowledgeDocumentId = z.string().regex(/^doc_[0-9A-Za-z]{16,64}$/, 'a knowledge document id (doc_…)');
@@ -31,10 +32,28 @@ const Url = z
   .max(2000)
   .describe('Where customers can read the document; answers from it link there.');
 
+/** The language of a document given none: the engine's accounts have no language of their own (issue 28). */
+export const KNOWLEDGE_DEFAULT_LOCALE = 'en';
+
+/**
+ * The language a document is written in: a BCP 47 tag of a language and, optionally, its region.
+ *
+ * @example KnowledgeLocale.parse('pt-BR') // 'pt-BR'; 'PT-br', 'pt_BR' and 'deu' are refused
+ */
+export const KnowledgeLocale = z
+  .string()
+  .regex(
+    /^[a-z]{2}(?:-[A-Z]{2})?$/,
+    'a language tag such as de or pt-BR: two lower-case letters, optionally a hyphen and two upper-case letters',
+  );
+const LOCALE_MEANING =
+  'The language the document is written in, a tag such as de or pt-BR. Kept and listed with the document; the retrieval brain does not read it yet and reads every document as English (issue 28).';
+
 export const CreateKnowledgeRequest = z.strictObject({
   title: Title,
   body: Body,
   url: Url.optional(),
+  locale: KnowledgeLocale.optional().describe(`${LOCALE_MEANING} ${KNOWLEDGE_DEFAULT_LOCALE} when left out.`),
 });
 export type CreateKnowledgeRequest = z.infer<typeof CreateKnowledgeRequest>;
 
@@ -43,8 +62,11 @@ export const UpdateKnowledgeRequest = z
     title: Title.optional(),
     body: Body.optional(),
     url: Url.nullable().optional().describe('null removes the address.'),
+    locale: KnowledgeLocale.optional().describe(
+      `${LOCALE_MEANING} A change takes the approval away, as one of the address does.`,
+    ),
   })
-  .refine((update) => Object.keys(update).length > 0, 'give at least one of title, body and url');
+  .refine((update) => Object.keys(update).length > 0, 'give at least one of title, body, url and locale');
 export type UpdateKnowledgeRequest = z.infer<typeof UpdateKnowledgeRequest>;
 
 export const KnowledgeDocument = z.object({
@@ -52,6 +74,7 @@ export const KnowledgeDocument = z.object({
   title: z.string(),
   body: z.string(),
   url: z.string().nullable(),
+  locale: z.string().describe(LOCALE_MEANING),
   approved: z.boolean().describe('Only approved documents answer customers.'),
   approved_at: z.string().nullable(),
   source: z.string().nullable().describe('The file a document was imported from (npm run engine:knowledge), or null.'),
@@ -77,6 +100,7 @@ export const KnowledgeListQuery = z.strictObject({
     .transform((value) => value === 'true')
     .optional()
     .describe('Only approved (true) or only unapproved (false) documents.'),
+  locale: KnowledgeLocale.optional().describe('Only the documents in this language (de lists de, not de-AT).'),
 });
 
 export const KnowledgeList = z.object({
