@@ -1,18 +1,9 @@
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef } from 'react';
-import { Linking, useColorScheme, type StyleProp, type ViewStyle } from 'react-native';
-import { WebView, type WebViewMessageEvent, type WebViewProps } from 'react-native-webview';
-import type { ParleyCommand, ParleyCommands, ThemeMode, ThemeSettings } from '../api.ts';
-import {
-  commandMessage,
-  hostedChatUrl,
-  initMessage,
-  nativeDeliveryScript,
-  nativeInitScript,
-  originOf,
-  parseBridgeMessage,
-  type CommandMessage,
-  type EventArgs,
-} from './bridge.ts';
+import { forwardRef, useImperativeHandle } from 'react';
+import { Linking, type StyleProp, type ViewStyle } from 'react-native';
+import { WebView } from 'react-native-webview';
+import type { ParleyCommand, ParleyCommands, ThemeMode } from '../api.ts';
+import { commandMessage, hostedChatUrl, initMessage, nativeInitScript, originOf, type EventArgs } from './bridge.ts';
+import { useBridge, useSettingCommands, useTheme } from './use-bridge.ts';
 
 export interface ParleyChatProps {
   /** Where the Parley BFF answers, e.g. `https://chat.example.com`. The chat loads `<baseUrl>/chat`. */
@@ -43,6 +34,17 @@ export interface ParleyChatHandle {
 // The chat's links open in the device's browser, not in the chat's WebView.
 const EXTERNAL_LINK = /^(https?:|mailto:|tel:)/i;
 
+const openOutside = (url: string) => {
+  if (EXTERNAL_LINK.test(url)) void Linking.openURL(url).catch(() => undefined);
+};
+
+/** Only the chat page (and a blank page) loads in the WebView; any other address opens outside, when it is a link. */
+function loadsInside(url: string, origin: string): boolean {
+  if (originOf(url) === origin || url === 'about:blank') return true;
+  openOutside(url);
+  return false;
+}
+
 /**
  * The hosted Parley chat in a WebView, for React Native apps:
  *
@@ -60,72 +62,14 @@ export const ParleyChat = forwardRef<ParleyChatHandle, ParleyChatProps>(function
       `ParleyChat: baseUrl must be an absolute http(s) URL like https://chat.example.com, not ${JSON.stringify(baseUrl)}.`,
     );
 
-  const deviceScheme = useColorScheme();
-  const mode: ThemeMode =
-    colorScheme === 'auto'
-      ? deviceScheme === 'dark' || deviceScheme === 'light'
-        ? deviceScheme
-        : 'auto'
-      : colorScheme;
-  const theme = useMemo<ThemeSettings>(() => (color === undefined ? { mode } : { mode, color }), [mode, color]);
-
-  const webView = useRef<WebView>(null);
-  // Commands wait until the page says `ready`; a reload of the page makes them wait again.
-  const ready = useRef(false);
-  const waiting = useRef<CommandMessage[]>([]);
-  const onEventRef = useRef(onEvent);
-  onEventRef.current = onEvent;
-
-  const deliver = useCallback(
-    (message: CommandMessage) => {
-      if (ready.current && webView.current) webView.current.injectJavaScript(nativeDeliveryScript(message, origin));
-      else waiting.current.push(message);
-    },
-    [origin],
-  );
-
+  const theme = useTheme(colorScheme, color);
+  const { webView, deliver, onMessage, onLoadStart, emit } = useBridge(origin, onEvent);
   useImperativeHandle(ref, () => ({ command: (command, ...args) => deliver(commandMessage(command, ...args)) }), [
     deliver,
   ]);
-
   // Settings the page was started with come in the init; later changes of the props become commands.
   const initScript = nativeInitScript(initMessage({ siteKey, token: sessionToken, locale, theme }), origin);
-  const sent = useRef({ sessionToken, locale, theme });
-  useEffect(() => {
-    const before = sent.current;
-    sent.current = { sessionToken, locale, theme };
-    if (sessionToken !== before.sessionToken)
-      deliver(
-        sessionToken === undefined ? commandMessage('shutdown') : commandMessage('identify', { token: sessionToken }),
-      );
-    if (locale !== undefined && locale !== before.locale) deliver(commandMessage('setLocale', locale));
-    if (theme !== before.theme) deliver(commandMessage('setTheme', theme));
-  }, [sessionToken, locale, theme, deliver]);
-
-  const onMessage = useCallback(
-    (event: WebViewMessageEvent) => {
-      // Only the chat page speaks for the chat.
-      if (originOf(event.nativeEvent.url) !== origin) return;
-      const parsed = parseBridgeMessage(event.nativeEvent.data);
-      if (!parsed.ok || parsed.message.kind !== 'event') return;
-      const { event: name, payload } = parsed.message;
-      if (name === 'ready' && !ready.current) {
-        ready.current = true;
-        for (const message of waiting.current.splice(0)) deliver(message);
-      }
-      onEventRef.current?.(...([name, payload] as EventArgs));
-    },
-    [origin, deliver],
-  );
-
-  const openOutside = (url: string) => {
-    if (EXTERNAL_LINK.test(url)) void Linking.openURL(url).catch(() => undefined);
-  };
-  const onShouldStartLoadWithRequest: WebViewProps['onShouldStartLoadWithRequest'] = (request) => {
-    if (originOf(request.url) === origin || request.url === 'about:blank') return true;
-    openOutside(request.url);
-    return false;
-  };
+  useSettingCommands(sessionToken, locale, theme, deliver);
 
   return (
     <WebView
@@ -134,19 +78,17 @@ export const ParleyChat = forwardRef<ParleyChatHandle, ParleyChatProps>(function
       source={{ uri: hostedChatUrl(baseUrl) }}
       injectedJavaScriptBeforeContentLoaded={initScript}
       onMessage={onMessage}
-      onLoadStart={() => {
-        ready.current = false;
-      }}
-      onShouldStartLoadWithRequest={onShouldStartLoadWithRequest}
+      onLoadStart={onLoadStart}
+      onShouldStartLoadWithRequest={(request) => loadsInside(request.url, origin)}
       onOpenWindow={(event) => openOutside(event.nativeEvent.targetUrl)}
       onError={(event) =>
-        onEventRef.current?.('error', {
+        emit('error', {
           code: 'upstream_unavailable',
           message: `The chat could not be loaded: ${event.nativeEvent.description}`,
         })
       }
       onHttpError={(event) =>
-        onEventRef.current?.('error', {
+        emit('error', {
           code: 'upstream_unavailable',
           message: `The chat answered HTTP ${event.nativeEvent.statusCode}.`,
         })

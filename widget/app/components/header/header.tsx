@@ -2,8 +2,36 @@ import type { Ref } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
+import type { Translator } from '../../i18n/index.ts';
 import { popups, useChunk } from '../../use-chunk.ts';
 import { Icon } from '../icons/icons.tsx';
+
+/** What the line under the name says, and the mark before it: the AI's badge or the person's initials. */
+function whoAnswers(state: Chat['state'], t: Translator['t']) {
+  const person =
+    state.handledBy === 'human'
+      ? state.messages.findLast((message) => message.author === 'human')?.authorName
+      : undefined;
+  const replyTime = state.config?.inbox.reply_time;
+  // Refused or unreachable: nobody answers for now, and the notice below says why.
+  return state.phase === 'error'
+    ? ['', '']
+    : state.view === 'list'
+      ? ['', t('conversations')]
+      : state.resolved
+        ? ['', t('ended')]
+        : state.handledBy === 'human'
+          ? // One short line: the person once one answered, else how soon people reply (when the shop said).
+            [
+              person
+                ?.split(' ')
+                .map((word) => word[0])
+                .join('')
+                .slice(0, 2),
+              person ? t('personAnswering', { name: person }) : replyTime ? t(replyTime) : t('humanAnswering'),
+            ]
+          : [t('aiBadge'), t('aiAnswering')];
+}
 
 interface Props {
   chat: Chat;
@@ -26,31 +54,7 @@ export function Header({ chat, state, fullPage, onClose, heading }: Props) {
   const button = useRef<HTMLButtonElement>(null);
   const loaded = useChunk(popups, menu, () => button.current);
   const inbox = state.config?.inbox;
-  const person =
-    state.handledBy === 'human'
-      ? state.messages.findLast((message) => message.author === 'human')?.authorName
-      : undefined;
-  const replyTime = inbox?.reply_time;
-  // What the line under the name says, and the mark before it: the AI's badge or the person's initials.
-  const [mark, line] =
-    // Refused or unreachable: nobody answers for now, and the notice below says why.
-    state.phase === 'error'
-      ? ['', '']
-      : state.view === 'list'
-        ? ['', t('conversations')]
-        : state.resolved
-          ? ['', t('ended')]
-          : state.handledBy === 'human'
-            ? // One short line: the person once one answered, else how soon people reply (when the shop said).
-              [
-                person
-                  ?.split(' ')
-                  .map((word) => word[0])
-                  .join('')
-                  .slice(0, 2),
-                person ? t('personAnswering', { name: person }) : replyTime ? t(replyTime) : t('humanAnswering'),
-              ]
-            : [t('aiBadge'), t('aiAnswering')];
+  const [mark, line] = whoAnswers(state, t);
   return (
     <header class="header">
       {inbox?.avatar_url && <img class="logo" src={inbox.avatar_url} alt="" />}

@@ -1,9 +1,9 @@
-import type { VNode } from 'preact';
+import type { ComponentType, VNode } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ReplyChoice, WidgetAttachment } from '../../../../shared/index.ts';
 import type { ShownMessage } from '../../chat/messages.ts';
 import { useI18n } from '../../i18n/context.ts';
-import type { MessageKey } from '../../i18n/index.ts';
+import type { MessageKey, Translator } from '../../i18n/index.ts';
 import { shownStatus } from './delivery.ts';
 import { dayLabel, sameDay, timeOfDay } from './when.ts';
 
@@ -57,19 +57,93 @@ const PlainText = ({ text }: { text: string }) => (
   </div>
 );
 
+/**
+ * How each message of the list is drawn, after the name of its day when a new day starts: grouped by
+ * sender with times, quick replies under the last answer only, and how the customer's messages fared.
+ */
+function messageEntries(
+  { messages, handledBy = 'ai', canChoose, onChoose, onRetry, files, answers }: Props,
+  t: Translator['t'],
+  locale: string,
+  RichText: ComponentType<{ text: string }>,
+) {
+  const lastChoices = messages.findLast((message) => message.author !== 'customer' && message.author !== 'system');
+  const lastMine = messages.map((message) => message.author).lastIndexOf('customer');
+  return (message: ShownMessage, index: number) => {
+    const previous = messages[index - 1];
+    const date = new Date(message.createdAt);
+    // A new day starts with its name ("Today", "Yesterday", the date), in the customer's time zone.
+    const newDay = !previous || !sameDay(new Date(previous.createdAt), date);
+    const day = newDay && (
+      <p key={`d${message.key}`} class="day">
+        {dayLabel(locale, date)}
+      </p>
+    );
+    if (message.author === 'system') {
+      return [
+        day,
+        <p key={message.key} class="notice">
+          {message.notice ? t(message.notice) : message.text}
+        </p>,
+      ];
+    }
+    // Two people answering one after the other are two groups, each with its name.
+    const startsGroup =
+      newDay ||
+      previous!.author !== message.author ||
+      previous!.authorName !== message.authorName ||
+      Date.parse(message.createdAt) - Date.parse(previous!.createdAt) > GROUP_MS;
+    const mine = message.author === 'customer';
+    const status = mine ? shownStatus(messages, index, handledBy) : message.status;
+    const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
+    return [
+      day,
+      <div
+        key={message.key}
+        class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`}
+        data-status={status}
+      >
+        {startsGroup && (
+          <p class="meta">
+            {/* A robot for the AI, a person's initials: who answered shows at a glance; the name is the text that is read. */}
+            {!mine && (
+              <span class="avatar" aria-hidden="true">
+                {message.author === 'human' ? initials(message.authorName) : <Bot />}
+              </span>
+            )}
+            {/* The customer's own name is only read out: their side of the log needs no label. */}
+            <span class={mine ? 'author visually-hidden' : 'author'}>{name}</span>
+            {message.author === 'ai' && <span class="badge">{t('aiBadge')}</span>}{' '}
+            <time dateTime={message.createdAt}>{timeOfDay(locale, date)}</time>
+          </p>
+        )}
+        <div class="bubble">
+          {message.attachments && files?.(message.attachments)}
+          <RichText text={message.text} />
+          {message.card && answers && <answers.Card card={message.card} />}
+        </div>
+        {message.choices && message === lastChoices && answers && (
+          <answers.QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />
+        )}
+        {/* Under the customer's last message, and under any still on its way or not sent. */}
+        {mine && (index === lastMine || status === 'sending' || status === 'failed') && (
+          <p class="status">
+            {t(status)}
+            {status === 'failed' && (
+              <button type="button" class="link" onClick={() => onRetry(message.key)}>
+                {t('retry')}
+              </button>
+            )}
+          </p>
+        )}
+      </div>,
+    ];
+  };
+}
+
 /** The conversation as a live log, grouped by sender with times: screen readers announce new messages; text is always text. */
-export function MessageList({
-  messages,
-  greeting,
-  typing,
-  handledBy = 'ai',
-  draft,
-  canChoose,
-  onChoose,
-  onRetry,
-  files,
-  answers,
-}: Props) {
+export function MessageList(props: Props) {
+  const { messages, greeting, typing, draft, answers } = props;
   const { t, locale } = useI18n();
   const RichText = answers?.RichText ?? PlainText;
   const end = useRef<HTMLDivElement>(null);
@@ -87,10 +161,6 @@ export function MessageList({
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
-  const lastChoices = [...messages]
-    .reverse()
-    .find((message) => message.author !== 'customer' && message.author !== 'system');
-  const lastMine = messages.map((message) => message.author).lastIndexOf('customer');
   return (
     <div ref={log} class="messages" role="log" aria-live="polite" aria-label={t('messages')} tabIndex={0}>
       {messages.length === 0 && greeting && (
@@ -100,76 +170,7 @@ export function MessageList({
           </div>
         </div>
       )}
-      {messages.map((message, index) => {
-        const previous = messages[index - 1];
-        const date = new Date(message.createdAt);
-        // A new day starts with its name ("Today", "Yesterday", the date), in the customer's time zone.
-        const newDay = !previous || !sameDay(new Date(previous.createdAt), date);
-        const day = newDay && (
-          <p key={`d${message.key}`} class="day">
-            {dayLabel(locale, date)}
-          </p>
-        );
-        if (message.author === 'system') {
-          return [
-            day,
-            <p key={message.key} class="notice">
-              {message.notice ? t(message.notice) : message.text}
-            </p>,
-          ];
-        }
-        // Two people answering one after the other are two groups, each with its name.
-        const startsGroup =
-          newDay ||
-          previous!.author !== message.author ||
-          previous!.authorName !== message.authorName ||
-          Date.parse(message.createdAt) - Date.parse(previous!.createdAt) > GROUP_MS;
-        const mine = message.author === 'customer';
-        const status = mine ? shownStatus(messages, index, handledBy) : message.status;
-        const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
-        return [
-          day,
-          <div
-            key={message.key}
-            class={`message ${mine ? 'mine' : 'theirs'} ${message.author}${startsGroup ? ' first' : ''}`}
-            data-status={status}
-          >
-            {startsGroup && (
-              <p class="meta">
-                {/* A robot for the AI, a person's initials: who answered shows at a glance; the name is the text that is read. */}
-                {!mine && (
-                  <span class="avatar" aria-hidden="true">
-                    {message.author === 'human' ? initials(message.authorName) : <Bot />}
-                  </span>
-                )}
-                {/* The customer's own name is only read out: their side of the log needs no label. */}
-                <span class={mine ? 'author visually-hidden' : 'author'}>{name}</span>
-                {message.author === 'ai' && <span class="badge">{t('aiBadge')}</span>}{' '}
-                <time dateTime={message.createdAt}>{timeOfDay(locale, date)}</time>
-              </p>
-            )}
-            <div class="bubble">
-              {message.attachments && files?.(message.attachments)}
-              <RichText text={message.text} />
-              {message.card && answers && <answers.Card card={message.card} />}
-            </div>
-            {message.choices && message === lastChoices && answers && (
-              <answers.QuickReplies choices={message.choices} disabled={!canChoose} onChoose={onChoose} />
-            )}
-            {/* Under the customer's last message, and under any still on its way or not sent. */}
-            {mine && (index === lastMine || status === 'sending' || status === 'failed') && (
-              <p class="status">
-                {t(status)}
-                {status === 'failed' && (
-                  <button type="button" class="link" onClick={() => onRetry(message.key)}>
-                    {t('retry')}
-                  </button>
-                )}
-              </p>
-            )}
-          </div>,
-        ];
-      })}
+      {messages.map(messageEntries(props, t, locale, RichText))}
       {draft && (
         <div class="message theirs ai draft" aria-hidden="true">
           <div class="bubble">

@@ -1,10 +1,9 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
-import { Composer } from '../composer/composer.tsx';
 import { Header } from '../header/header.tsx';
-import { MessageList } from '../message-list/message-list.tsx';
 import { useChunk } from '../../use-chunk.ts';
+import { chatView } from './chat-view.tsx';
 import { trapTab } from './focus-trap.ts';
 
 // The list, survey and pre-chat form; and the attach tray, upload and thumbnails.
@@ -54,7 +53,6 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   }, [state.open, state.view, state.phase, state.resolved]);
   if (!state.open) return null;
   const name = state.config?.inbox.name ?? '';
-  const busy = state.phase !== 'ready';
   return (
     <section
       ref={section}
@@ -95,63 +93,8 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
       {state.view === 'prechat' && more && (
         <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />
       )}
-      {state.view === 'chat' && (
-        <>
-          {home && empty ? (
-            <home.Home chat={chat} inbox={empty.inbox} answers={answers} />
-          ) : (
-            <MessageList
-              messages={state.messages}
-              greeting={state.config?.inbox.greeting}
-              typing={state.typing}
-              handledBy={state.handledBy}
-              draft={state.draft}
-              canChoose={!state.resolved}
-              onChoose={(choice) => void chat.choose(choice)}
-              onRetry={(key) => void chat.retry(key)}
-              files={attach && ((items) => <attach.Files items={items} chat={chat} />)}
-              answers={answers}
-            />
-          )}
-          {state.resolved && (
-            <div class="ended">
-              {/* The ending and "New conversation" share a line, and the survey is a row of buttons, so the log above keeps its room. */}
-              <p>
-                {t('conversationClosed')}
-                <button type="button" class="primary" onClick={() => void chat.newConversation()}>
-                  {t('newConversation')}
-                </button>
-              </p>
-              {state.config?.features.survey && more && (
-                <more.Survey
-                  answered={state.surveyAnswered}
-                  onAnswer={(rating, comment) => chat.answerSurvey(rating, comment)}
-                />
-              )}
-            </div>
-          )}
-          {state.phase === 'error' && limited
-            ? more && <more.Limited retryAt={limited} email={state.config?.inbox.email} />
-            : state.phase === 'error' && (
-                // The customer reads their own language, never the server's sentence; the site's owner gets it in the 'error' event.
-                <p class="error" role="alert">
-                  {t('connectError')}
-                </p>
-              )}
-          {!state.resolved && (
-            <>
-              {files && attach && <attach.Tray files={files} chat={chat} onDone={() => setFiles(undefined)} />}
-              <Composer
-                disabled={busy}
-                inputRef={input}
-                onTyping={() => chat.typing()}
-                onSend={(text) => void chat.send(text)}
-                onFiles={setFiles}
-              />
-            </>
-          )}
-        </>
-      )}
+      {state.view === 'chat' &&
+        chatView(chat, state, answers, t, more, attach, home, empty, limited, files, setFiles, input)}
     </section>
   );
 }
