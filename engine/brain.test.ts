@@ -137,7 +137,11 @@ describe('the AI agent', () => {
       expect(asked.status).toBe(200);
       const [reply] = asked.body.events as Event[];
       expect(reply!.data.text).toMatch(/No estoy seguro/);
-      expect(reply!.data.choices).toContainEqual({ label: 'Hablar con una persona', value: PERSON_REQUEST });
+      // The button sends the customer's words in their language, and the brain reads them as a request for a person.
+      expect(reply!.data.choices).toContainEqual({
+        label: 'Hablar con una persona',
+        value: 'Quisiera hablar con una persona, por favor.',
+      });
       // The language is kept for the conversation's next messages.
       const [next] = await say(id, 'Wie lange dauert der Versand?');
       expect(next!.data.text).toMatch(/No estoy seguro/);

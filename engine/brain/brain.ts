@@ -1,7 +1,7 @@
 import { extractInputs, matchAction, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
 import { asksForPerson, saysThanksOrBye } from './intents.ts';
 import type { KnowledgeBase, KnowledgeHit, KnowledgeSection } from './knowledge-base.ts';
-import { PERSON_REQUEST, textsFor } from './texts.ts';
+import { personRequestIn, textsFor } from './texts.ts';
 import { DEFAULT_AGENT, voiceOf, type AgentProfile } from './agent-profile.ts';
 import { NO_DEADLINE, readPart, type BrainBudget } from './bounds.ts';
 import type { ReplyChoice } from '../../shared/index.ts';
@@ -122,7 +122,7 @@ export function notSureAnswer(
   locale?: string,
 ): { answered: false; text: string; choices: ReplyChoice[] } {
   const texts = textsFor(locale);
-  const person: ReplyChoice = { label: texts.person, value: PERSON_REQUEST };
+  const person: ReplyChoice = { label: texts.person, value: personRequestIn(locale) };
   const near = [...new Set(hits.filter((hit) => hit.score >= SUGGEST_SCORE).map((hit) => hit.section.heading))];
   if (near.length > 0)
     return {
@@ -171,7 +171,7 @@ export function decide(
         feedback: { helpful: true, source: memory.lastAnswer },
       };
     if (text.trim() === no!.value) {
-      const person = { label: textsFor(locale).person, value: PERSON_REQUEST };
+      const person = { label: textsFor(locale).person, value: personRequestIn(locale) };
       return {
         kind: 'reply',
         text: voice.notHelped,

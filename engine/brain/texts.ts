@@ -62,5 +62,19 @@ export function brainLanguage(locale: string | undefined): BrainLanguage {
 
 export const textsFor = (locale: string | undefined): BrainTexts => TEXTS[brainLanguage(locale)];
 
-/** What a customer sends by pressing "talk to a person" (in any language it asks for a person). */
+/** What a customer sends by pressing "talk to a person", in English. */
 export const PERSON_REQUEST = 'I would like to talk to a person, please.';
+
+/**
+ * What pressing "talk to a person" sends, in the customer's language where the brain reads a
+ * request for a person in it (intents.ts: English, German, Spanish, French), else in English: the
+ * customer's words in the transcript are their own language's, and the brain still hands over.
+ */
+const PERSON_REQUESTS: Partial<Record<BrainLanguage, string>> = {
+  de: 'Ich möchte bitte mit einer Person sprechen.',
+  es: 'Quisiera hablar con una persona, por favor.',
+  fr: "Je voudrais parler à une personne, s'il vous plaît.",
+};
+
+export const personRequestIn = (locale: string | undefined): string =>
+  PERSON_REQUESTS[brainLanguage(locale)] ?? PERSON_REQUEST;
