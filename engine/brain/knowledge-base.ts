@@ -8,6 +8,8 @@ export interface KnowledgeDocument {
   body: string;
   /** Where the article is published, when it is: answers from it link there. */
   url?: string | null | undefined;
+  /** The language it is written in (`en`, `de`, `pt-BR`); English when not said. */
+  locale?: string | undefined;
 }
 
 /** One retrievable piece: a section of a document under its heading. */

@@ -23,7 +23,7 @@ export class KnowledgeCache {
     const cached = this.#built.get(accountId);
     if (cached?.version === version) return cached.knowledge;
     const documents = await db.query<KnowledgeDocument>(
-      'SELECT id, title, body, url FROM knowledge_documents WHERE account_id = $1 AND approved ORDER BY id',
+      'SELECT id, title, body, url, locale FROM knowledge_documents WHERE account_id = $1 AND approved ORDER BY id',
       [accountId],
     );
     const knowledge = new KnowledgeBase(documents);
