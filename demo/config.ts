@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { OriginList } from '../shared/index.ts';
 import { optionalVariable, Port, readEnv } from '../shared/server/index.ts';
-import { llmSettings, LlmVariables, modelGoesWithLlmUrl, type LlmSettings } from '../engine/index.ts';
+import {
+  embeddingsSettings,
+  EmbeddingsVariables,
+  llmSettings,
+  LlmVariables,
+  modelGoesWithEmbeddingsUrl,
+  modelGoesWithLlmUrl,
+  type EmbeddingsSettings,
+  type LlmSettings,
+} from '../engine/index.ts';
 import {
   attachmentBucketComplete,
   bffSettings,
@@ -21,6 +30,7 @@ const knownKey = (pattern: RegExp, meaning: string) =>
 const Env = BffEnv.extend({
   ENGINE_PORT: Port.default(8081),
   ...LlmVariables,
+  ...EmbeddingsVariables,
   DEMO_SITE_KEY: knownKey(/^pk_test_[0-9A-Za-z]{16,64}$/, 'a sandbox site key (pk_test_ and 16-64 letters or digits)'),
   DEMO_API_KEY: knownKey(
     /^service_test_[0-9A-Za-z]{24,64}$/,
@@ -39,7 +49,8 @@ const Env = BffEnv.extend({
   .superRefine(keyGoesWithEngineUrl)
   .superRefine(secretsGoWithRedis)
   .superRefine(attachmentBucketComplete)
-  .superRefine(modelGoesWithLlmUrl);
+  .superRefine(modelGoesWithLlmUrl)
+  .superRefine(modelGoesWithEmbeddingsUrl);
 
 export interface DemoConfig extends BffSettings {
   /** Where the demo's own engine listens; it is not started when `aiApiUrl` is set. */
@@ -54,6 +65,8 @@ export interface DemoConfig extends BffSettings {
   demoPlatformToken: string | undefined;
   /** The built-in engine's LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); unset: the retrieval brain. */
   llm: LlmSettings | undefined;
+  /** The built-in engine's embeddings API (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL, …); unset: words alone rank. */
+  embeddings: EmbeddingsSettings | undefined;
 }
 
 /** Reads the configuration from the environment; anything wrong stops start-up with a clear message (a ConfigError). */
@@ -69,5 +82,6 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
     demoInboxIdentifier: value.DEMO_INBOX_IDENTIFIER,
     demoPlatformToken: value.DEMO_PLATFORM_TOKEN,
     llm: llmSettings(value),
+    embeddings: embeddingsSettings(value),
   };
 }

@@ -117,6 +117,7 @@ export async function runDemo(
         secrets,
         webhooks: { allowedPrivateOrigins: [url] },
         llm: config.llm,
+        embeddings: config.embeddings,
         operatorToken,
         ...(redis ? { rateLimiter: new RedisRateLimiter(redis.client, `${redis.prefix}engine:`) } : {}),
       });

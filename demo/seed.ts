@@ -86,10 +86,9 @@ export async function seedEngineAccount(
   const issued = await issueApiKey(engineSql, accountId, 'sandbox', apiKey);
   // The demo's BFF speaks for every visitor with this one key, so it gets more than the sandbox's 60 a minute.
   await setAccountRateLimit(engineSql, accountId, 'sandbox', DEMO_REQUESTS_PER_MINUTE);
-  // English only until the retrieval brain reads each language apart (issue 28): read as English, the
-  // other versions would answer English questions by chance.
+  // Every language's version: the brain reads each in its own language and answers a customer from theirs.
   for (const document of await readKnowledge())
-    if (document.locale === 'en') await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
+    await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
   for (const action of DEMO_ACTIONS) await defineAction(engineSql, accountId, action);
   for (const [action, result] of Object.entries(DEMO_FIXTURES))
     await setSandboxFixture(engineSql, accountId, action, result);

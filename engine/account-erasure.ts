@@ -41,6 +41,7 @@ const ACCOUNT_ERASURE: readonly { table: string; statement: string }[] = [
   { table: 'events', statement: 'DELETE FROM events WHERE account_id = $1' },
   { table: 'feeds', statement: 'DELETE FROM feeds WHERE account_id = $1' },
   { table: 'llm_usage', statement: 'DELETE FROM llm_usage WHERE account_id = $1' },
+  { table: 'knowledge_section_vectors', statement: 'DELETE FROM knowledge_section_vectors WHERE account_id = $1' },
   { table: 'knowledge_documents', statement: 'DELETE FROM knowledge_documents WHERE account_id = $1' },
   { table: 'knowledge_versions', statement: 'DELETE FROM knowledge_versions WHERE account_id = $1' },
   { table: 'sandbox_fixtures', statement: 'DELETE FROM sandbox_fixtures WHERE account_id = $1' },

@@ -19,6 +19,7 @@ import {
   type WebhookWorker,
 } from '../shared/server/index.ts';
 import { callerOf, requireApiKey, requireOperatorToken, type EngineState } from './auth.ts';
+import { createEmbeddingsClient, type EmbeddingsSettings } from './brain/embeddings-client.ts';
 import { KnowledgeCache } from './brain/knowledge-cache.ts';
 import { LlmClient, type LlmSettings } from './brain/llm-client.ts';
 import { createConversationService } from './conversations/index.ts';
@@ -62,6 +63,8 @@ export interface EngineDeps {
   secrets?: SecretBox;
   /** An OpenAI-compatible model for the LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); without it the retrieval brain answers. */
   llm?: LlmSettings | undefined;
+  /** An OpenAI-compatible embeddings API (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL, …): questions are then matched by meaning too. */
+  embeddings?: EmbeddingsSettings | undefined;
   /** Uploads (`POST /v1/media`): the largest file taken (MEDIA_MAX_BYTES), 10 MB by default. */
   media?: { maxBytes?: number | undefined };
   /** Calls to actions' URLs (live customers): how long one may take, 10 s by default (SPEC "Limits"). */
@@ -99,6 +102,7 @@ interface Basics {
   now: () => Date;
   secrets: SecretBox;
   llm: LlmSettings | undefined;
+  embeddings: EmbeddingsSettings | undefined;
 }
 
 /**
@@ -116,7 +120,7 @@ async function prepareStore(sql: Sql, secrets: SecretBox): Promise<void> {
 
 /** The conversations, and the work done beside the requests: action URLs called, webhooks sent, media understood. */
 function createServices(
-  { sql, logger, now, secrets, llm }: Basics,
+  { sql, logger, now, secrets, llm, embeddings }: Basics,
   webhooks: NonNullable<EngineDeps['webhooks']>,
   actions: NonNullable<EngineDeps['actions']>,
 ) {
@@ -126,7 +130,10 @@ function createServices(
   const resultRecorded = createSignal<void>();
   const conversations = createConversationService({
     sql,
-    knowledge: new KnowledgeCache(),
+    knowledge: new KnowledgeCache({
+      embeddings: embeddings ? createEmbeddingsClient(embeddings, { logger }) : undefined,
+      logger,
+    }),
     now,
     llm: llm ? new LlmClient(llm) : undefined,
     onCommitted: committed.emit,
@@ -262,6 +269,7 @@ export async function createEngine({
   webhooks = {},
   secrets = openSecretBox(undefined, 'memory://'),
   llm,
+  embeddings,
   media = {},
   actions = {},
   operatorToken,
@@ -269,7 +277,7 @@ export async function createEngine({
   // Checked when built, before anything starts: a token too short to be one stops the process now.
   const operatorGuard = requireOperatorToken(operatorToken);
   await prepareStore(sql, secrets);
-  const basics: Basics = { sql, logger, now, secrets, llm };
+  const basics: Basics = { sql, logger, now, secrets, llm, embeddings };
   const services = createServices(basics, webhooks, actions);
   const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
   const { routers, openApi } = createRoutes(basics, services, { tokens, mediaMaxBytes, operatorGuard });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { OriginList } from '../shared/index.ts';
+import type { EmbeddingsSettings } from './brain/embeddings-client.ts';
 import type { LlmSettings } from './brain/llm-client.ts';
 import {
   DataDir,
@@ -70,10 +71,59 @@ export function llmSettings(value: {
   };
 }
 
+/**
+ * The embeddings API's variables: any OpenAI-compatible API's base with its `/v1` that answers
+ * `POST /embeddings` (Ollama, llama.cpp's server with --embeddings, vLLM, a hosted one), the model,
+ * and a key when the API needs one. Set, the knowledge's sections and each question are embedded
+ * and ranked by meaning beside words (docs/AI.md); unset, by words alone.
+ */
+export const EmbeddingsVariables = {
+  EMBEDDINGS_BASE_URL: optionalVariable(HttpUrl),
+  EMBEDDINGS_MODEL: optionalVariable(z.string().min(1).max(200)),
+  EMBEDDINGS_API_KEY: optionalVariable(z.string().min(1).max(500)),
+  EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+};
+
+/** EMBEDDINGS_MODEL is what the API is asked for: it goes with EMBEDDINGS_BASE_URL. */
+export function modelGoesWithEmbeddingsUrl(
+  value: { EMBEDDINGS_BASE_URL?: string | undefined; EMBEDDINGS_MODEL?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.EMBEDDINGS_BASE_URL && !value.EMBEDDINGS_MODEL)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['EMBEDDINGS_MODEL'],
+      message: 'must be set when EMBEDDINGS_BASE_URL is (the embedding model the API is asked for)',
+    });
+  if (value.EMBEDDINGS_MODEL && !value.EMBEDDINGS_BASE_URL)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['EMBEDDINGS_BASE_URL'],
+      message: 'must be set when EMBEDDINGS_MODEL is (the OpenAI-compatible API, with its /v1)',
+    });
+}
+
+/** The embeddings settings of checked variables, or undefined when no embeddings API is configured. */
+export function embeddingsSettings(value: {
+  EMBEDDINGS_BASE_URL?: string | undefined;
+  EMBEDDINGS_MODEL?: string | undefined;
+  EMBEDDINGS_API_KEY?: string | undefined;
+  EMBEDDINGS_TIMEOUT_MS: number;
+}): EmbeddingsSettings | undefined {
+  if (!value.EMBEDDINGS_BASE_URL || !value.EMBEDDINGS_MODEL) return undefined;
+  return {
+    baseUrl: value.EMBEDDINGS_BASE_URL,
+    model: value.EMBEDDINGS_MODEL,
+    apiKey: value.EMBEDDINGS_API_KEY,
+    timeoutMs: value.EMBEDDINGS_TIMEOUT_MS,
+  };
+}
+
 /** The standalone engine's settings (`npm run engine`), read from the environment. */
 const Env = z
   .object({
     ...LlmVariables,
+    ...EmbeddingsVariables,
     ENGINE_PORT: Port.default(8081),
     HOST: Host,
     DATA_DIR: DataDir,
@@ -101,6 +151,7 @@ const Env = z
     LOG_LEVEL: optionalVariable(LogLevel),
   })
   .superRefine(modelGoesWithLlmUrl)
+  .superRefine(modelGoesWithEmbeddingsUrl)
   .superRefine((value, ctx) => {
     if (value.REDIS_URL && !value.SECRETS_KEYS) {
       ctx.addIssue({

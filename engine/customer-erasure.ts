@@ -87,7 +87,8 @@ export async function forgetCustomer(
         .slice(0, 32)}`;
       await tx.query(
         `UPDATE conversations SET customer_ref = $2, forgotten_at = $3, updated_at = $3, state = 'closed', closed_at = COALESCE(closed_at, $3),
-           locale = NULL, awaiting_action = NULL, last_answer = NULL, unanswered_streak = 0, last_reply_answered = false
+           locale = NULL, awaiting_action = NULL, last_answer = NULL, last_question = NULL, customer_language = NULL,
+           unanswered_streak = 0, last_reply_answered = false
          WHERE id = ANY($1::text[])`,
         [ids, pseudonym, now],
       );

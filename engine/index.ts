@@ -14,7 +14,15 @@ export { addKnowledgeDocument } from './store/knowledge.ts';
 export { defineAction, setSandboxFixture } from './store/actions.ts';
 export { ActionDefinition } from './brain/actions.ts';
 export { CONVERSATION_MOVES } from './conversation-states.ts';
-export { llmSettings, LlmVariables, modelGoesWithLlmUrl } from './config.ts';
+export {
+  embeddingsSettings,
+  EmbeddingsVariables,
+  llmSettings,
+  LlmVariables,
+  modelGoesWithEmbeddingsUrl,
+  modelGoesWithLlmUrl,
+} from './config.ts';
+export type { EmbeddingsSettings } from './brain/embeddings-client.ts';
 export type { LlmSettings } from './brain/llm-client.ts';
 export { DEFAULT_REQUESTS_PER_MINUTE } from './store/environment.ts';
 export { MemoryRateLimiter, type RateLimiter } from '../shared/server/index.ts';

@@ -66,6 +66,46 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     ]);
   });
 
+  it('gives a German question the English passages, asks for the answer in German with its source cited, and speaks German around it', async () => {
+    model.answer(() => ({
+      body: completion('Ja, Sie können mit PayPal bezahlen, außerdem mit Visa, Mastercard und Apple Pay. [1]'),
+    }));
+    const id = await open();
+    const response = await request(`${engine.url}/v1/conversations/${id}/messages`, {
+      token: engine.apiKey,
+      body: { text: 'Kann ich mit PayPal bezahlen?', locale: 'de' },
+    });
+    expect(response.status).toBe(200);
+    const [reply] = response.body.events as { type: string; data: any }[];
+
+    const system = model.requests.at(-1)!.messages[0]!.content!;
+    // The shop's articles are English only: the passages are, and the model is told they may be.
+    expect(system).toContain('[1] Payments › Which payment methods do you accept? (in English)');
+    expect(system).toContain('We accept Visa, Mastercard, American Express, PayPal');
+    expect(system).toContain('The passages may be written in any language');
+    expect(system).toContain('Write your answer in German, whatever the language of the passages');
+    expect(system).toMatch(/Cite your source: .*square brackets/);
+
+    // The citation names the source line's article and is not shown twice; the brain's own words are German.
+    expect(reply!.data.text).toBe(
+      'Ja, Sie können mit PayPal bezahlen, außerdem mit Visa, Mastercard und Apple Pay.\n\n' +
+        'Quelle: Payments › Which payment methods do you accept?\n\nHat Ihnen das geholfen?',
+    );
+    expect(reply!.data.choices).toEqual([
+      { label: 'Ja', value: 'Ja, das hat geholfen.' },
+      { label: 'Nein', value: 'Nein, das hat nicht geholfen.' },
+    ]);
+  });
+
+  it('asks for the answer in the language the customer writes in when the conversation has none', async () => {
+    model.answer(() => ({ body: completion('Sí, puede pagar con PayPal. [1]') }));
+    const id = await open();
+    await say(id, '¿Puedo pagar con PayPal?');
+    const system = model.requests.at(-1)!.messages[0]!.content!;
+    expect(system).toContain('Write your answer in the language the customer writes in, whatever the language');
+    expect(system).toContain('We accept Visa, Mastercard, American Express, PayPal');
+  });
+
   it("turns the model's tool call into the SPEC's action request, with customer codes still masked", async () => {
     model.answer(() => ({
       body: completion(null, {
@@ -232,6 +272,19 @@ describe('the LLM brain (an OpenAI-compatible server written for the tests stand
     const events = await streamed(id, 'Do you sell gift cards for teachers?');
     expect(events.filter((event) => event.event === 'delta')).toEqual([]);
     expect(events.at(-1)!.data.events[0].data.text).toMatch(/not sure/);
+  });
+
+  it('streams the answer without its citation, which becomes the source line', async () => {
+    model.answer(() => ({
+      pieces: ['You can return an item ', 'within 30 days [', '1', ']', ' of delivery. [', '1]'],
+    }));
+    const id = await open();
+    const events = await streamed(id, 'How do I return an item?');
+    const deltas = events.filter((event) => event.event === 'delta').map((event) => event.data.text as string);
+    expect(deltas.join('')).toBe('You can return an item within 30 days of delivery.');
+    expect(events.at(-1)!.data.events[0].data.text).toMatch(
+      /^You can return an item within 30 days of delivery\.\n\nSource: Returns and refunds › How do I return an item\?/,
+    );
   });
 
   it('answers a streamed request for a conversation it cannot take with the usual error, not a stream', async () => {

@@ -10,7 +10,7 @@ import {
   SessionTokens,
 } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
-import { llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
+import { embeddingsSettings, llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
 
 /**
  * `npm run engine`: the engine alone, as a self-hosted AI conversation API. Accounts and keys are
@@ -40,6 +40,7 @@ const engine = await createEngine({
   secrets: openSecretBox(config.SECRETS_KEYS, config.DATA_DIR),
   webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
   llm: llmSettings(config),
+  embeddings: embeddingsSettings(config),
   media: { maxBytes: config.MEDIA_MAX_BYTES },
   trustProxyHops: config.TRUST_PROXY_HOPS,
   operatorToken: config.ENGINE_OPERATOR_TOKEN,

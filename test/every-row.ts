@@ -11,7 +11,7 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /**
  * Every row of every table in the service's schema (as the catalogue lists them now, so a table
  * added tomorrow is read too), each row as PostgreSQL writes it as text, with every bytea column
- * also decoded (bytes that hold text). A table that cannot be read that way fails the call.
+ * also decoded (bytes that hold text; other bytes, such as a zero, escaped as \\ooo). A table that cannot be read that way fails the call.
  */
 export async function everyRow(sql: Sql): Promise<TableRows[]> {
   const tables = await sql.query<{ table_name: string }>(
@@ -25,7 +25,7 @@ export async function everyRow(sql: Sql): Promise<TableRows[]> {
       [sql.schema, table],
     );
     const decoded = binary
-      .map(({ column_name: column }, index) => `, convert_from(t.${quoted(column)}, 'LATIN1') AS b${index}`)
+      .map(({ column_name: column }, index) => `, encode(t.${quoted(column)}, 'escape') AS b${index}`)
       .join('');
     const rows = await sql.query<Record<string, string | null>>(
       `SELECT t::text AS row${decoded} FROM ${quoted(sql.schema)}.${quoted(table)} t`,

@@ -33,6 +33,27 @@ export async function shopKnowledge(): Promise<{ title: string; body: string }[]
   );
 }
 
+/**
+ * The shop's knowledge documents in every language they are written in: the English ones of the
+ * folder, then the German, Spanish and French versions of its subfolders (the same sections).
+ */
+export async function shopKnowledgeInEveryLanguage(): Promise<{ title: string; body: string; locale: string }[]> {
+  const english = (await shopKnowledge()).map((document) => ({ ...document, locale: 'en' }));
+  const others = await Promise.all(
+    ['de', 'es', 'fr'].map(async (locale) => {
+      const folder = join(SHOP_KNOWLEDGE_DIR, locale);
+      const names = (await readdir(folder)).filter((name) => name.endsWith('.md')).sort();
+      return Promise.all(
+        names.map(async (name) => {
+          const body = await readFile(join(folder, name), 'utf8');
+          return { title: /^#\s+(.+)$/m.exec(body)?.[1]?.trim() ?? name, body, locale };
+        }),
+      );
+    }),
+  );
+  return [...english, ...others.flat()];
+}
+
 /** The shop's actions and what they give in the sandbox: the demo's sample shop's, which are data (no demo starts). */
 export const shopActions: ActionDefinition[] = DEMO_ACTIONS;
 export const shopSandboxResults: Record<string, Record<string, unknown>> = DEMO_FIXTURES;

@@ -70,7 +70,12 @@ export interface TestEngine {
 export async function startEngine(
   driver: Driver = DRIVERS[0]!,
   now?: () => Date,
-  options: { tokens?: SessionTokens; webhooks?: EngineDeps['webhooks']; llm?: EngineDeps['llm'] } = {},
+  options: {
+    tokens?: SessionTokens;
+    webhooks?: EngineDeps['webhooks'];
+    llm?: EngineDeps['llm'];
+    embeddings?: EngineDeps['embeddings'];
+  } = {},
 ): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
   const sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
@@ -83,6 +88,7 @@ export async function startEngine(
     ...(options.tokens ? { tokens: options.tokens } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.llm ? { llm: options.llm } : {}),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
   });
   const { accountId, apiKey: key, liveApiKey: liveKey } = await openShopAccount(sql);
   let server = createServer(engine.app.callback());

@@ -4,7 +4,7 @@ import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { DRIVERS, request, startStack, type TestStack } from '../../test/stack.ts';
 import { newVisitor } from '../../test/widget-client.ts';
 import { Inbox, SiteKey, User } from '../../shared/schemas/helpdesk/index.ts';
-import { greetingIn, isAway } from '../store/inbox-presentation.ts';
+import { inLocale, isAway } from '../store/inbox-presentation.ts';
 
 /**
  * Issue 16: what an inbox shows before the first message and in the widget's header — the logo,
@@ -214,11 +214,14 @@ describe('working hours, read in the inbox’s time zone', () => {
     expect(isAway(nineToFive.slice(1), 'UTC', new Date('2026-11-22T12:00:00Z'))).toBe(true);
   });
 
-  it('gives the greeting in the language asked for, its base language, or the inbox’s own', () => {
+  it('gives a setting in the language asked for, its base language, or the inbox’s own', () => {
     const translations = { ar: 'مرحبا', pt: 'Olá' };
-    expect(greetingIn('Hello', translations, 'ar')).toBe('مرحبا');
-    expect(greetingIn('Hello', translations, 'pt-BR')).toBe('Olá');
-    expect(greetingIn('Hello', translations, 'fr')).toBe('Hello');
-    expect(greetingIn('Hello', translations, undefined)).toBe('Hello');
+    expect(inLocale('Hello', translations, 'ar')).toBe('مرحبا');
+    expect(inLocale('Hello', translations, 'pt-BR')).toBe('Olá');
+    expect(inLocale('Hello', translations, 'fr')).toBe('Hello');
+    expect(inLocale('Hello', translations, undefined)).toBe('Hello');
+    expect(inLocale(['Where is my order?'], { de: ['Wo ist meine Bestellung?'] }, 'DE')).toEqual([
+      'Wo ist meine Bestellung?',
+    ]);
   });
 });

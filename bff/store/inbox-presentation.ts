@@ -23,13 +23,18 @@ export interface InboxPresentation {
   replyTime: ReplyTime | null;
   suggestedQuestions: string[];
   greetingTranslations: Record<string, string>;
+  /** The welcome and the questions in the widget's other languages, by language (migration 027). */
+  welcomeTitleTranslations: Record<string, string>;
+  welcomeTaglineTranslations: Record<string, string>;
+  suggestedQuestionsTranslations: Record<string, string[]>;
   email: string;
   /** Null while never set: the week is open all day. */
   workingHours: WorkingDay[] | null;
 }
 
 export const PRESENTATION_COLUMNS =
-  'avatar_url, welcome_title, welcome_tagline, reply_time, suggested_questions, greeting_translations, email, working_hours';
+  'avatar_url, welcome_title, welcome_tagline, reply_time, suggested_questions, greeting_translations, email, working_hours, ' +
+  'welcome_title_translations, welcome_tagline_translations, suggested_questions_translations';
 
 export interface PresentationRow {
   avatar_url: string;
@@ -40,6 +45,9 @@ export interface PresentationRow {
   greeting_translations: Record<string, string> | string;
   email: string;
   working_hours: WorkingDay[] | string | null;
+  welcome_title_translations: Record<string, string> | string;
+  welcome_tagline_translations: Record<string, string> | string;
+  suggested_questions_translations: Record<string, string[]> | string;
 }
 
 /** jsonb comes back parsed from both drivers; text is parsed for safety should a driver hand it back raw. */
@@ -52,6 +60,9 @@ export const toPresentation = (row: PresentationRow): InboxPresentation => ({
   replyTime: row.reply_time,
   suggestedQuestions: row.suggested_questions,
   greetingTranslations: json(row.greeting_translations),
+  welcomeTitleTranslations: json(row.welcome_title_translations),
+  welcomeTaglineTranslations: json(row.welcome_tagline_translations),
+  suggestedQuestionsTranslations: json(row.suggested_questions_translations),
   email: row.email,
   workingHours: row.working_hours === null ? null : json(row.working_hours),
 });
@@ -91,9 +102,14 @@ export function isAway(workingHours: readonly WorkingDay[], timeZone: string, at
   return minute < opens || minute >= closes;
 }
 
-/** The greeting in `locale` when the inbox has it (pt-BR falls back to pt), else its own. */
-export function greetingIn(greeting: string, translations: Record<string, string>, locale: string | undefined): string {
-  if (!locale) return greeting;
+/**
+ * A setting in `locale` when the inbox has it (pt-BR falls back to pt), else the setting itself:
+ * `inLocale('Hello', { de: 'Hallo' }, 'de-AT')` is 'Hallo'.
+ */
+export function inLocale<T>(own: T, translations: Record<string, T>, locale: string | undefined): T {
+  if (!locale) return own;
   const lower = locale.toLowerCase();
-  return translations[lower] || translations[lower.split('-')[0]!] || greeting;
+  // Own keys only: a map parsed from JSON still inherits Object's (`valueOf`…).
+  const given = (tag: string) => (Object.hasOwn(translations, tag) ? translations[tag] : undefined);
+  return given(lower) ?? given(lower.split('-')[0]!) ?? own;
 }

@@ -1,4 +1,5 @@
 import { ParleyError, type HelpArticle, type HelpArticleSummary } from '../../shared/index.ts';
+import { KNOWLEDGE_DEFAULT_LOCALE } from '../../shared/schemas/engine-knowledge.ts';
 import { EngineCallError } from '../engine-link/engine-client.ts';
 import type { EngineAccounts, EngineScope } from '../engine-link/engine-accounts.ts';
 import type { Environment } from '../store/inboxes.ts';
@@ -13,10 +14,29 @@ const PAGES_MAX = 10;
 interface Title extends HelpArticleSummary {
   /** The title folded for matching: lower case, without accents. */
   folded: string;
+  /** The language the article is written in: its locale's first part (`pt` of `pt-BR`). */
+  language: string;
 }
 
 /** Lower case without accents, so "Rückgabe" is found by "ruckgabe" and "Return" by "return". */
 const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** The language of a locale tag, lower case: `de` of `de-AT`, `pt` of `pt-BR`. */
+const languageOf = (locale: string) => locale.split('-')[0]!.toLowerCase();
+
+/** The account's default language: the engine's accounts have none of their own, so English (issue 28). */
+const DEFAULT_LANGUAGE = languageOf(KNOWLEDGE_DEFAULT_LOCALE);
+
+/**
+ * The titles a visitor reading `locale` is offered: those written in its language, whatever their
+ * region (a `de-AT` visitor reads `de` and `de-CH` articles); when no approved article is in that
+ * language, those of the account's default language, English. Without a locale, English.
+ */
+function inLanguageOf(titles: Title[], locale: string | undefined): Title[] {
+  const language = languageOf(locale ?? DEFAULT_LANGUAGE);
+  const own = titles.filter((title) => title.language === language);
+  return own.length > 0 ? own : titles.filter((title) => title.language === DEFAULT_LANGUAGE);
+}
 
 /** Whose help a customer reads: their inbox's (its engine account's knowledge) in their environment. */
 export interface HelpReader {
@@ -27,7 +47,8 @@ export interface HelpReader {
 /**
  * The widget's help search (issue 16): the titles of the engine's approved knowledge, read with the
  * key of the customer's inbox's engine account and own environment, kept a minute per engine account
- * and environment, and one article at a time.
+ * and environment (every language's, each with its language), and one article at a time. A visitor
+ * is offered the articles in the widget's language, else the English ones (`inLanguageOf`).
  * Only approved documents are ever shown: the list asks the engine for approved ones, and an
  * article asked for by id is checked again (it may have lost its approval since).
  */
@@ -47,7 +68,13 @@ export function createHelpArticles({
     for (let page = 0; page < PAGES_MAX; page++) {
       const { documents, has_more, next } = await engine.approvedKnowledge(after);
       for (const document of documents)
-        if (document.approved) titles.push({ id: document.id, title: document.title, folded: fold(document.title) });
+        if (document.approved)
+          titles.push({
+            id: document.id,
+            title: document.title,
+            folded: fold(document.title),
+            language: languageOf(document.locale),
+          });
       if (!has_more || !next) break;
       after = next;
     }
@@ -69,14 +96,18 @@ export function createHelpArticles({
 
   return {
     /**
-     * Approved articles whose titles hold every word of `q`, in the knowledge base's order; without
-     * `q`, its first articles (the home screen offers them when the inbox sets no questions).
+     * Approved articles in the visitor's language (`locale`, else English: see `inLanguageOf`) whose
+     * titles hold every word of `q`, in the knowledge base's order; without `q`, its first articles
+     * (the home screen offers them when the inbox sets no questions).
      */
-    async search(reader: HelpReader, q: string | undefined): Promise<HelpArticleSummary[]> {
+    async search(
+      reader: HelpReader,
+      { q, locale }: { q?: string | undefined; locale?: string | undefined },
+    ): Promise<HelpArticleSummary[]> {
       const words = fold(q ?? '')
         .split(/\s+/)
         .filter(Boolean);
-      const titles = await titlesOf(reader);
+      const titles = inLanguageOf(await titlesOf(reader), locale);
       return titles
         .filter((title) => words.every((word) => title.folded.includes(word)))
         .slice(0, HELP_RESULTS_MAX)

@@ -2,14 +2,15 @@ import { ParleyError, type WidgetConfig } from '../../shared/index.ts';
 import type { Sql } from '../../shared/server/index.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Session } from './sessions.ts';
-import { ALWAYS_OPEN, greetingIn, isAway } from '../store/inbox-presentation.ts';
+import { ALWAYS_OPEN, inLocale, isAway } from '../store/inbox-presentation.ts';
 import { findInbox } from '../store/inboxes.ts';
 
 /**
  * What the widget shows before anyone writes: the inbox's look and words, its features, and who
- * the customer is. `locale` is the language the widget shows: the greeting comes in it when the
- * inbox has it. Unset settings are left out, so the widget shows nothing for them rather than
- * empty text.
+ * the customer is. `locale` is the language the widget shows: the greeting, welcome title, tagline
+ * and suggested questions come in it when the inbox has them (chosen here, not in the widget, whose
+ * first download has no room for every language's). Unset settings are left out, so the widget
+ * shows nothing for them rather than empty text.
  */
 export async function widgetConfig(
   { sql, now }: { sql: Sql; now: () => Date },
@@ -20,17 +21,18 @@ export async function widgetConfig(
   if (!inbox) throw new ParleyError('not_found', 'The inbox of this session no longer exists.');
   const shown = inbox.presentation;
   const given = (value: string) => value || undefined;
+  const questions = inLocale(shown.suggestedQuestions, shown.suggestedQuestionsTranslations, locale);
   return {
     inbox: {
       name: inbox.name,
-      greeting: greetingIn(inbox.greeting, shown.greetingTranslations, locale),
+      greeting: inLocale(inbox.greeting, shown.greetingTranslations, locale),
       color: inbox.color,
       locale: inbox.locale,
       avatar_url: given(shown.avatarUrl),
       reply_time: shown.replyTime ?? undefined,
-      welcome_title: given(shown.welcomeTitle),
-      welcome_tagline: given(shown.welcomeTagline),
-      suggested_questions: shown.suggestedQuestions.length ? shown.suggestedQuestions : undefined,
+      welcome_title: given(inLocale(shown.welcomeTitle, shown.welcomeTitleTranslations, locale)),
+      welcome_tagline: given(inLocale(shown.welcomeTagline, shown.welcomeTaglineTranslations, locale)),
+      suggested_questions: questions.length ? questions : undefined,
       email: given(shown.email),
       ...(inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now())
         ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) }

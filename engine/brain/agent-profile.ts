@@ -1,12 +1,14 @@
 import { readPart } from './bounds.ts';
+import { brainLanguage } from './texts.ts';
+import { ENGLISH_VOICES, TRANSLATED_VOICES, type AgentTone, type BrainVoice } from './voices.ts';
+
+export type { AgentTone, BrainVoice } from './voices.ts';
 
 /**
  * The agent as the brain needs it (`/v1/agent`): its name, greetings, tone and handover rules. The
- * tone chooses the brain's own English sentences (the articles it quotes are the shop's words) and
+ * tone chooses the brain's own sentences (voices.ts; the articles it quotes are the shop's words) and
  * the model's instructions; the default is the friendly voice the engine always had.
  */
-export type AgentTone = 'friendly' | 'neutral' | 'formal';
-
 export interface AgentProfile {
   name: string;
   tone: AgentTone;
@@ -28,56 +30,18 @@ export const DEFAULT_AGENT: AgentProfile = {
   handover: { afterFailedAnswers: null, keywords: [] },
 };
 
-/** The brain's own sentences in one tone. */
-export interface BrainVoice {
-  handover: string;
-  /** Handing over because the AI kept finding no answer (the `after_failed_answers` rule). */
-  noAnswerHandover: string;
-  farewell: string;
-  welcome: string;
-  helped: string;
-  notHelped: string;
-  /** How the model is told to speak. */
-  prompt: string;
+/**
+ * The brain's own sentences in the agent's tone and the customer's language (`de-AT` speaks
+ * German): the languages of texts.ts, English for any other. The model's instruction (`prompt`)
+ * is English in every language; the model is told separately which language to answer in.
+ *
+ * @example voiceOf('formal', 'de').handover // "Selbstverständlich. Ich verbinde Sie …"
+ */
+export function voiceOf(tone: AgentTone = 'friendly', locale?: string): BrainVoice {
+  const english = ENGLISH_VOICES[tone];
+  const language = brainLanguage(locale);
+  return language === 'en' ? english : { ...TRANSLATED_VOICES[language][tone], prompt: english.prompt };
 }
-
-const VOICES: Record<AgentTone, BrainVoice> = {
-  friendly: {
-    handover: "Of course. I'm passing you to a person from our team; they will answer here as soon as they can.",
-    noAnswerHandover:
-      "I'm sorry I couldn't find the answer for you. I'm passing you to a person from our team; they will answer here as soon as they can.",
-    farewell: "You're welcome! I'm glad I could help. I'll close this chat now; write again any time.",
-    welcome: "You're welcome! Is there anything else I can help you with?",
-    helped: 'Glad that helped! Is there anything else I can help you with?',
-    notHelped: "I'm sorry that didn't help. You can put your question another way, or talk to a person from our team.",
-    prompt: 'Be brief, warm and friendly.',
-  },
-  neutral: {
-    handover: 'A person from our team will take over this conversation and answer here.',
-    noAnswerHandover:
-      'No answer was found in our help articles. A person from our team will take over this conversation and answer here.',
-    farewell: 'Thank you. This chat is now closed; you can write again at any time.',
-    welcome: 'You are welcome. Is there anything else?',
-    helped: 'Thank you for the feedback. Is there anything else?',
-    notHelped: 'That did not answer the question. You can put it another way, or talk to a person from our team.',
-    prompt: 'Be brief, clear and matter-of-fact, without small talk or exclamation marks.',
-  },
-  formal: {
-    handover: 'Certainly. I shall transfer you to a member of our team, who will reply here as soon as possible.',
-    noAnswerHandover:
-      'I apologise; I could not find the answer. I shall transfer you to a member of our team, who will reply here as soon as possible.',
-    farewell:
-      'You are most welcome; I am pleased to have been of assistance. This conversation will now be closed. Please do not hesitate to write again.',
-    welcome: 'You are most welcome. May I assist you with anything else?',
-    helped: 'I am pleased that was helpful. May I assist you with anything else?',
-    notHelped:
-      'I apologise that this was not helpful. You may phrase your question differently, or speak with a member of our team.',
-    prompt:
-      'Be brief, courteous and formal: address the customer politely, and use no casual words or exclamation marks.',
-  },
-};
-
-export const voiceOf = (tone: AgentTone = 'friendly'): BrainVoice => VOICES[tone];
 
 /** Who the model is, in the tone chosen: the first lines of every prompt. */
 export function agentPersona(profile: AgentProfile): string {

@@ -1,7 +1,11 @@
 import { extractInputs, matchAction, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
-import { asksForPerson, saysThanksOrBye } from './intents.ts';
-import type { KnowledgeBase, KnowledgeHit, KnowledgeSection } from './knowledge-base.ts';
-import { personRequestIn, textsFor } from './texts.ts';
+import { answersHelped, asksForPerson, saysThanksOrBye } from './intents.ts';
+import type { KnowledgeBase } from './knowledge-base.ts';
+import { customerLanguage, readQuestion } from './reading.ts';
+import type { Meaning } from './semantic.ts';
+
+export { notSureAnswer, sourceLine } from './answering.ts';
+import { feedbackChoicesIn, personRequestIn, textsFor } from './texts.ts';
 import { DEFAULT_AGENT, voiceOf, type AgentProfile } from './agent-profile.ts';
 import { NO_DEADLINE, readPart, type BrainBudget } from './bounds.ts';
 import type { ReplyChoice } from '../../shared/index.ts';
@@ -20,6 +24,10 @@ export interface BrainMemory {
   awaitingAction: { action: string; inputs: ActionInputs } | null;
   /** The article of the last answer, until the customer says whether it helped. */
   lastAnswer: AnswerSource | null;
+  /** The customer's last question as the brain read it: a follow-up is read with it. */
+  lastQuestion: string | null;
+  /** The language the customer last wrote in, when it could be told. */
+  customerLanguage: string | null;
 }
 
 export const FRESH_MEMORY: BrainMemory = {
@@ -27,6 +35,8 @@ export const FRESH_MEMORY: BrainMemory = {
   lastReplyAnswered: false,
   awaitingAction: null,
   lastAnswer: null,
+  lastQuestion: null,
+  customerLanguage: null,
 };
 
 /** What the AI decided to do about one customer message. */
@@ -41,6 +51,8 @@ export type Decision =
       source?: AnswerSource;
       /** The customer said whether the last answer helped. */
       feedback?: { helpful: boolean; source: AnswerSource };
+      /** The question it answers, as the brain read it, and its language: remembered for a follow-up. */
+      asked?: { question: string; language: string };
     }
   | { kind: 'ask'; text: string; action: string; inputs: ActionInputs }
   | {
@@ -52,16 +64,6 @@ export type Decision =
     }
   | { kind: 'handover'; text: string; reason: 'customer_request' | 'no_answer' | 'keyword' }
   | { kind: 'close'; text: string };
-
-// Below this BM25 score a hit is a coincidence of words, not an answer.
-const MIN_SCORE = 5;
-// An answer must match at least this share of what the question says.
-const MIN_COVERAGE = 0.5;
-// When the next section scores this close to the best, the question does not say which it means: ask.
-const CLEAR_LEAD = 1.5;
-// Hits from this score on are offered as choices when the brain is not sure.
-const SUGGEST_SCORE = 3.5;
-// The thresholds are tuned on demo/knowledge-questions.ts: `npm run eval` prints the accuracy.
 
 // The brain's own sentences in the default (friendly) tone; the agent's tone chooses others (agent-profile.ts).
 export const HANDOVER_TEXT = voiceOf('friendly').handover;
@@ -76,63 +78,6 @@ export const FEEDBACK_CHOICES: readonly ReplyChoice[] = [
   { label: 'No', value: "No, that didn't help." },
 ];
 
-export interface BrainAnswer {
-  answered: boolean;
-  text: string;
-  /** The section the answer comes from. */
-  source?: KnowledgeSection;
-  /** When there is no sure answer: the nearest articles to pick from, and a person. */
-  choices?: ReplyChoice[];
-}
-
-/** Where an answer comes from, as the customer reads it: the article (and its section), linked when it has an address. */
-export function sourceLine(section: KnowledgeSection): string {
-  const name = section.heading === section.title ? section.title : `${section.title} › ${section.heading}`;
-  return section.url ? `Source: [${name}](${section.url})` : `Source: ${name}`;
-}
-
-/**
- * Answers from the knowledge base only when the match is good: the question's topic is in the
- * section's heading, most of what it says is matched, and no other section is nearly as good.
- * Otherwise it says it is not sure (in the customer's language), offering the nearest articles and a person.
- */
-export function answerQuestion(
-  knowledge: KnowledgeBase,
-  text: string,
-  locale?: string,
-  budget: BrainBudget = NO_DEADLINE,
-): BrainAnswer {
-  const hits = knowledge.search(text, 3, budget);
-  const [best, next] = hits;
-  // A question that is an article's heading in its own words is that article's, however close another comes.
-  const clear = !next || next.score * CLEAR_LEAD <= (best?.score ?? 0) || best?.asksTheHeading === true;
-  if (best && best.score >= MIN_SCORE && best.coverage >= MIN_COVERAGE && best.headingMatched && clear) {
-    return {
-      answered: true,
-      text: `${best.section.text}\n\n${sourceLine(best.section)}\n\n${DID_THAT_HELP}`,
-      source: best.section,
-    };
-  }
-  return notSureAnswer(hits, locale);
-}
-
-/** "Not sure", in the customer's language: the nearest articles to pick from (when some are near), and a person. */
-export function notSureAnswer(
-  hits: readonly KnowledgeHit[],
-  locale?: string,
-): { answered: false; text: string; choices: ReplyChoice[] } {
-  const texts = textsFor(locale);
-  const person: ReplyChoice = { label: texts.person, value: personRequestIn(locale) };
-  const near = [...new Set(hits.filter((hit) => hit.score >= SUGGEST_SCORE).map((hit) => hit.section.heading))];
-  if (near.length > 0)
-    return {
-      answered: false,
-      text: texts.notSureWithChoices,
-      choices: [...near.map((heading) => ({ label: heading, value: heading })), person],
-    };
-  return { answered: false, text: texts.notSure, choices: [person] };
-}
-
 /** What the brain knows besides the message and its memory of the conversation. */
 export interface BrainContext {
   knowledge: KnowledgeBase;
@@ -141,6 +86,8 @@ export interface BrainContext {
   agent?: AgentProfile | undefined;
   /** When its costly steps (the knowledge search, the action patterns) stop: bounds.ts. */
   budget: BrainBudget;
+  /** The sections' and the question's vectors, with an embeddings API: questions are then matched by meaning too. */
+  meaning?: Meaning | undefined;
 }
 
 /**
@@ -154,33 +101,27 @@ export interface BrainContext {
 export function decide(
   message: string,
   memory: BrainMemory,
-  { knowledge, actions, locale, agent = DEFAULT_AGENT, budget }: BrainContext,
+  { knowledge, actions, locale, agent = DEFAULT_AGENT, budget, meaning }: BrainContext,
 ): Decision {
   const text = readPart(message);
-  const voice = voiceOf(agent.tone);
+  const last = {
+    question: memory.lastQuestion ?? null,
+    language: memory.customerLanguage ?? null,
+    sectionId: memory.lastAnswer?.id ?? null,
+  };
+  // The language the brain's own sentences are in: the customer's.
+  const speaks = locale ?? customerLanguage(text, locale, last);
+  const voice = voiceOf(agent.tone, speaks);
   if (asksForPerson(text)) return { kind: 'handover', text: voice.handover, reason: 'customer_request' };
 
-  if (memory.lastAnswer) {
-    const [yes, no] = FEEDBACK_CHOICES;
-    if (text.trim() === yes!.value)
-      return {
-        kind: 'reply',
-        text: voice.helped,
-        answered: false,
-        neutral: true,
-        feedback: { helpful: true, source: memory.lastAnswer },
-      };
-    if (text.trim() === no!.value) {
-      const person = { label: textsFor(locale).person, value: personRequestIn(locale) };
-      return {
-        kind: 'reply',
-        text: voice.notHelped,
-        answered: false,
-        neutral: true,
-        choices: [person],
-        feedback: { helpful: false, source: memory.lastAnswer },
-      };
-    }
+  // A thank-you after a good answer closes the conversation (below), whatever else it says.
+  const thanks = saysThanksOrBye(text);
+  const helped = memory.lastAnswer && !thanks ? answersHelped(text) : undefined;
+  if (memory.lastAnswer && helped !== undefined) {
+    const feedback = { helpful: helped, source: memory.lastAnswer };
+    if (helped) return { kind: 'reply', text: voice.helped, answered: false, neutral: true, feedback };
+    const person = { label: textsFor(speaks).person, value: personRequestIn(speaks) };
+    return { kind: 'reply', text: voice.notHelped, answered: false, neutral: true, choices: [person], feedback };
   }
 
   const matched = matchAction(text, actions);
@@ -197,21 +138,30 @@ export function decide(
     }
   }
 
-  if (saysThanksOrBye(text)) {
+  if (thanks) {
     return memory.lastReplyAnswered
       ? { kind: 'close', text: voice.farewell }
       : { kind: 'reply', text: voice.welcome, answered: false, neutral: true };
   }
 
-  const answer = answerQuestion(knowledge, text, locale, budget);
-  if (answer.answered && answer.source) {
+  const { answer, question, language } = readQuestion(knowledge, text, last, locale, budget, meaning);
+  const asked = { question, language };
+  const [source] = answer.sources;
+  if (answer.answered && source) {
     return {
       kind: 'reply',
       text: answer.text,
       answered: true,
-      choices: [...FEEDBACK_CHOICES],
-      source: { id: answer.source.id, title: answer.source.title },
+      choices: feedbackChoicesIn(locale ?? language),
+      source: { id: source.id, title: source.title },
+      asked,
     };
   }
-  return { kind: 'reply', text: answer.text, answered: false, ...(answer.choices ? { choices: answer.choices } : {}) };
+  return {
+    kind: 'reply',
+    text: answer.text,
+    answered: false,
+    asked,
+    ...(answer.choices ? { choices: answer.choices } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { answerQuestion } from './brain.ts';
+import { answerQuestion } from './answering.ts';
 import type { KnowledgeBase } from './knowledge-base.ts';
 
 /** One question with the section heading that answers it, or null when the brain must say it is not sure. */
@@ -28,7 +28,7 @@ export interface Evaluation {
 export function evaluate(knowledge: KnowledgeBase, questions: readonly LabelledQuestion[]): Evaluation {
   const graded = questions.map(({ question, expected }): Graded => {
     const answer = answerQuestion(knowledge, question);
-    const answeredFrom = answer.answered ? (answer.source?.heading ?? null) : null;
+    const answeredFrom = answer.answered ? (answer.sources[0]?.heading ?? null) : null;
     const outcome =
       answeredFrom === expected
         ? 'right'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { shopKnowledge } from '../../test/shop-fixtures.ts';
-import { answerQuestion } from './brain.ts';
+import { answerQuestion } from './answering.ts';
 import { KnowledgeBase, splitSections } from './knowledge-base.ts';
 
 describe('the knowledge base', async () => {

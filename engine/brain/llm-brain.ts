@@ -1,20 +1,14 @@
 import { extractInputs, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
-import {
-  decide,
-  DID_THAT_HELP,
-  FEEDBACK_CHOICES,
-  notSureAnswer,
-  sourceLine,
-  type BrainMemory,
-  type Decision,
-} from './brain.ts';
-import { asksForPerson, saysThanksOrBye } from './intents.ts';
+import { passagesFor } from './answering.ts';
+import { decide, notSureAnswer, sourceLine, type BrainMemory, type Decision } from './brain.ts';
+import { answersHelped, asksForPerson, saysThanksOrBye } from './intents.ts';
+import { customerLanguage } from './reading.ts';
 import { matchPattern } from './pattern-match.ts';
 import { agentPersona, DEFAULT_AGENT, type AgentProfile } from './agent-profile.ts';
 import { outOfTime, readPart, thinkFreely, type BrainBudget, type Think } from './bounds.ts';
 import type { KnowledgeBase, KnowledgeHit } from './knowledge-base.ts';
 import { LlmUnavailableError, type LlmClient, type LlmMessage, type LlmTool } from './llm-client.ts';
-import { brainLanguage } from './texts.ts';
+import { feedbackChoicesIn, languageName, textsFor } from './texts.ts';
 
 /** The model says this, and nothing else, when the passages do not answer the question. */
 export const NOT_SURE_MARK = 'NOT_SURE';
@@ -36,34 +30,39 @@ export interface LlmDecision {
   fellBack: boolean;
 }
 
-const LANGUAGE_NAMES: Record<string, string> = {
-  en: 'English',
-  de: 'German',
-  fr: 'French',
-  es: 'Spanish',
-  ar: 'Arabic',
-  ja: 'Japanese',
-};
+/** The customer's language as the model is told it: the conversation's, or theirs as they write when it has none. */
+const answerLanguage = (locale: string | undefined): string =>
+  locale ? languageName(locale, 'en') : 'the language the customer writes in';
 
-/** The system prompt: the agent (its name and tone), the rules, and the knowledge passages with their titles (nothing else is known). */
+/** A passage as the model reads it: its number (what the answer cites), its article and its language. */
+function passage(hit: KnowledgeHit, index: number): string {
+  const { title, heading, language, text } = hit.section;
+  return `[${index + 1}] ${title} › ${heading} (in ${languageName(language, 'en')})\n${text}`;
+}
+
+/**
+ * The system prompt: the agent (its name and tone), the rules, and the knowledge passages with
+ * their titles (nothing else is known). The passages may be in any language (issue 28: a shop's
+ * articles need not exist in every language its customers write in): the model answers in the
+ * customer's, from whichever passage answers, and cites it by its number.
+ */
 export function systemPrompt(
   passages: readonly KnowledgeHit[],
   locale: string | undefined,
   agent: AgentProfile = DEFAULT_AGENT,
 ): string {
-  const language = LANGUAGE_NAMES[brainLanguage(locale)] ?? 'English';
-  const sources = passages
-    .map((hit, index) => `[${index + 1}] ${hit.section.title} › ${hit.section.heading}\n${hit.section.text}`)
-    .join('\n\n');
+  const language = answerLanguage(locale);
   return [
     agentPersona(agent),
     "Answer the customer's last message using only the passages below. Do not invent facts, prices, dates or policies that the passages do not state.",
     `If the passages do not answer the question, reply with exactly ${NOT_SURE_MARK} and nothing else.`,
     'When a tool fits what the customer asks (for example looking up an order), call it instead of answering.',
-    `Answer in ${language} when the customer writes in it.`,
+    "The passages may be written in any language, not only the customer's: use whichever answers the question.",
+    `Write your answer in ${language}, whatever the language of the passages: translate what you take from them.`,
+    'Cite your source: end the answer with the number of its passage in square brackets, for example [1].',
     '',
     'Passages:',
-    sources || '(none)',
+    passages.map(passage).join('\n\n') || '(none)',
   ].join('\n');
 }
 
@@ -109,16 +108,19 @@ export async function decideWithLlm(
 ): Promise<LlmDecision> {
   const { memory, knowledge, actions, locale, history, agent = DEFAULT_AGENT, think = thinkFreely } = input;
   const text = readPart(input.text);
+  // The customer's language for passages and fixed sentences: the conversation's, or told from the message.
+  const last = { question: memory.lastQuestion ?? null, language: memory.customerLanguage ?? null };
+  const speaks = locale ?? customerLanguage(text, locale, last);
   const retrieval = () => think((budget) => decide(text, memory, { knowledge, actions, locale, agent, budget }));
   const none = { promptTokens: 0, completionTokens: 0 };
-  const feedback = memory.lastAnswer && FEEDBACK_CHOICES.some((choice) => choice.value === text.trim());
+  const feedback = memory.lastAnswer && answersHelped(text) !== undefined;
   if (asksForPerson(text) || feedback || memory.awaitingAction || saysThanksOrBye(text)) {
     return { decision: retrieval(), usage: none, fellBack: false };
   }
-  const hits = think((budget) => knowledge.search(text, 3, budget));
+  const hits = think((budget) => passagesFor(knowledge, text, speaks, budget));
   const passages = hits.filter((hit) => hit.score >= PASSAGE_SCORE);
   if (passages.length === 0 && actions.length === 0) {
-    return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage: none, fellBack: false };
+    return { decision: { kind: 'reply', ...notSureAnswer(hits, speaks) }, usage: none, fellBack: false };
   }
   const messages: LlmMessage[] = [
     { role: 'system', content: systemPrompt(passages, locale, agent) },
@@ -130,7 +132,7 @@ export async function decideWithLlm(
   ];
   let answer;
   try {
-    answer = await llm.chat(messages, actionTools(actions), onDelta && holdBackNotSure(onDelta));
+    answer = await llm.chat(messages, actionTools(actions), onDelta && holdBackNotSure(withoutCitations(onDelta)));
   } catch (error) {
     if (!(error instanceof LlmUnavailableError)) throw error;
     return { decision: retrieval(), usage: none, fellBack: true };
@@ -147,23 +149,35 @@ export async function decideWithLlm(
 
   const content = answer.content.trim();
   if (!content || content.includes(NOT_SURE_MARK) || passages.length === 0) {
-    return { decision: { kind: 'reply', ...notSureAnswer(hits, locale) }, usage, fellBack: false };
+    return { decision: { kind: 'reply', ...notSureAnswer(hits, speaks) }, usage, fellBack: false };
   }
-  // The passage the answer cites by its title, else the best one.
-  const cited =
-    passages.find((hit) => content.includes(hit.section.heading) || content.includes(hit.section.title)) ??
-    passages[0]!;
+  const { said, cited } = citedPassage(content, passages);
   return {
     decision: {
       kind: 'reply',
-      text: `${content}\n\n${sourceLine(cited.section)}\n\n${DID_THAT_HELP}`,
+      text: `${said}\n\n${sourceLine(cited.section, speaks)}\n\n${textsFor(speaks).didThatHelp}`,
       answered: true,
-      choices: [...FEEDBACK_CHOICES],
+      choices: feedbackChoicesIn(speaks),
       source: { id: cited.section.id, title: cited.section.title },
     },
     usage,
     fellBack: false,
   };
+}
+
+/** A citation the model writes ("[2]"), with the space before it. */
+const CITATION = /\s*\[(\d{1,2})\]/g;
+
+/**
+ * The answer without its citations, and the passage it cites: the first number that is a passage's,
+ * else the passage whose title or heading it names, else the best one.
+ */
+function citedPassage(content: string, passages: readonly KnowledgeHit[]): { said: string; cited: KnowledgeHit } {
+  const numbered = [...content.matchAll(CITATION)]
+    .map((match) => passages[Number(match[1]) - 1])
+    .find((hit) => hit !== undefined);
+  const named = passages.find((hit) => content.includes(hit.section.heading) || content.includes(hit.section.title));
+  return { said: content.replace(CITATION, '').trim(), cited: numbered ?? named ?? passages[0]! };
 }
 
 /**
@@ -182,7 +196,7 @@ export async function phraseResult(
     agent?: AgentProfile;
   },
 ): Promise<{ text: string; usage: LlmDecision['usage'] } | undefined> {
-  const language = LANGUAGE_NAMES[brainLanguage(input.locale)] ?? 'English';
+  const language = answerLanguage(input.locale);
   const call = {
     id: 'call_result',
     type: 'function' as const,
@@ -222,6 +236,22 @@ function holdBackNotSure(onDelta: (text: string) => void): (text: string) => voi
       open = true;
       onDelta(held);
     }
+  };
+}
+
+/**
+ * Passes the pieces on without the citations (they name the source line's article, which follows
+ * the answer): a piece that ends in what may still become one ("[", "[1") waits for the next.
+ */
+function withoutCitations(onDelta: (text: string) => void): (text: string) => void {
+  let held = '';
+  return (piece) => {
+    let text = held + piece;
+    const open = /\s*\[\d{0,2}$/.exec(text);
+    held = open ? open[0] : '';
+    if (open) text = text.slice(0, open.index);
+    text = text.replace(CITATION, '');
+    if (text) onDelta(text);
   };
 }
 

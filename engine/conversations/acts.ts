@@ -145,9 +145,14 @@ export async function carryOut(move: Move, decision: Decision): Promise<void> {
       if (decision.feedback) {
         await recordAnswerFeedback(move.tx, move.caller, move.record.conversation.id, decision.feedback, move.at);
       }
+      const asked = decision.asked
+        ? { lastQuestion: decision.asked.question, customerLanguage: decision.asked.language }
+        : {};
       const next: BrainMemory = decision.neutral
-        ? { ...memory, awaitingAction: null, lastAnswer: null }
+        ? { ...memory, ...asked, awaitingAction: null, lastAnswer: null }
         : {
+            ...memory,
+            ...asked,
             unansweredStreak: decision.answered ? 0 : memory.unansweredStreak + 1,
             lastReplyAnswered: decision.answered,
             awaitingAction: null,

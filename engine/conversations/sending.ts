@@ -10,6 +10,8 @@ import type { KnowledgeBase } from '../brain/knowledge-base.ts';
 import type { KnowledgeCache } from '../brain/knowledge-cache.ts';
 import type { LlmClient } from '../brain/llm-client.ts';
 import { maskCodes } from '../brain/masking.ts';
+import { embedQuestion } from '../brain/question-vector.ts';
+import type { Meaning } from '../brain/semantic.ts';
 import { nextState } from '../conversation-states.ts';
 import { KILL_SWITCH_REASON, readAgent } from '../store/agent.ts';
 import { listActions } from '../store/actions.ts';
@@ -38,12 +40,14 @@ export interface SendingDeps {
 }
 
 /** What the brain answers from: the masked message, what was read before the move, and the early decision if any. */
-interface Asked {
+export interface Asked {
   text: string;
   kb: KnowledgeBase;
   actions: ActionDefinition[];
   think: Think;
   early: EarlyDecision | undefined;
+  /** The sections' and the question's vectors, with an embeddings API and when both could be had. */
+  meaning?: Meaning | undefined;
 }
 
 /** Keeps the customer's turn (at its arrival) and the language they write in; the move's events are caused by it. */
@@ -58,8 +62,32 @@ async function keepCustomerTurn(move: Move, text: string, request: SendMessageRe
   }
 }
 
-/** The AI's answer to the customer's turn, inside the move. */
-async function answer(move: Move, { text, kb, actions, think, early }: Asked): Promise<void> {
+/**
+ * The account's knowledge and actions, read before a move's transaction so that the conversation's
+ * lock is held only for writes.
+ */
+export async function readAnswerSources(
+  sql: Sql,
+  knowledge: KnowledgeCache,
+  accountId: string,
+  question?: string,
+): Promise<Pick<Asked, 'kb' | 'actions' | 'meaning'>> {
+  // With an embeddings API the question is embedded meanwhile (never failing: words alone rank without it).
+  const embedding = question === undefined ? undefined : embedQuestion(knowledge.embeddings, question);
+  const [{ knowledge: kb, sectionVectors }, actions, questionVector] = await Promise.all([
+    knowledge.read(sql, accountId),
+    listActions(sql, accountId),
+    embedding,
+  ]);
+  const meaning = sectionVectors && questionVector ? { sectionVectors, questionVector } : undefined;
+  return { kb, actions, meaning };
+}
+
+/**
+ * The AI's answer to the customer's turn, inside the move: a customer's message as it arrives, or
+ * the one left unanswered while people had the conversation, when they hand it back (people-moves.ts).
+ */
+export async function answer(move: Move, { text, kb, actions, think, early, meaning }: Asked): Promise<void> {
   // Asked inside the move (the conversation locked): the kill switch counts from the moment it is on.
   const agent = await readAgent(move.tx, move.caller);
   if (agent.killSwitch) {
@@ -71,7 +99,7 @@ async function answer(move: Move, { text, kb, actions, think, early }: Asked): P
   const { memory } = move.record;
   const current = early && JSON.stringify(early.memory) === JSON.stringify(memory) ? early.decision : undefined;
   const locale = move.record.locale ?? undefined;
-  const retrieval = { knowledge: kb, actions, locale, agent: agent.profile };
+  const retrieval = { knowledge: kb, actions, locale, agent: agent.profile, meaning };
   const decision = current ?? think((budget) => decide(text, memory, { ...retrieval, budget }));
   await greet(move, agent);
   await carryOut(move, applyHandoverRules(decision, text, move.record.memory, agent.profile));
@@ -112,13 +140,9 @@ export function createSending({ sql, knowledge, now, llm, onCommitted, brainTime
       const think = brainTime.forMessage(caller.accountId);
       // The customer's turn is kept at its arrival, so the first answer's time in reports includes a model's wait.
       const receivedAt = now();
-      // Retrieval and the action list are read before the transaction, so the lock is held only for writes.
-      const [kb, actions] = await Promise.all([
-        knowledge.forAccount(sql, caller.accountId),
-        listActions(sql, caller.accountId),
-      ]);
       // Masking reads the whole message (all of it is kept): its time is the account's too.
       const text = think(() => maskCodes(request.text));
+      const { kb, actions, meaning } = await readAnswerSources(sql, knowledge, caller.accountId, text);
       const early = await earlyBrain.decideEarly({ caller, id, text, request, kb, actions, think, onDelta });
       const { result: replayed, events } = await moves.withConversation(caller, id, undefined, async (move) => {
         if (request.message_id) {
@@ -130,7 +154,7 @@ export function createSending({ sql, knowledge, now, llm, onCommitted, brainTime
           await addLlmUsage(move.tx, caller, early.usage, move.at);
         }
         // With people, the AI stays silent until a handback.
-        if (move.record.conversation.state === 'ai') await answer(move, { text, kb, actions, think, early });
+        if (move.record.conversation.state === 'ai') await answer(move, { text, kb, actions, think, early, meaning });
         return undefined;
       });
       if (!replayed) onCommitted?.(events);

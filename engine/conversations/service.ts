@@ -40,7 +40,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
     ...createOpening({ sql, now }),
     ...createSending({ sql, knowledge, now, llm, onCommitted, brainTime, moves, earlyBrain }),
     ...createActionResults({ sql, moves, earlyBrain }),
-    ...createPeopleMoves({ sql, now, moves }),
+    ...createPeopleMoves({ sql, now, moves, knowledge, brainTime, onCommitted }),
     ...createVoice({ sql, now, moves }),
     ...createReads({ sql, moves }),
   };

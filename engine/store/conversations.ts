@@ -24,13 +24,15 @@ interface ConversationRow {
   last_reply_answered: boolean;
   awaiting_action: BrainMemory['awaitingAction'];
   last_answer: BrainMemory['lastAnswer'];
+  last_question: string | null;
+  customer_language: string | null;
   locale: string | null;
   handover_count: number;
   quality: unknown;
 }
 
 const COLUMNS =
-  'id, customer_ref, state, created_at, closed_at, resolved, unanswered_streak, last_reply_answered, awaiting_action, last_answer, locale, handover_count, quality';
+  'id, customer_ref, state, created_at, closed_at, resolved, unanswered_streak, last_reply_answered, awaiting_action, last_answer, last_question, customer_language, locale, handover_count, quality';
 
 const toRecord = (row: ConversationRow): ConversationRecord => ({
   conversation: {
@@ -46,6 +48,8 @@ const toRecord = (row: ConversationRow): ConversationRecord => ({
     lastReplyAnswered: row.last_reply_answered,
     awaitingAction: row.awaiting_action,
     lastAnswer: row.last_answer,
+    lastQuestion: row.last_question,
+    customerLanguage: row.customer_language,
   },
   handoverCount: row.handover_count,
   quality: row.quality,
@@ -137,6 +141,8 @@ export async function updateConversation(
       '::jsonb',
     );
     set('last_answer', update.memory.lastAnswer ? JSON.stringify(update.memory.lastAnswer) : null, '::jsonb');
+    set('last_question', update.memory.lastQuestion);
+    set('customer_language', update.memory.customerLanguage);
   }
   if (update.handoverCount !== undefined) set('handover_count', update.handoverCount);
   if (update.locale !== undefined) set('locale', update.locale);

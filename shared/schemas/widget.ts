@@ -127,10 +127,16 @@ export const WidgetConfig = z.object({
     /** The shop's logo (https only); absent when none is set. */
     avatar_url: z.string().optional(),
     reply_time: ReplyTime.optional(),
-    /** Chatwoot's welcome title and tagline for the home screen; absent when not set. */
+    /**
+     * Chatwoot's welcome title and tagline for the home screen, in the language asked for when the
+     * inbox has it, else the inbox's own; absent when not set.
+     */
     welcome_title: z.string().optional(),
     welcome_tagline: z.string().optional(),
-    /** At most 3 questions the home screen offers as buttons; absent when none are set. */
+    /**
+     * At most 3 questions the home screen offers as buttons, in the language asked for when the inbox
+     * has them, else the inbox's own; absent when none are set.
+     */
     suggested_questions: z.array(z.string()).optional(),
     /** A public address that reaches the shop another way; absent when not set. */
     email: z.string().optional(),
@@ -148,10 +154,11 @@ export const WidgetConfig = z.object({
 });
 export type WidgetConfig = z.infer<typeof WidgetConfig>;
 
-/** `GET /v1/widget/config?locale=`: the language the widget shows, for the greeting. */
+/** `GET /v1/widget/config?locale=`: the language the widget shows, for the greeting and the welcome. */
 export const WidgetConfigQuery = z.strictObject({
   locale: LocaleTag.optional().describe(
-    'The language the widget shows: the greeting comes in it when the inbox has a translation.',
+    'The language the widget shows: the greeting, welcome title, tagline and suggested questions come in it ' +
+      'when the inbox has a translation.',
   ),
 });
 
@@ -215,7 +222,10 @@ export const SurveyRequest = z.strictObject({
 });
 export const SurveyAnswer = z.object({ conversation_id: z.string(), rating: z.number().int(), comment: z.string() });
 
-/** `GET /v1/widget/help/articles?q=`: the approved knowledge's titles, those matching q when given. */
+/**
+ * `GET /v1/widget/help/articles?q=&locale=`: the approved knowledge's titles in the visitor's language,
+ * those matching q when given.
+ */
 export const HelpArticlesQuery = z.strictObject({
   q: z
     .string()
@@ -223,6 +233,10 @@ export const HelpArticlesQuery = z.strictObject({
     .max(100)
     .optional()
     .describe('Words the titles should hold (at most 100 characters); omit for the most useful articles.'),
+  locale: LocaleTag.optional().describe(
+    'The language the widget shows: the articles in its language (de for de-AT), or the English ones when ' +
+      'none is approved in it; English when left out.',
+  ),
 });
 
 export const HelpArticleSummary = z.object({ id: z.string(), title: z.string() });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { desk } from '../helpdesk-client.ts';
 import { useBrowserStack } from './browser-stack.ts';
+import { consoleAgent } from './console-agent.ts';
 import { ARTIFACTS_DIR } from './chromium.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from '../widget-client.ts';
 import { axeViolations, launcher, log, messageBox, SHORT, waitReady } from './widget-helpers.ts';
@@ -15,32 +15,7 @@ import { axeViolations, launcher, log, messageBox, SHORT, waitReady } from './wi
 describe('the agent console in Chromium', () => {
   const harness = useBrowserStack();
 
-  /** A person of the demo account who answers the demo inbox, and a one-time sign-in link for them. */
-  async function agentWithLink(name: string, email: string) {
-    const { stack } = harness;
-    const platformToken = stack.newPlatformToken!;
-    const platform = (path: string, options: { method?: string; body?: unknown } = {}) =>
-      desk(`${stack.url}/platform/api/v1${path}`, platformToken, options);
-    const user = (await platform('/users', { body: { name, email, password: 'correct horse battery' } })).body as {
-      id: number;
-      access_token: string;
-    };
-    expect(
-      (
-        await platform(`/accounts/${stack.accountId}/account_users`, {
-          body: { user_id: user.id, role: 'administrator' },
-        })
-      ).status,
-    ).toBe(200);
-    const inboxes = (await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inboxes`, user.access_token)).body as {
-      payload: { id: number }[];
-    };
-    await desk(`${stack.url}/api/v1/accounts/${stack.accountId}/inbox_members`, user.access_token, {
-      body: { inbox_id: inboxes.payload[0]!.id, user_ids: [user.id] },
-    });
-    const link = (await platform(`/users/${user.id}/login`)).body as { url: string };
-    return { user, url: link.url };
-  }
+  const agentWithLink = (name: string, email: string) => consoleAgent(harness.stack, name, email);
 
   async function customerAsks(page: Page, text: string): Promise<void> {
     await messageBox(page).fill(text);

@@ -1,18 +1,36 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { randomToken } from '../../shared/index.ts';
 import { addSiteKey, createInbox } from '../../bff/store/inboxes.ts';
+import { request } from '../stack.ts';
+import { shopKnowledgeInEveryLanguage } from '../shop-fixtures.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import { SHORT, anyLauncher, axeViolations, focusWhenShown, hostPage, log, waitReady } from './widget-helpers.ts';
 
 /**
  * The home screen in Chromium (issue 16): before the first message the chat shows the welcome, the
  * greeting in the widget's language, up to three suggested questions that send themselves, a
- * search of the approved help articles' titles (the demo's knowledge), and an away notice outside
- * working hours. Each test has an inbox of its own, set as an administrator would.
+ * search of the approved help articles' titles (the demo's knowledge, English and German) in the
+ * widget's language, and an away notice outside working hours. Each test has an inbox of its own,
+ * set as an administrator would.
  */
 describe('the widget home screen before the first message', () => {
   const harness = useBrowserStack({ pageServer: true });
+
+  // The shop's German articles beside its English ones, approved as a person would through the engine's API.
+  beforeAll(async () => {
+    const { engineUrl, apiKey } = harness.stack;
+    for (const document of await shopKnowledgeInEveryLanguage()) {
+      if (document.locale !== 'de') continue;
+      const added = await request(`${engineUrl}/v1/knowledge`, { token: apiKey, body: document });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+      const approved = await request(`${engineUrl}/v1/knowledge/${added.body.id}/approve`, {
+        token: apiKey,
+        method: 'POST',
+      });
+      expect(approved.status).toBe(200);
+    }
+  });
 
   /** A new inbox with the presentation columns given (migration 023), its sandbox site key, and a page that embeds it. */
   async function shopWith(
@@ -127,6 +145,43 @@ describe('the widget home screen before the first message', () => {
     await log(page)
       .locator('.message.mine .text', { hasText: 'Tell me more about: Shipping and delivery' })
       .waitFor(SHORT);
+    expect(problems).toEqual([]);
+  });
+
+  it("offers and finds a German widget's help articles in German, and English ones once the page switches to English", async () => {
+    const { page, problems } = await shopWith({}, { 'data-locale': 'de' });
+    const suggested = widget(page).getByRole('list', { name: 'Häufige Fragen' });
+    await expect
+      .poll(() => suggested.getByRole('button').allTextContents(), SHORT)
+      .toEqual(['Ihr Kundenkonto', 'Bestellungen', 'Bezahlung']);
+
+    const search = widget(page).getByRole('searchbox', { name: 'Hilfeartikel durchsuchen' });
+    const results = widget(page).getByRole('list', { name: 'Artikel' });
+    await search.fill('rucksendung');
+    await expect
+      .poll(() => results.getByRole('button').allTextContents(), SHORT)
+      .toEqual(['Rücksendung und Erstattung']);
+    // An English word finds nothing: the German visitor is not shown the English articles.
+    await search.fill('refunds');
+    await expect.poll(() => results.count(), SHORT).toBe(0);
+    await search.fill('Lieferung');
+    await results.getByRole('button', { name: 'Versand und Lieferung' }).click();
+    await widget(page).getByRole('heading', { name: 'Versand und Lieferung', level: 3 }).waitFor(SHORT);
+    expect(await axeViolations(page), 'a German article').toEqual([]);
+
+    await widget(page).getByRole('button', { name: 'Zurück' }).click();
+    await page.evaluate(() =>
+      (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', 'en'),
+    );
+    await expect
+      .poll(
+        () => widget(page).getByRole('list', { name: 'Suggested questions' }).getByRole('button').allTextContents(),
+        SHORT,
+      )
+      .toEqual(['Your account', 'Orders', 'Payments']);
+    await widget(page).getByRole('searchbox', { name: 'Search our help articles' }).fill('refund');
+    const english = widget(page).getByRole('list', { name: 'Articles' });
+    await expect.poll(() => english.getByRole('button').allTextContents(), SHORT).toEqual(['Returns and refunds']);
     expect(problems).toEqual([]);
   });
 

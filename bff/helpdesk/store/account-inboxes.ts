@@ -107,6 +107,9 @@ export interface InboxChanges {
   replyTime?: string | null | undefined;
   suggestedQuestions?: string[] | undefined;
   greetingTranslations?: Partial<Record<string, string>> | undefined;
+  welcomeTitleTranslations?: Partial<Record<string, string>> | undefined;
+  welcomeTaglineTranslations?: Partial<Record<string, string>> | undefined;
+  suggestedQuestionsTranslations?: Partial<Record<string, string[]>> | undefined;
   email?: string | undefined;
   workingHours?: WorkingDay[] | undefined;
   /** null: back to the BFF's default. */
@@ -133,13 +136,22 @@ const CHANGE_COLUMNS: [keyof InboxChanges, string][] = [
   ['replyTime', 'reply_time'],
   ['suggestedQuestions', 'suggested_questions'],
   ['greetingTranslations', 'greeting_translations'],
+  ['welcomeTitleTranslations', 'welcome_title_translations'],
+  ['welcomeTaglineTranslations', 'welcome_tagline_translations'],
+  ['suggestedQuestionsTranslations', 'suggested_questions_translations'],
   ['email', 'email'],
   ['workingHours', 'working_hours'],
   ['aiMessagesPerAddressPerMinute', 'ai_messages_per_address_per_minute'],
 ];
 
 /** jsonb columns get their value as JSON text: pg would send a JS array as a PostgreSQL array. */
-const JSON_COLUMNS = new Set(['greeting_translations', 'working_hours']);
+const JSON_COLUMNS = new Set([
+  'greeting_translations',
+  'welcome_title_translations',
+  'welcome_tagline_translations',
+  'suggested_questions_translations',
+  'working_hours',
+]);
 
 /** Makes an inbox of the account, open to the Client API (a new identifier and HMAC key), with the given settings. */
 export async function insertAccountInbox(

@@ -49,6 +49,17 @@ const AvatarUrl = z.union([
     }, 'an address without a user name or password'),
 ]);
 const WidgetLocale = z.enum(['en', 'de', 'fr', 'es', 'ar', 'ja']);
+const WelcomeTitle = z.string().trim().max(200);
+const WelcomeTagline = z.string().trim().max(500);
+const SuggestedQuestion = z.string().trim().min(1).max(120);
+/**
+ * A setting in the widget's other languages, by language: the widget's config gives the one in the
+ * widget's language, else the setting itself. A PATCH replaces the whole map; `{}` removes them all.
+ */
+const translations = <T extends z.ZodType>(text: T) =>
+  z
+    .partialRecord(WidgetLocale, text)
+    .describe("By widget language (en, de, fr, es, ar, ja); the widget's config gives the one it speaks.");
 const Hour = z.number().int().min(0).max(23).nullable();
 const Minutes = z.number().int().min(0).max(59).nullable();
 /** One day of Chatwoot's weekly schedule, in the inbox's time zone; 0 is Sunday. */
@@ -119,14 +130,17 @@ export const InboxCreate = z.strictObject({
   /** The shop's logo in the widget's header (https, at most 2000 characters); '' removes it. */
   avatar_url: AvatarUrl.optional(),
   /** The home screen's title and line below it (Chatwoot's names). */
-  welcome_title: z.string().trim().max(200).optional(),
-  welcome_tagline: z.string().trim().max(500).optional(),
+  welcome_title: WelcomeTitle.optional(),
+  welcome_tagline: WelcomeTagline.optional(),
   /** How soon people reply, as the widget's header says it. */
   reply_time: ReplyTime.nullable().optional(),
   /** At most 3 questions the widget offers as buttons before the first message. */
-  suggested_questions: z.array(z.string().trim().min(1).max(120)).max(3).optional(),
+  suggested_questions: z.array(SuggestedQuestion).max(3).optional(),
   /** The greeting in the widget's other languages, by language: the widget shows the one it speaks. */
-  greeting_translations: z.partialRecord(WidgetLocale, z.string().trim().min(1).max(2000)).optional(),
+  greeting_translations: translations(z.string().trim().min(1).max(2000)).optional(),
+  welcome_title_translations: translations(WelcomeTitle.min(1)).optional(),
+  welcome_tagline_translations: translations(WelcomeTagline.min(1)).optional(),
+  suggested_questions_translations: translations(z.array(SuggestedQuestion).min(1).max(3)).optional(),
   /** A public address that reaches the shop another way (shown when chat cannot be used); '' removes it. */
   email: z.union([z.literal(''), Email]).optional(),
   /** Seven days of Chatwoot's weekly schedule, in the inbox's timezone; used while working_hours_enabled. */
@@ -167,6 +181,9 @@ export const Inbox = z.object({
   reply_time: ReplyTime.nullable().describe('null until set: the widget then says nothing about it'),
   suggested_questions: z.array(z.string()),
   greeting_translations: z.record(z.string(), z.string()),
+  welcome_title_translations: z.record(z.string(), z.string()),
+  welcome_tagline_translations: z.record(z.string(), z.string()),
+  suggested_questions_translations: z.record(z.string(), z.array(z.string())),
   email: z.string(),
   working_hours: z.array(
     z.object({
