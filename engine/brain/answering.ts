@@ -38,11 +38,16 @@ export function sourceLine(section: KnowledgeSection, locale?: string): string {
 }
 
 /** The section a search sure of: its topic in the heading, most of the question matched, no other nearly as good. */
-export function sureHit(hits: readonly KnowledgeHit[], lead = CLEAR_LEAD): KnowledgeHit | undefined {
+export function sureHit(
+  hits: readonly KnowledgeHit[],
+  lead = CLEAR_LEAD,
+  ownHeading = false,
+): KnowledgeHit | undefined {
   const [best, next] = hits;
   // A question that is an article's heading in its own words is that article's, however close another comes.
   const clear = !next || next.score * lead <= (best?.score ?? 0) || best?.asksTheHeading === true;
-  if (best && best.score >= MIN_SCORE && best.coverage >= MIN_COVERAGE && best.headingMatched && clear) return best;
+  const named = ownHeading ? best?.ownHeadingMatched : best?.headingMatched;
+  if (best && best.score >= MIN_SCORE && best.coverage >= MIN_COVERAGE && named && clear) return best;
   return undefined;
 }
 
@@ -88,6 +93,11 @@ export interface AnswerOptions {
    */
   followUp?: boolean;
   previousSection?: string | null;
+  /**
+   * The question is one part of a question of two: short, so its word must be in the section's own
+   * heading (a document's title names all its sections, and says too little to pick one).
+   */
+  part?: boolean;
   /** Vectors of the sections and the question, with an embeddings API (semantic.ts). */
   meaning?: Meaning | undefined;
 }
@@ -100,13 +110,16 @@ export interface AnswerOptions {
  */
 export function answerQuestion(knowledge: KnowledgeBase, text: string, options: AnswerOptions = {}): BrainAnswer {
   const { language = FALLBACK_LANGUAGE, budget = NO_DEADLINE, followUp = false, previousSection, meaning } = options;
+  const { part = false } = options;
   const searched = searchLanguage(knowledge, language);
   const hits = knowledge.search(text, 3, budget, searched);
   const near = meaning ? nearestSections(knowledge.sectionsIn(searched), meaning, 3) : [];
   const stays =
     followUp && previousSection ? hits.slice(0, 2).find((hit) => hit.section.id === previousSection) : undefined;
   const best =
-    sureHit(hits, followUp ? FOLLOW_UP_LEAD : CLEAR_LEAD)?.section ?? stays?.section ?? sureInMeaning(near)?.section;
+    sureHit(hits, followUp ? FOLLOW_UP_LEAD : CLEAR_LEAD, part)?.section ??
+    stays?.section ??
+    sureInMeaning(near)?.section;
   if (best) {
     const texts = textsFor(language);
     return { answered: true, text: `${quote(best, language)}\n\n${texts.didThatHelp}`, sources: [best] };

@@ -99,6 +99,7 @@ export class LanguageIndex {
           score: result.score * (1 + headingCoverage) ** 2,
           matchedTerms: matched,
           coverage: asked.length === 0 ? 0 : Math.min(1, matched / asked.length),
+          ownHeadingMatched: Object.values(result.match).some((fields) => fields.includes('heading')),
           headingMatched: Object.values(result.match).some(
             (fields) => fields.includes('heading') || fields.includes('title'),
           ),

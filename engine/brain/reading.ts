@@ -68,7 +68,7 @@ export function splitQuestion(text: string, language: string): [string, string] 
  * undefined when neither can (the message is then read whole).
  */
 function answerParts(knowledge: KnowledgeBase, parts: [string, string], language: string, budget: BrainBudget) {
-  const answers = parts.map((part) => answerQuestion(knowledge, part, { language, budget }));
+  const answers = parts.map((part) => answerQuestion(knowledge, part, { language, budget, part: true }));
   const answered = answers.filter((answer) => answer.answered);
   if (answered.length === 0) return undefined;
   const texts = textsFor(language);

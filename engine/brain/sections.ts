@@ -32,6 +32,8 @@ export interface KnowledgeHit {
   coverage: number;
   /** Whether a word of the question is in the section's heading or its document's title. */
   headingMatched: boolean;
+  /** Whether a word of the question is in the section's own heading (not only its document's title). */
+  ownHeadingMatched: boolean;
   /** The question is the heading itself, in its words: every word of each is in the other. */
   asksTheHeading: boolean;
 }
