@@ -14,6 +14,8 @@ const CLEAR_LEAD = 1.5;
 const FOLLOW_UP_LEAD = 1.2;
 // Hits from this score on are offered as choices when the brain is not sure.
 const SUGGEST_SCORE = 3.5;
+// How many of the best sections are looked through for those of one document.
+const SECTIONS_SEARCHED_WITHIN = 20;
 // The most articles offered as choices.
 const SUGGESTIONS_MAX = 3;
 // The thresholds are tuned on the eval's tuning questions: `npm run eval` prints the accuracy.
@@ -98,6 +100,8 @@ export interface AnswerOptions {
    * heading (a document's title names all its sections, and says too little to pick one).
    */
   part?: boolean;
+  /** Only the sections of this document are searched (a follow-up of an answer from it). */
+  withinDocument?: string;
   /** Vectors of the sections and the question, with an embeddings API (semantic.ts). */
   meaning?: Meaning | undefined;
 }
@@ -110,9 +114,13 @@ export interface AnswerOptions {
  */
 export function answerQuestion(knowledge: KnowledgeBase, text: string, options: AnswerOptions = {}): BrainAnswer {
   const { language = FALLBACK_LANGUAGE, budget = NO_DEADLINE, followUp = false, previousSection, meaning } = options;
-  const { part = false } = options;
+  const { part = false, withinDocument } = options;
   const searched = searchLanguage(knowledge, language);
-  const hits = knowledge.search(text, 3, budget, searched);
+  const hits = withinDocument
+    ? knowledge
+        .search(text, SECTIONS_SEARCHED_WITHIN, budget, searched)
+        .filter((hit) => hit.section.documentId === withinDocument)
+    : knowledge.search(text, 3, budget, searched);
   const near = meaning ? nearestSections(knowledge.sectionsIn(searched), meaning, 3) : [];
   const stays =
     followUp && previousSection ? hits.slice(0, 2).find((hit) => hit.section.id === previousSection) : undefined;

@@ -3,7 +3,13 @@ import { LanguageIndex } from './language-index.ts';
 import { splitSections, type KnowledgeDocument, type KnowledgeHit, type KnowledgeSection } from './sections.ts';
 import { analyserFor } from './words/analysers.ts';
 
-export { splitSections, type KnowledgeDocument, type KnowledgeHit, type KnowledgeSection } from './sections.ts';
+export {
+  documentOfSection,
+  splitSections,
+  type KnowledgeDocument,
+  type KnowledgeHit,
+  type KnowledgeSection,
+} from './sections.ts';
 
 export { QUESTION_WORDS_MAX, WORD_CHARS_MAX } from './language-index.ts';
 

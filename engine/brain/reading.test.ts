@@ -21,7 +21,8 @@ function ask(
   let last = NOTHING_ASKED;
   if (previous) {
     const before = readQuestion(kb, previous, last, locale, NO_DEADLINE);
-    last = { question: before.question, language: before.language };
+    const sectionId = before.answer.answered ? (before.answer.sources[0]?.id ?? null) : null;
+    last = { question: before.question, language: before.language, sectionId };
   }
   const reading = readQuestion(kb, question, last, locale, NO_DEADLINE);
   return { ...reading, headings: reading.answer.answered ? reading.answer.sources.map((s) => s.heading) : [] };
@@ -63,6 +64,10 @@ describe('reading a question', () => {
     expect(ask('und nach Österreich?', { previous: 'Liefern Sie in die Schweiz?' }).headings).toEqual([
       'Liefern Sie auch ins Ausland?',
     ]);
+    // Its own words pick another section of the same article: that one.
+    expect(
+      ask('und was kostet das?', { previous: 'Wie lange dauert die Lieferung nach Deutschland?' }).headings,
+    ).toEqual(['Was kostet der Versand?']);
   });
 
   it('reads a question that stands alone on its own, even after another', () => {

@@ -1,7 +1,7 @@
 import { type BrainBudget } from './bounds.ts';
 import { answerQuestion, notSureAnswer, quote, searchLanguage, type BrainAnswer } from './answering.ts';
 import type { Meaning } from './semantic.ts';
-import type { KnowledgeBase } from './knowledge-base.ts';
+import { documentOfSection, type KnowledgeBase } from './knowledge-base.ts';
 import { detectLanguage, languageOf } from './language.ts';
 import { textsFor } from './texts.ts';
 
@@ -109,6 +109,13 @@ export function readQuestion(
   const mayFollow = last.question !== null && wordCount(text) <= FOLLOW_UP_WORDS_MAX && onTopic;
   if (!mayFollow || (alone.answered && !startsAsFollowUp)) return { answer: alone, question: text, language };
   const joined = `${last.question} ${text}`.slice(-JOINED_CHARS_MAX);
+  // A follow-up of an answer stays in its article when its own words pick one of the article's sections
+  // ("und was kostet das?" after the delivery times: the shipping costs, of the same article).
+  if (last.sectionId) {
+    const withinDocument = documentOfSection(last.sectionId);
+    const within = answerQuestion(knowledge, text, { language, budget, withinDocument });
+    if (within.answered) return { answer: within, question: joined, language };
+  }
   const together = answerQuestion(knowledge, joined, {
     language,
     budget,

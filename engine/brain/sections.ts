@@ -38,6 +38,11 @@ export interface KnowledgeHit {
   asksTheHeading: boolean;
 }
 
+/** The document a section id (`${documentId}#${n}`, as splitSections makes them) belongs to. */
+export function documentOfSection(sectionId: string): string {
+  return sectionId.slice(0, sectionId.lastIndexOf('#'));
+}
+
 /** Splits a markdown document into sections at `##` headings; text before the first is its intro. */
 export function splitSections(document: KnowledgeDocument): KnowledgeSection[] {
   const sections: KnowledgeSection[] = [];
