@@ -1,6 +1,7 @@
 import type { ReplyChoice } from '../../shared/index.ts';
 import { NO_DEADLINE, type BrainBudget } from './bounds.ts';
 import type { KnowledgeBase, KnowledgeHit, KnowledgeSection } from './knowledge-base.ts';
+import { placesNotMentioned } from './places.ts';
 import { nearestSections, SEMANTIC_MIN, sureInMeaning, type Meaning } from './semantic.ts';
 import { languageName, personRequestIn, textsFor } from './texts.ts';
 
@@ -73,14 +74,16 @@ export function passagesFor(
   return [...own, ...fallback];
 }
 
-/** A section's words as an answer: said to be in another language when it is not the customer's. */
-export function quote(section: KnowledgeSection, language: string, locale?: string): string {
-  const texts = textsFor(locale ?? language);
-  const note =
-    section.language === language
-      ? ''
-      : `${texts.otherLanguage(languageName(section.language, locale ?? language))}\n\n`;
-  return `${note}${section.text}\n\n${sourceLine(section, locale ?? language)}`;
+/**
+ * A section's words as an answer: said to be in another language when it is not the customer's,
+ * and followed by the places the question names that it does not mention (`unnamed`).
+ */
+export function quote(section: KnowledgeSection, language: string, unnamed: readonly string[] = []): string {
+  const texts = textsFor(language);
+  const before =
+    section.language === language ? '' : `${texts.otherLanguage(languageName(section.language, language))}\n\n`;
+  const after = unnamed.length > 0 ? `\n\n${texts.notMentioned(unnamed.join(', '))}` : '';
+  return `${before}${section.text}${after}\n\n${sourceLine(section, language)}`;
 }
 
 /** How a question is answered: in whose language, within what time, and with what else known. */
@@ -130,7 +133,8 @@ export function answerQuestion(knowledge: KnowledgeBase, text: string, options: 
     sureInMeaning(near)?.section;
   if (best) {
     const texts = textsFor(language);
-    return { answered: true, text: `${quote(best, language)}\n\n${texts.didThatHelp}`, sources: [best] };
+    const unnamed = placesNotMentioned(knowledge, text, best.language);
+    return { answered: true, text: `${quote(best, language, unnamed)}\n\n${texts.didThatHelp}`, sources: [best] };
   }
   const nearHeadings = near.filter((hit) => hit.similarity >= SEMANTIC_MIN).map((hit) => hit.section.heading);
   return notSureAnswer(hits, language, nearHeadings);

@@ -54,6 +54,11 @@ export class KnowledgeBase {
     return this.#indexes.get(language)?.search(question, limit, budget) ?? [];
   }
 
+  /** Whether the sections in `language` use `word` (by stem). */
+  knows(word: string, language: string): boolean {
+    return this.#indexes.get(language)?.knows(word) ?? false;
+  }
+
   /** The share of a text's words that say something which the sections in `language` use too, 0–1. */
   knownShare(text: string, language: string): number {
     return this.#indexes.get(language)?.knownShare(text) ?? 0;

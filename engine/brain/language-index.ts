@@ -69,6 +69,11 @@ export class LanguageIndex {
     return [...new Set(terms.flatMap((word) => this.#terms(word) ?? []))];
   }
 
+  /** Whether the sections use `word` (by stem). */
+  knows(word: string): boolean {
+    return this.contentTerms(word).some((term) => this.#known.has(term));
+  }
+
   /** The share of a text's words that say something which the sections use too (by stem), 0–1; 0 for none. */
   knownShare(text: string): number {
     const terms = this.contentTerms(text);

@@ -104,6 +104,14 @@ describe('reading a question', () => {
     expect(splitQuestion('Do you ship abroad?', 'en')).toBeUndefined();
   });
 
+  it('says when the article it answers from does not name the place asked about', () => {
+    const canada = ask('Do you ship to Canada, and how much does it cost?');
+    expect(canada.answer.text).toContain('This article does not mention Canada.');
+    expect(ask('Liefern Sie auch nach Japan?').answer.text).toContain('Japan wird in diesem Artikel nicht genannt.');
+    // A place the articles name needs no such note.
+    expect(ask('Do you ship to Norway?').answer.text).not.toContain('does not mention');
+  });
+
   it('says which part it cannot answer when it answers the other', () => {
     const reading = ask('How much does shipping cost? And what is the meaning of life?');
     expect(reading.headings).toEqual(['How much does shipping cost?']);

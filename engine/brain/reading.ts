@@ -1,7 +1,8 @@
 import { type BrainBudget } from './bounds.ts';
 import { answerQuestion, notSureAnswer, quote, searchLanguage, type BrainAnswer } from './answering.ts';
 import type { Meaning } from './semantic.ts';
-import { documentOfSection, type KnowledgeBase } from './knowledge-base.ts';
+import { documentOfSection, type KnowledgeBase, type KnowledgeSection } from './knowledge-base.ts';
+import { placesNotMentioned } from './places.ts';
 import { detectLanguage, languageOf } from './language.ts';
 import { textsFor } from './texts.ts';
 
@@ -72,8 +73,16 @@ function answerParts(knowledge: KnowledgeBase, parts: [string, string], language
   const answered = answers.filter((answer) => answer.answered);
   if (answered.length === 0) return undefined;
   const texts = textsFor(language);
-  const sections = [...new Map(answered.flatMap((answer) => answer.sources).map((s) => [s.id, s])).values()];
-  const quotes = sections.map((section) => quote(section, language));
+  // Each section once, with the places its part names that it does not mention.
+  const quoted = new Map<string, { section: KnowledgeSection; part: string }>();
+  answers.forEach((answer, index) => {
+    for (const section of answer.sources)
+      if (!quoted.has(section.id)) quoted.set(section.id, { section, part: parts[index]! });
+  });
+  const sections = [...quoted.values()].map(({ section }) => section);
+  const quotes = [...quoted.values()].map(({ section, part }) =>
+    quote(section, language, placesNotMentioned(knowledge, part, section.language)),
+  );
   const missed = answers.flatMap((answer, index) => (answer.answered ? [] : [texts.partNotFound(parts[index]!)]));
   return {
     answered: true,

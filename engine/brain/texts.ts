@@ -24,6 +24,8 @@ export interface BrainTexts {
   source: string;
   /** Said of the part of a two-part question that no article answers; `part` is the customer's words. */
   partNotFound: (part: string) => string;
+  /** Said under an article that does not name a place the customer asked about ("Japan"). */
+  notMentioned: (names: string) => string;
 }
 
 const TEXTS: Record<BrainLanguage, BrainTexts> = {
@@ -39,6 +41,7 @@ const TEXTS: Record<BrainLanguage, BrainTexts> = {
     otherLanguage: (language) => `This article is only available in ${language}:`,
     source: 'Source',
     partNotFound: (part) => `I couldn't find the answer to "${part}" in our help articles.`,
+    notMentioned: (names) => `This article does not mention ${names}.`,
   },
   de: {
     notSure:
@@ -52,6 +55,7 @@ const TEXTS: Record<BrainLanguage, BrainTexts> = {
     otherLanguage: (language) => `Diesen Artikel gibt es nur auf ${language}:`,
     source: 'Quelle',
     partNotFound: (part) => `Zu „${part}“ habe ich in unseren Hilfeartikeln keine Antwort gefunden.`,
+    notMentioned: (names) => `${names} wird in diesem Artikel nicht genannt.`,
   },
   fr: {
     notSure:
@@ -65,6 +69,7 @@ const TEXTS: Record<BrainLanguage, BrainTexts> = {
     otherLanguage: (language) => `Cet article n'existe qu'en ${language} :`,
     source: 'Source',
     partNotFound: (part) => `Je n'ai pas trouvé de réponse à « ${part} » dans nos articles d'aide.`,
+    notMentioned: (names) => `Cet article ne mentionne pas ${names}.`,
   },
   es: {
     notSure:
@@ -78,6 +83,7 @@ const TEXTS: Record<BrainLanguage, BrainTexts> = {
     otherLanguage: (language) => `Este artículo solo está disponible en ${language}:`,
     source: 'Fuente',
     partNotFound: (part) => `No he encontrado la respuesta a «${part}» en nuestros artículos de ayuda.`,
+    notMentioned: (names) => `Este artículo no menciona ${names}.`,
   },
   ar: {
     notSure:
@@ -90,6 +96,7 @@ const TEXTS: Record<BrainLanguage, BrainTexts> = {
     otherLanguage: (language) => `هذا المقال متوفر باللغة ${language} فقط:`,
     source: 'المصدر',
     partNotFound: (part) => `لم أجد إجابة عن «${part}» في مقالات المساعدة.`,
+    notMentioned: (names) => `لا تذكر هذه المقالة ${names}.`,
   },
   ja: {
     notSure: 'ヘルプ記事にその答えがあるかわかりません。別の言い方で質問するか、担当者にお問い合わせください。',
@@ -101,6 +108,7 @@ const TEXTS: Record<BrainLanguage, BrainTexts> = {
     otherLanguage: (language) => `この記事は${language}でのみ提供されています：`,
     source: '出典',
     partNotFound: (part) => `「${part}」についての答えは、ヘルプ記事に見つかりませんでした。`,
+    notMentioned: (names) => `この記事には${names}についての記載はありません。`,
   },
 };
 
