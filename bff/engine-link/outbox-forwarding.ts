@@ -13,8 +13,15 @@ import type { Change, Publisher } from '../realtime/publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from '../store/conversations.ts';
 import { claimOutbox, continueOutbox, releaseOutbox, setUpstream, type PendingMessage } from '../store/outbox.ts';
 
-// A relay's hold on one conversation's outbox: longer than any engine call, renewed at each step.
-export const LEASE_MS = 60_000;
+/**
+ * A relay's hold on one conversation's outbox, renewed at each step and, while a step waits on the
+ * engine, every LEASE_RENEW_MS (outbox-runner.ts): a node that dies lets its conversations go
+ * within LEASE_MS, and another node (or itself, started again) takes them (issue 34: answers within
+ * 15 s of a restart).
+ */
+export const LEASE_MS = 10_000;
+/** How often a relay renews the leases of the conversations it is draining: three times a lease. */
+export const LEASE_RENEW_MS = 3_000;
 
 /** When a lease taken or renewed at `from` runs out. */
 export const leaseUntil = (from: Date): Date => new Date(from.getTime() + LEASE_MS);

@@ -5,7 +5,8 @@
  */
 import type { Logger } from '../../shared/server/index.ts';
 import { EngineCallError } from './engine-client.ts';
-import { drainOutbox, LEASE_MS, type OutboxForwardingDeps } from './outbox-forwarding.ts';
+import { renewOutboxLeases } from '../store/outbox.ts';
+import { drainOutbox, LEASE_MS, LEASE_RENEW_MS, leaseUntil, type OutboxForwardingDeps } from './outbox-forwarding.ts';
 
 export interface OutboxRunnerDeps {
   forwarding: OutboxForwardingDeps;
@@ -16,6 +17,8 @@ export interface OutboxRunnerDeps {
   afterDrain: (conversationId: number) => Promise<void>;
   /** The engine answers again after calls to it failed: what it did meanwhile may not have reached us. */
   onEngineBack: (() => void) | undefined;
+  /** How often the leases of the conversations being drained are renewed (LEASE_RENEW_MS). */
+  renewEveryMs?: number;
 }
 
 /** How long to wait before the `attempt`th retry: what the engine asked for, else the next of `delays`. */
@@ -27,13 +30,30 @@ function retryDelay(error: unknown, attempt: number, delays: readonly number[]):
   );
 }
 
-export function createOutboxRunner({ forwarding, logger, retryDelaysMs, afterDrain, onEngineBack }: OutboxRunnerDeps) {
+export function createOutboxRunner({
+  forwarding,
+  logger,
+  retryDelaysMs,
+  afterDrain,
+  onEngineBack,
+  renewEveryMs = LEASE_RENEW_MS,
+}: OutboxRunnerDeps) {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
   // At most one waiting retry per conversation, however many of its messages wait.
   const timers = new Map<number, NodeJS.Timeout>();
   const failures = new Map<number, number>();
   let closed = false;
+
+  // While a step waits on the engine (an LLM may take longer than a lease), its lease is kept alive.
+  const renewing = setInterval(() => {
+    if (running.size === 0) return;
+    const until = leaseUntil(forwarding.now());
+    renewOutboxLeases(forwarding.sql, [...running.keys()], forwarding.owner, until).catch((error: unknown) =>
+      logger.warn({ err: error }, 'renewing the outbox leases failed; they run out unless the next try works'),
+    );
+  }, renewEveryMs);
+  renewing.unref();
 
   function later(conversationId: number, delay: number): void {
     if (closed || timers.has(conversationId)) return;
@@ -87,6 +107,7 @@ export function createOutboxRunner({ forwarding, logger, retryDelaysMs, afterDra
     },
     async close(): Promise<void> {
       closed = true;
+      clearInterval(renewing);
       for (const timer of timers.values()) clearTimeout(timer);
       timers.clear();
       await Promise.allSettled([...running.values()]);

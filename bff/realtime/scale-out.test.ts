@@ -12,7 +12,8 @@ import {
 } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { connectWidget, newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
-import { claimOutbox, releaseOutbox } from '../store/outbox.ts';
+import { claimOutbox, releaseOutbox, renewOutboxLeases } from '../store/outbox.ts';
+import { LEASE_MS } from '../engine-link/outbox-forwarding.ts';
 import { EngineClient } from '../index.ts';
 import { engineFetch, type EngineFetch } from '../engine-link/engine-client.ts';
 
@@ -166,6 +167,28 @@ describe('two BFF nodes sharing PostgreSQL and Redis', () => {
     await releaseOutbox(nodeA.bffSql, id, 'relay_two');
     expect(await claimed('relay_one', now, minuteLater)).toBe(true);
     await releaseOutbox(nodeA.bffSql, id, 'relay_one');
+  });
+
+  it("renews a relay's own leases of the conversations it drains, and no other relay's", async () => {
+    // Two conversations the tests before opened (a new one would spend the site-key limit counted below).
+    const ids = (
+      await nodeA.bffSql.query<{ id: number }>(
+        'SELECT id FROM conversations WHERE relay_owner IS NULL ORDER BY id LIMIT 2',
+      )
+    ).map((row) => Number(row.id));
+    const [mine, theirs] = ids as [number, number];
+    const now = new Date();
+    const soon = new Date(now.getTime() + LEASE_MS);
+    expect(await claimOutbox(nodeA.bffSql, mine, 'relay_mine', now, soon)).toBeDefined();
+    expect(await claimOutbox(nodeA.bffSql, theirs, 'relay_theirs', now, soon)).toBeDefined();
+    const later = new Date(now.getTime() + 5 * LEASE_MS);
+    await renewOutboxLeases(nodeA.bffSql, [mine, theirs], 'relay_mine', later);
+    // Past the first lease: another relay cannot take the renewed one, and can take the one not renewed.
+    const past = new Date(now.getTime() + LEASE_MS + 1_000);
+    expect(await claimOutbox(nodeA.bffSql, mine, 'relay_other', past, later)).toBeUndefined();
+    expect(await claimOutbox(nodeA.bffSql, theirs, 'relay_other', past, later)).toBeDefined();
+    await releaseOutbox(nodeA.bffSql, mine, 'relay_mine');
+    await releaseOutbox(nodeA.bffSql, theirs, 'relay_other');
   });
 
   it('holds the site-key limit across nodes: 20 requests an hour per address in all, the 21st refused on either node', async () => {

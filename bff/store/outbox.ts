@@ -97,6 +97,21 @@ export async function continueOutbox(
   return row && outboxWork(row);
 }
 
+/** Renews this owner's leases of `conversationIds` (those it is draining) until `until`; others' are left alone. */
+export async function renewOutboxLeases(
+  db: Queryable,
+  conversationIds: readonly number[],
+  owner: string,
+  until: Date,
+): Promise<void> {
+  if (conversationIds.length === 0) return;
+  await db.query('UPDATE conversations SET relay_lease_until = $3 WHERE id = ANY($1::bigint[]) AND relay_owner = $2', [
+    conversationIds,
+    owner,
+    until,
+  ]);
+}
+
 /**
  * Lets the lease go and tells whether work came in meanwhile (a message or a close, stored by
  * another node that could not claim the lease): then the caller drains again.

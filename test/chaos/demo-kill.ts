@@ -52,6 +52,7 @@ export async function killDemo(demo: Demo): Promise<FaultResult> {
   await progress.reached(80);
   await demo.process.signal('SIGKILL');
   await demo.process.start();
+  const restartedAt = Date.now();
   await sending;
-  return tally('kill -9 of the single-process demo (PGlite)', customers, { settleMs: 120_000 });
+  return tally('kill -9 of the single-process demo (PGlite)', customers, { settleMs: 120_000, restartedAt });
 }

@@ -19,6 +19,7 @@ export async function engineDown(cluster: Cluster): Promise<FaultResult> {
   await cluster.engine.signal('SIGKILL');
   await sleep(DOWN_MS);
   await cluster.engine.start();
+  const restartedAt = Date.now();
   await sending;
-  return tally('engine down for 30 s', customers, { settleMs: 90_000 });
+  return tally('engine down for 30 s', customers, { settleMs: 90_000, restartedAt });
 }

@@ -20,6 +20,7 @@ export async function restartPostgres(cluster: Cluster): Promise<FaultResult> {
   await cluster.postgres.stop('immediate');
   await sleep(2_000);
   await cluster.postgres.start();
+  const restartedAt = Date.now();
   await sending;
-  return tally('PostgreSQL restarted', customers, { settleMs: 90_000 });
+  return tally('PostgreSQL restarted', customers, { settleMs: 90_000, restartedAt });
 }

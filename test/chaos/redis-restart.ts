@@ -14,6 +14,7 @@ export async function restartRedis(cluster: Cluster): Promise<FaultResult> {
   await cluster.redis.stop();
   await sleep(2_000);
   await cluster.redis.start();
+  const restartedAt = Date.now();
   await sending;
-  return tally('Redis restarted', customers, { settleMs: 60_000 });
+  return tally('Redis restarted', customers, { settleMs: 60_000, restartedAt });
 }

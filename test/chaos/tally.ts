@@ -19,6 +19,7 @@ interface ShownMessage {
   author: string;
   message_id: string | null;
   text: string;
+  created_at: string;
 }
 
 /** The shown message's identity, as `customer.sent` names it (see `Customer.matchBy`). */
@@ -34,15 +35,42 @@ export interface FaultResult {
   outOfOrder: number;
   /** How many messages, retries and answers, for the report. */
   summary: string;
+  /**
+   * From the moment the failed part served again to the last answer of a message the customers
+   * sent before it (issue 34: at most 15 s); none for a fault that restarts nothing.
+   */
+  recoveryMs?: number;
 }
 
 export interface TallyOptions {
-  /** How long answers may take to arrive after the fault (a killed node's leases run for 60 s). */
+  /** How long answers may take to arrive after the fault. */
   settleMs: number;
+  /** When the failed part served again (ms since the epoch): recovery is counted from there. */
+  restartedAt?: number;
+}
+
+/**
+ * The last answer to a message the customer's conversation holds from before `restartedAt`, in ms
+ * after it (0 when all came before): the k-th AI answer answers the k-th customer message.
+ */
+function recoveryOf(shown: ShownMessage[], restartedAt: number): number {
+  const asked = shown.filter((message) => message.author === 'customer');
+  const answers = shown.filter((message) => message.author === 'ai');
+  let latest = 0;
+  asked.forEach((question, index) => {
+    const answer = answers[index];
+    if (!answer || Date.parse(question.created_at) >= restartedAt) return;
+    latest = Math.max(latest, Date.parse(answer.created_at) - restartedAt);
+  });
+  return latest;
 }
 
 /** Waits until every customer has all their answers (or `settleMs` has passed), then counts. */
-export async function tally(name: string, customers: Customer[], { settleMs }: TallyOptions): Promise<FaultResult> {
+export async function tally(
+  name: string,
+  customers: Customer[],
+  { settleMs, restartedAt }: TallyOptions,
+): Promise<FaultResult> {
   const deadline = Date.now() + settleMs;
   let waiting = customers;
   while (waiting.length > 0 && Date.now() < deadline) {
@@ -53,8 +81,10 @@ export async function tally(name: string, customers: Customer[], { settleMs }: T
   // A little longer, so that a late second copy (of a message or an answer) is counted too.
   await sleep(2_000);
   const counts = { lost: 0, duplicated: 0, outOfOrder: 0, answers: 0, missingAnswers: 0, extraAnswers: 0 };
+  let recoveryMs = 0;
   for (const customer of customers) {
     const shown = await conversationOf(customer);
+    if (restartedAt !== undefined) recoveryMs = Math.max(recoveryMs, recoveryOf(shown, restartedAt));
     const one = count(customer, shown);
     counts.lost += one.lost;
     counts.duplicated += one.duplicated;
@@ -76,7 +106,14 @@ export async function tally(name: string, customers: Customer[], { settleMs }: T
     ...(refused.length ? [`${refused.length} refused (${refused[0]!.refused})`] : []),
     ...(waiting.length ? [`${waiting.length} conversations still incomplete after ${settleMs / 1000} s`] : []),
   ].join('; ');
-  return { name, lost: counts.lost, duplicated: counts.duplicated, outOfOrder: counts.outOfOrder, summary };
+  return {
+    name,
+    lost: counts.lost,
+    duplicated: counts.duplicated,
+    outOfOrder: counts.outOfOrder,
+    summary,
+    ...(restartedAt !== undefined ? { recoveryMs } : {}),
+  };
 }
 
 /** Every acknowledged message is shown, and at least as many AI answers as customer messages. */
