@@ -1,5 +1,16 @@
 import { deskError } from '../shared/client-error.ts';
 import type { DeskConversation, DeskConversationList, DeskMessage, Session } from './types.ts';
+import type { ReportDays, ReportKind, ReportRecord } from '../shared/schemas/engine-reports.ts';
+
+export type ReportEnvironment = 'live' | 'sandbox';
+export interface ReportOrder {
+  kind: ReportKind;
+  from: string;
+  to: string;
+  format: 'csv' | 'json';
+  environment: ReportEnvironment;
+}
+import type { AssistResponse } from '../shared/schemas/assist.ts';
 
 export interface ListQuery {
   status: 'open' | 'pending' | 'snoozed' | 'resolved' | 'all';
@@ -87,6 +98,30 @@ export class DeskApi {
       throw deskError(response.status, refusal, `The file could not be read (${response.status}).`);
     }
     return response.blob();
+  }
+
+  /** The AI's help to answer: a suggested reply with its sources (or why there is none), a summary, the customer's language. */
+  assist(id: number): Promise<AssistResponse> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/assist`), {});
+  }
+
+  /** Support figures day by day for the Reports page's charts (administrators). */
+  reportDays(query: { from: string; to: string; environment: ReportEnvironment }): Promise<ReportDays> {
+    return this.#call('GET', this.#account_(`/reports/daily?${new URLSearchParams(query)}`));
+  }
+
+  /** Asks for a report that arrives later (administrators); it answers pending. */
+  requestReport(order: ReportOrder): Promise<ReportRecord> {
+    return this.#call('POST', this.#account_('/reports'), order);
+  }
+
+  report(id: string, environment: ReportEnvironment): Promise<ReportRecord> {
+    return this.#call('GET', this.#account_(`/reports/${encodeURIComponent(id)}?environment=${environment}`));
+  }
+
+  /** A ready report's file, read with the session's token (never a URL with a credential in it). */
+  reportFile(id: string, environment: ReportEnvironment): Promise<Blob> {
+    return this.file(this.#account_(`/reports/${encodeURIComponent(id)}/content?environment=${environment}`));
   }
 
   canned(search: string): Promise<{ id: number; short_code: string; content: string }[]> {

@@ -233,6 +233,11 @@ export class DeskStore {
   resolve = () => this.#move((id) => this.#api.setStatus(id, 'resolved'));
   reopen = () => this.#move((id) => this.#api.setStatus(id, 'open'));
 
+  /** The AI's help for a conversation; a refusal is the caller's to show (the panel says it), not the console's error. */
+  assist(id: number) {
+    return this.#api.assist(id);
+  }
+
   canned(search: string) {
     return this.#try(() => this.#api.canned(search)).then((found) => found ?? []);
   }

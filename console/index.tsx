@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ContactSidebar } from './components/contact-sidebar.tsx';
 import { ConversationList } from './components/conversation-list.tsx';
 import { ConversationView } from './components/conversation-view.tsx';
+import { administers, LazyReports } from './components/lazy-reports.tsx';
 import { SignIn } from './components/sign-in.tsx';
 import { DeskStore, type DeskState } from './desk-store.ts';
 import { CONSOLE_CSS } from './styles.ts';
@@ -28,6 +29,7 @@ function storedSession(): Session | undefined {
 function Shift({ store }: { store: DeskStore }) {
   const [state, setState] = useState<DeskState>(store.state);
   const [now, setNow] = useState(Date.now());
+  const [reports, setReports] = useState(false);
   useEffect(() => {
     const unsubscribe = store.subscribe(() => setState(store.state));
     void store.start();
@@ -56,6 +58,16 @@ function Shift({ store }: { store: DeskStore }) {
           />{' '}
           Alert me (sound, notification) when a customer waits
         </label>
+        {administers(state.session, state.accountId) && (
+          <nav class="pages" aria-label="Pages">
+            <button type="button" aria-current={reports ? undefined : 'page'} onClick={() => setReports(false)}>
+              Conversations
+            </button>
+            <button type="button" aria-current={reports ? 'page' : undefined} onClick={() => setReports(true)}>
+              Reports
+            </button>
+          </nav>
+        )}
         <p class="me">{me.display_name ?? me.name}</p>
         <button type="button" onClick={() => void store.signOut()}>
           Sign out
@@ -66,20 +78,23 @@ function Shift({ store }: { store: DeskStore }) {
           {state.error}
         </p>
       )}
-      <ConversationList state={state} store={store} now={now} />
-      <main class="main">
-        {state.selected ? (
-          <>
-            <button type="button" class="back link" onClick={() => void store.open(undefined)}>
-              ← Conversations
-            </button>
-            <ConversationView state={state} store={store} />
-          </>
-        ) : (
-          <p class="empty placeholder">Choose a conversation.</p>
-        )}
-      </main>
-      {state.selected && <ContactSidebar state={state} store={store} now={now} />}
+      {reports && <LazyReports session={state.session} accountId={state.accountId} />}
+      {!reports && <ConversationList state={state} store={store} now={now} />}
+      {!reports && (
+        <main class="main">
+          {state.selected ? (
+            <>
+              <button type="button" class="back link" onClick={() => void store.open(undefined)}>
+                ← Conversations
+              </button>
+              <ConversationView state={state} store={store} />
+            </>
+          ) : (
+            <p class="empty placeholder">Choose a conversation.</p>
+          )}
+        </main>
+      )}
+      {state.selected && !reports && <ContactSidebar state={state} store={store} now={now} />}
     </div>
   );
 }

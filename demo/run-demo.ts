@@ -20,11 +20,13 @@ import {
   ensureDemoAgent,
   ensureDemoHelpdesk,
   ensureDemoInbox,
+  ensureDemoLiveActions,
   ensureDemoLiveKey,
   ensureEngineKeys,
   ensureEngineWebhook,
   ensureOperatorToken,
 } from './seed.ts';
+import { startDemoMail } from './mail.ts';
 import { storefrontRouter } from './storefront.ts';
 
 export { WIDGET_ASSETS_DIR };
@@ -55,6 +57,8 @@ export interface RunningDemo {
    */
   operatorToken: string | undefined;
   firstStart: boolean;
+  /** Where the demo keeps the e-mails it would have sent (SMTP_URL unset and a DATA_DIR on disk). */
+  mailFolder: string | undefined;
   bff: Bff;
   /** The BFF's store (tests and tools seed inboxes and keys through it). */
   bffSql: Sql;
@@ -99,6 +103,8 @@ export async function runDemo(
     let webhookSecrets = config.engineWebhookSecrets;
     let operatorToken = config.aiOperatorToken;
     let engineWebhookUrl = config.engineWebhookUrl;
+    // The demo's live actions call the store's own endpoint, signed with these secrets (made at each start).
+    let liveActionSecrets: Map<string, string> | undefined;
     if (!engineUrl) {
       // The demo's own engine and its BFF share an operator token, made once: new accounts work with no configuration.
       operatorToken = await ensureOperatorToken(bffSql, secrets, config.aiOperatorToken);
@@ -127,6 +133,8 @@ export async function runDemo(
       engine.webhooks.start(WEBHOOK_POLL_MS);
       closers.unshift(() => engine.webhooks.stop());
       closers.unshift(() => engine.media.stop());
+      closers.unshift(() => engine.monitors.stop());
+      closers.unshift(() => engine.reports.stop());
       engineUrl = `http://${urlHost(config.host)}:${(engineServer.address() as AddressInfo).port}`;
       const keys = await ensureEngineKeys(engineSql, bffSql, secrets, config.demoApiKey);
       apiKeys = keys.apiKeys;
@@ -139,6 +147,8 @@ export async function runDemo(
             await ensureEngineWebhook(engineUrl, key, bffSql, secrets, `${url}/v1/engine-webhooks`),
           ];
       }
+      const liveKey = keys.apiKeys[1];
+      if (liveKey) liveActionSecrets = await ensureDemoLiveActions(engineUrl, liveKey, url);
     }
 
     const inbox = await ensureDemoInbox(bffSql, config.demoSiteKey);
@@ -148,6 +158,8 @@ export async function runDemo(
     // Where people reach the console: PUBLIC_URL behind a proxy, as the Platform API's links.
     const agentSignInUrl = await demoAgentSignInUrl(bffSql, agentId, config.publicUrl ?? url);
     const metrics = new Metrics();
+    const mail = await startDemoMail(config);
+    closers.unshift(() => mail.close());
     const bff = await createBff({
       sql: bffSql,
       logger: logger.child({ room: 'bff' }),
@@ -161,7 +173,7 @@ export async function runDemo(
       tokens,
       widgetAssetsDir: WIDGET_ASSETS_DIR,
       defaultInboxId: inbox.inboxId,
-      extraRouters: [storefrontRouter(inbox.siteKey, config.demoLiveSiteKey)],
+      extraRouters: [storefrontRouter(inbox.siteKey, config.demoLiveSiteKey, liveActionSecrets)],
       trustProxyHops: config.trustProxyHops,
       publicUrl: config.publicUrl,
       engineWebhookSecret: webhookSecrets,
@@ -170,6 +182,7 @@ export async function runDemo(
       secrets,
       redis,
       attachments,
+      email: mail.settings,
       ...overrides,
     });
     server.off('request', answerWhileStarting);
@@ -198,6 +211,7 @@ export async function runDemo(
       liveApiKey: apiKeys!.find((key) => key.startsWith('service_live_')),
       operatorToken,
       firstStart: engineSeeded || inbox.created,
+      mailFolder: mail.folder,
       bff,
       bffSql,
       close: async () => {

@@ -7,13 +7,16 @@ import {
   addKnowledgeDocument,
   apiKeyExists,
   createAccount,
+  addMonitor,
   defineAction,
   findCallerByKey,
   issueApiKey,
   setAccountRateLimit,
   setSandboxFixture,
 } from '../engine/index.ts';
-import { DEMO_ACTIONS, DEMO_FIXTURES } from './actions.ts';
+import { DEMO_ACTIONS, DEMO_FIXTURES, demoActionRequests } from './actions.ts';
+import { DEMO_ACTION_PATH } from './storefront.ts';
+import { DEMO_MONITORS } from './monitors.ts';
 import {
   addSiteKey,
   createInbox,
@@ -92,6 +95,7 @@ export async function seedEngineAccount(
   for (const action of DEMO_ACTIONS) await defineAction(engineSql, accountId, action);
   for (const [action, result] of Object.entries(DEMO_FIXTURES))
     await setSandboxFixture(engineSql, accountId, action, result);
+  for (const monitor of DEMO_MONITORS) await addMonitor(engineSql, { accountId, environment: 'sandbox' }, monitor);
   return { accountId, apiKey: issued.key };
 }
 
@@ -340,4 +344,30 @@ export async function ensureDemoAgent(bffSql: Sql, helpdesk: DemoHelpdesk, inbox
 export async function demoAgentSignInUrl(bffSql: Sql, agentId: number, baseUrl: string): Promise<string> {
   const token = await createSignInLink(bffSql, agentId, new Date(), SIGN_IN_LINK_TTL_MS);
   return consoleSignInUrl(baseUrl, token);
+}
+
+/**
+ * Points the demo's actions, for live customers, at the demo store's own action endpoint on this
+ * BFF's address (`storeUrl` + /store/actions/{name}, storefront.ts), through the engine's API with
+ * the live key, so a live customer's "Where is my order 1001?" is answered by the store instead of
+ * waiting for a person. Each start gives each action a new signing secret; gives them by action
+ * name, for the storefront to check the engine's requests with.
+ */
+export async function ensureDemoLiveActions(
+  engineUrl: string,
+  liveApiKey: string,
+  storeUrl: string,
+): Promise<Map<string, string>> {
+  const secrets = new Map<string, string>();
+  for (const { name, body } of demoActionRequests((action) => `${storeUrl}${DEMO_ACTION_PATH}/${action}`)) {
+    const answer = await fetch(`${engineUrl}/v1/actions/${name}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${liveApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!answer.ok)
+      throw new Error(`the engine refused the demo's live action ${name}: ${answer.status} ${await answer.text()}`);
+    secrets.set(name, ((await answer.json()) as { secret: string }).secret);
+  }
+  return secrets;
 }

@@ -21,7 +21,25 @@ const ACCOUNT_ERASURE: readonly { table: string; statement: string }[] = [
     statement: 'DELETE FROM idempotency_keys WHERE key_id IN (SELECT id FROM api_keys WHERE account_id = $1)',
   },
   { table: 'media', statement: 'DELETE FROM media WHERE account_id = $1' },
+  { table: 'reports', statement: 'DELETE FROM reports WHERE account_id = $1' },
   { table: 'survey_responses', statement: 'DELETE FROM survey_responses WHERE account_id = $1' },
+  // Interviews: the answers, then the sessions (before their conversations), then the interviews.
+  {
+    table: 'interview_answers',
+    statement:
+      'DELETE FROM interview_answers WHERE conversation_id IN (SELECT conversation_id FROM interview_sessions WHERE account_id = $1)',
+  },
+  { table: 'interview_sessions', statement: 'DELETE FROM interview_sessions WHERE account_id = $1' },
+  { table: 'interviews', statement: 'DELETE FROM interviews WHERE account_id = $1' },
+  // Monitors: their checks and findings first, then the cursors on the conversations, then the monitors.
+  { table: 'monitor_checks', statement: 'DELETE FROM monitor_checks WHERE account_id = $1' },
+  { table: 'monitor_findings', statement: 'DELETE FROM monitor_findings WHERE account_id = $1' },
+  {
+    table: 'monitor_cursors',
+    statement:
+      'DELETE FROM monitor_cursors WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)',
+  },
+  { table: 'monitors', statement: 'DELETE FROM monitors WHERE account_id = $1' },
   {
     table: 'voice_sessions',
     statement:

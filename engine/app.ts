@@ -29,6 +29,8 @@ import { countRequests, refuseOverLimit, type RequestState } from './rate-limit.
 import { addAccountRoutes } from './routes/account.ts';
 import { addOperatorRoutes } from './routes/operator.ts';
 import { addConversationRoutes } from './routes/conversations.ts';
+import { addAssistRoutes } from './routes/assist.ts';
+import { createAssist } from './conversations/assist.ts';
 import { addPublicRoutes } from './routes/public.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
 import { addAgentRoutes } from './routes/agent.ts';
@@ -39,10 +41,14 @@ import { addActionRoutes } from './routes/actions.ts';
 import { addSandboxFixtureRoutes } from './routes/sandbox-fixtures.ts';
 import { ACTION_ANSWER_LIMIT, createLiveActions } from './actions/live-actions.ts';
 import { createMediaWorker, type MediaWorker } from './media/worker.ts';
+import { createReportWorker, type ReportWorker } from './reports/worker.ts';
 import { addMediaRoutes, uploadBodyLimit } from './routes/media.ts';
 import { addReportRoutes } from './routes/reports.ts';
 import { addSurveyRoutes } from './routes/survey.ts';
+import { addInterviewRoutes } from './routes/interviews.ts';
 import { addUsageRoutes } from './routes/usage.ts';
+import { addMonitorRoutes } from './routes/monitors.ts';
+import { createMonitorWorker, type MonitorWorker } from './monitors/worker.ts';
 import { DEFAULT_MEDIA_LIMIT } from '../shared/server/index.ts';
 import type { EngineEvent } from '../shared/index.ts';
 import { feedEndpoints } from './webhooks/endpoints.ts';
@@ -93,6 +99,10 @@ export interface Engine {
   webhooks: WebhookWorker;
   /** Understands uploaded media after their upload (it runs by itself; stop it before closing the store). */
   media: MediaWorker;
+  /** Runs the monitors on new messages (it runs by itself; stop it before closing the store). */
+  monitors: MonitorWorker;
+  /** Gathers reports asked for with `POST /v1/reports` (it runs by itself; stop it before closing the store). */
+  reports: ReportWorker;
 }
 
 /** What every part of the engine is built on, with the defaults of EngineDeps applied. */
@@ -128,12 +138,14 @@ function createServices(
   const committed = createSignal<readonly EngineEvent[]>();
   // An action's result recorded: the webhook worker sends its events now.
   const resultRecorded = createSignal<void>();
+  // One knowledge cache: the AI answers from it, and assist suggests from it.
+  const knowledge = new KnowledgeCache({
+    embeddings: embeddings ? createEmbeddingsClient(embeddings, { logger }) : undefined,
+    logger,
+  });
   const conversations = createConversationService({
     sql,
-    knowledge: new KnowledgeCache({
-      embeddings: embeddings ? createEmbeddingsClient(embeddings, { logger }) : undefined,
-      logger,
-    }),
+    knowledge,
     now,
     llm: llm ? new LlmClient(llm) : undefined,
     onCommitted: committed.emit,
@@ -170,7 +182,18 @@ function createServices(
     vision: llm?.vision ? new LlmClient(llm) : undefined,
     onEvents: () => worker.nudge(),
   });
-  return { conversations, policy, worker, mediaWorker };
+  // Reports asked for are gathered off the request path; report.ready goes out at once.
+  const reportWorker = createReportWorker({ sql, logger, now, onEvents: () => worker.nudge() });
+  // Monitors read each message after its commit, never in its request; their findings go out at once.
+  const monitorWorker = createMonitorWorker({
+    sql,
+    logger,
+    now,
+    llm: llm ? new LlmClient(llm) : undefined,
+    onEvents: () => worker.nudge(),
+  });
+  committed.listen(() => monitorWorker.nudge());
+  return { conversations, knowledge, policy, worker, mediaWorker, reportWorker, monitorWorker };
 }
 
 type Services = ReturnType<typeof createServices>;
@@ -178,7 +201,7 @@ type Services = ReturnType<typeof createServices>;
 /** The routes: those an API key opens, the operator's, and the open ones (the document among them). */
 function createRoutes(
   { sql, logger, now, secrets, llm }: Basics,
-  { conversations, policy, worker, mediaWorker }: Services,
+  { conversations, knowledge, policy, worker, mediaWorker, reportWorker }: Services,
   {
     tokens,
     mediaMaxBytes,
@@ -189,6 +212,8 @@ function createRoutes(
     middleware: [requireApiKey(), idempotency(sql, now, { multipartLimit: uploadBodyLimit(mediaMaxBytes) })],
   });
   addConversationRoutes(keyed, conversations, logger);
+  // Its own model client: a person's assist failing opens no circuit for the customers' answers.
+  addAssistRoutes(keyed, createAssist({ sql, knowledge, llm: llm ? new LlmClient(llm) : undefined, now }));
   addAccountRoutes(keyed, { sql, tokens });
   addAgentRoutes(keyed, { sql, conversations, now, llm: Boolean(llm) });
   addCustomerRoutes(keyed, { sql, now });
@@ -197,11 +222,13 @@ function createRoutes(
   addActionRoutes(keyed, { sql, now, policy, secrets });
   addSandboxFixtureRoutes(keyed, { sql, now });
   addMediaRoutes(keyed, { sql, worker: mediaWorker, maxBytes: mediaMaxBytes, now });
-  addReportRoutes(keyed, { sql, now });
+  addReportRoutes(keyed, { sql, now, worker: reportWorker });
   addUsageRoutes(keyed, { sql, now });
   addSurveyRoutes(keyed, { sql, now });
+  addMonitorRoutes(keyed, { sql, now, llm: Boolean(llm) });
+  addInterviewRoutes(keyed, { sql, now });
   const operator = new ApiRoutes({ middleware: [operatorGuard] });
-  addOperatorRoutes(operator, { sql, now });
+  addOperatorRoutes(operator, { sql, now, logger });
   const open = new ApiRoutes();
   let document: Record<string, unknown> | undefined;
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs, ...operator.specs]));
@@ -215,7 +242,7 @@ type Routers = ReturnType<typeof createRoutes>['routers'];
 function createApp(
   { sql, logger, now }: Basics,
   { rateLimiter, trustProxyHops }: { rateLimiter: RateLimiter; trustProxyHops: number },
-  worker: WebhookWorker,
+  workers: readonly Pick<WebhookWorker, 'nudge'>[],
   routers: Routers,
 ): Koa<RequestState> {
   const app = new Koa<RequestState>();
@@ -225,10 +252,10 @@ function createApp(
   app.use(refuseOverLimit());
   // A forgotten customer's reference leaves the customer.forgotten event after a week (checked hourly, beside requests).
   app.use(purgeForgetNoticesHourly(sql, now, logger));
-  // A change may have recorded events: the webhook worker (once started) sends them now.
+  // A change may have recorded events and messages: the webhook worker (once started) sends them now, the monitors read them.
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.method === 'POST' && ctx.status < 300) worker.nudge();
+    if (ctx.method === 'POST' && ctx.status < 300) for (const worker of workers) worker.nudge();
   });
   for (const routes of routers) {
     app.use(routes.router.routes() as Koa.Middleware<RequestState>);
@@ -281,9 +308,13 @@ export async function createEngine({
   const services = createServices(basics, webhooks, actions);
   const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
   const { routers, openApi } = createRoutes(basics, services, { tokens, mediaMaxBytes, operatorGuard });
-  const app = createApp(basics, { rateLimiter, trustProxyHops }, services.worker, routers);
+  const app = createApp(basics, { rateLimiter, trustProxyHops }, [services.worker, services.monitorWorker], routers);
   // Media left being understood when a process stopped are taken up again.
   services.mediaWorker.nudge();
+  // So are reports asked for before it stopped.
+  services.reportWorker.nudge();
+  // And messages the monitors had not read yet.
+  services.monitorWorker.nudge();
   return {
     app,
     sql,
@@ -291,5 +322,7 @@ export async function createEngine({
     servedRoutes: () => servedRoutesOf(routers),
     webhooks: services.worker,
     media: services.mediaWorker,
+    monitors: services.monitorWorker,
+    reports: services.reportWorker,
   };
 }

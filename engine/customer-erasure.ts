@@ -39,6 +39,23 @@ const ERASURE_RULES: readonly { table: string; counted?: 'turns' | 'action_reque
     table: 'survey_responses',
     statement: 'UPDATE survey_responses SET comment = NULL WHERE conversation_id = ANY($1::text[])',
   },
+  // Interview answers stay as counts (answered or skipped), emptied of what the customer said.
+  {
+    table: 'interview_answers',
+    statement: "UPDATE interview_answers SET answer = '' WHERE conversation_id = ANY($1::text[])",
+  },
+  // Findings stay (monitors' counts), without the words they quoted; the LLM's checks not yet made are dropped.
+  {
+    table: 'monitor_findings',
+    statement: "UPDATE monitor_findings SET excerpt = '' WHERE conversation_id = ANY($1::text[])",
+  },
+  { table: 'monitor_checks', statement: 'DELETE FROM monitor_checks WHERE conversation_id = ANY($1::text[])' },
+  // A report's file may hold a survey comment: a file that names one of the conversations goes whole.
+  {
+    table: 'reports',
+    statement:
+      'DELETE FROM reports WHERE content IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($1::text[]) AS c(id) WHERE strpos(reports.content, c.id) > 0)',
+  },
 ];
 
 /**

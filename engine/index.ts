@@ -12,6 +12,7 @@ export {
 } from './store/accounts.ts';
 export { addKnowledgeDocument } from './store/knowledge.ts';
 export { defineAction, setSandboxFixture } from './store/actions.ts';
+export { addMonitor } from './store/monitors.ts';
 export { ActionDefinition } from './brain/actions.ts';
 export { CONVERSATION_MOVES } from './conversation-states.ts';
 export {

@@ -65,6 +65,8 @@ const stop = () =>
       void engine.webhooks
         .stop()
         .then(() => engine.media.stop())
+        .then(() => engine.monitors.stop())
+        .then(() => engine.reports.stop())
         .then(() => sql.close())
         .then(() => redis && closeRedis(redis))
         .then(() => process.exit(0)),

@@ -466,11 +466,24 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       'put /v1/actions/{name}': { description: 'A contract action' },
       'put /v1/sandbox/fixtures/{action}': { result: {} },
       'post /v1/conversations/{id}/survey': { rating: 5 },
+      'post /v1/reports': { kind: 'csat', from: '2026-01-01', to: '2026-01-31' },
       'patch /v1/agent': { name: 'Contract' },
       'put /v1/agent/kill-switch': { enabled: false },
       'post /v1/customers/{customer_ref}/merge': { from: 'contract-from' },
       'post /operator/v1/accounts': { name: 'Contract shop' },
       'post /operator/v1/accounts/{id}/keys': { environment: 'sandbox' },
+      'patch /operator/v1/accounts/{id}/limits': { requests_per_minute: { live: 1000 } },
+      'post /v1/conversations/{id}/assist': {},
+      'post /v1/monitors': { name: 'Contract', criteria: { keywords: ['contract'] } },
+      'patch /v1/monitors/{id}': { name: 'Contract' },
+      'post /v1/interviews': {
+        title: 'Contract',
+        intro: 'Hello',
+        questions: [{ id: 'q1', text: 'Why?' }],
+        closing: 'Thanks',
+      },
+      'patch /v1/interviews/{id}': { title: 'Contract' },
+      'post /v1/interviews/{id}/sessions': { customer_ref: 'contract-bodies' },
     };
     // JSON bodies; a multipart upload's form (POST /v1/media) is checked in engine/media-routes.test.ts.
     const withBodies = operations().filter(({ operation }) => operation.requestBody?.content?.['application/json']);
@@ -490,7 +503,15 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       // Well-formed path parameters (a knowledge document's id, an action's name), so that the body is what is refused.
       const url = urlOf(
         path,
-        path.startsWith('/v1/knowledge/') ? `doc_${'0'.repeat(22)}` : isOperator(path) ? engine.accountId : id,
+        path.startsWith('/v1/knowledge/')
+          ? `doc_${'0'.repeat(22)}`
+          : path.startsWith('/v1/monitors/')
+            ? `mon_${'0'.repeat(22)}`
+            : path.startsWith('/v1/interviews/')
+              ? `ivw_${'0'.repeat(22)}`
+              : isOperator(path)
+                ? engine.accountId
+                : id,
       ).replace(/\{(name|action)\}/, 'contract_action');
       const token = isOperator(path) ? engine.operatorToken : isKeyed(operation) ? engine.apiKey : '';
       const response = await request(url, { method: method.toUpperCase(), token, body: withUnknown });

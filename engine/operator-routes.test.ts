@@ -404,6 +404,8 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
       'delete /operator/v1/accounts/{id}',
       'delete /operator/v1/accounts/{id}/keys/{key_id}',
       'get /operator/v1/accounts/{id}/keys',
+      'get /operator/v1/accounts/{id}/limits',
+      'patch /operator/v1/accounts/{id}/limits',
       'post /operator/v1/accounts',
       'post /operator/v1/accounts/{id}/keys',
       'post /operator/v1/accounts/{id}/resume',

@@ -20,6 +20,7 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   unprocessable: 422,
+  not_available: 422,
   rate_limited: 429,
   internal: 500,
   upstream_unavailable: 503,

@@ -42,7 +42,9 @@ describe('reading engine events', () => {
 
   it('takes events of no conversation (report.ready, ping) with a null conversation_id, but not a conversation event without one', () => {
     expect(
-      readEvents([{ ...base, type: 'report.ready', conversation_id: null, data: { report_id: 'r1' } }]),
+      readEvents([
+        { ...base, type: 'report.ready', conversation_id: null, data: { report_id: 'rpt_1', kind: 'csat', rows: 3 } },
+      ]),
     ).toHaveLength(1);
     expect(readEvents([{ ...base, type: 'ping', conversation_id: null, data: {} }])).toHaveLength(1);
     expect(readEvents([{ ...reply({ text: 'x' }), conversation_id: null }])).toHaveLength(0);

@@ -57,6 +57,46 @@ export const QualityReason = z.object({
 });
 export type QualityReason = z.infer<typeof QualityReason>;
 
+/** A report asked for with `POST /v1/reports` is ready to download (`GET /v1/reports/{id}/content`). */
+export const ReportReadyData = z.object({
+  report_id: z.string().startsWith('rpt_'),
+  kind: z.string(),
+  rows: z.number().int(),
+});
+export type ReportReadyData = z.infer<typeof ReportReadyData>;
+
+/** The customer's answer to one question of a research interview; a skipped question's `answer` is empty. */
+export const InterviewAnswer = z.object({ question_id: z.string(), answer: z.string(), skipped: z.boolean() });
+export type InterviewAnswer = z.infer<typeof InterviewAnswer>;
+
+/**
+ * A research interview ended (`POST /v1/interviews/{id}/sessions` opened it): every question asked,
+ * in order, with the customer's answer. `outcome` says how it ended: `completed` (every question
+ * answered or skipped), `stopped` (the customer said stop) or `handed_over` (they asked for a person);
+ * the questions not reached are not in `answers`.
+ */
+export const InterviewCompletedData = z.object({
+  interview_id: z.string().startsWith('ivw_'),
+  conversation_id: z.string(),
+  answers: z.array(InterviewAnswer),
+  outcome: z.enum(['completed', 'stopped', 'handed_over']),
+});
+export type InterviewCompletedData = z.infer<typeof InterviewCompletedData>;
+
+/**
+ * A monitor (`/v1/monitors`) found something in one message of a conversation: `message_id` is the
+ * engine's id of that message (`trn_…`), `excerpt` the words around what was found (blanked when
+ * the customer is forgotten).
+ */
+export const MonitorFindingData = z.object({
+  monitor_id: z.string().startsWith('mon_'),
+  conversation_id: z.string(),
+  message_id: z.string(),
+  excerpt: z.string(),
+  severity: z.enum(['low', 'medium', 'high']),
+});
+export type MonitorFindingData = z.infer<typeof MonitorFindingData>;
+
 /** What the engine found in an uploaded medium (`POST /v1/media`); `text` only when a model with vision read it. */
 export const MediaUnderstoodData = z.object({
   media_id: z.string().startsWith('med_'),
@@ -137,9 +177,9 @@ export const EVENT_DATA = {
   'media.understood': MediaUnderstoodData,
   'media.failed': MediaFailedData,
   'quality.scored': z.object({ score: z.number().int().min(0).max(100), reasons: z.array(QualityReason) }),
-  'monitor.finding': z.record(z.string(), z.unknown()),
-  'interview.completed': z.record(z.string(), z.unknown()),
-  'report.ready': z.record(z.string(), z.unknown()),
+  'monitor.finding': MonitorFindingData,
+  'interview.completed': InterviewCompletedData,
+  'report.ready': ReportReadyData,
   'survey.response': SurveyResponseData,
   ping: z.record(z.string(), z.unknown()),
   'customer.forgotten': CustomerForgottenData,

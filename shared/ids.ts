@@ -19,6 +19,10 @@ export const ID_PREFIX = {
   webhookEndpoint: 'whe_',
   webhookDelivery: 'whd_',
   media: 'med_',
+  monitor: 'mon_',
+  monitorFinding: 'mnf_',
+  report: 'rpt_',
+  interview: 'ivw_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

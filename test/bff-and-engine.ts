@@ -317,6 +317,8 @@ async function startShopEngine(
     operatorToken,
   });
   closers.push(() => engine.media.stop());
+  closers.push(() => engine.monitors.stop());
+  closers.push(() => engine.reports.stop());
   engine.webhooks.start(WEBHOOK_POLL_MS);
   closers.push(() => engine.webhooks.stop());
   const server = createServer(engine.app.callback());

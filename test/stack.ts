@@ -126,6 +126,8 @@ export async function startEngine(
       listening = false;
       await engine.webhooks.stop();
       await engine.media.stop();
+      await engine.monitors.stop();
+      await engine.reports.stop();
       await sql.close();
       await dropSchemas(driver.databaseUrl, prefix);
     },

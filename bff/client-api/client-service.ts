@@ -1,5 +1,5 @@
 import { ParleyError } from '../../shared/index.ts';
-import type { RateDecision, RateLimiter, Sql } from '../../shared/server/index.ts';
+import type { RateDecision, RateLimiter, SecretBox, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../widget/conversation-service.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/accounts.ts';
@@ -14,6 +14,8 @@ import { createSurveyService } from './survey-service.ts';
 
 export interface ClientServiceDeps {
   sql: Sql;
+  /** Opens the inboxes' identity validation (HMAC) keys, which are stored sealed. */
+  secrets: SecretBox;
   conversations: ConversationService;
   attachments: AttachmentService;
   /** Where people reach the BFF (PUBLIC_URL): attachments' data_url is absolute with it, a path without. */
@@ -31,6 +33,7 @@ export interface ClientServiceDeps {
  */
 export function createClientService({
   sql,
+  secrets,
   conversations,
   attachments,
   publisher,
@@ -57,7 +60,7 @@ export function createClientService({
       const inbox = await findInboxByIdentifier(sql, identifier);
       if (!inbox) throw new ParleyError('not_found', `No inbox ${identifier}.`);
       if (await inboxSuspended(sql, inbox.id)) throw accountSuspendedError();
-      return inbox;
+      return { ...inbox, hmacToken: inbox.hmacToken === null ? null : secrets.open(inbox.hmacToken) };
     },
 
     ...createContactService({ sql, now }),

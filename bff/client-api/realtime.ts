@@ -4,7 +4,7 @@ import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import { inboxSuspended } from '../helpdesk/store/accounts.ts';
 import { findContactById, findContactByPubsubToken, type ContactRecord } from './store/contacts.ts';
-import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './message-views.ts';
+import { clientEvents, contactIdOf } from './client-events.ts';
 
 /** The Socket.IO namespace where custom clients subscribe with a contact's `pubsub_token`. */
 export const CLIENT_NAMESPACE = '/client';
@@ -13,10 +13,6 @@ export const CLIENT_NAMESPACE = '/client';
 export const contactRoom = (contactId: number) => `contact:${contactId}`;
 /** Every socket of every contact of one inbox joins this room (closed at once when its account is suspended or deleted). */
 export const clientInboxRoom = (inboxId: string) => `inbox:${inboxId}`;
-const contactIdOf = (customerRef: string): number | undefined => {
-  const match = /^ctc_(\d+)$/.exec(customerRef);
-  return match ? Number(match[1]) : undefined;
-};
 
 interface ClientSocketDeps {
   sql: Sql;
@@ -83,66 +79,4 @@ function authenticateContacts(namespace: Namespace, sql: Sql): void {
       next();
     })().catch(() => next(handshakeRefusal('unauthorized', 'the pubsub_token could not be checked')));
   });
-}
-
-/** One batch, shaped for the contact, in order. */
-async function clientEvents(
-  sql: Sql,
-  publicUrl: string,
-  { conversation, changes }: ChangeBatch,
-  contact: ContactRecord,
-): Promise<[string, unknown][]> {
-  const events: [string, unknown][] = [];
-  const message = async (id: number) => loadClientMessage(sql, id, contact, publicUrl);
-  for (const change of changes) {
-    switch (change.type) {
-      case 'message.created':
-      case 'survey.asked': {
-        const created = change.type === 'message.created' ? change.message : change.question;
-        const shaped = await message(created.id);
-        // Activity messages (notices) are not for the contact, as in Chatwoot.
-        if (!shaped || shaped.message_type === 2) break;
-        const echoed =
-          created.author === 'customer' &&
-          created.message_id &&
-          !created.message_id.startsWith(SERVER_MESSAGE_ID_PREFIX);
-        events.push(['message.created', { ...shaped, ...(echoed ? { echo_id: created.message_id } : {}) }]);
-        break;
-      }
-      case 'message.status': {
-        const shaped = await message(change.messageId);
-        if (shaped) events.push(['message.updated', { ...shaped, status: change.status }]);
-        break;
-      }
-      case 'message.answered': {
-        const shaped = await message(change.messageId);
-        if (shaped) events.push(['message.updated', shaped]);
-        break;
-      }
-      case 'typing':
-        events.push([
-          change.typing ? 'conversation.typing_on' : 'conversation.typing_off',
-          {
-            conversation: { id: conversation.id },
-            user: { type: change.who === 'ai' ? 'agent_bot' : 'user' },
-            is_private: false,
-          },
-        ]);
-        break;
-      case 'closed':
-        events.push([
-          'conversation.status_changed',
-          { id: conversation.id, uuid: conversation.uuid, status: 'resolved' },
-        ]);
-        break;
-      case 'reopened':
-        events.push(['conversation.status_changed', { id: conversation.id, uuid: conversation.uuid, status: 'open' }]);
-        break;
-      default:
-        // The contact's own typing and reads are for the people answering; handovers show as messages;
-        // assignments and snoozes are the people's.
-        break;
-    }
-  }
-  return events;
 }

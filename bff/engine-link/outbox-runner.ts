@@ -30,6 +30,27 @@ function retryDelay(error: unknown, attempt: number, delays: readonly number[]):
   );
 }
 
+/**
+ * While a step waits on the engine (an LLM may take longer than a lease), the leases of the
+ * conversations being drained (`draining()`) are renewed every `everyMs`.
+ */
+function keepLeasesAlive(
+  { sql, owner, now }: OutboxForwardingDeps,
+  draining: () => number[],
+  logger: Logger,
+  everyMs: number,
+): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    const ids = draining();
+    if (ids.length === 0) return;
+    renewOutboxLeases(sql, ids, owner, leaseUntil(now())).catch((error: unknown) =>
+      logger.warn({ err: error }, 'renewing the outbox leases failed; they run out unless the next try works'),
+    );
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
+
 export function createOutboxRunner({
   forwarding,
   logger,
@@ -45,15 +66,7 @@ export function createOutboxRunner({
   const failures = new Map<number, number>();
   let closed = false;
 
-  // While a step waits on the engine (an LLM may take longer than a lease), its lease is kept alive.
-  const renewing = setInterval(() => {
-    if (running.size === 0) return;
-    const until = leaseUntil(forwarding.now());
-    renewOutboxLeases(forwarding.sql, [...running.keys()], forwarding.owner, until).catch((error: unknown) =>
-      logger.warn({ err: error }, 'renewing the outbox leases failed; they run out unless the next try works'),
-    );
-  }, renewEveryMs);
-  renewing.unref();
+  const renewing = keepLeasesAlive(forwarding, () => [...running.keys()], logger, renewEveryMs);
 
   function later(conversationId: number, delay: number): void {
     if (closed || timers.has(conversationId)) return;

@@ -4,12 +4,23 @@ import type { RecordChange } from './audit-service.ts';
 import { platformAccount, platformUser } from './platform-ownership.ts';
 import { deleteAccountUser, listAccountUsers, upsertAccountUser, type Role } from './store/accounts.ts';
 import type { Actor } from './store/audit-log.ts';
+import type { OnAccessChanged } from './store/credentials.ts';
 
 /**
  * Who works in which account, and as what (Platform API). Adding, changing and removing a person is
  * audited in the account.
  */
-export function createAccountUserService({ sql, now, record }: { sql: Sql; now: () => Date; record: RecordChange }) {
+export function createAccountUserService({
+  sql,
+  now,
+  record,
+  onAccessChanged,
+}: {
+  sql: Sql;
+  now: () => Date;
+  record: RecordChange;
+  onAccessChanged: OnAccessChanged;
+}) {
   return {
     async listAccountUsers(platformTokenId: number, accountId: number) {
       await platformAccount(sql, platformTokenId, accountId);
@@ -20,7 +31,7 @@ export function createAccountUserService({ sql, now, record }: { sql: Sql; now: 
     async addAccountUser(platformTokenId: number, actor: Actor, accountId: number, userId: number, role: Role) {
       await platformAccount(sql, platformTokenId, accountId);
       await platformUser(sql, platformTokenId, userId);
-      return sql.transaction(async (tx) => {
+      const added = await sql.transaction(async (tx) => {
         const { record: member, before } = await upsertAccountUser(tx, accountId, userId, role, now());
         await record(tx, {
           accountId,
@@ -33,6 +44,8 @@ export function createAccountUserService({ sql, now, record }: { sql: Sql; now: 
         });
         return { account_id: member.accountId, user_id: member.userId, role: member.role };
       });
+      onAccessChanged({ kind: 'user', id: userId });
+      return added;
     },
     async removeAccountUser(platformTokenId: number, actor: Actor, accountId: number, userId: number) {
       await platformAccount(sql, platformTokenId, accountId);
@@ -42,6 +55,7 @@ export function createAccountUserService({ sql, now, record }: { sql: Sql; now: 
         const before = { user_id: userId, role };
         await record(tx, { accountId, actor, type: 'AccountUser', id: userId, action: 'destroy', before, after: {} });
       });
+      onAccessChanged({ kind: 'user', id: userId });
     },
   };
 }

@@ -14,7 +14,7 @@ import {
   type AgentBotRecord,
 } from './store/agent-bots.ts';
 import type { Actor } from './store/audit-log.ts';
-import { issueAccessToken } from './store/credentials.ts';
+import { issueAccessToken, type OnAccessChanged } from './store/credentials.ts';
 import { syncBotEndpoint } from './store/desk-webhooks.ts';
 
 export interface AgentBotServiceDeps {
@@ -24,6 +24,7 @@ export interface AgentBotServiceDeps {
   policy: TargetPolicy;
   secrets: SecretBox;
   record: RecordChange;
+  onAccessChanged: OnAccessChanged;
 }
 
 /** An outgoing_url gets the helpdesk's webhooks, so it is checked like any webhook address. */
@@ -55,7 +56,7 @@ type BotOwner = { accountId: number; platformTokenId: null } | { accountId: null
  * Agent bots: the installation's, which the operator keeps through the Platform API, and each
  * account's own, which its administrators keep through the Application API (audited).
  */
-export function createAgentBotService({ sql, now, policy, secrets, record }: AgentBotServiceDeps) {
+export function createAgentBotService({ sql, now, policy, secrets, record, onAccessChanged }: AgentBotServiceDeps) {
   async function insertBot(tx: Queryable, owner: BotOwner, body: z.infer<typeof AgentBotCreate>) {
     const bot = await insertAgentBot(tx, owner, { ...botChanges(body, policy), name: body.name }, now(), secrets);
     await syncBotEndpoint(tx, bot, now());
@@ -95,6 +96,7 @@ export function createAgentBotService({ sql, now, policy, secrets, record }: Age
     async deletePlatformBot(platformTokenId: number, id: number) {
       await platformBot(sql, platformTokenId, id);
       await deleteAgentBot(sql, id);
+      onAccessChanged({ kind: 'agent_bot', id });
     },
 
     // Application API: the account's agent bots.
@@ -126,6 +128,7 @@ export function createAgentBotService({ sql, now, policy, secrets, record }: Age
         await deleteAgentBot(tx, id);
         await record(tx, { accountId, actor, type: 'AgentBot', id, action: 'destroy', before, after: {} });
       });
+      onAccessChanged({ kind: 'agent_bot', id });
     },
   };
 }

@@ -4,7 +4,7 @@ import { clientAddress, type Sql } from '../../shared/server/index.ts';
 import { accountSuspended, accountSuspendedError, roleIn, type Role } from './store/accounts.ts';
 import { findAgentBot, type AgentBotRecord } from './store/agent-bots.ts';
 import type { Actor } from './store/audit-log.ts';
-import { findPlatformToken, findTokenHolder } from './store/credentials.ts';
+import { findPlatformToken, findTokenHolder, type TokenHolder } from './store/credentials.ts';
 import { findUser, type UserRecord } from './store/users.ts';
 
 /** The helpdesk's credential header, as Chatwoot's (SPEC Authentication rule 3). */
@@ -49,7 +49,11 @@ export interface ApplicationState {
 /** The person or bot a token (access token or console session) belongs to, while it is valid. */
 export async function callerOfToken(sql: Sql, token: string, now: Date): Promise<Caller | undefined> {
   if (token.length > 200) return undefined;
-  const holder = await findTokenHolder(sql, token, now);
+  return callerOf(sql, await findTokenHolder(sql, token, now));
+}
+
+/** The person or bot who holds a token, while they exist. */
+export async function callerOf(sql: Sql, holder: TokenHolder | undefined): Promise<Caller | undefined> {
   return holder?.kind === 'user'
     ? await findUser(sql, holder.id).then((user) => user && { kind: 'user' as const, user })
     : holder?.kind === 'agent_bot'

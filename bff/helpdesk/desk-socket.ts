@@ -1,5 +1,5 @@
 import { handshakeRefusal } from '../../shared/handshake.ts';
-import type { Namespace, Server, Socket } from 'socket.io';
+import type { Server, Socket } from 'socket.io';
 import type { z } from 'zod';
 import {
   DESK_NAMESPACE,
@@ -12,29 +12,25 @@ import {
   type DeskServerEvents,
 } from '../../shared/index.ts';
 import { parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
-import type { Role } from './store/accounts.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
-import type { ConversationRecord } from '../store/conversations.ts';
-import { callerOfToken, standingIn, type Caller } from './auth.ts';
 import type { DeskConversationService } from './desk-conversation-service.ts';
+import {
+  accountRoom,
+  conversationRoom,
+  currentStanding,
+  standingStill,
+  holderOfCaller,
+  holderRoom,
+  inboxRoom,
+  listRoomsOf,
+  recheckDeskSockets,
+  type DeskNamespace,
+  type DeskSocketData,
+} from './desk-socket-access.ts';
+import { hashToken, type TokenHolder } from './store/credentials.ts';
 
-interface SocketData {
-  caller: Caller;
-  accountId: number;
-  standing: Role | 'bot';
-  /** The conversation this console has open: its customer's typing and read marks come here. */
-  watching: ConversationRecord | undefined;
-  /** The person said they type in the watched conversation and has not said they stopped. */
-  typing: boolean;
-}
+type DeskSocket = Socket<DeskClientEvents, DeskServerEvents, Record<string, never>, DeskSocketData>;
 
-type DeskNamespace = Namespace<DeskClientEvents, DeskServerEvents, Record<string, never>, SocketData>;
-type DeskSocket = Socket<DeskClientEvents, DeskServerEvents, Record<string, never>, SocketData>;
-
-/** Administrators hear of the whole account (inboxes made later included); agents and bots of the inboxes they may see. */
-const accountRoom = (accountId: number) => `desk:account:${accountId}`;
-const inboxRoom = (inboxId: string) => `desk:inbox:${inboxId}`;
-const conversationRoom = (id: number) => `desk:conversation:${id}`;
 /** The rooms every console connected to an account is in (its administrators', its inboxes' agents'): closed when the account is suspended or deleted. */
 export const deskRoomsOf = (accountId: number, inboxIds: readonly string[]): string[] => [
   accountRoom(accountId),
@@ -85,33 +81,35 @@ async function authenticate(sql: Sql, now: () => Date, socket: DeskSocket): Prom
   const accountId = Number(auth.account_id);
   if (!Number.isSafeInteger(accountId) || accountId < 1)
     throw new ParleyError('unauthorized', 'Send the account as auth.account_id.');
-  const caller = await callerOfToken(sql, auth.token, now());
-  if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
-  const standing = await standingIn(sql, caller, accountId);
-  if (!standing) throw new ParleyError('unauthorized', 'You are not a member of this account.');
-  socket.data = { caller, accountId, standing, watching: undefined, typing: false };
+  if (auth.token.length > 200) throw new ParleyError('unauthorized', 'The access token is not valid.');
+  const tokenHash = hashToken(auth.token);
+  const current = await currentStanding(sql, tokenHash, accountId, now());
+  if (!current)
+    throw new ParleyError('unauthorized', 'The access token is not valid, or you are not a member of this account.');
+  const { caller, standing, expiresAt } = current;
+  socket.data = { tokenHash, expiresAt, caller, accountId, standing, watching: undefined, typing: false };
 }
 
-/** A console connected: it joins its rooms, and its commands (watch a conversation, say it types) are answered. */
-function serveConsole(socket: DeskSocket, { desk, publisher, logger }: DeskSocketDeps): void {
-  const { caller, accountId, standing } = socket.data;
-  // The commands below are listened for from the first tick, since Socket.IO drops an event nobody
-  // listens for yet (a console sends `conversation:watch` as soon as it connects); each waits for this.
-  const joined = (async () => {
-    const inboxes = await desk.visibleInboxIds(accountId, caller, standing);
-    await socket.join(inboxes ? inboxes.map(inboxRoom) : [accountRoom(accountId)]);
-  })();
-  joined.catch((error: unknown) => {
-    logger.error({ err: error }, 'a desk socket could not join its rooms');
-    socket.disconnect(true);
-  });
-
-  const command =
-    <S extends z.ZodType, T>(schema: S, run: (payload: z.output<S>) => Promise<T>) =>
+/**
+ * A console's command handler: the payload validated, the socket's token and standing checked again
+ * (a socket is refused, and closed, once its person signed out, lost the account or is gone), and
+ * the answer through the ack.
+ */
+function commandsOf(socket: DeskSocket, joined: Promise<void>, { sql, logger, now }: DeskSocketDeps) {
+  return <S extends z.ZodType, T>(schema: S, run: (payload: z.output<S>) => Promise<T>) =>
     (payload: unknown, reply?: (result: Ack<T>) => void) => {
       const answer = (result: Ack<T>) => (typeof reply === 'function' ? reply(result) : undefined);
+      let gone = false;
       (async () => {
         await joined;
+        const current = await standingStill(sql, socket.data, now());
+        gone = !current;
+        if (!current)
+          throw new ParleyError(
+            'unauthorized',
+            'The access token is not valid, or you are not a member of this account.',
+          );
+        socket.data.standing = current.standing;
         return run(parseWith(schema, payload));
       })().then(
         (data) => answer({ ok: true, data }),
@@ -119,9 +117,31 @@ function serveConsole(socket: DeskSocket, { desk, publisher, logger }: DeskSocke
           const failure = toParleyError(error);
           if (failure.code === 'internal') logger.error({ err: error }, 'a desk socket command failed');
           answer({ ok: false, error: { code: failure.code, message: failure.message } });
+          // Told why first, then closed.
+          if (gone) socket.disconnect(true);
         },
       );
     };
+}
+
+/** A console connected: it joins its rooms, and its commands (watch a conversation, say it types) are answered. */
+function serveConsole(socket: DeskSocket, deps: DeskSocketDeps): void {
+  const { desk, publisher, logger, now } = deps;
+  const { caller, accountId, expiresAt } = socket.data;
+  // The commands below are listened for from the first tick, since Socket.IO drops an event nobody
+  // listens for yet (a console sends `conversation:watch` as soon as it connects); each waits for this.
+  const joined = (async () => {
+    await socket.join([holderRoom(holderOfCaller(caller)), ...(await listRoomsOf(desk, socket.data))]);
+  })();
+  joined.catch((error: unknown) => {
+    logger.error({ err: error }, 'a desk socket could not join its rooms');
+    socket.disconnect(true);
+  });
+  // A session's socket ends with the session; the timer is capped where Node's would overflow (about 24.8 days).
+  const expiry =
+    expiresAt &&
+    setTimeout(() => socket.disconnect(true), Math.min(expiresAt.getTime() - now().getTime(), 2 ** 31 - 1));
+  const command = commandsOf(socket, joined, deps);
 
   /** A person who leaves a conversation (or the console) while typing has stopped: the widget must not show it for ever. */
   const stopTyping = () => {
@@ -129,11 +149,15 @@ function serveConsole(socket: DeskSocket, { desk, publisher, logger }: DeskSocke
     socket.data.typing = false;
     if (watching && typing) publisher.publish(watching, { type: 'typing', who: 'human', typing: false });
   };
-  socket.on('disconnect', stopTyping);
+  socket.on('disconnect', () => {
+    clearTimeout(expiry);
+    stopTyping();
+  });
 
   socket.on(
     'conversation:watch',
     command(DeskWatchCommand, async ({ conversation_id }) => {
+      const { standing } = socket.data;
       const found =
         conversation_id === null ? undefined : (await desk.find(accountId, caller, standing, conversation_id)).record;
       stopTyping();
@@ -149,6 +173,8 @@ function serveConsole(socket: DeskSocket, { desk, publisher, logger }: DeskSocke
       const watching = socket.data.watching;
       if (!watching || watching.id !== conversation_id)
         throw new ParleyError('invalid_state', 'Watch the conversation (conversation:watch) before typing in it.');
+      // The inbox may have been taken from this person since they began watching.
+      await desk.find(accountId, caller, socket.data.standing, watching.id);
       if (watching.status === 'resolved' || socket.data.typing === typing) return null;
       socket.data.typing = typing;
       publisher.publish(watching, { type: 'typing', who: 'human', typing });
@@ -216,7 +242,7 @@ function pushChanges(namespace: DeskNamespace, { sql, publisher, logger }: DeskS
  * `typing:changed` and `read:changed`. Commands: `conversation:watch` and `typing:set` (the
  * person's typing, shown in the customer's widget).
  */
-export function addDeskSocket(io: Server, deps: DeskSocketDeps): void {
+export function addDeskSocket(io: Server, deps: DeskSocketDeps): DeskSockets {
   const { sql, logger, now } = deps;
   const namespace = io.of(DESK_NAMESPACE) as unknown as DeskNamespace;
   namespace.use((socket, next) => {
@@ -232,4 +258,15 @@ export function addDeskSocket(io: Server, deps: DeskSocketDeps): void {
   });
   namespace.on('connection', (socket) => serveConsole(socket, deps));
   pushChanges(namespace, deps);
+  return {
+    accessChanged: (holder) =>
+      recheckDeskSockets(namespace, deps, holder).catch((error: unknown) =>
+        logger.error({ err: error }, 'desk sockets could not be checked again'),
+      ),
+  };
+}
+
+export interface DeskSockets {
+  /** A person's (or bot's) access changed: their open consoles, on every node, are checked again. */
+  accessChanged(holder: TokenHolder): Promise<void>;
 }

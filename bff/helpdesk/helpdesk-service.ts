@@ -4,9 +4,11 @@ import { createAgentBotService, type AgentBotServiceDeps } from './agent-bot-ser
 import { createAuditService } from './audit-service.ts';
 import { createSignInService } from './sign-in-service.ts';
 import { createUserService } from './user-service.ts';
+import type { OnAccessChanged } from './store/credentials.ts';
 
 /** What the helpdesk is built from: what its accounts and agent bots need, less the audit log made here. */
-export type HelpdeskServiceDeps = Omit<AccountServiceDeps, 'record'> & Omit<AgentBotServiceDeps, 'record'>;
+export type HelpdeskServiceDeps = Omit<AccountServiceDeps, 'record'> &
+  Omit<AgentBotServiceDeps, 'record'> & { onAccessChanged: OnAccessChanged };
 
 /**
  * The helpdesk's administration, one service per resource: accounts, account users, users, sign-in,
@@ -15,15 +17,15 @@ export type HelpdeskServiceDeps = Omit<AccountServiceDeps, 'record'> & Omit<Agen
  * routes take the whole as one object.
  */
 export function createHelpdeskService(deps: HelpdeskServiceDeps) {
-  const { sql, now, policy, secrets, engineAccounts, onAccountClosed } = deps;
+  const { sql, now, policy, secrets, engineAccounts, onAccountClosed, onAccessChanged } = deps;
   const audit = createAuditService({ sql, now });
   const { record } = audit;
   return {
     ...createAccountService({ sql, now, engineAccounts, record, onAccountClosed }),
-    ...createAccountUserService({ sql, now, record }),
-    ...createUserService({ sql, now }),
+    ...createAccountUserService({ sql, now, record, onAccessChanged }),
+    ...createUserService({ sql, now, onAccessChanged }),
     ...createSignInService({ sql, now }),
-    ...createAgentBotService({ sql, now, policy, secrets, record }),
+    ...createAgentBotService({ sql, now, policy, secrets, record, onAccessChanged }),
     auditLogs: audit.auditLogs,
   };
 }

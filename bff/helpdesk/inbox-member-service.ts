@@ -9,6 +9,7 @@ import { inboxMembers, setInboxMembers, type InboxRecord } from './store/account
 import { listAccountUsers } from './store/accounts.ts';
 import type { Actor } from './store/audit-log.ts';
 import { findUser } from './store/users.ts';
+import type { OnAccessChanged } from './store/credentials.ts';
 import { personShape } from './shapes.ts';
 import type { Agent } from '../../shared/schemas/helpdesk/index.ts';
 
@@ -17,9 +18,10 @@ export interface InboxMemberServiceDeps {
   record: RecordChange;
   /** The account's inbox of that number, or not_found. */
   inboxOf: (accountId: number, displayId: number) => Promise<InboxRecord>;
+  onAccessChanged: OnAccessChanged;
 }
 
-export function createInboxMemberService({ sql, record, inboxOf }: InboxMemberServiceDeps) {
+export function createInboxMemberService({ sql, record, inboxOf, onAccessChanged }: InboxMemberServiceDeps) {
   async function agentsOf(accountId: number, userIds?: readonly number[]): Promise<Agent[]> {
     const members = await listAccountUsers(sql, accountId);
     const agents: Agent[] = [];
@@ -40,7 +42,7 @@ export function createInboxMemberService({ sql, record, inboxOf }: InboxMemberSe
   ) {
     const inbox = await inboxOf(accountId, inboxDisplayId);
     const people = new Set((await listAccountUsers(sql, accountId)).map((member) => member.userId));
-    const after = await sql.transaction(async (tx) => {
+    const { before, after } = await sql.transaction(async (tx) => {
       const before = await inboxMembers(tx, inbox.id);
       const members = [...new Set(next(before))].sort((a, b) => a - b);
       const strangers = members.filter((id) => !people.has(id));
@@ -58,8 +60,11 @@ export function createInboxMemberService({ sql, record, inboxOf }: InboxMemberSe
         before: { user_ids: before },
         after: { user_ids: members },
       });
-      return members;
+      return { before, after: members };
     });
+    // Whoever joined or left the inbox hears of it from now on, or no longer.
+    for (const id of new Set([...before, ...after]))
+      if (before.includes(id) !== after.includes(id)) onAccessChanged({ kind: 'user', id });
     // After the commit: the embedded store has one connection, which the transaction held.
     return { payload: await agentsOf(accountId, after) };
   }

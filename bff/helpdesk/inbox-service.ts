@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import type { Sql } from '../../shared/server/index.ts';
+import type { SecretBox, Sql } from '../../shared/server/index.ts';
 import {
   deleteAccountInbox,
   findAccountInbox,
@@ -17,6 +17,7 @@ import { findAgentBot } from './store/agent-bots.ts';
 import { writeAudit, type Actor } from './store/audit-log.ts';
 import { createAuditService, type RecordChange } from './audit-service.ts';
 import { createInboxMemberService } from './inbox-member-service.ts';
+import type { OnAccessChanged } from './store/credentials.ts';
 import { createInboxSiteKeyService } from './inbox-site-key-service.ts';
 import { MESSAGE_LIMITS } from '../widget/message-limits.ts';
 import type { Inbox, InboxCreate, InboxFields } from '../../shared/schemas/helpdesk/index.ts';
@@ -91,8 +92,18 @@ async function inboxOf(sql: Sql, accountId: number, displayId: number): Promise<
   return inbox;
 }
 
-/** An inbox's own settings, its identity validation (HMAC) key and its agent bot. */
-function createInboxSettingsService({ sql, now, record }: { sql: Sql; now: () => Date; record: RecordChange }) {
+/** An inbox's own settings, its identity validation (HMAC) key (kept sealed in `secrets`) and its agent bot. */
+function createInboxSettingsService({
+  sql,
+  now,
+  record,
+  secrets,
+}: {
+  sql: Sql;
+  now: () => Date;
+  record: RecordChange;
+  secrets: SecretBox;
+}) {
   return {
     async list(accountId: number) {
       return { payload: (await listAccountInboxes(sql, accountId)).map((inbox) => inboxShape(inbox)) };
@@ -102,13 +113,11 @@ function createInboxSettingsService({ sql, now, record }: { sql: Sql; now: () =>
     },
     async create(accountId: number, actor: Actor, body: z.infer<typeof InboxCreate>) {
       return sql.transaction(async (tx) => {
-        const inbox = await insertAccountInbox(tx, accountId, { ...inboxChanges(body), name: body.name });
+        const made = { ...inboxChanges(body), name: body.name };
+        const { inbox, hmacToken } = await insertAccountInbox(tx, accountId, made, secrets);
         const shown = { before: {}, after: inboxShape(inbox) };
         await record(tx, { accountId, actor, type: 'Inbox', id: inbox.displayId, action: 'create', ...shown });
-        const [row] = await tx.query<{ hmac_token: string }>('SELECT hmac_token FROM inboxes WHERE id = $1', [
-          inbox.id,
-        ]);
-        return inboxShape(inbox, row!.hmac_token);
+        return inboxShape(inbox, hmacToken);
       });
     },
     async update(accountId: number, actor: Actor, displayId: number, body: InboxFields) {
@@ -131,7 +140,7 @@ function createInboxSettingsService({ sql, now, record }: { sql: Sql; now: () =>
     async rotateHmac(accountId: number, actor: Actor, displayId: number) {
       const inbox = await inboxOf(sql, accountId, displayId);
       return sql.transaction(async (tx) => {
-        const token = await rotateHmacToken(tx, inbox.id);
+        const token = await rotateHmacToken(tx, inbox.id, secrets);
         // The key itself is never written to the log; that it changed is.
         await writeAudit(
           tx,
@@ -169,13 +178,23 @@ function createInboxSettingsService({ sql, now, record }: { sql: Sql; now: () =>
  * An account's inboxes, their site keys (a key is shown whole once, when made) and the people who
  * answer them. Every change is audited with its before and after.
  */
-export function createInboxService({ sql, now }: { sql: Sql; now: () => Date }) {
+export function createInboxService({
+  sql,
+  now,
+  secrets,
+  onAccessChanged,
+}: {
+  sql: Sql;
+  now: () => Date;
+  secrets: SecretBox;
+  onAccessChanged: OnAccessChanged;
+}) {
   const { record } = createAuditService({ sql, now });
   const inboxOfAccount = (accountId: number, displayId: number) => inboxOf(sql, accountId, displayId);
   return {
-    ...createInboxSettingsService({ sql, now, record }),
+    ...createInboxSettingsService({ sql, now, record, secrets }),
     ...createInboxSiteKeyService({ sql, now, record, inboxOf: inboxOfAccount }),
-    ...createInboxMemberService({ sql, record, inboxOf: inboxOfAccount }),
+    ...createInboxMemberService({ sql, record, inboxOf: inboxOfAccount, onAccessChanged }),
   };
 }
 

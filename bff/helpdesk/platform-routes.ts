@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { TLSSocket } from 'node:tls';
 import { z } from 'zod';
 import type { ApiRoutes } from '../../shared/server/index.ts';
 import type { PlatformState } from './auth.ts';
@@ -304,6 +306,17 @@ function addUserRoutes(routes: ApiRoutes<PlatformState>, helpdesk: HelpdeskServi
     );
 }
 
+/**
+ * The address this server was reached on, from its own socket: never from `Host` or
+ * `X-Forwarded-Host`, which whoever sends the request chooses (a link to their own site would
+ * carry the sign-in token there). Behind a proxy, PUBLIC_URL names the public address instead.
+ */
+export function ownOrigin(req: IncomingMessage): string {
+  const { localAddress, localPort } = req.socket;
+  const host = localAddress?.includes(':') ? `[${localAddress}]` : (localAddress ?? '127.0.0.1');
+  return `${req.socket instanceof TLSSocket ? 'https' : 'http'}://${host}:${localPort}`;
+}
+
 /** A one-time sign-in link to the agent console for a user. */
 function addSignInLinkRoute(
   routes: ApiRoutes<PlatformState>,
@@ -324,11 +337,7 @@ function addSignInLinkRoute(
       errors: [...errors],
     },
     async (ctx, { params }) => {
-      ctx.body = await helpdesk.signInLink(
-        ctx.state.platformTokenId,
-        params.id,
-        baseUrl(`${ctx.protocol}://${ctx.host}`),
-      );
+      ctx.body = await helpdesk.signInLink(ctx.state.platformTokenId, params.id, baseUrl(ownOrigin(ctx.req)));
     },
   );
 }

@@ -1,6 +1,6 @@
 import { ParleyError } from '../../shared/index.ts';
 import { clientLimitKey, type ApiRoutes, type RateLimiter, type Sql } from '../../shared/server/index.ts';
-import { endSession } from './store/credentials.ts';
+import { endSession, type OnAccessChanged } from './store/credentials.ts';
 import { TOKEN_HEADER } from './auth.ts';
 import type { HelpdeskService } from './helpdesk-service.ts';
 import { Session, SessionCreate } from '../../shared/schemas/helpdesk/index.ts';
@@ -21,7 +21,15 @@ export function addSessionSignInRoutes(
     limiter,
     trustProxyHops,
     now,
-  }: { sql: Sql; helpdesk: HelpdeskService; limiter: RateLimiter; trustProxyHops: number; now: () => Date },
+    onAccessChanged,
+  }: {
+    sql: Sql;
+    helpdesk: HelpdeskService;
+    limiter: RateLimiter;
+    trustProxyHops: number;
+    now: () => Date;
+    onAccessChanged: OnAccessChanged;
+  },
 ): void {
   routes
     .add(
@@ -62,7 +70,9 @@ export function addSessionSignInRoutes(
       },
       async (ctx) => {
         const token = ctx.get(TOKEN_HEADER);
-        if (token && token.length <= 200) await endSession(sql, token);
+        const userId = token && token.length <= 200 ? await endSession(sql, token) : undefined;
+        // The consoles open with this session close with it.
+        if (userId !== undefined) onAccessChanged({ kind: 'user', id: userId });
         ctx.body = '';
       },
     );

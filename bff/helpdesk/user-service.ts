@@ -5,7 +5,7 @@ import { platformUser } from './platform-ownership.ts';
 import type { UserCreate, UserUpdate } from '../../shared/schemas/helpdesk/index.ts';
 import { userShape } from './shapes.ts';
 import { accountsOf } from './store/accounts.ts';
-import { hashPassword, issueAccessToken } from './store/credentials.ts';
+import { endOtherSessions, hashPassword, issueAccessToken, type OnAccessChanged } from './store/credentials.ts';
 import { deleteUser, insertUser, updateUser, type UserRecord } from './store/users.ts';
 
 /** A person as the APIs show them: with the accounts they work in. */
@@ -17,7 +17,15 @@ const emailTaken = () =>
   });
 
 /** The people of the installation (Platform API): agents and administrators of its accounts. */
-export function createUserService({ sql, now }: { sql: Sql; now: () => Date }) {
+export function createUserService({
+  sql,
+  now,
+  onAccessChanged,
+}: {
+  sql: Sql;
+  now: () => Date;
+  onAccessChanged: OnAccessChanged;
+}) {
   return {
     /** Only this answer carries the person's access token. */
     async createUser(platformTokenId: number, body: z.infer<typeof UserCreate>) {
@@ -52,11 +60,17 @@ export function createUserService({ sql, now }: { sql: Sql; now: () => Date }) {
       const user = await updateUser(sql, id, changes, now());
       if (user === 'taken') throw emailTaken();
       if (!user) throw new ParleyError('not_found', `No user ${id}.`);
+      if (passwordHash) {
+        // Whoever knew the old password signs in again: the person's console sessions end, and their sockets close.
+        await endOtherSessions(sql, id);
+        onAccessChanged({ kind: 'user', id });
+      }
       return userView(sql, user);
     },
     async deleteUser(platformTokenId: number, id: number) {
       await platformUser(sql, platformTokenId, id);
       await deleteUser(sql, id);
+      onAccessChanged({ kind: 'user', id });
     },
   };
 }

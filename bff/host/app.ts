@@ -5,7 +5,9 @@ import { addBffGauges } from './gauges.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createHttpApp } from './http-app.ts';
 import { createBffSockets, type ClosedAccount } from './sockets.ts';
+import type { TokenHolder } from '../helpdesk/store/credentials.ts';
 import { createSurfaceParts } from './surface-parts.ts';
+import { createEmail, type Email } from '../email/email.ts';
 import { clientApiSurface, helpdeskSurfaces, openSurface, widgetSurface, type SurfaceParts } from './surfaces.ts';
 
 export type { Bff, BffDeps } from './deps.ts';
@@ -22,7 +24,23 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const { sql, logger, now, trustProxyHops, access, limiters, metrics, pipeline } = parts;
   // Everyone connected to an account the operator suspends or deletes is disconnected (the sockets listen, on every node through the adapter).
   const accountClosed = createSignal<ClosedAccount>();
-  const { app, openApi, deskConversations } = createRoutes(deps, parts, accountClosed);
+  // A person or bot whose access changed has their open consoles checked again (on every node, through the adapter).
+  const accessChanged = createSignal<TokenHolder>();
+  // Answers e-mailed to customers who are not there, and their replies taken back (issue 32).
+  const email = createEmail({
+    sql,
+    logger,
+    now,
+    settings: deps.email,
+    publicUrl: deps.publicUrl,
+    publisher: pipeline.publisher,
+    conversations: pipeline.conversations,
+    sessions: access.sessions,
+    widgetLimiter: limiters.widgetLimiter,
+    limiter: limiters.floodLimiter,
+    metrics,
+  });
+  const { app, openApi, deskConversations } = createRoutes(deps, parts, { accountClosed, accessChanged }, email);
   const { conversations, publisher, erasure, relay, feed, webhooks, attachments } = pipeline;
   const sockets = createBffSockets({
     sql,
@@ -38,9 +56,11 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     erasure,
     deskConversations,
     accountClosed,
+    accessChanged,
   });
   const { housekeeping, attachmentSweep } = await startBackgroundWork(deps, parts);
   addBffGauges(metrics, sql, sockets);
+  await email.start({ customerConnected: sockets.customerConnected });
 
   return {
     app,
@@ -51,9 +71,11 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     housekeeping,
     attachments,
     metrics,
+    email,
     openApi,
     attach: (server) => sockets.attach(server),
     async close() {
+      await email.stop();
       housekeeping.stop();
       attachmentSweep.stop();
       await feed.stop();
@@ -65,12 +87,30 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
 }
 
 /** The routes of every surface in one Koa app, with their OpenAPI document; the desk's conversations go on to the sockets. */
-function createRoutes(deps: BffDeps, parts: SurfaceParts, accountClosed: Signal<ClosedAccount>) {
+function createRoutes(
+  deps: BffDeps,
+  parts: SurfaceParts,
+  { accountClosed, accessChanged }: { accountClosed: Signal<ClosedAccount>; accessChanged: Signal<TokenHolder> },
+  email: Pick<Email, 'routes' | 'widgetRoutes'>,
+) {
   const open = openSurface(deps, parts);
   const desk = clientApiSurface(deps, parts);
   const widget = widgetSurface(parts);
-  const helpdesk = helpdeskSurfaces(deps, parts, (accountId, inboxIds) => accountClosed.emit({ accountId, inboxIds }));
-  const surfaces = [widget, desk, helpdesk.signIn, helpdesk.platform, helpdesk.application];
+  const helpdesk = helpdeskSurfaces(
+    deps,
+    parts,
+    (accountId, inboxIds) => accountClosed.emit({ accountId, inboxIds }),
+    accessChanged.emit,
+  );
+  const surfaces = [
+    widget,
+    email.widgetRoutes,
+    desk,
+    helpdesk.signIn,
+    helpdesk.platform,
+    helpdesk.application,
+    email.routes,
+  ];
   const { app, openApi } = createHttpApp({
     open,
     surfaces,

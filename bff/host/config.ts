@@ -19,6 +19,7 @@ import {
   type SessionKey,
 } from '../../shared/server/index.ts';
 import type { AttachmentSettings } from '../attachments/open-storage.ts';
+import { DEFAULT_DIGEST_DELAY_S, type EmailSettings } from '../email/email-settings.ts';
 
 /** A key of the engine's (`service_test_…` / `service_live_…`), as SPEC's API keys look. */
 const ApiKey = z
@@ -121,7 +122,52 @@ export const BffEnv = z.object({
     .min(1024, 'must be at least 1024')
     .max(100 * 1024 * 1024, 'must be at most 104857600 (100 MB)')
     .default(DEFAULT_MEDIA_LIMIT),
+  /** Where e-mail digests are sent (smtp://user:pass@host:587, smtps://…); unset: no e-mail is sent. */
+  SMTP_URL: optionalVariable(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
+  /** The digests' From, e.g. "Shop support <support@shop.example>". */
+  MAIL_FROM: optionalVariable(
+    z.string().min(3).max(320).regex(/@/, 'must be an address, e.g. Shop <support@shop.example>'),
+  ),
+  /** The domain of the reply+<token>@… addresses (its MX reaches INBOUND_SMTP_PORT or a provider's inbound webhook). */
+  MAIL_REPLY_DOMAIN: optionalVariable(
+    z
+      .string()
+      .regex(/^(?=.{1,253}$)([a-z0-9-]{1,63}\.)*[a-z0-9-]{1,63}$/i, 'must be a domain name, e.g. reply.shop.example'),
+  ),
+  /** How long answers are gathered into one e-mail. */
+  EMAIL_DIGEST_DELAY_S: z.coerce.number().int().min(0).max(86_400).default(DEFAULT_DIGEST_DELAY_S),
+  /** The port of the BFF's own SMTP listener for replies; unset: none. */
+  INBOUND_SMTP_PORT: optionalVariable(Port),
+  /** The secret POST /inbound/email checks X-Parley-Signature with; unset: the route answers 404. */
+  INBOUND_EMAIL_SECRET: optionalVariable(z.string().min(16, 'must be at least 16 characters')),
 });
+
+/** E-mail sent needs its From; replies taken need the domain their addresses are at. */
+export function emailComplete(
+  value: {
+    SMTP_URL?: string | undefined;
+    MAIL_FROM?: string | undefined;
+    MAIL_REPLY_DOMAIN?: string | undefined;
+    INBOUND_SMTP_PORT?: number | undefined;
+    INBOUND_EMAIL_SECRET?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.SMTP_URL && !value.MAIL_FROM)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MAIL_FROM'],
+      message: 'must be set when SMTP_URL is (the From of the e-mails)',
+    });
+  for (const name of ['INBOUND_SMTP_PORT', 'INBOUND_EMAIL_SECRET'] as const) {
+    if (value[name] !== undefined && !value.MAIL_REPLY_DOMAIN)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAIL_REPLY_DOMAIN'],
+        message: `must be set when ${name} is (replies come to reply+<token>@MAIL_REPLY_DOMAIN)`,
+      });
+  }
+}
 
 /** Several nodes (REDIS_URL) open each other's stored secrets: they need one key set, not a key file each. */
 export function secretsGoWithRedis(
@@ -208,6 +254,8 @@ export interface BffSettings {
   metricsToken: string | undefined;
   /** Where attachments' bytes go (a bucket, or DATA_DIR) and the largest one taken. */
   attachments: AttachmentSettings;
+  /** Conversations continued by e-mail; unset when neither SMTP_URL nor MAIL_REPLY_DOMAIN is. */
+  email: EmailSettings | undefined;
 }
 
 /** The BFF's part of checked variables, by the names the code uses. */
@@ -244,6 +292,18 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
             }
           : undefined,
     },
+    email:
+      value.SMTP_URL || value.MAIL_REPLY_DOMAIN
+        ? {
+            smtpUrl: value.SMTP_URL,
+            from: value.MAIL_FROM ?? '',
+            replyDomain: value.MAIL_REPLY_DOMAIN,
+            digestDelayS: value.EMAIL_DIGEST_DELAY_S,
+            inboundSmtpPort: value.INBOUND_SMTP_PORT,
+            inboundSmtpHost: value.HOST,
+            inboundSecret: value.INBOUND_EMAIL_SECRET,
+          }
+        : undefined,
   };
 }
 
@@ -265,7 +325,8 @@ const StandaloneEnv = BffEnv.extend({
   ),
 })
   .superRefine(secretsGoWithRedis)
-  .superRefine(attachmentBucketComplete);
+  .superRefine(attachmentBucketComplete)
+  .superRefine(emailComplete);
 
 /** Reads the BFF's settings; anything wrong throws a ConfigError whose message names every bad variable. */
 export function readBffConfig(env: NodeJS.ProcessEnv): BffConfig {

@@ -23,6 +23,8 @@ import type { AttachmentService } from '../attachments/attachment-service.ts';
 import type { Attachments } from '../attachments/open-storage.ts';
 import type { Housekeeping } from './housekeeping.ts';
 import type { Metrics } from './metrics.ts';
+import type { Email } from '../email/email.ts';
+import type { EmailSettings } from '../email/email-settings.ts';
 
 /** What `createBff` is built from: the store, the engine, the session keys and the settings of a host. */
 export interface BffDeps {
@@ -81,7 +83,7 @@ export interface BffDeps {
   metricsToken?: string | undefined;
   /** How often housekeeping runs (an hour; 0: only when a test asks). */
   housekeepingMs?: number;
-  /** The BFF's address as people reach it (for sign-in links); by default the address a request came to. */
+  /** The BFF's address as people reach it (for sign-in links); by default the address and port the server was reached on, never a request's Host. */
   publicUrl?: string | undefined;
   /** Routes a host adds after the BFF's own (the demo's pages). */
   extraRouters?: Router[];
@@ -96,6 +98,8 @@ export interface BffDeps {
   attachments?: Attachments | undefined;
   /** The helpdesk's webhooks (`X-Desk-*`): how often the worker looks for due deliveries (0: only when nudged or drained, for tests), and the operator's own private origins they may reach. */
   deskWebhooks?: { pollMs?: number; allowedPrivateOrigins?: readonly string[]; send?: SendWebhook } | undefined;
+  /** Conversations continued by e-mail (SMTP_URL, MAIL_REPLY_DOMAIN…); unset: no e-mail either way. */
+  email?: EmailSettings | undefined;
 }
 
 /** What `createBff` returns: the Koa app, the parts tests drive, and the Socket.IO attach function. */
@@ -111,6 +115,8 @@ export interface Bff {
   /** Customers' files: send, read, erase (with a customer's data), sweep. */
   attachments: AttachmentService;
   metrics: Metrics;
+  /** Digests out, replies in (send the due digests and find the SMTP listener's port in tests). */
+  email: Email;
   openApi(): Record<string, unknown>;
   /** Attaches Socket.IO to the HTTP server that serves `app`. */
   attach(server: HttpServer): void;

@@ -68,6 +68,7 @@ const operator = config.aiOperatorToken
 if (!operator)
   logger.warn('AI_OPERATOR_TOKEN is not set: making an account through the Platform API answers 503 until it is');
 
+if (!config.email?.smtpUrl) logger.info('SMTP_URL is not set: no e-mail is sent to customers who left the chat');
 const infrastructure = await openBffInfrastructure(config, logger);
 const defaultInboxId = await oldestInboxId(infrastructure.sql);
 if (!defaultInboxId) logger.warn('there is no inbox yet: make one with npm run bff:inbox -- --name "My shop"');
@@ -97,6 +98,7 @@ const bff = await createBff({
   attachments: infrastructure.attachments,
   metrics,
   metricsToken: config.metricsToken,
+  email: config.email,
 });
 const server = createServer(bff.app.callback());
 bff.attach(server);

@@ -1,3 +1,5 @@
+import { customerPresence } from '../email/customer-presence.ts';
+import type { CustomerConnected } from '../email/digest-sender.ts';
 import type { Server as HttpServer } from 'node:http';
 import type { Server as SocketServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
@@ -5,8 +7,10 @@ import { DESK_NAMESPACE, WIDGET_NAMESPACE } from '../../shared/index.ts';
 import { forStreamsAdapter, type Redis, type Signal } from '../../shared/server/index.ts';
 import type { CustomerErasure } from '../engine-link/customer-erasure.ts';
 import { addDeskSocket, deskRoomsOf } from '../helpdesk/desk-socket.ts';
+import type { TokenHolder } from '../helpdesk/store/credentials.ts';
 import type { DeskConversationService } from '../helpdesk/desk-conversation-service.ts';
 import { addClientSocket, CLIENT_NAMESPACE, clientInboxRoom, contactRoom } from '../client-api/realtime.ts';
+import { attachCable, type Cable } from '../cable/cable-server.ts';
 import { createSocketServer } from '../realtime/socket-server.ts';
 import { addWidgetSocket, customerRoom, widgetInboxRoom, type WidgetSocketDeps } from '../widget/socket.ts';
 
@@ -23,6 +27,7 @@ export interface BffSocketDeps extends WidgetSocketDeps {
   erasure: CustomerErasure;
   deskConversations: DeskConversationService;
   accountClosed: Signal<ClosedAccount>;
+  accessChanged: Signal<TokenHolder>;
 }
 
 export interface BffSockets {
@@ -30,6 +35,8 @@ export interface BffSockets {
   attach(server: HttpServer): void;
   /** Connections to this node in one namespace (0 before `attach`). */
   connected(namespace: string): number;
+  /** Whether a conversation's customer has the chat open now, on any node (false before `attach`). */
+  customerConnected: CustomerConnected;
   close(): Promise<void>;
 }
 
@@ -41,7 +48,9 @@ export interface BffSockets {
 export function createBffSockets(deps: BffSocketDeps): BffSockets {
   const { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops, now, redis } = deps;
   let io: SocketServer | undefined;
+  let cable: Cable | undefined;
   return {
+    customerConnected: (conversation) => (io ? customerPresence(io)(conversation) : Promise.resolve(false)),
     attach(server) {
       io = createSocketServer(
         server,
@@ -49,6 +58,18 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
       );
       addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops });
       addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl });
+      // ActionCable at /cable for Chatwoot's own clients; its pushes travel through the same adapter.
+      const { erasure, accountClosed, publicUrl } = deps;
+      cable = attachCable(server, {
+        sql,
+        publisher,
+        logger,
+        publicUrl,
+        io,
+        shared: Boolean(redis),
+        erasure,
+        accountClosed,
+      });
       // A forgotten customer's widget tabs and Client API sockets close, on every node (through the adapter).
       deps.erasure.onErased((erased) => {
         for (const { inboxId, customerRef } of erased.customers)
@@ -56,7 +77,8 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
         for (const contactId of erased.contactIds)
           io!.of(CLIENT_NAMESPACE).in(contactRoom(contactId)).disconnectSockets(true);
       });
-      addDeskSocket(io, { sql, desk: deps.deskConversations, publisher, logger, now });
+      const desk = addDeskSocket(io, { sql, desk: deps.deskConversations, publisher, logger, now });
+      deps.accessChanged.listen((holder) => void desk.accessChanged(holder));
       deps.accountClosed.listen(({ accountId, inboxIds }) => {
         // `in([])` would name every socket: an account without inboxes has no widget or contact to close.
         if (inboxIds.length > 0) {
@@ -68,6 +90,7 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
     },
     connected: (namespace) => io?.of(namespace).sockets.size ?? 0,
     async close() {
+      await cable?.close();
       await io?.close();
     },
   };

@@ -23,6 +23,7 @@ export const BFF_SEALED_COLUMNS: readonly SealedColumn[] = [
   },
   { table: 'webhook_endpoints', key: 'id', column: 'secret' },
   { table: 'agent_bots', key: 'id', column: 'webhook_secret' },
+  { table: 'inboxes', key: 'id', column: 'hmac_token', where: 'hmac_token IS NOT NULL' },
   { table: 'engine_accounts', key: 'account_id', column: 'api_keys' },
   { table: 'engine_accounts', key: 'account_id', column: 'webhooks', where: 'webhooks IS NOT NULL' },
 ];

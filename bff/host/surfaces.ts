@@ -21,6 +21,7 @@ import { createDeskConversationService } from '../helpdesk/desk-conversation-ser
 import { addWebhookRoutes } from '../helpdesk/webhook-routes.ts';
 import { createInboxService } from '../helpdesk/inbox-service.ts';
 import { createHelpdeskService } from '../helpdesk/helpdesk-service.ts';
+import type { OnAccessChanged } from '../helpdesk/store/credentials.ts';
 import { addPlatformRoutes } from '../helpdesk/platform-routes.ts';
 import { addSessionSignInRoutes } from '../helpdesk/session-routes.ts';
 import { addConsoleRoutes } from '../helpdesk/console-page.ts';
@@ -36,6 +37,8 @@ import { addSessionRoutes } from '../widget/session-routes.ts';
 import { sessionAuth, widgetRateLimit, type WidgetState } from '../widget/session-auth.ts';
 import { addWidgetAttachmentRoutes } from '../attachments/widget-routes.ts';
 import { addDeskAttachmentRoutes } from '../attachments/desk-routes.ts';
+import { addDeskReportRoutes } from '../helpdesk/report-routes.ts';
+import { addDeskAssistRoutes } from '../helpdesk/desk-assist-routes.ts';
 import { addHealthRoutes } from './health-routes.ts';
 import { addMetricsRoutes } from './metrics-routes.ts';
 import type { BffDeps } from './deps.ts';
@@ -96,11 +99,12 @@ export function openSurface(
 /** The Client API (and its survey page), for a shop's own servers and apps. */
 export function clientApiSurface(
   deps: BffDeps,
-  { sql, now, trustProxyHops, limiters, pipeline }: SurfaceParts,
+  { sql, now, secrets, trustProxyHops, limiters, pipeline }: SurfaceParts,
 ): ApiRoutes<DeskState> {
   const { conversations, attachments, publisher } = pipeline;
   const client = createClientService({
     sql,
+    secrets,
     conversations,
     attachments,
     publisher,
@@ -138,12 +142,14 @@ export function widgetSurface({
 
 /**
  * The helpdesk's surfaces: the Platform API, the Application API (with the desk's conversations)
- * and sign-in. `onAccountClosed` hears of every account the operator suspends or deletes.
+ * and sign-in. `onAccountClosed` hears of every account the operator suspends or deletes,
+ * `onAccessChanged` of every person or bot whose access to the desk changed.
  */
 export function helpdeskSurfaces(
   deps: BffDeps,
   parts: SurfaceParts,
   onAccountClosed: (accountId: number, inboxIds: string[]) => void,
+  onAccessChanged: OnAccessChanged,
 ) {
   const { sql, logger, now, secrets, trustProxyHops, limiters, pipeline, webhookPolicy } = parts;
   const { engines } = parts.access;
@@ -156,14 +162,22 @@ export function helpdeskSurfaces(
     logger,
     now,
   });
-  const helpdesk = createHelpdeskService({ sql, now, policy: webhookPolicy, secrets, engineAccounts, onAccountClosed });
+  const helpdesk = createHelpdeskService({
+    sql,
+    now,
+    policy: webhookPolicy,
+    secrets,
+    engineAccounts,
+    onAccountClosed,
+    onAccessChanged,
+  });
   const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
   addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
   const application = new ApiRoutes<ApplicationState>({
     middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops)],
   });
   addApplicationRoutes(application, helpdesk, sql);
-  addInboxRoutes(application, createInboxService({ sql, now }), sql);
+  addInboxRoutes(application, createInboxService({ sql, now, secrets, onAccessChanged }), sql);
   const engineAccountKeys = createEngineAccountKeys({ sql, operator: deps.operator, logger, now });
   addApiKeyRoutes(application, createApiKeyService({ sql, keys: engineAccountKeys, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
@@ -180,7 +194,16 @@ export function helpdeskSurfaces(
   });
   addDeskConversationRoutes(application, deskConversations, sql);
   addDeskAttachmentRoutes(application, { desk: deskConversations, attachments, sql });
+  addDeskReportRoutes(application, { sql, engines });
+  addDeskAssistRoutes(application, { desk: deskConversations, engines, sql });
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
-  addSessionSignInRoutes(signIn, { sql, helpdesk, limiter: limiters.floodLimiter, trustProxyHops, now });
+  addSessionSignInRoutes(signIn, {
+    sql,
+    helpdesk,
+    limiter: limiters.floodLimiter,
+    trustProxyHops,
+    now,
+    onAccessChanged,
+  });
   return { platform, application, signIn, deskConversations };
 }

@@ -136,6 +136,24 @@ describe("verified sessions minted with an account's own API key", () => {
     expect(await works()).toBe(false);
   });
 
+  it("lets a sandbox key revoke no live customer's session, however the inbox is shared", async () => {
+    expect(stack.liveApiKey).toBeDefined();
+    const target = (await newSession(stack.url, stack.liveApiKey!, { customer_ref: `live-${randomToken(6)}` })).body
+      .token as string;
+    const works = async () => (await request(`${stack.url}/v1/widget/conversations`, { token: target })).status === 200;
+    expect(await works()).toBe(true);
+    expect(
+      (await request(`${stack.url}/v1/widget-sessions/revoke`, { token: stack.apiKey, body: { token: target } }))
+        .status,
+    ).toBe(204);
+    expect(await works()).toBe(true);
+    expect(
+      (await request(`${stack.url}/v1/widget-sessions/revoke`, { token: stack.liveApiKey!, body: { token: target } }))
+        .status,
+    ).toBe(204);
+    expect(await works()).toBe(false);
+  });
+
   it("keeps minting the installation's verified sessions for the default inbox, and refuses it an account's own inbox", async () => {
     const minted = await newSession(stack.url, stack.apiKey, { customer_ref: 'cust-demo' });
     expect(minted.status).toBe(201);

@@ -131,11 +131,15 @@ function addEndSessionRoutes(routes: ApiRoutes, deps: SessionRouteDeps): void {
         const credential = bearerToken(ctx);
         if (!credential.startsWith('service_'))
           throw new ParleyError('unauthorized', 'Revoking a session takes your API key.');
-        const { scope } = await checkApiKey(credential, deps);
+        const holder = await checkApiKey(credential, deps);
         const session = await sessions.verifyForRenewal(body.token, RENEWAL_GRACE_S).catch(() => undefined);
-        // A key revokes only sessions of the inboxes its engine account serves; of any other the answer is the same, and nothing changes.
-        if (session && (await engines.scopeOfInbox(session.inboxId).catch(() => undefined)) === scope)
-          await sessions.revoke(session);
+        // A key revokes only sessions of its own environment, of the inboxes its engine account
+        // serves; of any other the answer is the same, and nothing changes.
+        const ours =
+          session !== undefined &&
+          session.environment === holder.environment &&
+          (await engines.scopeOfInbox(session.inboxId).catch(() => undefined)) === holder.scope;
+        if (ours) await sessions.revoke(session);
         ctx.status = 204;
       },
     );

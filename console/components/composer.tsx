@@ -1,5 +1,5 @@
 /** The reply box under the transcript: its draft, the private-note switch and the canned responses a `/shortcode` offers. */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeskStore } from '../desk-store.ts';
 
 interface Canned {
@@ -49,9 +49,22 @@ function useReply(store: DeskStore) {
   return { text, note, setNote, busy, suggestions, changed, use, send };
 }
 
+interface ComposerProps {
+  store: DeskStore;
+  resolved: boolean;
+  /** A text put in the box from outside (Assist's "Use suggestion"): it replaces the draft, and is never sent by itself. */
+  offered?: { text: string } | undefined;
+}
+
 /** The reply box: Enter sends, Shift+Enter breaks the line; `/shortcode` offers canned responses. */
-export function Composer({ store, resolved }: { store: DeskStore; resolved: boolean }) {
+export function Composer({ store, resolved, offered }: ComposerProps) {
   const { text, note, setNote, busy, suggestions, changed, use, send } = useReply(store);
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (!offered) return;
+    use(offered.text);
+    box.current?.focus();
+  }, [offered]);
   return (
     <form
       class={`composer${note ? ' note' : ''}`}
@@ -65,6 +78,7 @@ export function Composer({ store, resolved }: { store: DeskStore; resolved: bool
         Reply
       </label>
       <textarea
+        ref={box}
         id="reply"
         rows={3}
         value={text}

@@ -19,7 +19,9 @@ import { findTurnByMessageId, insertTurn, updateConversation } from '../store/co
 import type { Caller } from '../store/environment.ts';
 import { eventsCausedBy } from '../store/events.ts';
 import { addLlmUsage } from '../store/llm.ts';
+import { findRunningSession } from '../store/interview-sessions.ts';
 import { carryOut, greet, handOver } from './acts.ts';
+import { continueInterview } from './interview-moves.ts';
 import type { EarlyBrain, EarlyDecision } from './early-brain.ts';
 import type { Move, Moves } from './moves.ts';
 
@@ -94,6 +96,9 @@ export async function answer(move: Move, { text, kb, actions, think, early, mean
     await handOver(move, KILL_SWITCH_REASON, 'ai');
     return;
   }
+  // A conversation in a running interview: its question decides, not the brain (interview-moves.ts).
+  const interview = await findRunningSession(move.tx, move.record.conversation.id);
+  if (interview) return continueInterview(move, interview, text, agent);
   // The early decision stands unless the conversation moved on meanwhile; then the retrieval brain
   // decides on what is there now.
   const { memory } = move.record;
@@ -143,7 +148,11 @@ export function createSending({ sql, knowledge, now, llm, onCommitted, brainTime
       // Masking reads the whole message (all of it is kept): its time is the account's too.
       const text = think(() => maskCodes(request.text));
       const { kb, actions, meaning } = await readAnswerSources(sql, knowledge, caller.accountId, text);
-      const early = await earlyBrain.decideEarly({ caller, id, text, request, kb, actions, think, onDelta });
+      // No model is asked about a reply to an interview's question.
+      const interviewing = llm !== undefined && (await findRunningSession(sql, id)) !== undefined;
+      const early = interviewing
+        ? undefined
+        : await earlyBrain.decideEarly({ caller, id, text, request, kb, actions, think, onDelta });
       const { result: replayed, events } = await moves.withConversation(caller, id, undefined, async (move) => {
         if (request.message_id) {
           const earlier = await findTurnByMessageId(move.tx, id, request.message_id);

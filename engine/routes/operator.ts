@@ -10,18 +10,24 @@ import {
   OperatorKeyParams,
   type OperatorKey,
 } from '../../shared/schemas/engine-operator.ts';
-import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
+import { OperatorLimits, OperatorLimitsChange } from '../../shared/schemas/engine-operator-limits.ts';
+import type { ApiRoutes, Logger, Sql } from '../../shared/server/index.ts';
 import { eraseAccount } from '../account-erasure.ts';
+import { auditOperatorAction, auditRateLimitChanges } from '../operator-audit.ts';
+import { DEFAULT_REQUESTS_PER_MINUTE } from '../store/environment.ts';
 import {
   findAccount,
   holdAccount,
   findApiKey,
+  changeAccountRateLimits,
   insertAccount,
   issueApiKey,
   listApiKeys,
+  readAccountRateLimits,
   revokeAccountApiKey,
   setAccountRateLimit,
   setAccountSuspended,
+  type AccountRateLimits,
   type ApiKeyRecord,
 } from '../store/accounts.ts';
 
@@ -40,7 +46,18 @@ const keyShape = (key: ApiKeyRecord): OperatorKey => ({
 interface OperatorRouteDeps {
   sql: Sql;
   now: () => Date;
+  /** Where each change to an account's keys and limits is written as an audit line (operator-audit.ts). */
+  logger: Logger;
 }
+
+/** The account's limits as the operator routes show them. */
+const limitsShape = (accountId: string, own: AccountRateLimits): OperatorLimits => ({
+  account_id: accountId,
+  limits: {
+    sandbox: { requests_per_minute: own.sandbox ?? DEFAULT_REQUESTS_PER_MINUTE.sandbox, default: own.sandbox === null },
+    live: { requests_per_minute: own.live ?? DEFAULT_REQUESTS_PER_MINUTE.live, default: own.live === null },
+  },
+});
 
 const accountNotFound = (id: string) => new ParleyError('not_found', `No account ${id}.`);
 
@@ -79,6 +96,7 @@ async function setSuspended(
 export function addOperatorRoutes(routes: ApiRoutes, deps: OperatorRouteDeps): void {
   addAccountStatusRoutes(routes, deps);
   addAccountKeyRoutes(routes, deps);
+  addAccountLimitRoutes(routes, deps);
   addAccountDeletionRoute(routes, deps);
 }
 
@@ -138,7 +156,7 @@ function addAccountStatusRoutes(routes: ApiRoutes, deps: OperatorRouteDeps): voi
 }
 
 /** `/operator/v1/accounts/{id}/keys`: an account's API keys, added, listed and revoked. */
-function addAccountKeyRoutes(routes: ApiRoutes, { sql, now }: OperatorRouteDeps): void {
+function addAccountKeyRoutes(routes: ApiRoutes, { sql, now, logger }: OperatorRouteDeps): void {
   routes
     .add(
       {
@@ -155,7 +173,7 @@ function addAccountKeyRoutes(routes: ApiRoutes, { sql, now }: OperatorRouteDeps)
         errors: ['not_found'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await sql.transaction(async (tx) => {
+        const created = await sql.transaction(async (tx) => {
           if (!(await holdAccount(tx, params.id))) throw accountNotFound(params.id);
           const issued = await issueApiKey(tx, params.id, body.environment);
           return {
@@ -163,6 +181,13 @@ function addAccountKeyRoutes(routes: ApiRoutes, { sql, now }: OperatorRouteDeps)
             key: issued.key,
           } satisfies OperatorKeyCreated;
         });
+        auditOperatorAction(logger, 'http', {
+          action: 'api_key.created',
+          account: params.id,
+          key: created.id,
+          environment: created.environment,
+        });
+        ctx.body = created;
         ctx.status = 201;
         ctx.set('Cache-Control', 'no-store');
       },
@@ -196,9 +221,58 @@ function addAccountKeyRoutes(routes: ApiRoutes, { sql, now }: OperatorRouteDeps)
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        if (!(await revokeAccountApiKey(sql, params.id, params.key_id, now())))
-          throw new ParleyError('not_found', `No key ${params.key_id} in account ${params.id}.`);
+        const revoked = await revokeAccountApiKey(sql, params.id, params.key_id, now());
+        if (!revoked) throw new ParleyError('not_found', `No key ${params.key_id} in account ${params.id}.`);
+        auditOperatorAction(logger, 'http', {
+          action: 'api_key.revoked',
+          account: params.id,
+          key: params.key_id,
+          environment: revoked.environment,
+        });
         ctx.status = 204;
+      },
+    );
+}
+
+/** `/operator/v1/accounts/{id}/limits`: an account's requests per minute, read and changed on request (audited). */
+function addAccountLimitRoutes(routes: ApiRoutes, { sql, logger }: OperatorRouteDeps): void {
+  routes
+    .add(
+      {
+        method: 'get',
+        path: `${base}/:id/limits`,
+        tag,
+        security,
+        summary: "An account's requests per minute in each environment",
+        params: OperatorAccountParams,
+        responses: { 200: { description: 'The limits.', schema: OperatorLimits } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params }) => {
+        const own = await readAccountRateLimits(sql, params.id);
+        if (!own) throw accountNotFound(params.id);
+        ctx.body = limitsShape(params.id, own);
+      },
+    )
+    .add(
+      {
+        method: 'patch',
+        path: `${base}/:id/limits`,
+        tag,
+        security,
+        summary: "Change an account's requests per minute (raised on request); it holds from the next request",
+        description:
+          "Name the environments to change; null gives an environment its default back. Each change is written to the engine's log as an audit line (audit: operator) with the account, the environment, and the value before and after.",
+        params: OperatorAccountParams,
+        body: OperatorLimitsChange,
+        responses: { 200: { description: 'The limits now.', schema: OperatorLimits } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params, body }) => {
+        const changed = await changeAccountRateLimits(sql, params.id, body.requests_per_minute);
+        if (!changed) throw accountNotFound(params.id);
+        auditRateLimitChanges(logger, 'http', params.id, changed);
+        ctx.body = limitsShape(params.id, changed.after);
       },
     );
 }

@@ -1,7 +1,20 @@
-import { ParleyError, ReportSummary, ReportSummaryQuery } from '../../shared/index.ts';
+import { z } from 'zod';
+import {
+  CreateReportRequest,
+  ParleyError,
+  ReportParams,
+  ReportDays,
+  ReportRecord,
+  ReportSummary,
+  ReportSummaryQuery,
+} from '../../shared/index.ts';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
-import { summaryReport } from '../store/reports.ts';
+import { reportFile } from '../reports/report-file.ts';
+import { MAX_REPORT_ROWS, type ReportWorker } from '../reports/worker.ts';
+import { dailyReport } from '../store/report-days.ts';
+import { REPORT_GATHERERS } from '../store/report-rows.ts';
+import { findReport, findReportContent, insertReport, summaryReport } from '../store/reports.ts';
 
 const DAY_MS = 24 * 3600_000;
 /** The longest period one summary covers: a year, a leap year's too. */
@@ -33,8 +46,28 @@ export function reportPeriod(query: ReportSummaryQuery, now: Date): { from: Date
   return { from, to };
 }
 
+/** How long a report and its file are kept after it was asked for. */
+export const REPORT_KEEP_DAYS = 7;
+
+interface ReportRouteDeps {
+  sql: Sql;
+  now: () => Date;
+  worker: ReportWorker;
+}
+
+/**
+ * `/v1/reports`: the summary answered at once, and reports that arrive later (asked for, gathered
+ * by the report worker, then read as a file).
+ */
+export function addReportRoutes(routes: ApiRoutes<EngineState>, deps: ReportRouteDeps): void {
+  addSummaryRoute(routes, deps);
+  addDailyRoute(routes, deps);
+  addReportRequestRoute(routes, deps);
+  addReportReadRoutes(routes, deps);
+}
+
 /** `GET /v1/reports/summary`: how support went for the key's account and environment over a period. */
-export function addReportRoutes(routes: ApiRoutes<EngineState>, { sql, now }: { sql: Sql; now: () => Date }): void {
+function addSummaryRoute(routes: ApiRoutes<EngineState>, { sql, now }: ReportRouteDeps): void {
   routes.add(
     {
       method: 'get',
@@ -56,4 +89,125 @@ export function addReportRoutes(routes: ApiRoutes<EngineState>, { sql, now }: { 
       ctx.body = summary;
     },
   );
+}
+
+/** The period widened to whole UTC days: from its day's 00:00 to the 00:00 after its last instant. */
+function wholeDays({ from, to }: { from: Date; to: Date }): { from: Date; to: Date } {
+  const start = Math.floor(from.getTime() / DAY_MS) * DAY_MS;
+  const end = Math.ceil(to.getTime() / DAY_MS) * DAY_MS;
+  return { from: new Date(start), to: new Date(Math.min(end, start + MAX_REPORT_DAYS * DAY_MS)) };
+}
+
+/** `GET /v1/reports/daily`: the summary's figures day by day, for charts. */
+function addDailyRoute(routes: ApiRoutes<EngineState>, { sql, now }: ReportRouteDeps): void {
+  routes.add(
+    {
+      method: 'get',
+      path: '/v1/reports/daily',
+      tag: 'Reports',
+      security: 'apiKey',
+      summary: 'Support figures day by day',
+      description: `Every UTC day of the period, quiet days too: conversations opened that day and what became of them (answered by the AI, handed over, resolved), their first answer's time and the wait from a handover to a person's first answer (p50, p95), and survey answers (CSAT) first given that day. from and to as in the summary, widened to whole UTC days; at most ${MAX_REPORT_DAYS} days. Without them: the last ${DEFAULT_REPORT_DAYS} days.`,
+      query: ReportSummaryQuery,
+      responses: { 200: { description: 'The days.', schema: ReportDays } },
+    },
+    async (ctx, { query }) => {
+      const { from, to } = wholeDays(reportPeriod(query, now()));
+      const days: ReportDays = {
+        from: from.toISOString(),
+        to: to.toISOString(),
+        days: await dailyReport(sql, ctx.state.caller, from, to),
+      };
+      ctx.body = days;
+    },
+  );
+}
+
+/** `POST /v1/reports`: a report to gather after the answer (202); the worker takes it up at once. */
+function addReportRequestRoute(routes: ApiRoutes<EngineState>, { sql, now, worker }: ReportRouteDeps): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/reports',
+      tag: 'Reports',
+      security: 'apiKey',
+      summary: 'Ask for a report that arrives later',
+      description: `The report is gathered after this answer (202, status pending): watch GET /v1/reports/{id} or wait for report.ready {report_id, kind, rows} in the feed and webhooks, then download GET /v1/reports/{id}/content. Work survives a restart of the engine. from must be before to, at most ${MAX_REPORT_DAYS} days apart; a report holds at most ${MAX_REPORT_ROWS} rows (a period with more fails, saying so) and is kept ${REPORT_KEEP_DAYS} days. CSV cells that a spreadsheet would run as a formula (=, +, -, @) are opened with an apostrophe. monitors and interviews answer 422 not_available for now. With an Idempotency-Key, a retry gives the same report.`,
+      body: CreateReportRequest,
+      responses: { 202: { description: 'The report, pending.', schema: ReportRecord } },
+      errors: ['not_available'],
+    },
+    async (ctx, { body }) => {
+      const { from, to } = reportPeriod(body, now());
+      if (!REPORT_GATHERERS[body.kind])
+        throw new ParleyError('not_available', `Reports of ${body.kind} are not available yet.`, {
+          problems: [{ field: 'kind', message: 'not available yet' }],
+        });
+      const at = now();
+      const expiresAt = new Date(at.getTime() + REPORT_KEEP_DAYS * DAY_MS);
+      const order = { kind: body.kind, format: body.format, from, to };
+      const record = await insertReport(sql, ctx.state.caller, order, { now: at, expiresAt });
+      worker.nudge();
+      ctx.status = 202;
+      ctx.body = record;
+    },
+  );
+}
+
+/** `GET /v1/reports/{id}` and its file. */
+function addReportReadRoutes(routes: ApiRoutes<EngineState>, { sql, now }: ReportRouteDeps): void {
+  routes
+    .add(
+      {
+        method: 'get',
+        path: '/v1/reports/:id',
+        tag: 'Reports',
+        security: 'apiKey',
+        summary: 'A report: whether it is ready, or why it failed',
+        params: ReportParams,
+        responses: { 200: { description: 'The report.', schema: ReportRecord } },
+        errors: ['not_found'],
+      },
+      async (ctx, { params }) => {
+        const record = await findReport(sql, ctx.state.caller, params.id, now());
+        if (!record) throw new ParleyError('not_found', `No report ${params.id} for this key.`);
+        ctx.body = record;
+      },
+    )
+    .add(
+      {
+        method: 'get',
+        path: '/v1/reports/:id/content',
+        tag: 'Reports',
+        security: 'apiKey',
+        summary: "A ready report's file",
+        description:
+          'The file as a download (Content-Disposition: attachment), CSV or JSON as asked. A report not ready yet answers 409 invalid_state; a failed one too, with its reason.',
+        params: ReportParams,
+        responses: {
+          200: {
+            description: 'The file.',
+            contentType: 'text/csv',
+            schema: z.string(),
+            alternatives: { 'application/json': z.object({ rows: z.array(z.record(z.string(), z.unknown())) }) },
+          },
+        },
+        errors: ['not_found', 'invalid_state'],
+      },
+      async (ctx, { params }) => {
+        const found = await findReportContent(sql, ctx.state.caller, params.id, now());
+        if (!found) throw new ParleyError('not_found', `No report ${params.id} for this key.`);
+        const { record, content } = found;
+        if (record.status === 'failed')
+          throw new ParleyError('invalid_state', `Report ${record.id} failed: ${record.failure_reason}`);
+        if (content === null)
+          throw new ParleyError('invalid_state', `Report ${record.id} is ${record.status}; try again soon.`);
+        const { contentType, fileName } = reportFile(record);
+        ctx.set('Content-Disposition', `attachment; filename="${fileName}"`);
+        ctx.set('Cache-Control', 'private, no-store');
+        ctx.set('X-Content-Type-Options', 'nosniff');
+        ctx.type = contentType;
+        ctx.body = content;
+      },
+    );
 }

@@ -106,13 +106,32 @@ export async function apiKeyExists(db: Queryable, key: string): Promise<boolean>
   return rows.length > 0;
 }
 
+/** Revokes a key of whichever account holds it, now; see `revokeInstallationApiKey`. */
 export async function revokeApiKey(db: Queryable, keyId: string): Promise<void> {
-  await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [keyId]);
+  await revokeInstallationApiKey(db, keyId, new Date());
+}
+
+/**
+ * Revokes a key of whichever account holds it (the installation operator's `engine:keys -- revoke`),
+ * at `now`; a key revoked already keeps its first revocation. Gives the key, or undefined when there
+ * is none. The next request with it is refused: every request looks its key up again.
+ */
+export async function revokeInstallationApiKey(
+  db: Queryable,
+  keyId: string,
+  now: Date,
+): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${KEY_COLUMNS}`,
+    [keyId, now],
+  );
+  return row && toApiKey(row);
 }
 
 /** An account's key as it is kept: never the key, only its first characters. */
 export interface ApiKeyRecord {
   id: string;
+  accountId: string;
   environment: Environment;
   prefix: string;
   createdAt: Date;
@@ -121,14 +140,18 @@ export interface ApiKeyRecord {
 
 interface ApiKeyRow {
   id: string;
+  account_id: string;
   environment: Environment;
   prefix: string;
   created_at: Date;
   revoked_at: Date | null;
 }
 
+const KEY_COLUMNS = 'id, account_id, environment, prefix, created_at, revoked_at';
+
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
+  accountId: row.account_id,
   environment: row.environment,
   prefix: row.prefix,
   createdAt: row.created_at,
@@ -138,37 +161,43 @@ const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
 /** Every key of the account, revoked ones too, oldest first. */
 export async function listApiKeys(db: Queryable, accountId: string): Promise<ApiKeyRecord[]> {
   const rows = await db.query<ApiKeyRow>(
-    'SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 ORDER BY created_at, id',
+    `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 ORDER BY created_at, id`,
     [accountId],
   );
   return rows.map(toApiKey);
 }
 
+/** Every key of the installation, revoked ones too, by account and then oldest first. */
+export async function listInstallationApiKeys(db: Queryable): Promise<ApiKeyRecord[]> {
+  const rows = await db.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys ORDER BY account_id, created_at, id`);
+  return rows.map(toApiKey);
+}
+
 /** One key of the account; undefined for a key of another account. */
 export async function findApiKey(db: Queryable, accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
-  const [row] = await db.query<ApiKeyRow>(
-    'SELECT id, environment, prefix, created_at, revoked_at FROM api_keys WHERE account_id = $1 AND id = $2',
-    [accountId, keyId],
-  );
+  const [row] = await db.query<ApiKeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = $1 AND id = $2`, [
+    accountId,
+    keyId,
+  ]);
   return row && toApiKey(row);
 }
 
 /**
  * Revokes one key of the account, at `now` (a key revoked already keeps its first revocation);
- * false when the account has no such key. The next request with it is refused: every request looks
- * its key up again.
+ * gives the key, or undefined when the account has no such key. The next request with it is
+ * refused: every request looks its key up again.
  */
 export async function revokeAccountApiKey(
   db: Queryable,
   accountId: string,
   keyId: string,
   now: Date,
-): Promise<boolean> {
-  const rows = await db.query(
-    'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING id',
+): Promise<ApiKeyRecord | undefined> {
+  const [row] = await db.query<ApiKeyRow>(
+    `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE account_id = $1 AND id = $2 RETURNING ${KEY_COLUMNS}`,
     [accountId, keyId, now],
   );
-  return rows.length > 0;
+  return row && toApiKey(row);
 }
 
 /** Sets an account's own requests per minute for an environment; `null` restores the default. */
@@ -180,6 +209,39 @@ export async function setAccountRateLimit(
 ): Promise<void> {
   const column = environment === 'live' ? 'requests_per_minute_live' : 'requests_per_minute_sandbox';
   await db.query(`UPDATE accounts SET ${column} = $2 WHERE id = $1`, [accountId, requestsPerMinute]);
+}
+
+/** An account's own requests per minute in each environment; null where it has the environment's default. */
+export type AccountRateLimits = Record<Environment, number | null>;
+
+/** The account's own limits, or undefined when there is no such account. */
+export async function readAccountRateLimits(db: Queryable, accountId: string): Promise<AccountRateLimits | undefined> {
+  const [row] = await db.query<{ sandbox: number | null; live: number | null }>(
+    'SELECT requests_per_minute_sandbox AS sandbox, requests_per_minute_live AS live FROM accounts WHERE id = $1',
+    [accountId],
+  );
+  return row && { sandbox: row.sandbox, live: row.live };
+}
+
+/**
+ * Changes the account's own limits of the environments in `changes` (`null` restores the default)
+ * and gives them before and after, for the operator's audit line; undefined when there is no such
+ * account. The account's row is held while it changes, so two changes at once each see the other's
+ * result as their "before".
+ */
+export async function changeAccountRateLimits(
+  sql: Sql,
+  accountId: string,
+  changes: { [environment in Environment]?: number | null | undefined },
+): Promise<{ before: AccountRateLimits; after: AccountRateLimits } | undefined> {
+  return sql.transaction(async (tx) => {
+    const held = await tx.query('SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+    if (held.length === 0) return undefined;
+    const before = (await readAccountRateLimits(tx, accountId))!;
+    for (const [environment, limit] of Object.entries(changes) as [Environment, number | null | undefined][])
+      if (limit !== undefined) await setAccountRateLimit(tx, accountId, environment, limit);
+    return { before, after: (await readAccountRateLimits(tx, accountId))! };
+  });
 }
 
 /**

@@ -92,3 +92,73 @@ export const SurveyResponseRecord = z.object({
   updated_at: z.string().describe('When the answer last changed.'),
 });
 export type SurveyResponseRecord = z.infer<typeof SurveyResponseRecord>;
+
+/** What a report that arrives later (`POST /v1/reports`) can gather. */
+export const REPORT_KINDS = ['conversations', 'quality', 'csat', 'monitors', 'interviews'] as const;
+export const ReportKind = z.enum(REPORT_KINDS);
+export type ReportKind = z.infer<typeof ReportKind>;
+
+export const CreateReportRequest = z.strictObject({
+  kind: ReportKind.describe(
+    'conversations (one row per conversation opened in the period), quality (the quality score of each conversation closed in it, with its reasons), csat (survey answers first given in it); monitors and interviews answer 422 not_available for now.',
+  ),
+  from: ReportBound.describe('Start (inclusive): a day (its 00:00 UTC) or an instant with its offset.'),
+  to: ReportBound.describe(
+    'End: a day counts whole (up to the next day’s 00:00 UTC), an instant is exclusive. At most 366 days after from.',
+  ),
+  format: z.enum(['csv', 'json']).default('csv').describe('csv (RFC 4180, UTF-8) or json; csv by default.'),
+});
+export type CreateReportRequest = z.infer<typeof CreateReportRequest>;
+
+export const ReportParams = z.strictObject({ id: z.string().regex(/^rpt_[0-9A-Za-z]{16,64}$/, 'a report id (rpt_…)') });
+
+/**
+ * A report's record: `pending` when asked for, `running` while the engine gathers it, then `ready`
+ * (its rows, and the file at `/v1/reports/{id}/content`, with a `report.ready` event) or `failed`
+ * (with the reason).
+ */
+export const ReportRecord = z.object({
+  id: z.string(),
+  kind: ReportKind,
+  format: z.enum(['csv', 'json']),
+  from: z.string().describe('The period’s start (inclusive), as read.'),
+  to: z.string().describe('The period’s end (exclusive), as read.'),
+  status: z.enum(['pending', 'running', 'ready', 'failed']),
+  rows: z.number().int().nullable().describe('Rows in the file once ready.'),
+  failure_reason: z.string().nullable().describe('Why it failed, when it did.'),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+  expires_at: z.string().describe('When the report and its file are deleted.'),
+});
+export type ReportRecord = z.infer<typeof ReportRecord>;
+
+const Percentiles = z.object({
+  p50: z.number().nullable().describe('Median milliseconds; null when nothing was measured that day.'),
+  p95: z.number().nullable(),
+});
+
+/** One UTC day of `GET /v1/reports/daily`: what the console draws its charts from. */
+export const ReportDay = z.object({
+  day: z.string().describe('The UTC day, e.g. 2026-03-10.'),
+  opened: z
+    .number()
+    .int()
+    .describe('Conversations opened that day; the three counts below and both times are of these.'),
+  answered_by_ai: z.number().int(),
+  handed_over: z.number().int(),
+  resolved: z.number().int(),
+  first_answer_ms: Percentiles.describe('From the first customer message to the first reply (the AI’s or a person’s).'),
+  handover_wait_ms: Percentiles.describe('From the first handover to the first answer of a person.'),
+  csat: z.object({
+    responses: z.number().int().describe('Survey answers first given that day.'),
+    average: z.number().nullable(),
+  }),
+});
+export type ReportDay = z.infer<typeof ReportDay>;
+
+export const ReportDays = z.object({
+  from: z.string().describe('The first day’s 00:00 UTC.'),
+  to: z.string().describe('The day after the last day, 00:00 UTC (exclusive).'),
+  days: z.array(ReportDay).describe('Every day of the period, oldest first, quiet days too.'),
+});
+export type ReportDays = z.infer<typeof ReportDays>;

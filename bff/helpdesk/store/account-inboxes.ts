@@ -1,5 +1,5 @@
 import { newId, randomToken } from '../../../shared/index.ts';
-import type { Queryable } from '../../../shared/server/index.ts';
+import type { Queryable, SecretBox } from '../../../shared/server/index.ts';
 import {
   PRESENTATION_COLUMNS,
   toPresentation,
@@ -153,21 +153,26 @@ const JSON_COLUMNS = new Set([
   'working_hours',
 ]);
 
-/** Makes an inbox of the account, open to the Client API (a new identifier and HMAC key), with the given settings. */
+/**
+ * Makes an inbox of the account, open to the Client API (a new identifier and HMAC key, kept sealed
+ * in `box`), with the given settings. Gives the inbox and its HMAC key, which is shown once.
+ */
 export async function insertAccountInbox(
   db: Queryable,
   accountId: number,
   fields: InboxChanges & { name: string },
-): Promise<InboxRecord> {
+  box: SecretBox,
+): Promise<{ inbox: InboxRecord; hmacToken: string }> {
   const id = newId('inbox');
+  const hmacToken = randomToken(32);
   await db.query('INSERT INTO inboxes (id, account_id, name, identifier, hmac_token) VALUES ($1, $2, $3, $4, $5)', [
     id,
     accountId,
     fields.name,
     randomToken(24),
-    randomToken(32),
+    box.seal(hmacToken),
   ]);
-  return (await updateAccountInbox(db, accountId, id, fields))!;
+  return { inbox: (await updateAccountInbox(db, accountId, id, fields))!, hmacToken };
 }
 
 export async function listAccountInboxes(db: Queryable, accountId: number): Promise<InboxRecord[]> {
@@ -226,10 +231,10 @@ export async function setInboxAgentBot(db: Queryable, id: string, agentBotId: nu
   await db.query('UPDATE inboxes SET agent_bot_id = $2 WHERE id = $1', [id, agentBotId]);
 }
 
-/** A new HMAC key for identity validation; the old one stops working at once. */
-export async function rotateHmacToken(db: Queryable, id: string): Promise<string> {
+/** A new HMAC key for identity validation (kept sealed in `box`); the old one stops working at once. */
+export async function rotateHmacToken(db: Queryable, id: string, box: SecretBox): Promise<string> {
   const token = randomToken(32);
-  await db.query('UPDATE inboxes SET hmac_token = $2 WHERE id = $1', [id, token]);
+  await db.query('UPDATE inboxes SET hmac_token = $2 WHERE id = $1', [id, box.seal(token)]);
   return token;
 }
 

@@ -49,6 +49,9 @@ export async function findPlatformToken(db: Queryable, token: string): Promise<n
 /** Who an access token belongs to: a person or an agent bot. */
 export type TokenHolder = { kind: 'user'; id: number } | { kind: 'agent_bot'; id: number };
 
+/** Told after a holder's access changed (signed out, new password or role, other inboxes, removed, deleted): their open sockets are checked again. */
+export type OnAccessChanged = (holder: TokenHolder) => void;
+
 /** Gives a person or a bot a new access token (replacing the old one); gives it in full, once. */
 export async function issueAccessToken(db: Queryable, holder: TokenHolder, now: Date): Promise<string> {
   const column = holder.kind === 'user' ? 'user_id' : 'agent_bot_id';
@@ -77,18 +80,44 @@ export async function issueSession(
   return { token, expiresAt };
 }
 
-export async function endSession(db: Queryable, token: string): Promise<void> {
-  await db.query("DELETE FROM access_tokens WHERE token_hash = $1 AND kind = 'session'", [hashToken(token)]);
+/** Ends a console session; gives whose it was (their open sockets are checked again), if it was one. */
+export async function endSession(db: Queryable, token: string): Promise<number | undefined> {
+  const [row] = await db.query<{ user_id: number }>(
+    "DELETE FROM access_tokens WHERE token_hash = $1 AND kind = 'session' RETURNING user_id",
+    [hashToken(token)],
+  );
+  return row?.user_id;
+}
+
+/** Ends a person's console sessions but the one of `keptToken` (if given): after a new password, the others sign in again. */
+export async function endOtherSessions(db: Queryable, userId: number, keptToken?: string): Promise<void> {
+  await db.query("DELETE FROM access_tokens WHERE user_id = $1 AND kind = 'session' AND token_hash <> $2", [
+    userId,
+    keptToken === undefined ? '' : hashToken(keptToken),
+  ]);
 }
 
 /** Whose token this is, unless it is unknown or expired. */
-export async function findTokenHolder(db: Queryable, token: string, now: Date): Promise<TokenHolder | undefined> {
-  const [row] = await db.query<{ user_id: number | null; agent_bot_id: number | null }>(
-    'SELECT user_id, agent_bot_id FROM access_tokens WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > $2)',
-    [hashToken(token), now],
+export const findTokenHolder = (db: Queryable, token: string, now: Date): Promise<TokenHolder | undefined> =>
+  holderOfTokenHash(db, hashToken(token), now).then((found) => found?.holder);
+
+/**
+ * Whose token this hash is, and until when it works (`undefined`: until revoked), unless it is
+ * unknown or expired. Sockets keep the hash, never the token.
+ */
+export async function holderOfTokenHash(
+  db: Queryable,
+  tokenHash: string,
+  now: Date,
+): Promise<{ holder: TokenHolder; expiresAt: Date | undefined } | undefined> {
+  const [row] = await db.query<{ user_id: number | null; agent_bot_id: number | null; expires_at: Date | null }>(
+    'SELECT user_id, agent_bot_id, expires_at FROM access_tokens WHERE token_hash = $1 AND (expires_at IS NULL OR expires_at > $2)',
+    [tokenHash, now],
   );
   if (!row) return undefined;
-  return row.user_id !== null ? { kind: 'user', id: row.user_id } : { kind: 'agent_bot', id: row.agent_bot_id! };
+  const holder: TokenHolder =
+    row.user_id !== null ? { kind: 'user', id: row.user_id } : { kind: 'agent_bot', id: row.agent_bot_id! };
+  return { holder, expiresAt: row.expires_at === null ? undefined : new Date(row.expires_at) };
 }
 
 /** A one-time sign-in link's token for a person, valid for `ttlMs`. */

@@ -7,3 +7,4 @@ export * from './fields.ts';
 export * from './people.ts';
 export * from './inboxes.ts';
 export * from './conversations.ts';
+export * from './reports.ts';

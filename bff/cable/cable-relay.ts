@@ -1,0 +1,46 @@
+import type { Server as SocketServer } from 'socket.io';
+import { z } from 'zod';
+import type { Logger } from '../../shared/server/index.ts';
+
+/** What every node is told: a contact's events to write, or connections to end. */
+export const CableNotice = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('events'),
+    contactId: z.number().int(),
+    events: z.array(z.tuple([z.string(), z.unknown()])),
+  }),
+  z.object({ kind: z.literal('end'), contactIds: z.array(z.number().int()), inboxIds: z.array(z.string()) }),
+]);
+export type CableNotice = z.infer<typeof CableNotice>;
+
+/** The server-side event of the Socket.IO adapter that carries notices between nodes. */
+const RELAY_EVENT = 'cable:notice';
+
+export interface CableRelay {
+  /** Tells this node and, when nodes share Redis, every other one. */
+  tell(notice: CableNotice): void;
+}
+
+/**
+ * `/cable` connections are not Socket.IO sockets, but their pushes travel the same way: through the
+ * Socket.IO server's adapter (Redis streams when REDIS_URL is set), as a server-side event that
+ * every other node hears. Without shared nodes a notice stays on this one.
+ */
+export function createCableRelay(
+  io: SocketServer,
+  { shared, logger }: { shared: boolean; logger: Logger },
+  hear: (notice: CableNotice) => void,
+): CableRelay {
+  if (shared)
+    io.on(RELAY_EVENT, (value: unknown) => {
+      const notice = CableNotice.safeParse(value);
+      if (notice.success) hear(notice.data);
+      else logger.warn('a /cable notice from another node was not understood');
+    });
+  return {
+    tell(notice) {
+      hear(notice);
+      if (shared) io.serverSideEmit(RELAY_EVENT, notice);
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * Conversations continued by e-mail (issue 32), built from their parts: answers noted for a digest
+ * in their own transaction, digests sent through SMTP_URL by a timer, and replies taken back by the
+ * SMTP listener and `POST /inbound/email`. Each half is on only when configured.
+ */
+import { createTransport } from 'nodemailer';
+import { ApiRoutes, type Logger, type RateLimiter, type Sql } from '../../shared/server/index.ts';
+import type { Publisher } from '../realtime/publisher.ts';
+import type { ConversationService } from '../widget/conversation-service.ts';
+import type { WidgetSessions } from '../widget/sessions.ts';
+import { sessionAuth, widgetRateLimit, type WidgetState } from '../widget/session-auth.ts';
+import { WIDGET_REQUESTS_PER_MINUTE } from '../host/limiters.ts';
+import { addContinuationRoutes } from './continuation-routes.ts';
+import { addWidgetEmailRoutes } from './widget-email-routes.ts';
+import type { Metrics } from '../host/metrics.ts';
+import { digestRecording } from './digest-recording.ts';
+import { createDigestSender, type CustomerConnected, type DigestSender } from './digest-sender.ts';
+import { countDigests, forgetExpiredTokens } from './email-store.ts';
+import type { EmailSettings } from './email-settings.ts';
+import { createInboundMail, type InboundMail } from './inbound-mail.ts';
+import { startInboundListener, type InboundListener } from './inbound-listener.ts';
+import { addInboundEmailRoutes } from './inbound-routes.ts';
+
+export interface EmailDeps {
+  sql: Sql;
+  logger: Logger;
+  now: () => Date;
+  /** Unset: no e-mail either way. */
+  settings: EmailSettings | undefined;
+  publicUrl: string | undefined;
+  publisher: Publisher;
+  conversations: Pick<ConversationService, 'send' | 'mine'>;
+  /** Issues the widget session a continuation link is traded for, and checks the widget's. */
+  sessions: WidgetSessions;
+  /** The widget's per-customer request limit, for the widget's e-mail route. */
+  widgetLimiter: RateLimiter;
+  limiter: RateLimiter;
+  metrics: Metrics;
+}
+
+export interface Email {
+  /** The inbound route and the continuation links' route, to mount with the BFF's others. */
+  routes: ApiRoutes;
+  /** The widget's e-mail address route, behind a widget session. */
+  widgetRoutes: ApiRoutes<WidgetState>;
+  /** Sends the digests due now (the timer calls it; tests too); 0 without SMTP_URL. */
+  sendDue(): Promise<number>;
+  /**
+   * Starts sending digests (a timer) and the SMTP listener (when INBOUND_SMTP_PORT is set), once the
+   * sockets exist that tell whether a customer is there (`customerConnected`; without it only what
+   * the customer read is left out).
+   */
+  start(options?: { customerConnected?: CustomerConnected | undefined }): Promise<void>;
+  /** The listener's port once started (undefined without one). */
+  listenerPort(): number | undefined;
+  stop(): Promise<void>;
+}
+
+const HOUR_MS = 3_600_000;
+
+export function createEmail(deps: EmailDeps): Email {
+  const { sql, logger, now, settings, publisher } = deps;
+  const smtpUrl = settings?.smtpUrl;
+  // Answers are noted from the first one on; they are sent once `start` has what it needs.
+  if (smtpUrl) publisher.subscribeDurable(digestRecording({ now, digestDelayS: settings.digestDelayS }));
+  let digests: DigestSender | undefined;
+  const replyDomain = settings?.replyDomain;
+  const inbound: InboundMail | undefined = replyDomain
+    ? createInboundMail({
+        sql,
+        logger,
+        now,
+        conversations: deps.conversations,
+        publisher,
+        limiter: deps.limiter,
+        replyDomain,
+      })
+    : undefined;
+  const routes = new ApiRoutes();
+  addInboundEmailRoutes(routes, inbound, settings?.inboundSecret);
+  addContinuationRoutes(routes, { sql, sessions: deps.sessions, now });
+  const widgetRoutes = new ApiRoutes<WidgetState>({
+    middleware: [sessionAuth(deps.sessions, sql), widgetRateLimit(deps.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)],
+  });
+  addWidgetEmailRoutes(widgetRoutes, { sql, conversations: deps.conversations });
+  if (smtpUrl) addEmailGauges(deps.metrics, sql);
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let listener: InboundListener | undefined;
+  let tidiedAt = 0;
+
+  async function pass(): Promise<void> {
+    await digests?.sendDue();
+    if (now().getTime() - tidiedAt >= HOUR_MS) {
+      tidiedAt = now().getTime();
+      await forgetExpiredTokens(sql, now());
+    }
+  }
+
+  return {
+    routes,
+    widgetRoutes,
+    sendDue: async () => (digests ? digests.sendDue() : 0),
+    async start({ customerConnected } = {}) {
+      if (smtpUrl && settings) {
+        const transport = createTransport(smtpUrl);
+        digests = createDigestSender({
+          sql,
+          logger,
+          now,
+          settings,
+          transport,
+          publicUrl: deps.publicUrl,
+          customerConnected,
+        });
+      }
+      const pollMs = settings?.pollMs ?? 5_000;
+      if (digests && pollMs > 0) {
+        timer = setInterval(() => {
+          running = running
+            .then(pass)
+            .catch((error: unknown) => logger.error({ err: error }, 'sending e-mail digests failed'));
+        }, pollMs);
+        timer.unref();
+      }
+      if (inbound && replyDomain && settings?.inboundSmtpPort !== undefined) {
+        const host = settings.inboundSmtpHost ?? '127.0.0.1';
+        listener = await startInboundListener({ inbound, replyDomain, port: settings.inboundSmtpPort, host, logger });
+        logger.info({ port: listener.port, host }, 'taking e-mail replies by SMTP');
+      }
+    },
+    listenerPort: () => listener?.port,
+    async stop() {
+      if (timer) clearInterval(timer);
+      await running;
+      await listener?.close();
+    },
+  };
+}
+
+/** Digests waiting and failing, for /metrics: a failing SMTP server shows here. */
+function addEmailGauges(metrics: Metrics, sql: Sql): void {
+  metrics.gauge(async () => {
+    const { pending, failing } = await countDigests(sql);
+    return [
+      {
+        name: 'parley_email_digests_pending',
+        help: 'E-mail digests waiting to be sent.',
+        values: [{ value: pending }],
+      },
+      {
+        name: 'parley_email_digests_failing',
+        help: 'E-mail digests whose last send failed (retried with back-off).',
+        values: [{ value: failing }],
+      },
+    ];
+  });
+}
