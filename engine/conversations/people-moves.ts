@@ -49,29 +49,33 @@ async function answerUnansweredMessage(
   await answer(move, { text: last.text, ...sources, think, early: undefined });
 }
 
+/** Hands over the next batch of conversations the AI has; gives how many it locked. */
+async function handOverBatch(
+  { sql, now }: Pick<PeopleMovesDeps, 'sql' | 'now'>,
+  caller: Caller,
+  reason: string,
+): Promise<number> {
+  return sql.transaction(async (tx) => {
+    const ids = await tx.query<{ id: string }>(
+      "SELECT id FROM conversations WHERE account_id = $1 AND environment = $2 AND state = 'ai' ORDER BY id LIMIT $3 FOR UPDATE",
+      [caller.accountId, caller.environment, HAND_OVER_BATCH],
+    );
+    const at = now();
+    const drafts: EventDraft[] = [];
+    for (const { id } of ids) {
+      const record = await findConversation(tx, caller, id, true);
+      if (record?.conversation.state !== 'ai') continue;
+      const move = newMove(tx, caller, record, at);
+      await handOver(move, reason, 'ai');
+      drafts.push(...move.drafts);
+    }
+    await appendEvents(tx, caller, drafts, at);
+    return ids.length;
+  });
+}
+
 export function createPeopleMoves({ sql, now, moves, knowledge, brainTime, onCommitted }: PeopleMovesDeps) {
   const { changeOf } = moves;
-
-  /** Hands over the next batch of conversations the AI has; gives how many it locked. */
-  async function handOverBatch(caller: Caller, reason: string): Promise<number> {
-    return sql.transaction(async (tx) => {
-      const ids = await tx.query<{ id: string }>(
-        "SELECT id FROM conversations WHERE account_id = $1 AND environment = $2 AND state = 'ai' ORDER BY id LIMIT $3 FOR UPDATE",
-        [caller.accountId, caller.environment, HAND_OVER_BATCH],
-      );
-      const at = now();
-      const drafts: EventDraft[] = [];
-      for (const { id } of ids) {
-        const record = await findConversation(tx, caller, id, true);
-        if (record?.conversation.state !== 'ai') continue;
-        const move = newMove(tx, caller, record, at);
-        await handOver(move, reason, 'ai');
-        drafts.push(...move.drafts);
-      }
-      await appendEvents(tx, caller, drafts, at);
-      return ids.length;
-    });
-  }
 
   return {
     /**
@@ -82,7 +86,7 @@ export function createPeopleMoves({ sql, now, moves, knowledge, brainTime, onCom
     async handOverAll(caller: Caller, reason: string): Promise<number> {
       let total = 0;
       for (;;) {
-        const count = await handOverBatch(caller, reason);
+        const count = await handOverBatch({ sql, now }, caller, reason);
         total += count;
         if (count < HAND_OVER_BATCH) return total;
       }

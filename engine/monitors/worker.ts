@@ -82,6 +82,30 @@ function* pairs(
   }
 }
 
+/** Reads every conversation with unread turns, a batch at a time; gives whether any monitor found something. */
+async function readConversations(deps: MonitorWorkerDeps, stopped: () => boolean): Promise<boolean> {
+  const { sql, logger, now } = deps;
+  let found = false;
+  for (;;) {
+    const waiting = await conversationsToRead(sql, CONVERSATIONS_BATCH);
+    let read = 0;
+    for (const id of waiting) {
+      if (stopped()) return found;
+      try {
+        const outcome = await readConversation(deps, id);
+        if (outcome.found) found = true;
+        if (outcome.read) read += 1;
+      } catch (error) {
+        logger.error({ err: error, conversation: id }, 'monitors could not read a conversation');
+      }
+    }
+    // Nothing more, or only conversations another process holds or that failed: the next pass tries them.
+    if (waiting.length < CONVERSATIONS_BATCH || read === 0) break;
+  }
+  await advanceScan(sql, now());
+  return found;
+}
+
 /**
  * Runs the account's monitors on every message (the customer's, the AI's, people's) after it was
  * written, never in the request that wrote it: a pass reads the conversations with unread turns
@@ -100,30 +124,8 @@ export function createMonitorWorker(deps: MonitorWorkerDeps) {
   const sweep = setInterval(() => nudge(), SWEEP_EVERY_MS);
   sweep.unref();
 
-  async function readConversations(): Promise<boolean> {
-    let found = false;
-    for (;;) {
-      const waiting = await conversationsToRead(sql, CONVERSATIONS_BATCH);
-      let read = 0;
-      for (const id of waiting) {
-        if (stopped) return found;
-        try {
-          const outcome = await readConversation(deps, id);
-          if (outcome.found) found = true;
-          if (outcome.read) read += 1;
-        } catch (error) {
-          logger.error({ err: error, conversation: id }, 'monitors could not read a conversation');
-        }
-      }
-      // Nothing more, or only conversations another process holds or that failed: the next pass tries them.
-      if (waiting.length < CONVERSATIONS_BATCH || read === 0) break;
-    }
-    await advanceScan(sql, now());
-    return found;
-  }
-
   async function pass(): Promise<void> {
-    const fromWords = await readConversations();
+    const fromWords = await readConversations(deps, () => stopped);
     const fromInstructions = llm ? await answerWaitingChecks({ sql, logger, now, llm }, () => stopped) : false;
     if (fromWords || fromInstructions) onEvents?.();
     // Checks another process holds (or that failed): take them up again when their lease runs out.
