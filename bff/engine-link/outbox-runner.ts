@@ -51,6 +51,40 @@ function keepLeasesAlive(
   return timer;
 }
 
+/**
+ * The conversations waiting to try again, at most one timer each however many of their messages
+ * wait: each is handed to `due` when its delay ends, or at once on `now()` (the engine answers
+ * again after failures, so nobody waits out a back-off of up to 30 s: issue 34).
+ */
+function createRetries(due: (conversationId: number) => void) {
+  const timers = new Map<number, NodeJS.Timeout>();
+  return {
+    later(conversationId: number, delay: number): void {
+      if (timers.has(conversationId)) return;
+      const timer = setTimeout(() => {
+        timers.delete(conversationId);
+        due(conversationId);
+      }, delay);
+      timer.unref();
+      timers.set(conversationId, timer);
+    },
+    now(): void {
+      for (const [conversationId, timer] of timers) {
+        clearTimeout(timer);
+        timers.delete(conversationId);
+        due(conversationId);
+      }
+    },
+    get size(): number {
+      return timers.size;
+    },
+    clear(): void {
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
 export function createOutboxRunner({
   forwarding,
   logger,
@@ -61,30 +95,23 @@ export function createOutboxRunner({
 }: OutboxRunnerDeps) {
   const running = new Map<number, Promise<void>>();
   const again = new Set<number>();
-  // At most one waiting retry per conversation, however many of its messages wait.
-  const timers = new Map<number, NodeJS.Timeout>();
+  const retries = createRetries((conversationId) => kick(conversationId));
   const failures = new Map<number, number>();
   let closed = false;
 
   const renewing = keepLeasesAlive(forwarding, () => [...running.keys()], logger, renewEveryMs);
 
-  function later(conversationId: number, delay: number): void {
-    if (closed || timers.has(conversationId)) return;
-    const timer = setTimeout(() => {
-      timers.delete(conversationId);
-      kick(conversationId);
-    }, delay);
-    timer.unref();
-    timers.set(conversationId, timer);
-  }
-
   function run(conversationId: number): void {
     const task = drainOutbox(forwarding, conversationId, () => {
-      if (failures.delete(conversationId)) onEngineBack?.();
+      if (failures.delete(conversationId)) {
+        onEngineBack?.();
+        // The engine answers again: the conversations waiting out their back-off try now.
+        retries.now();
+      }
     })
       .then(async (drained) => {
         // Another node holds the lease and drains it; should that node die, its lease runs out and this one takes over.
-        if (!drained) later(conversationId, LEASE_MS);
+        if (!drained && !closed) retries.later(conversationId, LEASE_MS);
         else await afterDrain(conversationId);
       })
       .catch((error: unknown) => {
@@ -92,7 +119,7 @@ export function createOutboxRunner({
         failures.set(conversationId, attempt);
         const delay = retryDelay(error, attempt, retryDelaysMs);
         logger.warn({ conversationId, attempt, delay, err: error }, 'forwarding to the engine failed; will retry');
-        later(conversationId, delay);
+        if (!closed) retries.later(conversationId, delay);
       })
       .finally(() => {
         running.delete(conversationId);
@@ -116,13 +143,12 @@ export function createOutboxRunner({
     },
     /** Conversations waiting for a retry. */
     get backlog(): number {
-      return timers.size;
+      return retries.size;
     },
     async close(): Promise<void> {
       closed = true;
       clearInterval(renewing);
-      for (const timer of timers.values()) clearTimeout(timer);
-      timers.clear();
+      retries.clear();
       await Promise.allSettled([...running.values()]);
     },
   };
