@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shopActions } from '../test/shop-fixtures.ts';
 import { request, startEngine, type TestEngine } from '../test/stack.ts';
 import { createAccount, defineAction, issueApiKey, setAccountRateLimit, setSandboxFixture } from './index.ts';
-import { FEEDBACK_CHOICES } from './brain/brain.ts';
+import { feedbackChoicesIn } from './brain/texts.ts';
+
+const FEEDBACK_CHOICES = feedbackChoicesIn('en');
 import { PERSON_REQUEST } from './brain/texts.ts';
 
 interface Event {

@@ -4,7 +4,6 @@ import type { KnowledgeBase } from './knowledge-base.ts';
 import { customerLanguage, readQuestion } from './reading.ts';
 import type { Meaning } from './semantic.ts';
 
-export { notSureAnswer, sourceLine } from './answering.ts';
 import { feedbackChoicesIn, personRequestIn, textsFor } from './texts.ts';
 import { DEFAULT_AGENT, voiceOf, type AgentProfile } from './agent-profile.ts';
 import { NO_DEADLINE, readPart, type BrainBudget } from './bounds.ts';
@@ -71,12 +70,6 @@ export const FAREWELL_TEXT = voiceOf('friendly').farewell;
 export const WELCOME_TEXT = voiceOf('friendly').welcome;
 export const HELPED_TEXT = voiceOf('friendly').helped;
 export const NOT_HELPED_TEXT = voiceOf('friendly').notHelped;
-export const DID_THAT_HELP = 'Did that help?';
-/** The buttons under an answer; pressing one sends its value. */
-export const FEEDBACK_CHOICES: readonly ReplyChoice[] = [
-  { label: 'Yes', value: 'Yes, that helped.' },
-  { label: 'No', value: "No, that didn't help." },
-];
 
 /** What the brain knows besides the message and its memory of the conversation. */
 export interface BrainContext {
@@ -110,7 +103,7 @@ export function decide(
     sectionId: memory.lastAnswer?.id ?? null,
   };
   // The language the brain's own sentences are in: the customer's.
-  const speaks = locale ?? customerLanguage(text, locale, last);
+  const speaks = customerLanguage(text, locale, last);
   const voice = voiceOf(agent.tone, speaks);
   if (asksForPerson(text)) return { kind: 'handover', text: voice.handover, reason: 'customer_request' };
 

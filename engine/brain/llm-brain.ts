@@ -1,6 +1,6 @@
 import { extractInputs, missingInputs, type ActionDefinition, type ActionInputs } from './actions.ts';
-import { passagesFor } from './answering.ts';
-import { decide, notSureAnswer, sourceLine, type BrainMemory, type Decision } from './brain.ts';
+import { notSureAnswer, passagesFor, sourceLine } from './answering.ts';
+import { decide, type BrainMemory, type Decision } from './brain.ts';
 import { answersHelped, asksForPerson, saysThanksOrBye } from './intents.ts';
 import { customerLanguage } from './reading.ts';
 import { matchPattern } from './pattern-match.ts';
@@ -110,7 +110,7 @@ export async function decideWithLlm(
   const text = readPart(input.text);
   // The customer's language for passages and fixed sentences: the conversation's, or told from the message.
   const last = { question: memory.lastQuestion ?? null, language: memory.customerLanguage ?? null };
-  const speaks = locale ?? customerLanguage(text, locale, last);
+  const speaks = customerLanguage(text, locale, last);
   const retrieval = () => think((budget) => decide(text, memory, { knowledge, actions, locale, agent, budget }));
   const none = { promptTokens: 0, completionTokens: 0 };
   const feedback = memory.lastAnswer && answersHelped(text) !== undefined;
