@@ -1,5 +1,5 @@
 import { deskError } from '../shared/client-error.ts';
-import type { DeskConversation, DeskConversationList, DeskMessage, Session } from './types.ts';
+import type { DeskConversation, DeskConversationList, DeskFindingPage, DeskMessage, Session } from './types.ts';
 import type { ReportDays, ReportKind, ReportRecord } from '../shared/schemas/engine-reports.ts';
 
 export type ReportEnvironment = 'live' | 'sandbox';
@@ -124,6 +124,14 @@ export class DeskApi {
     return this.file(this.#account_(`/reports/${encodeURIComponent(id)}/content?environment=${environment}`));
   }
 
+  /** What the AI engine's monitors found, newest first; `after` is the page before's next. */
+  findings(query: { after?: string; severity?: string }): Promise<DeskFindingPage> {
+    const search = new URLSearchParams();
+    if (query.after) search.set('after', query.after);
+    if (query.severity) search.set('severity', query.severity);
+    return this.#call('GET', this.#account_(`/findings?${search}`));
+  }
+
   canned(search: string): Promise<{ id: number; short_code: string; content: string }[]> {
     return this.#call('GET', this.#account_(`/canned_responses?search=${encodeURIComponent(search)}`));
   }
@@ -131,6 +139,15 @@ export class DeskApi {
   signOut(): Promise<void> {
     return this.#call('DELETE', '/api/v1/sessions/current');
   }
+}
+
+/**
+ * The session again from its HttpOnly cookie (a new tab, a reload): the token lives only in this
+ * page's memory. Undefined when there is none to resume (never signed in, signed out, expired).
+ */
+export async function resumeSession(): Promise<Session | undefined> {
+  const response = await fetch('/api/v1/sessions/resume', { method: 'POST', headers: { 'x-parley-console': '1' } });
+  return response.ok ? ((await response.json()) as Session) : undefined;
 }
 
 /** Signs in with a one-time link's token or with e-mail and password. */

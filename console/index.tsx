@@ -4,7 +4,10 @@ import { ContactSidebar } from './components/contact-sidebar.tsx';
 import { ConversationList } from './components/conversation-list.tsx';
 import { ConversationView } from './components/conversation-view.tsx';
 import { administers, LazyReports } from './components/lazy-reports.tsx';
+import { LazyFindings } from './components/lazy-findings.tsx';
 import { SignIn } from './components/sign-in.tsx';
+import { ShortcutHelp, useShortcuts } from './components/shortcuts.tsx';
+import { resumeSession } from './api.ts';
 import { DeskStore, type DeskState } from './desk-store.ts';
 import { CONSOLE_CSS } from './styles.ts';
 import type { Session } from './types.ts';
@@ -12,24 +15,39 @@ import type { Session } from './types.ts';
 /**
  * The agent console (`/console`): people sign in, see the conversations of their inboxes live,
  * and answer the customers the AI handed over. It talks only to the Application API and the
- * `/desk` socket. The session is kept in this tab's sessionStorage (it ends with the tab, or after
- * 12 hours at the server).
+ * `/desk` socket. The session's token is kept by the browser in an HttpOnly cookie that no script
+ * reads: each tab resumes it (`POST /api/v1/sessions/resume`) and holds the token in memory only.
  */
-const SESSION_KEY = 'parley-console-session';
 
-function storedSession(): Session | undefined {
-  try {
-    const session = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? 'null') as Session | null;
-    return session && Date.parse(session.expires_at) > Date.now() ? session : undefined;
-  } catch {
-    return undefined;
-  }
+type Page = 'conversations' | 'findings' | 'reports';
+
+/** The console's pages: Reports for the account's administrators only (the BFF refuses anyone else). */
+function PageNav({ page, setPage, reports }: { page: Page; setPage: (page: Page) => void; reports: boolean }) {
+  const current = (which: Page) => (page === which ? 'page' : undefined);
+  return (
+    <nav class="pages" aria-label="Pages">
+      <button type="button" aria-current={current('conversations')} onClick={() => setPage('conversations')}>
+        Conversations
+      </button>
+      <button type="button" aria-current={current('findings')} onClick={() => setPage('findings')}>
+        Findings
+      </button>
+      {reports && (
+        <button type="button" aria-current={current('reports')} onClick={() => setPage('reports')}>
+          Reports
+        </button>
+      )}
+    </nav>
+  );
 }
 
 function Shift({ store }: { store: DeskStore }) {
   const [state, setState] = useState<DeskState>(store.state);
   const [now, setNow] = useState(Date.now());
-  const [reports, setReports] = useState(false);
+  const [page, setPage] = useState<Page>('conversations');
+  const reports = page !== 'conversations';
+  const [help, setHelp] = useState(false);
+  useShortcuts(store, () => setHelp(true));
   useEffect(() => {
     const unsubscribe = store.subscribe(() => setState(store.state));
     void store.start();
@@ -41,6 +59,10 @@ function Shift({ store }: { store: DeskStore }) {
     };
   }, [store]);
   const me = state.session.user;
+  const opened = (id: number) => {
+    setPage('conversations');
+    void store.open(id);
+  };
   return (
     <div class={`shift${state.selected ? ' has-selection' : ''}`}>
       <header class="top">
@@ -58,27 +80,25 @@ function Shift({ store }: { store: DeskStore }) {
           />{' '}
           Alert me (sound, notification) when a customer waits
         </label>
-        {administers(state.session, state.accountId) && (
-          <nav class="pages" aria-label="Pages">
-            <button type="button" aria-current={reports ? undefined : 'page'} onClick={() => setReports(false)}>
-              Conversations
-            </button>
-            <button type="button" aria-current={reports ? 'page' : undefined} onClick={() => setReports(true)}>
-              Reports
-            </button>
-          </nav>
-        )}
+        <PageNav page={page} setPage={setPage} reports={administers(state.session, state.accountId)} />
         <p class="me">{me.display_name ?? me.name}</p>
         <button type="button" onClick={() => void store.signOut()}>
           Sign out
         </button>
       </header>
+      {state.lost && (
+        <p class="banner offline" role="status">
+          Connection lost: reconnecting… New messages appear here when it is back, without a reload.
+        </p>
+      )}
+      <ShortcutHelp open={help} onClose={() => setHelp(false)} />
       {state.error && (
         <p class="error banner" role="alert">
           {state.error}
         </p>
       )}
-      {reports && <LazyReports session={state.session} accountId={state.accountId} />}
+      {page === 'reports' && <LazyReports session={state.session} accountId={state.accountId} />}
+      {page === 'findings' && <LazyFindings session={state.session} accountId={state.accountId} onOpen={opened} />}
       {!reports && <ConversationList state={state} store={store} now={now} />}
       {!reports && (
         <main class="main">
@@ -100,11 +120,18 @@ function Shift({ store }: { store: DeskStore }) {
 }
 
 function Console() {
-  const [session, setSession] = useState<Session | undefined>(() =>
-    location.hash.includes('sign_in_token=') ? undefined : storedSession(),
-  );
+  const [session, setSession] = useState<Session | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
   const [store, setStore] = useState<DeskStore | undefined>();
+  // Until the cookie has answered, nothing shows (no sign-in form that flashes for a person signed in).
+  const [resuming, setResuming] = useState(() => !location.hash.includes('sign_in_token='));
+  useEffect(() => {
+    if (!resuming) return;
+    void resumeSession().then((resumed) => {
+      setSession(resumed);
+      setResuming(false);
+    });
+  }, []);
 
   useEffect(() => {
     if (!session) return;
@@ -115,7 +142,6 @@ function Console() {
       return;
     }
     const made = new DeskStore(session, account.id, () => {
-      sessionStorage.removeItem(SESSION_KEY);
       setNotice('You have been signed out.');
       setSession(undefined);
     });
@@ -126,12 +152,12 @@ function Console() {
     };
   }, [session]);
 
+  if (resuming) return null;
   if (!session) {
     return (
       <SignIn
         notice={notice}
         onSignedIn={(signedIn) => {
-          sessionStorage.setItem(SESSION_KEY, JSON.stringify(signedIn));
           setNotice(undefined);
           setSession(signedIn);
         }}

@@ -29,8 +29,13 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .shift{display:grid;grid-template-columns:20rem 1fr 17rem;grid-template-rows:auto auto 1fr;grid-template-areas:"top top top" "banner banner banner" "list main side";height:100vh}
 .top{grid-area:top;display:flex;align-items:center;gap:1rem;padding:.5rem 1rem;background:var(--panel);border-bottom:1px solid var(--line);flex-wrap:wrap}
 .top p{margin:0}.brand{font-weight:700;margin-right:auto!important}
+.pages{display:flex;gap:.4rem}.pages [aria-current=page]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
 .connection{font-size:.85rem;color:var(--muted)}.connection.live::before{content:"● ";color:#1e7d3a}
 .banner{grid-area:banner;margin:.5rem 1rem}
+.offline{color:var(--text);background:var(--error-bg);padding:.5rem .75rem;border-radius:6px;font-weight:600}
+.shortcuts{background:var(--panel);color:var(--text);border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;min-width:18rem}
+.shortcuts h2{margin:0 0 .5rem;font-size:1.1rem}.shortcuts dl{margin:0 0 .75rem;display:grid;gap:.3rem}.shortcuts dl div{display:flex;gap:.75rem}
+.shortcuts dt{min-width:2rem}.shortcuts dd{margin:0}kbd{border:1px solid var(--line);border-radius:4px;padding:0 .35rem;font-family:ui-monospace,monospace}
 .list{grid-area:list;border-right:1px solid var(--line);overflow:auto;background:var(--panel)}
 .filters{padding:.75rem;display:grid;gap:.5rem;border-bottom:1px solid var(--line);position:sticky;top:0;background:var(--panel)}
 .tabs{display:flex;gap:.25rem}.tabs button{flex:1;white-space:nowrap;padding:.4rem .5rem}.tabs button[aria-pressed=true]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
@@ -54,6 +59,7 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .transcript{flex:1;overflow:auto;padding:1rem;display:flex;flex-direction:column;gap:.6rem}
 .message{max-width:75%;border-radius:10px;padding:.5rem .75rem;background:var(--customer)}
 .message p{margin:0}.message .text{white-space:pre-wrap;overflow-wrap:anywhere}
+.message .text p+p{margin-top:.4rem}.message .text ul,.message .text ol{margin:.25rem 0;padding-left:1.25rem}
 .message.customer{align-self:flex-start}
 .message.ai{align-self:flex-end;background:var(--ai)}
 .message.person{align-self:flex-end;background:var(--person)}
@@ -74,7 +80,7 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .composer textarea{width:100%;resize:vertical;min-height:4.5rem}
 .composer-actions{display:flex;justify-content:space-between;align-items:center}
 .canned{list-style:none;margin:0;padding:0;border:1px solid var(--line);border-radius:6px;max-height:12rem;overflow:auto}
-.canned button{width:100%;text-align:left;border:0;border-radius:0}
+.canned li{padding:.4rem .6rem;cursor:pointer}.canned li[aria-selected=true]{background:var(--accent);color:var(--on-accent)}
 .sidebar{grid-area:side;border-left:1px solid var(--line);padding:1rem;overflow:auto;background:var(--panel)}
 .sidebar h2{margin:0 0 .75rem;font-size:1.05rem}.sidebar h3{font-size:.95rem;margin:1.25rem 0 .5rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem .75rem;margin:0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}

@@ -6,6 +6,8 @@
 export type {
   DeskConversation,
   DeskConversationList,
+  DeskFinding,
+  DeskFindingPage,
   DeskMessage,
   DeskStatus,
   Session,

@@ -214,8 +214,6 @@ describe.each(DRIVERS)('reports that arrive later on $name', (driver) => {
       [{ kind: 'csat', from: '2026-05-01', to: '2026-05-09', format: 'xlsx' }, 400, 'invalid_request'],
       [{ kind: 'csat', from: '2026-05-01' }, 400, 'invalid_request'],
       [{ kind: 'csat', from: '2026-05-01', to: '2026-05-09', extra: 1 }, 400, 'invalid_request'],
-      [{ kind: 'monitors', from: '2026-05-01', to: '2026-05-09' }, 422, 'not_available'],
-      [{ kind: 'interviews', from: '2026-05-01', to: '2026-05-09' }, 422, 'not_available'],
     ];
     for (const [body, status, code] of refusals) {
       const response = await ask(body);

@@ -90,6 +90,8 @@ export type InterviewCompletedData = z.infer<typeof InterviewCompletedData>;
  */
 export const MonitorFindingData = z.object({
   monitor_id: z.string().startsWith('mon_'),
+  /** The monitor's name when it found this, so a reader can say which one without asking the engine. */
+  monitor_name: z.string().optional(),
   conversation_id: z.string(),
   message_id: z.string(),
   excerpt: z.string(),
@@ -107,7 +109,12 @@ export const MediaUnderstoodData = z.object({
   height: z.number().int().optional(),
   /** A PDF's page count. */
   pages: z.number().int().optional(),
+  /** A voice note's or video's length in seconds, when its bytes state it. */
+  duration_s: z.number().optional(),
+  /** What a model read in an image, or a voice note's transcript (then `transcript` too). */
   text: z.string().optional(),
+  /** A voice note's words, as the transcription API heard them (STT_BASE_URL); the AI answered them. */
+  transcript: z.string().optional(),
 });
 
 /** A medium the engine could not understand (an unreadable PDF, the model failing), and why. */
@@ -117,6 +124,11 @@ export const MediaFailedData = z.object({
   type: z.string(),
   size: z.number().int(),
   reason: z.string(),
+  /**
+   * `not_configured`: a voice note with no transcription API (STT_BASE_URL); `unavailable`: that API
+   * failed; `unreadable`: the file itself (a damaged PDF).
+   */
+  code: z.enum(['not_configured', 'unavailable', 'unreadable']).optional(),
 });
 
 /** A customer's answer to the satisfaction survey (CSAT) of a conversation; a changed answer is a new event. */

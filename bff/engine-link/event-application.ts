@@ -3,6 +3,7 @@ import type { Queryable } from '../../shared/server/index.ts';
 import type { Change } from '../realtime/publisher.ts';
 import { updateConversation, type ConversationRecord } from '../store/conversations.ts';
 import { markEventSeen } from '../store/events-seen.ts';
+import { insertMonitorFinding } from '../store/monitor-findings.ts';
 import { insertMessage, messageIdOfEvent, type MessageSender, type NewMessage } from '../store/messages.ts';
 import { askSurvey } from '../store/surveys.ts';
 
@@ -111,6 +112,17 @@ async function handedBack(step: EventStep): Promise<void> {
   changes.push({ type: 'handed_back' });
 }
 
+/** What a monitor found: kept for the team's Findings list, and a line for the people under the conversation. */
+async function monitorFound(step: EventStep & { event: { type: 'monitor.finding' } }): Promise<void> {
+  const { tx, conversation, event, at } = step;
+  await insertMonitorFinding(tx, conversation, { engineEventId: event.id, data: event.data }, at);
+  const { monitor_name: name, severity, excerpt } = event.data;
+  await tellPeople(
+    step,
+    `${name ? `Monitor '${name}'` : 'A monitor'} flagged this message (${severity}): “${excerpt}”`,
+  );
+}
+
 async function closed(step: EventStep & { event: { type: 'conversation.closed' } }): Promise<void> {
   const { tx, conversation, event, at, changes } = step;
   const { resolved } = event.data;
@@ -150,6 +162,9 @@ export async function applyEvent(step: EventStep, byWebhook: boolean): Promise<n
       return undefined;
     case 'conversation.closed':
       await closed({ ...step, event });
+      return undefined;
+    case 'monitor.finding':
+      await monitorFound({ ...step, event });
       return undefined;
     default:
       return undefined;

@@ -12,6 +12,7 @@ import {
   type PlatformState,
 } from '../helpdesk/auth.ts';
 import { addApplicationRoutes } from '../helpdesk/application-routes.ts';
+import { createHelpdeskCounter, helpdeskLimits } from '../helpdesk/rate-limits.ts';
 import { addInboxRoutes } from '../helpdesk/inbox-routes.ts';
 import { addApiKeyRoutes } from '../helpdesk/api-key-routes.ts';
 import { createApiKeyService } from '../helpdesk/api-key-service.ts';
@@ -38,7 +39,15 @@ import { sessionAuth, widgetRateLimit, type WidgetState } from '../widget/sessio
 import { addWidgetAttachmentRoutes } from '../attachments/widget-routes.ts';
 import { addDeskAttachmentRoutes } from '../attachments/desk-routes.ts';
 import { addDeskReportRoutes } from '../helpdesk/report-routes.ts';
+import { addFindingRoutes } from '../helpdesk/finding-routes.ts';
+import { createDeskConversationAccess } from '../helpdesk/desk-conversation-access.ts';
 import { addDeskAssistRoutes } from '../helpdesk/desk-assist-routes.ts';
+import { addSearchRoutes } from '../helpdesk/search-routes.ts';
+import { addLabelRoutes } from '../helpdesk/label-routes.ts';
+import { addTeamRoutes } from '../helpdesk/team-routes.ts';
+import { addContactRoutes } from '../helpdesk/contact-routes.ts';
+import { createContactService } from '../helpdesk/contact-service.ts';
+import { addPresenceRoutes } from '../helpdesk/presence-routes.ts';
 import { addHealthRoutes } from './health-routes.ts';
 import { addMetricsRoutes } from './metrics-routes.ts';
 import type { BffDeps } from './deps.ts';
@@ -77,6 +86,7 @@ export function openSurface(
     engines,
     ownAccountId,
     siteKeyLimiter: limiters.siteKeyLimiter,
+    apiKeyLimiter: limiters.floodLimiter,
     trustProxyHops,
     now,
   });
@@ -171,10 +181,18 @@ export function helpdeskSurfaces(
     onAccountClosed,
     onAccessChanged,
   });
-  const platform = new ApiRoutes<PlatformState>({ middleware: [validationIs422, platformAuth(sql, trustProxyHops)] });
+  const counter = createHelpdeskCounter({
+    limiter: limiters.floodLimiter,
+    limits: helpdeskLimits(deps.helpdeskLimits),
+    now,
+    trustProxyHops,
+  });
+  const platform = new ApiRoutes<PlatformState>({
+    middleware: [validationIs422, platformAuth(sql, trustProxyHops, counter)],
+  });
   addPlatformRoutes(platform, helpdesk, (origin) => deps.publicUrl ?? origin);
   const application = new ApiRoutes<ApplicationState>({
-    middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops)],
+    middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops, counter)],
   });
   addApplicationRoutes(application, helpdesk, sql);
   addInboxRoutes(application, createInboxService({ sql, now, secrets, onAccessChanged }), sql);
@@ -192,9 +210,17 @@ export function helpdeskSurfaces(
     now,
     publicUrl: deps.publicUrl,
   });
+  const contacts = createContactService({ sql, now, access: deskConversations });
+  // Before the conversation routes: their `{conversation_id}` would take `search` for an id.
+  addSearchRoutes(application, { sql, now, desk: deskConversations, contacts });
   addDeskConversationRoutes(application, deskConversations, sql);
+  addLabelRoutes(application, { sql, now, desk: deskConversations });
+  addTeamRoutes(application, { sql, now });
+  addContactRoutes(application, { sql, contacts });
+  addPresenceRoutes(application, { sql, now });
   addDeskAttachmentRoutes(application, { desk: deskConversations, attachments, sql });
   addDeskReportRoutes(application, { sql, engines });
+  addFindingRoutes(application, { sql, access: createDeskConversationAccess({ sql, now }) });
   addDeskAssistRoutes(application, { desk: deskConversations, engines, sql });
   const signIn = new ApiRoutes({ middleware: [validationIs422] });
   addSessionSignInRoutes(signIn, {

@@ -18,5 +18,4 @@ export const REPORTS_CSS = `
 .downloads ul{list-style:none;margin:0;padding:0;display:grid;gap:.6rem}
 .downloads li{display:flex;gap:.75rem;flex-wrap:wrap;align-items:center}
 .downloads .kind{min-width:11rem;font-weight:600}
-.pages{display:flex;gap:.4rem}.pages [aria-current=page]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
 `;

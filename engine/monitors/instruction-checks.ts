@@ -57,6 +57,7 @@ async function answerCheck({ sql, now, llm }: CheckDeps, claimed: ClaimedCheck):
     if (!answer || !saysYes(answer.content)) return false;
     const draft = {
       monitorId: claimed.monitorId,
+      monitorName: claimed.monitorName,
       ...owner,
       conversationId: claimed.conversationId,
       turn: { id: claimed.turnId, role: claimed.role },
@@ -76,6 +77,7 @@ export function findingEvent(draft: Parameters<typeof insertFinding>[1]) {
     conversationId: draft.conversationId,
     data: {
       monitor_id: draft.monitorId,
+      monitor_name: draft.monitorName,
       conversation_id: draft.conversationId,
       message_id: draft.turn.id,
       excerpt: draft.excerpt,

@@ -92,6 +92,7 @@ describe.each(DRIVERS)('monitors reading conversations on $name', (driver) => {
     expect(events.map((event) => event.data)).toEqual([
       {
         monitor_id: finding!.monitor_id,
+        monitor_name: 'Legal threats',
         conversation_id: id,
         message_id: finding!.message_id,
         excerpt: finding!.excerpt,

@@ -51,7 +51,7 @@ async function readConversation(
     const drafts: EventDraft[] = [];
     for (const { turn, monitor } of pairs(claimed, monitors)) {
       const excerpt = findByWords(monitor.criteria, turn.text);
-      const common = { monitorId: monitor.id, ...owner, conversationId, turn };
+      const common = { monitorId: monitor.id, monitorName: monitor.name, ...owner, conversationId, turn };
       if (excerpt !== undefined) {
         const draft = { ...common, excerpt, severity: monitor.severity };
         if (await insertFinding(tx, draft, at)) drafts.push(findingEvent(draft));

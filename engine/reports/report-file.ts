@@ -1,5 +1,5 @@
 import type { ReportRecord } from '../../shared/index.ts';
-import type { ReportCell, ReportTable } from '../store/report-rows.ts';
+import type { ReportCell, ReportTable } from '../store/report-table.ts';
 
 /**
  * A cell as CSV text (RFC 4180). A cell that a spreadsheet would read as a formula (it starts with

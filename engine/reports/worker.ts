@@ -33,9 +33,13 @@ export type ReportWorker = ReturnType<typeof createReportWorker>;
 /** Gathers a claimed report's rows and writes its file, or says why it cannot. */
 async function gather(sql: Sql, { record, owner, attempts }: ClaimedReport, maxRows: number): Promise<ReportOutcome> {
   if (attempts > MAX_ATTEMPTS) return { status: 'failed', reason: `Gathering it broke off ${MAX_ATTEMPTS} times.` };
-  const rowsOf = REPORT_GATHERERS[record.kind];
-  if (!rowsOf) return { status: 'failed', reason: `Reports of ${record.kind} are not available yet.` };
-  const table = await rowsOf(sql, owner, new Date(record.from), new Date(record.to), maxRows + 1);
+  const table = await REPORT_GATHERERS[record.kind](
+    sql,
+    owner,
+    new Date(record.from),
+    new Date(record.to),
+    maxRows + 1,
+  );
   if (table.rows.length > maxRows)
     return {
       status: 'failed',

@@ -13,7 +13,6 @@ import type { EngineState } from '../auth.ts';
 import { reportFile } from '../reports/report-file.ts';
 import { MAX_REPORT_ROWS, type ReportWorker } from '../reports/worker.ts';
 import { dailyReport } from '../store/report-days.ts';
-import { REPORT_GATHERERS } from '../store/report-rows.ts';
 import { findReport, findReportContent, insertReport, summaryReport } from '../store/reports.ts';
 
 const DAY_MS = 24 * 3600_000;
@@ -132,17 +131,12 @@ function addReportRequestRoute(routes: ApiRoutes<EngineState>, { sql, now, worke
       tag: 'Reports',
       security: 'apiKey',
       summary: 'Ask for a report that arrives later',
-      description: `The report is gathered after this answer (202, status pending): watch GET /v1/reports/{id} or wait for report.ready {report_id, kind, rows} in the feed and webhooks, then download GET /v1/reports/{id}/content. Work survives a restart of the engine. from must be before to, at most ${MAX_REPORT_DAYS} days apart; a report holds at most ${MAX_REPORT_ROWS} rows (a period with more fails, saying so) and is kept ${REPORT_KEEP_DAYS} days. CSV cells that a spreadsheet would run as a formula (=, +, -, @) are opened with an apostrophe. monitors and interviews answer 422 not_available for now. With an Idempotency-Key, a retry gives the same report.`,
+      description: `The report is gathered after this answer (202, status pending): watch GET /v1/reports/{id} or wait for report.ready {report_id, kind, rows} in the feed and webhooks, then download GET /v1/reports/{id}/content. Work survives a restart of the engine. from must be before to, at most ${MAX_REPORT_DAYS} days apart; a report holds at most ${MAX_REPORT_ROWS} rows (a period with more fails, saying so) and is kept ${REPORT_KEEP_DAYS} days. CSV cells that a spreadsheet would run as a formula (=, +, -, @) are opened with an apostrophe. Kinds: conversations (one row per conversation opened), quality (per conversation closed, with its score's reasons), csat (per survey answer), monitors (findings per monitor and severity per UTC day, with the conversations they were in; no excerpts), interviews (per answer of each interview response that ended in the period, with the question, the answer and whether it was skipped). With an Idempotency-Key, a retry gives the same report.`,
       body: CreateReportRequest,
       responses: { 202: { description: 'The report, pending.', schema: ReportRecord } },
-      errors: ['not_available'],
     },
     async (ctx, { body }) => {
       const { from, to } = reportPeriod(body, now());
-      if (!REPORT_GATHERERS[body.kind])
-        throw new ParleyError('not_available', `Reports of ${body.kind} are not available yet.`, {
-          problems: [{ field: 'kind', message: 'not available yet' }],
-        });
       const at = now();
       const expiresAt = new Date(at.getTime() + REPORT_KEEP_DAYS * DAY_MS);
       const order = { kind: body.kind, format: body.format, from, to };

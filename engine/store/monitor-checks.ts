@@ -23,6 +23,7 @@ export async function queueCheck(
 
 export interface ClaimedCheck {
   monitorId: string;
+  monitorName: string;
   turnId: string;
   accountId: string;
   environment: Environment;
@@ -39,6 +40,7 @@ export interface ClaimedCheck {
 export async function claimCheck(db: Queryable, now: Date, leaseUntil: Date): Promise<ClaimedCheck | undefined> {
   const [row] = await db.query<{
     monitor_id: string;
+    monitor_name: string;
     turn_id: string;
     account_id: string;
     environment: Environment;
@@ -55,13 +57,14 @@ export async function claimCheck(db: Queryable, now: Date, leaseUntil: Date): Pr
          SELECT monitor_id, turn_id FROM monitor_checks WHERE lease_until IS NULL OR lease_until < $1
          ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)
        RETURNING monitor_id, turn_id, account_id, conversation_id, attempts)
-     SELECT claimed.*, m.environment, m.instruction, m.severity, t.role, t.text
+     SELECT claimed.*, m.name AS monitor_name, m.environment, m.instruction, m.severity, t.role, t.text
      FROM claimed JOIN monitors m ON m.id = claimed.monitor_id JOIN turns t ON t.id = claimed.turn_id`,
     [now, leaseUntil],
   );
   if (!row) return undefined;
   return {
     monitorId: row.monitor_id,
+    monitorName: row.monitor_name,
     turnId: row.turn_id,
     accountId: row.account_id,
     environment: row.environment,

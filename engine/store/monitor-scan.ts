@@ -95,6 +95,7 @@ export async function moveCursor(tx: Queryable, conversationId: string, position
 
 export interface FindingDraft {
   monitorId: string;
+  monitorName: string;
   accountId: string;
   environment: Environment;
   conversationId: string;

@@ -1,20 +1,7 @@
 import type { ReportKind } from '../../shared/index.ts';
-import type { Queryable } from '../../shared/server/index.ts';
-import type { Caller } from './environment.ts';
-
-type Owner = Pick<Caller, 'accountId' | 'environment'>;
-
-/** One cell of a report: what a CSV cell or a JSON value can hold. */
-export type ReportCell = string | number | boolean | null | readonly unknown[];
-
-/** A report's rows, each with the same columns in the same order. */
-export interface ReportTable {
-  columns: readonly string[];
-  rows: Record<string, ReportCell>[];
-}
-
-/** What one kind gathers: the owner's rows of `[from, to)`, at most `limit` of them (the caller asks for one more than it keeps). */
-type Gather = (db: Queryable, owner: Owner, from: Date, to: Date, limit: number) => Promise<ReportTable>;
+import { interviewRows } from './report-interview-rows.ts';
+import { monitorRows } from './report-monitor-rows.ts';
+import type { Gather } from './report-table.ts';
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 const whole = (value: number | null) => (value === null ? null : Math.round(value));
@@ -159,5 +146,11 @@ const csat: Gather = async (db, owner, from, to, limit) => {
   };
 };
 
-/** The kinds gathered today; monitors and interviews come with their own tables. */
-export const REPORT_GATHERERS: Partial<Record<ReportKind, Gather>> = { conversations, quality, csat };
+/** What each kind of report gathers. */
+export const REPORT_GATHERERS: Record<ReportKind, Gather> = {
+  conversations,
+  quality,
+  csat,
+  monitors: monitorRows,
+  interviews: interviewRows,
+};

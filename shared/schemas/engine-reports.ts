@@ -100,7 +100,7 @@ export type ReportKind = z.infer<typeof ReportKind>;
 
 export const CreateReportRequest = z.strictObject({
   kind: ReportKind.describe(
-    'conversations (one row per conversation opened in the period), quality (the quality score of each conversation closed in it, with its reasons), csat (survey answers first given in it); monitors and interviews answer 422 not_available for now.',
+    'conversations (one row per conversation opened in the period), quality (the quality score of each conversation closed in it, with its reasons), csat (survey answers first given in it), monitors (findings per monitor and severity per UTC day), interviews (one row per answer of each interview response that ended in it).',
   ),
   from: ReportBound.describe('Start (inclusive): a day (its 00:00 UTC) or an instant with its offset.'),
   to: ReportBound.describe(
