@@ -24,9 +24,9 @@ const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!);
 
 // The shop's colour goes into a style attribute: only a hex colour is taken, anything else is the default.
-const safeColor = (color: string): string => (/^#[0-9a-f]{3,8}$/i.test(color) ? color : '#1f3a5f');
+export const safeColor = (color: string): string => (/^#[0-9a-f]{3,8}$/i.test(color) ? color : '#1f3a5f');
 // Only an https logo is shown: mail clients block others, and a data: or javascript: one is never wanted.
-const safeLogo = (url: string): string | undefined => (/^https:\/\/[^\s"'<>]+$/i.test(url) ? url : undefined);
+export const safeLogo = (url: string): string | undefined => (/^https:\/\/[^\s"'<>]+$/i.test(url) ? url : undefined);
 
 const who = (message: DigestMessage, shopName: string): string =>
   message.authorName ?? (message.author === 'ai' ? `${shopName} assistant` : shopName);

@@ -1,12 +1,13 @@
 /**
- * The two ways back from a digest, each a fresh random token kept only as its hash: the
- * `reply+<token>@MAIL_REPLY_DOMAIN` address, and the single-use link that opens the conversation
- * again in the hosted /chat page.
+ * The ways back from a digest, each a fresh random token kept only as its hash: the
+ * `reply+<token>@MAIL_REPLY_DOMAIN` address, the single-use link that opens the conversation again
+ * in the hosted /chat page, and the one-click unsubscribe address.
  */
 import type { Sql } from '../../shared/server/index.ts';
 import { keepContinuation, keepReplyToken, type DigestRecipient } from './email-store.ts';
 import { CONTINUATION_TTL_MS, REPLY_TOKEN_TTL_MS, type EmailSettings } from './email-settings.ts';
 import { emailTokenHash, newEmailToken, replyAddress } from './email-tokens.ts';
+import { keepUnsubscribeToken } from './unsubscribe-tokens.ts';
 
 export function createDigestLinks({
   sql,
@@ -34,6 +35,14 @@ export function createDigestLinks({
       // The token rides in the fragment, which browsers never send to a server (nor to its logs).
       const query = site ? `?site_key=${encodeURIComponent(site.key)}` : '';
       return `${publicUrl}/chat${query}#continue=${token}`;
+    },
+
+    /** The one-click unsubscribe address of a digest (List-Unsubscribe); undefined without PUBLIC_URL. */
+    async unsubscribeUrl(conversationId: number): Promise<string | undefined> {
+      if (!publicUrl) return undefined;
+      const token = newEmailToken();
+      await keepUnsubscribeToken(sql, { hash: emailTokenHash(token), conversationId, now: now() });
+      return `${publicUrl}/v1/email-unsubscribe?token=${token}`;
     },
 
     /** A reply address for the customer's answer; undefined without MAIL_REPLY_DOMAIN. */

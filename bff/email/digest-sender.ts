@@ -38,11 +38,11 @@ export interface DigestSenderDeps {
 }
 
 /** A send holds its digest this long; only a node that died lets it lapse. */
-const LEASE_MS = 120_000;
+export const LEASE_MS = 120_000;
 /** Waits after failed sends; the last one repeats until the digest is given up. */
-const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000];
+export const RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 1_800_000, 3_600_000];
 /** A digest that failed this often (about a day) is given up and logged. */
-const MOST_ATTEMPTS = 28;
+export const MOST_ATTEMPTS = 28;
 
 /** A failed send: tried again after a back-off, or given up (and logged) after about a day. */
 async function recordFailure(
@@ -83,6 +83,7 @@ export function createDigestSender(deps: DigestSenderDeps) {
     if (answers.length === 0) return undefined;
     const replyToAddress = await links.replyTo(digest.conversationId, recipient);
     const link = await links.continueUrl(digest.conversationId, recipient);
+    const unsubscribeUrl = await links.unsubscribeUrl(digest.conversationId);
     const email = composeDigest(recipient, answers, { continueUrl: link, repliesTaken: Boolean(replyToAddress) });
     const lastId = answers.at(-1)!.id;
     const domain = settings.replyDomain ?? 'parley.invalid';
@@ -95,8 +96,12 @@ export function createDigestSender(deps: DigestSenderDeps) {
       html: email.html,
       // The same digest sent again after a crash has the same Message-ID, which mail clients show once.
       messageId: `<digest.${recipient.uuid}.${lastId}@${domain}>`,
-      // RFC 3834: an automatic message, so auto-responders do not answer it.
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      // RFC 3834: an automatic message, so auto-responders do not answer it; RFC 8058: one-click unsubscribe.
+      headers: {
+        'Auto-Submitted': 'auto-generated',
+        ...(unsubscribeUrl && { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }),
+      },
+      ...(unsubscribeUrl && { list: { unsubscribe: unsubscribeUrl } }),
     });
     logger.info({ conversation: recipient.uuid, answers: answers.length }, 'e-mailed the answers the customer missed');
     return lastId;

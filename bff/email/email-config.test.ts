@@ -23,7 +23,7 @@ describe('the e-mail variables', () => {
     expect(readBffConfig(BASE).email).toBeUndefined();
   });
 
-  it('reads sending and taking replies, with the digest delay at 120 s by default', () => {
+  it('reads sending and taking replies, with the digest delay at 120 s and the ask after 60 s by default', () => {
     const config = readBffConfig({
       ...BASE,
       HOST: '0.0.0.0',
@@ -38,6 +38,7 @@ describe('the e-mail variables', () => {
       from: 'Shop <support@shop.example>',
       replyDomain: 'reply.shop.example',
       digestDelayS: 120,
+      askAfterS: 60,
       inboundSmtpPort: 2525,
       inboundSmtpHost: '0.0.0.0',
       inboundSecret: 'a-long-enough-secret',

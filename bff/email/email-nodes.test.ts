@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRIVERS, type BffNode } from '../../test/stack.ts';
+import { DRIVERS, request, type BffNode } from '../../test/stack.ts';
 import { answeredCustomer, startEmailStack, type EmailStack } from '../../test/email-stack.ts';
 
 /**
@@ -31,5 +31,20 @@ describe('e-mail digests over two BFF nodes', () => {
       expect(sink.mails.filter((caught) => caught.envelopeTo.includes(address))).toHaveLength(1);
     const [left] = await stack.bffSql.query<{ count: number }>('SELECT count(*)::int AS count FROM email_digests');
     expect(left!.count).toBe(0);
+  });
+  it('sends a transcript once when both nodes send at the same time', async () => {
+    const { stack, sink } = email;
+    const address = 'copy.once@customer.test';
+    const { token, conversationId } = await answeredCustomer(stack, ['Do you ship abroad?'], address);
+    const asked = await request(`${nodeB.url}/v1/widget/conversations/${conversationId}/transcript`, {
+      token,
+      body: {},
+    });
+    expect(asked.status).toBe(202);
+    await Promise.all([stack.bff.email.sendDue(), nodeB.bff.email.sendDue(), nodeB.bff.email.sendDue()]);
+    const copies = sink.mails.filter(
+      (caught) => caught.envelopeTo.includes(address) && caught.mail.subject?.startsWith('Your conversation'),
+    );
+    expect(copies).toHaveLength(1);
   });
 });

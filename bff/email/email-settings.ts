@@ -14,12 +14,20 @@ export interface EmailSettings {
   inboundSmtpHost?: string | undefined;
   /** The secret `POST /inbound/email` checks signatures with (INBOUND_EMAIL_SECRET); unset: the route answers 404. */
   inboundSecret: string | undefined;
+  /** How long a customer waits for a person after a handover before the widget offers the reply by e-mail (EMAIL_ASK_AFTER_S). */
+  askAfterS?: number | undefined;
   /** How often due digests are looked for (5 s; 0: only when a test calls `sendDue`). */
   pollMs?: number | undefined;
 }
 
 /** The default time answers are gathered for one e-mail. */
 export const DEFAULT_DIGEST_DELAY_S = 120;
+
+/** The default wait for a person after a handover before the widget asks for an address. */
+export const DEFAULT_ASK_AFTER_S = 60;
+
+/** A conversation's transcript is e-mailed at most once in this time (the widget's "E-mail me this conversation"). */
+export const TRANSCRIPT_INTERVAL_MS = 10 * 60_000;
 
 /** The largest e-mail taken in (by the listener and the route): words, a quoted history and a few small files. */
 export const INBOUND_MAX_BYTES = 10 * 1024 * 1024;

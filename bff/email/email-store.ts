@@ -15,6 +15,15 @@ export interface ClaimedDigest {
 const CUSTOMER_EMAIL = `COALESCE(NULLIF(c.contact_email, ''),
   (SELECT NULLIF(k.email, '') FROM contacts k WHERE 'ctc_' || k.id = c.customer_ref AND k.inbox_id = c.inbox_id))`;
 
+/** The address answers of a conversation go to (the given one, else the Client API contact's), or null. */
+export async function customerEmail(db: Queryable, conversationId: number): Promise<string | null> {
+  const [row] = await db.query<{ email: string | null }>(
+    `SELECT ${CUSTOMER_EMAIL} AS email FROM conversations c WHERE c.id = $1`,
+    [conversationId],
+  );
+  return row?.email ?? null;
+}
+
 /**
  * Notes that a conversation whose customer has an address has an answer to e-mail: the first one
  * makes the row (due after the gathering delay), the next ones of the same window find it there

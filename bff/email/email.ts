@@ -11,12 +11,17 @@ import type { WidgetSessions } from '../widget/sessions.ts';
 import { sessionAuth, widgetRateLimit, type WidgetState } from '../widget/session-auth.ts';
 import { WIDGET_REQUESTS_PER_MINUTE } from '../host/limiters.ts';
 import { addContinuationRoutes } from './continuation-routes.ts';
+import { addUnsubscribeRoutes } from './unsubscribe-routes.ts';
+import { forgetExpiredUnsubscribeTokens } from './unsubscribe-tokens.ts';
 import { addWidgetEmailRoutes } from './widget-email-routes.ts';
+import { addTranscriptRoutes } from './transcript-routes.ts';
+import { createTranscriptSender, type TranscriptSender } from './transcript-sender.ts';
+import { countUnsentTranscripts } from './transcript-store.ts';
 import type { Metrics } from '../host/metrics.ts';
 import { digestRecording } from './digest-recording.ts';
 import { createDigestSender, type CustomerConnected, type DigestSender } from './digest-sender.ts';
 import { countDigests, forgetExpiredTokens } from './email-store.ts';
-import type { EmailSettings } from './email-settings.ts';
+import { DEFAULT_ASK_AFTER_S, type EmailSettings } from './email-settings.ts';
 import { createInboundMail, type InboundMail } from './inbound-mail.ts';
 import { startInboundListener, type InboundListener } from './inbound-listener.ts';
 import { addInboundEmailRoutes } from './inbound-routes.ts';
@@ -43,7 +48,7 @@ export interface Email {
   routes: ApiRoutes;
   /** The widget's e-mail address route, behind a widget session. */
   widgetRoutes: ApiRoutes<WidgetState>;
-  /** Sends the digests due now (the timer calls it; tests too); 0 without SMTP_URL. */
+  /** Sends the digests and transcripts due now (the timer calls it; tests too); 0 without SMTP_URL. */
   sendDue(): Promise<number>;
   /**
    * Starts sending digests (a timer) and the SMTP listener (when INBOUND_SMTP_PORT is set), once the
@@ -64,25 +69,14 @@ export function createEmail(deps: EmailDeps): Email {
   // Answers are noted from the first one on; they are sent once `start` has what it needs.
   if (smtpUrl) publisher.subscribeDurable(digestRecording({ now, digestDelayS: settings.digestDelayS }));
   let digests: DigestSender | undefined;
+  let transcripts: TranscriptSender | undefined;
   const replyDomain = settings?.replyDomain;
-  const inbound: InboundMail | undefined = replyDomain
-    ? createInboundMail({
-        sql,
-        logger,
-        now,
-        conversations: deps.conversations,
-        publisher,
-        limiter: deps.limiter,
-        replyDomain,
-      })
-    : undefined;
+  const inbound = inboundMail(deps);
   const routes = new ApiRoutes();
   addInboundEmailRoutes(routes, inbound, settings?.inboundSecret);
   addContinuationRoutes(routes, { sql, sessions: deps.sessions, now });
-  const widgetRoutes = new ApiRoutes<WidgetState>({
-    middleware: [sessionAuth(deps.sessions, sql), widgetRateLimit(deps.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)],
-  });
-  addWidgetEmailRoutes(widgetRoutes, { sql, conversations: deps.conversations });
+  addUnsubscribeRoutes(routes, { sql, now });
+  const widgetRoutes = widgetEmailRoutes(deps);
   if (smtpUrl) addEmailGauges(deps.metrics, sql);
 
   let timer: NodeJS.Timeout | undefined;
@@ -90,18 +84,22 @@ export function createEmail(deps: EmailDeps): Email {
   let listener: InboundListener | undefined;
   let tidiedAt = 0;
 
+  const sendDue = async (): Promise<number> =>
+    (digests ? await digests.sendDue() : 0) + (transcripts ? await transcripts.sendDue() : 0);
+
   async function pass(): Promise<void> {
-    await digests?.sendDue();
+    await sendDue();
     if (now().getTime() - tidiedAt >= HOUR_MS) {
       tidiedAt = now().getTime();
       await forgetExpiredTokens(sql, now());
+      await forgetExpiredUnsubscribeTokens(sql, now());
     }
   }
 
   return {
     routes,
     widgetRoutes,
-    sendDue: async () => (digests ? digests.sendDue() : 0),
+    sendDue,
     async start({ customerConnected } = {}) {
       if (smtpUrl && settings) {
         const transport = createTransport(smtpUrl);
@@ -114,6 +112,7 @@ export function createEmail(deps: EmailDeps): Email {
           publicUrl: deps.publicUrl,
           customerConnected,
         });
+        transcripts = createTranscriptSender({ sql, logger, now, settings, transport });
       }
       const pollMs = settings?.pollMs ?? 5_000;
       if (digests && pollMs > 0) {
@@ -139,10 +138,32 @@ export function createEmail(deps: EmailDeps): Email {
   };
 }
 
+/** Replies taken back, when MAIL_REPLY_DOMAIN names where they are sent. */
+function inboundMail(deps: EmailDeps): InboundMail | undefined {
+  const replyDomain = deps.settings?.replyDomain;
+  if (!replyDomain) return undefined;
+  const { sql, logger, now, conversations, publisher, limiter } = deps;
+  return createInboundMail({ sql, logger, now, conversations, publisher, limiter, replyDomain });
+}
+
+/** The widget's routes (behind a widget session): the ask and the address, and the transcript. */
+function widgetEmailRoutes(deps: EmailDeps): ApiRoutes<WidgetState> {
+  const { sql, now, settings, conversations } = deps;
+  const widgetRoutes = new ApiRoutes<WidgetState>({
+    middleware: [sessionAuth(deps.sessions, sql), widgetRateLimit(deps.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now)],
+  });
+  const sending = Boolean(settings?.smtpUrl);
+  const askAfterS = settings?.askAfterS ?? DEFAULT_ASK_AFTER_S;
+  addWidgetEmailRoutes(widgetRoutes, { sql, conversations, options: { sending, askAfterS, now } });
+  addTranscriptRoutes(widgetRoutes, { sql, conversations, sending, now });
+  return widgetRoutes;
+}
+
 /** Digests waiting and failing, for /metrics: a failing SMTP server shows here. */
 function addEmailGauges(metrics: Metrics, sql: Sql): void {
   metrics.gauge(async () => {
     const { pending, failing } = await countDigests(sql);
+    const unsentTranscripts = await countUnsentTranscripts(sql);
     return [
       {
         name: 'parley_email_digests_pending',
@@ -153,6 +174,11 @@ function addEmailGauges(metrics: Metrics, sql: Sql): void {
         name: 'parley_email_digests_failing',
         help: 'E-mail digests whose last send failed (retried with back-off).',
         values: [{ value: failing }],
+      },
+      {
+        name: 'parley_email_transcripts_pending',
+        help: 'Transcripts customers asked for, waiting to be sent (retried with back-off when SMTP fails).',
+        values: [{ value: unsentTranscripts }],
       },
     ];
   });

@@ -19,7 +19,8 @@ import {
   type SessionKey,
 } from '../../shared/server/index.ts';
 import type { AttachmentSettings } from '../attachments/open-storage.ts';
-import { DEFAULT_DIGEST_DELAY_S, type EmailSettings } from '../email/email-settings.ts';
+import { HELPDESK_LIMITS, type HelpdeskLimits } from '../helpdesk/rate-limits.ts';
+import { DEFAULT_ASK_AFTER_S, DEFAULT_DIGEST_DELAY_S, type EmailSettings } from '../email/email-settings.ts';
 
 /** A key of the engine's (`service_test_…` / `service_live_…`), as SPEC's API keys look. */
 const ApiKey = z
@@ -97,6 +98,20 @@ export const BffEnv = z.object({
   /** The operator's own services that helpdesk webhooks and agent bots may reach although private (exact origins). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
+  /** The Platform and Application APIs' limits a minute (bff/helpdesk/rate-limits.ts). */
+  HELPDESK_REQUESTS_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(HELPDESK_LIMITS.requestsPerToken),
+  HELPDESK_REQUESTS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(HELPDESK_LIMITS.requestsPerAddress),
+  HELPDESK_WRONG_TOKENS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(HELPDESK_LIMITS.wrongTokensPerAddress),
   /** Turns GET /metrics on: Prometheus scrapes it with this bearer token. Unset: /metrics answers 404. */
   METRICS_TOKEN: optionalVariable(
     z
@@ -136,6 +151,8 @@ export const BffEnv = z.object({
   ),
   /** How long answers are gathered into one e-mail. */
   EMAIL_DIGEST_DELAY_S: z.coerce.number().int().min(0).max(86_400).default(DEFAULT_DIGEST_DELAY_S),
+  /** How long a customer waits for a person after a handover before the widget offers the reply by e-mail. */
+  EMAIL_ASK_AFTER_S: z.coerce.number().int().min(0).max(86_400).default(DEFAULT_ASK_AFTER_S),
   /** The port of the BFF's own SMTP listener for replies; unset: none. */
   INBOUND_SMTP_PORT: optionalVariable(Port),
   /** The secret POST /inbound/email checks X-Parley-Signature with; unset: the route answers 404. */
@@ -252,6 +269,7 @@ export interface BffSettings {
   webhookAllowedPrivateOrigins: string[];
   logLevel: z.output<typeof LogLevel> | undefined;
   metricsToken: string | undefined;
+  helpdeskLimits: HelpdeskLimits;
   /** Where attachments' bytes go (a bucket, or DATA_DIR) and the largest one taken. */
   attachments: AttachmentSettings;
   /** Conversations continued by e-mail; unset when neither SMTP_URL nor MAIL_REPLY_DOMAIN is. */
@@ -280,6 +298,11 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     webhookAllowedPrivateOrigins: value.WEBHOOK_ALLOWED_PRIVATE_ORIGINS,
     logLevel: value.LOG_LEVEL,
     metricsToken: value.METRICS_TOKEN,
+    helpdeskLimits: {
+      requestsPerToken: value.HELPDESK_REQUESTS_PER_TOKEN,
+      requestsPerAddress: value.HELPDESK_REQUESTS_PER_ADDRESS,
+      wrongTokensPerAddress: value.HELPDESK_WRONG_TOKENS_PER_ADDRESS,
+    },
     attachments: {
       maxBytes: value.ATTACHMENTS_MAX_BYTES,
       s3:
@@ -299,6 +322,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
             from: value.MAIL_FROM ?? '',
             replyDomain: value.MAIL_REPLY_DOMAIN,
             digestDelayS: value.EMAIL_DIGEST_DELAY_S,
+            askAfterS: value.EMAIL_ASK_AFTER_S,
             inboundSmtpPort: value.INBOUND_SMTP_PORT,
             inboundSmtpHost: value.HOST,
             inboundSecret: value.INBOUND_EMAIL_SECRET,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClientMessageId, LocaleTag, MAX_SESSION_TTL_S, MessageText, VerifiedCustomerRef } from './engine.ts';
 import { ReplyCard, ReplyChoice } from '../events.ts';
+import { MediaType } from './engine-media.ts';
 
 /** Bodies of the BFF's widget routes (`/v1/widget-sessions`, `/v1/widget/...`). */
 
@@ -66,8 +67,8 @@ export type MessageStatus = z.infer<typeof MessageStatus>;
  */
 export const WidgetAttachment = z.object({
   id: z.number().int(),
-  kind: z.enum(['image', 'file']),
-  content_type: z.enum(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']),
+  kind: z.enum(['image', 'file', 'audio', 'video']),
+  content_type: MediaType,
   /** The file's name as sent, made safe to show, with the extension of its checked type. */
   name: z.string(),
   size: z.number().int(),
@@ -144,6 +145,11 @@ export const WidgetConfig = z.object({
     away: z.boolean().optional(),
     /** What the inbox says while away; absent when not set. */
     out_of_office_message: z.string().optional(),
+    /**
+     * Whether someone who answers the inbox is online now (their availability in the console); absent
+     * while nobody of its account has ever said. False: the widget says people answer later or by e-mail.
+     */
+    people_available: z.boolean().optional(),
   }),
   features: z.object({
     survey: z.boolean(),

@@ -8,6 +8,8 @@
 export { RichText } from './components/rich-text/rich-text.tsx';
 export { Card } from './components/card/card.tsx';
 export { QuickReplies } from './components/quick-replies/quick-replies.tsx';
+// The place of the e-mail ask and forms (issue 32), which load their own chunk when they show.
+export { MailSlot } from './components/email-form/mail-slot.tsx';
 
 export const CSS = `
 .text p+p,.text ul,.text ol{margin:6px 0 0}

@@ -36,7 +36,7 @@ export function createApi(baseUrl: string) {
       call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, previousToken ? { token: previousToken } : {}),
     endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
     config: (token: string, locale: string) => call<WidgetConfig>('GET', `v1/widget/config?locale=${locale}`, token),
-    get: <T>(token: string, path: string) => call<T>('GET', path, token),
+    call,
     conversations: (token: string) =>
       call<{ conversations: WidgetConversation[] }>('GET', 'v1/widget/conversations', token),
     openConversation: (token: string, contact: { name?: string; email?: string; locale?: string } = {}) =>

@@ -1,4 +1,5 @@
 import { APP_PATH, type MountWidget, type WidgetApp, type WidgetSettings } from '../protocol.ts';
+import { continueFromLink } from './continuation.ts';
 import { markedProblem, showProblem } from './problem.ts';
 import {
   commandMessage,
@@ -161,6 +162,8 @@ async function start(init: InitMessage): Promise<void> {
     locale: init.locale,
     theme: init.theme,
   };
+  // A digest's link opens its conversation (a link that does not work leaves the chat as it is).
+  await continueFromLink(baseUrl, siteKey).catch(() => undefined);
   let mount: MountWidget;
   try {
     ({ mount } = (await import(/* @vite-ignore */ baseUrl + APP_PATH)) as { mount: MountWidget });

@@ -37,8 +37,11 @@ export interface Chat extends Pick<Visitor, 'identify' | 'shutdown'>, Writing {
   setOpen(open: boolean, fromTab?: boolean): void;
   /** The config again when the widget's language changed since it came: the home screen's greeting (issue 16). */
   localize(): Promise<void>;
-  /** A help route of the BFF with this session: the home screen's article search. */
-  help<T>(path: string): Promise<T>;
+  /**
+   * A route of the BFF under `v1/widget/` with this session, for the parts that load on demand:
+   * the home screen's article search, the e-mail ask and the transcript.
+   */
+  call<T>(path: string, method?: string, body?: unknown): Promise<T>;
   /** Gets a session, the conversation and its history, and connects; safe to call more than once. */
   start(): Promise<void>;
   /** With a session on this device already: connect quietly, so the launcher can count unread messages. */
@@ -92,7 +95,8 @@ export function createChat(options: ChatOptions): Chat {
       if (open) void start.start().then(unread.markRead);
     },
     localize: start.localize,
-    help: async (path) => api.get((await sessions.ensure()).token, `v1/widget/help/${path}`),
+    call: async (path, method = 'GET', body) =>
+      api.call(method, `v1/widget/${path}`, (await sessions.ensure()).token, body),
     start: start.start,
     async warmUp() {
       if (sessions.known()) await start.start();

@@ -8,7 +8,7 @@ import type { HelpArticleList, HelpArticleSummary } from '../../../../shared/ind
 import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 
-type Help = Pick<Chat, 'help'>;
+type Help = Pick<Chat, 'call'>;
 
 /** Without questions of the inbox's own, the knowledge base's first three articles (none until they come). */
 export function useFirstArticles(chat: Help, suggested: readonly string[] | undefined): HelpArticleSummary[] {
@@ -16,7 +16,7 @@ export function useFirstArticles(chat: Help, suggested: readonly string[] | unde
   const [first, setFirst] = useState<HelpArticleSummary[]>([]);
   useEffect(() => {
     if (!suggested)
-      void chat.help<HelpArticleList>(`articles?locale=${locale}`).then(
+      void chat.call<HelpArticleList>(`help/articles?locale=${locale}`).then(
         ({ articles }) => setFirst(articles.slice(0, 3)),
         () => {},
       );
@@ -34,7 +34,7 @@ export function useArticleSearch(chat: Help, query: string, search: RefObject<HT
     // Asked once typing pauses; an answer to an older query is dropped.
     const timer = setTimeout(
       () =>
-        void chat.help<HelpArticleList>(`articles?locale=${locale}&q=${encodeURIComponent(q)}`).then(
+        void chat.call<HelpArticleList>(`help/articles?locale=${locale}&q=${encodeURIComponent(q)}`).then(
           ({ articles }) => setFound((now) => (search.current?.value.trim() === q ? { q, articles } : now)),
           () => {},
         ),

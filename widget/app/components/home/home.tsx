@@ -6,7 +6,7 @@ import { Article } from './article.tsx';
 import { useArticleSearch, useFirstArticles } from './help-search.ts';
 
 interface Props {
-  chat: Pick<Chat, 'send' | 'help' | 'localize'>;
+  chat: Pick<Chat, 'send' | 'call' | 'localize'>;
   inbox: WidgetConfig['inbox'];
   /** Formatting of the greeting and of articles: the answers chunk, once loaded. */
   answers?: typeof import('../../answers.ts') | undefined;
@@ -41,7 +41,7 @@ export function Home({ chat, inbox, answers }: Props) {
 
   const questions = inbox.suggested_questions ?? first.map((entry) => entry.title);
   const open = (id: string) =>
-    void chat.help<HelpArticle>(`articles/${encodeURIComponent(id)}`).then(setArticle, () => {});
+    void chat.call<HelpArticle>(`help/articles/${encodeURIComponent(id)}`).then(setArticle, () => {});
 
   if (article) {
     return (

@@ -1,6 +1,8 @@
-import { useLayoutEffect, useRef } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Chat } from '../../chat/chat.ts';
+import { emailStrings } from '../../email-i18n.ts';
 import { useI18n } from '../../i18n/context.ts';
+import { emailState, wishMail } from '../../mail-wish.ts';
 
 interface MenuItem {
   label: string;
@@ -19,13 +21,23 @@ interface Props {
 /**
  * The header's "More options" menu (WAI-ARIA APG, menu button): focus starts on the first item,
  * the arrow keys, Home and End move through the items (wrapping), Escape closes it. It holds the
- * sound for new messages and, while a conversation is under way, "End conversation".
+ * sound for new messages; where e-mail is on, "E-mail me this conversation" and the address for
+ * replies by e-mail (issue 32); and, while a conversation is under way, "End conversation".
  */
 export function OptionsMenu({ chat, state, onClose }: Props) {
-  const { t } = useI18n();
+  const { t, locale } = useI18n();
   const menu = useRef<HTMLDivElement>(null);
+  const id = state.view === 'chat' && state.messages.length > 0 ? state.conversationId : undefined;
+  const mailing = useMailing(chat, id);
   const items: MenuItem[] = [{ label: t('soundOn'), checked: state.sound, run: () => chat.setSound(!state.sound) }];
-  if (state.view === 'chat' && state.conversationId && state.messages.length > 0 && !state.resolved) {
+  if (id && mailing) {
+    const say = emailStrings(locale);
+    items.push(
+      { label: say('transcript'), run: () => wishMail({ conversationId: id, form: 'transcript' }) },
+      { label: say('addressTitle'), run: () => wishMail({ conversationId: id, form: 'address' }) },
+    );
+  }
+  if (id && !state.resolved) {
     items.push({ label: t('closeConversation'), run: () => void chat.endConversation() });
   }
   // At once as it shows (an effect would wait for the next frame, and a quick Escape would close the chat instead).
@@ -71,4 +83,17 @@ export function OptionsMenu({ chat, state, onClose }: Props) {
       ))}
     </div>
   );
+}
+
+/** Whether the conversation's e-mail is on (asked once per conversation; false until known). */
+function useMailing(chat: Chat, conversationId: string | undefined): boolean {
+  const [sending, setSending] = useState(false);
+  useEffect(() => {
+    if (conversationId)
+      void emailState(chat, conversationId).then(
+        (known) => setSending(known.sending),
+        () => {},
+      );
+  }, [conversationId]);
+  return sending;
 }

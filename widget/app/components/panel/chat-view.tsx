@@ -46,6 +46,7 @@ export function chatView(
           answers={answers}
         />
       )}
+      {answers && <answers.MailSlot chat={chat} state={state} />}
       {state.resolved && (
         <div class="ended">
           {/* The ending and "New conversation" share a line, and the survey is a row of buttons, so the log above keeps its room. */}
