@@ -17,6 +17,7 @@ import type { DemoConfig } from './config.ts';
 import {
   demoAgentSignInUrl,
   ensureClientApi,
+  DEMO_AGENT,
   ensureDemoAgent,
   ensureDemoHelpdesk,
   ensureDemoInbox,
@@ -28,6 +29,7 @@ import {
 } from './seed.ts';
 import { startDemoMail } from './mail.ts';
 import { storefrontRouter } from './storefront.ts';
+import { dressDemoShop, setDemoAgentPassword } from './shop.ts';
 
 export { WIDGET_ASSETS_DIR };
 /** How often the in-process engine looks for webhooks to send (it also sends at once after each change). */
@@ -46,6 +48,8 @@ export interface RunningDemo {
   newPlatformToken: string | undefined;
   /** The demo agent's one-time link into the agent console, made by this start (it works once, for 5 minutes). */
   agentSignInUrl: string;
+  /** The demo agent's e-mail and console password (DEMO_AGENT_PASSWORD, or a new one at each start). */
+  agent: { email: string; password: string };
   /** The engine API key the BFF uses for sandbox customers (the first of its keys); printed only when this start made it. */
   apiKey: string;
   /** The engine API key the BFF uses for live customers (the Client API's contacts, live site keys), when it has one. */
@@ -157,6 +161,7 @@ export async function runDemo(
     const agentId = await ensureDemoAgent(bffSql, helpdesk, inbox.inboxId);
     // Where people reach the console: PUBLIC_URL behind a proxy, as the Platform API's links.
     const agentSignInUrl = await demoAgentSignInUrl(bffSql, agentId, config.publicUrl ?? url);
+    const agentPassword = await setDemoAgentPassword(bffSql, agentId, config.demoAgentPassword);
     const metrics = new Metrics();
     const mail = await startDemoMail(config);
     closers.unshift(() => mail.close());
@@ -170,6 +175,7 @@ export async function runDemo(
       engineWebhookUrl,
       metrics,
       metricsToken: config.metricsToken,
+      helpdeskLimits: config.helpdeskLimits,
       tokens,
       widgetAssetsDir: WIDGET_ASSETS_DIR,
       defaultInboxId: inbox.inboxId,
@@ -189,6 +195,8 @@ export async function runDemo(
     server.on('request', bff.app.callback());
     bff.attach(server);
     closers.unshift(() => bff.close());
+    // A new demo looks as the README's screenshots: the shop's name, welcome, questions and e-mail.
+    if (inbox.created) await dressDemoShop(bffSql, url, { accountId: helpdesk.accountId, agentId, inboxIdentifier });
     if (config.demoLiveSiteKey) {
       const ownOrigins = [url, url.replace(/\/\/(127\.0\.0\.1|\[::1\])/, '//localhost')];
       await ensureDemoLiveKey(
@@ -207,6 +215,7 @@ export async function runDemo(
       accountId: helpdesk.accountId,
       newPlatformToken: helpdesk.newPlatformToken,
       agentSignInUrl,
+      agent: { email: DEMO_AGENT.email, password: agentPassword },
       apiKey: apiKeys![0]!,
       liveApiKey: apiKeys!.find((key) => key.startsWith('service_live_')),
       operatorToken,

@@ -3,7 +3,7 @@
  * or without a proved identifier (HMAC, `hmac.ts`), and updating one.
  */
 import { ParleyError } from '../../shared/index.ts';
-import type { Sql } from '../../shared/server/index.ts';
+import { isUniqueViolation, type Sql } from '../../shared/server/index.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
 import { CUSTOM_ATTRIBUTES_MAX_BYTES, type ContactPayload } from './schemas.ts';
@@ -72,13 +72,21 @@ export function createContactService(deps: ContactServiceDeps) {
       const proved = checkIdentity(inbox, body.identifier, body.identifier_hash);
       if (proved && contact.identifier && body.identifier !== contact.identifier)
         throw new ParleyError('unauthorized', 'The identifier does not belong to this contact.');
-      return updateContact(
-        sql,
-        contact,
-        contactFields(body),
-        proved ? { proved, identifier: body.identifier! } : { proved },
-        now(),
-      );
+      // One contact per proved identifier (migration 033): another that proved it first keeps it.
+      const provedElsewhere = () =>
+        new ParleyError(
+          'unprocessable',
+          'Another contact of this inbox proved this identifier: create the contact with it (POST) to get that one.',
+          { problems: [{ field: 'identifier', message: 'is proved by another contact' }] },
+        );
+      if (proved && !contact.identifier) {
+        const owner = await findProvedContact(sql, inbox.id, body.identifier!);
+        if (owner && owner.id !== contact.id) throw provedElsewhere();
+      }
+      const proof = proved ? { proved, identifier: body.identifier! } : { proved };
+      return updateContact(sql, contact, contactFields(body), proof, now()).catch((error: unknown) => {
+        throw proved && isUniqueViolation(error) ? provedElsewhere() : error;
+      });
     },
   };
 }
@@ -108,11 +116,15 @@ async function findOrCreateContact({ sql, now }: ContactServiceDeps, inbox: Clie
   const fields = contactFields(body);
   if (proved) {
     const own = await findProvedContact(sql, inbox.id, body.identifier!);
-    return (
-      own ??
-      insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: body.identifier }, now(), {
-        hmacVerified: true,
-      })
+    if (own) return own;
+    const made = { ...fields, identifier: body.identifier };
+    return insertContact(sql, inbox.id, body.source_id, made, now(), { hmacVerified: true }).catch(
+      async (error: unknown) => {
+        // Two creates of one proved identifier at the same instant: the unique index lets one in, and both get it.
+        const first = isUniqueViolation(error) ? await findProvedContact(sql, inbox.id, body.identifier!) : undefined;
+        if (!first) throw error;
+        return first;
+      },
     );
   }
   const claimed =

@@ -200,7 +200,7 @@ describe.each(DRIVERS)('helpdesk Client API: the inbox, contacts and identity va
       }
     });
 
-    it('refuses a malformed body with 400 invalid_request naming the field, and creates nothing', async () => {
+    it('refuses a malformed body with 422 unprocessable naming the field, and creates nothing', async () => {
       const before = await contactCount(api.demoInboxId);
       const cases: [object, string][] = [
         [{ email: 'not an email' }, 'email'],
@@ -210,7 +210,7 @@ describe.each(DRIVERS)('helpdesk Client API: the inbox, contacts and identity va
       ];
       for (const [body, field] of cases) {
         const response = await request(`${base()}/contacts`, { body });
-        expectDeskError(response, 400, 'invalid_request');
+        expectDeskError(response, 422, 'unprocessable');
         expect(response.body.errors[0].field, JSON.stringify(body)).toBe(field);
       }
       expectDeskError(await request(`${base()}/contacts`, { rawBody: '{"name":' }), 400, 'invalid_json');
@@ -275,7 +275,7 @@ describe.each(DRIVERS)('helpdesk Client API: the inbox, contacts and identity va
       expect(conversation.contact['custom_attributes']).toEqual(response.body.custom_attributes);
     });
 
-    it('refuses a PATCH of an unknown contact with 404, and a malformed one with 400, changing nothing', async () => {
+    it('refuses a PATCH of an unknown contact with 404, and a malformed one with 422, changing nothing', async () => {
       const before = await contactCount(api.demoInboxId);
       expectDeskError(
         await request(contactUrl(api.stack.inboxIdentifier, 'NoSuchContactIdentifier00000'), {
@@ -292,7 +292,7 @@ describe.each(DRIVERS)('helpdesk Client API: the inbox, contacts and identity va
         method: 'PATCH',
         body: { name: 'Changed', email: 'nope' },
       });
-      expectDeskError(refused, 400, 'invalid_request');
+      expectDeskError(refused, 422, 'unprocessable');
       expect((await request(contactUrl(api.stack.inboxIdentifier, contact.source_id))).body).toMatchObject({
         name: 'Unchanged',
         email: 'unchanged@example.com',

@@ -164,9 +164,9 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
         expect(byBody.status).toBe(200);
         expect(byBody.body).toBe('');
       }
-      expectDeskError(await request(url, { method: 'POST' }), 400, 'invalid_request');
-      expectDeskError(await request(`${url}?typing_status=maybe`, { method: 'POST' }), 400, 'invalid_request');
-      expectDeskError(await request(url, { body: { typing_status: true } }), 400, 'invalid_request');
+      expectDeskError(await request(url, { method: 'POST' }), 422, 'unprocessable');
+      expectDeskError(await request(`${url}?typing_status=maybe`, { method: 'POST' }), 422, 'unprocessable');
+      expectDeskError(await request(url, { body: { typing_status: true } }), 422, 'unprocessable');
       expectDeskError(
         await request(
           `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, 999999999)}/toggle_typing?typing_status=on`,
@@ -286,8 +286,8 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
         await request(
           `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/messages?before=abc`,
         ),
-        400,
-        'invalid_request',
+        422,
+        'unprocessable',
       );
     });
 
@@ -325,11 +325,11 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       }
     });
 
-    it('takes 150,000 characters, and refuses 150,001 with 400 invalid_request on content, storing nothing', async () => {
+    it('takes 150,000 characters, and refuses 150,001 with 422 unprocessable on content, storing nothing', async () => {
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
       const refused = await send(api.stack.inboxIdentifier, contact.source_id, conversation.id, 'a'.repeat(150_001));
-      expectDeskError(refused, 400, 'invalid_request');
+      expectDeskError(refused, 422, 'unprocessable');
       expect(refused.body.errors[0].field).toBe('content');
       expect(await storedMessages(conversation.id)).toEqual([]);
 
@@ -338,7 +338,7 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
       expect((taken.body.content as string).length).toBe(150_000);
     });
 
-    it('refuses an empty message or an unknown field with 400, and a malformed echo_id, storing nothing', async () => {
+    it('refuses an empty message or an unknown field with 422, and a malformed echo_id, storing nothing', async () => {
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
       const url = `${conversationUrl(api.stack.inboxIdentifier, contact.source_id, conversation.id)}/messages`;
@@ -349,7 +349,7 @@ describe.each(DRIVERS)('helpdesk Client API: conversations and messages, on $nam
         { content: 'hi', private: true },
         { content: 'hi', echo_id: 'has spaces in it' },
       ]) {
-        expectDeskError(await request(url, { body }), 400, 'invalid_request');
+        expectDeskError(await request(url, { body }), 422, 'unprocessable');
       }
       expect(await storedMessages(conversation.id)).toEqual([]);
     });

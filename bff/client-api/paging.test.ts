@@ -49,8 +49,8 @@ describe.each(DRIVERS)('helpdesk Client API: paged lists, on $name', (driver) =>
     for (const query of ['?page=0', '?page=-1', '?page=two', '?page=1.5']) {
       expectDeskError(
         await request(`${contactUrl(api.stack.inboxIdentifier, contact.source_id)}/conversations${query}`),
-        400,
-        'invalid_request',
+        422,
+        'unprocessable',
       );
     }
   });

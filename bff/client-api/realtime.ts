@@ -1,10 +1,14 @@
 import { handshakeRefusal } from '../../shared/handshake.ts';
+import { ParleyError } from '../../shared/index.ts';
 import type { Namespace, Server } from 'socket.io';
 import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import { inboxSuspended } from '../helpdesk/store/accounts.ts';
 import { findContactById, findContactByPubsubToken, type ContactRecord } from './store/contacts.ts';
 import { clientEvents, contactIdOf } from './client-events.ts';
+import { createClientSocketAdmission } from './socket-admission.ts';
+
+type ClientSocketAdmission = ReturnType<typeof createClientSocketAdmission>;
 
 /** The Socket.IO namespace where custom clients subscribe with a contact's `pubsub_token`. */
 export const CLIENT_NAMESPACE = '/client';
@@ -19,6 +23,8 @@ interface ClientSocketDeps {
   publisher: Publisher;
   logger: Logger;
   publicUrl?: string | undefined;
+  /** How many proxies in front append to X-Forwarded-For (for the per-address cap). */
+  trustProxyHops?: number | undefined;
 }
 
 /**
@@ -27,9 +33,12 @@ interface ClientSocketDeps {
  * `conversation.status_changed`, `conversation.typing_on` / `conversation.typing_off`. Only
  * conversations of Client API contacts (`ctc_…`) are sent, to the contact's room.
  */
-export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl = '' }: ClientSocketDeps): void {
+export function addClientSocket(
+  io: Server,
+  { sql, publisher, logger, publicUrl = '', trustProxyHops = 0 }: ClientSocketDeps,
+): void {
   const namespace = io.of(CLIENT_NAMESPACE);
-  authenticateContacts(namespace, sql);
+  authenticateContacts(namespace, sql, createClientSocketAdmission(trustProxyHops));
   namespace.on(
     'connection',
     (socket) =>
@@ -58,8 +67,11 @@ export function addClientSocket(io: Server, { sql, publisher, logger, publicUrl 
   });
 }
 
-/** Lets in a socket with a contact's `pubsub_token`, and keeps its contact and inbox for the rooms it joins. */
-function authenticateContacts(namespace: Namespace, sql: Sql): void {
+/**
+ * Lets in a socket with a contact's `pubsub_token` that `admission` takes (origin, caps), and keeps
+ * its contact and inbox for the rooms it joins.
+ */
+function authenticateContacts(namespace: Namespace, sql: Sql, admission: ClientSocketAdmission): void {
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
     if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token))
@@ -74,9 +86,16 @@ function authenticateContacts(namespace: Namespace, sql: Sql): void {
             data: { code: 'account_suspended' },
           }),
         );
+      await admission.admit(sql, socket, contact);
       socket.data.contactId = contact.id;
       socket.data.inboxId = contact.inboxId;
       next();
-    })().catch(() => next(handshakeRefusal('unauthorized', 'the pubsub_token could not be checked')));
+    })().catch((error: unknown) =>
+      next(
+        error instanceof ParleyError
+          ? handshakeRefusal(error.code, error.message)
+          : handshakeRefusal('unauthorized', 'the pubsub_token could not be checked'),
+      ),
+    );
   });
 }

@@ -1,11 +1,13 @@
 import { ParleyError } from '../../shared/index.ts';
 import { clientLimitKey, parseWith, type ApiRoutes } from '../../shared/server/index.ts';
+import { validationIs422 } from '../helpdesk/auth.ts';
 import type { ClientService } from './client-service.ts';
 import { clientApiLimits, refuseOverLimit, type ClientApiLimits } from './limits.ts';
 import { inboxShape } from './shapes.ts';
 import { PublicInbox } from './schemas.ts';
 import {
   base,
+  errors,
   ContactIdentifier,
   InboxIdentifier,
   inboxParams,
@@ -45,6 +47,8 @@ export function addClientApiRoutes(
   { trustProxyHops = 0, limits: overrides }: ClientApiRouteOptions = {},
 ): void {
   const limits = clientApiLimits(overrides);
+  // A failed validation is 422 here as on the Platform and Application APIs (SPEC Errors rule 1).
+  routes.router.use((ctx, next) => (ctx.path.startsWith('/public/api/v1/') ? validationIs422(ctx, next) : next()));
   loadDeskState(routes, client, limits, trustProxyHops);
   addInboxRoutes(routes);
   addContactRoutes(routes, client, limits);
@@ -104,7 +108,8 @@ function addInboxRoutes(routes: ApiRoutes<DeskState>): void {
       summary: 'The inbox',
       params: inboxParams,
       responses: { 200: { description: 'The public inbox.', schema: PublicInbox } },
-      errors: ['not_found', 'account_suspended', 'rate_limited'],
+      // SPEC lists 401 on every Client API route, this one too.
+      errors: [...errors],
     },
     async (ctx) => {
       ctx.body = inboxShape(ctx.state.inbox);

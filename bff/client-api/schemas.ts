@@ -118,36 +118,40 @@ export const CsatUpdatePayload = z.strictObject({
 
 const EpochSeconds = z.number().int().describe('Unix seconds');
 
-export const PublicInbox = z.object({
-  identifier: z.string(),
-  name: z.string(),
-  timezone: z.string(),
-  working_hours: z.array(
-    z.object({
-      day_of_week: z.number().int().min(0).max(6),
-      closed_all_day: z.boolean(),
-      open_hour: z.number().int().nullable(),
-      open_minutes: z.number().int().nullable(),
-      close_hour: z.number().int().nullable(),
-      close_minutes: z.number().int().nullable(),
-      open_all_day: z.boolean(),
-    }),
-  ),
-  working_hours_enabled: z.boolean(),
-  csat_survey_enabled: z.boolean(),
-  greeting_enabled: z.boolean(),
-  identity_validation_enabled: z.boolean(),
-});
+export const PublicInbox = z
+  .object({
+    identifier: z.string(),
+    name: z.string(),
+    timezone: z.string(),
+    working_hours: z.array(
+      z.object({
+        day_of_week: z.number().int().min(0).max(6),
+        closed_all_day: z.boolean(),
+        open_hour: z.number().int().nullable(),
+        open_minutes: z.number().int().nullable(),
+        close_hour: z.number().int().nullable(),
+        close_minutes: z.number().int().nullable(),
+        open_all_day: z.boolean(),
+      }),
+    ),
+    working_hours_enabled: z.boolean(),
+    csat_survey_enabled: z.boolean(),
+    greeting_enabled: z.boolean(),
+    identity_validation_enabled: z.boolean(),
+  })
+  .meta({ id: 'PublicInbox' });
 export type PublicInbox = z.infer<typeof PublicInbox>;
 
-export const PublicContact = z.object({
-  id: z.number().int().describe("The person's id, shared by the contacts of one person"),
-  source_id: z.string().describe('The contact identifier: with the inbox identifier, the capability'),
-  pubsub_token: z.string().describe('For the realtime namespace /client'),
-  name: z.string(),
-  email: z.string().nullable(),
-  phone_number: z.string().nullable(),
-});
+export const PublicContact = z
+  .object({
+    id: z.number().int().describe("The person's id, shared by the contacts of one person"),
+    source_id: z.string().describe('The contact identifier: with the inbox identifier, the capability'),
+    pubsub_token: z.string().describe('For the realtime namespace /client'),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone_number: z.string().nullable(),
+  })
+  .meta({ id: 'PublicContact' });
 export type PublicContact = z.infer<typeof PublicContact>;
 
 export const PublicContactRecord = PublicContact.extend({
@@ -156,7 +160,7 @@ export const PublicContactRecord = PublicContact.extend({
   additional_attributes: z.record(z.string(), z.unknown()),
   created_at: EpochSeconds,
   updated_at: EpochSeconds,
-});
+}).meta({ id: 'PublicContactRecord' });
 export type PublicContactRecord = z.infer<typeof PublicContactRecord>;
 
 /** Who wrote a message: the contact, the AI (an agent bot) or a person (a user). Other fields follow Chatwoot's. */
@@ -166,53 +170,59 @@ const Sender = z.looseObject({
   type: z.enum(['contact', 'agent_bot', 'user']),
 });
 
-export const PublicMessage = z.object({
-  id: z.number().int(),
-  content: z.string(),
-  message_type: z
-    .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
-    .describe('0 incoming, 1 outgoing, 2 activity, 3 template (the survey question)'),
-  content_type: z.string().describe('text, input_select (choices), cards, input_csat'),
-  content_attributes: z.record(z.string(), z.unknown()),
-  created_at: EpochSeconds,
-  conversation_id: z.number().int(),
-  /** Only on messages with files, as Chatwoot's. */
-  attachments: z.array(PublicAttachment).optional(),
-  sender: Sender.optional(),
-});
+export const PublicMessage = z
+  .object({
+    id: z.number().int(),
+    content: z.string(),
+    message_type: z
+      .union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)])
+      .describe('0 incoming, 1 outgoing, 2 activity, 3 template (the survey question)'),
+    content_type: z.string().describe('text, input_select (choices), cards, input_csat'),
+    content_attributes: z.record(z.string(), z.unknown()),
+    created_at: EpochSeconds,
+    conversation_id: z.number().int(),
+    /** Only on messages with files, as Chatwoot's. */
+    attachments: z.array(PublicAttachment).optional(),
+    sender: Sender.optional(),
+  })
+  .meta({ id: 'PublicMessage' });
 export type PublicMessage = z.infer<typeof PublicMessage>;
 
-export const PublicConversation = z.object({
-  id: z.number().int(),
-  uuid: z.string(),
-  inbox_id: z.number().int(),
-  contact_last_seen_at: EpochSeconds,
-  status: z.enum(['open', 'resolved']),
-  agent_last_seen_at: EpochSeconds,
-  messages: z
-    .array(PublicMessage)
-    .max(100)
-    .describe('The newest 100 messages, oldest first; older ones from GET …/messages?before=<id of the first>'),
-  contact: PublicContactRecord,
-});
+export const PublicConversation = z
+  .object({
+    id: z.number().int(),
+    uuid: z.string(),
+    inbox_id: z.number().int(),
+    contact_last_seen_at: EpochSeconds,
+    status: z.enum(['open', 'resolved']),
+    agent_last_seen_at: EpochSeconds,
+    messages: z
+      .array(PublicMessage)
+      .max(100)
+      .describe('The newest 100 messages, oldest first; older ones from GET …/messages?before=<id of the first>'),
+    contact: PublicContactRecord,
+  })
+  .meta({ id: 'PublicConversation' });
 export type PublicConversation = z.infer<typeof PublicConversation>;
 
-export const CsatSurvey = z.object({
-  id: z.number().int().nullable(),
-  csat_survey_response: z
-    .object({
-      rating: z.number().int(),
-      feedback_message: z.string(),
-      conversation_id: z.number().int(),
-      created_at: z.string().optional(),
-    })
-    .nullable(),
-  display_type: z.literal('star'),
-  content: z.string(),
-  inbox_avatar_url: z.string(),
-  inbox_name: z.string(),
-  locale: z.string(),
-  conversation_id: z.number().int(),
-  created_at: z.string(),
-});
+export const CsatSurvey = z
+  .object({
+    id: z.number().int().nullable(),
+    csat_survey_response: z
+      .object({
+        rating: z.number().int(),
+        feedback_message: z.string(),
+        conversation_id: z.number().int(),
+        created_at: z.string().optional(),
+      })
+      .nullable(),
+    display_type: z.literal('star'),
+    content: z.string(),
+    inbox_avatar_url: z.string(),
+    inbox_name: z.string(),
+    locale: z.string(),
+    conversation_id: z.number().int(),
+    created_at: z.string(),
+  })
+  .meta({ id: 'CsatSurvey' });
 export type CsatSurvey = z.infer<typeof CsatSurvey>;

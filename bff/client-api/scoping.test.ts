@@ -225,5 +225,26 @@ describe.each(DRIVERS)('helpdesk Client API: scoping, CORS and the OpenAPI docum
         }
       }
     });
+
+    it('names the helpdesk records as components ($ref) and lists 401 on every Client API route, GET {base} too (issue 33)', async () => {
+      const response = await request(`${api.stack.url}/helpdesk/openapi.json`);
+      const document = response.body as Document;
+      expect(Object.keys(document.components.schemas)).toEqual(
+        expect.arrayContaining(['Account', 'Inbox', 'Conversation', 'Message', 'User', 'AgentBot', 'PublicContact']),
+      );
+      const schemaOf = (path: string, method: string) =>
+        document.paths[path]![method]!.responses['200']!.content!['application/json']!.schema;
+      expect(schemaOf('/api/v1/accounts/{account_id}', 'get')).toEqual({ $ref: '#/components/schemas/Account' });
+      expect(schemaOf('/api/v1/accounts/{account_id}/inboxes/{inbox_id}', 'get')).toEqual({
+        $ref: '#/components/schemas/Inbox',
+      });
+      expect(Object.keys(document.paths['/api/v1/accounts/{account_id}']!['get']!.responses)).toEqual(
+        expect.arrayContaining(['401', '404']),
+      );
+      for (const route of CLIENT_API.filter((route) => !route.includes('csat_survey'))) {
+        const [method, path] = route.split(' ') as [string, string];
+        expect(Object.keys(document.paths[path]![method]!.responses), route).toContain('401');
+      }
+    });
   });
 });

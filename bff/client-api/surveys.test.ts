@@ -111,8 +111,8 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       );
       expectDeskError(
         await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, answer.id, 'yes'),
-        400,
-        'invalid_request',
+        422,
+        'unprocessable',
       );
       const after = await listMessages(api.stack.inboxIdentifier, contact.source_id, conversation.id);
       for (const message of after) expect(message.content_attributes).not.toHaveProperty('submitted_values');
@@ -126,7 +126,7 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
       ).toBe(0);
     });
 
-    it('answers the survey with {csat_survey_response: {rating, feedback_message}}, which the survey routes then show; a rating outside 1–5 is 400', async () => {
+    it('answers the survey with {csat_survey_response: {rating, feedback_message}}, which the survey routes then show; a rating outside 1–5 is 422', async () => {
       const contact = await createContact();
       const conversation = await openConversation(contact.source_id);
       const resolved = await resolve(api.stack.inboxIdentifier, contact.source_id, conversation.id);
@@ -137,8 +137,8 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
           await patchMessage(api.stack.inboxIdentifier, contact.source_id, conversation.id, survey.id, {
             csat_survey_response: { rating },
           }),
-          400,
-          'invalid_request',
+          422,
+          'unprocessable',
         );
       }
       expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toBeNull();
@@ -263,7 +263,7 @@ describe.each(DRIVERS)('helpdesk Client API: answers to messages and surveys, on
         method: 'PUT',
         body: { message: { submitted_values: { csat_survey_response: { rating: 9 } } } },
       });
-      expectDeskError(bad, 400, 'invalid_request');
+      expectDeskError(bad, 422, 'unprocessable');
       expect((await surveyOf(conversation.uuid)).body.csat_survey_response).toMatchObject({ rating: 5 });
     });
 

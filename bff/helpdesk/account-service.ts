@@ -126,7 +126,9 @@ export function createAccountService({ sql, now, engineAccounts, record, onAccou
     },
     async updateAccount(accountId: number, actor: Actor, body: z.infer<typeof AccountUpdate>) {
       const before = await knownAccount(sql, accountId);
-      return accountViewShape(await changeAccount(before, actor, accountChanges(body)), 'administrator');
+      const settings = body.settings && { ...before.settings, ...body.settings };
+      const changes = { ...accountChanges(body), settings };
+      return accountViewShape(await changeAccount(before, actor, changes), 'administrator');
     },
   };
 }

@@ -50,6 +50,26 @@ describe('the helpdesk Application API', () => {
   });
   afterAll(() => stack?.stop());
 
+  it("keeps Chatwoot's account settings an administrator sends, merged key by key, and shows them; bad ones are 422 and change nothing", async () => {
+    const first = await app('', admin.access_token, {
+      method: 'PATCH',
+      body: { settings: { auto_resolve_duration: 7, auto_resolve_message: 'Closed for now' } },
+    });
+    expect([first.status, first.body.settings]).toEqual([
+      200,
+      { auto_resolve_duration: 7, auto_resolve_message: 'Closed for now' },
+    ]);
+    await app('', admin.access_token, { method: 'PATCH', body: { settings: { auto_resolve_duration: 14 } } });
+    const shown = { auto_resolve_duration: 14, auto_resolve_message: 'Closed for now' };
+    expect((await app('', agent.access_token)).body.settings).toEqual(shown);
+    for (const settings of ['weekly', ['a'], { big: 'x'.repeat(20_000) }]) {
+      const refused = await app('', admin.access_token, { method: 'PATCH', body: { settings } });
+      expect([refused.status, refused.body.errors[0].code]).toEqual([422, 'unprocessable']);
+    }
+    expect((await app('', agent.access_token, { method: 'PATCH', body: { settings: { x: 1 } } })).status).toBe(401);
+    expect((await app('', admin.access_token)).body.settings).toEqual(shown);
+  });
+
   it('shows the account to its people and its bots, each with their role, and to nobody else', async () => {
     expect(AccountView.parse((await app('', admin.access_token)).body)).toMatchObject({
       id: accountId,
@@ -58,7 +78,13 @@ describe('the helpdesk Application API', () => {
     });
     expect((await app('', agent.access_token)).body).toMatchObject({ id: accountId, role: 'agent' });
     expect((await app('', bot.access_token)).body).toMatchObject({ id: accountId, role: null });
-    for (const token of [stranger.access_token, undefined, 'not-a-token', PLATFORM_TOKEN]) {
+    // Someone of another account is told what an unknown account tells: 404, no oracle (issue 33).
+    const notHis = await app('', stranger.access_token);
+    expect([notHis.status, notHis.body.errors[0].code]).toEqual([404, 'not_found']);
+    const unknown = await desk(`${stack.url}/api/v1/accounts/99999`, admin.access_token);
+    const sameWords = JSON.parse(JSON.stringify(notHis.body).replaceAll(`account ${accountId}`, 'account 99999'));
+    expect([unknown.status, unknown.body]).toEqual([404, sameWords]);
+    for (const token of [undefined, 'not-a-token', PLATFORM_TOKEN]) {
       const refused = await app('', token);
       expect(refused.status, String(token)).toBe(401);
       expect(refused.body).toMatchObject({

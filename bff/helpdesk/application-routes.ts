@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ApiRoutes } from '../../shared/server/index.ts';
-import { requireStanding, type ApplicationState } from './auth.ts';
+import { requireStanding, standingIn, type ApplicationState } from './auth.ts';
 import type { HelpdeskService } from './helpdesk-service.ts';
 import {
   AccountBotParams,
@@ -32,14 +32,15 @@ function addAccountRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: Helpdes
         security,
         summary: 'The account',
         params: AccountParams,
+        description: 'An account that does not exist and one you are not a member of are both 404.',
         responses: { 200: { description: 'The account, with your role.', schema: AccountView } },
         errors: [...errors],
       },
       async (ctx, { params }) => {
-        ctx.body = await helpdesk.accountView(
-          params.account_id,
-          await requireStanding(sql, ctx.state.caller, params.account_id),
-        );
+        // An account that does not exist and one the caller is not in answer alike (no oracle): 404.
+        const standing = await standingIn(sql, ctx.state.caller, params.account_id);
+        if (!standing) throw new ParleyError('not_found', `No account ${params.account_id}.`);
+        ctx.body = await helpdesk.accountView(params.account_id, standing);
       },
     )
     .add(
@@ -49,7 +50,8 @@ function addAccountRoutes(routes: ApiRoutes<ApplicationState>, helpdesk: Helpdes
         tag,
         security,
         summary: 'Change the account (administrators)',
-        description: 'As JSON or as a form (application/x-www-form-urlencoded; custom_attributes only as JSON).',
+        description:
+          'As JSON or as a form (application/x-www-form-urlencoded; custom_attributes and settings only as JSON). settings (Chatwoot’s) merge key by key into the kept ones.',
         params: AccountParams,
         body: AccountUpdate,
         form: true,

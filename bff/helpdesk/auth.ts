@@ -6,6 +6,7 @@ import { findAgentBot, type AgentBotRecord } from './store/agent-bots.ts';
 import type { Actor } from './store/audit-log.ts';
 import { findPlatformToken, findTokenHolder, type TokenHolder } from './store/credentials.ts';
 import { findUser, type UserRecord } from './store/users.ts';
+import type { HelpdeskCounter } from './rate-limits.ts';
 
 /** The helpdesk's credential header, as Chatwoot's (SPEC Authentication rule 3). */
 export const TOKEN_HEADER = 'api_access_token';
@@ -22,10 +23,38 @@ export interface PlatformState {
   actor: Actor;
 }
 
-/** Lets through only requests with a valid platform app token. */
-export function platformAuth(sql: Sql, trustProxyHops: number): Middleware<PlatformState> {
+/**
+ * Counts the request against its address, then looks its token up with `find`: a token that is
+ * missing or not valid counts against the address's wrong tokens (401, 429 past their limit), a
+ * valid one against its holder (issue 33). Every answer carries the last count's X-RateLimit headers.
+ */
+async function countedHolder<H>(
+  ctx: Context,
+  counter: HelpdeskCounter,
+  find: (token: string) => Promise<H | undefined>,
+  holderKey: (holder: H) => string,
+): Promise<H | undefined> {
+  await counter.address(ctx);
+  const token = ctx.get(TOKEN_HEADER);
+  const holder = token && token.length <= 200 ? await find(token) : undefined;
+  if (holder === undefined) {
+    await counter.wrongToken(ctx);
+    tokenOf(ctx); // A missing token is told how to send one.
+    return undefined;
+  }
+  await counter.caller(ctx, holderKey(holder));
+  return holder;
+}
+
+/** Lets through only requests with a valid platform app token (counted: rate-limits.ts). */
+export function platformAuth(sql: Sql, trustProxyHops: number, counter: HelpdeskCounter): Middleware<PlatformState> {
   return async (ctx, next) => {
-    const id = await findPlatformToken(sql, tokenOf(ctx));
+    const id = await countedHolder(
+      ctx,
+      counter,
+      (token) => findPlatformToken(sql, token),
+      (holder) => `platform:${holder}`,
+    );
     if (id === undefined) throw new ParleyError('unauthorized', 'The platform token is not valid.');
     ctx.state.platformTokenId = id;
     ctx.state.actor = {
@@ -61,10 +90,20 @@ export async function callerOf(sql: Sql, holder: TokenHolder | undefined): Promi
       : undefined;
 }
 
-/** Lets through only requests with a valid (unexpired) access token of a person or an agent bot. */
-export function applicationAuth(sql: Sql, now: () => Date, trustProxyHops: number): Middleware<ApplicationState> {
+/** Lets through only requests with a valid (unexpired) access token of a person or an agent bot (counted: rate-limits.ts). */
+export function applicationAuth(
+  sql: Sql,
+  now: () => Date,
+  trustProxyHops: number,
+  counter: HelpdeskCounter,
+): Middleware<ApplicationState> {
   return async (ctx, next) => {
-    const caller = await callerOfToken(sql, tokenOf(ctx), now());
+    const caller = await countedHolder(
+      ctx,
+      counter,
+      (token) => callerOfToken(sql, token, now()),
+      (holder) => (holder.kind === 'user' ? `user:${holder.user.id}` : `agent_bot:${holder.bot.id}`),
+    );
     if (!caller) throw new ParleyError('unauthorized', 'The access token is not valid.');
     ctx.state.caller = caller;
     const remoteAddress = clientAddress(ctx.req, trustProxyHops);

@@ -271,6 +271,36 @@ describe('the helpdesk Platform API', () => {
     expect((await platform(`/accounts/${mine.id}`)).status).toBe(200);
   });
 
+  it("does not tell a second platform app that an e-mail is another app's user's: the refusal reads as for its own (issue 33)", async () => {
+    await platform('/users', { method: 'POST', body: { name: 'Kim', email: 'kim@first-app.example' } });
+    const { createPlatformToken } = await import('./store/credentials.ts');
+    const { token: other } = await createPlatformToken(stack.bffSql, 'second app', new Date());
+    const own = User.parse(
+      (await platform('/users', { method: 'POST', body: { name: 'Lee', email: 'lee@second-app.example' } }, other))
+        .body,
+    );
+    const theirs = await platform(
+      '/users',
+      { method: 'POST', body: { name: 'K', email: 'kim@first-app.example' } },
+      other,
+    );
+    const ownAgain = await platform(
+      '/users',
+      { method: 'POST', body: { name: 'L', email: 'lee@second-app.example' } },
+      other,
+    );
+    expect(theirs.status).toBe(422);
+    expect(theirs.body).toEqual(ownAgain.body);
+    expect(JSON.stringify(theirs.body)).not.toMatch(/another|belongs|Kim/i);
+    const patched = await platform(
+      `/users/${own.id}`,
+      { method: 'PATCH', body: { email: 'kim@first-app.example' } },
+      other,
+    );
+    expect([patched.status, patched.body]).toEqual([422, theirs.body]);
+    expect((await platform(`/users/${own.id}`, {}, other)).body.email).toBe('lee@second-app.example');
+  });
+
   it('gives a one-time sign-in link: it signs the person in once, and is useless after its first use or after 5 minutes', async () => {
     const user = User.parse(
       (await platform('/users', { method: 'POST', body: { name: 'Ola', email: 'ola@example.com' } })).body,

@@ -25,6 +25,7 @@ export const platformAccountShape = (account: AccountRecord): PlatformAccount =>
   status: account.status,
   custom_attributes: account.customAttributes,
   features: account.features,
+  settings: account.settings,
   created_at: account.createdAt.toISOString(),
 });
 
@@ -82,6 +83,19 @@ export const auditLogShape = (entry: AuditLogRecord) => ({
 
 const epoch = (date: Date) => Math.floor(date.getTime() / 1000);
 
+/** A message's first line, at most 160 characters: what a list row shows of it. */
+const firstLine = (text: string) => {
+  const line = text.trim().split('\n', 1)[0]!.trim();
+  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+};
+
+/** What a list row calls the customer: their name, else their e-mail, else "Visitor" and a short id. */
+function displayName(conversation: DeskConversation): string {
+  if (conversation.contactName) return conversation.contactName;
+  if (conversation.contactEmail) return conversation.contactEmail;
+  return `Visitor ${conversation.record.customerRef.replace(/^[a-z]+_/, '').slice(-4) || conversation.record.id}`;
+}
+
 /** A conversation as the people of its account see it. */
 export const deskConversationShape = (conversation: DeskConversation): DeskConversationView => ({
   id: conversation.record.id,
@@ -92,7 +106,24 @@ export const deskConversationShape = (conversation: DeskConversation): DeskConve
   handled_by: conversation.record.handledBy,
   snoozed_until: conversation.snoozedUntil && epoch(conversation.snoozedUntil),
   assignee_id: conversation.assigneeId,
+  assignee: conversation.assignee && {
+    id: conversation.assignee.id,
+    name: conversation.assignee.name,
+    available_name: conversation.assignee.availableName,
+  },
+  team_id: conversation.team?.id ?? null,
+  team: conversation.team,
+  labels: conversation.labels,
+  display_name: displayName(conversation),
+  last_non_activity_message: conversation.lastMessage && {
+    id: conversation.lastMessage.id,
+    content: firstLine(conversation.lastMessage.text),
+    message_type: conversation.lastMessage.author === 'customer' ? 0 : 1,
+    created_at: epoch(conversation.lastMessage.createdAt),
+  },
+  waiting_since: conversation.waitingSince && epoch(conversation.waitingSince),
   contact: {
+    id: conversation.contactId,
     name: conversation.contactName,
     email: conversation.contactEmail,
     customer_ref: conversation.record.customerRef,

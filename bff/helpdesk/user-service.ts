@@ -11,9 +11,15 @@ import { deleteUser, insertUser, updateUser, type UserRecord } from './store/use
 /** A person as the APIs show them: with the accounts they work in. */
 export const userView = async (db: Queryable, user: UserRecord) => userShape(user, await accountsOf(db, user.id));
 
+/**
+ * People sign in by e-mail, so an address is one person's in the whole installation, and a taken
+ * one must be refused. The refusal names no one and reads the same whichever platform app made
+ * that person, so a second app learns nothing of another app's people from it (issue 33) beyond
+ * that the address cannot be used; guessing addresses is held to the platform app's rate limit.
+ */
 const emailTaken = () =>
-  new ParleyError('unprocessable', 'That e-mail address belongs to another user.', {
-    problems: [{ field: 'email', message: 'is taken' }],
+  new ParleyError('unprocessable', 'This e-mail address cannot be used for a user.', {
+    problems: [{ field: 'email', message: 'cannot be used' }],
   });
 
 /** The people of the installation (Platform API): agents and administrators of its accounts. */

@@ -2,6 +2,7 @@ import { createSignal, type Signal } from '../../shared/server/index.ts';
 import { startAttachmentSweep } from '../attachments/sweep.ts';
 import type { Bff, BffDeps } from './deps.ts';
 import { addBffGauges } from './gauges.ts';
+import { startSnoozeLapses } from '../helpdesk/snooze-lapses.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createHttpApp } from './http-app.ts';
 import { createBffSockets, type ClosedAccount } from './sockets.ts';
@@ -50,6 +51,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     logger,
     consumeCommand: limiters.consumeCommand,
     trustProxyHops,
+    socketsPerAddress: deps.widgetSocketsPerAddress,
     now,
     publicUrl: deps.publicUrl,
     redis: deps.redis,
@@ -58,7 +60,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     accountClosed,
     accessChanged,
   });
-  const { housekeeping, attachmentSweep } = await startBackgroundWork(deps, parts);
+  const { housekeeping, attachmentSweep, snoozeLapses } = await startBackgroundWork(deps, parts);
   addBffGauges(metrics, sql, sockets);
   await email.start({ customerConnected: sockets.customerConnected });
 
@@ -78,6 +80,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
       await email.stop();
       housekeeping.stop();
       attachmentSweep.stop();
+      snoozeLapses.stop();
       await feed.stop();
       await relay.close();
       await webhooks.stop();
@@ -131,5 +134,6 @@ async function startBackgroundWork(deps: BffDeps, { sql, logger, now, pipeline }
   if (webhookPollMs > 0) webhooks.start(webhookPollMs);
   const housekeeping = startHousekeeping({ sql, logger, now }, deps.housekeepingMs);
   const attachmentSweep = startAttachmentSweep(attachments, logger, deps.housekeepingMs);
-  return { housekeeping, attachmentSweep };
+  const snoozeLapses = startSnoozeLapses({ sql, now, logger, publisher: pipeline.publisher });
+  return { housekeeping, attachmentSweep, snoozeLapses };
 }

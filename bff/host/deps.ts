@@ -19,6 +19,7 @@ import type { EngineOperator } from '../engine-link/engine-operator.ts';
 import type { FeedTail } from '../engine-link/feed-tail.ts';
 import type { Relay } from '../engine-link/relay.ts';
 import type { ClientApiLimits } from '../client-api/limits.ts';
+import type { HelpdeskLimits } from '../helpdesk/rate-limits.ts';
 import type { AttachmentService } from '../attachments/attachment-service.ts';
 import type { Attachments } from '../attachments/open-storage.ts';
 import type { Housekeeping } from './housekeeping.ts';
@@ -59,6 +60,8 @@ export interface BffDeps {
   defaultInboxId?: string | undefined;
   /** How many proxies in front append to X-Forwarded-For (0: the peer is the client). */
   trustProxyHops?: number;
+  /** Open `/widget` sockets one client address may hold on a node (SOCKETS_PER_ADDRESS, 200); only the idle-connections bench lifts it. */
+  widgetSocketsPerAddress?: number | undefined;
   /** The secrets the engine signs its webhooks to this BFF with (one per endpoint, so one per environment); without one, webhooks are refused. */
   engineWebhookSecret?: string | readonly string[] | undefined;
   /**
@@ -72,6 +75,8 @@ export interface BffDeps {
   widgetLimiter?: RateLimiter;
   /** Other numbers for the Client API's limits (a test lifts one); CLIENT_API_LIMITS by default. */
   clientApiLimits?: Partial<ClientApiLimits> | undefined;
+  /** Other numbers for the Platform and Application APIs' limits (HELPDESK_* variables, a test); HELPDESK_LIMITS by default. */
+  helpdeskLimits?: Partial<HelpdeskLimits> | undefined;
   /** Other numbers for the limits of new messages a minute per customer, per address and per inbox (a test lifts one); MESSAGE_LIMITS by default. */
   messageLimits?: Partial<MessageLimits> | undefined;
   relayRetryDelaysMs?: readonly number[];

@@ -98,6 +98,7 @@ const bff = await createBff({
   attachments: infrastructure.attachments,
   metrics,
   metricsToken: config.metricsToken,
+  helpdeskLimits: config.helpdeskLimits,
   email: config.email,
 });
 const server = createServer(bff.app.callback());

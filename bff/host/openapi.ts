@@ -3,8 +3,9 @@ import { buildOpenApi, type OpenApiOptions, type RouteSpec } from '../../shared/
 /** Helpdesk routes (Client, Platform and Application APIs, the survey page) answer errors as `bad_request_error`. */
 export const isDeskRoute = (path: string): boolean =>
   ['/public/', '/survey/', '/platform/', '/api/'].some((prefix) => path.startsWith(prefix));
-/** The Platform and Application APIs answer a failed validation with 422 (SPEC Errors rule 1). */
-export const validationIs422 = (path: string): boolean => path.startsWith('/platform/') || path.startsWith('/api/');
+/** The Platform, Application and Client APIs answer a failed validation with 422 (SPEC Errors rule 1). */
+export const validationIs422 = (path: string): boolean =>
+  ['/platform/', '/api/', '/public/'].some((prefix) => path.startsWith(prefix));
 
 const helpdeskSecurity: OpenApiOptions['securitySchemes'] = {
   platformToken: {
@@ -18,6 +19,16 @@ const helpdeskSecurity: OpenApiOptions['securitySchemes'] = {
     in: 'header',
     name: 'api_access_token',
     description: "A person's or an agent bot's access token, or a console session's (Application API).",
+  },
+};
+
+/** On every answer of a route with a credential (401s and 429s too); a 429 also has Retry-After. */
+const rateLimitHeaders: NonNullable<OpenApiOptions['commonHeaders']> = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the window.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Unix seconds when the window lets one more request in (the end of the minute, for most limits).',
+    schema: { type: 'integer' },
   },
 };
 
@@ -50,14 +61,7 @@ export function bffOpenApi(routes: readonly RouteSpec[]): Record<string, unknown
       'rate_limited',
       'origin_not_allowed',
     ],
-    commonHeaders: {
-      'X-RateLimit-Limit': { description: 'Requests allowed in the window.', schema: { type: 'integer' } },
-      'X-RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
-      'X-RateLimit-Reset': {
-        description: 'Unix seconds when the minute ends (widget routes).',
-        schema: { type: 'integer' },
-      },
-    },
+    commonHeaders: rateLimitHeaders,
     isDeskRoute,
     validationIs422,
     routes,
@@ -84,6 +88,7 @@ export function helpdeskOpenApi(routes: readonly RouteSpec[]): Record<string, un
       'rate_limited',
       'origin_not_allowed',
     ],
+    commonHeaders: rateLimitHeaders,
     isDeskRoute,
     validationIs422,
     routes: routes.filter((route) => isDeskRoute(route.path)),

@@ -47,6 +47,7 @@ export interface BffSockets {
  */
 export function createBffSockets(deps: BffSocketDeps): BffSockets {
   const { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops, now, redis } = deps;
+  const { socketsPerAddress } = deps;
   let io: SocketServer | undefined;
   let cable: Cable | undefined;
   return {
@@ -56,8 +57,9 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
         server,
         redis ? createAdapter(forStreamsAdapter(redis.client), { streamName: `${redis.prefix}socket.io` }) : undefined,
       );
-      addWidgetSocket(io, { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops });
-      addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl });
+      const widgetDeps = { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops };
+      addWidgetSocket(io, { ...widgetDeps, socketsPerAddress });
+      addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl, trustProxyHops });
       // ActionCable at /cable for Chatwoot's own clients; its pushes travel through the same adapter.
       const { erasure, accountClosed, publicUrl } = deps;
       cable = attachCable(server, {

@@ -11,8 +11,10 @@ import {
 import {
   bearerToken,
   clientLimitKey,
+  enforceRateDecision,
   readJson,
   type ApiRoutes,
+  type RateLimiter,
   type RollingLimiter,
   type Sql,
 } from '../../shared/server/index.ts';
@@ -25,6 +27,12 @@ import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/account
 import { findSiteKey, type Environment, type SiteKey } from '../store/inboxes.ts';
 
 export const DEFAULT_SESSION_TTL_S = 3600;
+/**
+ * API-key session requests a minute from one client address (a site's server), before its key is
+ * checked: above what the engine lets a live key make (300), so the engine's quota decides for a
+ * real server, while wrong keys from one address are slowed down; its count is on every answer.
+ */
+export const API_KEY_SESSIONS_PER_ADDRESS = 1_200;
 /** What a caller is told to wait when the engine could not check its key and did not say for how long. */
 const UPSTREAM_RETRY_AFTER_MS = 5_000;
 
@@ -35,6 +43,8 @@ export interface SessionRouteDeps {
   /** The installation's engine account (its configured keys'): a site's API key is of it, or of an account's own engine account. */
   ownAccountId: () => Promise<string>;
   siteKeyLimiter: RollingLimiter;
+  /** Counts API-key requests per client address (API_KEY_SESSIONS_PER_ADDRESS a minute). */
+  apiKeyLimiter: RateLimiter;
   trustProxyHops: number;
   now: () => Date;
 }
@@ -152,6 +162,8 @@ async function startVisitorSession(ctx: RouterContext, siteKeyToken: string, dep
   const decision = await siteKeyLimiter.consume(clientLimitKey(ctx.req, trustProxyHops), now());
   ctx.set('X-RateLimit-Limit', String(decision.limit));
   ctx.set('X-RateLimit-Remaining', String(decision.remaining));
+  // When the oldest request of the rolling hour ages out, and one more is allowed.
+  ctx.set('X-RateLimit-Reset', String(Math.ceil((now().getTime() + decision.resetMs) / 1000)));
   if (!decision.allowed) {
     const retryAfter = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
     ctx.set('Retry-After', String(retryAfter));
@@ -173,6 +185,14 @@ async function startVisitorSession(ctx: RouterContext, siteKeyToken: string, dep
 
 /** An API key's session for a verified customer of an inbox the key's engine account serves. */
 async function startVerifiedSession(ctx: RouterContext, apiKey: string, deps: SessionRouteDeps): Promise<void> {
+  const at = deps.now();
+  const address = clientLimitKey(ctx.req, deps.trustProxyHops);
+  const decision = await deps.apiKeyLimiter.consume(
+    `widget-sessions:api-key:${address}`,
+    API_KEY_SESSIONS_PER_ADDRESS,
+    at,
+  );
+  enforceRateDecision(ctx, decision, at, 'This address');
   const body = await readJson(ctx, VerifiedSessionRequest);
   const holder = await checkApiKey(apiKey, deps);
   const inboxId = await verifiedInbox(holder, body.inbox_id, deps);

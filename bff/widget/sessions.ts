@@ -67,6 +67,7 @@ export class WidgetSessions {
   readonly #ownAccount: () => Promise<string>;
   readonly #now: () => Date;
   readonly #revoked = new Set<(jti: string) => void>();
+  readonly #identitiesEnded = new Set<(customer: { inboxId: string; customerRef: string }) => void>();
   readonly #verified = new Map<string, VerifiedSession>();
 
   constructor(
@@ -86,6 +87,11 @@ export class WidgetSessions {
   /** Hears of every token this node revokes (its open sockets must close at once). */
   onRevoke(listener: (jti: string) => void): void {
     this.#revoked.add(listener);
+  }
+
+  /** Hears of every identity this node ends (the open sockets of all its tokens must close at once). */
+  onIdentityEnd(listener: (customer: { inboxId: string; customerRef: string }) => void): void {
+    this.#identitiesEnded.add(listener);
   }
 
   get defaultInboxId(): string | undefined {
@@ -165,6 +171,7 @@ export class WidgetSessions {
       new Date(now.getTime() - (VISITOR_LIFETIME_S + RENEWAL_GRACE_S) * 1000),
     ]);
     await this.revoke(session);
+    for (const listener of this.#identitiesEnded) listener(session);
   }
 
   /** Whose session the verified claims are: the inbox must be one this BFF may speak for. */

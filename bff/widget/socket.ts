@@ -38,6 +38,8 @@ export interface WidgetSocketDeps {
   consumeCommand: (session: Session) => Promise<void>;
   /** How many proxies in front append to X-Forwarded-For (for the per-address cap). */
   trustProxyHops: number;
+  /** Open sockets one client address may hold on this node; SOCKETS_PER_ADDRESS unless a bench lifts it. */
+  socketsPerAddress?: number | undefined;
 }
 
 /** Open sockets one session may hold on one node (its tabs); one more is refused. */
@@ -72,6 +74,10 @@ export function addWidgetSocket(io: Server, deps: WidgetSocketDeps): void {
 
   // A revoked token's sockets close at once, on every node (the adapter carries it across).
   deps.sessions.onRevoke((jti) => widget.in(sessionRoom(jti)).disconnectSockets(true));
+  // ...and an ended identity's, whichever of its tokens they opened with (issue 33).
+  deps.sessions.onIdentityEnd(({ inboxId, customerRef }) =>
+    widget.in(customerRoom(inboxId, customerRef)).disconnectSockets(true),
+  );
 
   widget.use((socket, next) => {
     authenticate(socket, open, deps).then(
@@ -92,7 +98,7 @@ export function addWidgetSocket(io: Server, deps: WidgetSocketDeps): void {
 async function authenticate(
   socket: WidgetSocket,
   open: OpenSockets,
-  { sql, sessions, trustProxyHops }: WidgetSocketDeps,
+  { sql, sessions, trustProxyHops, socketsPerAddress = SOCKETS_PER_ADDRESS }: WidgetSocketDeps,
 ): Promise<void> {
   const token = (socket.handshake.auth as { token?: unknown }).token;
   if (typeof token !== 'string' || !token)
@@ -103,8 +109,8 @@ async function authenticate(
   await assertSessionOrigin(sql, session, origin ?? '', `${protocol}://${host ?? ''}`);
   if ((open.get(sessionRoom(session.jti)) ?? 0) >= SOCKETS_PER_SESSION)
     throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_SESSION} open connections per session.`);
-  if ((open.get(addressKey(socket, trustProxyHops)) ?? 0) >= SOCKETS_PER_ADDRESS)
-    throw new ParleyError('rate_limited', `At most ${SOCKETS_PER_ADDRESS} open connections per address.`);
+  if ((open.get(addressKey(socket, trustProxyHops)) ?? 0) >= socketsPerAddress)
+    throw new ParleyError('rate_limited', `At most ${socketsPerAddress} open connections per address.`);
   socket.data.session = session;
 }
 

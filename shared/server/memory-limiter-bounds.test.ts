@@ -43,6 +43,31 @@ async function flood<L extends { size: number }>(
 
 describe('the in-memory limiters under many keys', () => {
   const minute = new Date('2026-11-22T10:00:30Z');
+  const limiters: [
+    string,
+    (maxKeys: number, limit: number) => { consume(key: string): Promise<boolean>; size(): number },
+  ][] = [
+    [
+      'fixed window',
+      (maxKeys, limit) => {
+        const limiter = new MemoryRateLimiter({ maxKeys });
+        return {
+          consume: async (key) => (await limiter.consume(key, limit, minute)).allowed,
+          size: () => limiter.size,
+        };
+      },
+    ],
+    [
+      'rolling window',
+      (maxKeys, limit) => {
+        const limiter = new MemoryRollingLimiter(limit, 3_600_000, { maxKeys });
+        return {
+          consume: async (key) => (await limiter.consume(key, minute)).allowed,
+          size: () => limiter.size,
+        };
+      },
+    ],
+  ];
 
   it('fixed window: 100,000 new keys in one minute cost as much each at the end as at the start, and stay under the cap', async () => {
     const result = await flood(
@@ -70,31 +95,11 @@ describe('the in-memory limiters under many keys', () => {
     expect(result.mostKeys).toBeLessThanOrEqual(MEMORY_LIMITER_MAX_KEYS);
   });
 
-  it.each([
-    [
-      'fixed window',
-      (maxKeys: number) => {
-        const limiter = new MemoryRateLimiter({ maxKeys });
-        return {
-          consume: async (key: string) => (await limiter.consume(key, 1, minute)).allowed,
-          size: () => limiter.size,
-        };
-      },
-    ],
-    [
-      'rolling window',
-      (maxKeys: number) => {
-        const limiter = new MemoryRollingLimiter(1, 3_600_000, { maxKeys });
-        return {
-          consume: async (key: string) => (await limiter.consume(key, minute)).allowed,
-          size: () => limiter.size,
-        };
-      },
-    ],
-  ])(
-    '%s at its cap: never holds more keys, keeps a key that keeps sending limited, and forgets (fails open) a key that went quiet',
+  it.each(limiters)(
+    '%s at its cap: never holds more keys, keeps a key that keeps sending limited, and forgets (fails open) a key under its limit that went quiet',
     async (_name, make) => {
-      const limiter = make(1_000);
+      const limiter = make(1_000, 2);
+      expect(await limiter.consume('busy')).toBe(true);
       expect(await limiter.consume('busy')).toBe(true);
       expect(await limiter.consume('quiet')).toBe(true);
       for (let index = 0; index < 10_000; index++) {
@@ -103,9 +108,38 @@ describe('the in-memory limiters under many keys', () => {
         // Every 100 other keys, the busy key asks again and is still refused.
         if (index % 100 === 0) expect(await limiter.consume('busy')).toBe(false);
       }
-      // The quiet key was pushed out by 10,000 others: it starts afresh. This is the documented
-      // failure at the cap (MEMORY_LIMITER_MAX_KEYS): open, for a key nobody used for half the cap.
+      // The quiet key, one request under its limit, was pushed out by 10,000 others: it starts afresh
+      // (two more requests pass). This is the documented failure at the cap (MEMORY_LIMITER_MAX_KEYS).
       expect(await limiter.consume('quiet')).toBe(true);
+      expect(await limiter.consume('quiet')).toBe(true);
+    },
+  );
+
+  it.each(limiters)(
+    '%s at its cap: a key at its limit is never released by 20 × the cap of new keys, however quiet, and memory stays bounded (issue 33)',
+    async (_name, make) => {
+      const limiter = make(1_000, 1);
+      expect(await limiter.consume('refused')).toBe(true);
+      expect(await limiter.consume('refused')).toBe(false);
+      for (let index = 0; index < 20_000; index++) {
+        await limiter.consume(`fresh-${index}`);
+        expect(limiter.size()).toBeLessThanOrEqual(1_000);
+      }
+      expect(await limiter.consume('refused')).toBe(false);
+    },
+  );
+
+  it.each(limiters)(
+    '%s at its cap: when keys at their limit fill it, new keys are not remembered (fail open) and the held keys stay refused',
+    async (_name, make) => {
+      const limiter = make(100, 1);
+      for (let index = 0; index < 100; index++) expect(await limiter.consume(`held-${index}`)).toBe(true);
+      for (let index = 0; index < 100; index++) expect(await limiter.consume(`held-${index}`)).toBe(false);
+      expect(limiter.size()).toBe(100);
+      expect(await limiter.consume('newcomer')).toBe(true);
+      expect(await limiter.consume('newcomer')).toBe(true);
+      expect(limiter.size()).toBe(100);
+      for (let index = 0; index < 100; index++) expect(await limiter.consume(`held-${index}`)).toBe(false);
     },
   );
 

@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.ts';
 import type { MultipartSpec, RouteSpec } from './api-routes.ts';
+import { SchemaComponents } from './openapi-components.ts';
 
 export interface OpenApiOptions {
   title: string;
@@ -27,11 +28,6 @@ export interface OpenApiOptions {
 }
 
 type JsonSchema = Record<string, unknown>;
-
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
-  return rest;
-}
 
 const ErrorBodySchema: JsonSchema = {
   type: 'object',
@@ -76,17 +72,23 @@ const DeskErrorSchema: JsonSchema = {
  */
 export function buildOpenApi(options: OpenApiOptions): JsonSchema {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components = new SchemaComponents();
   for (const route of options.routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters: object[] = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')];
+    const parameters: object[] = [
+      ...parametersOf(route.params, 'path', components),
+      ...parametersOf(route.query, 'query', components),
+    ];
     const responses: Record<string, unknown> = {};
     const headers = route.security ? headerRefs(options.commonHeaders) : undefined;
     for (const [status, response] of Object.entries(route.responses)) {
       const content: Record<string, unknown> = {};
       if (response.schema)
-        content[response.contentType ?? 'application/json'] = { schema: jsonSchema(response.schema, 'output') };
+        content[response.contentType ?? 'application/json'] = {
+          schema: components.describe(response.schema, 'output'),
+        };
       for (const [type, schema] of Object.entries(response.alternatives ?? {}))
-        content[type] = { schema: jsonSchema(schema, 'output') };
+        content[type] = { schema: components.describe(schema, 'output') };
       responses[status] = {
         description: response.description,
         ...(headers ? { headers } : {}),
@@ -96,28 +98,7 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
     const keyedPost = Boolean(route.security) && route.method === 'post';
     const idempotent = keyedPost && (!options.idempotentSchemes || options.idempotentSchemes.includes(route.security!));
     if (idempotent && options.idempotencyHeader) parameters.push(options.idempotencyHeader);
-    const common = options.commonErrors.filter((code) => errorApplies(code, route, idempotent));
-    const validation422 = options.validationIs422?.(route.path) ?? false;
-    const errorCodes = [
-      ...new Set(
-        [...common, ...(route.errors ?? [])].map((code) =>
-          validation422 && code === 'invalid_request' ? 'unprocessable' : code,
-        ),
-      ),
-    ];
-    for (const [status, codes] of groupByStatus(errorCodes)) {
-      responses[status] = {
-        description: `Error: ${codes.join(', ')}`,
-        ...(headers ? { headers } : {}),
-        content: {
-          'application/json': {
-            schema: {
-              $ref: options.isDeskRoute?.(route.path) ? '#/components/schemas/DeskError' : '#/components/schemas/Error',
-            },
-          },
-        },
-      };
-    }
+    Object.assign(responses, errorResponses(route, options, idempotent, headers));
     (paths[path] ??= {})[route.method] = {
       operationId: operationId(route),
       summary: route.summary,
@@ -130,8 +111,8 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
             requestBody: {
               required: true,
               content: {
-                ...(route.body ? bodyContent(route.body, route.form) : {}),
-                ...(route.multipart ? multipartContent(route.multipart) : {}),
+                ...(route.body ? bodyContent(route.body, route.form, components) : {}),
+                ...(route.multipart ? multipartContent(route.multipart, components) : {}),
               },
             },
           }
@@ -139,28 +120,65 @@ export function buildOpenApi(options: OpenApiOptions): JsonSchema {
       responses,
     };
   }
-  return {
+  const document = {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description },
     paths,
     components: {
-      schemas: { Error: ErrorBodySchema, DeskError: DeskErrorSchema },
       securitySchemes: options.securitySchemes,
       ...(options.commonHeaders ? { headers: options.commonHeaders } : {}),
     },
   };
+  return components.fold(document, { Error: ErrorBodySchema, DeskError: DeskErrorSchema });
 }
 
-function bodyContent(body: z.ZodType, form: boolean | undefined): Record<string, { schema: JsonSchema }> {
-  const schema = jsonSchema(body, 'input');
+/** The route's error answers by status: the common errors that apply to it and its own (a failed validation as 422 where the document says so). */
+function errorResponses(
+  route: RouteSpec,
+  options: OpenApiOptions,
+  idempotent: boolean,
+  headers: Record<string, unknown> | undefined,
+): Record<number, unknown> {
+  const common = options.commonErrors.filter((code) => errorApplies(code, route, idempotent));
+  const validation422 = options.validationIs422?.(route.path) ?? false;
+  const errorCodes = [
+    ...new Set(
+      [...common, ...(route.errors ?? [])].map((code) =>
+        validation422 && code === 'invalid_request' ? 'unprocessable' : code,
+      ),
+    ),
+  ];
+  const schema = {
+    $ref: options.isDeskRoute?.(route.path) ? '#/components/schemas/DeskError' : '#/components/schemas/Error',
+  };
+  const responses: Record<number, unknown> = {};
+  for (const [status, codes] of groupByStatus(errorCodes)) {
+    responses[status] = {
+      description: `Error: ${codes.join(', ')}`,
+      ...(headers ? { headers } : {}),
+      content: { 'application/json': { schema } },
+    };
+  }
+  return responses;
+}
+
+function bodyContent(
+  body: z.ZodType,
+  form: boolean | undefined,
+  components: SchemaComponents,
+): Record<string, { schema: JsonSchema }> {
+  const schema = components.describe(body, 'input');
   return form
     ? { 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } }
     : { 'application/json': { schema } };
 }
 
 /** A multipart body: its text fields' schema, with each file field as binary (an array where the name ends in `[]`). */
-function multipartContent(multipart: MultipartSpec): Record<string, { schema: JsonSchema }> {
-  const fields = jsonSchema(multipart.fields, 'input') as { properties?: Record<string, JsonSchema> };
+function multipartContent(
+  multipart: MultipartSpec,
+  components: SchemaComponents,
+): Record<string, { schema: JsonSchema }> {
+  const fields = components.describe(multipart.fields, 'input') as { properties?: Record<string, JsonSchema> };
   const files = Object.fromEntries(
     Object.entries(multipart.files).map(([name, description]) => {
       const file = { type: 'string', contentMediaType: 'application/octet-stream' };
@@ -182,9 +200,12 @@ function errorApplies(code: ErrorCode, route: RouteSpec, idempotent: boolean): b
   return true;
 }
 
-function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query'): object[] {
+function parametersOf(schema: z.ZodType | undefined, where: 'path' | 'query', components: SchemaComponents): object[] {
   if (!schema) return [];
-  const described = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const described = components.describe(schema, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
   return Object.entries(described.properties ?? {}).map(([name, property]) => ({
     name,
     in: where,

@@ -30,65 +30,103 @@ export interface RateLimiter {
  * key for the fixed window and 300 B for a rolling log of 20, that is 15 to 30 MB at most, and it
  * is far more than one node sees in a window in normal use (several nodes share Redis instead).
  *
- * At the cap a limiter forgets the keys used least recently, and a forgotten key that was still
- * over its limit starts counting afresh: it fails open, never closed. That is the safe way round.
- * To push a key out, a client must bring half the cap of other keys after that key's last
- * request, and each of those keys already has a full limit of its own, so forgetting at most
- * doubles what such a client could send anyway; a key that keeps sending is kept, because every
- * request marks it used. Failing closed (refusing keys the limiter has no room for) would let
- * whoever holds enough addresses lock every new visitor out, and no cap at all lets them exhaust
- * the memory of the process: both stop every chat, which the limits are there to prevent.
+ * A key at its limit is never forgotten before its window lets it send again (issue 33: 100,000
+ * fresh addresses used to push out, and so release, every address that was refused). Only keys
+ * under their limit are forgotten, least recently used first, and such a key starting afresh can
+ * at most double what it could send anyway. When keys at their limit fill the whole cap (an
+ * attacker with 100,000 addresses, each sending its full limit inside one window), a new key is
+ * not remembered until some of them age out: it fails open, never closed, because refusing keys
+ * the limiter has no room for would let whoever holds enough addresses lock every new visitor
+ * out, and no cap at all lets them exhaust the memory of the process.
  */
 export const MEMORY_LIMITER_MAX_KEYS = 100_000;
 
+/** Two generations of keys, swapped in O(1): a key in use moves into the newer one, the older one is dropped whole. */
+class Generations<V> {
+  newer = new Map<string, V>();
+  older = new Map<string, V>();
+  newerSince = Number.NEGATIVE_INFINITY;
+
+  get size(): number {
+    return this.newer.size + this.older.size;
+  }
+
+  /** Drops the older generation (both when `both`), and starts a new one at `at`. */
+  rotate(at: number, both: boolean): void {
+    this.older = both ? new Map() : this.newer;
+    this.newer = new Map();
+    this.newerSince = at;
+  }
+
+  /** Rotates when the newer generation is `lifetimeMs` old: what is dropped was last used more than `lifetimeMs` ago. */
+  age(at: number, lifetimeMs: number): void {
+    if (at - this.newerSince >= lifetimeMs) this.rotate(at, at - this.newerSince >= 2 * lifetimeMs);
+  }
+
+  /** Takes the key's value out of both generations. */
+  take(key: string): V | undefined {
+    const value = this.newer.get(key) ?? this.older.get(key);
+    this.newer.delete(key);
+    this.older.delete(key);
+    return value;
+  }
+}
+
 /**
- * The keys a limiter remembers, in two generations so that every step is O(1): a key in use is
- * moved into the newer one; when the newer one holds half the cap, or is `lifetimeMs` old, the
- * older one is dropped whole and the newer one takes its place. Nothing ever walks the keys.
- * (A Map kept in order of use, trimmed from its oldest end, looks simpler, but V8 leaves a hole at
- * the start of the map for each key deleted there, and finding the oldest key walks them: issue 12.)
- * A key is forgotten only when it was not used for `lifetimeMs`, or for half the cap of other keys.
+ * The keys a limiter remembers, every step O(1), nothing ever walking the keys. (A Map kept in
+ * order of use, trimmed from its oldest end, looks simpler, but V8 leaves a hole at the start of
+ * the map for each key deleted there, and finding the oldest key walks them: issue 12.)
+ *
+ * Keys under their limit live in `#recent`: when its newer generation holds half the room left,
+ * the older one is dropped. A key at its limit is moved to `#held` (`hold`), whose generations
+ * only age: a key held at time t is dropped only after t + `lifetimeMs`, when its window (which
+ * ends at most `lifetimeMs` after t) has let it send again. Keys held take room from `#recent`.
  */
 class RecentKeys<V> {
-  #newer = new Map<string, V>();
-  #older = new Map<string, V>();
-  #newerSince = Number.NEGATIVE_INFINITY;
-  readonly #half: number;
+  readonly #recent = new Generations<V>();
+  readonly #held = new Generations<V>();
+  readonly #maxKeys: number;
   readonly #lifetimeMs: number;
 
   constructor(maxKeys: number, lifetimeMs: number) {
     if (!Number.isInteger(maxKeys) || maxKeys < 2)
       throw new TypeError(`maxKeys must be an integer of at least 2, got ${maxKeys}`);
-    this.#half = Math.floor(maxKeys / 2);
+    this.#maxKeys = maxKeys;
     this.#lifetimeMs = lifetimeMs;
   }
 
   get size(): number {
-    return this.#newer.size + this.#older.size;
+    return this.#recent.size + this.#held.size;
   }
 
-  /** The key's value, which is now the most recently used; undefined when it is not remembered. */
+  /** The key's value, which is now the most recently used (and no longer held); undefined when it is not remembered. */
   get(key: string, at: number): V | undefined {
-    if (at - this.#newerSince >= this.#lifetimeMs) this.#rotate(at, at - this.#newerSince >= 2 * this.#lifetimeMs);
-    const value = this.#newer.get(key);
-    if (value !== undefined) return value;
-    const older = this.#older.get(key);
-    if (older !== undefined) {
-      this.#older.delete(key);
-      this.set(key, older, at);
+    this.#recent.age(at, this.#lifetimeMs);
+    this.#held.age(at, this.#lifetimeMs);
+    const value = this.#recent.take(key) ?? this.#held.take(key);
+    if (value !== undefined) this.set(key, value, at);
+    return value;
+  }
+
+  /** Remembers the key's value under its limit; false when keys at their limit fill the whole cap (see MEMORY_LIMITER_MAX_KEYS). */
+  set(key: string, value: V, at: number): boolean {
+    const recent = this.#recent;
+    if (!recent.newer.has(key)) {
+      const room = this.#maxKeys - this.#held.size;
+      if (recent.newer.size >= Math.floor(room / 2) || this.size >= this.#maxKeys) recent.rotate(at, false);
+      if (this.size >= this.#maxKeys) recent.rotate(at, true);
+      if (this.size >= this.#maxKeys) return false;
     }
-    return older;
+    recent.newer.set(key, value);
+    return true;
   }
 
-  set(key: string, value: V, at: number): void {
-    if (this.#newer.size >= this.#half && !this.#newer.has(key)) this.#rotate(at, false);
-    this.#newer.set(key, value);
-  }
-
-  #rotate(at: number, both: boolean): void {
-    this.#older = both ? new Map() : this.#newer;
-    this.#newer = new Map();
-    this.#newerSince = at;
+  /** Keeps the key, now at its limit, until its window is over (it must have been `get` or `set` at `at`). */
+  hold(key: string, at: number): void {
+    const value = this.#recent.take(key);
+    if (value === undefined) return;
+    this.#held.age(at, this.#lifetimeMs);
+    this.#held.newer.set(key, value);
   }
 }
 
@@ -115,8 +153,12 @@ export class MemoryRateLimiter implements RateLimiter {
       entry = { window, count: 0 };
       this.#windows.set(key, entry, at);
     }
-    if (entry.count >= limit) return { allowed: false, limit, remaining: 0, resetS };
+    if (entry.count >= limit) {
+      this.#windows.hold(key, at);
+      return { allowed: false, limit, remaining: 0, resetS };
+    }
     entry.count++;
+    if (entry.count >= limit) this.#windows.hold(key, at);
     return { allowed: true, limit, remaining: limit - entry.count, resetS };
   }
 
@@ -132,10 +174,16 @@ export class MemoryRateLimiter implements RateLimiter {
  * the window on. `retryAfterMs` says when the oldest logged request ages out.
  */
 export interface RollingLimiter {
-  consume(
-    key: string,
-    now: Date,
-  ): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }>;
+  consume(key: string, now: Date): Promise<RollingDecision>;
+}
+
+/** A rolling-window decision; `resetMs`: how long until the oldest logged request ages out (`X-RateLimit-Reset`). */
+export interface RollingDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  retryAfterMs: number;
+  resetMs: number;
 }
 
 export class MemoryRollingLimiter implements RollingLimiter {
@@ -159,22 +207,23 @@ export class MemoryRollingLimiter implements RollingLimiter {
     return this.#log.size;
   }
 
-  async consume(
-    key: string,
-    now: Date,
-  ): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
+  async consume(key: string, now: Date): Promise<RollingDecision> {
     const at = now.getTime();
     let times = this.#log.get(key, at);
     if (!times) this.#log.set(key, (times = []), at);
     while (times.length > 0 && times[0]! <= at - this.#windowMs) times.shift();
     if (times.length >= this.#limit) {
-      return { allowed: false, limit: this.#limit, remaining: 0, retryAfterMs: times[0]! + this.#windowMs - at };
+      this.#log.hold(key, at);
+      const retryAfterMs = times[0]! + this.#windowMs - at;
+      return { allowed: false, limit: this.#limit, remaining: 0, retryAfterMs, resetMs: retryAfterMs };
     }
     // In time order even if the clock stepped back, so the first time is always the oldest.
     let index = times.length;
     while (index > 0 && times[index - 1]! > at) index--;
     times.splice(index, 0, at);
-    return { allowed: true, limit: this.#limit, remaining: this.#limit - times.length, retryAfterMs: 0 };
+    if (times.length >= this.#limit) this.#log.hold(key, at);
+    const resetMs = times[0]! + this.#windowMs - at;
+    return { allowed: true, limit: this.#limit, remaining: this.#limit - times.length, retryAfterMs: 0, resetMs };
   }
 }
 

@@ -1,5 +1,5 @@
 import { createClient } from 'redis';
-import type { RateDecision, RateLimiter, RollingLimiter } from './rate-limiter.ts';
+import type { RateDecision, RateLimiter, RollingDecision, RollingLimiter } from './rate-limiter.ts';
 
 /**
  * Redis for several nodes (DESIGN "Many machines"): the rate limits every node must share, and the
@@ -132,7 +132,8 @@ if count >= tonumber(ARGV[3]) then
 end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], window)
-return {1, count + 1, 0}`;
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {1, count + 1, 0, tonumber(first[2]) + window - now}`;
 
 /** At most `limit` requests per key in any rolling window, shared by every node (see MemoryRollingLimiter). */
 export class RedisRollingLimiter implements RollingLimiter {
@@ -159,10 +160,7 @@ export class RedisRollingLimiter implements RollingLimiter {
     this.#onError = onError;
   }
 
-  async consume(
-    key: string,
-    now: Date,
-  ): Promise<{ allowed: boolean; limit: number; remaining: number; retryAfterMs: number }> {
+  async consume(key: string, now: Date): Promise<RollingDecision> {
     const at = now.getTime();
     // Members are unique per request, so two requests in one millisecond count twice.
     const member = `${at}:${process.pid}:${++this.#sequence}:${Math.random().toString(36).slice(2, 8)}`;
@@ -173,8 +171,9 @@ export class RedisRollingLimiter implements RollingLimiter {
       [String(at), String(this.#windowMs), String(this.#limit), member],
       this.#onError,
     );
-    if (!result) return { allowed: true, limit: this.#limit, remaining: this.#limit, retryAfterMs: 0 };
-    const [allowed, count, retryAfterMs] = result as [number, number, number];
-    return { allowed: allowed === 1, limit: this.#limit, remaining: Math.max(0, this.#limit - count), retryAfterMs };
+    if (!result) return { allowed: true, limit: this.#limit, remaining: this.#limit, retryAfterMs: 0, resetMs: 0 };
+    const [allowed, count, retryAfterMs, resetMs] = result as [number, number, number, number | undefined];
+    const remaining = Math.max(0, this.#limit - count);
+    return { allowed: allowed === 1, limit: this.#limit, remaining, retryAfterMs, resetMs: resetMs ?? retryAfterMs };
   }
 }

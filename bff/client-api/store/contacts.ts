@@ -80,9 +80,9 @@ export async function findContactById(db: Queryable, id: number): Promise<Contac
 }
 
 /**
- * The contact whose identifier was proved with its identifier_hash (the first, when a proved PATCH
- * gave the same identifier to another). Only these are found by a proved identifier: a contact
- * that merely claimed it (issue 12) is someone else as far as anyone can tell.
+ * The contact whose identifier was proved with its identifier_hash: one per identifier and inbox
+ * (a unique index, migration 033). Only these are found by a proved identifier: a contact that
+ * merely claimed it (issue 12) is someone else as far as anyone can tell.
  */
 export async function findProvedContact(
   db: Queryable,
@@ -90,7 +90,7 @@ export async function findProvedContact(
   identifier: string,
 ): Promise<ContactRecord | undefined> {
   const [row] = await db.query<ContactRow>(
-    `SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND identifier = $2 AND hmac_verified ORDER BY id LIMIT 1`,
+    `SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND identifier = $2 AND hmac_verified`,
     [inboxId, identifier],
   );
   return row && toContact(row);

@@ -12,6 +12,7 @@ export interface AccountRecord {
   status: 'active' | 'suspended';
   customAttributes: Record<string, unknown>;
   features: Record<string, boolean>;
+  settings: Record<string, unknown>;
   platformTokenId: number | null;
   createdAt: Date;
   updatedAt: Date;
@@ -26,6 +27,7 @@ interface AccountRow {
   status: 'active' | 'suspended';
   custom_attributes: Record<string, unknown>;
   features: Record<string, boolean>;
+  settings: Record<string, unknown>;
   platform_token_id: number | null;
   created_at: Date;
   updated_at: Date;
@@ -40,6 +42,7 @@ const toAccount = (row: AccountRow): AccountRecord => ({
   status: row.status,
   customAttributes: row.custom_attributes,
   features: row.features,
+  settings: row.settings,
   platformTokenId: row.platform_token_id,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -54,6 +57,7 @@ export interface AccountChanges {
   status?: 'active' | 'suspended' | undefined;
   customAttributes?: Record<string, unknown> | undefined;
   features?: Record<string, boolean> | undefined;
+  settings?: Record<string, unknown> | undefined;
 }
 
 const COLUMNS: [keyof AccountChanges, string][] = [
@@ -64,6 +68,7 @@ const COLUMNS: [keyof AccountChanges, string][] = [
   ['status', 'status'],
   ['customAttributes', 'custom_attributes'],
   ['features', 'features'],
+  ['settings', 'settings'],
 ];
 
 const asParam = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
@@ -108,7 +113,9 @@ export async function updateAccount(
   for (const [key, column] of COLUMNS) {
     if (changes[key] === undefined) continue;
     params.push(asParam(changes[key]));
-    sets.push(`${column} = $${params.length}${key === 'customAttributes' || key === 'features' ? '::jsonb' : ''}`);
+    sets.push(
+      `${column} = $${params.length}${['customAttributes', 'features', 'settings'].includes(key) ? '::jsonb' : ''}`,
+    );
   }
   const [row] = await db.query<AccountRow>(`UPDATE accounts SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, params);
   return row && toAccount(row);

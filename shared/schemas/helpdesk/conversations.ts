@@ -22,6 +22,8 @@ export const CannedResponse = z.object({
   short_code: z.string(),
   content: z.string(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(CannedResponse, { id: 'CannedResponse' });
 export type CannedResponse = z.infer<typeof CannedResponse>;
 
 // Conversations for people (Application API, Chatwoot-shaped).
@@ -38,6 +40,15 @@ export const ConversationListQuery = z.strictObject({
   assignee_type: z.enum(['me', 'unassigned', 'all']).default('all'),
   inbox_id: IdParam.optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
+  /** The order: people's first then newest activity (default), newest activity, or longest waiting first. */
+  sort_by: z.enum(['default', 'latest', 'waiting_since']).default('default'),
+  /** The next page after this cursor (meta.next_cursor of the page before); replaces `page`. */
+  after: z.string().max(200).optional(),
+  /** Only conversations with every one of these labels (titles, comma-separated). */
+  labels: z.string().max(1000).optional(),
+  'labels[]': z.string().max(1000).optional(),
+  /** Only conversations of this team. */
+  team_id: IdParam.optional(),
 });
 export const DeskMessageCreate = z.strictObject({
   content: z.string().trim().min(1).max(150_000),
@@ -51,7 +62,13 @@ export const DeskMessageCreate = z.strictObject({
     .regex(/^[\w.:-]+$/, 'letters, digits, _ . : -')
     .optional(),
 });
-export const AssignmentCreate = z.strictObject({ assignee_id: IdParam.nullable() });
+/** Chatwoot's assignments: a person, a team, or both (null: none); at least one of them. */
+export const AssignmentCreate = z
+  .strictObject({ assignee_id: IdParam.nullable().optional(), team_id: IdParam.nullable().optional() })
+  .refine((body) => body.assignee_id !== undefined || body.team_id !== undefined, {
+    message: 'give assignee_id, team_id or both',
+    path: ['assignee_id'],
+  });
 /** Unix seconds up to the year 9999. */
 const UnixTime = z.number().int().min(0).max(253_402_300_799);
 /**
@@ -92,6 +109,8 @@ export const DeskMessage = z.object({
   /** A customer's files (Chatwoot's shape), only on messages with some; `data_url` takes the same token. */
   attachments: z.array(PublicAttachment).optional(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(DeskMessage, { id: 'Message' });
 export type DeskMessage = z.infer<typeof DeskMessage>;
 
 export const DeskConversation = z.object({
@@ -105,7 +124,24 @@ export const DeskConversation = z.object({
   /** When a snooze ends (Unix seconds); null when not snoozed, or snoozed until the customer writes. */
   snoozed_until: z.number().int().nullable(),
   assignee_id: z.number().int().nullable(),
+  /** The person it is assigned to, with their name (null: nobody). */
+  assignee: z.object({ id: z.number().int(), name: z.string(), available_name: z.string() }).nullable(),
+  /** The team it is assigned to (null: none). */
+  team_id: z.number().int().nullable(),
+  team: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** The titles of its labels, in order. */
+  labels: z.array(z.string()),
+  /** What a list row calls the customer: their name, else their e-mail, else "Visitor <short id>". */
+  display_name: z.string(),
+  /** The last message the customer or an answer wrote (notes and notices left out), its first line only. */
+  last_non_activity_message: z
+    .object({ id: z.number().int(), content: z.string(), message_type: z.number().int(), created_at: z.number().int() })
+    .nullable(),
+  /** Since when the customer waits for an answer (Unix seconds): their first message after the last answer; null when answered. */
+  waiting_since: z.number().int().nullable(),
   contact: z.object({
+    /** The contact of the Application API's contacts routes (null until the customer has one). */
+    id: z.number().int().nullable(),
     name: z.string().nullable(),
     email: z.string().nullable(),
     /** The customer's reference (`vis_…` for a visitor, the site's own id for a verified customer, `ctc_…` for a Client API contact). */
@@ -125,11 +161,19 @@ export const DeskConversation = z.object({
   last_activity_at: z.number().int(),
   created_at: z.number().int(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(DeskConversation, { id: 'Conversation' });
 export type DeskConversation = z.infer<typeof DeskConversation>;
 
 export const DeskConversationList = z.object({
   data: z.object({
-    meta: z.object({ mine_count: z.number().int(), unassigned_count: z.number().int(), all_count: z.number().int() }),
+    meta: z.object({
+      mine_count: z.number().int(),
+      unassigned_count: z.number().int(),
+      all_count: z.number().int(),
+      /** Give it as `after` for the next page; null on the last page. */
+      next_cursor: z.string().nullable(),
+    }),
     payload: z.array(DeskConversation),
   }),
 });

@@ -201,6 +201,8 @@ export const Inbox = z.object({
     .int()
     .describe(`New messages a minute one client address may send this inbox's AI (${least} unless raised).`),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(Inbox, { id: 'Inbox' });
 export type Inbox = z.infer<typeof Inbox>;
 
 export const InboxList = z.object({ payload: z.array(Inbox) });
@@ -230,6 +232,8 @@ export const SiteKey = z.object({
   created_at: z.string(),
   revoked_at: z.string().nullable(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(SiteKey, { id: 'SiteKey' });
 export type SiteKey = z.infer<typeof SiteKey>;
 
 /**
@@ -249,10 +253,12 @@ export const ApiKey = z.object({
   created_at: z.string(),
   revoked_at: z.string().nullable(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(ApiKey, { id: 'ApiKey' });
 export type ApiKey = z.infer<typeof ApiKey>;
 
 /** A person of an account, with their role there. */
-export const Agent = Person.extend({ account_id: z.number().int(), role: Role });
+export const Agent = Person.extend({ account_id: z.number().int(), role: Role }).meta({ id: 'Agent' });
 export type Agent = z.infer<typeof Agent>;
 
 export const InboxMembersChange = z.strictObject({ inbox_id: IdParam, user_ids: z.array(IdParam).max(500) });

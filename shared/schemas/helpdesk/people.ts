@@ -45,6 +45,8 @@ export const AccountUpdate = z.strictObject({
   domain: z.string().trim().max(255).optional(),
   support_email: Email.optional(),
   custom_attributes: Attributes.optional(),
+  /** Chatwoot's account settings (e.g. `auto_resolve_duration`): merged key by key into what is kept; only as JSON. */
+  settings: Attributes.optional(),
 });
 
 export const AuditLogQuery = z.strictObject({
@@ -67,15 +69,21 @@ export const PlatformAccount = z.object({
   status: z.enum(['active', 'suspended']),
   custom_attributes: z.record(z.string(), z.unknown()),
   features: z.record(z.string(), z.boolean()),
+  /** Chatwoot's account settings, as the account's administrators last set them (`{}` until then). */
+  settings: z.record(z.string(), z.unknown()),
   created_at: z.string(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(PlatformAccount, { id: 'PlatformAccount' });
 export type PlatformAccount = z.infer<typeof PlatformAccount>;
 
 /** The account as a person of it sees it: with their role. */
-export const AccountView = PlatformAccount.extend({ role: Role.nullable() });
+export const AccountView = PlatformAccount.extend({ role: Role.nullable() }).meta({ id: 'Account' });
 export type AccountView = z.infer<typeof AccountView>;
 
-export const AccountUser = z.object({ account_id: z.number().int(), user_id: z.number().int(), role: Role });
+export const AccountUser = z
+  .object({ account_id: z.number().int(), user_id: z.number().int(), role: Role })
+  .meta({ id: 'AccountUser' });
 export type AccountUser = z.infer<typeof AccountUser>;
 
 /** A person, as Chatwoot shows users and agents. */
@@ -96,6 +104,8 @@ export const User = Person.extend({
   /** Only in the answer that made the person (shown once; kept hashed). */
   access_token: z.string().optional(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(User, { id: 'User' });
 export type User = z.infer<typeof User>;
 
 export const AgentBot = z.object({
@@ -110,6 +120,8 @@ export const AgentBot = z.object({
   /** Only in the answer that made the bot: what is posted to its outgoing_url is signed with it (X-Desk-Signature). */
   secret: z.string().optional(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(AgentBot, { id: 'AgentBot' });
 export type AgentBot = z.infer<typeof AgentBot>;
 
 export const SignInLink = z.object({ url: z.string() });
@@ -128,6 +140,8 @@ export const AuditLog = z.object({
   remote_address: z.string().nullable(),
   created_at: z.number().int(),
 });
+// Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
+z.globalRegistry.add(AuditLog, { id: 'AuditLog' });
 
 export const AuditLogPage = z.object({
   per_page: z.number().int(),
