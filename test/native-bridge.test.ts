@@ -33,6 +33,7 @@ const COMMAND_ARGS: { [C in ParleyCommand]: ParleyCommands[C] } = {
   shutdown: [],
   setLocale: ['pt-BR'],
   setTheme: [{ color: '#1f3a5f', position: 'left', mode: 'dark' }],
+  consent: [false],
 };
 const EVENT_PAYLOADS: { [E in ParleyEvent]: ParleyEvents[E] } = {
   ready: undefined,

@@ -26,6 +26,8 @@ export interface ParleyCommands {
   shutdown: [];
   setLocale: [Locale | string];
   setTheme: [ThemeSettings];
+  /** `false`: the widget keeps everything in memory and stores nothing on the device until `true` (issue 35). */
+  consent: [boolean];
 }
 
 export type ParleyCommand = keyof ParleyCommands;
@@ -52,6 +54,7 @@ export const COMMANDS: readonly ParleyCommand[] = [
   'shutdown',
   'setLocale',
   'setTheme',
+  'consent',
 ];
 export const EVENTS: readonly ParleyEvent[] = ['ready', 'open', 'close', 'message', 'unread', 'error'];
 

@@ -3,6 +3,7 @@ import { LOCALES, type Locale, type ParleyCommand, type ThemeSettings } from '..
 import type { MountContext, WidgetApp } from '../protocol.ts';
 import type { Chat } from './chat/chat.ts';
 import { supportedLocale } from './i18n/index.ts';
+import type { SiteStorage } from './storage.ts';
 import { validColor } from './theme.ts';
 
 /**
@@ -16,6 +17,7 @@ export function hostCommands(
   setLocale: (locale: Locale) => Promise<void>,
   setTheme: (changes: ThemeSettings) => void,
   emit: MountContext['emit'],
+  storage: SiteStorage,
 ): WidgetApp {
   const fail = (message: string) => emit('error', { code: 'invalid_request', message });
   const commands: Record<ParleyCommand, (args: unknown[]) => void> = {
@@ -28,6 +30,7 @@ export function hostCommands(
       void chat.identify(token);
     },
     shutdown: () => void chat.shutdown(),
+    consent: ([given]) => storage.consent(given === true),
     setLocale: ([locale]) => {
       if (typeof locale !== 'string' || !supportedLocale(locale))
         return fail(`setLocale takes one of ${LOCALES.join(', ')}.`);

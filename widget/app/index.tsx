@@ -23,11 +23,12 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   let peek: ParleyEvents['message'] | undefined;
   let peeks: typeof import('./popups.ts') | undefined;
   let i18n: Translator = translator('en');
+  const storage = siteStorage(settings.siteKey ?? 'none');
   const chat = createChat({
     // The loader's baseUrl, siteKey and sessionToken.
     ...settings,
     api: createApi(settings.baseUrl),
-    storage: siteStorage(settings.siteKey ?? 'none'),
+    storage,
     locale: () => i18n.locale,
     emit: (event, payload) => {
       emit(event, payload);
@@ -88,13 +89,12 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   if (launcher) void chat.warmUp();
   else chat.setOpen(true);
   emit('ready', undefined);
-
   const setTheme = (changes: ThemeSettings) => {
     theme = { ...theme, ...changes };
     draw();
   };
 
-  return hostCommands(chat, close, setLocale, setTheme, emit);
+  return hostCommands(chat, close, setLocale, setTheme, emit, storage);
 };
 
 /** Adds styles to the shadow root: the app's first, then each chunk's as it loads. */

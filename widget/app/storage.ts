@@ -1,9 +1,15 @@
 /**
  * What the widget remembers per site key on this device. Storage may be unavailable (private
  * modes, blocked third-party storage); the widget then works for the page's lifetime only.
+ *
+ * Until the visitor consents (`Parley('consent', false)` … `Parley('consent', true)`, issue 35) it
+ * holds everything in memory and writes nothing to the device; consent moves it to localStorage,
+ * and consent withdrawn moves it back and leaves nothing stored.
  */
 export function siteStorage(siteKey: string) {
   const prefix = `parley:${siteKey}:`;
+  // Set while consent is withheld: what would be stored, by name.
+  let held: Map<string, string> | undefined;
   const keys = () => {
     try {
       return Object.keys(localStorage).filter((key) => key.startsWith(prefix));
@@ -14,23 +20,23 @@ export function siteStorage(siteKey: string) {
   return {
     get(name: string): string | undefined {
       try {
-        return localStorage.getItem(prefix + name) ?? undefined;
+        return (held ? held.get(name) : localStorage.getItem(prefix + name)) ?? undefined;
       } catch {
         return undefined;
       }
     },
     getJson<T>(name: string, fallback: T): T {
-      const text = this.get(name);
-      if (!text) return fallback;
       try {
-        return JSON.parse(text) as T;
+        // Nothing stored (undefined) does not parse either.
+        return JSON.parse(this.get(name)!) as T;
       } catch {
         return fallback;
       }
     },
     set(name: string, value: string): void {
       try {
-        localStorage.setItem(prefix + name, value);
+        if (held) held.set(name, value);
+        else localStorage.setItem(prefix + name, value);
       } catch {
         // Storage is full or blocked: keep going without it.
       }
@@ -39,6 +45,7 @@ export function siteStorage(siteKey: string) {
       this.set(name, JSON.stringify(value));
     },
     remove(name: string): void {
+      held?.delete(name);
       try {
         localStorage.removeItem(prefix + name);
       } catch {
@@ -53,27 +60,26 @@ export function siteStorage(siteKey: string) {
     whenSet(name: string, timeoutMs: number): Promise<void> {
       return new Promise((resolve) => {
         if (this.get(name) !== undefined) return resolve();
-        const done = () => {
-          removeEventListener('storage', written);
-          clearTimeout(timer);
-          resolve();
-        };
-        const written = (event: StorageEvent) => {
-          if (event.key === prefix + name && event.newValue) done();
-        };
-        const timer = setTimeout(done, timeoutMs);
-        addEventListener('storage', written);
+        // The listener goes when the time is up (a value that came first already resolved).
+        const signal = AbortSignal.timeout(timeoutMs);
+        signal.onabort = () => resolve();
+        addEventListener('storage', (event) => event.key === prefix + name && event.newValue && resolve(), { signal });
       });
     },
     /** Forgets everything stored for this site. */
     clear(): void {
-      for (const key of keys()) {
-        try {
-          localStorage.removeItem(key);
-        } catch {
-          // As above.
-        }
-      }
+      held?.clear();
+      for (const key of keys()) this.remove(key.slice(prefix.length));
+    },
+    /** Given, what was held moves to the device; withheld, what the device has moves into memory. */
+    consent(given: boolean): void {
+      if (given === !held) return;
+      const moving = new Map<string, string>(
+        held ?? keys().map((key) => [key.slice(prefix.length), localStorage.getItem(key)!]),
+      );
+      this.clear();
+      held = given ? undefined : moving;
+      for (const [name, value] of moving) this.set(name, value);
     },
   };
 }

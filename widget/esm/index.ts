@@ -26,6 +26,13 @@ export interface LoadOptions {
   sessionToken?: string;
   locale?: Locale;
   theme?: ThemeSettings;
+  /** The page's CSP nonce: set on the script tag this adds, for a `script-src 'nonce-…'` policy. */
+  nonce?: string;
+  /**
+   * `false` until your consent manager says yes: the widget then keeps everything in memory and stores
+   * nothing on the device; call `command('consent', true)` when the visitor agrees.
+   */
+  consent?: boolean;
 }
 
 export interface Parley {
@@ -39,7 +46,7 @@ export interface Parley {
  * The typed entry for bundlers: adds the loader's script tag once and gives the same API as
  * `window.Parley`. Calls made before the loader ran are queued, as with the snippet.
  *
- * @example const parley = await loadParley({ baseUrl: 'https://chat.example.com', siteKey: 'pk_live_…' }); parley.command('open');
+ * @example const parley = loadParley({ baseUrl: 'https://chat.example.com', siteKey: 'pk_live_…' }); parley.command('open');
  */
 export function loadParley(options: LoadOptions): Parley {
   const page = window as unknown as { Parley?: ParleyFunction & { q?: unknown[][] } };
@@ -48,7 +55,10 @@ export function loadParley(options: LoadOptions): Parley {
       q?: unknown[][];
     };
     page.Parley = stub;
+    // First in the queue, so that the app knows before it could store anything.
+    if (options.consent !== undefined) stub('consent', options.consent);
     const script = document.createElement('script');
+    if (options.nonce) script.nonce = options.nonce;
     script.async = true;
     script.src = `${options.baseUrl.replace(/\/$/, '')}/widget.js`;
     if (options.siteKey) script.dataset['siteKey'] = options.siteKey;

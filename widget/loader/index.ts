@@ -6,14 +6,18 @@ import { APP_PATH, type MountWidget, type WidgetApp } from '../protocol.ts';
  * (budget: 2 KB gzip): it reads its data attributes, defines `window.Parley` (a command queue that
  * is safe before the app has loaded, and the event listeners), draws the launcher in an open
  * shadow root, and loads the chat app on the first open or when the browser is idle.
+ *
+ * Private by default (issue 35): loading the app fetches only the widget's own files; the app
+ * stores nothing and asks the BFF for nothing until the chat opens, unless this device already has
+ * a session to resume. `Parley('consent', …)` is queued like any command: the app runs it before
+ * anything it does could store.
  */
 const LAUNCHER_CSS = `:host{all:initial!important}
 .l{position:fixed;bottom:20px;right:20px;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;background:var(--c,#1f3a5f);color:#fff;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);display:grid;place-items:center}
 .l.left{right:auto;left:20px}
 .l:focus-visible{outline:3px solid #1d2330;outline-offset:2px;box-shadow:0 0 0 2px #fff}
 .l svg{width:28px;height:28px;fill:currentColor}
-.b{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;box-sizing:border-box;border-radius:10px;background:#b3261e;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}
-.b[hidden]{display:none}`;
+.b{position:absolute;top:-4px;right:-4px;min-width:20px;height:20px;padding:0 5px;box-sizing:border-box;border-radius:10px;background:#b3261e;color:#fff;font:700 12px/20px system-ui,sans-serif;text-align:center}`;
 
 type Listener = (payload: unknown) => void;
 type Queued = [string, unknown[]];
@@ -42,7 +46,7 @@ if (script && !page.Parley?.loaded) {
   };
   // Calls made before this script ran, through the snippet `Parley = Parley || function(){(Parley.q=Parley.q||[]).push(arguments)}`;
   // replayed through Parley below, so that `on` registers its listener and commands wait for the app.
-  const early = Array.from(page.Parley?.q ?? [], (call) => Array.prototype.slice.call(call) as unknown[]);
+  const early = Array.from(page.Parley?.q ?? [], (call) => Array.from(call));
   const queue: Queued[] = [];
   const listeners: Partial<Record<ParleyEvent, Set<Listener>>> = {};
   let app: WidgetApp | undefined;
@@ -82,7 +86,7 @@ if (script && !page.Parley?.loaded) {
       },
       (error: unknown) => {
         loading = undefined;
-        emit('error', { code: 'load_failed', message: `The chat could not be loaded: ${String(error)}` });
+        emit('error', { code: 'load_failed', message: `The chat could not be loaded: ${error}` });
       },
     ));
 

@@ -187,7 +187,7 @@ function parseCommand(value: Record<string, unknown>): CommandMessage {
     fail(`command must be one of ${COMMANDS.join(', ')}, not ${describe(command)}`);
   if (!Array.isArray(args)) fail(`args must be an array, not ${describe(args)}`);
   const name = command as ParleyCommand;
-  const arity = name === 'identify' || name === 'setLocale' || name === 'setTheme' ? 1 : 0;
+  const arity = name === 'identify' || name === 'setLocale' || name === 'setTheme' || name === 'consent' ? 1 : 0;
   if (args.length !== arity) fail(`${name} takes ${arity} argument${arity === 1 ? '' : 's'}, not ${args.length}`);
   switch (name) {
     case 'open':
@@ -208,6 +208,9 @@ function parseCommand(value: Record<string, unknown>): CommandMessage {
     }
     case 'setTheme':
       return commandMessage('setTheme', parseTheme(args[0], "setTheme's argument"));
+    case 'consent':
+      if (typeof args[0] !== 'boolean') fail(`consent takes true or false, not ${describe(args[0])}`);
+      return commandMessage('consent', args[0]);
   }
 }
 
