@@ -1,8 +1,9 @@
 /**
- * Tells a person on shift that a customer waits for them: a short two-note chime (Web Audio, no
- * file to load) and, when the browser allows it, a notification. Both are opt-in in the console.
+ * Tells a person on shift that a customer wants them: a short two-note chime (Web Audio, no file to
+ * load) and, when the browser allows it and the console is not in view, a notification. Both are
+ * opt-in in the console ("Alert me").
  */
-export function alertWaiting(who: string): void {
+function chime(): void {
   try {
     const audio = new AudioContext();
     const now = audio.currentTime;
@@ -18,9 +19,24 @@ export function alertWaiting(who: string): void {
     }
     setTimeout(() => void audio.close(), 600);
   } catch {
-    // No sound where audio is not allowed yet; the notification and the list still say it.
+    // No sound where audio is not allowed yet; the notification, the title and the list still say it.
   }
+}
+
+function notify(title: string, body: string, tag: string): void {
   if ('Notification' in window && Notification.permission === 'granted' && document.visibilityState !== 'visible') {
-    new Notification('A customer is waiting', { body: `${who} asked for a person.`, tag: 'parley-waiting' });
+    new Notification(title, { body, tag });
   }
+}
+
+/** A customer started waiting for a person (a handover). */
+export function alertWaiting(who: string): void {
+  chime();
+  notify('A customer is waiting', `${who} asked for a person.`, 'parley-waiting');
+}
+
+/** A customer wrote in a conversation assigned to the person. */
+export function alertMessage(who: string, conversationId: number): void {
+  chime();
+  notify(`New message from ${who}`, `In conversation #${conversationId}.`, `parley-message-${conversationId}`);
 }

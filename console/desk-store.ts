@@ -3,7 +3,10 @@ import { DESK_NAMESPACE, type DeskClientEvents, type DeskServerEvents } from '..
 import { ClientError } from '../shared/client-error.ts';
 import { refusalCode } from '../shared/handshake.ts';
 import { DeskApi, type ListQuery } from './api.ts';
-import { alertWaiting } from './alert.ts';
+import { alertMessage, alertWaiting } from './alert.ts';
+import { arrivals, attentionCount, titleWith, type Seen } from './attention.ts';
+import { contactName } from './format.ts';
+import { keepLive } from './keep-live.ts';
 import type { DeskConversation, DeskMessage, Session } from './types.ts';
 
 export interface DeskState {
@@ -19,6 +22,8 @@ export interface DeskState {
   /** The customer of the open conversation is typing. */
   customerTyping: boolean;
   connected: boolean;
+  /** The connection was lost (sleep, network, a server restart) and is not back yet: the console says so. */
+  lost: boolean;
   /** A sound and a browser notification when a customer starts waiting for a person (opt-in). */
   alerts: boolean;
   error: string | undefined;
@@ -41,9 +46,11 @@ export class DeskStore {
   #typingSentAt = 0;
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
   #onSignedOut: () => void;
-  /** The last status seen of each conversation listed, to notice a new handover. */
-  readonly #seen = new Map<number, string>();
+  /** What was seen of each conversation listed, to notice a new handover or a new message. */
+  readonly #seen = new Map<number, Seen>();
   #listed = false;
+  #closed = false;
+  readonly #stopLive: () => void;
 
   constructor(session: Session, accountId: number, onSignedOut: () => void) {
     const account = session.user.accounts.find((entry) => entry.id === accountId);
@@ -59,6 +66,7 @@ export class DeskStore {
       earlier: [],
       customerTyping: false,
       connected: false,
+      lost: false,
       alerts: localStorage.getItem('parley-console-alerts') === 'on',
       error: undefined,
     };
@@ -68,8 +76,14 @@ export class DeskStore {
       auth: { token: session.access_token, account_id: accountId },
       transports: ['websocket'],
     });
+    this.#listen();
+    this.#stopLive = keepLive(this.#socket);
+  }
+
+  /** What the `/desk` socket tells: connected or not, what changed, the customer's typing and read marks. */
+  #listen(): void {
     this.#socket.on('connect', () => {
-      this.#set({ connected: true });
+      this.#set({ connected: true, lost: false, error: undefined });
       // After any reconnect: read what may have been missed, and watch the open conversation again.
       void this.refreshList();
       if (this.state.selected) {
@@ -77,7 +91,7 @@ export class DeskStore {
         void this.#reloadSelected();
       }
     });
-    this.#socket.on('disconnect', () => this.#set({ connected: false, customerTyping: false }));
+    this.#socket.on('disconnect', () => this.#set({ connected: false, lost: !this.#closed, customerTyping: false }));
     this.#socket.on('connect_error', (error) => {
       if (refusalCode(error) === 'unauthorized') this.#signedOut();
     });
@@ -116,6 +130,8 @@ export class DeskStore {
         this.#signedOut();
         return undefined;
       }
+      // While the connection is lost the banner says so; a failed read is read again when it is back.
+      if (!(error instanceof ClientError) && !this.state.connected) return undefined;
       this.#set({ error: error instanceof Error ? error.message : String(error) });
       return undefined;
     }
@@ -148,14 +164,27 @@ export class DeskStore {
       conversations: payload,
       counts: { mine: meta.mine_count, unassigned: meta.unassigned_count, all: meta.all_count },
     });
-    // A customer who starts waiting for a person (handed over since the list was first read): one alert each time.
-    const waiting = payload.filter(
-      (conversation) => conversation.status === 'open' && this.#seen.get(conversation.id) !== 'open',
-    );
+    this.#tell(payload);
+  }
+
+  /**
+   * Says what is new since the last read: the tab's title counts what wants the person; with alerts
+   * on, a chime and a notification for a customer who started waiting (handed over) and for a new
+   * message in one's own conversations (not the one being read).
+   */
+  #tell(payload: DeskConversation[]): void {
+    const watching = document.visibilityState === 'visible' ? this.state.selected?.id : undefined;
+    const news = arrivals(this.#seen, payload, this.me, watching);
     const first = !this.#listed;
     this.#listed = true;
-    for (const conversation of payload) this.#seen.set(conversation.id, conversation.status);
-    if (this.state.alerts && !first && waiting.length > 0) alertWaiting(waiting[0]!.contact.name ?? 'A customer');
+    for (const conversation of payload)
+      this.#seen.set(conversation.id, { status: conversation.status, unread: conversation.unread_count });
+    document.title = titleWith(attentionCount(payload, this.me));
+    if (!this.state.alerts || first) return;
+    const waiting = news.handovers[0];
+    const wrote = news.messages[0];
+    if (waiting) alertWaiting(contactName(waiting));
+    else if (wrote) alertMessage(contactName(wrote), wrote.id);
   }
 
   async setQuery(patch: Partial<DeskState['query']>): Promise<void> {
@@ -274,6 +303,8 @@ export class DeskStore {
   }
 
   close(): void {
+    this.#closed = true;
+    this.#stopLive();
     clearTimeout(this.#listTimer);
     clearTimeout(this.#typingTimer);
     this.#socket.close();

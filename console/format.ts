@@ -20,3 +20,26 @@ export function sinceText(epochSeconds: number, nowMs: number): string {
 export function clockText(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
+
+/** How long ago a Unix time was, in words that read alone ("just now", "4 min ago", "3 d ago"). */
+export function agoText(epochSeconds: number, nowMs: number): string {
+  const since = sinceText(epochSeconds, nowMs);
+  return since === 'just now' ? since : `${since} ago`;
+}
+
+/** A conversation's state in the people's words, never the API's status name. */
+export function statusWords(conversation: Pick<DeskConversation, 'status' | 'handled_by'>): string {
+  if (conversation.status === 'resolved') return 'Resolved';
+  if (conversation.status === 'snoozed') return 'Snoozed';
+  return conversation.handled_by === 'human' || conversation.status === 'open' ? 'With people' : 'With the AI';
+}
+
+/**
+ * The customer's conversations before the one open, newest first: never the open one, never a
+ * newer one (the Application API lists them all).
+ */
+export function earlierThan(open: DeskConversation, all: readonly DeskConversation[]): DeskConversation[] {
+  return all
+    .filter((other) => other.id !== open.id && other.created_at <= open.created_at && other.id < open.id)
+    .sort((a, b) => b.created_at - a.created_at || b.id - a.id);
+}

@@ -45,6 +45,7 @@ const Env = BffEnv.extend({
     z.string().regex(/^[\w-]{16,100}$/, 'must be 16 to 100 letters, digits, _ or -'),
   ),
   DEMO_PLATFORM_TOKEN: optionalVariable(z.string().regex(/^[0-9A-Za-z]{24,64}$/, 'must be 24 to 64 letters or digits')),
+  DEMO_AGENT_PASSWORD: optionalVariable(z.string().min(8, 'must be at least 8 characters').max(200)),
 })
   .superRefine(keyGoesWithEngineUrl)
   .superRefine(secretsGoWithRedis)
@@ -63,6 +64,8 @@ export interface DemoConfig extends BffSettings {
   demoInboxIdentifier: string | undefined;
   /** The helpdesk's platform app token for the demo's operator; made on first start when unset. */
   demoPlatformToken: string | undefined;
+  /** The demo agent's console password; unset: a new one at each start, printed beside the one-time link. */
+  demoAgentPassword: string | undefined;
   /** The built-in engine's LLM brain (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY); unset: the retrieval brain. */
   llm: LlmSettings | undefined;
   /** The built-in engine's embeddings API (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL, …); unset: words alone rank. */
@@ -81,6 +84,7 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
     demoAllowedOrigins: value.DEMO_ALLOWED_ORIGINS,
     demoInboxIdentifier: value.DEMO_INBOX_IDENTIFIER,
     demoPlatformToken: value.DEMO_PLATFORM_TOKEN,
+    demoAgentPassword: value.DEMO_AGENT_PASSWORD,
     llm: llmSettings(value),
     embeddings: embeddingsSettings(value),
   };

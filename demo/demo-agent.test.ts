@@ -8,6 +8,7 @@ import { logger, request } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { readDemoConfig } from './config.ts';
 import { runDemo } from './run-demo.ts';
+import { DEMO_SHOP } from './shop.ts';
 import { DEMO_AGENT } from './seed.ts';
 
 /**
@@ -25,7 +26,7 @@ describe('the demo agent of npm start', () => {
   /** Runs demo/start.ts on `dataDir` until it has printed its addresses; gives them. */
   async function start(
     dataDir: string,
-  ): Promise<{ url: string; console: string; signInUrl: string; script: RunningScript }> {
+  ): Promise<{ url: string; console: string; signInUrl: string; password: string; script: RunningScript }> {
     const script = startNodeScript('demo/start.ts', [], { PORT: '0', ENGINE_PORT: '0', DATA_DIR: dataDir });
     started.push(script);
     const output = await until(
@@ -43,6 +44,7 @@ describe('the demo agent of npm start', () => {
       url: line(/^ {2}Parley is running: (\S+)$/m),
       console: line(/^ {2}Agent console: (\S+)$/m),
       signInUrl: line(/^ {2}sign in as the demo agent \(once, within 5 minutes\): (\S+)$/m),
+      password: line(new RegExp(`^ {2}or with e-mail ${DEMO_AGENT.email} and password (\\S+) `, 'm')),
       script,
     };
   }
@@ -72,6 +74,11 @@ describe('the demo agent of npm start', () => {
       const again = await signIn(demo.url, token);
       expect(again.status).toBe(401);
       expect(again.body.errors[0].code).toBe('unauthorized');
+      // The printed password signs in too (a new tab, another day: no new link needed).
+      const withPassword = await request(`${demo.url}/api/v1/sessions`, {
+        body: { email: DEMO_AGENT.email, password: demo.password },
+      });
+      expect(withPassword.status, demo.password).toBe(200);
       await stop(demo.script);
     }
     expect(tokens[1]).not.toBe(tokens[0]);
@@ -88,7 +95,7 @@ describe('the demo agent of npm start', () => {
       ]);
       expect(
         await sql.query('SELECT user_id, role FROM account_users WHERE account_id = $1', [inbox!.account_id]),
-      ).toEqual([{ user_id: agentId, role: 'agent' }]);
+      ).toEqual([{ user_id: agentId, role: 'administrator' }]);
       expect(await sql.query('SELECT user_id FROM inbox_members WHERE inbox_id = $1', [inboxId])).toEqual([
         { user_id: agentId },
       ]);
@@ -102,14 +109,29 @@ describe('the demo agent of npm start', () => {
     }
   }, 180_000);
 
-  it('points the link at PUBLIC_URL when it is set, where people reach the console', async () => {
+  it('points the link at PUBLIC_URL, takes DEMO_AGENT_PASSWORD, and dresses a new demo as the shop of the screenshots', async () => {
     const demo = await runDemo(
-      readDemoConfig({ PORT: '0', ENGINE_PORT: '0', DATA_DIR: 'memory://', PUBLIC_URL: 'https://chat.example.com' }),
+      readDemoConfig({
+        PORT: '0',
+        ENGINE_PORT: '0',
+        DATA_DIR: 'memory://',
+        PUBLIC_URL: 'https://chat.example.com',
+        DEMO_AGENT_PASSWORD: 'a demo password',
+      }),
       logger,
     );
     try {
       expect(demo.agentSignInUrl).toMatch(/^https:\/\/chat\.example\.com\/console\/#sign_in_token=[0-9A-Za-z]{32}$/);
       expect((await signIn(demo.url, demo.agentSignInUrl.split('#sign_in_token=')[1]!)).status).toBe(200);
+      expect(demo.agent).toEqual({ email: DEMO_AGENT.email, password: 'a demo password' });
+      const session = await request(`${demo.url}/api/v1/sessions`, {
+        body: { email: DEMO_AGENT.email, password: 'a demo password' },
+      });
+      expect(session.status).toBe(200);
+      const inboxes = await request(`${demo.url}/api/v1/accounts/${demo.accountId}/inboxes`, {
+        headers: { api_access_token: session.body.access_token },
+      });
+      expect(inboxes.body.payload[0]).toMatchObject({ name: DEMO_SHOP.name, email: DEMO_SHOP.email });
     } finally {
       await demo.close();
     }

@@ -90,6 +90,8 @@ export async function seedEngineAccount(
   // The demo's BFF speaks for every visitor with this one key, so it gets more than the sandbox's 60 a minute.
   await setAccountRateLimit(engineSql, accountId, 'sandbox', DEMO_REQUESTS_PER_MINUTE);
   // Every language's version: the brain reads each in its own language and answers a customer from theirs.
+  // The knowledge and the actions go to both environments (each has its own, migration 018), so the
+  // demo's live customers are answered as its sandbox ones are.
   for (const document of await readKnowledge())
     await addKnowledgeDocument(engineSql, accountId, { ...document, approved: true });
   for (const action of DEMO_ACTIONS) await defineAction(engineSql, accountId, action);
@@ -314,7 +316,8 @@ export async function ensureDemoHelpdesk(
 export const DEMO_AGENT = { name: 'Demo Agent', email: 'agent@demo.parley.example' } as const;
 
 /**
- * The demo agent: a person of the demo account with the role `agent` who answers the demo inbox.
+ * The demo agent: an administrator of the demo account who answers the demo inbox (and may see
+ * its Reports, change its inbox, add colleagues).
  * Made on the first start with the operator's token (so the Platform API reaches them too) and
  * found again by e-mail later. Later starts leave their name and role as an administrator set
  * them, and only join them to the account and the inbox again if they were taken out. Gives
@@ -329,7 +332,7 @@ export async function ensureDemoAgent(bffSql: Sql, helpdesk: DemoHelpdesk, inbox
     // Only another process making the same person at this very moment gets here.
     if (!agent) throw new Error(`the demo agent ${DEMO_AGENT.email} was being made by another start; start again`);
     if (!(await roleIn(tx, helpdesk.accountId, agent.id)))
-      await upsertAccountUser(tx, helpdesk.accountId, agent.id, 'agent', now);
+      await upsertAccountUser(tx, helpdesk.accountId, agent.id, 'administrator', now);
     const members = await inboxMembers(tx, inboxId);
     if (!members.includes(agent.id)) await setInboxMembers(tx, inboxId, [...members, agent.id]);
     return agent.id;

@@ -23,6 +23,7 @@ try {
     `  AI brain: ${config.llm ? `LLM ${config.llm.model} at ${config.llm.baseUrl}` : 'retrieval from the knowledge base (set LLM_BASE_URL and LLM_MODEL for an LLM)'}`,
     `  Agent console: ${demo.url}/console`,
     `  sign in as the demo agent (once, within 5 minutes): ${demo.agentSignInUrl}`,
+    `  or with e-mail ${demo.agent.email} and password ${demo.agent.password}${config.demoAgentPassword ? ' (DEMO_AGENT_PASSWORD)' : ' (new at each start; set DEMO_AGENT_PASSWORD to keep one)'}`,
     ...(demo.mailFolder ? [`  e-mails to customers who left (no SMTP_URL set) are kept in ${demo.mailFolder}`] : []),
   ];
   if (demo.firstStart && !config.aiApiKeys && !config.demoApiKey) {

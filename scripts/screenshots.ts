@@ -4,6 +4,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { MemoryRollingLimiter, createLogger } from '../shared/server/index.ts';
 import { readDemoConfig } from '../demo/config.ts';
 import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
+import { DEMO_SHOP } from '../demo/shop.ts';
 import { launchChromium } from '../test/browser/chromium.ts';
 
 /**
@@ -105,17 +106,6 @@ async function inboxSettings(stack: Stack): Promise<(fields: object) => Promise<
     );
   };
 }
-
-/** What the shop's inbox shows (issue 16): its name, welcome, reply time, questions, email, greeting in Arabic. */
-const SHOP = {
-  name: 'Northwind Goods',
-  welcome_title: 'Hello from Northwind Goods',
-  welcome_tagline: 'Questions about an order, delivery or a return? Ask here, any time.',
-  reply_time: 'in_a_few_minutes',
-  suggested_questions: ['Where is my order?', 'How do I return an item?', 'Do you ship abroad?'],
-  email: 'help@northwind.example',
-  greeting_translations: { ar: 'مرحبًا! اسألني عن الطلبات والتوصيل والإرجاع والدفع.' },
-};
 
 /** Closed every day of the week: away, the AI still answering. */
 const AWAY = {
@@ -463,7 +453,7 @@ for (const file of await readdir(OUT)) if (file.endsWith('.png')) await rm(join(
 const [stack, browser] = await Promise.all([startStack(), launchChromium()]);
 try {
   const setInbox = await inboxSettings(stack);
-  await setInbox(SHOP);
+  await setInbox(DEMO_SHOP);
   for (const state of [
     mainConversation,
     helpSearch,

@@ -56,7 +56,8 @@ export function createWebhookWatch({ sql, logger, feed, graceMs }: WebhookWatchD
   }
 
   function watchLater(): void {
-    if (watchTimer || feed.stopped) return;
+    // Nothing watched (an answer with no reply in it, as a Resolve's): no timer, not one set to Infinity.
+    if (watchTimer || feed.stopped || watched.size === 0) return;
     const first = Math.min(...watched.values());
     watchTimer = setTimeout(() => void checkWatched(), Math.max(0, first - Date.now()) + 10);
     watchTimer.unref();

@@ -3,10 +3,12 @@ import type { Sql } from '../../shared/server/index.ts';
 import { platformUser } from './platform-ownership.ts';
 import {
   createSignInLink,
+  hashToken,
   hashPassword,
   issueSession,
   newToken,
   passwordMatches,
+  personPubsubToken,
   useSignInLink,
 } from './store/credentials.ts';
 import { findUser, findUserByEmail } from './store/users.ts';
@@ -21,8 +23,8 @@ export const SIGN_IN_LINK_TTL_MS = 5 * 60_000;
 export const consoleSignInUrl = (baseUrl: string, token: string): string =>
   `${baseUrl}/console/#sign_in_token=${token}`;
 
-/** How long a console session lasts. */
-export const SESSION_TTL_MS = 12 * 3600_000;
+/** How long a console session lasts unused: each resume (a new tab, a reload) starts the time again. */
+export const SESSION_TTL_MS = 30 * 86_400_000;
 
 /**
  * Signing in to the agent console: the operator's one-time links (Platform API), and the console's
@@ -58,9 +60,31 @@ export function createSignInService({ sql, now }: { sql: Sql; now: () => Date })
       }
       const session = await issueSession(sql, userId, now(), SESSION_TTL_MS);
       const user = await userView(sql, (await findUser(sql, userId))!);
-      return { access_token: session.token, expires_at: session.expiresAt.toISOString(), user };
+      // The person's /cable stream is named by a pubsub_token that goes with this session (bff/cable).
+      return {
+        access_token: session.token,
+        expires_at: session.expiresAt.toISOString(),
+        user: { ...user, pubsub_token: personPubsubToken(session.token) },
+      };
     },
   };
+}
+
+/**
+ * A console session again (a new tab, a reload), from the token its cookie keeps: it lasts another
+ * SESSION_TTL_MS from now. A session that ended or expired is refused.
+ */
+export async function resumeSession(sql: Sql, now: () => Date, token: string) {
+  const at = now();
+  const expiresAt = new Date(at.getTime() + SESSION_TTL_MS);
+  const [row] = await sql.query<{ user_id: number }>(
+    `UPDATE access_tokens SET expires_at = $2, pubsub_hash = $4
+      WHERE token_hash = $1 AND kind = 'session' AND user_id IS NOT NULL AND expires_at > $3 RETURNING user_id`,
+    [hashToken(token), expiresAt, at, hashToken(personPubsubToken(token))],
+  );
+  const found = row && (await findUser(sql, row.user_id));
+  if (!found) throw new ParleyError('unauthorized', 'The session has ended: sign in again.');
+  return { access_token: token, expires_at: expiresAt.toISOString(), user: { ...(await userView(sql, found)), pubsub_token: personPubsubToken(token) } };
 }
 
 export type SignInService = ReturnType<typeof createSignInService>;

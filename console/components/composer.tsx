@@ -1,42 +1,59 @@
 /** The reply box under the transcript: its draft, the private-note switch and the canned responses a `/shortcode` offers. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeskStore } from '../desk-store.ts';
-
-interface Canned {
-  id: number;
-  short_code: string;
-  content: string;
-}
+import { cannedKey, typedShortCode, type Canned } from './canned-choice.ts';
 
 /**
- * The draft being written and what it does: typing tells the customer, `/code` looks up canned
- * responses, and sending a `/code` that names one puts its text in the box instead of sending it.
+ * The draft being written and what it does: typing tells the customer, `/code` offers canned
+ * responses (Up/Down choose, Enter/Tab take, Escape closes), and a `/code` is never sent as such:
+ * sending while responses are offered takes the one chosen.
  */
 function useReply(store: DeskStore) {
   const [text, setText] = useState('');
   const [note, setNote] = useState(false);
   const [busy, setBusy] = useState(false);
   const [suggestions, setSuggestions] = useState<Canned[]>([]);
+  const [active, setActive] = useState(0);
   const echo = useRef(crypto.randomUUID());
+  // Only the answer to the latest lookup counts: an earlier one arriving late must not bring the list back.
+  const lookup = useRef(0);
 
   async function changed(value: string) {
     setText(value);
     if (value.trim()) store.typing();
-    const code = /^\/([\w-]*)$/.exec(value);
-    setSuggestions(code ? (await store.canned(code[1]!)).slice(0, 6) : []);
+    const code = typedShortCode(value);
+    const asked = ++lookup.current;
+    const found = code === undefined ? [] : (await store.canned(code)).slice(0, 6);
+    if (asked !== lookup.current) return;
+    setSuggestions(found);
+    setActive(0);
   }
 
   function use(content: string) {
+    lookup.current++;
     setText(content);
     setSuggestions([]);
+  }
+
+  /** A key in the reply box: true when the canned list used it. */
+  function key(event: KeyboardEvent): boolean {
+    const does = cannedKey(event.key, active, suggestions.length, event.shiftKey);
+    if (does.kind === 'none') return false;
+    event.preventDefault();
+    if (does.kind === 'move') setActive(does.to);
+    else if (does.kind === 'take') use(suggestions[active]!.content);
+    else use(text);
+    return true;
   }
 
   async function send() {
     const content = text.trim();
     if (!content || busy) return;
-    const exact = /^\/([\w-]+)$/.exec(content) && suggestions.find((entry) => `/${entry.short_code}` === content);
-    if (exact) return use(exact.content);
+    const chosen = typedShortCode(content) !== undefined ? suggestions[active] : undefined;
+    if (chosen) return use(chosen.content);
     setBusy(true);
+    lookup.current++;
+    setSuggestions([]);
     const sent = await store.send(content, note, echo.current);
     setBusy(false);
     if (sent) {
@@ -46,7 +63,7 @@ function useReply(store: DeskStore) {
     }
   }
 
-  return { text, note, setNote, busy, suggestions, changed, use, send };
+  return { text, note, setNote, busy, suggestions, active, changed, use, key, send };
 }
 
 interface ComposerProps {
@@ -58,7 +75,7 @@ interface ComposerProps {
 
 /** The reply box: Enter sends, Shift+Enter breaks the line; `/shortcode` offers canned responses. */
 export function Composer({ store, resolved, offered }: ComposerProps) {
-  const { text, note, setNote, busy, suggestions, changed, use, send } = useReply(store);
+  const { text, note, setNote, busy, suggestions, active, changed, use, key, send } = useReply(store);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     if (!offered) return;
@@ -73,7 +90,7 @@ export function Composer({ store, resolved, offered }: ComposerProps) {
         void send();
       }}
     >
-      {suggestions.length > 0 && <CannedList suggestions={suggestions} onUse={use} />}
+      {suggestions.length > 0 && <CannedList suggestions={suggestions} active={active} onUse={use} />}
       <label class="visually-hidden" for="reply">
         Reply
       </label>
@@ -90,7 +107,10 @@ export function Composer({ store, resolved, offered }: ComposerProps) {
               : 'Write to the customer; type / for canned responses'
         }
         onInput={(event) => void changed((event.currentTarget as HTMLTextAreaElement).value)}
+        aria-controls={suggestions.length > 0 ? 'canned' : undefined}
+        aria-activedescendant={suggestions.length > 0 ? `canned-${suggestions[active]?.id}` : undefined}
         onKeyDown={(event) => {
+          if (key(event)) return;
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
             event.preventDefault();
             void send();
@@ -115,15 +135,24 @@ export function Composer({ store, resolved, offered }: ComposerProps) {
   );
 }
 
-/** The canned responses whose short code starts as typed; choosing one puts its text in the box. */
-function CannedList({ suggestions, onUse }: { suggestions: Canned[]; onUse: (content: string) => void }) {
+/**
+ * The canned responses whose short code starts as typed, as a list box the reply box drives: the
+ * chosen one is marked, and a click takes one too.
+ */
+function CannedList(props: { suggestions: Canned[]; active: number; onUse: (content: string) => void }) {
   return (
-    <ul class="canned" aria-label="Canned responses">
-      {suggestions.map((entry) => (
-        <li key={entry.id}>
-          <button type="button" onClick={() => onUse(entry.content)}>
-            <strong>/{entry.short_code}</strong> {entry.content}
-          </button>
+    <ul class="canned" id="canned" role="listbox" aria-label="Canned responses">
+      {props.suggestions.map((entry, index) => (
+        <li
+          key={entry.id}
+          id={`canned-${entry.id}`}
+          role="option"
+          aria-selected={index === props.active}
+          // Keep the focus in the reply box: the click takes the response, the box goes on.
+          onMouseDown={(event) => event.preventDefault()}
+          onClick={() => props.onUse(entry.content)}
+        >
+          <strong>/{entry.short_code}</strong> {entry.content}
         </li>
       ))}
     </ul>

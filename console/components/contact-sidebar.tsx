@@ -1,11 +1,12 @@
 import type { DeskState, DeskStore } from '../desk-store.ts';
-import { contactName, sinceText } from '../format.ts';
+import { agoText, contactName, earlierThan, statusWords } from '../format.ts';
 
 /** Who the customer is: name, e-mail, identifiers, custom attributes, the page they came from, and their earlier conversations. */
 export function ContactSidebar({ state, store, now }: { state: DeskState; store: DeskStore; now: number }) {
   const conversation = state.selected!;
   const { contact } = conversation;
   const attributes = Object.entries(contact.custom_attributes);
+  const earlier = earlierThan(conversation, state.earlier);
   return (
     <aside class="sidebar" aria-label="Contact">
       <h2>{contactName(conversation)}</h2>
@@ -36,14 +37,14 @@ export function ContactSidebar({ state, store, now }: { state: DeskState; store:
         ])}
       </dl>
       <h3>Earlier conversations</h3>
-      {state.earlier.length === 0 ? (
+      {earlier.length === 0 ? (
         <p class="muted">None.</p>
       ) : (
         <ul class="earlier">
-          {state.earlier.map((earlier) => (
-            <li key={earlier.id}>
-              <button type="button" class="link" onClick={() => void store.open(earlier.id)}>
-                #{earlier.id} · {earlier.status} · {sinceText(earlier.last_activity_at, now)} ago
+          {earlier.map((other) => (
+            <li key={other.id}>
+              <button type="button" class="link" onClick={() => void store.open(other.id)}>
+                #{other.id} · {statusWords(other)} · {agoText(other.last_activity_at, now)}
               </button>
             </li>
           ))}

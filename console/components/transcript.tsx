@@ -4,6 +4,7 @@ import type { DeskState, DeskStore } from '../desk-store.ts';
 import { clockText } from '../format.ts';
 import type { DeskConversation, DeskMessage } from '../types.ts';
 import { AttachmentList } from './attachment-list.tsx';
+import { RichText } from './rich-text.tsx';
 
 /** Who wrote a message, as the people see it. */
 function authorOf(message: DeskMessage, customer: string): string {
@@ -90,7 +91,7 @@ function TranscriptEntry({ message, store, customer, seen }: EntryProps) {
         <time dateTime={new Date(message.created_at * 1000).toISOString()}>{clockText(message.created_at)}</time>
       </p>
       {message.attachments && <AttachmentList items={message.attachments} store={store} />}
-      {message.content && <p class="text">{message.content}</p>}
+      {message.content && <RichText text={message.content} />}
       {seen && <p class="seen">Seen by the customer</p>}
     </article>
   );
