@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { z } from 'zod';
 import { WIDGET_NAMESPACE, type WidgetMessage } from '../shared/index.ts';
 import { desk, PLATFORM_TOKEN } from './helpdesk-client.ts';
-import { request, startEngine, startStack, type TestEngine, type TestStack } from './stack.ts';
+import { DRIVERS, request, startEngine, startStack, type Driver, type TestEngine, type TestStack } from './stack.ts';
 import { newVisitor, openWidgetConversation, sendWidgetMessage } from './widget-client.ts';
 import { DeskConversationList, Inbox, InboxList, User } from '../shared/schemas/helpdesk/index.ts';
 
@@ -48,10 +48,10 @@ export interface CustomerTab {
   close(): void;
 }
 
-export async function startDeskStack(): Promise<DeskStack> {
-  const engine = await startEngine();
+export async function startDeskStack(driver: Driver = DRIVERS[0]!): Promise<DeskStack> {
+  const engine = await startEngine(driver);
   const stack = await startStack(
-    undefined,
+    driver,
     { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN, AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys },
     { feedPollMs: 0 },
   );

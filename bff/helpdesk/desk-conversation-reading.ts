@@ -7,7 +7,10 @@ import type { Sql } from '../../shared/server/index.ts';
 import type { ConversationListQuery } from '../../shared/schemas/helpdesk/index.ts';
 import type { Change, Publisher } from '../realtime/publisher.ts';
 import type { Role } from './store/accounts.ts';
-import { listDeskConversations, markReadByPeople } from './store/desk-conversations.ts';
+import { markReadByPeople } from './store/desk-conversations.ts';
+import { ensureCustomerContact } from './store/desk-contacts.ts';
+import { listDeskConversations } from './store/desk-conversation-list.ts';
+import { labelFilter, readCursor, writeCursor } from './desk-conversation-cursor.ts';
 import type { Caller } from './auth.ts';
 import type { DeskConversationAccess } from './desk-conversation-access.ts';
 import { deskConversationShape as conversationShape } from './shapes.ts';
@@ -21,34 +24,45 @@ export interface DeskConversationReadingDeps {
   access: DeskConversationAccess;
 }
 
+type ListQuery = z.infer<typeof ConversationListQuery>;
+
+/** One page of the list as the caller may see it, in the order and from the cursor asked. */
+async function listForPeople(
+  { sql, now, access }: Pick<DeskConversationReadingDeps, 'sql' | 'now' | 'access'>,
+  { accountId, caller, standing }: { accountId: number; caller: Caller; standing: Role | 'bot' },
+  query: ListQuery,
+) {
+  const filter = {
+    accountId,
+    now: now(),
+    inboxIds: await access.visibleInboxIds(accountId, caller, standing),
+    inboxDisplayId: query.inbox_id,
+    status: query.status === 'all' ? undefined : query.status,
+    labels: labelFilter(query.labels, query['labels[]']),
+    teamId: query.team_id,
+  };
+  const me = caller.kind === 'user' ? caller.user.id : 0;
+  const assignee = query.assignee_type === 'me' ? 'mine' : query.assignee_type;
+  const after = readCursor(query.after, query.sort_by);
+  const page = { sort: query.sort_by, size: PER_PAGE, number: query.page, after };
+  const { conversations: rows, counts, next } = await listDeskConversations(sql, filter, assignee, me, page);
+  return {
+    data: {
+      meta: {
+        mine_count: counts.mine,
+        unassigned_count: counts.unassigned,
+        all_count: counts.all,
+        next_cursor: next ? writeCursor(query.sort_by, next) : null,
+      },
+      payload: rows.map(conversationShape),
+    },
+  };
+}
+
 export function createDeskConversationReading({ sql, now, publisher, access }: DeskConversationReadingDeps) {
   return {
-    async list(
-      accountId: number,
-      caller: Caller,
-      standing: Role | 'bot',
-      query: z.infer<typeof ConversationListQuery>,
-    ) {
-      const filter = {
-        accountId,
-        now: now(),
-        inboxIds: await access.visibleInboxIds(accountId, caller, standing),
-        inboxDisplayId: query.inbox_id,
-        status: query.status === 'all' ? undefined : query.status,
-      };
-      const me = caller.kind === 'user' ? caller.user.id : 0;
-      const assignee = query.assignee_type === 'me' ? 'mine' : query.assignee_type;
-      const { conversations: rows, counts } = await listDeskConversations(sql, filter, assignee, me, {
-        number: query.page,
-        size: PER_PAGE,
-      });
-      return {
-        data: {
-          meta: { mine_count: counts.mine, unassigned_count: counts.unassigned, all_count: counts.all },
-          payload: rows.map(conversationShape),
-        },
-      };
-    },
+    list: (accountId: number, caller: Caller, standing: Role | 'bot', query: ListQuery) =>
+      listForPeople({ sql, now, access }, { accountId, caller, standing }, query),
 
     /** The other conversations of the same customer (the console's sidebar), newest first. */
     async contactConversations(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {
@@ -59,7 +73,8 @@ export function createDeskConversationReading({ sql, now, publisher, access }: D
         inboxIds: await access.visibleInboxIds(accountId, caller, standing),
         sameCustomerAs: conversation.record.id,
       };
-      const { conversations: rows } = await listDeskConversations(sql, filter, 'all', 0, { number: 1, size: PER_PAGE });
+      const page = { sort: 'latest' as const, number: 1, size: PER_PAGE };
+      const { conversations: rows } = await listDeskConversations(sql, filter, 'all', 0, page);
       return {
         payload: rows
           .filter((row) => row.record.id !== id)
@@ -81,8 +96,14 @@ export function createDeskConversationReading({ sql, now, publisher, access }: D
       return access.reread(conversation);
     },
 
+    /** One conversation; a widget customer's contact is made the first time people open it (its contact.id). */
     async get(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {
-      return conversationShape(await access.find(accountId, caller, standing, id));
+      const conversation = await access.find(accountId, caller, standing, id);
+      if (conversation.contactId !== null) return conversationShape(conversation);
+      const { inboxId, customerRef } = conversation.record;
+      const customer = { inboxId, customerRef, name: conversation.contactName, email: conversation.contactEmail };
+      await ensureCustomerContact(sql, customer, now());
+      return access.reread(conversation);
     },
   };
 }

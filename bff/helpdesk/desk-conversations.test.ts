@@ -37,7 +37,7 @@ describe('conversations for people through the Application API', () => {
       (await list(desk.agent.access_token, '?status=all')).payload.some((conversation) => conversation.id === id),
     ).toBe(true);
     expect(await list(desk.otherAgent.access_token, '?status=all')).toEqual({
-      meta: { mine_count: 0, unassigned_count: 0, all_count: 0 },
+      meta: { mine_count: 0, unassigned_count: 0, all_count: 0, next_cursor: null },
       payload: [],
     });
     expect((await app(`/conversations/${id}`, desk.otherAgent.access_token)).status).toBe(404);
@@ -117,13 +117,18 @@ describe('conversations for people through the Application API', () => {
         .body.assignee_id,
     ).toBe(desk.agent.id);
     const mine = await list(desk.agent.access_token, '?assignee_type=me&status=all');
-    expect(mine.payload.map((conversation) => conversation.id)).toEqual([id]);
-    expect(mine.meta.mine_count).toBe(1);
+    // Sam has those he answered too (a reply assigns): this one among them.
+    expect(mine.payload.map((conversation) => conversation.id)).toContain(id);
+    expect(mine.meta.mine_count).toBe(mine.payload.length);
     // The counts are the caller's whatever the page shows.
-    expect((await list(desk.agent.access_token, '?assignee_type=unassigned&status=all')).meta.mine_count).toBe(1);
+    expect((await list(desk.agent.access_token, '?assignee_type=unassigned&status=all')).meta.mine_count).toBe(
+      mine.payload.length,
+    );
     expect((await list(desk.admin.access_token, '?status=all')).meta.mine_count).toBe(0);
     // Under a status the counts are of that status: the AI still answers it, so it is not open.
-    expect((await list(desk.agent.access_token, '?assignee_type=me')).meta).toMatchObject({ mine_count: 0 });
+    expect((await list(desk.agent.access_token, '?assignee_type=me')).meta).toMatchObject({
+      mine_count: mine.payload.filter((conversation) => conversation.status === 'open').length,
+    });
     expect(
       (await app(`/conversations/${id}/assignments`, desk.admin.access_token, { body: { assignee_id: 999999 } }))
         .status,
@@ -132,7 +137,11 @@ describe('conversations for people through the Application API', () => {
       (await app(`/conversations/${id}/assignments`, desk.admin.access_token, { body: { assignee_id: null } })).body
         .assignee_id,
     ).toBeNull();
-    expect((await list(desk.agent.access_token, '?assignee_type=me&status=all')).payload).toEqual([]);
+    expect(
+      (await list(desk.agent.access_token, '?assignee_type=me&status=all')).payload.map(
+        (conversation) => conversation.id,
+      ),
+    ).not.toContain(id);
   });
 
   it('hands back to the AI, resolves, and then refuses answers with 409 (until it is reopened)', async () => {

@@ -13,7 +13,7 @@ import { deskAttachmentShapes } from '../attachments/shapes.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
 import { insertMessage, setMessageSender, type MessageSender } from '../store/messages.ts';
 import type { Role } from './store/accounts.ts';
-import { deskMessages } from './store/desk-conversations.ts';
+import { assignIfUnassigned, deskMessages } from './store/desk-conversations.ts';
 import type { Caller } from './auth.ts';
 import type { DeskCommit } from './desk-commit.ts';
 import type { DeskConversationAccess } from './desk-conversation-access.ts';
@@ -87,6 +87,18 @@ async function answerCustomer(
   return messageShape(stored);
 }
 
+/** The conversation becomes the person's, unless someone has it meanwhile. */
+async function takeOver({ commit }: DeskMessageServiceDeps, conversation: ConversationRecord, userId: number) {
+  await commit(conversation, async (tx) => {
+    const taken = await assignIfUnassigned(tx, conversation.id, userId);
+    const [row] = await tx.query<{ assignee_id: number | null }>(
+      'SELECT assignee_id FROM conversations WHERE id = $1',
+      [conversation.id],
+    );
+    return { value: taken, change: { type: 'assigned', assigneeId: row?.assignee_id ?? userId } };
+  });
+}
+
 export function createDeskMessageService(deps: DeskMessageServiceDeps) {
   const { sql, publicUrl, access } = deps;
   return {
@@ -119,7 +131,11 @@ export function createDeskMessageService(deps: DeskMessageServiceDeps) {
         text: body.content,
       };
       if (body.private) return writeNote(deps, conversation.record, writing);
-      return answerCustomer(deps, conversation.record, writing);
+      const answer = await answerCustomer(deps, conversation.record, writing);
+      // A person who answers an unassigned conversation takes it (Chatwoot's): others see who has it.
+      if (caller.kind === 'user' && conversation.assigneeId === null)
+        await takeOver(deps, conversation.record, caller.user.id);
+      return answer;
     },
   };
 }

@@ -6,11 +6,13 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
 import type { Sql } from '../../shared/server/index.ts';
-import type { StatusChange } from '../../shared/schemas/helpdesk/index.ts';
+import type { AssignmentCreate, StatusChange } from '../../shared/schemas/helpdesk/index.ts';
 import type { ConversationService } from '../widget/conversation-service.ts';
 import { UNTIL_CUSTOMER_WRITES, updateConversation, type ConversationRecord } from '../store/conversations.ts';
-import { roleIn, type Role } from './store/accounts.ts';
-import { setAssignee, type DeskConversation } from './store/desk-conversations.ts';
+import type { Role } from './store/accounts.ts';
+import { setAssignee, setTeam, type DeskConversation } from './store/desk-conversations.ts';
+import { findTeam } from './store/teams.ts';
+import { checkAssignee } from './desk-assignees.ts';
 import type { Caller } from './auth.ts';
 import type { DeskCommit } from './desk-commit.ts';
 import type { DeskConversationAccess } from './desk-conversation-access.ts';
@@ -101,18 +103,32 @@ async function changeStatus(
 export function createDeskStatusService(deps: DeskStatusServiceDeps) {
   const { sql, access, commit } = deps;
   return {
-    async assign(accountId: number, caller: Caller, standing: Role | 'bot', id: number, assigneeId: number | null) {
+    /**
+     * Chatwoot's assignments: to a person (who must answer the conversation's inbox), to a team of
+     * the account, or both; null takes either away, and what is not given stays.
+     */
+    async assign(
+      accountId: number,
+      caller: Caller,
+      standing: Role | 'bot',
+      id: number,
+      body: z.infer<typeof AssignmentCreate>,
+    ) {
       const conversation = await access.find(accountId, caller, standing, id);
-      if (assigneeId !== null && !(await roleIn(sql, accountId, assigneeId))) {
-        throw new ParleyError('unprocessable', `User ${assigneeId} is not a person of this account.`, {
-          problems: [{ field: 'assignee_id', message: 'not a person of this account' }],
+      const assigneeId = body.assignee_id === undefined ? conversation.assigneeId : body.assignee_id;
+      const teamId = body.team_id === undefined ? (conversation.team?.id ?? null) : body.team_id;
+      if (body.assignee_id) await checkAssignee(sql, conversation, body.assignee_id);
+      if (body.team_id && !(await findTeam(sql, accountId, body.team_id))) {
+        throw new ParleyError('unprocessable', `Team ${body.team_id} is not a team of this account.`, {
+          problems: [{ field: 'team_id', message: 'not a team of this account' }],
         });
       }
       await commit(conversation.record, async (tx) => {
         await setAssignee(tx, conversation.record.id, assigneeId);
+        await setTeam(tx, conversation.record.id, teamId);
         return { value: undefined, change: { type: 'assigned', assigneeId } };
       });
-      return conversationShape({ ...conversation, assigneeId });
+      return access.reread(conversation);
     },
 
     async handback(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {

@@ -3,6 +3,7 @@ import type { AgentBotRecord } from './store/agent-bots.ts';
 import type { AuditLogRecord } from './store/audit-log.ts';
 import type { DeskConversation, DeskMessageRow } from './store/desk-conversations.ts';
 import type { UserRecord } from './store/users.ts';
+import { personPubsubToken } from './store/credentials.ts';
 import type { PublicAttachment } from '../../shared/index.ts';
 import type {
   AccountView,
@@ -52,7 +53,7 @@ export const userShape = (
 ): User => ({
   ...personShape(user),
   accounts,
-  ...(accessToken ? { access_token: accessToken } : {}),
+  ...(accessToken ? { access_token: accessToken, pubsub_token: personPubsubToken(accessToken) } : {}),
 });
 
 /** A bot; the answer that made it also carries its access token and the secret its webhooks are signed with. */

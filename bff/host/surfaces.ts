@@ -31,6 +31,8 @@ import { addClientApiRoutes, type DeskState } from '../client-api/routes.ts';
 import { addSurveyPageRoutes } from '../widget/survey-page.ts';
 import { addHostedChatRoutes } from '../widget/hosted-chat-page.ts';
 import { addWidgetRoutes } from '../widget/conversation-routes.ts';
+import { addWidgetInterviewRoutes } from '../widget/interview-routes.ts';
+import { createWidgetInterviews } from '../widget/widget-interviews.ts';
 import { addWidgetHelpRoutes } from '../widget/help-routes.ts';
 import { createHelpArticles } from '../widget/help-articles.ts';
 import { addWidgetAssetRoutes } from '../widget/asset-routes.ts';
@@ -137,7 +139,7 @@ export function widgetSurface({
   limiters,
   pipeline,
 }: SurfaceParts): ApiRoutes<WidgetState> {
-  const { conversations, attachments, deskHooks } = pipeline;
+  const { conversations, attachments, deskHooks, recorder, publisher } = pipeline;
   const widget = new ApiRoutes<WidgetState>({
     middleware: [
       sessionAuth(access.sessions, sql),
@@ -147,6 +149,7 @@ export function widgetSurface({
   addWidgetRoutes(widget, conversations, deskHooks, trustProxyHops);
   addWidgetAttachmentRoutes(widget, attachments, conversations, trustProxyHops);
   addWidgetHelpRoutes(widget, createHelpArticles({ engines: access.engines, now }));
+  addWidgetInterviewRoutes(widget, createWidgetInterviews({ sql, engines: access.engines, recorder, publisher, now }));
   return widget;
 }
 

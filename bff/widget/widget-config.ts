@@ -4,6 +4,8 @@ import { givenCustomerRef } from './customer-refs.ts';
 import type { Session } from './sessions.ts';
 import { ALWAYS_OPEN, inLocale, isAway } from '../store/inbox-presentation.ts';
 import { findInbox } from '../store/inboxes.ts';
+import { readInterviewOffer } from '../store/interview-offers.ts';
+import { peopleAvailable } from '../helpdesk/inbox-availability.ts';
 
 /**
  * What the widget shows before anyone writes: the inbox's look and words, its features, and who
@@ -34,6 +36,8 @@ export async function widgetConfig(
       welcome_tagline: given(inLocale(shown.welcomeTagline, shown.welcomeTaglineTranslations, locale)),
       suggested_questions: questions.length ? questions : undefined,
       email: given(shown.email),
+      people_available: await peopleAvailable(sql, inbox.id),
+      interview_offer: (await readInterviewOffer(sql, inbox.id)) ?? undefined,
       ...(inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now())
         ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) }
         : {}),

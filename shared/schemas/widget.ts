@@ -118,6 +118,16 @@ export const WidgetConversationList = z.object({ conversations: z.array(WidgetCo
 export const ReplyTime = z.enum(['in_a_few_minutes', 'in_a_few_hours', 'in_a_day']);
 export type ReplyTime = z.infer<typeof ReplyTime>;
 
+/**
+ * A research interview an inbox offers on the widget's home screen (issue 29): the engine
+ * interview's id, and the button's words (the widget's own, translated, when left out).
+ */
+export const InterviewOffer = z.strictObject({
+  interview_id: z.string().regex(/^ivw_[0-9A-Za-z]{16,64}$/, 'an interview id (ivw_…)'),
+  label: z.string().trim().min(1).max(100).optional(),
+});
+export type InterviewOffer = z.infer<typeof InterviewOffer>;
+
 export const WidgetConfig = z.object({
   inbox: z.object({
     name: z.string(),
@@ -150,6 +160,8 @@ export const WidgetConfig = z.object({
      * while nobody of its account has ever said. False: the widget says people answer later or by e-mail.
      */
     people_available: z.boolean().optional(),
+    /** A running interview the home screen offers as a button; absent when the inbox offers none. */
+    interview_offer: InterviewOffer.optional(),
   }),
   features: z.object({
     survey: z.boolean(),
@@ -172,6 +184,12 @@ export const WidgetConfigQuery = z.strictObject({
 export const OpenWidgetConversationRequest = z.strictObject({
   name: z.string().trim().min(1).max(200).optional(),
   email: z.email().max(320).optional(),
+  locale: LocaleTag.optional().describe("The language the widget shows: the AI's own words use it."),
+});
+
+/** `POST /v1/widget/interviews`: the interview the inbox offers, started by the visitor. */
+export const OpenWidgetInterviewRequest = z.strictObject({
+  interview_id: InterviewOffer.shape.interview_id,
   locale: LocaleTag.optional().describe("The language the widget shows: the AI's own words use it."),
 });
 

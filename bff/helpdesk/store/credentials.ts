@@ -6,6 +6,14 @@ import type { Queryable } from '../../../shared/server/index.ts';
 /** Tokens of the helpdesk (platform, access, session, sign-in link) are kept only as SHA-256 hashes. */
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
+/**
+ * A person's pubsub_token for `/cable` (Chatwoot's `RoomChannel` with account_id and user_id): derived
+ * from the access token or session it goes with, shown beside it, and kept only as its hash, so it
+ * works exactly as long as that token does (bff/cable/README.md).
+ */
+export const personPubsubToken = (token: string): string =>
+  createHash('sha256').update(`parley-pubsub:${token}`).digest('hex');
+
 /** A new token: 32 characters of base62, about 190 random bits. */
 export const newToken = (): string => randomToken(32);
 
@@ -58,8 +66,8 @@ export async function issueAccessToken(db: Queryable, holder: TokenHolder, now: 
   await db.query(`DELETE FROM access_tokens WHERE ${column} = $1 AND kind = 'access_token'`, [holder.id]);
   const token = newToken();
   await db.query(
-    `INSERT INTO access_tokens (token_hash, ${column}, kind, created_at) VALUES ($1, $2, 'access_token', $3)`,
-    [hashToken(token), holder.id, now],
+    `INSERT INTO access_tokens (token_hash, ${column}, kind, created_at, pubsub_hash) VALUES ($1, $2, 'access_token', $3, $4)`,
+    [hashToken(token), holder.id, now, hashToken(personPubsubToken(token))],
   );
   return token;
 }
@@ -74,8 +82,8 @@ export async function issueSession(
   const token = newToken();
   const expiresAt = new Date(now.getTime() + ttlMs);
   await db.query(
-    "INSERT INTO access_tokens (token_hash, user_id, kind, expires_at, created_at) VALUES ($1, $2, 'session', $3, $4)",
-    [hashToken(token), userId, expiresAt, now],
+    "INSERT INTO access_tokens (token_hash, user_id, kind, expires_at, created_at, pubsub_hash) VALUES ($1, $2, 'session', $3, $4, $5)",
+    [hashToken(token), userId, expiresAt, now, hashToken(personPubsubToken(token))],
   );
   return { token, expiresAt };
 }

@@ -32,9 +32,21 @@ export interface DeskConversation {
   unreadCount: number;
   agentLastSeenAt: Date | null;
   lastActivityAt: Date;
+  assignee: { id: number; name: string; availableName: string } | null;
+  team: { id: number; name: string } | null;
+  /** Label titles, in order. */
+  labels: string[];
+  /** The contact of the Application API's contacts routes; null until the customer has one. */
+  contactId: number | null;
+  /** The last message of the customer or an answer (no notes, no notices). */
+  lastMessage: { id: number; text: string; author: 'customer' | 'ai' | 'human'; createdAt: Date } | null;
+  /** The customer's first message after the last answer; null when answered. */
+  waitingSince: Date | null;
+  /** Where the list continues after this row (its sort key, as text). */
+  sortKey: string;
 }
 
-type DeskRow = ConversationRow & {
+export type DeskRow = ConversationRow & {
   desk_status: DeskStatus;
   snoozed_until: Date | null;
   account_id: number;
@@ -48,6 +60,18 @@ type DeskRow = ConversationRow & {
   unread_count: number;
   agent_last_seen_at: Date | null;
   last_activity_at: Date;
+  assignee_name: string | null;
+  assignee_available_name: string | null;
+  team_id: number | null;
+  team_name: string | null;
+  labels: string[];
+  contact_id: number | null;
+  last_message_id: number | null;
+  last_message_text: string | null;
+  last_message_author: 'customer' | 'ai' | 'human' | null;
+  last_message_at: Date | null;
+  waiting_since: Date | null;
+  sort_key?: string;
 };
 
 /**
@@ -58,19 +82,31 @@ type DeskRow = ConversationRow & {
 const deskStatus = (now: string) =>
   `CASE WHEN c.status = 'resolved' THEN 'resolved' WHEN c.snoozed_until > ${now} THEN 'snoozed' WHEN c.handled_by = 'ai' THEN 'pending' ELSE 'open' END`;
 
-const select = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${deskStatus(now)} AS desk_status,
+export const selectDesk = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${deskStatus(now)} AS desk_status,
     CASE WHEN c.snoozed_until > ${now} AND c.snoozed_until <> 'infinity' THEN c.snoozed_until END AS snoozed_until,
     i.account_id, i.display_id AS inbox_display_id, c.assignee_id,
-    COALESCE(c.contact_name, k.name) AS contact_name, COALESCE(c.contact_email, k.email) AS contact_email,
+    COALESCE(c.contact_name, NULLIF(k.name, '')) AS contact_name, COALESCE(c.contact_email, k.email) AS contact_email,
     k.identifier AS contact_identifier, k.custom_attributes AS contact_attributes, c.page_url, c.agent_last_seen_at,
     (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author = 'customer'
        AND m.created_at > COALESCE(c.agent_last_seen_at, '-infinity'::timestamptz))::int AS unread_count,
-    COALESCE((SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) AS last_activity_at
+    COALESCE((SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) AS last_activity_at,
+    u.name AS assignee_name, COALESCE(u.display_name, u.name) AS assignee_available_name, t.id AS team_id, t.name AS team_name,
+    ARRAY(SELECT l.title FROM conversation_labels cl JOIN labels l ON l.id = cl.label_id
+      WHERE cl.conversation_id = c.id ORDER BY l.title) AS labels,
+    k.id AS contact_id, lm.id AS last_message_id, lm.text AS last_message_text, lm.author AS last_message_author,
+    lm.created_at AS last_message_at,
+    (SELECT min(m.created_at) FROM messages m WHERE m.conversation_id = c.id AND m.author = 'customer'
+       AND m.id > COALESCE((SELECT max(a.id) FROM messages a WHERE a.conversation_id = c.id
+         AND a.author IN ('ai', 'human') AND NOT a.private), 0)) AS waiting_since
   FROM conversations c JOIN inboxes i ON i.id = c.inbox_id
   LEFT JOIN contacts k ON k.inbox_id = c.inbox_id
-    AND k.id = CASE WHEN c.customer_ref ~ '^ctc_[0-9]{1,18}$' THEN substr(c.customer_ref, 5)::bigint END`;
+    AND (k.id = CASE WHEN c.customer_ref ~ '^ctc_[0-9]{1,18}$' THEN substr(c.customer_ref, 5)::bigint END
+      OR k.customer_ref = c.customer_ref)
+  LEFT JOIN users u ON u.id = c.assignee_id LEFT JOIN teams t ON t.id = c.team_id
+  LEFT JOIN LATERAL (SELECT m.id, m.text, m.author, m.created_at FROM messages m
+    WHERE m.conversation_id = c.id AND NOT m.private AND m.author <> 'system' ORDER BY m.id DESC LIMIT 1) lm ON true`;
 
-const toDesk = (row: DeskRow): DeskConversation => ({
+export const toDesk = (row: DeskRow): DeskConversation => ({
   record: toConversationRecord(row),
   status: row.desk_status,
   snoozedUntil: row.snoozed_until,
@@ -85,6 +121,28 @@ const toDesk = (row: DeskRow): DeskConversation => ({
   unreadCount: row.unread_count,
   agentLastSeenAt: row.agent_last_seen_at,
   lastActivityAt: row.last_activity_at,
+  assignee:
+    row.assignee_id !== null && row.assignee_name !== null
+      ? {
+          id: row.assignee_id,
+          name: row.assignee_name,
+          availableName: row.assignee_available_name ?? row.assignee_name,
+        }
+      : null,
+  team: row.team_id !== null && row.team_name !== null ? { id: row.team_id, name: row.team_name } : null,
+  labels: row.labels,
+  contactId: row.contact_id === null ? null : Number(row.contact_id),
+  lastMessage:
+    row.last_message_id === null
+      ? null
+      : {
+          id: Number(row.last_message_id),
+          text: row.last_message_text ?? '',
+          author: row.last_message_author ?? 'customer',
+          createdAt: row.last_message_at ?? row.last_activity_at,
+        },
+  waitingSince: row.waiting_since,
+  sortKey: row.sort_key ?? '',
 });
 
 export interface DeskFilter {
@@ -98,9 +156,12 @@ export interface DeskFilter {
   status?: DeskStatus | undefined;
   /** Only the conversations of the customer of this conversation (its earlier ones, in the console's sidebar). */
   sameCustomerAs?: number | undefined;
+  /** Only those with every one of these label titles. */
+  labels?: readonly string[] | undefined;
+  teamId?: number | undefined;
 }
 
-function where(filter: DeskFilter, params: unknown[]): string {
+export function deskWhere(filter: DeskFilter, params: unknown[]): string {
   params.push(filter.accountId);
   const clauses = [`i.account_id = $${params.length}`];
   if (filter.inboxIds) {
@@ -117,47 +178,20 @@ function where(filter: DeskFilter, params: unknown[]): string {
       `(c.inbox_id, c.customer_ref) = (SELECT o.inbox_id, o.customer_ref FROM conversations o WHERE o.id = $${params.length})`,
     );
   }
+  if (filter.labels?.length) {
+    params.push(filter.labels);
+    clauses.push(`(SELECT count(*) FROM conversation_labels cl JOIN labels l ON l.id = cl.label_id
+      WHERE cl.conversation_id = c.id AND l.title = ANY($${params.length}::text[])) = cardinality($${params.length}::text[])`);
+  }
+  if (filter.teamId !== undefined) {
+    params.push(filter.teamId);
+    clauses.push(`c.team_id = $${params.length}::int`);
+  }
   if (filter.status) {
     params.push(filter.now, filter.status);
     clauses.push(`${deskStatus(`$${params.length - 1}::timestamptz`)} = $${params.length}`);
   }
   return clauses.join(' AND ');
-}
-
-/**
- * One page of conversations, those people answer (`open`) first, then by last activity; with the
- * counts of those assigned to `me` (the caller), unassigned and all under the filter, whatever the
- * page shows.
- */
-export async function listDeskConversations(
-  db: Queryable,
-  filter: DeskFilter,
-  assignee: 'mine' | 'unassigned' | 'all',
-  me: number,
-  page: { number: number; size: number },
-): Promise<{ conversations: DeskConversation[]; counts: { mine: number; unassigned: number; all: number } }> {
-  const params: unknown[] = [];
-  const base = where(filter, params);
-  const [counts] = await db.query<{ mine: number; unassigned: number; all: number }>(
-    `SELECT count(*) FILTER (WHERE c.assignee_id = $${params.length + 1}::int)::int AS mine, count(*) FILTER (WHERE c.assignee_id IS NULL)::int AS unassigned, count(*)::int AS "all"
-     FROM conversations c JOIN inboxes i ON i.id = c.inbox_id WHERE ${base}`,
-    [...params, me],
-  );
-  if (assignee === 'mine') params.push(me);
-  const byAssignee =
-    assignee === 'mine'
-      ? ` AND c.assignee_id = $${params.length}::int`
-      : assignee === 'unassigned'
-        ? ' AND c.assignee_id IS NULL'
-        : '';
-  params.push(filter.now);
-  const rows = await db.query<DeskRow>(
-    `SELECT * FROM (${select(`$${params.length}::timestamptz`)} WHERE ${base}${byAssignee}) d
-     ORDER BY (d.desk_status = 'open') DESC, d.last_activity_at DESC, d.id DESC
-     LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.size, (page.number - 1) * page.size],
-  );
-  return { conversations: rows.map(toDesk), counts: counts ?? { mine: 0, unassigned: 0, all: 0 } };
 }
 
 /** A conversation of the account by its number, its status as at `now`; undefined for another account's. */
@@ -167,7 +201,7 @@ export async function findDeskConversation(
   id: number,
   now: Date,
 ): Promise<DeskConversation | undefined> {
-  const [row] = await db.query<DeskRow>(`${select('$3::timestamptz')} WHERE c.id = $1 AND i.account_id = $2`, [
+  const [row] = await db.query<DeskRow>(`${selectDesk('$3::timestamptz')} WHERE c.id = $1 AND i.account_id = $2`, [
     id,
     accountId,
     now,
@@ -177,6 +211,22 @@ export async function findDeskConversation(
 
 export async function setAssignee(db: Queryable, conversationId: number, userId: number | null): Promise<void> {
   await db.query('UPDATE conversations SET assignee_id = $2 WHERE id = $1', [conversationId, userId]);
+}
+
+export async function setTeam(db: Queryable, conversationId: number, teamId: number | null): Promise<void> {
+  await db.query('UPDATE conversations SET team_id = $2 WHERE id = $1', [conversationId, teamId]);
+}
+
+/**
+ * Assigns an unassigned conversation to a person (their reply takes it); gives whether it did. A
+ * conversation someone has meanwhile stays theirs.
+ */
+export async function assignIfUnassigned(db: Queryable, conversationId: number, userId: number): Promise<boolean> {
+  const rows = await db.query(
+    'UPDATE conversations SET assignee_id = $2 WHERE id = $1 AND assignee_id IS NULL RETURNING id',
+    [conversationId, userId],
+  );
+  return rows.length > 0;
 }
 
 /** A message as the people see it: every one, private notes included, with who sent it. */

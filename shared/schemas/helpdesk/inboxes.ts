@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReplyTime } from '../../index.ts';
 import { Origin } from '../origin.ts';
+import { InterviewOffer } from '../widget.ts';
 import { Attributes, Email, IdParam, Name, Role } from './fields.ts';
 import { Person } from './people.ts';
 
@@ -147,6 +148,8 @@ export const InboxCreate = z.strictObject({
   working_hours: WorkingHours.optional(),
   /** Raises the per-address limit of messages to the AI (issue 26); null: the default. */
   ai_messages_per_address_per_minute: AiMessagesPerAddress.optional(),
+  /** A research interview of the engine the widget's home screen offers (issue 29); null: none. */
+  interview_offer: InterviewOffer.nullable().optional(),
 });
 export const InboxUpdate = InboxCreate.partial();
 export type InboxFields = z.infer<typeof InboxUpdate>;
@@ -200,6 +203,9 @@ export const Inbox = z.object({
     .number()
     .int()
     .describe(`New messages a minute one client address may send this inbox's AI (${least} unless raised).`),
+  interview_offer: InterviewOffer.nullable()
+    .optional()
+    .describe("The engine interview the widget's home screen offers; null when none."),
 });
 // Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
 z.globalRegistry.add(Inbox, { id: 'Inbox' });

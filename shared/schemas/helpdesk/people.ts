@@ -103,6 +103,8 @@ export const User = Person.extend({
   accounts: z.array(z.object({ id: z.number().int(), name: z.string(), role: Role })),
   /** Only in the answer that made the person (shown once; kept hashed). */
   access_token: z.string().optional(),
+  /** With the access token (or session): the person's stream at /cable (RoomChannel with account_id and user_id). */
+  pubsub_token: z.string().optional(),
 });
 // Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
 z.globalRegistry.add(User, { id: 'User' });
