@@ -42,7 +42,9 @@ import { addSandboxFixtureRoutes } from './routes/sandbox-fixtures.ts';
 import { ACTION_ANSWER_LIMIT, createLiveActions } from './actions/live-actions.ts';
 import { createMediaWorker, type MediaWorker } from './media/worker.ts';
 import { createReportWorker, type ReportWorker } from './reports/worker.ts';
-import { addMediaRoutes, uploadBodyLimit } from './routes/media.ts';
+import { addMediaRoutes, DEFAULT_MEDIA_STORAGE_LIMIT, uploadBodyLimit } from './routes/media.ts';
+import { createTranscriber, type SttSettings } from './media/transcriber.ts';
+import { createVoiceNoteAnswer } from './media/voice-note-answer.ts';
 import { addReportRoutes } from './routes/reports.ts';
 import { addSurveyRoutes } from './routes/survey.ts';
 import { addInterviewRoutes } from './routes/interviews.ts';
@@ -71,8 +73,12 @@ export interface EngineDeps {
   llm?: LlmSettings | undefined;
   /** An OpenAI-compatible embeddings API (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL, …): questions are then matched by meaning too. */
   embeddings?: EmbeddingsSettings | undefined;
-  /** Uploads (`POST /v1/media`): the largest file taken (MEDIA_MAX_BYTES), 10 MB by default. */
-  media?: { maxBytes?: number | undefined };
+  /**
+   * Uploads (`POST /v1/media`): the largest file taken (MEDIA_MAX_BYTES), 10 MB by default; the most
+   * one account keeps (MEDIA_STORAGE_MAX_BYTES), 1 GiB by default; the transcription API that hears
+   * voice notes (STT_BASE_URL, …), none by default.
+   */
+  media?: { maxBytes?: number | undefined; storageMaxBytes?: number | undefined; stt?: SttSettings | undefined };
   /** Calls to actions' URLs (live customers): how long one may take, 10 s by default (SPEC "Limits"). */
   actions?: { timeoutMs?: number | undefined };
   /**
@@ -133,6 +139,7 @@ function createServices(
   { sql, logger, now, secrets, llm, embeddings }: Basics,
   webhooks: NonNullable<EngineDeps['webhooks']>,
   actions: NonNullable<EngineDeps['actions']>,
+  media: NonNullable<EngineDeps['media']>,
 ) {
   // After the commit: a live customer's request for an action with a URL is posted there now.
   const committed = createSignal<readonly EngineEvent[]>();
@@ -180,6 +187,8 @@ function createServices(
     logger,
     now,
     vision: llm?.vision ? new LlmClient(llm) : undefined,
+    transcriber: media.stt ? createTranscriber(media.stt) : undefined,
+    answerVoiceNote: createVoiceNoteAnswer({ sql, now, logger, conversations }),
     onEvents: () => worker.nudge(),
   });
   // Reports asked for are gathered off the request path; report.ready goes out at once.
@@ -205,8 +214,14 @@ function createRoutes(
   {
     tokens,
     mediaMaxBytes,
+    mediaStorageMaxBytes,
     operatorGuard,
-  }: { tokens: SessionTokens | undefined; mediaMaxBytes: number; operatorGuard: Koa.Middleware },
+  }: {
+    tokens: SessionTokens | undefined;
+    mediaMaxBytes: number;
+    mediaStorageMaxBytes: number;
+    operatorGuard: Koa.Middleware;
+  },
 ) {
   const keyed = new ApiRoutes<EngineState>({
     middleware: [requireApiKey(), idempotency(sql, now, { multipartLimit: uploadBodyLimit(mediaMaxBytes) })],
@@ -221,7 +236,13 @@ function createRoutes(
   addKnowledgeRoutes(keyed, { sql, now });
   addActionRoutes(keyed, { sql, now, policy, secrets });
   addSandboxFixtureRoutes(keyed, { sql, now });
-  addMediaRoutes(keyed, { sql, worker: mediaWorker, maxBytes: mediaMaxBytes, now });
+  addMediaRoutes(keyed, {
+    sql,
+    worker: mediaWorker,
+    maxBytes: mediaMaxBytes,
+    storageMaxBytes: mediaStorageMaxBytes,
+    now,
+  });
   addReportRoutes(keyed, { sql, now, worker: reportWorker });
   addUsageRoutes(keyed, { sql, now });
   addSurveyRoutes(keyed, { sql, now });
@@ -305,9 +326,15 @@ export async function createEngine({
   const operatorGuard = requireOperatorToken(operatorToken);
   await prepareStore(sql, secrets);
   const basics: Basics = { sql, logger, now, secrets, llm, embeddings };
-  const services = createServices(basics, webhooks, actions);
+  const services = createServices(basics, webhooks, actions, media);
   const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
-  const { routers, openApi } = createRoutes(basics, services, { tokens, mediaMaxBytes, operatorGuard });
+  const mediaStorageMaxBytes = media.storageMaxBytes ?? DEFAULT_MEDIA_STORAGE_LIMIT;
+  const { routers, openApi } = createRoutes(basics, services, {
+    tokens,
+    mediaMaxBytes,
+    mediaStorageMaxBytes,
+    operatorGuard,
+  });
   const app = createApp(basics, { rateLimiter, trustProxyHops }, [services.worker, services.monitorWorker], routers);
   // Media left being understood when a process stopped are taken up again.
   services.mediaWorker.nudge();

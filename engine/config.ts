@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { OriginList } from '../shared/index.ts';
 import type { EmbeddingsSettings } from './brain/embeddings-client.ts';
 import type { LlmSettings } from './brain/llm-client.ts';
+import { SttVariables } from './media/stt-config.ts';
 import {
   DataDir,
   Host,
@@ -11,6 +11,7 @@ import {
   optionalVariable,
   Port,
   PostgresUrl,
+  PrivateExceptions,
   readEnv,
   RedisUrl,
   SecretKeySet,
@@ -144,10 +145,21 @@ const Env = z
       .min(1024)
       .max(50 * 1024 * 1024)
       .default(10 * 1024 * 1024),
+    /** The most bytes of media one account keeps (both environments): 1 GiB by default; past it uploads are 413. */
+    MEDIA_STORAGE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(1024 * 1024 * 1024),
+    ...SttVariables,
     /** Opens /operator/v1/accounts (the BFF makes an engine account per helpdesk account there, with its AI_OPERATOR_TOKEN). Unset: those routes refuse every request. */
     ENGINE_OPERATOR_TOKEN: optionalVariable(OperatorToken),
-    /** Comma list of exact origins that webhooks may reach although they are private (your own services). */
-    WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
+    /**
+     * Comma list of the operator's own private endpoints that webhooks and action URLs may reach
+     * although they are private: origins, or origins with a path that URLs must be under (list the
+     * path, e.g. the BFF's /v1/engine-webhooks, so tenants reach only that part of it).
+     */
+    WEBHOOK_ALLOWED_PRIVATE_ORIGINS: PrivateExceptions.default([]),
     LOG_LEVEL: optionalVariable(LogLevel),
   })
   .superRefine(modelGoesWithLlmUrl)

@@ -11,6 +11,7 @@ import {
 } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
 import { embeddingsSettings, llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
+import { sttSettings } from './media/stt-config.ts';
 
 /**
  * `npm run engine`: the engine alone, as a self-hosted AI conversation API. Accounts and keys are
@@ -41,7 +42,11 @@ const engine = await createEngine({
   webhooks: { allowedPrivateOrigins: config.WEBHOOK_ALLOWED_PRIVATE_ORIGINS },
   llm: llmSettings(config),
   embeddings: embeddingsSettings(config),
-  media: { maxBytes: config.MEDIA_MAX_BYTES },
+  media: {
+    maxBytes: config.MEDIA_MAX_BYTES,
+    storageMaxBytes: config.MEDIA_STORAGE_MAX_BYTES,
+    stt: sttSettings(config),
+  },
   trustProxyHops: config.TRUST_PROXY_HOPS,
   operatorToken: config.ENGINE_OPERATOR_TOKEN,
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),

@@ -157,6 +157,7 @@ describe.each(DRIVERS)('media on $name', (driver) => {
       type: 'application/pdf',
       size: 120,
       reason: expect.stringContaining('cut short'),
+      code: 'unreadable',
     });
     expect((await request(`${engine.url}/v1/media/${cut.body.id}`, { token: engine.apiKey })).body).toMatchObject({
       status: 'failed',
@@ -290,10 +291,17 @@ describe.each(DRIVERS)('media on $name', (driver) => {
     });
     expect(Object.keys(document.paths['/v1/media/{id}/content'].get.responses['200'].content).sort()).toEqual([
       'application/pdf',
+      'audio/mp4',
+      'audio/mpeg',
+      'audio/ogg',
+      'audio/wav',
+      'audio/webm',
       'image/gif',
       'image/jpeg',
       'image/png',
       'image/webp',
+      'video/mp4',
+      'video/webm',
     ]);
   });
 

@@ -75,6 +75,7 @@ export async function startEngine(
     webhooks?: EngineDeps['webhooks'];
     llm?: EngineDeps['llm'];
     embeddings?: EngineDeps['embeddings'];
+    media?: EngineDeps['media'];
   } = {},
 ): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
@@ -89,6 +90,7 @@ export async function startEngine(
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.llm ? { llm: options.llm } : {}),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
+    ...(options.media ? { media: options.media } : {}),
   });
   const { accountId, apiKey: key, liveApiKey: liveKey } = await openShopAccount(sql);
   let server = createServer(engine.app.callback());

@@ -4,8 +4,8 @@ import type { AttachmentRecord } from './store.ts';
 /**
  * Answers with an attachment's bytes so that no browser takes them for anything but what they were
  * checked to be: the stored type (never the sender's), no sniffing, a sandbox with nothing allowed
- * (a PDF viewer or an image document opened from it runs no script of ours), images inline and
- * PDFs as a download, cached only by the browser that asked (the credential is in a header).
+ * (a PDF viewer or an image document opened from it runs no script of ours), images, voice
+ * notes and videos inline (played in place) and PDFs as a download, cached only by the browser that asked (the credential is in a header).
  */
 export function sendAttachment(ctx: Context, attachment: AttachmentRecord, bytes: Buffer): void {
   const inline = attachment.contentType !== 'application/pdf';

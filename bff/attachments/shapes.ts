@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PublicAttachment } from '../../shared/index.ts';
-import type { MediaType } from '../../shared/server/index.ts';
+import { attachmentKind, type MediaType } from '../../shared/server/index.ts';
 import { extensionOf } from './file-names.ts';
 
 /** What a shape needs of an attachment (a stored record, or a widget message's attachment). */
@@ -17,11 +17,12 @@ export function publicAttachmentShape(
   attachment: AttachmentFacts,
   where: { messageId: number; accountId: number | null; dataUrl: string },
 ): PublicAttachment {
-  const image = attachment.contentType !== 'application/pdf';
+  const kind = attachmentKind(attachment.contentType);
+  const image = kind === 'image';
   return {
     id: attachment.id,
     message_id: where.messageId,
-    file_type: image ? 'image' : 'file',
+    file_type: kind,
     account_id: where.accountId,
     extension: extensionOf(attachment.contentType),
     data_url: where.dataUrl,

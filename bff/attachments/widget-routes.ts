@@ -27,16 +27,16 @@ export function addWidgetAttachmentRoutes(
         path: '/v1/widget/conversations/:id/attachments',
         tag,
         security,
-        summary: 'Send a file (a photo or a PDF), with words or without',
+        summary: 'Send a file (a photo, a PDF, a voice note or a video), with words or without',
         description:
           'multipart/form-data with one `file`, a `message_id` made by the client (sending it again returns the first copy, 200, and keeps nothing), and optional `text`. ' +
-          'The file is checked by its bytes, never its name: PNG, JPEG, GIF, WebP or PDF (anything else 415), at most 10 MB by default (413), ' +
-          'an image of at most 40 megapixels and 16,384 pixels a side (422). A compressed body (Content-Encoding) is 415. ' +
-          'It becomes a message like a text message; the AI is told the file came, by its name ("[photo: name.jpg]").',
+          'The file is checked by its bytes, never its name: PNG, JPEG, GIF, WebP, PDF, a voice note (Ogg/Opus, WebM, M4A, MP3, WAV) or a video (MP4, WebM) (anything else 415), at most 10 MB by default (413), ' +
+          'an image of at most 40 megapixels and 16,384 pixels a side, a voice note of at most 5 minutes, a video of at most 3 minutes (422). A compressed body (Content-Encoding) is 415. ' +
+          'It becomes a message like a text message; the AI is told the file came, by its name ("[photo: name.jpg]", "[voice note: name.ogg]").',
         params: ConversationUuid,
         multipart: {
           fields: SendWidgetAttachmentFields,
-          files: { file: 'The photo or PDF' },
+          files: { file: 'The photo, PDF, voice note or video' },
           limit: attachments.bodyLimit,
         },
         responses: {
@@ -65,7 +65,7 @@ export function addWidgetAttachmentRoutes(
         security,
         summary: "A file of the customer's conversation",
         description:
-          "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images and as a download for PDFs. Another customer's file is 404.",
+          "The bytes, with the type they were checked to be, nosniff, a sandboxing Content-Security-Policy, inline for images, voice notes and videos and as a download for PDFs. Another customer's file is 404.",
         params: AttachmentParams,
         responses: { 200: { description: 'The file.', contentType: 'application/octet-stream', schema: z.string() } },
         errors: ['not_found'],

@@ -1,5 +1,5 @@
 import type { MessageAuthor, ReplyCard, ReplyChoice, WidgetAttachment, WidgetMessage } from '../../shared/index.ts';
-import type { Queryable } from '../../shared/server/index.ts';
+import { attachmentKind, type Queryable } from '../../shared/server/index.ts';
 import type { ConversationRecord } from './conversations.ts';
 
 /** The widget asks for a rating with its own form, so it is not shown the survey question (the Client API is). */
@@ -36,7 +36,7 @@ const ATTACHMENTS_COLUMN = `(SELECT json_agg(json_build_object('id', a.id, 'cont
 /** An attachment as the widget shows it, with the path its bytes are served at to the same session. */
 export const widgetAttachment = (conversationUuid: string, attachment: AttachmentJson): WidgetAttachment => ({
   id: Number(attachment.id),
-  kind: attachment.content_type === 'application/pdf' ? 'file' : 'image',
+  kind: attachmentKind(attachment.content_type),
   content_type: attachment.content_type,
   name: attachment.name,
   size: attachment.size,

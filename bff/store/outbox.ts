@@ -8,11 +8,12 @@ import {
 
 /**
  * What the engine is told of a customer's message `m` (the relay's outbox reads it): each of its
- * attachments named first, `[photo: broken-mug.jpg]` or `[file: receipt.pdf]`, then its text. A
+ * attachments named first, `[photo: broken-mug.jpg]`, `[file: receipt.pdf]`, `[voice note: note.ogg]` or
+ * `[video: clip.mp4]`, then its text. A
  * message without attachments is its text as it is. At most 150,000 characters, as a message's text.
  */
 const engineText = (m: string): string =>
-  `LEFT(CONCAT_WS(' ', (SELECT string_agg(CASE WHEN a.content_type = 'application/pdf' THEN '[file: ' ELSE '[photo: ' END || a.name || ']', ' ' ORDER BY a.id)
+  `LEFT(CONCAT_WS(' ', (SELECT string_agg(CASE WHEN a.content_type = 'application/pdf' THEN '[file: ' WHEN a.content_type LIKE 'audio/%' THEN '[voice note: ' WHEN a.content_type LIKE 'video/%' THEN '[video: ' ELSE '[photo: ' END || a.name || ']', ' ' ORDER BY a.id)
      FROM attachments a WHERE a.message_id = ${m}.id), NULLIF(${m}.text, '')), 150000)`;
 
 /** A customer message the engine has not accepted yet. */

@@ -10,8 +10,8 @@ function sizeText(bytes: number): string {
 }
 
 /**
- * A customer's files in the transcript: photos as thumbnails that open full size in a new tab, PDFs
- * as a chip that downloads. The bytes are read with the session's token (in a header, as every
+ * A customer's files in the transcript: photos as thumbnails that open full size in a new tab, voice
+ * notes and videos in the browser's own player, PDFs as a chip that downloads. The bytes are read with the session's token (in a header, as every
  * call) and shown from a `blob:` address of the console, so nothing but the checked file opens.
  */
 export function AttachmentList({ items, store }: { items: DeskAttachment[]; store: Pick<DeskStore, 'file'> }) {
@@ -52,6 +52,7 @@ function Attachment({ item, store }: { item: DeskAttachment; store: Pick<DeskSto
       </a>
     );
   }
+  if (item.file_type === 'audio' || item.file_type === 'video') return <Player item={item} address={address} />;
   // What it shows is its name: the file's name and size.
   const label = `${item.file_name}, ${sizeText(item.file_size)}`;
   if (!address) return <span class="chip">{label}</span>;
@@ -59,5 +60,16 @@ function Attachment({ item, store }: { item: DeskAttachment; store: Pick<DeskSto
     <a class="chip" href={address} download={item.file_name}>
       {label}
     </a>
+  );
+}
+
+/** A voice note or a video, played in place with the browser's own controls and named for screen readers. */
+function Player({ item, address }: { item: DeskAttachment; address: string | undefined }) {
+  const name = `${item.file_type === 'audio' ? 'Voice note' : 'Video'} ${item.file_name}`;
+  if (!address) return <span class="chip">{`${name}, ${sizeText(item.file_size)}`}</span>;
+  return item.file_type === 'audio' ? (
+    <audio class="player" src={address} controls preload="metadata" aria-label={name} title={name} />
+  ) : (
+    <video class="player" src={address} controls preload="metadata" aria-label={name} title={name} />
   );
 }

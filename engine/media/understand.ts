@@ -3,6 +3,8 @@ import { LlmUnavailableError, type LlmClient, type LlmMessage } from '../brain/l
 import { maskCodes } from '../brain/masking.ts';
 import type { MediaOutcome } from '../store/media.ts';
 import { checkPdf } from './pdf.ts';
+import { isVoiceNote, listen } from './listen.ts';
+import type { Transcriber } from './transcriber.ts';
 
 /** What understanding a medium gave, and the model's tokens it took (counted in the account's usage). */
 export interface Understanding {
@@ -17,7 +19,8 @@ const VISION_PROMPT =
   "You look at pictures that customers send to a shop's support chat, for the support agent who reads them. In at most three sentences, say what the picture shows (a product, damage, a receipt, a screenshot…) and copy any text in it exactly. Say only what can be seen.";
 
 /**
- * Understands one medium: a PDF must be readable (not cut short, not encrypted, with a catalog);
+ * Understands one medium: a PDF must be readable (not cut short, not encrypted, with a catalog); a
+ * voice note is transcribed (listen.ts);
  * an image's type and size are known from the upload, and with a model that reads images
  * (`vision`) it is described, its text copied, and codes in that text masked like a customer's
  * typed codes. A model that fails after its own tries makes the medium fail, with the reason.
@@ -25,17 +28,20 @@ const VISION_PROMPT =
 export async function understandMedia(
   record: MediaRecord,
   bytes: Buffer,
-  vision: LlmClient | undefined,
+  { vision, transcriber }: { vision: LlmClient | undefined; transcriber: Transcriber | undefined },
 ): Promise<Understanding> {
   if (record.type === 'application/pdf') {
     const check = checkPdf(bytes);
     return {
       outcome: check.readable
         ? { status: 'understood', pages: check.pages }
-        : { status: 'failed', reason: check.reason },
+        : { status: 'failed', code: 'unreadable', reason: check.reason },
       usage: undefined,
     };
   }
+  if (isVoiceNote(record)) return { outcome: await listen(record, bytes, transcriber), usage: undefined };
+  // A video is known by its facts (type, size, duration); nothing reads its frames.
+  if (!record.type.startsWith('image/')) return { outcome: { status: 'understood' }, usage: undefined };
   if (!vision) return { outcome: { status: 'understood' }, usage: undefined };
   const messages: LlmMessage[] = [
     { role: 'system', content: VISION_PROMPT },
@@ -54,7 +60,11 @@ export async function understandMedia(
   } catch (error) {
     if (!(error instanceof LlmUnavailableError)) throw error;
     return {
-      outcome: { status: 'failed', reason: `The model could not describe the picture: ${error.message}` },
+      outcome: {
+        status: 'failed',
+        code: 'unavailable',
+        reason: `The model could not describe the picture: ${error.message}`,
+      },
       usage: undefined,
     };
   }

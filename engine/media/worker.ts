@@ -5,6 +5,9 @@ import { appendEvents } from '../store/events.ts';
 import { addLlmUsage } from '../store/llm.ts';
 import { claimMedia, nextLeaseEnd, settleMedia, type ClaimedMedia, type MediaOutcome } from '../store/media.ts';
 import { understandMedia } from './understand.ts';
+import { isVoiceNote } from './listen.ts';
+import type { Transcriber } from './transcriber.ts';
+import type { AnswerVoiceNote } from './voice-note-answer.ts';
 
 /** A claim on one medium: longer than a model's call with its tries again (20 s timeout, three tries). */
 const LEASE_MS = 120_000;
@@ -17,6 +20,10 @@ export interface MediaWorkerDeps {
   now: () => Date;
   /** A model that reads images (LLM_VISION); without it images are understood by their facts alone. */
   vision?: LlmClient | undefined;
+  /** A transcription API (STT_BASE_URL); without it voice notes fail as not_configured. */
+  transcriber?: Transcriber | undefined;
+  /** The AI answers a voice note of a conversation once it is heard (or says it cannot listen). */
+  answerVoiceNote?: AnswerVoiceNote | undefined;
   /** Events were recorded (the webhook worker sends them now). */
   onEvents?: () => void;
 }
@@ -43,15 +50,21 @@ function outcomeEvent({ record }: ClaimedMedia, outcome: MediaOutcome): EventDra
           ...(record.width !== null ? { width: record.width } : {}),
           ...(record.height !== null ? { height: record.height } : {}),
           ...(outcome.pages !== undefined ? { pages: outcome.pages } : {}),
+          ...(record.duration_s !== null ? { duration_s: record.duration_s } : {}),
           ...(outcome.text ? { text: outcome.text } : {}),
+          ...(outcome.text && outcome.transcribed ? { transcript: outcome.text } : {}),
         },
       }
-    : { type: 'media.failed', conversationId: record.conversation_id, data: { ...common, reason: outcome.reason } };
+    : {
+        type: 'media.failed',
+        conversationId: record.conversation_id,
+        data: { ...common, reason: outcome.reason, ...(outcome.code ? { code: outcome.code } : {}) },
+      };
 }
 
 /** Records the outcome, the model's usage and the event in one transaction, only while the claim is still ours. */
 async function settle(
-  { sql, now, onEvents }: UnderstandDeps,
+  { sql, now, onEvents, answerVoiceNote }: UnderstandDeps,
   claimed: ClaimedMedia,
   outcome: MediaOutcome,
   usage: { promptTokens: number; completionTokens: number } | undefined,
@@ -65,7 +78,14 @@ async function settle(
     await appendEvents(tx, owner, [draft], at);
     return true;
   });
-  if (recorded) onEvents?.();
+  if (!recorded) return;
+  onEvents?.();
+  const { record } = claimed;
+  if (answerVoiceNote && record.conversation_id && isVoiceNote(record)) {
+    // After the medium's own event: the feed tells the note was heard before the AI answers it.
+    await answerVoiceNote({ owner, conversationId: record.conversation_id, mediaId: record.id, outcome });
+    onEvents?.();
+  }
 }
 
 /** Understands one claimed medium, or fails it once its understanding broke off too often. */
@@ -79,7 +99,10 @@ async function understandOne(deps: UnderstandDeps, claimed: ClaimedMedia): Promi
     );
     return;
   }
-  const { outcome, usage } = await understandMedia(claimed.record, claimed.bytes, deps.vision);
+  const { outcome, usage } = await understandMedia(claimed.record, claimed.bytes, {
+    vision: deps.vision,
+    transcriber: deps.transcriber,
+  });
   await settle(deps, claimed, outcome, usage);
 }
 

@@ -5,10 +5,13 @@ import type { EngineState } from '../auth.ts';
 import type { MediaWorker } from '../media/worker.ts';
 import { findConversation } from '../store/conversations.ts';
 import type { Caller } from '../store/environment.ts';
-import { findMedia, findMediaContent, insertMedia } from '../store/media.ts';
+import { findMedia, findMediaContent, insertMedia, lockedMediaBytes } from '../store/media.ts';
 
 const tag = 'Media';
 const security = 'apiKey';
+
+/** The most bytes of media one account keeps (MEDIA_STORAGE_MAX_BYTES), in both environments together. */
+export const DEFAULT_MEDIA_STORAGE_LIMIT = 1024 * 1024 * 1024;
 
 /** Room for the multipart body's own lines (boundaries, part headers, the text fields) around the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -23,6 +26,13 @@ const EXTENSION: Record<(typeof MEDIA_TYPES)[number], string> = {
   'image/gif': 'gif',
   'image/webp': 'webp',
   'application/pdf': 'pdf',
+  'audio/ogg': 'ogg',
+  'audio/webm': 'weba',
+  'audio/mp4': 'm4a',
+  'audio/mpeg': 'mp3',
+  'audio/wav': 'wav',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
 };
 
 /** A file's name as a label only: no folders, no control or direction characters, at most 255 characters. */
@@ -58,12 +68,14 @@ interface MediaRouteDeps {
   sql: Sql;
   worker: MediaWorker;
   maxBytes: number;
+  /** The most bytes of media one account keeps (MEDIA_STORAGE_MAX_BYTES). */
+  storageMaxBytes: number;
   now: () => Date;
 }
 
 /**
- * `/v1/media`: a customer's photo or document, uploaded by the caller, checked by its bytes (PNG,
- * JPEG, GIF, WebP, PDF; 10 MB by default), kept in the engine's database and understood after the
+ * `/v1/media`: a customer's photo, document, voice note or video, uploaded by the caller, checked by
+ * its bytes (shared/server/media.ts; 10 MB by default, and the account's storage cap), kept in the engine's database and understood after the
  * answer (`media.understood` or `media.failed`). The bytes are read back at `/v1/media/{id}/content`,
  * as a download that no browser runs or renders in the API's origin.
  */
@@ -74,7 +86,7 @@ export function addMediaRoutes(routes: ApiRoutes<EngineState>, deps: MediaRouteD
 
 /** Keeps an uploaded file, checked by its bytes, and has the worker understand it after the answer. */
 async function uploadMedium(
-  { sql, worker, maxBytes, now }: MediaRouteDeps,
+  { sql, worker, maxBytes, storageMaxBytes, now }: MediaRouteDeps,
   caller: Caller,
   conversationId: string | null,
   file: UploadedFile,
@@ -82,15 +94,22 @@ async function uploadMedium(
   const facts = inspectMedia(file.bytes, maxBytes);
   if (conversationId && !(await findConversation(sql, caller, conversationId, false, { remembered: true })))
     throw new ParleyError('not_found', `No conversation ${conversationId} for this key.`);
-  const record = await insertMedia(
-    sql,
-    caller,
-    { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId },
-    now(),
-  );
+  const record = await sql.transaction(async (tx) => {
+    const kept = await lockedMediaBytes(tx, caller.accountId);
+    if (kept + facts.size > storageMaxBytes) throw storageFull(kept, facts.size, storageMaxBytes);
+    return insertMedia(tx, caller, { facts, bytes: file.bytes, name: fileLabel(file.name), conversationId }, now());
+  });
   worker.nudge();
   return record;
 }
+
+/** 413 with what the account keeps: the cap is the account's, so a smaller file may still fit. */
+const storageFull = (kept: number, size: number, cap: number) =>
+  new ParleyError(
+    'payload_too_large',
+    `The account's media storage is full: it keeps ${kept} of ${cap} bytes, and this file has ${size}. Delete or forget older media first.`,
+    { limit: 'account_storage', kept_bytes: kept, max_bytes: cap },
+  );
 
 /** `POST /v1/media`: the upload. */
 function addUploadRoute(routes: ApiRoutes<EngineState>, deps: MediaRouteDeps): void {
@@ -101,11 +120,11 @@ function addUploadRoute(routes: ApiRoutes<EngineState>, deps: MediaRouteDeps): v
       path: '/v1/media',
       tag,
       security,
-      summary: 'Upload a photo or document',
-      description: `multipart/form-data with one file in the field file (PNG, JPEG, GIF, WebP or PDF, known by its bytes, never by its name or declared type; at most ${maxBytes} bytes) and, optionally, the conversation_id it belongs to. The answer is the record, status processing; once understood (after this answer) a media.understood event follows with its type, size, dimensions or page count, and the text a model with vision read in an image, or media.failed with the reason (an unreadable PDF, the model failing). Refused: other types (415), larger files (413), images over 40 megapixels or 16,384 pixels a side (422), compressed bodies (415). With an Idempotency-Key, a retry (even as a new form with another boundary) gives the same record.`,
+      summary: 'Upload a photo, document, voice note or video',
+      description: `multipart/form-data with one file in the field file (PNG, JPEG, GIF, WebP, PDF; voice notes as Ogg/Opus, WebM, M4A, MP3 or WAV; videos as MP4 or WebM — known by its bytes, never by its name or declared type; at most ${maxBytes} bytes, audio at most 10 MB and 5 minutes, video at most 50 MB and 3 minutes) and, optionally, the conversation_id it belongs to. The answer is the record, status processing; once understood (after this answer) a media.understood event follows with its type, size, dimensions, page count or duration, the text a model with vision read in an image, or a voice note's transcript (STT_BASE_URL), or media.failed with the reason and its code (an unreadable PDF, the model failing, not_configured: no transcription API). A voice note sent in a conversation is answered by the AI from its transcript, as the customer's words; without a transcription API the AI says it cannot listen to voice notes yet and offers a person. Refused: other types (415), larger files (413), an account's media past MEDIA_STORAGE_MAX_BYTES (413, details.limit account_storage), images over 40 megapixels or 16,384 pixels a side and recordings over their length (422), compressed bodies (415). With an Idempotency-Key, a retry (even as a new form with another boundary) gives the same record.`,
       multipart: {
         fields: UploadMediaFields,
-        files: { file: 'The photo or document.' },
+        files: { file: 'The photo, document, voice note or video.' },
         limit: uploadBodyLimit(maxBytes),
       },
       responses: { 201: { description: 'The medium, being understood.', schema: MediaRecord } },

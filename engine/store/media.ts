@@ -12,6 +12,7 @@ interface MediaRow {
   width: number | null;
   height: number | null;
   pages: number | null;
+  duration_s: number | null;
   name: string | null;
   status: MediaRecord['status'];
   text: string | null;
@@ -21,7 +22,7 @@ interface MediaRow {
 }
 
 const COLUMNS =
-  'id, account_id, environment, conversation_id, type, size, width, height, pages, name, status, text, failure_reason, created_at, processed_at';
+  'id, account_id, environment, conversation_id, type, size, width, height, pages, duration_s, name, status, text, failure_reason, created_at, processed_at';
 
 /** A medium as the API shows it. */
 export const toMediaRecord = (row: MediaRow): MediaRecord => ({
@@ -32,6 +33,7 @@ export const toMediaRecord = (row: MediaRow): MediaRecord => ({
   width: row.width,
   height: row.height,
   pages: row.pages,
+  duration_s: row.duration_s,
   name: row.name,
   status: row.status,
   text: row.text,
@@ -39,6 +41,20 @@ export const toMediaRecord = (row: MediaRow): MediaRecord => ({
   created_at: row.created_at.toISOString(),
   processed_at: row.processed_at?.toISOString() ?? null,
 });
+
+/**
+ * How many bytes of media the account keeps, in both environments: its storage cap
+ * (MEDIA_STORAGE_MAX_BYTES) counts them all. Locks the account's row, so that uploads of one account
+ * are counted one after another (call it in the transaction that inserts).
+ */
+export async function lockedMediaBytes(db: Queryable, accountId: string): Promise<number> {
+  await db.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [accountId]);
+  const [row] = await db.query<{ bytes: string | number }>(
+    'SELECT coalesce(sum(size), 0)::bigint AS bytes FROM media WHERE account_id = $1',
+    [accountId],
+  );
+  return Number(row?.bytes ?? 0);
+}
 
 /** Keeps an uploaded medium (its record and its bytes), `processing` until it is understood. */
 export async function insertMedia(
@@ -51,8 +67,8 @@ export async function insertMedia(
   // One statement: the record and its bytes are kept together or not at all.
   const [row] = await db.query<MediaRow>(
     `WITH record AS (
-       INSERT INTO media (id, account_id, environment, conversation_id, type, size, width, height, name, status, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'processing', $10) RETURNING ${COLUMNS}
+       INSERT INTO media (id, account_id, environment, conversation_id, type, size, width, height, duration_s, name, status, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $12, $9, 'processing', $10) RETURNING ${COLUMNS}
      ), bytes AS (
        INSERT INTO media_bytes (media_id, bytes) SELECT id, $11 FROM record
      )
@@ -69,6 +85,7 @@ export async function insertMedia(
       upload.name,
       now,
       upload.bytes,
+      upload.facts.durationS ?? null,
     ],
   );
   return toMediaRecord(row!);
@@ -156,9 +173,10 @@ export async function nextLeaseEnd(db: Queryable, now: Date): Promise<Date | und
   return row?.at ?? undefined;
 }
 
+/** How understanding ended: a voice note's words are its `text` (`transcribed`); a failure says why, and its kind. */
 export type MediaOutcome =
-  | { status: 'understood'; pages?: number | undefined; text?: string | undefined }
-  | { status: 'failed'; reason: string };
+  | { status: 'understood'; pages?: number | undefined; text?: string | undefined; transcribed?: boolean }
+  | { status: 'failed'; reason: string; code?: 'not_configured' | 'unreadable' | 'unavailable' };
 
 /**
  * Records what became of a claimed medium, only while the claim is still this one's (same lease):

@@ -9,7 +9,7 @@ import { z } from 'zod';
 export const PublicAttachment = z.object({
   id: z.number().int(),
   message_id: z.number().int(),
-  file_type: z.enum(['image', 'file']),
+  file_type: z.enum(['image', 'file', 'audio', 'video']),
   account_id: z.number().int().nullable(),
   extension: z.string(),
   data_url: z

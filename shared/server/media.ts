@@ -1,13 +1,23 @@
 import type { Context } from 'koa';
 import { ParleyError } from '../errors.ts';
 import { readRawBody } from './http.ts';
+import { AUDIO_TYPES, kindOf, MEDIA_KIND_CAPS, sniffAudioVideo, VIDEO_TYPES } from './audio-video.ts';
 
 /**
  * What Parley accepts as an attachment or a medium, checked by the bytes themselves and never by a
  * file's name or the type its sender declared: images a browser shows without help (PNG, JPEG,
- * GIF, WebP) and PDF. SVG is refused (it is a document that can run script), as is everything else.
+ * GIF, WebP), PDF, and voice notes and videos (audio-video.ts). SVG is refused (it is a document
+ * that can run script), as is everything else.
  */
-export const MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] as const;
+export const MEDIA_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  ...AUDIO_TYPES,
+  ...VIDEO_TYPES,
+] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
 /** 10 MB: a phone's photo fits, a video does not. */
@@ -27,6 +37,8 @@ export interface MediaFacts {
   /** For images. */
   width?: number;
   height?: number;
+  /** For recordings whose bytes state it (audio-video.ts), in seconds. */
+  durationS?: number;
 }
 
 /** The kind of `bytes`, checked by content; a 415 when it is none of MEDIA_TYPES, a 413 when too big, a 422 for a bomb. */
@@ -38,8 +50,9 @@ export function inspectMedia(bytes: Uint8Array, limit = DEFAULT_MEDIA_LIMIT): Me
   if (!facts)
     throw new ParleyError(
       'unsupported_media_type',
-      `Only ${MEDIA_TYPES.map((type) => type.split('/')[1]!.toUpperCase()).join(', ')} files are accepted; this file is none of them.`,
+      'Only PNG, JPEG, GIF, WEBP and PDF files, voice notes (Ogg/Opus, WebM, M4A, MP3, WAV) and videos (MP4, WebM) are accepted; this file is none of them.',
     );
+  checkRecording(facts, limit, bytes.length);
   if (facts.width !== undefined && facts.height !== undefined) {
     if (facts.width < 1 || facts.height < 1) throw new ParleyError('unprocessable', 'The image says it has no pixels.');
     if (
@@ -71,7 +84,23 @@ function sniff(bytes: Buffer): Omit<MediaFacts, 'size'> | undefined {
   if (bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return webp(bytes);
   // %PDF- within the first KB, as PDF readers accept it.
   if (bytes.subarray(0, 1024).includes('%PDF-')) return { type: 'application/pdf' };
-  return undefined;
+  return sniffAudioVideo(bytes);
+}
+
+/** A voice note or a video within its kind's caps (MEDIA_KIND_CAPS): 413 when too big, 422 when too long. */
+function checkRecording(facts: Omit<MediaFacts, 'size'>, limit: number, size: number): void {
+  const kind = kindOf(facts.type);
+  if (!kind) return;
+  const caps = MEDIA_KIND_CAPS[kind];
+  const label = kind === 'audio' ? 'A voice note or audio file' : 'A video';
+  if (size > caps.bytes)
+    throw new ParleyError('payload_too_large', `${label} may be at most ${Math.min(limit, caps.bytes)} bytes.`);
+  if (facts.durationS !== undefined && facts.durationS > caps.seconds) {
+    throw new ParleyError(
+      'unprocessable',
+      `${label} may last at most ${caps.seconds} seconds; this one lasts ${Math.round(facts.durationS)}.`,
+    );
+  }
 }
 
 function starts(bytes: Buffer, magic: number[]): boolean {

@@ -16,6 +16,8 @@ const en = {
   errorBusy: 'Too many files at once. Please wait a minute and try again.',
   errorFailed: 'The file could not be sent. Please try again.',
   openImage: 'Open {name} full size',
+  voiceNote: 'Voice note {name}',
+  video: 'Video {name}',
 };
 
 export type AttachmentKey = keyof typeof en;
@@ -33,6 +35,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     errorBusy: 'Zu viele Dateien auf einmal. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
     errorFailed: 'Die Datei konnte nicht gesendet werden. Bitte versuchen Sie es erneut.',
     openImage: '{name} in voller Größe öffnen',
+    voiceNote: 'Sprachnachricht {name}',
+    video: 'Video {name}',
   },
   fr: {
     tray: 'Fichier à envoyer',
@@ -45,6 +49,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     errorBusy: 'Trop de fichiers à la fois. Veuillez patienter une minute et réessayer.',
     errorFailed: "Le fichier n'a pas pu être envoyé. Veuillez réessayer.",
     openImage: 'Ouvrir {name} en taille réelle',
+    voiceNote: 'Message vocal {name}',
+    video: 'Vidéo {name}',
   },
   es: {
     tray: 'Archivo para enviar',
@@ -57,6 +63,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     errorBusy: 'Demasiados archivos a la vez. Espera un minuto y vuelve a intentarlo.',
     errorFailed: 'No se pudo enviar el archivo. Vuelve a intentarlo.',
     openImage: 'Abrir {name} a tamaño completo',
+    voiceNote: 'Nota de voz {name}',
+    video: 'Vídeo {name}',
   },
   ar: {
     tray: 'ملف للإرسال',
@@ -69,6 +77,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     errorBusy: 'ملفات كثيرة في وقت واحد. يُرجى الانتظار دقيقة ثم المحاولة مرة أخرى.',
     errorFailed: 'تعذّر إرسال الملف. يُرجى المحاولة مرة أخرى.',
     openImage: 'فتح {name} بالحجم الكامل',
+    voiceNote: 'رسالة صوتية {name}',
+    video: 'فيديو {name}',
   },
   ja: {
     tray: '送信するファイル',
@@ -81,6 +91,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     errorBusy: '一度に送るファイルが多すぎます。1 分待ってからもう一度お試しください。',
     errorFailed: 'ファイルを送信できませんでした。もう一度お試しください。',
     openImage: '{name} を原寸で開く',
+    voiceNote: '音声メッセージ {name}',
+    video: '動画 {name}',
   },
 };
 

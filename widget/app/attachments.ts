@@ -22,4 +22,5 @@ export const CSS = `
 .thumb-wait{background:rgba(127,127,127,.2)}
 .chip{display:inline-flex;align-items:center;gap:8px;max-width:240px;padding:4px 10px 4px 4px;border:1px solid currentColor;border-radius:20px;color:inherit;text-decoration:none}
 .chip [dir]{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.player{display:block;max-width:240px;border-radius:8px}
 `;

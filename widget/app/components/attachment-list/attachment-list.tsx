@@ -21,8 +21,8 @@ function thumbSize(item: WidgetAttachment): { width: number; height: number } {
 }
 
 /**
- * A message's files: photos as thumbnails that open full size in a new tab, PDFs as a chip that
- * downloads. The bytes are read with the session token in the header (never in a URL) and shown
+ * A message's files: photos as thumbnails that open full size in a new tab, voice notes and videos
+ * in the browser's own player (keyboard and screen-reader usable), PDFs as a chip that downloads. The bytes are read with the session token in the header (never in a URL) and shown
  * from a `blob:` address of this page, so the image opened in a new tab is the checked file itself
  * and nothing of the BFF runs there.
  */
@@ -75,6 +75,7 @@ function Attachment({ item, chat }: { item: WidgetAttachment; chat: Props['chat'
       </a>
     );
   }
+  if (item.kind === 'audio' || item.kind === 'video') return <Player item={item} address={address} label={t} />;
   // What it shows is its name: the file's name and size.
   const chip = (
     <>
@@ -90,5 +91,27 @@ function Attachment({ item, chat }: { item: WidgetAttachment; chat: Props['chat'
     <a class="chip" href={address} download={item.name}>
       {chip}
     </a>
+  );
+}
+
+/**
+ * A voice note or a video, played in place with the browser's own controls, named for screen
+ * readers ("Voice note voice-note.ogg"); until its bytes are here, its name alone.
+ */
+function Player({
+  item,
+  address,
+  label,
+}: {
+  item: WidgetAttachment;
+  address: string | undefined;
+  label: ReturnType<typeof attachmentStrings>;
+}) {
+  const name = label(item.kind === 'audio' ? 'voiceNote' : 'video', { name: item.name });
+  if (!address) return <span class="chip">{name}</span>;
+  return item.kind === 'audio' ? (
+    <audio class="player" src={address} controls preload="metadata" aria-label={name} title={name} />
+  ) : (
+    <video class="player" src={address} controls preload="metadata" aria-label={name} title={name} />
   );
 }
