@@ -41,7 +41,7 @@ describe('the action and sandbox fixture routes', () => {
   const put = (name: string, body: object, as = sandbox) => as(`/v1/actions/${name}`, { method: 'PUT', body });
   const storedActions = async () =>
     await engine.sql.query<{ name: string; definition: unknown; url: string | null; secret: string | null }>(
-      'SELECT name, definition, url, secret FROM actions WHERE account_id = $1 ORDER BY name',
+      'SELECT name, environment, definition, url, secret FROM actions WHERE account_id = $1 ORDER BY name, environment',
       [engine.accountId],
     );
   const talk = async (key: string, text: string) => {
@@ -233,7 +233,8 @@ describe('the action and sandbox fixture routes', () => {
     expect(row!.secret).toMatch(/^sealed:v1:/);
     expect(row!.secret).not.toContain(created.body.secret);
     expect((await live('/v1/actions/ship_parcel')).body).not.toHaveProperty('secret');
-    expect((await sandbox('/v1/actions/ship_parcel')).body).toMatchObject({ url: receiver.url });
+    // The live action is the live environment's: the sandbox key does not see it.
+    expect((await sandbox('/v1/actions/ship_parcel')).status).toBe(404);
 
     // The same URL again keeps the secret (not shown); rotate_secret makes a new one.
     const again = await put('ship_parcel', { ...PARCEL_ACTION, url: receiver.url }, live);
@@ -244,12 +245,14 @@ describe('the action and sandbox fixture routes', () => {
     expect(rotated.body.secret).not.toBe(created.body.secret);
     expect((await put('ship_parcel', { ...PARCEL_ACTION, rotate_secret: true }, live)).status).toBe(400);
 
-    // A sandbox key may not change or delete an action that has a URL.
-    expect((await put('ship_parcel', PARCEL_ACTION)).status).toBe(403);
-    expect((await sandbox('/v1/actions/ship_parcel', { method: 'DELETE' })).status).toBe(403);
-    expect((await storedActions()).find((action) => action.name === 'ship_parcel')).toMatchObject({
-      url: receiver.url,
-    });
+    // A sandbox key neither deletes the live action nor reaches its URL: its PUT defines the sandbox's own.
+    expect((await sandbox('/v1/actions/ship_parcel', { method: 'DELETE' })).status).toBe(404);
+    expect((await put('ship_parcel', PARCEL_ACTION)).status).toBe(201);
+    expect((await storedActions()).filter((action) => action.name === 'ship_parcel')).toMatchObject([
+      { environment: 'live', url: receiver.url },
+      { environment: 'sandbox', url: null, secret: null },
+    ]);
+    expect((await sandbox('/v1/actions/ship_parcel', { method: 'DELETE' })).status).toBe(204);
 
     // Without the URL (a live key), the secret goes too.
     const removed = await put('ship_parcel', PARCEL_ACTION, live);
@@ -303,8 +306,9 @@ describe('the action and sandbox fixture routes', () => {
       triggers: [['refund', 'order']],
       parameters: { properties: {}, required: [] },
     });
-    // A live key manages an action without a URL as a sandbox key does.
-    expect((await live('/v1/actions/refund_order', { method: 'DELETE' })).status).toBe(204);
+    // The live key does not see the sandbox's action.
+    expect((await live('/v1/actions/refund_order', { method: 'DELETE' })).status).toBe(404);
+    expect((await sandbox('/v1/actions/refund_order', { method: 'DELETE' })).status).toBe(204);
   });
 
   it('runs an action with its sandbox fixture for sandbox customers, sets and removes fixtures with a sandbox key only', async () => {

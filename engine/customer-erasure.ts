@@ -177,8 +177,8 @@ async function rewriteDeliveries(tx: Queryable, eventIds: readonly string[]): Pr
 }
 
 /**
- * Answers kept for an Idempotency-Key (24 hours) that name the customer or one of their
- * conversations, and the records of requests whose path names them (a merge, this very forget:
+ * Records of Idempotency-Key requests (24 hours) about the customer or one of their conversations,
+ * answers kept that name them, and the records of requests whose path names them (a merge, this very forget:
  * its own answer then is not kept, and a retry forgets again, which changes nothing).
  */
 async function forgetIdempotentAnswers(
@@ -188,6 +188,12 @@ async function forgetIdempotentAnswers(
   customerRef: string,
 ): Promise<void> {
   const keys = `SELECT id FROM api_keys WHERE account_id = $1 AND environment = $2`;
+  // Records tied to the customer or one of their conversations when they were kept (migration 018),
+  // whatever their key's own text holds.
+  await tx.query(
+    `DELETE FROM idempotency_keys WHERE key_id IN (${keys}) AND (customer_ref = $3 OR conversation_id = ANY($4::text[]))`,
+    [owner.accountId, owner.environment, customerRef, conversationIds],
+  );
   // Answers are JSON.stringify's text: a reference appears as this exact member.
   const needles = [...conversationIds, `"customer_ref":${JSON.stringify(customerRef)}`];
   await tx.query(

@@ -1,12 +1,26 @@
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { ParleyError } from '../shared/index.ts';
+import { ParleyError, randomToken } from '../shared/index.ts';
 import { MESSAGE_BODY_LIMIT, readMultipart, readRawBody, type Sql } from '../shared/server/index.ts';
 import type { EngineState } from './auth.ts';
+import { subjectOfAnswer, subjectOfRequest } from './idempotency-subject.ts';
+import {
+  claimKey,
+  forgetClaim,
+  keepAnswer,
+  keptAnswer,
+  pruneKeys,
+  renewClaim,
+  type KeyClaim,
+} from './store/idempotency-keys.ts';
 
 const KEPT_MS = 24 * 3600_000;
-// A first request still "running" after this long died with its process; a retry may take over.
+// A first request is held by its process for LEASE_MS, renewed every RENEW_MS while it runs: when
+// the process dies, a retry takes the key over within LEASE_MS (issue 34). A record written before
+// leases existed counts as abandoned after ABANDONED_MS.
+const LEASE_MS = 6_000;
+const RENEW_MS = 2_000;
 const ABANDONED_MS = 60_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const PRUNE_EVERY_MS = 3600_000;
@@ -26,7 +40,14 @@ export function withoutSecrets(value: unknown): unknown {
 export interface IdempotencyOptions {
   /** The largest multipart body a route takes (an upload): such a request is read up to this to be recognised. */
   multipartLimit?: number;
+  /** How long a running first request holds its key without a renewal (tests shorten it). */
+  leaseMs?: number;
+  /** How often a running first request renews its hold. */
+  renewMs?: number;
 }
+
+/** This process's name on the keys it holds: the process id and a random part (a restarted process is another). */
+const processHolder = () => `${process.pid}:${randomToken(12)}`;
 
 /**
  * What makes two requests the same. For JSON, the body's bytes. For a multipart upload, its fields
@@ -53,91 +74,27 @@ async function fingerprint(ctx: Parameters<Middleware<EngineState>>[0], multipar
   }
 }
 
-/** The record a request claims: its credential's key, the Idempotency-Key, the route, and when it was claimed. */
-interface KeyClaim {
-  keyId: string;
-  key: string;
-  route: string;
-  at: Date;
-}
-
-/**
- * One statement claims the key: a new one, or one whose record is out of date (older than a day, or
- * a first request abandoned while running) is taken over in place. False when another request holds it.
- */
-async function claimKey(sql: Sql, { keyId, key, route, at }: KeyClaim, requestHash: string): Promise<boolean> {
-  const claimed = await sql.query(
-    `INSERT INTO idempotency_keys (key_id, idempotency_key, route, request_sha256, state, created_at)
-       VALUES ($1, $2, $3, $4, 'running', $5)
-       ON CONFLICT (key_id, idempotency_key, route) DO UPDATE
-         SET request_sha256 = EXCLUDED.request_sha256, state = 'running', status = NULL, body = NULL, created_at = EXCLUDED.created_at
-         WHERE idempotency_keys.created_at < $6 OR (idempotency_keys.state = 'running' AND idempotency_keys.created_at < $7)
-       RETURNING 1`,
-    [keyId, key, route, requestHash, at, new Date(at.getTime() - KEPT_MS), new Date(at.getTime() - ABANDONED_MS)],
-  );
-  return claimed.length > 0;
-}
-
-/** The first request's answer, to replay; refused while it runs, or when this request is not the same. */
-async function keptAnswer(
-  sql: Sql,
-  { keyId, key, route }: KeyClaim,
-  requestHash: string,
-): Promise<{ status: number; body: string | null }> {
-  const [first] = await sql.query<{ request_sha256: string; state: string; status: number; body: string | null }>(
-    'SELECT request_sha256, state, status, body FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3',
-    [keyId, key, route],
-  );
-  if (!first)
-    throw new ParleyError(
-      'idempotency_key_in_use',
-      'A request with this Idempotency-Key is being settled; retry in a moment.',
-    );
-  if (first.request_sha256 !== requestHash) {
-    throw new ParleyError(
-      'idempotency_key_reused',
-      'This Idempotency-Key was used with a different request body. Use a new key for a new request.',
-    );
-  }
-  if (first.state === 'running')
-    throw new ParleyError(
-      'idempotency_key_in_use',
-      'The first request with this Idempotency-Key is still running; retry after it finishes.',
-    );
-  return first;
-}
-
-// Both match the claim's time too: a slow first request that a retry took over as abandoned
-// must not overwrite or delete the retry's record.
-const keepAnswer = (sql: Sql, { keyId, key, route, at }: KeyClaim, status: number, body: unknown) =>
-  sql.query(
-    "UPDATE idempotency_keys SET state = 'done', status = $5, body = $6 WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4",
-    [keyId, key, route, at, status, body === undefined ? null : JSON.stringify(withoutSecrets(body))],
-  );
-const forgetClaim = (sql: Sql, { keyId, key, route, at }: KeyClaim) =>
-  sql.query(
-    'DELETE FROM idempotency_keys WHERE key_id = $1 AND idempotency_key = $2 AND route = $3 AND created_at = $4',
-    [keyId, key, route, at],
-  );
-
 /**
  * `Idempotency-Key` on a POST: the first answer (status and body) is kept 24 hours per key, route
  * and credential. The same key with the same body replays it (`Idempotent-Replayed: true`); with a
  * different body it is a 422; while the first is still running, a 409. Server errors are not kept,
  * so a retry after one runs again. A secret in the answer (a signing secret, a session or voice
  * token) is never kept: the replay shows WITHHELD in its place. Records older than a day are
- * deleted once an hour.
+ * deleted once an hour. A first request holds its key while its process lives: a retry after
+ * the process died takes the key over within seconds.
  */
 export function idempotency(
   sql: Sql,
   now: () => Date,
-  { multipartLimit = MESSAGE_BODY_LIMIT }: IdempotencyOptions = {},
+  { multipartLimit = MESSAGE_BODY_LIMIT, leaseMs = LEASE_MS, renewMs = RENEW_MS }: IdempotencyOptions = {},
 ): Middleware<EngineState> {
+  const holder = processHolder();
+  const times = { keptMs: KEPT_MS, leaseMs, abandonedMs: ABANDONED_MS };
   let prunedAt = 0;
   return async (ctx, next) => {
     if (now().getTime() - prunedAt >= PRUNE_EVERY_MS) {
       prunedAt = now().getTime();
-      await sql.query('DELETE FROM idempotency_keys WHERE created_at < $1', [new Date(prunedAt - KEPT_MS)]);
+      await pruneKeys(sql, new Date(prunedAt - KEPT_MS));
     }
     const key = ctx.get('idempotency-key');
     if (ctx.method !== 'POST' || !key) return next();
@@ -146,7 +103,9 @@ export function idempotency(
     // The largest body any route takes; the route's own limit is checked when it reads the body.
     const requestHash = await fingerprint(ctx, multipartLimit);
     const claim: KeyClaim = { keyId: ctx.state.caller.keyId, key, route: `${ctx.method} ${ctx.path}`, at: now() };
-    if (!(await claimKey(sql, claim, requestHash))) {
+    const json = Boolean(ctx.is('application/json'));
+    const subject = subjectOfRequest(ctx.path, json ? await readRawBody(ctx, MESSAGE_BODY_LIMIT) : undefined, json);
+    if (!(await claimKey(sql, { ...claim, requestHash, holder, subject }, times))) {
       const first = await keptAnswer(sql, claim, requestHash);
       ctx.status = first.status;
       ctx.type = 'application/json';
@@ -154,16 +113,28 @@ export function idempotency(
       ctx.set('Idempotent-Replayed', 'true');
       return;
     }
+    const keep = (status: number, body: unknown) =>
+      keepAnswer(sql, claim, {
+        status,
+        body: body === undefined ? null : JSON.stringify(withoutSecrets(body)),
+        subject: subjectOfAnswer(body),
+      });
+    // A renewal that fails (the database away a moment) is made again at the next tick; if none
+    // succeeds the lease lapses, and a retry may run: the same as after this process's death.
+    const renewal = setInterval(() => {
+      renewClaim(sql, claim, new Date(now().getTime() + leaseMs)).catch(() => undefined);
+    }, renewMs);
     try {
       await next();
     } catch (error) {
-      if (error instanceof ParleyError && error.status < 500)
-        await keepAnswer(sql, claim, error.status, error.toBody());
+      clearInterval(renewal);
+      if (error instanceof ParleyError && error.status < 500) await keep(error.status, error.toBody());
       else await forgetClaim(sql, claim);
       throw error;
     }
+    clearInterval(renewal);
     // A streamed answer cannot be replayed: a retry runs again (a message_id keeps a message send safe on its own).
     if (ctx.status >= 500 || ctx.body instanceof Readable) await forgetClaim(sql, claim);
-    else await keepAnswer(sql, claim, ctx.status, ctx.body);
+    else await keep(ctx.status, ctx.body);
   };
 }

@@ -59,10 +59,10 @@ describe('npm run engine:knowledge', () => {
     await writeFile(join(articles, 'repairs.md'), 'We repair watches within two weeks.\r\n');
     await writeFile(join(articles, 'notes.txt'), 'Not markdown: left alone.');
 
-    const { code, stdout, stderr } = await runCli('--account', accountId, '--dir', articles);
+    const { code, stdout, stderr } = await runCli('--account', accountId, '--dir', articles, '--env', 'live');
     expect(code, stderr).toBe(0);
-    expect(stdout).toMatch(/^added +doc_\w+ engraving\.md "Engraving" \(not approved\)$/m);
-    expect(stdout).toMatch(/3 added, 0 updated, 0 unchanged in acc_\w+\. 3 not approved/);
+    expect(stdout).toMatch(/^added +live +doc_\w+ engraving\.md "Engraving" \(not approved\)$/m);
+    expect(stdout).toMatch(/3 added, 0 updated, 0 unchanged in acc_\w+ \(live\)\. 3 not approved/);
     expect(await documents()).toEqual([
       {
         id: expect.stringMatching(/^doc_/),
@@ -99,7 +99,7 @@ describe('npm run engine:knowledge', () => {
     await sql.query("UPDATE knowledge_documents SET approved = true WHERE source = 'gift-cards.md'");
     await writeFile(join(articles, 'repairs.md'), '# Repairs\n\nWe repair watches within ten days.\n');
 
-    const again = await runCli('--account', accountId, '--dir', articles);
+    const again = await runCli('--account', accountId, '--dir', articles, '--env', 'live');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/0 added, 1 updated, 2 unchanged/);
     const after = await documents();
@@ -112,7 +112,7 @@ describe('npm run engine:knowledge', () => {
     // An unchanged file keeps its document's approval.
     expect(after.find((document) => document.source === 'gift-cards.md')).toMatchObject({ approved: true });
 
-    const approved = await runCli('--account', accountId, '--dir', articles, '--approve');
+    const approved = await runCli('--account', accountId, '--dir', articles, '--env', 'live', '--approve');
     expect(approved.code, approved.stderr).toBe(0);
     expect((await documents()).every((document) => document.approved)).toBe(true);
     expect(approved.stdout).not.toMatch(/not approved/);
@@ -134,10 +134,10 @@ describe('npm run engine:knowledge', () => {
         [other],
       );
 
-    const first = await runCli('--account', other, '--dir', shop);
+    const first = await runCli('--account', other, '--dir', shop, '--env', 'live');
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toMatch(/^Ignored the folder xx-bogus\/: its name is not a language tag/m);
-    expect(first.stdout).toMatch(/^added +doc_\w+ de\/returns\.md "Rücksendungen" \(not approved\)$/m);
+    expect(first.stdout).toMatch(/^added +live +doc_\w+ de\/returns\.md "Rücksendungen" \(not approved\)$/m);
     expect(first.stdout).toMatch(/3 added, 0 updated, 0 unchanged/);
     // The folder's own files first, then the languages in the order of their names.
     expect(await imported()).toEqual([
@@ -148,7 +148,7 @@ describe('npm run engine:knowledge', () => {
 
     // --locale is the language of the folder's own files: a change of it is a change of their documents.
     await sql.query('UPDATE knowledge_documents SET approved = true WHERE account_id = $1', [other]);
-    const again = await runCli('--account', other, '--dir', shop, '--locale', 'fr');
+    const again = await runCli('--account', other, '--dir', shop, '--env', 'live', '--locale', 'fr');
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/0 added, 1 updated, 2 unchanged/);
     expect((await imported()).map(({ source, locale }) => [source, locale])).toEqual([
@@ -165,7 +165,7 @@ describe('npm run engine:knowledge', () => {
     // One bad file in a language's folder: nothing of any folder is imported.
     await writeFile(join(shop, 'returns.md'), '# Returns\n\nForty days.\n');
     await writeFile(join(shop, 'de', 'empty.md'), '   \n');
-    const refused = await runCli('--account', other, '--dir', shop);
+    const refused = await runCli('--account', other, '--dir', shop, '--env', 'live');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^ {2}de\/empty\.md: body: /m);
     expect((await imported()).map(({ source, locale }) => [source, locale])).toEqual([
@@ -212,11 +212,37 @@ describe('npm run engine:knowledge', () => {
     await writeFile(join(articles, 'empty.md'), '---\ntitle: Empty\n---\n   \n');
     await writeFile(join(articles, 'zz-bad-url.md'), '---\nurl: javascript:alert(1)\n---\n# Bad link\n\nText.\n');
     await writeFile(join(articles, 'engraving.md'), '# Engraving\n\nChanged, but not imported.\n');
-    const { code, stderr } = await runCli('--account', accountId, '--dir', articles);
+    const { code, stderr } = await runCli('--account', accountId, '--dir', articles, '--env', 'live');
     expect(code).toBe(1);
     expect(stderr).toMatch(/Nothing was imported/);
     expect(stderr).toMatch(/empty\.md: body: /);
     expect(stderr).toMatch(/zz-bad-url\.md: url: /);
     expect(await documents()).toEqual(before);
+  }, 60_000);
+
+  it('imports into both environments unless --env names one, and refuses an unknown --env changing nothing', async () => {
+    const both = join(dataDir, 'both');
+    await mkdir(both);
+    await writeFile(join(both, 'returns.md'), '# Returns\n\nThirty days.\n');
+    const shop = await createAccount(sql, 'Shop in both environments');
+    const stored = () =>
+      sql.query<{ environment: string; source: string }>(
+        'SELECT environment, source FROM knowledge_documents WHERE account_id = $1 ORDER BY environment',
+        [shop],
+      );
+    const refused = await runCli('--account', shop, '--dir', both, '--env', 'production');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--env takes test or live/);
+    expect(await stored()).toEqual([]);
+
+    const first = await runCli('--account', shop, '--dir', both);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/2 added, 0 updated, 0 unchanged in acc_\w+ \(sandbox and live\)/);
+    expect(await stored()).toEqual([
+      { environment: 'live', source: 'returns.md' },
+      { environment: 'sandbox', source: 'returns.md' },
+    ]);
+    const sandboxOnly = await runCli('--account', shop, '--dir', both, '--env', 'test');
+    expect(sandboxOnly.stdout).toMatch(/0 added, 0 updated, 1 unchanged in acc_\w+ \(sandbox\)/);
   }, 60_000);
 });

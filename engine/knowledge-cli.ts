@@ -9,11 +9,13 @@ import {
 import { dataFolder, migrate, openSql } from '../shared/server/index.ts';
 import { ENGINE_MIGRATIONS } from './app.ts';
 import { findAccount } from './store/accounts.ts';
-import { importKnowledgeDocument } from './store/knowledge.ts';
+import type { Environment } from '../shared/environment.ts';
+import { importKnowledgeDocument } from './store/knowledge-copies.ts';
 
 /**
- * `npm run engine:knowledge -- --account acc_… --dir ./articles [--approve] [--locale xx]`: imports
- * every `*.md` file of a folder as a knowledge document of the account, in the language `--locale`
+ * `npm run engine:knowledge -- --account acc_… --dir ./articles [--approve] [--locale xx] [--env test|live]`:
+ * imports every `*.md` file of a folder as a knowledge document of the account, in both environments
+ * (sandbox and live, as the demo fills them) or only the one `--env` names, in the language `--locale`
  * (en when left out), and every `*.md` file of each subfolder named by a language tag (`de/`,
  * `pt-BR/`) in that language; other subfolders are ignored, with a line saying so. The title is a
  * front matter `title:` line, else the first `# ` heading, else the file's name; a front matter
@@ -24,13 +26,14 @@ import { importKnowledgeDocument } from './store/knowledge.ts';
  * is imported, and the import is one transaction: a bad file imports nothing.
  */
 const USAGE =
-  'Usage: npm run engine:knowledge -- --account acc_… --dir <folder of .md files> [--approve] [--locale <language tag>]\n';
+  'Usage: npm run engine:knowledge -- --account acc_… --dir <folder of .md files> [--approve] [--locale <language tag>] [--env test|live]\n';
 
 let values: {
   account?: string | undefined;
   dir?: string | undefined;
   approve?: boolean | undefined;
   locale?: string | undefined;
+  env?: string | undefined;
 };
 try {
   ({ values } = parseArgs({
@@ -39,6 +42,7 @@ try {
       dir: { type: 'string' },
       approve: { type: 'boolean', default: false },
       locale: { type: 'string', default: KNOWLEDGE_DEFAULT_LOCALE },
+      env: { type: 'string' },
     },
   }));
 } catch (error) {
@@ -47,6 +51,12 @@ try {
 }
 if (!values.account || !values.dir) {
   process.stderr.write(`Give --account and --dir.\n${USAGE}`);
+  process.exit(2);
+}
+const ENVIRONMENTS: Record<string, Environment[]> = { test: ['sandbox'], live: ['live'] };
+const environments: Environment[] = values.env === undefined ? ['sandbox', 'live'] : (ENVIRONMENTS[values.env] ?? []);
+if (environments.length === 0) {
+  process.stderr.write(`--env takes test or live, not "${values.env}".\n${USAGE}`);
   process.exit(2);
 }
 const isLanguageTag = (name: string): boolean => KnowledgeLocale.safeParse(name).success;
@@ -157,17 +167,19 @@ try {
   const counts = { added: 0, updated: 0, unchanged: 0 };
   let waiting = 0;
   await sql.transaction(async (tx) => {
-    for (const file of read.files) {
-      const { document, outcome } = await importKnowledgeDocument(tx, accountId, { ...file, approve }, now);
-      counts[outcome]++;
-      if (!document.approved) waiting++;
-      process.stdout.write(
-        `${outcome.padEnd(9)} ${document.id} ${file.source} "${document.title}"${document.approved ? ' (approved)' : ' (not approved)'}\n`,
-      );
-    }
+    for (const environment of environments)
+      for (const file of read.files) {
+        const owner = { accountId, environment };
+        const { document, outcome } = await importKnowledgeDocument(tx, owner, { ...file, approve }, now);
+        counts[outcome]++;
+        if (!document.approved) waiting++;
+        process.stdout.write(
+          `${outcome.padEnd(9)} ${environment.padEnd(7)} ${document.id} ${file.source} "${document.title}"${document.approved ? ' (approved)' : ' (not approved)'}\n`,
+        );
+      }
   });
   process.stdout.write(
-    `${counts.added} added, ${counts.updated} updated, ${counts.unchanged} unchanged in ${accountId}.${waiting ? ` ${waiting} not approved: approve them (POST /v1/knowledge/{id}/approve, or import again with --approve) before they answer customers.` : ''}\n`,
+    `${counts.added} added, ${counts.updated} updated, ${counts.unchanged} unchanged in ${accountId} (${environments.join(' and ')}).${waiting ? ` ${waiting} not approved: approve them (POST /v1/knowledge/{id}/approve, or import again with --approve) before they answer customers.` : ''}\n`,
   );
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);

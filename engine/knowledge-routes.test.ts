@@ -194,7 +194,12 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     const at = new Date('2026-11-24T09:00:00.000Z');
     const titles = Array.from({ length: 12 }, (_, index) => `Same instant ${String(index).padStart(2, '0')}`);
     for (const title of titles)
-      await insertKnowledgeDocument(engine.sql, account.accountId, { title, body: title, approved: true }, at);
+      await insertKnowledgeDocument(
+        engine.sql,
+        { accountId: account.accountId, environment: 'sandbox' },
+        { title, body: title, approved: true },
+        at,
+      );
     const listed: string[] = [];
     let after: string | undefined;
     for (let page = 0; page < 10; page++) {
@@ -325,7 +330,7 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' });
   });
 
-  it('refuses every route without a valid key, keeps accounts apart, and lets sandbox and live keys of an account manage the same documents', async () => {
+  it("refuses every route without a valid key, keeps accounts apart, and keeps a sandbox key's documents from the live key", async () => {
     const document = await add({ title: 'Shared', body: 'Both keys see it.' });
     const routes: [string, string, object | undefined][] = [
       ['GET', '/v1/knowledge', undefined],
@@ -355,13 +360,14 @@ describe.each(DRIVERS)('the knowledge routes on $name', (driver) => {
     expect(await stored()).toBe(before + 1);
     expect((await api(`/v1/knowledge/${document.id}`)).body).toMatchObject({ title: 'Shared', approved: false });
 
-    // The documents are the account's: a live key reads, changes and approves what a sandbox key added.
+    // The documents are the environment's: a live key neither reads nor approves what a sandbox key added
+    // (knowledge-environments.security.test.ts tries every route both ways).
     const live = (path: string, options: Parameters<typeof request>[1] = {}) =>
       request(engine.url + path, { token: engine.liveApiKey, ...options });
-    expect((await live(`/v1/knowledge/${document.id}`)).body.title).toBe('Shared');
-    expect((await live(`/v1/knowledge/${document.id}/approve`, { method: 'POST' })).body.approved).toBe(true);
-    expect((await api(`/v1/knowledge/${document.id}`)).body.approved).toBe(true);
-    expect((await live(`/v1/knowledge/${document.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await live(`/v1/knowledge/${document.id}`)).status).toBe(404);
+    expect((await live(`/v1/knowledge/${document.id}/approve`, { method: 'POST' })).status).toBe(404);
+    expect((await api(`/v1/knowledge/${document.id}`)).body.approved).toBe(false);
+    expect((await api(`/v1/knowledge/${document.id}`, { method: 'DELETE' })).status).toBe(204);
   });
 });
 

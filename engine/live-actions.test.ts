@@ -158,6 +158,13 @@ describe('actions with a live URL', () => {
     });
     expect(defined.status, JSON.stringify(defined.body)).toBe(201);
     shop.secret = defined.body.secret;
+    // The sandbox's customers ask for the sandbox's own action, which has no URL.
+    const sandboxAction = await request(`${main.url}/v1/actions/track_parcel`, {
+      method: 'PUT',
+      token: sandboxKey,
+      body: PARCEL_ACTION,
+    });
+    expect(sandboxAction.status, JSON.stringify(sandboxAction.body)).toBe(201);
   });
   afterAll(async () => {
     for (const response of shop.held.splice(0)) response.destroy();

@@ -6,6 +6,8 @@ import { markEventSeen } from '../store/events-seen.ts';
 import { insertMonitorFinding } from '../store/monitor-findings.ts';
 import { insertMessage, messageIdOfEvent, type MessageSender, type NewMessage } from '../store/messages.ts';
 import { askSurvey } from '../store/surveys.ts';
+import { nextInTurn, nobodyAvailableNotice, peopleAvailable } from '../helpdesk/inbox-availability.ts';
+import { assignIfUnassigned } from '../helpdesk/store/desk-conversations.ts';
 
 /**
  * What one engine event changes in the BFF's store: a message for the customer, a line for the
@@ -92,16 +94,30 @@ async function actionRequested(step: EventStep & { event: { type: 'conversation.
   );
 }
 
+/**
+ * A handover to people. Where the account uses presence (someone has said their availability), the
+ * customer is told when nobody who answers the inbox is online, and otherwise the conversation goes
+ * to the available person whose turn it is (round robin, as Chatwoot's auto-assignment does).
+ */
 async function handedOver(step: EventStep & { event: { type: 'conversation.handover' } }): Promise<void> {
   const { tx, conversation, event, at, changes } = step;
   await updateConversation(tx, conversation.id, { handledBy: 'human' }, at);
   conversation.handledBy = 'human';
-  await say(step, { author: 'system', text: NOTICES.handover, attributes: { notice: 'handover' } });
+  const available = await peopleAvailable(tx, conversation.inboxId);
+  await say(
+    step,
+    available === false
+      ? { author: 'system', text: nobodyAvailableNotice(conversation.locale) }
+      : { author: 'system', text: NOTICES.handover, attributes: { notice: 'handover' } },
+  );
   await tellPeople(
     step,
     `Handed over ${event.data.requested_by === 'ai' ? 'by the AI' : 'from the helpdesk'}: ${event.data.reason.replaceAll('_', ' ')}`,
   );
   changes.push({ type: 'handed_over' });
+  const inTurn = available ? await nextInTurn(tx, conversation.inboxId) : undefined;
+  if (inTurn !== undefined && (await assignIfUnassigned(tx, conversation.id, inTurn)))
+    changes.push({ type: 'assigned', assigneeId: inTurn });
 }
 
 async function handedBack(step: EventStep): Promise<void> {

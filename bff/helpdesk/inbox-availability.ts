@@ -10,6 +10,19 @@ import { availableForInbox } from './store/availabilities.ts';
 export const NOBODY_AVAILABLE_NOTICE =
   'Nobody from our team is available right now. Leave your question here and we will answer as soon as we are back.';
 
+/** The same, in the widget's other languages; the conversation's locale picks one (English otherwise). */
+const NOBODY_AVAILABLE_NOTICES: Record<string, string> = {
+  de: 'Gerade ist niemand aus unserem Team erreichbar. Schreiben Sie Ihre Frage hier, wir antworten, sobald wir zurück sind.',
+  es: 'Ahora mismo no hay nadie de nuestro equipo disponible. Deje aquí su pregunta y le responderemos en cuanto volvamos.',
+  fr: "Personne de notre équipe n'est disponible pour le moment. Laissez votre question ici, nous répondrons dès notre retour.",
+  ar: 'لا يوجد أحد من فريقنا متاح الآن. اترك سؤالك هنا وسنجيب عليه فور عودتنا.',
+  ja: '現在対応できる担当者がいません。ここにご質問を残していただければ、戻り次第お答えします。',
+};
+
+export function nobodyAvailableNotice(locale: string | null): string {
+  return NOBODY_AVAILABLE_NOTICES[(locale ?? '').slice(0, 2).toLowerCase()] ?? NOBODY_AVAILABLE_NOTICE;
+}
+
 /**
  * True when someone who answers the inbox is online; false when nobody is; undefined while nobody of
  * its account has ever said their availability (presence is not in use there: nothing changes).

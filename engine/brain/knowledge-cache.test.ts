@@ -27,6 +27,7 @@ describe('the knowledge cache with an embeddings API', () => {
   let api: FakeEmbeddings;
   let accountId: string;
   let returnsId: string;
+  const sandbox = () => ({ accountId, environment: 'sandbox' as const });
   const client = () => createEmbeddingsClient({ baseUrl: api.baseUrl, model: 'nomic-embed-text' });
 
   beforeAll(async () => {
@@ -34,7 +35,8 @@ describe('the knowledge cache with an embeddings API', () => {
     sql = await openSql({ dataDir: 'memory://', schema: 'engine' });
     await migrate(sql, MIGRATIONS);
     accountId = await createAccount(sql, 'Vector shop');
-    returnsId = await addKnowledgeDocument(sql, accountId, { title: 'Returns', body: RETURNS, approved: true });
+    returnsId = (await addKnowledgeDocument(sql, accountId, { title: 'Returns', body: RETURNS, approved: true }))
+      .sandbox;
     await addKnowledgeDocument(sql, accountId, { title: 'Delivery', body: DELIVERY, approved: true });
   });
   afterAll(async () => {
@@ -47,21 +49,21 @@ describe('the knowledge cache with an embeddings API', () => {
   });
 
   it('embeds the sections once: a restarted engine on the same store asks for none of them again', async () => {
-    const first = await new KnowledgeCache({ embeddings: client() }).read(sql, accountId);
+    const first = await new KnowledgeCache({ embeddings: client() }).read(sql, sandbox());
     expect(first.sectionVectors?.size).toBe(3);
     expect(api.embedded()).toHaveLength(3);
 
     api.requests.length = 0;
     const restarted = new KnowledgeCache({ embeddings: client() });
-    const again = await restarted.read(sql, accountId);
+    const again = await restarted.read(sql, sandbox());
     expect(api.requests).toEqual([]);
     expect(again.sectionVectors).toEqual(first.sectionVectors);
-    expect(await restarted.forAccount(sql, accountId)).toBe(again.knowledge);
+    expect(await restarted.forAccount(sql, sandbox())).toBe(again.knowledge);
   });
 
   it('ranks a paraphrase nearest to the section that answers it, by the vectors it keeps', async () => {
     const cache = new KnowledgeCache({ embeddings: client() });
-    const { sectionVectors } = await cache.read(sql, accountId);
+    const { sectionVectors } = await cache.read(sql, sandbox());
     const question = await embedQuestion(cache.embeddings, 'Can I swap these shoes for a bigger pair?');
     const nearest = [...sectionVectors!].sort(([, a], [, b]) => cosine(question!, b) - cosine(question!, a))[0];
     expect(nearest![0]).toBe(`${returnsId}#1`);
@@ -69,21 +71,21 @@ describe('the knowledge cache with an embeddings API', () => {
 
   it("embeds again only a changed document's sections, and drops a deleted document's vectors", async () => {
     const cache = new KnowledgeCache({ embeddings: client() });
-    await cache.read(sql, accountId);
-    const faq = await addKnowledgeDocument(sql, accountId, {
+    await cache.read(sql, sandbox());
+    const { sandbox: faq } = await addKnowledgeDocument(sql, accountId, {
       title: 'Payment',
       body: '## Paying\nBy card.',
       approved: true,
     });
     api.requests.length = 0;
-    await updateKnowledgeDocument(sql, accountId, faq, { body: '## Paying\nBy card or PayPal.' }, new Date());
-    await approveKnowledgeDocument(sql, accountId, faq, new Date());
-    const changed = await cache.read(sql, accountId);
+    await updateKnowledgeDocument(sql, sandbox(), faq, { body: '## Paying\nBy card or PayPal.' }, new Date());
+    await approveKnowledgeDocument(sql, sandbox(), faq, new Date());
+    const changed = await cache.read(sql, sandbox());
     expect(api.embedded()).toEqual(['Paying\nBy card or PayPal.']);
     expect(changed.sectionVectors?.has(`${faq}#0`)).toBe(true);
 
-    await deleteKnowledgeDocument(sql, accountId, faq);
-    const deleted = await cache.read(sql, accountId);
+    await deleteKnowledgeDocument(sql, sandbox(), faq);
+    const deleted = await cache.read(sql, sandbox());
     expect(deleted.sectionVectors?.has(`${faq}#0`)).toBe(false);
     const [kept] = await sql.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM knowledge_section_vectors WHERE document_id = $1',
@@ -101,7 +103,7 @@ describe('the knowledge cache with an embeddings API', () => {
     const down = new KnowledgeCache({
       embeddings: createEmbeddingsClient({ baseUrl: `http://127.0.0.1:${await freePort()}/v1`, model: 'm' }),
     });
-    const unreachable = await down.read(sql, accountId);
+    const unreachable = await down.read(sql, sandbox());
     expect(unreachable.sectionVectors).toBeUndefined();
     expect(unreachable.knowledge.search('How long does delivery take?')[0]?.section.heading).toBe(
       'How long does delivery take?',
@@ -109,9 +111,9 @@ describe('the knowledge cache with an embeddings API', () => {
 
     api.behave({ kind: 'body', body: 'not json' });
     const cache = new KnowledgeCache({ embeddings: client(), vectorsRetryMs: 0 });
-    expect((await cache.read(sql, accountId)).sectionVectors).toBeUndefined();
+    expect((await cache.read(sql, sandbox())).sectionVectors).toBeUndefined();
     api.behave({ kind: 'answer' });
-    expect((await cache.read(sql, accountId)).sectionVectors?.size).toBeGreaterThanOrEqual(4);
+    expect((await cache.read(sql, sandbox())).sectionVectors?.size).toBeGreaterThanOrEqual(4);
   });
 
   it('does not keep an answer waiting for a slow API: the vectors serve the answers after', async () => {
@@ -130,15 +132,15 @@ describe('the knowledge cache with an embeddings API', () => {
       embeddings: createEmbeddingsClient({ baseUrl: api.baseUrl, model: 'nomic-embed-text' }, { fetch: slow }),
       vectorsWaitMs: 50,
     });
-    const meanwhile = await cache.read(sql, accountId);
+    const meanwhile = await cache.read(sql, sandbox());
     expect(meanwhile.sectionVectors).toBeUndefined();
     release();
-    await expect.poll(async () => (await cache.read(sql, accountId)).sectionVectors?.size).toBeGreaterThanOrEqual(5);
-    expect((await cache.read(sql, accountId)).knowledge).toBe(meanwhile.knowledge);
+    await expect.poll(async () => (await cache.read(sql, sandbox())).sectionVectors?.size).toBeGreaterThanOrEqual(5);
+    expect((await cache.read(sql, sandbox())).knowledge).toBe(meanwhile.knowledge);
   });
 
   it('asks no API and gives no vectors without one', async () => {
-    const plain = await new KnowledgeCache().read(sql, accountId);
+    const plain = await new KnowledgeCache().read(sql, sandbox());
     expect(plain.sectionVectors).toBeUndefined();
     expect(api.requests).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { Logger, Queryable } from '../../shared/server/index.ts';
+import type { KnowledgeOwner } from '../store/knowledge.ts';
 import { EmbeddingsUnavailableError, type EmbeddingsClient } from './embeddings-client.ts';
 import { KnowledgeBase, splitSections, type KnowledgeDocument, type KnowledgeSection } from './knowledge-base.ts';
 import { vectorsForSections } from './section-vectors.ts';
@@ -8,7 +9,7 @@ export const VECTORS_WAIT_MS = 3_000;
 /** After the embeddings API gave no vectors, how long until they are asked for again. */
 export const VECTORS_RETRY_MS = 60_000;
 
-/** An account's knowledge as the brain ranks it. */
+/** An environment's knowledge as the brain ranks it. */
 export interface AccountKnowledge {
   knowledge: KnowledgeBase;
   /** A vector per section (by section id), when an embeddings API is configured and has given them. */
@@ -35,8 +36,8 @@ export interface KnowledgeCacheOptions {
 }
 
 /**
- * Keeps one built knowledge base per account and rebuilds it when the account's approved
- * documents change. The check is one small query, so several engine nodes stay in step: every
+ * Keeps one built knowledge base per account and environment (each environment's customers are
+ * answered from its own documents) and rebuilds it when its approved documents change. The check is one small query, so several engine nodes stay in step: every
  * change moves the account's `knowledge_versions` number on in the statement that makes it
  * (engine/store/knowledge.ts), so a change, an approval or a delete made through any process is
  * seen by the next answer, however close in time; the count and newest time of the approved
@@ -67,40 +68,42 @@ export class KnowledgeCache {
     return this.#embeddings;
   }
 
-  async forAccount(db: Queryable, accountId: string): Promise<KnowledgeBase> {
-    return (await this.read(db, accountId)).knowledge;
+  async forAccount(db: Queryable, owner: KnowledgeOwner): Promise<KnowledgeBase> {
+    return (await this.read(db, owner)).knowledge;
   }
 
   /**
-   * The account's knowledge base with its sections' vectors when there are some. `db` is the store
+   * The environment's knowledge base with its sections' vectors when there are some. `db` is the store
    * itself, not a transaction: vectors still being fetched when the wait ends are kept after it.
    */
-  async read(db: Queryable, accountId: string): Promise<AccountKnowledge> {
-    const built = await this.#current(db, accountId);
-    if (this.#embeddings) await this.#awaitVectors(db, accountId, built, this.#embeddings);
+  async read(db: Queryable, owner: KnowledgeOwner): Promise<AccountKnowledge> {
+    const built = await this.#current(db, owner);
+    if (this.#embeddings) await this.#awaitVectors(db, owner.accountId, built, this.#embeddings);
     return { knowledge: built.knowledge, sectionVectors: built.sectionVectors };
   }
 
-  async #current(db: Queryable, accountId: string): Promise<Built> {
+  async #current(db: Queryable, { accountId, environment }: KnowledgeOwner): Promise<Built> {
     // Read before the documents: a change committed in between is built in now and seen again next time.
     const [stamp] = await db.query<{ version: string | null; count: number; latest: Date | null }>(
-      `SELECT (SELECT version::text FROM knowledge_versions WHERE account_id = $1) AS version, count(*)::int AS count, max(updated_at) AS latest
-       FROM knowledge_documents WHERE account_id = $1 AND approved`,
-      [accountId],
+      `SELECT (SELECT version::text FROM knowledge_versions WHERE account_id = $1 AND environment = $2) AS version,
+         count(*)::int AS count, max(updated_at) AS latest
+       FROM knowledge_documents WHERE account_id = $1 AND environment = $2 AND approved`,
+      [accountId, environment],
     );
     const version = `${stamp?.version ?? 0}:${stamp?.count ?? 0}:${stamp?.latest?.toISOString() ?? ''}`;
-    const cached = this.#built.get(accountId);
+    const key = `${accountId}:${environment}`;
+    const cached = this.#built.get(key);
     if (cached?.version === version) return cached;
     const documents = await db.query<KnowledgeDocument>(
-      'SELECT id, title, body, url, locale FROM knowledge_documents WHERE account_id = $1 AND approved ORDER BY id',
-      [accountId],
+      'SELECT id, title, body, url, locale FROM knowledge_documents WHERE account_id = $1 AND environment = $2 AND approved ORDER BY id',
+      [accountId, environment],
     );
     const built: Built = {
       version,
       knowledge: new KnowledgeBase(documents),
       sections: documents.flatMap(splitSections),
     };
-    this.#built.set(accountId, built);
+    this.#built.set(key, built);
     return built;
   }
 

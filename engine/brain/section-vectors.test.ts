@@ -20,7 +20,7 @@ describe('the vectors of knowledge sections', () => {
   /** A document of `count` sections, stored, and its sections. */
   const documentOf = async (count: number, words = 'Delivery'): Promise<KnowledgeSection[]> => {
     const body = Array.from({ length: count }, (_, n) => `## ${words} question ${n}\n${words} answer ${n}.`).join('\n');
-    const id = await addKnowledgeDocument(sql, accountId, { title: words, body, approved: true });
+    const { sandbox: id } = await addKnowledgeDocument(sql, accountId, { title: words, body, approved: true });
     return splitSections({ id, title: words, body });
   };
   const client = () => createEmbeddingsClient({ baseUrl: api.baseUrl, model: 'nomic-embed-text' });

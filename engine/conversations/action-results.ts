@@ -23,7 +23,7 @@ export interface ActionResultAnswer {
 export function createActionResults({ sql, moves, earlyBrain }: ActionResultsDeps) {
   return {
     async actionResult(caller: Caller, id: string, request: ActionResultRequest): Promise<ActionResultAnswer> {
-      const actions = await listActions(sql, caller.accountId);
+      const actions = await listActions(sql, caller);
       // With an LLM the result goes back to the model before the move's transaction; its words are the reply.
       const phrased = await earlyBrain.phraseEarly(caller, id, request, actions);
       const { result } = await moves.withConversation(caller, id, 'action_result', async (move) => {

@@ -102,7 +102,7 @@ export function createAssist({ sql, knowledge, llm, now }: AssistDeps) {
     if (!record) throw new ParleyError('not_found', `No conversation ${id} for this key.`);
     const [turns, counts] = await Promise.all([listTurns(sql, id), turnCounts(sql, id)]);
     const questions = openQuestions(turns);
-    const { kb, meaning } = await readAnswerSources(sql, knowledge, caller.accountId, questions.at(-1));
+    const { kb, meaning } = await readAnswerSources(sql, knowledge, caller, questions.at(-1));
     const locale = record.locale ?? undefined;
     const lastSaid = turns.findLast((turn) => turn.role === 'customer')?.text ?? '';
     const { lastQuestion, customerLanguage: lastLanguage } = record.memory;

@@ -101,7 +101,7 @@ export function createPeopleMoves({ sql, now, moves, knowledge, brainTime, onCom
      */
     async handback(caller: Caller, id: string): Promise<ConversationChange> {
       // Read before the transaction, as for a message, so the lock is held only for writes.
-      const sources = await readAnswerSources(sql, knowledge, caller.accountId);
+      const sources = await readAnswerSources(sql, knowledge, caller);
       const change = await changeOf(caller, id, 'handback', async (move) => {
         if ((await readAgent(move.tx, caller)).killSwitch) {
           throw new ParleyError(

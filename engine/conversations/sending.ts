@@ -65,20 +65,20 @@ async function keepCustomerTurn(move: Move, text: string, request: SendMessageRe
 }
 
 /**
- * The account's knowledge and actions, read before a move's transaction so that the conversation's
+ * The knowledge and actions of the conversation's environment, read before a move's transaction so that the conversation's
  * lock is held only for writes.
  */
 export async function readAnswerSources(
   sql: Sql,
   knowledge: KnowledgeCache,
-  accountId: string,
+  owner: Pick<Caller, 'accountId' | 'environment'>,
   question?: string,
 ): Promise<Pick<Asked, 'kb' | 'actions' | 'meaning'>> {
   // With an embeddings API the question is embedded meanwhile (never failing: words alone rank without it).
   const embedding = question === undefined ? undefined : embedQuestion(knowledge.embeddings, question);
   const [{ knowledge: kb, sectionVectors }, actions, questionVector] = await Promise.all([
-    knowledge.read(sql, accountId),
-    listActions(sql, accountId),
+    knowledge.read(sql, owner),
+    listActions(sql, owner),
     embedding,
   ]);
   const meaning = sectionVectors && questionVector ? { sectionVectors, questionVector } : undefined;
@@ -147,7 +147,7 @@ export function createSending({ sql, knowledge, now, llm, onCommitted, brainTime
       const receivedAt = now();
       // Masking reads the whole message (all of it is kept): its time is the account's too.
       const text = think(() => maskCodes(request.text));
-      const { kb, actions, meaning } = await readAnswerSources(sql, knowledge, caller.accountId, text);
+      const { kb, actions, meaning } = await readAnswerSources(sql, knowledge, caller, text);
       // No model is asked about a reply to an interview's question.
       const interviewing = llm !== undefined && (await findRunningSession(sql, id)) !== undefined;
       const early = interviewing

@@ -10,6 +10,7 @@ import {
   checkEndpointAddress,
   checkEndpointHost,
   checkEndpointUrl,
+  isPrivateException,
   type ApiRoutes,
   type SecretBox,
   type Sql,
@@ -17,8 +18,17 @@ import {
 } from '../../shared/server/index.ts';
 import { actionView, definitionOf } from '../actions/action-definitions.ts';
 import type { EngineState } from '../auth.ts';
-import { ACTIONS_MAX, deleteAction, findAction, listActionRows, putAction, type ActionRow } from '../store/actions.ts';
+import {
+  ACTIONS_MAX,
+  deleteAction,
+  findAction,
+  listActionRows,
+  promoteAction,
+  putAction,
+  type ActionRow,
+} from '../store/actions.ts';
 import type { Caller } from '../store/environment.ts';
+import { requireLiveKey } from './live-key.ts';
 
 const tag = 'Actions';
 const security = 'apiKey';
@@ -31,7 +41,7 @@ const params = ActionParams;
  */
 async function checkActionUrl(raw: string, policy: TargetPolicy): Promise<string> {
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && !policy.allowedPrivateOrigins.includes(url.origin)) {
+  if (url.protocol !== 'https:' && !isPrivateException(url, policy.allowedPrivateOrigins)) {
     throw new ParleyError('invalid_request', "An action's URL must use https: it is called for live customers.");
   }
   try {
@@ -63,9 +73,9 @@ interface ActionRouteDeps {
   secrets: SecretBox;
 }
 
-async function foundAction(sql: Sql, accountId: string, name: string): Promise<ActionRow> {
-  const row = await findAction(sql, accountId, name);
-  if (!row) throw new ParleyError('not_found', `No action ${name} in this account.`);
+async function foundAction(sql: Sql, caller: Caller, name: string): Promise<ActionRow> {
+  const row = await findAction(sql, caller, name);
+  if (!row) throw new ParleyError('not_found', `No action ${name} for this key.`);
   return row;
 }
 
@@ -76,7 +86,7 @@ async function defineAction(
   name: string,
   body: PutActionRequest,
 ): Promise<{ created: boolean; action: PutActionResponse }> {
-  const existing = await findAction(sql, caller.accountId, name);
+  const existing = await findAction(sql, caller, name);
   if (existing?.url || body.url || body.rotate_secret)
     refuseSandboxOnUrl(caller, `The action ${name} has or is given a URL`);
   const url = body.url ? await checkActionUrl(body.url, policy) : null;
@@ -85,24 +95,21 @@ async function defineAction(
   // The secret stays with the action while it has a URL; a new one comes with its first URL, or when asked for.
   const secret = url && (!existing?.secret || body.rotate_secret) ? `whsec_${randomToken(32)}` : undefined;
   const sealedSecret = url ? (secret ? secrets.seal(secret) : existing!.secret) : null;
-  const { row, created } = await putAction(
-    sql,
-    caller.accountId,
-    definitionOf(name, body),
-    { url, sealedSecret },
-    now(),
+  const { row, created } = await sql.transaction((tx) =>
+    putAction(tx, caller, definitionOf(name, body), { url, sealedSecret }, now()),
   );
   return { created, action: { ...actionView(row), ...(secret ? { secret } : {}) } };
 }
 
 /**
- * `/v1/actions`: what the AI may ask the site's server to do. Actions belong to the account (both
- * environments' customers ask for the same ones); either key manages them, except an action's URL,
- * which only a live key sets, changes or removes.
+ * `/v1/actions`: what the AI may ask the site's server to do. Actions belong to the key's
+ * environment (a sandbox key neither reads nor changes a live one: not found); only a live action
+ * has a URL, and a live key copies a sandbox action to live (`POST /v1/actions/{name}/promote`).
  */
 export function addActionRoutes(routes: ApiRoutes<EngineState>, deps: ActionRouteDeps): void {
   addActionReadRoutes(routes, deps);
   addActionWriteRoutes(routes, deps);
+  addActionPromotionRoute(routes, deps);
 }
 
 /** Reading the account's actions: all of them, or one. */
@@ -114,12 +121,12 @@ function addActionReadRoutes(routes: ApiRoutes<EngineState>, { sql }: ActionRout
         path: '/v1/actions',
         tag,
         security,
-        summary: "The account's actions",
-        description: `Every action, by name (an account defines at most ${ACTIONS_MAX}).`,
+        summary: "The environment's actions",
+        description: `Every action of the key's environment, by name (an account defines at most ${ACTIONS_MAX} in each).`,
         responses: { 200: { description: 'The actions.', schema: ActionList } },
       },
       async (ctx) => {
-        ctx.body = { actions: (await listActionRows(sql, ctx.state.caller.accountId)).map(actionView) };
+        ctx.body = { actions: (await listActionRows(sql, ctx.state.caller)).map(actionView) };
       },
     )
     .add(
@@ -134,7 +141,7 @@ function addActionReadRoutes(routes: ApiRoutes<EngineState>, { sql }: ActionRout
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        ctx.body = actionView(await foundAction(sql, ctx.state.caller.accountId, params.name));
+        ctx.body = actionView(await foundAction(sql, ctx.state.caller, params.name));
       },
     );
 }
@@ -153,7 +160,7 @@ function addActionWriteRoutes(routes: ApiRoutes<EngineState>, deps: ActionRouteD
         description: [
           'The whole action: what it does, its inputs as JSON Schema (an object of string properties, each with a description and a pattern; x-ask is the question for a missing one), when the retrieval brain asks for it (triggers), how the AI tells a success (reply, card), and optionally a live URL.',
           "With a URL, a live customer's action request is posted there (the event as the feed has it, with environment and customer_ref), signed as webhooks are (X-Service-Timestamp, X-Service-Signature) with the action's secret; X-Service-Delivery-Id is the action request's id. A JSON object answered with a 2xx within 10 s is the result; anything else makes the action fail, and the AI says so. The secret is in the answer that first gives the action a URL (and with rotate_secret) only.",
-          'Sandbox customers never reach the URL: a sandbox fixture runs the action, or without one your server does (action-results). Only a live key sets, changes or removes a URL.',
+          "The action belongs to the key's environment. Sandbox customers never reach a URL: a sandbox fixture runs the action, or without one your server does (action-results). Only a live key sets, changes or removes a URL.",
         ].join(' '),
         params,
         body: PutActionRequest,
@@ -177,17 +184,43 @@ function addActionWriteRoutes(routes: ApiRoutes<EngineState>, deps: ActionRouteD
         security,
         summary: 'Delete an action',
         description:
-          'The AI no longer asks for it; its sandbox fixture goes with it. An action with a URL is deleted with a live key.',
+          "The key's environment's customers' AI no longer asks for it; a sandbox action's fixture goes with it.",
         params,
         responses: { 204: { description: 'Deleted.' } },
         errors: ['not_found', 'forbidden'],
       },
       async (ctx, { params }) => {
         const { caller } = ctx.state;
-        const existing = await foundAction(sql, caller.accountId, params.name);
-        if (existing.url) refuseSandboxOnUrl(caller, `The action ${params.name} has a URL`);
-        await deleteAction(sql, caller.accountId, params.name);
+        await foundAction(sql, caller, params.name);
+        await deleteAction(sql, caller, params.name);
         ctx.status = 204;
       },
     );
+}
+
+/** `POST /v1/actions/{name}/promote`: a live key copies a sandbox action to live. */
+function addActionPromotionRoute(routes: ApiRoutes<EngineState>, { sql, now }: ActionRouteDeps): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/actions/:name/promote',
+      tag,
+      security,
+      summary: 'Copy a sandbox action to live',
+      description: `Live keys only. The sandbox action's definition becomes the live action of that name (added within the ${ACTIONS_MAX}, or replacing its definition); a URL and secret the live action has stay. Live customers' AI asks for it from the next message on.`,
+      params,
+      responses: {
+        200: { description: 'The live action, replaced.', schema: Action },
+        201: { description: 'The live action, added.', schema: Action },
+      },
+      errors: ['forbidden', 'not_found', 'unprocessable'],
+    },
+    async (ctx, { params }) => {
+      const { caller } = ctx.state;
+      requireLiveKey(caller, 'Promoting an action to live');
+      const { row, created } = await sql.transaction((tx) => promoteAction(tx, caller.accountId, params.name, now()));
+      ctx.status = created ? 201 : 200;
+      ctx.body = actionView(row);
+    },
+  );
 }

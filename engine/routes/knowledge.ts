@@ -8,6 +8,8 @@ import {
 } from '../../shared/schemas/engine-knowledge.ts';
 import { MESSAGE_BODY_LIMIT, type ApiRoutes, type Sql } from '../../shared/server/index.ts';
 import type { EngineState } from '../auth.ts';
+import { promoteKnowledgeDocument } from '../store/knowledge-copies.ts';
+import { requireLiveKey } from './live-key.ts';
 import {
   approveKnowledgeDocument,
   deleteKnowledgeDocument,
@@ -29,12 +31,14 @@ interface KnowledgeRouteDeps {
 
 /**
  * `/v1/knowledge`: the documents the AI answers from, each answering only once a person approved
- * it. They belong to the account: sandbox and live keys manage the same documents, so what is
- * tried in the sandbox is what live customers are told.
+ * it. They belong to the key's environment: a sandbox key reads and changes the sandbox's documents
+ * only (a live one is not found), and what is tried there reaches live customers when a live key
+ * promotes it.
  */
 export function addKnowledgeRoutes(routes: ApiRoutes<EngineState>, deps: KnowledgeRouteDeps): void {
   addKnowledgeListRoutes(routes, deps);
   addKnowledgeDocumentRoutes(routes, deps);
+  addKnowledgePromotionRoute(routes, deps);
 }
 
 /** `/v1/knowledge`: the documents, a page at a time, and a new one. */
@@ -46,14 +50,14 @@ function addKnowledgeListRoutes(routes: ApiRoutes<EngineState>, { sql, now }: Kn
         path: '/v1/knowledge',
         tag,
         security,
-        summary: "The account's knowledge documents",
+        summary: "The environment's knowledge documents",
         description:
           'Oldest first, a page of limit (at most 100, by default 20). Pass next as after to read on while has_more is true; no offsets. approved=true or false lists only those; locale=de only the documents in that language.',
         query: KnowledgeListQuery,
         responses: { 200: { description: 'A page of documents.', schema: KnowledgeList } },
       },
       async (ctx, { query }) => {
-        ctx.body = await pageKnowledgeDocuments(sql, ctx.state.caller.accountId, query);
+        ctx.body = await pageKnowledgeDocuments(sql, ctx.state.caller, query);
       },
     )
     .add(
@@ -63,15 +67,17 @@ function addKnowledgeListRoutes(routes: ApiRoutes<EngineState>, { sql, now }: Kn
         tag,
         security,
         summary: 'Add a knowledge document',
-        description: `Markdown with a title, an optional address and its language (en when left out). It is added unapproved: it answers no one until it is approved (POST /v1/knowledge/{id}/approve). An account holds at most ${KNOWLEDGE_DOCUMENTS_MAX} documents.`,
+        description: `Markdown with a title, an optional address and its language (en when left out). It is added unapproved: it answers no one until it is approved (POST /v1/knowledge/{id}/approve). It belongs to the key's environment; an account holds at most ${KNOWLEDGE_DOCUMENTS_MAX} documents in each.`,
         body: CreateKnowledgeRequest,
         bodyLimit: MESSAGE_BODY_LIMIT,
         responses: { 201: { description: 'The document, unapproved.', schema: KnowledgeDocument } },
         errors: ['unprocessable'],
       },
       async (ctx, { body }) => {
+        const { caller } = ctx.state;
+        // In a transaction: the environment's knowledge is locked while the cap is counted.
+        ctx.body = await sql.transaction((tx) => insertKnowledgeDocument(tx, caller, body, now()));
         ctx.status = 201;
-        ctx.body = await insertKnowledgeDocument(sql, ctx.state.caller.accountId, body, now());
       },
     );
 }
@@ -91,7 +97,7 @@ function addKnowledgeDocumentRoutes(routes: ApiRoutes<EngineState>, { sql, now }
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        ctx.body = await findKnowledgeDocument(sql, ctx.state.caller.accountId, params.id);
+        ctx.body = await findKnowledgeDocument(sql, ctx.state.caller, params.id);
       },
     )
     .add(
@@ -110,7 +116,7 @@ function addKnowledgeDocumentRoutes(routes: ApiRoutes<EngineState>, { sql, now }
         errors: ['not_found'],
       },
       async (ctx, { params, body }) => {
-        ctx.body = await updateKnowledgeDocument(sql, ctx.state.caller.accountId, params.id, body, now());
+        ctx.body = await updateKnowledgeDocument(sql, ctx.state.caller, params.id, body, now());
       },
     )
     .add(
@@ -125,7 +131,7 @@ function addKnowledgeDocumentRoutes(routes: ApiRoutes<EngineState>, { sql, now }
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        await deleteKnowledgeDocument(sql, ctx.state.caller.accountId, params.id);
+        await deleteKnowledgeDocument(sql, ctx.state.caller, params.id);
         ctx.status = 204;
       },
     )
@@ -143,7 +149,36 @@ function addKnowledgeDocumentRoutes(routes: ApiRoutes<EngineState>, { sql, now }
         errors: ['not_found'],
       },
       async (ctx, { params }) => {
-        ctx.body = await approveKnowledgeDocument(sql, ctx.state.caller.accountId, params.id, now());
+        ctx.body = await approveKnowledgeDocument(sql, ctx.state.caller, params.id, now());
       },
     );
+}
+
+/** `POST /v1/knowledge/{id}/promote`: a live key copies a sandbox document to live. */
+function addKnowledgePromotionRoute(routes: ApiRoutes<EngineState>, { sql, now }: KnowledgeRouteDeps): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/knowledge/:id/promote',
+      tag,
+      security,
+      summary: 'Copy a sandbox document to live',
+      description: `Live keys only; id is the sandbox document's. Its title, body, address, language and approval are copied to live: over the live document promoted from it before (or imported from the same file), else as a new live document (within the ${KNOWLEDGE_DOCUMENTS_MAX}). Live customers are answered from it from the next message on if it is approved.`,
+      params,
+      responses: {
+        200: { description: 'The live document, updated.', schema: KnowledgeDocument },
+        201: { description: 'The live document, added.', schema: KnowledgeDocument },
+      },
+      errors: ['forbidden', 'not_found', 'unprocessable'],
+    },
+    async (ctx, { params }) => {
+      const { caller } = ctx.state;
+      requireLiveKey(caller, 'Promoting a document to live');
+      const { document, created } = await sql.transaction((tx) =>
+        promoteKnowledgeDocument(tx, caller.accountId, params.id, now()),
+      );
+      ctx.status = created ? 201 : 200;
+      ctx.body = document;
+    },
+  );
 }

@@ -72,7 +72,7 @@ export function addSandboxFixtureRoutes(
       async (ctx, { params, body }) => {
         const { caller } = ctx.state;
         requireSandboxKey(caller);
-        if (!(await findAction(sql, caller.accountId, params.action)))
+        if (!(await findAction(sql, caller, params.action)))
           throw new ParleyError(
             'not_found',
             `No action ${params.action} in this account; define it first (PUT /v1/actions/${params.action}).`,

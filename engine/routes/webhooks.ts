@@ -12,6 +12,7 @@ import {
 } from '../../shared/index.ts';
 import {
   checkEndpointAddress,
+  checkEndpointHost,
   checkEndpointUrl,
   type ApiRoutes,
   type SecretBox,
@@ -94,13 +95,14 @@ function addEndpointListRoutes(routes: ApiRoutes<EngineState>, { sql, policy, no
         security,
         summary: 'Add a webhook endpoint',
         description:
-          "Events recorded from now on are posted to the URL, signed with the secret in this answer (shown only now). Live endpoints must use https (origins listed in the engine's WEBHOOK_ALLOWED_PRIVATE_ORIGINS may use http); sandbox ones may use http. A URL whose host is or resolves to a private address is refused, unless its origin is one of those.",
+          "Events recorded from now on are posted to the URL, signed with the secret in this answer (shown only now). Live endpoints must use https (the operator's own endpoints listed in the engine's WEBHOOK_ALLOWED_PRIVATE_ORIGINS may use http); sandbox ones may use http. A URL whose host is or resolves to a private address, names this machine (localhost., ip6-localhost), has one label, or is a wildcard DNS name (*.nip.io) is refused, unless it is at or under one of the operator's listed origins and paths.",
         body: CreateWebhookEndpointRequest,
         responses: { 201: { description: 'The endpoint and its signing secret.', schema: CreatedWebhookEndpoint } },
       },
       async (ctx, { body }) => {
         const { caller } = ctx.state;
         const url = checkEndpointUrl(body.url, caller.environment, policy);
+        checkEndpointHost(url, policy);
         await checkEndpointAddress(url, policy);
         const { endpoint, secret } = await insertEndpoint(
           sql,

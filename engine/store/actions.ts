@@ -3,22 +3,32 @@ import type { Environment } from '../../shared/environment.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 import { ActionDefinition } from '../brain/actions.ts';
 import type { ActionInputs } from '../brain/actions.ts';
+import type { Caller } from './environment.ts';
 
 /**
- * An account's actions, their sandbox fixtures, and the requests the AI made for them. Actions
- * belong to the account (both environments ask for the same ones); an action's live URL and its
- * signing secret (sealed) are used for live customers only.
+ * An account's actions, their sandbox fixtures, and the requests the AI made for them. An action
+ * belongs to an environment, as the agent does (migration 018): a sandbox key defines the
+ * sandbox's, a live key the live ones, and each environment's customers ask for their own. Only a
+ * live action has a URL (its signing secret sealed): sandbox customers never reach one. A live key
+ * copies a sandbox action to live (promoteAction).
  */
 
-/** The most actions an account defines: each is offered to the brain on every message. */
+/** Whose actions: an account's, in one environment. */
+export type ActionOwner = Pick<Caller, 'accountId' | 'environment'>;
+
+/** The most actions an account defines in an environment: each is offered to the brain on every message. */
 export const ACTIONS_MAX = 100;
 
-/** Defines (or redefines) an action the account's AI may ask for; its URL, if it has one, stays. */
+/**
+ * Defines (or redefines) an action the account's AI may ask for, in both environments (as the demo
+ * and the tests fill them; an API key defines in its own environment only); a URL it has stays.
+ */
 export async function defineAction(db: Queryable, accountId: string, definition: ActionDefinition): Promise<void> {
   const valid = ActionDefinition.parse(definition);
   await db.query(
-    `INSERT INTO actions (account_id, name, description, definition) VALUES ($1, $2, $3, $4::jsonb)
-     ON CONFLICT (account_id, name) DO UPDATE SET description = EXCLUDED.description, definition = EXCLUDED.definition, updated_at = now()`,
+    `INSERT INTO actions (account_id, environment, name, description, definition)
+     SELECT $1, environment, $2, $3, $4::jsonb FROM unnest(ARRAY['sandbox', 'live']) AS e (environment)
+     ON CONFLICT (account_id, environment, name) DO UPDATE SET description = EXCLUDED.description, definition = EXCLUDED.definition, updated_at = now()`,
     [accountId, valid.name, valid.description, JSON.stringify(valid)],
   );
 }
@@ -35,53 +45,105 @@ export interface ActionRow {
 
 const ACTION_COLUMNS = 'name, definition, url, secret, created_at, updated_at';
 
-export async function findAction(db: Queryable, accountId: string, name: string): Promise<ActionRow | undefined> {
-  const [row] = await db.query<ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE account_id = $1 AND name = $2`, [
-    accountId,
-    name,
-  ]);
+export async function findAction(db: Queryable, owner: ActionOwner, name: string): Promise<ActionRow | undefined> {
+  const [row] = await db.query<ActionRow>(
+    `SELECT ${ACTION_COLUMNS} FROM actions WHERE account_id = $1 AND environment = $2 AND name = $3`,
+    [owner.accountId, owner.environment, name],
+  );
   return row;
 }
 
-export async function listActionRows(db: Queryable, accountId: string): Promise<ActionRow[]> {
-  return db.query<ActionRow>(`SELECT ${ACTION_COLUMNS} FROM actions WHERE account_id = $1 ORDER BY name`, [accountId]);
+export async function listActionRows(db: Queryable, owner: ActionOwner): Promise<ActionRow[]> {
+  return db.query<ActionRow>(
+    `SELECT ${ACTION_COLUMNS} FROM actions WHERE account_id = $1 AND environment = $2 ORDER BY name`,
+    [owner.accountId, owner.environment],
+  );
 }
 
-/** Creates or replaces an action with its URL and sealed secret; `created` says which. */
+/**
+ * Locks the environment's actions until the transaction ends (an advisory lock: there is no row
+ * to lock before the first action), then refuses a new action past the cap. Requests at the same
+ * instant count one after the other, so the cap holds.
+ */
+async function lockAndRefuseOverCap(tx: Queryable, owner: ActionOwner, name: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`actions:${owner.accountId}:${owner.environment}`]);
+  const [{ count } = { count: 0 }] = await tx.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM actions WHERE account_id = $1 AND environment = $2 AND name <> $3',
+    [owner.accountId, owner.environment, name],
+  );
+  if (count >= ACTIONS_MAX)
+    throw new ParleyError(
+      'unprocessable',
+      `An account defines at most ${ACTIONS_MAX} actions in an environment; delete one first.`,
+    );
+}
+
+/**
+ * Creates or replaces an action with its URL and sealed secret; `created` says which. Call it
+ * inside a transaction: the cap then holds against simultaneous requests.
+ */
 export async function putAction(
-  db: Queryable,
-  accountId: string,
+  tx: Queryable,
+  owner: ActionOwner,
   definition: ActionDefinition,
   target: { url: string | null; sealedSecret: string | null },
   now: Date,
 ): Promise<{ row: ActionRow; created: boolean }> {
   const valid = ActionDefinition.parse(definition);
-  const [{ count } = { count: 0 }] = await db.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM actions WHERE account_id = $1 AND name <> $2',
-    [accountId, valid.name],
-  );
-  if (count >= ACTIONS_MAX)
-    throw new ParleyError('unprocessable', `An account defines at most ${ACTIONS_MAX} actions; delete one first.`);
-  const [row] = await db.query<ActionRow & { created: boolean }>(
-    `INSERT INTO actions (account_id, name, description, definition, url, secret, created_at, updated_at) VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $7)
-     ON CONFLICT (account_id, name) DO UPDATE SET description = EXCLUDED.description, definition = EXCLUDED.definition,
+  await lockAndRefuseOverCap(tx, owner, valid.name);
+  const [row] = await tx.query<ActionRow & { created: boolean }>(
+    `INSERT INTO actions (account_id, environment, name, description, definition, url, secret, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $8)
+     ON CONFLICT (account_id, environment, name) DO UPDATE SET description = EXCLUDED.description, definition = EXCLUDED.definition,
        url = EXCLUDED.url, secret = EXCLUDED.secret, updated_at = EXCLUDED.updated_at
      RETURNING ${ACTION_COLUMNS}, (xmax = 0) AS created`,
-    [accountId, valid.name, valid.description, JSON.stringify(valid), target.url, target.sealedSecret, now],
+    [
+      owner.accountId,
+      owner.environment,
+      valid.name,
+      valid.description,
+      JSON.stringify(valid),
+      target.url,
+      target.sealedSecret,
+      now,
+    ],
   );
   const { created, ...stored } = row!;
   return { row: stored, created };
 }
 
-/** Deletes an action and its sandbox fixture. */
-export async function deleteAction(db: Queryable, accountId: string, name: string): Promise<void> {
-  const rows = await db.query(
-    `WITH gone AS (DELETE FROM actions WHERE account_id = $1 AND name = $2 RETURNING name),
-     fixture AS (DELETE FROM sandbox_fixtures WHERE account_id = $1 AND action IN (SELECT name FROM gone))
-     SELECT name FROM gone`,
-    [accountId, name],
+/**
+ * Copies the account's sandbox action `name` to live: its definition replaces the live one's, and
+ * a URL and secret the live action has stay (only a live key sets those). Call it inside a transaction.
+ */
+export async function promoteAction(
+  tx: Queryable,
+  accountId: string,
+  name: string,
+  now: Date,
+): Promise<{ row: ActionRow; created: boolean }> {
+  const original = await findAction(tx, { accountId, environment: 'sandbox' }, name);
+  if (!original) throw new ParleyError('not_found', `No sandbox action ${name} in this account.`);
+  const live: ActionOwner = { accountId, environment: 'live' };
+  const existing = await findAction(tx, live, name);
+  return putAction(
+    tx,
+    live,
+    original.definition,
+    { url: existing?.url ?? null, sealedSecret: existing?.secret ?? null },
+    now,
   );
-  if (rows.length === 0) throw new ParleyError('not_found', `No action ${name} in this account.`);
+}
+
+/** Deletes an action, and its sandbox fixture with the sandbox's action. */
+export async function deleteAction(db: Queryable, owner: ActionOwner, name: string): Promise<void> {
+  const rows = await db.query(
+    `WITH gone AS (DELETE FROM actions WHERE account_id = $1 AND environment = $2 AND name = $3 RETURNING name),
+     fixture AS (DELETE FROM sandbox_fixtures WHERE account_id = $1 AND $2 = 'sandbox' AND action IN (SELECT name FROM gone))
+     SELECT name FROM gone`,
+    [owner.accountId, owner.environment, name],
+  );
+  if (rows.length === 0) throw new ParleyError('not_found', `No action ${name} for this key.`);
 }
 
 /** The URL and sealed secret a live customer's request for `action` is posted to, if it has a URL. */
@@ -91,16 +153,18 @@ export async function findActionTarget(
   action: string,
 ): Promise<{ url: string; secret: string } | undefined> {
   const [row] = await db.query<{ url: string; secret: string }>(
-    'SELECT url, secret FROM actions WHERE account_id = $1 AND name = $2 AND url IS NOT NULL AND secret IS NOT NULL',
+    `SELECT url, secret FROM actions
+     WHERE account_id = $1 AND environment = 'live' AND name = $2 AND url IS NOT NULL AND secret IS NOT NULL`,
     [accountId, action],
   );
   return row;
 }
 
-export async function listActions(db: Queryable, accountId: string): Promise<ActionDefinition[]> {
+/** The actions the owner's customers may ask for. */
+export async function listActions(db: Queryable, owner: ActionOwner): Promise<ActionDefinition[]> {
   const rows = await db.query<{ definition: ActionDefinition }>(
-    'SELECT definition FROM actions WHERE account_id = $1 ORDER BY name',
-    [accountId],
+    'SELECT definition FROM actions WHERE account_id = $1 AND environment = $2 ORDER BY name',
+    [owner.accountId, owner.environment],
   );
   return rows.map((row) => row.definition);
 }

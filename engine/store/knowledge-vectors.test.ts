@@ -13,7 +13,8 @@ describe.each(DRIVERS)('the kept section vectors on $name', (driver) => {
   let accountId: string;
   let otherAccountId: string;
   const prefix = uniqueSchemaPrefix();
-  const document = () => addKnowledgeDocument(sql, accountId, { title: 'Returns', body: 'x', approved: true });
+  const document = () =>
+    addKnowledgeDocument(sql, accountId, { title: 'Returns', body: 'x', approved: true }).then((ids) => ids.sandbox);
 
   beforeAll(async () => {
     sql = await openSql({ databaseUrl: driver.databaseUrl, dataDir: 'memory://', schema: `${prefix}engine` });
@@ -55,7 +56,11 @@ describe.each(DRIVERS)('the kept section vectors on $name', (driver) => {
   });
 
   it('keeps no vector for a document that is not there, or not the account’s', async () => {
-    const otherDocument = await addKnowledgeDocument(sql, otherAccountId, { title: 'T', body: 'x', approved: true });
+    const otherDocument = await addKnowledgeDocument(sql, otherAccountId, {
+      title: 'T',
+      body: 'x',
+      approved: true,
+    }).then((ids) => ids.sandbox);
     await writeSectionVectors(sql, {
       accountId,
       model: 'm1',
@@ -83,7 +88,7 @@ describe.each(DRIVERS)('the kept section vectors on $name', (driver) => {
         vector: Float32Array.of(n),
       })),
     });
-    await deleteKnowledgeDocument(sql, accountId, documentId);
+    await deleteKnowledgeDocument(sql, { accountId, environment: 'sandbox' }, documentId);
     const [row] = await sql.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM knowledge_section_vectors WHERE document_id = $1',
       [documentId],
@@ -94,7 +99,8 @@ describe.each(DRIVERS)('the kept section vectors on $name', (driver) => {
   it('prunes the vectors of sections a document no longer has, and those of another model', async () => {
     // An account of its own: every vector of another model in the account goes.
     const accountId = await createAccount(sql, 'Pruned shop');
-    const document = () => addKnowledgeDocument(sql, accountId, { title: 'Returns', body: 'x', approved: true });
+    const document = () =>
+      addKnowledgeDocument(sql, accountId, { title: 'Returns', body: 'x', approved: true }).then((ids) => ids.sandbox);
     const documentId = await document();
     const untouched = await document();
     const row = (id: string, n: number) => ({

@@ -3,6 +3,7 @@ import type { Environment } from '../../environment.ts';
 import { BlockList, isIP } from 'node:net';
 import { ParleyError } from '../../errors.ts';
 import { ipv4Of, ipv6Groups } from '../ip-address.ts';
+import { isPrivateException, normalHostName, refusedHostName } from './endpoint-rules.ts';
 
 /**
  * Where webhooks may go (SPEC "Webhook delivery", rule 1): live endpoints use https, sandbox ones
@@ -80,13 +81,16 @@ export function isPrivateAddress(address: string): boolean {
 
 export interface TargetPolicy {
   /**
-   * Exact origins (`http://127.0.0.1:8080`) that may be private anyway: an operator's own BFF on
-   * the same machine or network. Nothing else private is ever called.
+   * The operator's own private endpoints (`WEBHOOK_ALLOWED_PRIVATE_ORIGINS`): origins, or origins
+   * with a path that URLs must be under (`http://127.0.0.1:8080/v1/engine-webhooks`), that may be
+   * private anyway (endpoint-rules.ts). Nothing else private is ever called.
    */
   allowedPrivateOrigins: readonly string[];
 }
 
-const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+const hostOf = (url: URL) => normalHostName(url.hostname);
+const excepted = (url: URL, policy: TargetPolicy | undefined) =>
+  isPrivateException(url, policy?.allowedPrivateOrigins ?? []);
 
 /**
  * Refuses a URL that may never be an endpoint, before any address is looked up. A live endpoint
@@ -95,7 +99,7 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
  */
 export function checkEndpointUrl(raw: string, environment: Environment, policy?: TargetPolicy): URL {
   const url = new URL(raw);
-  const httpAllowed = environment === 'sandbox' || (policy?.allowedPrivateOrigins.includes(url.origin) ?? false);
+  const httpAllowed = environment === 'sandbox' || excepted(url, policy);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && httpAllowed)) {
     throw new ParleyError(
       'invalid_request',
@@ -117,24 +121,31 @@ function resolve(host: string): Promise<LookupAddress[]> {
 
 /**
  * Refuses an endpoint whose host is plainly private without looking it up: an IP literal in a
- * private range, or a `localhost` name (unless its origin is allowed). A host name is checked at
+ * private range, or a name endpoint-rules.ts refuses (`localhost.`, `ip6-localhost`, a name of one
+ * label, `*.nip.io`), unless it is one of the operator's exceptions. A host name is checked at
  * every connection instead (`guardedLookup`), so a name that does not resolve from here yet (a
  * bot's server being set up) can still be saved.
  */
 export function checkEndpointHost(url: URL, policy: TargetPolicy): void {
-  if (policy.allowedPrivateOrigins.includes(url.origin)) return;
-  const host = hostOf(url).toLowerCase();
-  if ((isIP(host) && isPrivateAddress(host)) || host === 'localhost' || host.endsWith('.localhost')) {
+  if (excepted(url, policy)) return;
+  const host = hostOf(url);
+  if (isIP(host) && isPrivateAddress(host)) {
     throw new ParleyError(
       'invalid_request',
       `The host ${url.hostname} is a private address; webhooks never call private addresses.`,
     );
   }
+  const refused = refusedHostName(host);
+  if (refused)
+    throw new ParleyError(
+      'invalid_request',
+      `The host ${url.hostname} ${refused}; webhooks never call private addresses, and this one cannot be checked.`,
+    );
 }
 
 /** Refuses an endpoint whose host resolves to a private address now (unless its origin is allowed). */
 export async function checkEndpointAddress(url: URL, policy: TargetPolicy): Promise<void> {
-  if (policy.allowedPrivateOrigins.includes(url.origin)) return;
+  if (excepted(url, policy)) return;
   let addresses: LookupAddress[];
   try {
     addresses = await resolve(hostOf(url));
@@ -156,7 +167,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * connected to is the address checked.
  */
 export function guardedLookup(url: URL, policy: TargetPolicy) {
-  const allowed = policy.allowedPrivateOrigins.includes(url.origin);
+  const allowed = excepted(url, policy);
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     resolve(hostname).then(
       (addresses) => {
