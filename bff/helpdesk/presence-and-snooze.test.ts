@@ -6,7 +6,7 @@ import { DRIVERS, logger, request } from '../../test/stack.ts';
 import { newVisitor } from '../../test/widget-client.ts';
 import { AccountPresence, DeskConversation, User } from '../../shared/schemas/helpdesk/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
-import { nextInTurn, peopleAvailable } from './inbox-availability.ts';
+import { nextInTurn, NOBODY_AVAILABLE_NOTICE, peopleAvailable } from './inbox-availability.ts';
 import { startSnoozeLapses } from './snooze-lapses.ts';
 
 /**
@@ -75,18 +75,28 @@ describe.each(DRIVERS)('presence and lapsing snoozes on $name', (driver) => {
     expect(presence.payload.find((person) => person.user_id === desk.admin.id)?.availability_status).toBe('offline');
   });
 
-  it('gives a handed-over conversation to the available people in turn', async () => {
+  it('gives a handed-over conversation to the available people in turn, and tells the customer when nobody is there', async () => {
     await profile(desk.admin.access_token, { account_id: desk.stack.accountId, availability: 'online' });
     await profile(desk.agent.access_token, { account_id: desk.stack.accountId, availability: 'online' });
     const inbox = await inboxId();
+    const assigneeOf = async (id: number) =>
+      DeskConversation.parse((await desk.app(`/conversations/${id}`, desk.admin.access_token)).body).assignee_id;
     const first = await nextInTurn(desk.stack.bffSql, inbox);
-    const { id } = await desk.customerAsks('I need a person');
-    await desk.app(`/conversations/${id}/assignments`, desk.admin.access_token, { body: { assignee_id: first } });
+    const one = await desk.customerAsks('I want to talk to a person');
+    expect(await assigneeOf(one.id)).toBe(first);
     const second = await nextInTurn(desk.stack.bffSql, inbox);
+    const two = await desk.customerAsks('I want to talk to a person');
+    expect(await assigneeOf(two.id)).toBe(second);
     expect(new Set([first, second])).toEqual(new Set([desk.admin.id, desk.agent.id]));
+    expect((await one.widgetMessages()).some((message) => message.notice === 'handover')).toBe(true);
+
     await profile(desk.admin.access_token, { account_id: desk.stack.accountId, availability: 'offline' });
     await profile(desk.agent.access_token, { account_id: desk.stack.accountId, availability: 'offline' });
     expect(await nextInTurn(desk.stack.bffSql, inbox)).toBeUndefined();
+    const alone = await desk.customerAsks('I want to talk to a person');
+    expect(await assigneeOf(alone.id)).toBeNull();
+    const notices = (await alone.widgetMessages()).filter((message) => message.author === 'system');
+    expect(notices.map((message) => message.text)).toContain(NOBODY_AVAILABLE_NOTICE);
   });
 
   it('ends a lapsed snooze once, from the store (as after a restart), and tells it', async () => {
