@@ -53,5 +53,6 @@ describe('migration 018 on existing knowledge and actions', () => {
       { environment: 'sandbox', name: 'a', url: null, secret: null },
     ]);
     await sql.close();
-  });
+    // Two migrations of a PGlite store from nothing: as long as a store start-up hook may take on a loaded machine.
+  }, 120_000);
 });
