@@ -14,23 +14,16 @@ import {
   type CableCommand,
   type DisconnectReason,
 } from './protocol.ts';
-import { presenceOf, subscribeToRoom, type RoomInbox } from './room-channel.ts';
+import type { HeldSubscription } from './person-subscription.ts';
+import { roomOf } from './room-channel.ts';
+import { holdRoom, type RoomSubscriptionDeps } from './room-subscriptions.ts';
 
-export interface CableConnectionDeps {
-  sql: Sql;
-  streams: ContactStreams;
-  logger: Logger;
-}
+export type CableConnectionDeps = RoomSubscriptionDeps;
 
 /** One open `/cable` connection, as the server holds it. */
 export interface CableConnection {
   send(frame: string): void;
   disconnect(reason: DisconnectReason, reconnect: boolean): void;
-}
-
-interface Subscribed {
-  stream: ContactStream;
-  inbox: RoomInbox;
 }
 
 /**
@@ -41,9 +34,10 @@ interface Subscribed {
 export function serveCableConnection(
   socket: WebSocket,
   origin: string | undefined,
-  { sql, streams, logger }: CableConnectionDeps,
+  deps: CableConnectionDeps,
 ): CableConnection {
-  const subscriptions = new Map<string, Subscribed>();
+  const { sql, streams, logger, now } = deps;
+  const subscriptions = new Map<string, HeldSubscription>();
   const pending = new Set<string>();
   const overLimit = commandWindow();
   let closed = false;
@@ -64,32 +58,26 @@ export function serveCableConnection(
     if (subscriptions.has(identifier) || pending.has(identifier)) return;
     if (subscriptions.size + pending.size >= CABLE_LIMITS.subscriptionsPerConnection)
       return send(rejectFrame(identifier));
+    const room = roomOf(identifier);
+    if (!room) return send(rejectFrame(identifier));
     pending.add(identifier);
-    const decided = await subscribeToRoom(sql, identifier, origin).catch((error: unknown) => {
+    const write = (event: string, data: unknown) => send(eventFrame(identifier, event, data));
+    const end = () => disconnect('unauthorized', false);
+    const held = await holdRoom(deps, room, origin, write, end).catch((error: unknown) => {
       pending.delete(identifier);
       throw error;
     });
     // An unsubscribe that came meanwhile took it back.
-    if (!pending.delete(identifier) || closed) return;
-    if (!decided.granted || streams.count(decided.contact.id) >= CABLE_LIMITS.subscriptionsPerToken)
-      return send(rejectFrame(identifier));
-    const stream: ContactStream = {
-      contactId: decided.contact.id,
-      inboxId: decided.contact.inboxId,
-      send: (event, data) => send(eventFrame(identifier, event, data)),
-      end: () => disconnect('unauthorized', false),
-    };
-    streams.add(stream);
-    subscriptions.set(identifier, { stream, inbox: decided.inbox });
+    if (!pending.delete(identifier) || closed) return held?.remove();
+    if (!held) return send(rejectFrame(identifier));
+    subscriptions.set(identifier, held);
     send(confirmFrame(identifier));
-    stream.send('presence.update', presenceOf(decided.inbox));
+    held.presence();
   }
 
   function unsubscribe(identifier: string): void {
     pending.delete(identifier);
-    const subscribed = subscriptions.get(identifier);
-    if (!subscribed) return;
-    streams.remove(subscribed.stream);
+    subscriptions.get(identifier)?.remove();
     subscriptions.delete(identifier);
   }
 
@@ -131,10 +119,9 @@ function commandWindow(): () => boolean {
 }
 
 /** A `message` command: RoomChannel's one action, `update_presence`, is answered with presence.update. */
-function perform(subscribed: Subscribed | undefined, command: CableCommand): void {
+function perform(subscribed: HeldSubscription | undefined, command: CableCommand): void {
   const data = typeof command.data === 'string' ? parseJson(command.data) : command.data;
   const action = CableAction.safeParse(data);
   // The Flutter SDK's start_typing / stop_typing are not RoomChannel's and go unanswered, as in Chatwoot.
-  if (subscribed && action.success && action.data.action === 'update_presence')
-    subscribed.stream.send('presence.update', presenceOf(subscribed.inbox));
+  if (subscribed && action.success && action.data.action === 'update_presence') subscribed.presence();
 }

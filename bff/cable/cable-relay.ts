@@ -2,11 +2,18 @@ import type { Server as SocketServer } from 'socket.io';
 import { z } from 'zod';
 import type { Logger } from '../../shared/server/index.ts';
 
-/** What every node is told: a contact's events to write, or connections to end. */
+/** What every node is told: a contact's or an inbox's people's events to write, or connections to end. */
 export const CableNotice = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('events'),
     contactId: z.number().int(),
+    events: z.array(z.tuple([z.string(), z.unknown()])),
+  }),
+  /** An inbox's events for the people of its account who answer it. */
+  z.object({
+    kind: z.literal('people'),
+    accountId: z.number().int(),
+    inboxId: z.string(),
     events: z.array(z.tuple([z.string(), z.unknown()])),
   }),
   z.object({ kind: z.literal('end'), contactIds: z.array(z.number().int()), inboxIds: z.array(z.string()) }),

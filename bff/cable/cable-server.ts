@@ -9,6 +9,8 @@ import { serveCableConnection, type CableConnection } from './cable-connection.t
 import { createCableRelay } from './cable-relay.ts';
 import { pushContactEvents } from './contact-pushes.ts';
 import { ContactStreams } from './contact-streams.ts';
+import { pushPersonEvents } from './person-pushes.ts';
+import { PersonStreams } from './person-streams.ts';
 import { CABLE_LIMITS, CABLE_PATH, CABLE_SUBPROTOCOL, PING_INTERVAL_MS, pingFrame } from './protocol.ts';
 
 export interface CableDeps {
@@ -22,6 +24,7 @@ export interface CableDeps {
   shared: boolean;
   erasure: Pick<CustomerErasure, 'onErased'>;
   accountClosed: { listen(listener: (closed: { inboxIds: string[] }) => void): void };
+  now?: () => Date;
 }
 
 export interface Cable {
@@ -34,16 +37,22 @@ export interface Cable {
 /**
  * ActionCable at `/cable`, for Chatwoot's own clients (its widget, its mobile SDKs, clients of the
  * Client API with a `pubsub_token`): the same events as the `/client` Socket.IO namespace, in
- * ActionCable's frames. Erased contacts and the contacts of closed accounts are disconnected on
+ * ActionCable's frames; and for a person (their pubsub_token with account_id and user_id) the
+ * events of the inboxes they answer, private notes included. Erased contacts and the contacts of closed accounts are disconnected on
  * every node.
  */
 export function attachCable(server: HttpServer, deps: CableDeps): Cable {
-  const { sql, logger, io, shared } = deps;
+  const { sql, logger, io, shared, now = () => new Date() } = deps;
   const streams = new ContactStreams();
+  const people = new PersonStreams();
   const connections = new Set<CableConnection>();
   const relay = createCableRelay(io, { shared, logger }, (notice) => {
     if (notice.kind === 'events') streams.deliver(notice.contactId, notice.events);
-    else streams.end(notice);
+    else if (notice.kind === 'people') people.deliver(notice.accountId, notice.inboxId, notice.events);
+    else {
+      streams.end(notice);
+      people.end(notice.inboxIds);
+    }
   });
   pushContactEvents({
     sql,
@@ -53,6 +62,7 @@ export function attachCable(server: HttpServer, deps: CableDeps): Cable {
     relay,
     mayHear: (contactId) => shared || streams.count(contactId) > 0,
   });
+  pushPersonEvents({ sql, publisher: deps.publisher, logger, now, relay, mayHear: () => shared || people.any() });
   deps.erasure.onErased((erased) => relay.tell({ kind: 'end', contactIds: erased.contactIds, inboxIds: [] }));
   deps.accountClosed.listen(({ inboxIds }) => relay.tell({ kind: 'end', contactIds: [], inboxIds }));
 
@@ -70,7 +80,13 @@ export function attachCable(server: HttpServer, deps: CableDeps): Cable {
       return;
     }
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      const connection = serveCableConnection(webSocket, request.headers.origin, { sql, streams, logger });
+      const connection = serveCableConnection(webSocket, request.headers.origin, {
+        sql,
+        streams,
+        people,
+        logger,
+        now,
+      });
       connections.add(connection);
       webSocket.on('close', () => connections.delete(connection));
     });

@@ -19,7 +19,7 @@ export interface RoomInbox {
 
 export type RoomSubscription =
   | { granted: true; contact: ContactRecord; inbox: RoomInbox }
-  | { granted: false; why: 'not_room_channel' | 'people_not_served' | 'unknown_token' | 'suspended' | 'origin' };
+  | { granted: false; why: 'unknown_token' | 'suspended' | 'origin' };
 
 export async function roomInboxOf(db: Queryable, inboxId: string): Promise<RoomInbox | undefined> {
   const [row] = await db.query<{
@@ -42,18 +42,22 @@ export async function roomInboxOf(db: Queryable, inboxId: string): Promise<RoomI
   );
 }
 
-/** Decides a subscription: the identifier's channel and token, the inbox's origins, the account's standing. */
+/** The identifier as RoomChannel's parameters, or undefined when it names no RoomChannel. */
+export function roomOf(identifier: string): RoomIdentifier | undefined {
+  const parsed = RoomIdentifier.safeParse(parseJson(identifier));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Whether the identifier names a person (Chatwoot's agents add account_id and user_id), not a contact. */
+export const namesPerson = (room: RoomIdentifier) => room.user_id !== undefined || room.account_id !== undefined;
+
+/** Decides a contact's subscription: the token, the inbox's origins, the account's standing. */
 export async function subscribeToRoom(
   sql: Sql,
-  identifier: string,
+  room: RoomIdentifier,
   origin: string | undefined,
 ): Promise<RoomSubscription> {
-  const parsed = RoomIdentifier.safeParse(parseJson(identifier));
-  if (!parsed.success) return { granted: false, why: 'not_room_channel' };
-  // A person's stream (account_id + user_id with the person's token) is not served yet: refused, never mistaken for a contact's.
-  if (parsed.data.user_id !== undefined || parsed.data.account_id !== undefined)
-    return { granted: false, why: 'people_not_served' };
-  const contact = await findContactByPubsubToken(sql, parsed.data.pubsub_token);
+  const contact = await findContactByPubsubToken(sql, room.pubsub_token);
   const inbox = contact && (await roomInboxOf(sql, contact.inboxId));
   if (!contact || !inbox) return { granted: false, why: 'unknown_token' };
   if (inbox.suspended) return { granted: false, why: 'suspended' };

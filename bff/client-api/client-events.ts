@@ -7,6 +7,7 @@
 import type { Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch } from '../realtime/publisher.ts';
 import { loadClientMessage, SERVER_MESSAGE_ID_PREFIX } from './message-views.ts';
+import { findClientMessage } from './store/client-views.ts';
 import type { ContactRecord } from './store/contacts.ts';
 
 /** A Chatwoot event: its name and its payload. */
@@ -17,6 +18,13 @@ export const contactIdOf = (customerRef: string): number | undefined => {
   const match = /^ctc_(\d+)$/.exec(customerRef);
   return match ? Number(match[1]) : undefined;
 };
+
+/** `{ echo_id }` of a contact's message sent with one (Chatwoot's clients match their own messages by it), or nothing. */
+export async function echoOf(sql: Sql, messageId: number): Promise<{ echo_id?: string }> {
+  const row = await findClientMessage(sql, messageId);
+  const sent = row?.author === 'customer' ? row.message_id : null;
+  return sent && !sent.startsWith(SERVER_MESSAGE_ID_PREFIX) ? { echo_id: sent } : {};
+}
 
 /** One batch, shaped for the contact, in order. Notes, notices and the contact's own typing are left out. */
 export async function clientEvents(
@@ -44,12 +52,16 @@ export async function clientEvents(
       }
       case 'message.status': {
         const shaped = await message(change.messageId);
-        if (shaped) events.push(['message.updated', { ...shaped, status: change.status }]);
+        if (shaped)
+          events.push([
+            'message.updated',
+            { ...shaped, ...(await echoOf(sql, change.messageId)), status: change.status },
+          ]);
         break;
       }
       case 'message.answered': {
         const shaped = await message(change.messageId);
-        if (shaped) events.push(['message.updated', shaped]);
+        if (shaped) events.push(['message.updated', { ...shaped, ...(await echoOf(sql, change.messageId)) }]);
         break;
       }
       case 'typing':

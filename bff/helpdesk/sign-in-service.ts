@@ -84,7 +84,11 @@ export async function resumeSession(sql: Sql, now: () => Date, token: string) {
   );
   const found = row && (await findUser(sql, row.user_id));
   if (!found) throw new ParleyError('unauthorized', 'The session has ended: sign in again.');
-  return { access_token: token, expires_at: expiresAt.toISOString(), user: { ...(await userView(sql, found)), pubsub_token: personPubsubToken(token) } };
+  return {
+    access_token: token,
+    expires_at: expiresAt.toISOString(),
+    user: { ...(await userView(sql, found)), pubsub_token: personPubsubToken(token) },
+  };
 }
 
 export type SignInService = ReturnType<typeof createSignInService>;
