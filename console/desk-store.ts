@@ -7,7 +7,10 @@ import { alertMessage, alertWaiting } from './alert.ts';
 import { arrivals, attentionCount, titleWith, type Seen } from './attention.ts';
 import { contactName } from './format.ts';
 import { keepLive } from './keep-live.ts';
-import type { DeskConversation, DeskMessage, Session } from './types.ts';
+import { EMPTY_DIRECTORY, loadDirectory, type Directory } from './directory.ts';
+import { withFirstPage, withNextPage, type ListPages } from './list-pages.ts';
+import { snoozeUntil, type SnoozeChoice } from './snooze-times.ts';
+import type { ContactChange, DeskConversation, DeskMessage, SearchHit, Session } from './types.ts';
 
 export interface DeskState {
   session: Session;
@@ -15,12 +18,20 @@ export interface DeskState {
   accountName: string;
   query: ListQuery;
   conversations: DeskConversation[];
+  /** Where the list's next page starts (null: every row is listed). */
+  nextCursor: string | null;
+  /** The account's labels, teams and people, to label and assign with and to name who has a conversation. */
+  directory: Directory;
+  /** The person says they are available (presence `online`). */
+  available: boolean;
   counts: { mine: number; unassigned: number; all: number };
   selected: DeskConversation | undefined;
   messages: DeskMessage[];
   earlier: DeskConversation[];
   /** The customer of the open conversation is typing. */
   customerTyping: boolean;
+  /** The AI's answer in the open conversation as it is written (streamed), until it is stored; empty when none. */
+  aiDraft: string;
   connected: boolean;
   /** The connection was lost (sleep, network, a server restart) and is not back yet: the console says so. */
   lost: boolean;
@@ -49,6 +60,8 @@ export class DeskStore {
   /** What was seen of each conversation listed, to notice a new handover or a new message. */
   readonly #seen = new Map<number, Seen>();
   #listed = false;
+  #firstCount = 0;
+  #loadingMore = false;
   #closed = false;
   readonly #stopLive: () => void;
 
@@ -58,13 +71,17 @@ export class DeskStore {
       session,
       accountId,
       accountName: account?.name ?? '',
-      query: { status: 'open', assignee_type: 'all' },
+      query: { status: 'open', assignee_type: 'all', sort_by: 'latest', label: '' },
       conversations: [],
+      nextCursor: null,
+      directory: EMPTY_DIRECTORY,
+      available: false,
       counts: { mine: 0, unassigned: 0, all: 0 },
       selected: undefined,
       messages: [],
       earlier: [],
       customerTyping: false,
+      aiDraft: '',
       connected: false,
       lost: false,
       alerts: localStorage.getItem('parley-console-alerts') === 'on',
@@ -101,6 +118,9 @@ export class DeskStore {
     });
     this.#socket.on('typing:changed', (change) => {
       if (change.conversation_id === this.state.selected?.id) this.#set({ customerTyping: change.typing });
+    });
+    this.#socket.on('message:delta', (delta) => {
+      if (delta.conversation_id === this.state.selected?.id) this.#set({ aiDraft: this.state.aiDraft + delta.text });
     });
     this.#socket.on('read:changed', (change) => {
       const selected = this.state.selected;
@@ -149,6 +169,13 @@ export class DeskStore {
   async start(): Promise<void> {
     const account = await this.#try(() => this.#api.account());
     if (account) this.#set({ accountName: account.name });
+    await this.refreshDirectory();
+  }
+
+  async refreshDirectory(): Promise<void> {
+    const directory = await loadDirectory(this.#api);
+    const mine = directory.people.find((person) => person.user_id === this.me);
+    this.#set({ directory, available: mine?.availability_status === 'online' });
   }
 
   #scheduleList(): void {
@@ -160,11 +187,37 @@ export class DeskStore {
     const list = await this.#try(() => this.#api.list(this.state.query));
     if (!list) return;
     const { meta, payload } = list.data;
+    const pages = withFirstPage(this.#pages(), payload, meta.next_cursor);
+    this.#firstCount = pages.firstCount;
     this.#set({
-      conversations: payload,
+      conversations: pages.rows,
+      nextCursor: pages.next,
       counts: { mine: meta.mine_count, unassigned: meta.unassigned_count, all: meta.all_count },
     });
     this.#tell(payload);
+  }
+
+  #pages(): ListPages {
+    return { rows: this.state.conversations, firstCount: this.#firstCount, next: this.state.nextCursor };
+  }
+
+  /** The list's next page (scrolled to its end); one read at a time. */
+  async loadMore(): Promise<void> {
+    const after = this.state.nextCursor;
+    if (after === null || this.#loadingMore) return;
+    this.#loadingMore = true;
+    const list = await this.#try(() => this.#api.list(this.state.query, after)).finally(() => {
+      this.#loadingMore = false;
+    });
+    if (!list || this.state.nextCursor !== after) return;
+    const pages = withNextPage(this.#pages(), list.data.payload, list.data.meta.next_cursor);
+    this.#set({ conversations: pages.rows, nextCursor: pages.next });
+  }
+
+  /** Conversations found by the customer's words, a name, an e-mail or a number. */
+  async search(q: string): Promise<SearchHit[]> {
+    const found = await this.#try(() => this.#api.search(q));
+    return found?.data.payload ?? [];
   }
 
   /**
@@ -188,14 +241,16 @@ export class DeskStore {
   }
 
   async setQuery(patch: Partial<DeskState['query']>): Promise<void> {
-    this.#set({ query: { ...this.state.query, ...patch } });
+    // Another filter or order is another list: its pages start again.
+    this.#set({ query: { ...this.state.query, ...patch }, conversations: [], nextCursor: null });
+    this.#firstCount = 0;
     await this.refreshList();
   }
 
   async open(id: number | undefined): Promise<void> {
     if (id === undefined) {
       this.#socket.emit('conversation:watch', { conversation_id: null });
-      this.#set({ selected: undefined, messages: [], earlier: [], customerTyping: false });
+      this.#set({ selected: undefined, messages: [], earlier: [], customerTyping: false, aiDraft: '' });
       return;
     }
     this.#socket.emit('conversation:watch', { conversation_id: id });
@@ -210,6 +265,7 @@ export class DeskStore {
       messages: messages.payload,
       earlier: earlier?.payload ?? [],
       customerTyping: false,
+      aiDraft: '',
     });
     await this.#markRead();
   }
@@ -222,7 +278,9 @@ export class DeskStore {
       this.#try(() => this.#api.messages(id)),
     ]);
     if (!conversation || !messages || this.state.selected?.id !== id) return;
-    this.#set({ selected: conversation, messages: messages.payload });
+    // A new message ends the streamed answer (it is stored now); a reload for anything else keeps it growing.
+    const grown = messages.payload.length !== this.state.messages.length;
+    this.#set({ selected: conversation, messages: messages.payload, ...(grown ? { aiDraft: '' } : {}) });
     if (conversation.unread_count > 0 && document.visibilityState === 'visible') await this.#markRead();
   }
 
@@ -261,6 +319,33 @@ export class DeskStore {
   handBack = () => this.#move((id) => this.#api.setStatus(id, 'pending'));
   resolve = () => this.#move((id) => this.#api.setStatus(id, 'resolved'));
   reopen = () => this.#move((id) => this.#api.setStatus(id, 'open'));
+  assignTo = (to: { assignee_id?: number | null; team_id?: number | null }) =>
+    this.#move((id) => this.#api.assignTo(id, to));
+  snooze = (choice: SnoozeChoice) => this.#move((id) => this.#api.snooze(id, snoozeUntil(choice, Date.now())));
+  setLabels = (labels: string[]) =>
+    this.#move(async (id) => {
+      await this.#api.setLabels(id, labels);
+      return this.#api.conversation(id);
+    });
+
+  /** A contact's record for the contact panel (undefined when it cannot be read: the error shows). */
+  contact = (id: number) => this.#try(() => this.#api.contact(id));
+
+  /** Saves a contact's changes; the open conversation and the list show the new name. */
+  async saveContact(id: number, change: ContactChange) {
+    const saved = await this.#try(() => this.#api.updateContact(id, change));
+    if (saved) {
+      await this.#reloadSelected();
+      this.#scheduleList();
+    }
+    return saved;
+  }
+
+  /** The person says they are available (or not): the widget's header follows. */
+  async setAvailable(on: boolean): Promise<void> {
+    const set = await this.#try(() => this.#api.setAvailability(on ? 'online' : 'offline'));
+    if (set) this.#set({ available: on });
+  }
 
   /** The AI's help for a conversation; a refusal is the caller's to show (the panel says it), not the console's error. */
   assist(id: number) {

@@ -25,6 +25,8 @@ export class ClientError extends Error {
     message: string,
     /** From Retry-After: how many seconds to wait before the same call can succeed. */
     readonly retryAfterS?: number,
+    /** The refusal's `details`, as the BFF sent them (a rate limit's: the inbox's public name and e-mail). */
+    readonly details?: unknown,
   ) {
     super(message);
   }
@@ -37,8 +39,15 @@ export class ClientError extends Error {
  * @example throw v1Error(429, { error: { code: 'rate_limited', message: 'Too many requests.' } }, 30)
  */
 export function v1Error(status: number, body: unknown, retryAfterS?: number): ClientError {
-  const error = (body as { error?: { code: ClientErrorCode; message: string } } | null | undefined)?.error;
-  return new ClientError(status, error?.code ?? 'internal', error?.message ?? `HTTP ${status}`, retryAfterS);
+  const error = (body as { error?: { code: ClientErrorCode; message: string; details?: unknown } } | null | undefined)
+    ?.error;
+  return new ClientError(
+    status,
+    error?.code ?? 'internal',
+    error?.message ?? `HTTP ${status}`,
+    retryAfterS,
+    error?.details,
+  );
 }
 
 /**

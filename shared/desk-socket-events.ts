@@ -18,6 +18,8 @@ export interface DeskServerEvents {
   'conversation:changed': (change: DeskConversationChanged) => void;
   'typing:changed': (change: DeskTypingChange) => void;
   'read:changed': (change: DeskReadChange) => void;
+  /** The AI's answer being written in a watched conversation: `text` is the next piece, to add to the pieces before. */
+  'message:delta': (delta: { conversation_id: number; text: string }) => void;
 }
 
 export interface DeskClientEvents {

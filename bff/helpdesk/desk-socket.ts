@@ -185,7 +185,7 @@ function serveConsole(socket: DeskSocket, deps: DeskSocketDeps): void {
 
 /**
  * The published changes, pushed to the consoles that may see them: the customer's typing and read
- * marks to those watching the conversation, `conversation:changed` to the rooms of its account and inbox.
+ * marks and the AI's answer as it is written (`message:delta`) to those watching the conversation, `conversation:changed` to the rooms of its account and inbox.
  */
 function pushChanges(namespace: DeskNamespace, { sql, publisher, logger }: DeskSocketDeps): void {
   // An inbox never moves to another account: its account and number are read once per process. One
@@ -213,6 +213,10 @@ function pushChanges(namespace: DeskNamespace, { sql, publisher, logger }: DeskS
         namespace
           .to(conversationRoom(conversation.id))
           .emit('typing:changed', { conversation_id: conversation.id, typing: change.typing });
+      if (change.type === 'reply.delta')
+        namespace
+          .to(conversationRoom(conversation.id))
+          .emit('message:delta', { conversation_id: conversation.id, text: change.text });
       if (change.type === 'customer.read')
         namespace
           .to(conversationRoom(conversation.id))
@@ -239,7 +243,7 @@ function pushChanges(namespace: DeskNamespace, { sql, publisher, logger }: DeskS
  * account in `auth`, and joins the rooms of what they may see (the account for administrators,
  * each inbox they answer for agents). Pushes are small: `conversation:changed` (read it again
  * through the Application API), and for the conversation the console watches, the customer's
- * `typing:changed` and `read:changed`. Commands: `conversation:watch` and `typing:set` (the
+ * `typing:changed`, `read:changed` and the AI's streamed answer, `message:delta`. Commands: `conversation:watch` and `typing:set` (the
  * person's typing, shown in the customer's widget).
  */
 export function addDeskSocket(io: Server, deps: DeskSocketDeps): DeskSockets {

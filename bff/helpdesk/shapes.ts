@@ -8,6 +8,7 @@ import type { PublicAttachment } from '../../shared/index.ts';
 import type {
   AccountView,
   AgentBot,
+  DeskContentAttributes,
   DeskConversation as DeskConversationView,
   DeskMessage,
   Person,
@@ -171,8 +172,37 @@ function senderOf(row: DeskMessageRow): DeskMessage['sender'] {
   }
 }
 
+/**
+ * What a message row may carry beside its words (messages.attributes and submitted_values): read
+ * when the query selects them.
+ */
+export interface DeskMessageExtras {
+  attributes?: {
+    choices?: { label: string; value: string }[];
+    card?: { title: string; fields: { label: string; value: string }[] };
+  } | null;
+  submitted_values?: unknown;
+}
+
+/** Chatwoot's `content_attributes` of a message: the AI's buttons or card as the customer saw them, and what they answered. */
+export function deskContentAttributes(row: DeskMessageExtras): DeskContentAttributes {
+  const shown: DeskContentAttributes = {};
+  const { choices, card } = row.attributes ?? {};
+  if (choices?.length) shown.items = choices.map((choice) => ({ title: choice.label, value: choice.value }));
+  if (card) {
+    shown.card = card;
+    shown.items = [{ title: card.title, description: card.fields.map((f) => `${f.label}: ${f.value}`).join('\n') }];
+  }
+  if (row.submitted_values !== null && row.submitted_values !== undefined)
+    shown.submitted_values = row.submitted_values;
+  return shown;
+}
+
 /** A message as the people see it, with who wrote it (and the customer's files, when it has some). */
-export const deskMessageShape = (row: DeskMessageRow, attachments: readonly PublicAttachment[] = []): DeskMessage => ({
+export const deskMessageShape = (
+  row: DeskMessageRow & DeskMessageExtras,
+  attachments: readonly PublicAttachment[] = [],
+): DeskMessage => ({
   id: row.id,
   content: row.text,
   message_type:
@@ -182,5 +212,6 @@ export const deskMessageShape = (row: DeskMessageRow, attachments: readonly Publ
   created_at: epoch(row.created_at),
   conversation_id: row.conversation_id,
   sender: senderOf(row),
+  content_attributes: deskContentAttributes(row),
   ...(attachments.length ? { attachments: [...attachments] } : {}),
 });

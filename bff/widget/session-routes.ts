@@ -21,6 +21,7 @@ import {
 import { EngineCallError } from '../engine-link/engine-client.ts';
 import type { EngineAccounts, EngineScope } from '../engine-link/engine-accounts.ts';
 import { accountOfEngineAccount, inboxServedBy } from '../engine-link/engine-accounts-store.ts';
+import { limitedPresentation } from './limited-presentation.ts';
 import { assertSiteKeyOrigin } from './origins.ts';
 import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from './sessions.ts';
 import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/accounts.ts';
@@ -81,7 +82,7 @@ function addStartSessionRoute(routes: ApiRoutes, deps: SessionRouteDeps): void {
       security: 'siteKeyOrApiKey',
       summary: 'Start a widget session',
       description:
-        "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes. With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
+        "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes; the 429 then carries the inbox's public name and e-mail in error.details.inbox (for a valid key from one of its origins). With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
       body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
       responses: { 201: { description: 'The session.', schema: WidgetSession } },
       errors: [
@@ -170,6 +171,7 @@ async function startVisitorSession(ctx: RouterContext, siteKeyToken: string, dep
     throw new ParleyError(
       'rate_limited',
       `At most ${decision.limit} site-key requests an hour come from one address. Try again in ${retryAfter} s.`,
+      await limitedPresentation(sql, siteKeyToken, ctx.get('origin')),
     );
   }
   const siteKey = await findSiteKey(sql, siteKeyToken);

@@ -4,6 +4,7 @@ import type { DeskState, DeskStore } from '../desk-store.ts';
 import { clockText } from '../format.ts';
 import type { DeskConversation, DeskMessage } from '../types.ts';
 import { AttachmentList } from './attachment-list.tsx';
+import { extrasOf, ratingText, type MessageExtras } from './message-extras.ts';
 import { RichText } from './rich-text.tsx';
 
 /** Who wrote a message, as the people see it. */
@@ -37,7 +38,7 @@ export function Transcript({ state, store, conversation, customer }: Props) {
   useEffect(() => {
     const element = log.current;
     if (element) element.scrollTop = element.scrollHeight;
-  }, [state.messages.length, state.customerTyping]);
+  }, [state.messages.length, state.customerTyping, state.aiDraft]);
   const lastPersonAnswer = [...state.messages]
     .reverse()
     .find((message) => message.message_type === 1 && !message.private);
@@ -53,6 +54,14 @@ export function Transcript({ state, store, conversation, customer }: Props) {
           seen={message === lastPersonAnswer && message.id <= conversation.contact_last_read_id}
         />
       ))}
+      {state.aiDraft && (
+        <article class="message ai streaming" aria-busy="true">
+          <p class="meta">
+            <span class="author">AI assistant</span> <span class="tag">Writing…</span>
+          </p>
+          <RichText text={state.aiDraft} />
+        </article>
+      )}
       {state.customerTyping && (
         <p class="typing" role="status">
           {customer} is typing…
@@ -80,8 +89,14 @@ function TranscriptEntry({ message, store, customer, seen }: EntryProps) {
       </p>
     );
   }
+  const extras = extrasOf(message);
   if (kind === 'notice') {
-    return <p class="notice">{message.message_type === 3 ? 'Asked the customer for a rating' : message.content}</p>;
+    if (message.message_type !== 3) return <p class="notice">{message.content}</p>;
+    return (
+      <p class="notice">
+        Asked the customer for a rating{extras.rating && <strong class="rating">. {ratingText(extras.rating)}</strong>}
+      </p>
+    );
   }
   return (
     <article class={`message ${kind}`}>
@@ -92,7 +107,38 @@ function TranscriptEntry({ message, store, customer, seen }: EntryProps) {
       </p>
       {message.attachments && <AttachmentList items={message.attachments} store={store} />}
       {message.content && <RichText text={message.content} />}
+      <SeenExtras extras={extras} />
       {seen && <p class="seen">Seen by the customer</p>}
     </article>
+  );
+}
+
+/** The AI's suggestion buttons and card as the customer saw them: shown, never pressed here. */
+function SeenExtras({ extras }: { extras: MessageExtras }) {
+  return (
+    <>
+      {extras.buttons.length > 0 && (
+        <ul class="choices" aria-label="Buttons the customer was offered">
+          {extras.buttons.map((title) => (
+            <li key={title} class="chip">
+              {title}
+            </li>
+          ))}
+        </ul>
+      )}
+      {extras.card && (
+        <section class="card" aria-label={`Card: ${extras.card.title}`}>
+          <strong>{extras.card.title}</strong>
+          <dl>
+            {extras.card.fields.map((field) => (
+              <div key={field.label}>
+                <dt>{field.label}</dt>
+                <dd>{field.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      )}
+    </>
   );
 }

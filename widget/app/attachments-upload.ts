@@ -1,8 +1,22 @@
 import type { WidgetMessage } from '../../shared/index.ts';
 import { ClientError, v1Error } from '../../shared/client-error.ts';
 
-/** What the widget sends; the BFF checks the bytes again and decides (a PDF or an image it can show). */
-export const SENDABLE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'];
+/** What the widget sends; the BFF checks the bytes again and decides (a PDF, an image it can show, a voice note or a video). */
+export const SENDABLE_TYPES = [
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'audio/ogg',
+  'audio/webm',
+  'audio/mp4',
+  'audio/mpeg',
+  'audio/wav',
+  'audio/x-m4a',
+  'video/mp4',
+  'video/webm',
+];
 /** The BFF's default limit (ATTACHMENTS_MAX_BYTES); a BFF set lower still refuses with 413, which is said the same way. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
@@ -16,19 +30,21 @@ export interface Upload {
  * Sends one file into the conversation as the customer's message, over XMLHttpRequest so that the
  * upload's progress can be shown (fetch reports none). The session token goes in the header, as on
  * every widget call; `messageId` is kept by the tray, so pressing Send again after a failure cannot
- * make a second message.
+ * make a second message. A `caption` (the composer's draft) goes with the file as the message's text.
  */
 export function uploadFile(
   target: { token: string; baseUrl: string; conversationId: string },
   file: File,
   messageId: string,
   onProgress: (percent: number) => void,
+  caption = '',
 ): Upload {
   const request = new XMLHttpRequest();
   const done = new Promise<WidgetMessage>((resolve, reject) => {
     const form = new FormData();
     form.append('message_id', messageId);
     form.append('file', file, file.name);
+    if (caption) form.append('text', caption);
     request.open(
       'POST',
       new URL(`v1/widget/conversations/${encodeURIComponent(target.conversationId)}/attachments`, target.baseUrl),

@@ -240,6 +240,12 @@ export interface DeskMessageRow {
   created_at: Date;
   conversation_id: number;
   contact_name: string | null;
+  /** The AI's buttons or card as the customer saw them (the widget's `choices`, `card`), and what the customer answered. */
+  attributes: {
+    choices?: { label: string; value: string }[];
+    card?: { title: string; fields: { label: string; value: string }[] };
+  } | null;
+  submitted_values: unknown;
   /** The person who wrote it (null for the AI's replies and answers made elsewhere); names null once removed. */
   sender_user_id: number | null;
   sender_user_name: string | null;
@@ -266,7 +272,7 @@ export async function deskMessages(
   }
   return db.query<DeskMessageRow>(
     `SELECT m.id, m.author, m.author_name, m.text, m.content_type, m.private, m.created_at, m.conversation_id, c.contact_name,
-       m.sender_user_id, u.name AS sender_user_name, u.display_name AS sender_user_display_name,
+       m.attributes, m.submitted_values, m.sender_user_id, u.name AS sender_user_name, u.display_name AS sender_user_display_name,
        m.sender_agent_bot_id, b.name AS sender_agent_bot_name
      FROM messages m JOIN conversations c ON c.id = m.conversation_id
        LEFT JOIN users u ON u.id = m.sender_user_id LEFT JOIN agent_bots b ON b.id = m.sender_agent_bot_id

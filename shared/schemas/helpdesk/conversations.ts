@@ -82,6 +82,21 @@ export const StatusChange = z
     path: ['snoozed_until'],
   });
 
+/**
+ * What a message carried beside its words (Chatwoot's `content_attributes`): the AI's suggestion
+ * buttons (`items` with a value) or its card (`card`, and as `items` with a description, as the
+ * Client API shows it), and what the customer answered (`submitted_values`; for the survey
+ * question, `csat_survey_response` with `rating` 1 to 5 and `feedback_message`).
+ */
+export const DeskContentAttributes = z.object({
+  items: z
+    .array(z.object({ title: z.string(), value: z.string().optional(), description: z.string().optional() }))
+    .optional(),
+  card: z.object({ title: z.string(), fields: z.array(z.object({ label: z.string(), value: z.string() })) }).optional(),
+  submitted_values: z.unknown().optional(),
+});
+export type DeskContentAttributes = z.infer<typeof DeskContentAttributes>;
+
 export const DeskMessage = z.object({
   id: z.number().int(),
   content: z.string(),
@@ -106,6 +121,7 @@ export const DeskMessage = z.object({
       z.object({ type: z.literal('agent_bot'), id: z.number().int().nullable(), name: z.string() }),
     ])
     .nullable(),
+  content_attributes: DeskContentAttributes,
   /** A customer's files (Chatwoot's shape), only on messages with some; `data_url` takes the same token. */
   attachments: z.array(PublicAttachment).optional(),
 });

@@ -78,6 +78,7 @@ export function createStart(
       phase: 'error',
       error: limited ? 'rate_limited' : (refusal?.message ?? 'connect'),
       retryAt: limited ? Date.now() + (refusal.retryAfterS ?? 60) * 1_000 : undefined,
+      refused: refusal?.details,
     });
     const message = error instanceof Error ? error.message : String(error);
     emit('error', { code: refusal?.code ?? 'unreachable', message });

@@ -10,6 +10,8 @@ export interface ChatState {
   error?: string | undefined;
   /** When a refused start may be tried again (ms since 1970), from the answer's Retry-After. */
   retryAt?: number | undefined;
+  /** What the refusal told beside its code (a rate limit: the inbox's public name and e-mail, widget/app/components/limited). */
+  refused?: unknown;
   open: boolean;
   view: View;
   online: boolean;

@@ -21,7 +21,7 @@ export interface Writing {
    * first when `open` and there is none to write to.
    */
   target(open?: boolean): Promise<[token: string, baseUrl: string, conversationId: string | undefined]>;
-  /** A message the attachments chunk sent (the socket brings it too; it is shown once). */
+  /** A message the attachments chunk sent (the socket brings it too; it is shown once); the customer stopped typing. */
   took(message: WidgetMessage): void;
   /** The customer is typing: tell the people answering, at most every few seconds. */
   typing(): void;
@@ -68,7 +68,10 @@ export function createWriting(
       if (open) await conversationId();
       return [(await sessions.ensure()).token, baseUrl, store.state.conversationId];
     },
-    took: (message) => history.add([message]),
+    took(message) {
+      typing.stop();
+      history.add([message]);
+    },
     typing: typing.typed,
   };
 }

@@ -29,9 +29,26 @@ function refusalOf(file: File): AttachmentKey | undefined {
 }
 
 /**
+ * The composer's text box, just after the tray (the chat view draws them side by side): what is
+ * written there is the file's caption.
+ */
+function draftBox(tray: HTMLElement | null): HTMLTextAreaElement | null | undefined {
+  return tray?.nextElementSibling?.querySelector('textarea');
+}
+
+/** Empties the composer's draft as typing would (its own input handler keeps its state). */
+function clearDraft(box: HTMLTextAreaElement | null | undefined): void {
+  if (!box?.value) return;
+  box.value = '';
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+/**
  * The file about to be sent, above the composer: a thumbnail for a photo (from the file itself, not
  * uploaded yet) or the name and size of a PDF, with Send and Remove. While it uploads, the
  * progress shows; a file the widget or the BFF refuses is said why, in the customer's language.
+ * The composer's draft goes with the file as its caption; once sent, the draft is emptied and the
+ * people answering no longer see the customer typing.
  */
 export function AttachTray({ files, chat, onDone }: Props) {
   const { locale } = useI18n();
@@ -46,6 +63,7 @@ export function AttachTray({ files, chat, onDone }: Props) {
   );
   const upload = useRef<Upload | undefined>(undefined);
   const sendButton = useRef<HTMLButtonElement>(null);
+  const tray = useRef<HTMLDivElement>(null);
   useEffect(() => {
     sendButton.current?.focus();
     return () => {
@@ -59,8 +77,13 @@ export function AttachTray({ files, chat, onDone }: Props) {
     setProgress(0);
     try {
       const [token, baseUrl, conversationId] = await chat.target(true);
-      upload.current = uploadFile({ token, baseUrl, conversationId: conversationId! }, file, messageId, setProgress);
-      chat.took(await upload.current.done);
+      const box = draftBox(tray.current);
+      const caption = box?.value.trim() ?? '';
+      const target = { token, baseUrl, conversationId: conversationId! };
+      upload.current = uploadFile(target, file, messageId, setProgress, caption);
+      const sent = await upload.current.done;
+      clearDraft(box);
+      chat.took(sent);
       onDone();
     } catch (caught) {
       if (caught instanceof ClientError && caught.code === 'aborted') return;
@@ -71,20 +94,8 @@ export function AttachTray({ files, chat, onDone }: Props) {
 
   const sending = progress !== undefined;
   return (
-    <div class="tray" role="group" aria-label={t('tray')}>
-      <div class="tray-file">
-        {preview ? (
-          <img class="tray-thumb" src={preview} alt="" />
-        ) : (
-          <span class="tray-kind" aria-hidden="true">
-            {file.type === 'application/pdf' ? 'PDF' : '?'}
-          </span>
-        )}
-        <span class="tray-name" dir="auto">
-          {file.name}
-        </span>
-        <span class="tray-size">{fileSize(file.size, locale)}</span>
-      </div>
+    <div ref={tray} class="tray" role="group" aria-label={t('tray')}>
+      <TrayFile file={file} preview={preview} locale={locale} />
       {sending && <progress max={100} value={progress} aria-label={t('sending', { percent: progress })} />}
       {error && (
         <p class="error" role="alert">
@@ -105,6 +116,25 @@ export function AttachTray({ files, chat, onDone }: Props) {
           {t('send')}
         </button>
       </div>
+    </div>
+  );
+}
+
+/** The file in the tray: its thumbnail (a photo) or kind, its name and its size. */
+function TrayFile({ file, preview, locale }: { file: File; preview: string | undefined; locale: string }) {
+  return (
+    <div class="tray-file">
+      {preview ? (
+        <img class="tray-thumb" src={preview} alt="" />
+      ) : (
+        <span class="tray-kind" aria-hidden="true">
+          {file.type === 'application/pdf' ? 'PDF' : '?'}
+        </span>
+      )}
+      <span class="tray-name" dir="auto">
+        {file.name}
+      </span>
+      <span class="tray-size">{fileSize(file.size, locale)}</span>
     </div>
   );
 }

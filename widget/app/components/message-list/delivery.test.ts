@@ -16,7 +16,7 @@ const message = (author: ShownMessage['author'], status: ShownMessage['status'] 
 describe("what a customer's message says of itself", () => {
   it('says Delivered, not Read, when the AI answered it', () => {
     const log = [message('customer', 'read'), message('ai')];
-    expect(shownStatus(log, 0, 'ai')).toBe('delivered');
+    expect(shownStatus(log, 0)).toBe('delivered');
   });
 
   it('says Read when a person answered it, even after the AI answered earlier ones', () => {
@@ -27,27 +27,26 @@ describe("what a customer's message says of itself", () => {
       message('customer', 'read'),
       message('human'),
     ];
-    expect(shownStatus(log, 0, 'human')).toBe('delivered');
-    expect(shownStatus(log, 3, 'human')).toBe('read');
+    expect(shownStatus(log, 0)).toBe('delivered');
+    expect(shownStatus(log, 3)).toBe('read');
   });
 
-  it('says Read for a message not answered yet only while a person handles the conversation', () => {
-    const log = [message('customer', 'read')];
-    expect(shownStatus(log, 0, 'human')).toBe('read');
-    expect(shownStatus(log, 0, 'ai')).toBe('delivered');
+  it('keeps Read for a message a person opened and nobody answered, after a hand-back to the AI', () => {
+    const log = [message('customer', 'read'), message('system')];
+    expect(shownStatus(log, 0)).toBe('read');
   });
 
   it("says Delivered for a sent message that has an answer after it (the AI's answer comes with no status push)", () => {
-    expect(shownStatus([message('customer', 'sent'), message('ai')], 0, 'ai')).toBe('delivered');
-    expect(shownStatus([message('customer', 'sent'), message('customer', 'sent'), message('human')], 0, 'human')).toBe(
+    expect(shownStatus([message('customer', 'sent'), message('ai')], 0)).toBe('delivered');
+    expect(shownStatus([message('customer', 'sent'), message('customer', 'sent'), message('human')], 0)).toBe(
       'delivered',
     );
-    expect(shownStatus([message('customer', 'sent')], 0, 'ai')).toBe('sent');
-    expect(shownStatus([message('customer', 'sent'), message('system')], 0, 'human')).toBe('sent');
+    expect(shownStatus([message('customer', 'sent')], 0)).toBe('sent');
+    expect(shownStatus([message('customer', 'sent'), message('system')], 0)).toBe('sent');
   });
 
   it('leaves sending, delivered and failed as they are', () => {
     for (const status of ['sending', 'delivered', 'failed'] as const)
-      expect(shownStatus([message('customer', status), message('ai')], 0, 'ai')).toBe(status);
+      expect(shownStatus([message('customer', status), message('ai')], 0)).toBe(status);
   });
 });

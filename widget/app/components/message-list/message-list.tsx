@@ -36,8 +36,6 @@ interface Props {
   /** The inbox's greeting, shown while the conversation has no messages yet. */
   greeting?: string | undefined;
   typing: boolean;
-  /** Who answers now: decides whether a message read is shown as read (see shownStatus). */
-  handledBy?: 'ai' | 'human';
   /** The AI's reply while it is written: shown growing, but not read out (the finished reply is). */
   draft?: string;
   /** Choices are offered only on the last answer, and only while the conversation is open. */
@@ -62,7 +60,7 @@ const PlainText = ({ text }: { text: string }) => (
  * sender with times, quick replies under the last answer only, and how the customer's messages fared.
  */
 function messageEntries(
-  { messages, handledBy = 'ai', canChoose, onChoose, onRetry, files, answers }: Props,
+  { messages, canChoose, onChoose, onRetry, files, answers }: Props,
   t: Translator['t'],
   locale: string,
   RichText: ComponentType<{ text: string }>,
@@ -94,7 +92,7 @@ function messageEntries(
       previous!.authorName !== message.authorName ||
       Date.parse(message.createdAt) - Date.parse(previous!.createdAt) > GROUP_MS;
     const mine = message.author === 'customer';
-    const status = mine ? shownStatus(messages, index, handledBy) : message.status;
+    const status = mine ? shownStatus(messages, index) : message.status;
     const name = message.author === 'human' && message.authorName ? message.authorName : t(AUTHOR[message.author]);
     return [
       day,

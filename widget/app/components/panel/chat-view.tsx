@@ -37,7 +37,6 @@ export function chatView(
           messages={state.messages}
           greeting={state.config?.inbox.greeting}
           typing={state.typing}
-          handledBy={state.handledBy}
           draft={state.draft}
           canChoose={!state.resolved}
           onChoose={(choice) => void chat.choose(choice)}
@@ -65,7 +64,7 @@ export function chatView(
         </div>
       )}
       {state.phase === 'error' && limited
-        ? more && <more.Limited retryAt={limited} email={state.config?.inbox.email} />
+        ? more && <more.Limited retryAt={limited} state={state} />
         : state.phase === 'error' && (
             // The customer reads their own language, never the server's sentence; the site's owner gets it in the 'error' event.
             <p class="error" role="alert">
