@@ -16,6 +16,7 @@ import { KnowledgeDocument, KnowledgeList } from '../../shared/schemas/engine-kn
 import { AssistResponse, type AssistRequest } from '../../shared/schemas/assist.ts';
 import { callEngine, engineFetch, type EngineFetch } from './engine-call.ts';
 import { engineReports, type EngineReports } from './engine-reports.ts';
+import { uploadEngineMedia, type UploadedMedium } from './engine-media.ts';
 
 // What another engine sends may hold events of types added later: those are left out, never a failed page (SPEC Events rule 9).
 const SendMessageAnswer = SendMessageResponse.extend({ events: WireEvents });
@@ -54,6 +55,21 @@ export class EngineClient {
 
   openConversation(customerRef: string, idempotencyKey?: string): Promise<Conversation> {
     return this.#call('POST', '/v1/conversations', Conversation, { customer_ref: customerRef }, idempotencyKey);
+  }
+
+  /** Opens a conversation in which the AI runs an interview (issue 29); the answer holds its first words. */
+  openInterviewSession(
+    interviewId: string,
+    session: { customer_ref: string; locale?: string | undefined },
+    idempotencyKey?: string,
+  ): Promise<ConversationChange> {
+    return this.#call(
+      'POST',
+      `/v1/interviews/${encodeURIComponent(interviewId)}/sessions`,
+      ChangeAnswer,
+      session,
+      idempotencyKey,
+    );
   }
 
   /** With `onDelta`, asks for the reply streamed (server-sent events) and passes each piece on as the AI writes it. */
@@ -185,6 +201,16 @@ export class EngineClient {
   /** One knowledge document, approved or not: the caller decides what a customer may see. */
   knowledgeDocument(id: string): Promise<KnowledgeDocument> {
     return this.#call('GET', `/v1/knowledge/${encodeURIComponent(id)}`, KnowledgeDocument);
+  }
+
+  /** A customer's voice note into a conversation (issue 30): the engine transcribes it and the AI answers it. */
+  uploadMedia(
+    conversationId: string,
+    file: { bytes: Uint8Array; name: string; type: string },
+    idempotencyKey: string,
+  ): Promise<UploadedMedium> {
+    const transport = { baseUrl: this.#baseUrl, bearer: this.#apiKey, timeoutMs: this.#timeoutMs };
+    return uploadEngineMedia(transport, conversationId, file, idempotencyKey);
   }
 
   #call<S extends z.ZodType>(

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ParleyError } from '../../shared/index.ts';
-import type { SecretBox, Sql } from '../../shared/server/index.ts';
+import type { Queryable, SecretBox, Sql } from '../../shared/server/index.ts';
 import {
   deleteAccountInbox,
   findAccountInbox,
@@ -13,6 +13,7 @@ import {
   type InboxRecord,
 } from './store/account-inboxes.ts';
 import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
+import { readInterviewOffer, writeInterviewOffer } from '../store/interview-offers.ts';
 import { findAgentBot } from './store/agent-bots.ts';
 import { writeAudit, type Actor } from './store/audit-log.ts';
 import { createAuditService, type RecordChange } from './audit-service.ts';
@@ -85,6 +86,27 @@ export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
   ai_messages_per_address_per_minute: inbox.aiMessagesPerAddressPerMinute ?? MESSAGE_LIMITS.perAddressPerMinute,
 });
 
+/** The inbox's shape with the research interview it offers (issue 29), kept apart (migration 035). */
+const withOffer = async (db: Queryable, inbox: InboxRecord): Promise<Inbox> => ({
+  ...inboxShape(inbox),
+  interview_offer: await readInterviewOffer(db, inbox.id),
+});
+
+/** Changes the inbox's interview offer when the update gives one (null removes it); the inbox's shapes before and after. */
+async function changeInterviewOffer(
+  tx: Queryable,
+  before: InboxRecord,
+  after: InboxRecord,
+  offer: InboxFields['interview_offer'],
+): Promise<{ before: Inbox; after: Inbox }> {
+  const was = await withOffer(tx, before);
+  if (offer !== undefined) await writeInterviewOffer(tx, before.id, offer);
+  return {
+    before: was,
+    after: { ...inboxShape(after), interview_offer: offer === undefined ? was.interview_offer : offer },
+  };
+}
+
 /** The account's inbox of that number, or not_found. */
 async function inboxOf(sql: Sql, accountId: number, displayId: number): Promise<InboxRecord> {
   const inbox = await findAccountInbox(sql, accountId, displayId);
@@ -109,7 +131,7 @@ function createInboxSettingsService({
       return { payload: (await listAccountInboxes(sql, accountId)).map((inbox) => inboxShape(inbox)) };
     },
     async get(accountId: number, displayId: number) {
-      return inboxShape(await inboxOf(sql, accountId, displayId));
+      return withOffer(sql, await inboxOf(sql, accountId, displayId));
     },
     async create(accountId: number, actor: Actor, body: z.infer<typeof InboxCreate>) {
       return sql.transaction(async (tx) => {
@@ -124,7 +146,7 @@ function createInboxSettingsService({
       const before = await inboxOf(sql, accountId, displayId);
       return sql.transaction(async (tx) => {
         const after = (await updateAccountInbox(tx, accountId, before.id, inboxChanges(body)))!;
-        const shown = { before: inboxShape(before), after: inboxShape(after) };
+        const shown = await changeInterviewOffer(tx, before, after, body.interview_offer);
         await record(tx, { accountId, actor, type: 'Inbox', id: displayId, action: 'update', ...shown });
         return shown.after;
       });

@@ -148,10 +148,11 @@ export const InboxCreate = z.strictObject({
   working_hours: WorkingHours.optional(),
   /** Raises the per-address limit of messages to the AI (issue 26); null: the default. */
   ai_messages_per_address_per_minute: AiMessagesPerAddress.optional(),
+});
+export const InboxUpdate = InboxCreate.partial().extend({
   /** A research interview of the engine the widget's home screen offers (issue 29); null: none. */
   interview_offer: InterviewOffer.nullable().optional(),
 });
-export const InboxUpdate = InboxCreate.partial();
 export type InboxFields = z.infer<typeof InboxUpdate>;
 
 export const Inbox = z.object({

@@ -73,5 +73,6 @@ export const catalogue: Catalogue = {
   homeBack: 'رجوع',
   homeAsk: 'اسأل عن هذا',
   homeAskText: 'أخبرني المزيد عن: {title}',
+  homeInterview: 'شارك في استبياننا القصير (دقيقة واحدة)',
   homeAway: 'نحن غير متاحين الآن وسنرد عند عودتنا. يجيبك مساعدنا الذكي في الأثناء.',
 };

@@ -73,6 +73,7 @@ export const catalogue: Catalogue = {
   homeBack: 'Zurück',
   homeAsk: 'Dazu fragen',
   homeAskText: 'Erzählen Sie mir mehr über: {title}',
+  homeInterview: 'An unserer 1-Minuten-Umfrage teilnehmen',
   homeAway:
     'Wir sind gerade nicht da und antworten, sobald wir zurück sind. Unser KI-Assistent antwortet in der Zwischenzeit.',
 };

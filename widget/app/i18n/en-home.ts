@@ -11,5 +11,6 @@ export const enHome = {
   homeBack: 'Back',
   homeAsk: 'Ask about this',
   homeAskText: 'Tell me more about: {title}',
+  homeInterview: 'Take our 1-minute survey',
   homeAway: 'We are away right now and will answer when we are back. Our AI assistant answers in the meantime.',
 };

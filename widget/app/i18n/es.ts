@@ -73,6 +73,7 @@ export const catalogue: Catalogue = {
   homeBack: 'Volver',
   homeAsk: 'Preguntar sobre esto',
   homeAskText: 'Cuéntame más sobre: {title}',
+  homeInterview: 'Responde nuestra encuesta de 1 minuto',
   homeAway:
     'Ahora no estamos disponibles y responderemos cuando volvamos. Mientras tanto, te responde nuestro asistente de IA.',
 };

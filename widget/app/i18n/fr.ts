@@ -73,6 +73,7 @@ export const catalogue: Catalogue = {
   homeBack: 'Retour',
   homeAsk: 'Poser une question à ce sujet',
   homeAskText: 'Dites-m’en plus sur : {title}',
+  homeInterview: 'Répondre à notre sondage d’une minute',
   homeAway:
     'Nous sommes absents pour le moment et répondrons à notre retour. En attendant, notre assistant IA vous répond.',
 };

@@ -73,5 +73,6 @@ export const catalogue: Catalogue = {
   homeBack: '戻る',
   homeAsk: 'これについて質問する',
   homeAskText: '{title}について詳しく教えてください',
+  homeInterview: '1分間のアンケートに答える',
   homeAway: 'ただいま不在です。戻り次第お返事します。その間はAIアシスタントがお答えします。',
 };

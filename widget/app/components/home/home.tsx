@@ -4,9 +4,10 @@ import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { Article } from './article.tsx';
 import { useArticleSearch, useFirstArticles } from './help-search.ts';
+import { InterviewOffer } from './interview-offer.tsx';
 
 interface Props {
-  chat: Pick<Chat, 'send' | 'call' | 'localize'>;
+  chat: Pick<Chat, 'send' | 'call' | 'localize' | 'state' | 'subscribe' | 'openConversation'>;
   inbox: WidgetConfig['inbox'];
   /** Formatting of the greeting and of articles: the answers chunk, once loaded. */
   answers?: typeof import('../../answers.ts') | undefined;
@@ -14,8 +15,9 @@ interface Props {
 
 /**
  * What the chat shows before the first message (issue 16): the welcome and the greeting in the
- * widget's language, up to three suggested questions that send themselves, and a search of the
- * help articles' titles that opens an article with a way back and a way to ask about it. Without
+ * widget's language, the interview the inbox offers (issue 29), up to three suggested questions that
+ * send themselves, and a search of the help articles' titles that opens an article with a way back
+ * and a way to ask about it. Without
  * questions of the inbox's own, the knowledge base's first articles are offered (their titles).
  */
 export function Home({ chat, inbox, answers }: Props) {
@@ -68,6 +70,7 @@ export function Home({ chat, inbox, answers }: Props) {
           <Text text={inbox.greeting} />
         </div>
       )}
+      {inbox.interview_offer && <InterviewOffer chat={chat} offer={inbox.interview_offer} />}
       {questions.length > 0 && (
         <ul class="asks" aria-label={t('homeSuggested')}>
           {questions.map((question) => (
