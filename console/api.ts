@@ -1,5 +1,17 @@
 import { deskError } from '../shared/client-error.ts';
-import type { DeskConversation, DeskConversationList, DeskFindingPage, DeskMessage, Session } from './types.ts';
+import type {
+  AccountPresence,
+  ContactChange,
+  ConversationSearchResults,
+  DeskContact,
+  DeskConversation,
+  DeskConversationList,
+  DeskFindingPage,
+  DeskMessage,
+  Label,
+  Session,
+  Team,
+} from './types.ts';
 import type { ReportDays, ReportKind, ReportRecord } from '../shared/schemas/engine-reports.ts';
 
 export type ReportEnvironment = 'live' | 'sandbox';
@@ -15,6 +27,10 @@ import type { AssistResponse } from '../shared/schemas/assist.ts';
 export interface ListQuery {
   status: 'open' | 'pending' | 'snoozed' | 'resolved' | 'all';
   assignee_type: 'me' | 'unassigned' | 'all';
+  /** Newest activity first, or who has waited longest first. */
+  sort_by: 'latest' | 'waiting_since';
+  /** Only conversations with this label ('' for all). */
+  label: string;
 }
 
 /**
@@ -51,11 +67,63 @@ export class DeskApi {
     return this.#call('GET', this.#account_(''));
   }
 
-  list(query: ListQuery): Promise<DeskConversationList> {
-    return this.#call(
-      'GET',
-      this.#account_(`/conversations?status=${query.status}&assignee_type=${query.assignee_type}`),
-    );
+  /** One page of the list; `after` is the page before's `next_cursor`. */
+  list(query: ListQuery, after?: string): Promise<DeskConversationList> {
+    const search = new URLSearchParams({
+      status: query.status,
+      assignee_type: query.assignee_type,
+      sort_by: query.sort_by,
+    });
+    if (query.label) search.set('labels', query.label);
+    if (after) search.set('after', after);
+    return this.#call('GET', this.#account_(`/conversations?${search}`));
+  }
+
+  search(q: string): Promise<ConversationSearchResults> {
+    return this.#call('GET', this.#account_(`/conversations/search?q=${encodeURIComponent(q)}`));
+  }
+
+  labels(): Promise<{ payload: Label[] }> {
+    return this.#call('GET', this.#account_('/labels'));
+  }
+
+  /** Replaces the conversation's labels with these titles. */
+  setLabels(id: number, labels: string[]): Promise<{ payload: string[] }> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/labels`), { labels });
+  }
+
+  teams(): Promise<Team[]> {
+    return this.#call('GET', this.#account_('/teams'));
+  }
+
+  presence(): Promise<AccountPresence> {
+    return this.#call('GET', this.#account_('/presence'));
+  }
+
+  /** The caller's own availability in this account. */
+  setAvailability(availability: AccountPresence['payload'][number]['availability_status']): Promise<unknown> {
+    return this.#call('PATCH', '/api/v1/profile', { account_id: this.#account, availability });
+  }
+
+  /** Assigns to a person, a team, or both; null takes it away, undefined leaves it. */
+  assignTo(id: number, to: { assignee_id?: number | null; team_id?: number | null }): Promise<DeskConversation> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/assignments`), to);
+  }
+
+  /** Snoozed until a Unix time, or (null) until the customer writes again. */
+  snooze(id: number, until: number | null): Promise<DeskConversation> {
+    return this.#call('POST', this.#account_(`/conversations/${id}/toggle_status`), {
+      status: 'snoozed',
+      snoozed_until: until,
+    });
+  }
+
+  contact(id: number): Promise<DeskContact> {
+    return this.#call('GET', this.#account_(`/contacts/${id}`));
+  }
+
+  updateContact(id: number, change: ContactChange): Promise<DeskContact> {
+    return this.#call('PATCH', this.#account_(`/contacts/${id}`), change);
   }
 
   conversation(id: number): Promise<DeskConversation> {

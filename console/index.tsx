@@ -1,6 +1,8 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { AvailableSwitch } from './components/available-switch.tsx';
 import { ContactSidebar } from './components/contact-sidebar.tsx';
+import { ConversationTools } from './components/conversation-tools.tsx';
 import { ConversationList } from './components/conversation-list.tsx';
 import { ConversationView } from './components/conversation-view.tsx';
 import { administers, LazyReports } from './components/lazy-reports.tsx';
@@ -82,6 +84,7 @@ function Shift({ store }: { store: DeskStore }) {
         </label>
         <PageNav page={page} setPage={setPage} reports={administers(state.session, state.accountId)} />
         <p class="me">{me.display_name ?? me.name}</p>
+        <AvailableSwitch store={store} available={state.available} />
         <button type="button" onClick={() => void store.signOut()}>
           Sign out
         </button>
@@ -107,6 +110,7 @@ function Shift({ store }: { store: DeskStore }) {
               <button type="button" class="back link" onClick={() => void store.open(undefined)}>
                 ← Conversations
               </button>
+              <ConversationTools state={state} store={store} />
               <ConversationView state={state} store={store} />
             </>
           ) : (

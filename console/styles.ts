@@ -86,6 +86,20 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem .75rem;margin:0}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 dd a{color:inherit}
 .earlier{list-style:none;padding:0;margin:0;display:grid;gap:.35rem}
+.search{width:100%}.selects{display:grid;gap:.35rem}
+.line{grid-column:1/-1;font-size:.85rem;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+mark{background:var(--waiting-bg);color:var(--text);font-weight:700}
+.row-tags{display:flex;flex-wrap:wrap;gap:.25rem;font-size:.75rem;min-width:0}
+.owner{color:var(--muted)}.label{border:1px solid var(--line);border-radius:99px;padding:0 .4rem}
+.more{margin:.75rem auto;display:block}
+.tools{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap;padding:.5rem 1rem;border-bottom:1px solid var(--line);background:var(--panel)}
+.tools p{margin:0}label.inline{display:flex;align-items:center;gap:.4rem}
+.menu{position:relative}.menu summary{cursor:pointer;border:1px solid var(--line);border-radius:6px;padding:.4rem .75rem}
+.menu-body{position:absolute;z-index:2;top:110%;left:0;min-width:13rem;display:grid;gap:.35rem;background:var(--panel);border:1px solid var(--line);border-radius:8px;padding:.5rem}
+.contact-form{display:grid;gap:.5rem;margin-bottom:1rem}.contact-form p{margin:0}
+.switch{display:inline-flex;align-items:center;gap:.4rem}.knob{width:2rem;height:1.1rem;border-radius:99px;border:1px solid var(--muted);position:relative}
+.knob::after{content:"";position:absolute;top:.1rem;left:.1rem;width:.8rem;height:.8rem;border-radius:50%;background:var(--muted)}
+.switch[aria-checked=true] .knob{background:var(--accent);border-color:var(--accent)}.switch[aria-checked=true] .knob::after{left:auto;right:.1rem;background:var(--on-accent)}
 @media (max-width:1100px){.shift{grid-template-columns:18rem 1fr;grid-template-areas:"top top" "banner banner" "list main"}.sidebar{display:none}}
 @media (max-width:760px){.shift{grid-template-columns:1fr;grid-template-areas:"top" "banner" "list"}.main{display:none}
 .shift.has-selection{grid-template-areas:"top" "banner" "main"}.shift.has-selection .list{display:none}.shift.has-selection .main{display:flex}.back{display:inline}

@@ -1,18 +1,17 @@
 import type { DeskState, DeskStore } from '../desk-store.ts';
-import { agoText, contactName, earlierThan, statusWords } from '../format.ts';
+import { agoText, earlierThan, statusWords } from '../format.ts';
+import { ContactEditor } from './contact-editor.tsx';
 
-/** Who the customer is: name, e-mail, identifiers, custom attributes, the page they came from, and their earlier conversations. */
+/** Who the customer is: their contact (edited here), identifiers, the page they came from, and their earlier conversations. */
 export function ContactSidebar({ state, store, now }: { state: DeskState; store: DeskStore; now: number }) {
   const conversation = state.selected!;
   const { contact } = conversation;
-  const attributes = Object.entries(contact.custom_attributes);
   const earlier = earlierThan(conversation, state.earlier);
   return (
     <aside class="sidebar" aria-label="Contact">
-      <h2>{contactName(conversation)}</h2>
+      <h2>{conversation.display_name}</h2>
+      {contact.id !== null && <ContactEditor store={store} contactId={contact.id} key={contact.id} />}
       <dl>
-        <dt>E-mail</dt>
-        <dd>{contact.email ?? '—'}</dd>
         <dt>Customer</dt>
         <dd class="mono">{contact.customer_ref}</dd>
         {contact.identifier && (
@@ -31,10 +30,6 @@ export function ContactSidebar({ state, store, now }: { state: DeskState; store:
             '—'
           )}
         </dd>
-        {attributes.flatMap(([key, value]) => [
-          <dt key={`k-${key}`}>{key}</dt>,
-          <dd key={`v-${key}`}>{typeof value === 'string' ? value : JSON.stringify(value)}</dd>,
-        ])}
       </dl>
       <h3>Earlier conversations</h3>
       {earlier.length === 0 ? (

@@ -1,96 +1,45 @@
+import { useCallback, useState } from 'preact/hooks';
 import type { DeskState, DeskStore } from '../desk-store.ts';
-import { contactName, sinceText } from '../format.ts';
-
-const STATUSES = [
-  ['open', 'With people'],
-  ['pending', 'With the AI'],
-  ['snoozed', 'Snoozed'],
-  ['resolved', 'Resolved'],
-  ['all', 'All'],
-] as const;
-
-const ASSIGNEES = [
-  ['me', 'Mine', 'mine'],
-  ['unassigned', 'Unassigned', 'unassigned'],
-  ['all', 'All', 'all'],
-] as const;
+import { ConversationRow } from './conversation-row.tsx';
+import { ListFilters } from './list-filters.tsx';
+import { LoadMore } from './load-more.tsx';
+import { SearchBox, SearchResults } from './search-box.tsx';
 
 /**
- * The live list ("Conversations"): filters by assignee (with counts) and status; conversations
- * people answer first, each with the customer, how long they have waited, and unread messages.
+ * The live list ("Conversations"): search, filters by assignee (with counts), status and label, in
+ * the order chosen; each row says who the customer is, what they last wrote, who has it, its
+ * labels, how long they have waited and what is unread; scrolling on reads the next page.
  */
 export function ConversationList({ state, store, now }: { state: DeskState; store: DeskStore; now: number }) {
-  const { query, counts } = state;
+  const [q, setQ] = useState('');
+  const searching = q.trim() !== '';
+  const more = useCallback(() => void store.loadMore(), [store]);
+  const open = useCallback((id: number) => void store.open(id), [store]);
   return (
     <nav class="list" aria-label="Conversations">
       <div class="filters">
-        <div class="tabs" role="group" aria-label="Assigned to">
-          {ASSIGNEES.map(([value, label, count]) => (
-            <button
-              type="button"
-              key={value}
-              aria-pressed={query.assignee_type === value}
-              onClick={() => void store.setQuery({ assignee_type: value })}
-            >
-              {label} <span class="count">{counts[count]}</span>
-            </button>
-          ))}
-        </div>
-        <label class="status-filter">
-          Status
-          <select
-            value={query.status}
-            onChange={(event) =>
-              void store.setQuery({
-                status: (event.currentTarget as HTMLSelectElement).value as DeskState['query']['status'],
-              })
-            }
-          >
-            {STATUSES.map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SearchBox q={q} setQ={setQ} />
+        {!searching && <ListFilters state={state} store={store} />}
       </div>
-      {state.conversations.length === 0 ? (
+      {searching ? (
+        <SearchResults q={q.trim()} store={store} />
+      ) : state.conversations.length === 0 ? (
         <p class="empty">No conversations here.</p>
       ) : (
         <ul>
-          {state.conversations.map((conversation) => {
-            // A customer waits when people have the conversation and the customer's last messages are unread.
-            const waiting = conversation.status === 'open' && conversation.unread_count > 0;
-            return (
-              <li key={conversation.id}>
-                <button
-                  type="button"
-                  class={`item${conversation.id === state.selected?.id ? ' current' : ''}`}
-                  aria-current={conversation.id === state.selected?.id ? 'true' : undefined}
-                  onClick={() => void store.open(conversation.id)}
-                >
-                  <span class="who">{contactName(conversation)}</span>
-                  <span class={`badge ${conversation.status}`}>
-                    {conversation.status === 'open'
-                      ? 'With people'
-                      : STATUSES.find(([value]) => value === conversation.status)?.[1]}
-                  </span>
-                  <span class="when">
-                    {waiting
-                      ? `waiting ${sinceText(conversation.last_activity_at, now)}`
-                      : sinceText(conversation.last_activity_at, now)}
-                  </span>
-                  {conversation.unread_count > 0 && (
-                    <span class="unread" aria-label={`${conversation.unread_count} unread`}>
-                      {conversation.unread_count}
-                    </span>
-                  )}
-                </button>
-              </li>
-            );
-          })}
+          {state.conversations.map((conversation) => (
+            <ConversationRow
+              key={conversation.id}
+              conversation={conversation}
+              current={conversation.id === state.selected?.id}
+              me={store.me}
+              now={now}
+              onOpen={open}
+            />
+          ))}
         </ul>
       )}
+      {!searching && state.nextCursor !== null && <LoadMore onMore={more} />}
     </nav>
   );
 }
