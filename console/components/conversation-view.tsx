@@ -65,7 +65,8 @@ function ConversationHead({ conversation, store, customer, resolved }: HeadProps
         <p class="muted">
           {STATUS_TEXT[conversation.status]}
           {conversation.assignee_id !== null &&
-            ` · assigned to ${conversation.assignee_id === store.me ? 'you' : `person #${conversation.assignee_id}`}`}
+            ` · assigned to ${conversation.assignee_id === store.me ? 'you' : (conversation.assignee?.name ?? 'a colleague')}`}
+          {conversation.assignee_id === null && conversation.team && ` · with the team ${conversation.team.name}`}
         </p>
       </div>
       <div class="actions">
