@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetMessage } from '../../shared/index.ts';
 import { mp4Of, oggOpusOf, webmOf } from '../../test/recording-fixtures.ts';
 import { DRIVERS, engineConversationOf, request, startStack, type TestStack } from '../../test/stack.ts';
+import { until } from '../../test/until.ts';
 import { newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
 import { MemoryAttachmentStorage } from './storage.ts';
 
@@ -39,7 +40,7 @@ describe.each(DRIVERS)('voice notes and videos in the widget on $name', (driver)
   const attachmentCount = async () =>
     (await stack.bffSql.query<{ n: number }>('SELECT count(*)::int AS n FROM attachments'))[0]!.n;
 
-  it('keeps a voice note by its bytes, serves it inline as audio to play in place, and names it to the AI', async () => {
+  it('keeps a voice note by its bytes, serves it inline as audio to play in place, and hands it to the AI', async () => {
     const { token, id } = await customer();
     const note = oggOpusOf(5);
     const sent = await upload(token, id, note, 'recording.bin', 'application/octet-stream');
@@ -57,10 +58,14 @@ describe.each(DRIVERS)('voice notes and videos in the widget on $name', (driver)
     expect(served.headers.get('content-disposition')).toMatch(/^inline; filename="recording.ogg"/);
     expect(Buffer.from(await served.arrayBuffer()).equals(note)).toBe(true);
     const engineId = await engineConversationOf(stack, id);
-    const transcript = await request(`${stack.engineUrl}/v1/conversations/${engineId}/transcript`, {
-      token: stack.apiKey,
-    });
-    expect(transcript.body.turns[0]).toMatchObject({ role: 'customer', text: '[voice note: recording.ogg]' });
+    const transcript = await until(
+      () => request(`${stack.engineUrl}/v1/conversations/${engineId}/transcript`, { token: stack.apiKey }),
+      (read) => read.body.turns.length > 0,
+      'the answer to the voice note',
+    );
+    // The note itself went to the engine's /v1/media (not a "[voice note: …]" text): without a
+    // transcription API there, the AI says it cannot listen to it yet (bff/engine-link/voice-note-forwarding.ts).
+    expect(transcript.body.turns[0]).toMatchObject({ role: 'ai', text: expect.stringContaining('voice notes') });
   });
 
   it('keeps a video as a video and a browser recording (a Blob named "blob") as a voice note', async () => {

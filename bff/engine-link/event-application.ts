@@ -6,6 +6,7 @@ import { markEventSeen } from '../store/events-seen.ts';
 import { insertMonitorFinding } from '../store/monitor-findings.ts';
 import { insertMessage, messageIdOfEvent, type MessageSender, type NewMessage } from '../store/messages.ts';
 import { askSurvey } from '../store/surveys.ts';
+import { keepTranscript } from '../attachments/transcripts.ts';
 import { nextInTurn, nobodyAvailableNotice, peopleAvailable } from '../helpdesk/inbox-availability.ts';
 import { assignIfUnassigned } from '../helpdesk/store/desk-conversations.ts';
 
@@ -181,6 +182,11 @@ export async function applyEvent(step: EventStep, byWebhook: boolean): Promise<n
       return undefined;
     case 'monitor.finding':
       await monitorFound({ ...step, event });
+      return undefined;
+    case 'media.understood':
+      // A voice note's transcript, kept with the customer's attachment for the team (issue 30).
+      if (event.data.transcript)
+        await keepTranscript(step.tx, step.conversation.id, event.data.media_id, event.data.transcript);
       return undefined;
     default:
       return undefined;

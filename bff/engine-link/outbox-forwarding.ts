@@ -11,6 +11,8 @@ import type { EngineEventRecorder } from './engine-events.ts';
 import { givenCustomerRef } from '../widget/customer-refs.ts';
 import type { Change, Publisher } from '../realtime/publisher.ts';
 import { attachEngineConversation, updateConversation, type ConversationRecord } from '../store/conversations.ts';
+import type { AttachmentStorage } from '../attachments/storage.ts';
+import { forwardVoiceNotes, onlyVoiceNotes } from './voice-note-forwarding.ts';
 import { claimOutbox, continueOutbox, releaseOutbox, setUpstream, type PendingMessage } from '../store/outbox.ts';
 
 /**
@@ -40,6 +42,8 @@ export interface OutboxForwardingDeps {
   onAnswer: ((events: readonly EngineEvent[]) => void) | undefined;
   /** This relay's name in the conversations' leases (one per process). */
   owner: string;
+  /** Where the customers' files are: their voice notes go to the engine's /v1/media (issue 30). */
+  attachmentStorage?: AttachmentStorage | undefined;
 }
 
 async function engineConversation(
@@ -99,6 +103,15 @@ async function forwardMessage(
           }
         : undefined;
     const engine = await engines.forInbox(conversation.inboxId, conversation.environment);
+    const place = { conversationUuid: conversation.uuid, engineConversationId: engineId };
+    await forwardVoiceNotes(deps, engine, place, pending);
+    if (onlyVoiceNotes(pending)) {
+      // The answer comes later, to the transcript, by webhook or feed; the note itself is delivered.
+      typingDone = typing.end();
+      await recorder.record(conversation, [], { forwardedMessageRowId: pending.id, then: typingDone });
+      typingDone = [];
+      return;
+    }
     const answer = await engine.sendMessage(
       engineId,
       {

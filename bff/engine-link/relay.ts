@@ -29,6 +29,8 @@ export interface RelayDeps {
   onAnswer?: (events: readonly EngineEvent[]) => void;
   /** The engine answers again after calls to it failed: what it did meanwhile may not have reached us. */
   onEngineBack?: () => void;
+  /** Where the customers' files are (voice notes go to the engine, issue 30). */
+  attachmentStorage?: OutboxForwardingDeps['attachmentStorage'];
 }
 
 /**
@@ -50,6 +52,7 @@ export function createRelay({
   typingAfterMs = AI_TYPING_AFTER_MS,
   onAnswer,
   onEngineBack,
+  attachmentStorage,
 }: RelayDeps) {
   // This relay's name in the conversations' leases (one per process).
   const owner = `relay_${randomToken(12)}`;
@@ -63,6 +66,7 @@ export function createRelay({
     typingAfterMs,
     onAnswer,
     owner,
+    attachmentStorage,
   };
   // Conversations with a survey answer the engine does not have yet; asked for only for these.
   const surveys = new Set<number>();

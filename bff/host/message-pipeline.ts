@@ -107,6 +107,7 @@ export function createMessagePipeline({
     now,
     onAnswer: (events) => feed.expectWebhooks(events),
     onEngineBack: () => feed.wake(),
+    attachmentStorage: attachmentStore.storage,
     ...(settings.relayRetryDelaysMs ? { retryDelaysMs: settings.relayRetryDelaysMs } : {}),
     ...(settings.aiTypingAfterMs !== undefined ? { typingAfterMs: settings.aiTypingAfterMs } : {}),
   });

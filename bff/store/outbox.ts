@@ -16,13 +16,33 @@ const engineText = (m: string): string =>
   `LEFT(CONCAT_WS(' ', (SELECT string_agg(CASE WHEN a.content_type = 'application/pdf' THEN '[file: ' WHEN a.content_type LIKE 'audio/%' THEN '[voice note: ' WHEN a.content_type LIKE 'video/%' THEN '[video: ' ELSE '[photo: ' END || a.name || ']', ' ' ORDER BY a.id)
      FROM attachments a WHERE a.message_id = ${m}.id), NULLIF(${m}.text, '')), 150000)`;
 
+/** A voice note of a pending message, uploaded to the engine's /v1/media so that the AI hears it (issue 30). */
+export interface PendingVoiceNote {
+  id: number;
+  storageKey: string;
+  name: string;
+  contentType: string;
+}
+
 /** A customer message the engine has not accepted yet. */
 export interface PendingMessage {
   id: number;
   /** What the engine is told: the message's text, after its attachments' names (`engineText`). */
   text: string;
   messageId: string;
+  /** Its voice notes, in order. */
+  voiceNotes: PendingVoiceNote[];
+  /** Whether the customer wrote words too (a voice note alone is the customer's words once transcribed). */
+  hasText: boolean;
 }
+
+/** The oldest pending message of conversation `c`, with its voice notes. */
+const PENDING = `SELECT m.id, ${engineText('m')} AS text, m.message_id, NULLIF(m.text, '') IS NOT NULL AS has_text,
+  (SELECT json_agg(json_build_object('id', a.id, 'storageKey', a.storage_key, 'name', a.name, 'contentType', a.content_type) ORDER BY a.id)
+     FROM attachments a WHERE a.message_id = m.id AND a.content_type LIKE 'audio/%') AS voice
+  FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1`;
+const PENDING_COLUMNS = `p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id,
+  p.has_text AS pending_has_text, p.voice AS pending_voice`;
 
 /** What the relay has to do for a conversation: the conversation, and its oldest pending message (if any). */
 export interface OutboxWork {
@@ -34,14 +54,26 @@ type OutboxRow = ConversationRow & {
   pending_id: number | null;
   pending_text: string | null;
   pending_message_id: string | null;
+  pending_has_text: boolean | null;
+  pending_voice: PendingVoiceNote[] | string | null;
 };
+
+/** json_agg comes back parsed from PostgreSQL, and as text from some drivers. */
+const voiceNotesOf = (value: OutboxRow['pending_voice']): PendingVoiceNote[] =>
+  (typeof value === 'string' ? (JSON.parse(value) as PendingVoiceNote[]) : value) ?? [];
 
 const outboxWork = (row: OutboxRow): OutboxWork => ({
   conversation: toConversationRecord(row),
   pending:
     row.pending_id === null
       ? undefined
-      : { id: Number(row.pending_id), text: row.pending_text!, messageId: row.pending_message_id! },
+      : {
+          id: Number(row.pending_id),
+          text: row.pending_text!,
+          messageId: row.pending_message_id!,
+          voiceNotes: voiceNotesOf(row.pending_voice),
+          hasText: row.pending_has_text === true,
+        },
 });
 
 /**
@@ -61,8 +93,8 @@ export async function claimOutbox(
        UPDATE conversations SET relay_owner = $2, relay_lease_until = $3
        WHERE id = $1 AND (relay_owner IS NULL OR relay_owner = $2 OR relay_lease_until < $4) RETURNING *
      )
-     SELECT ${CONVERSATION_COLUMNS}, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
-     FROM c LEFT JOIN LATERAL (SELECT m.id, ${engineText('m')} AS text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true`,
+     SELECT ${CONVERSATION_COLUMNS}, ${PENDING_COLUMNS}
+     FROM c LEFT JOIN LATERAL (${PENDING}) p ON true`,
     [conversationId, owner, until, now],
   );
   return row && outboxWork(row);
@@ -90,8 +122,8 @@ export async function continueOutbox(
          relay_lease_until = CASE WHEN w.work_left THEN $3::timestamptz END
        FROM w WHERE u.id = w.id AND u.relay_owner = $2 RETURNING u.*, w.work_left
      )
-     SELECT ${CONVERSATION_COLUMNS}, p.id AS pending_id, p.text AS pending_text, p.message_id AS pending_message_id
-     FROM c LEFT JOIN LATERAL (SELECT m.id, ${engineText('m')} AS text, m.message_id FROM messages m WHERE m.conversation_id = c.id AND m.upstream = 'pending' ORDER BY m.id LIMIT 1) p ON true
+     SELECT ${CONVERSATION_COLUMNS}, ${PENDING_COLUMNS}
+     FROM c LEFT JOIN LATERAL (${PENDING}) p ON true
      WHERE c.work_left`,
     [conversationId, owner, until],
   );
@@ -125,6 +157,11 @@ export async function releaseOutbox(db: Queryable, conversationId: number, owner
     [conversationId, owner],
   );
   return row?.work_left ?? false;
+}
+
+/** Keeps the engine's id of a voice note uploaded there, to match its `media.understood` (the transcript). */
+export async function setEngineMediaId(db: Queryable, attachmentId: number, engineMediaId: string): Promise<void> {
+  await db.query('UPDATE attachments SET engine_media_id = $2 WHERE id = $1', [attachmentId, engineMediaId]);
 }
 
 export async function setUpstream(

@@ -18,6 +18,12 @@ const en = {
   openImage: 'Open {name} full size',
   voiceNote: 'Voice note {name}',
   video: 'Video {name}',
+  recorder: 'Voice note',
+  recorded: 'Recorded {time}',
+  cancel: 'Cancel',
+  sendNote: 'Send voice note',
+  micDenied:
+    'The microphone is not allowed, so a voice note cannot be recorded. You can allow it in your browser’s settings.',
 };
 
 export type AttachmentKey = keyof typeof en;
@@ -37,6 +43,12 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     openImage: '{name} in voller Größe öffnen',
     voiceNote: 'Sprachnachricht {name}',
     video: 'Video {name}',
+    recorder: 'Sprachnachricht',
+    recorded: 'Aufgenommen: {time}',
+    cancel: 'Abbrechen',
+    sendNote: 'Sprachnachricht senden',
+    micDenied:
+      'Das Mikrofon ist nicht erlaubt, daher kann keine Sprachnachricht aufgenommen werden. Sie können es in den Einstellungen Ihres Browsers erlauben.',
   },
   fr: {
     tray: 'Fichier à envoyer',
@@ -51,6 +63,12 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     openImage: 'Ouvrir {name} en taille réelle',
     voiceNote: 'Message vocal {name}',
     video: 'Vidéo {name}',
+    recorder: 'Message vocal',
+    recorded: 'Enregistré : {time}',
+    cancel: 'Annuler',
+    sendNote: 'Envoyer le message vocal',
+    micDenied:
+      "Le micro n'est pas autorisé : impossible d'enregistrer un message vocal. Vous pouvez l'autoriser dans les réglages de votre navigateur.",
   },
   es: {
     tray: 'Archivo para enviar',
@@ -65,6 +83,12 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     openImage: 'Abrir {name} a tamaño completo',
     voiceNote: 'Nota de voz {name}',
     video: 'Vídeo {name}',
+    recorder: 'Nota de voz',
+    recorded: 'Grabado: {time}',
+    cancel: 'Cancelar',
+    sendNote: 'Enviar nota de voz',
+    micDenied:
+      'El micrófono no está permitido, así que no se puede grabar una nota de voz. Puedes permitirlo en los ajustes del navegador.',
   },
   ar: {
     tray: 'ملف للإرسال',
@@ -79,6 +103,11 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     openImage: 'فتح {name} بالحجم الكامل',
     voiceNote: 'رسالة صوتية {name}',
     video: 'فيديو {name}',
+    recorder: 'رسالة صوتية',
+    recorded: 'مدة التسجيل {time}',
+    cancel: 'إلغاء',
+    sendNote: 'إرسال الرسالة الصوتية',
+    micDenied: 'الميكروفون غير مسموح به، لذا لا يمكن تسجيل رسالة صوتية. يمكنك السماح به من إعدادات المتصفح.',
   },
   ja: {
     tray: '送信するファイル',
@@ -93,6 +122,11 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     openImage: '{name} を原寸で開く',
     voiceNote: '音声メッセージ {name}',
     video: '動画 {name}',
+    recorder: '音声メッセージ',
+    recorded: '録音時間 {time}',
+    cancel: 'キャンセル',
+    sendNote: '音声メッセージを送信',
+    micDenied: 'マイクが許可されていないため、音声メッセージを録音できません。ブラウザの設定で許可できます。',
   },
 };
 

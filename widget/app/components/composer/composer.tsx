@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { useI18n } from '../../i18n/context.ts';
 import { Icon } from '../icons/icons.tsx';
 
@@ -12,13 +12,17 @@ interface Props {
 }
 
 /**
- * The text box, the attach button and Send. Enter sends; Shift+Enter makes a new line; a pasted
+ * The text box, the attach and microphone buttons and Send. Enter sends; Shift+Enter makes a new line; a pasted
  * image is attached. The box grows with its text up to five lines (the style's max-height), then
  * scrolls; its 16 px text keeps iOS Safari from zooming in on focus.
  */
 export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Props) {
   const { t } = useI18n();
   const [text, setText] = useState('');
+  // The microphone for voice notes: a small chunk loaded once the composer shows (the recorder itself
+  // loads only when it is pressed), so the first download carries none of it.
+  const [mic, setMic] = useState<typeof import('../../voice/mic.tsx')>();
+  useEffect(() => void import('../../voice/mic.tsx').then(setMic), []);
   useLayoutEffect(() => {
     const box = inputRef.current;
     if (!box) return;
@@ -44,7 +48,7 @@ export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Prop
           type="file"
           class="visually-hidden"
           aria-label={t('attach')}
-          accept="image/*,.pdf"
+          accept="image/*,.pdf,audio/*,video/*"
           disabled={disabled}
           onChange={(event) => {
             onFiles([...event.currentTarget.files!]);
@@ -53,6 +57,7 @@ export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Prop
         />
         <Icon name="clip" />
       </label>
+      {mic && <mic.Mic onFiles={onFiles} />}
       <textarea
         ref={inputRef}
         onPaste={(event) => {
