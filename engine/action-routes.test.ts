@@ -348,7 +348,8 @@ describe('the action and sandbox fixture routes', () => {
       /failed.*the carrier is not answering/,
     );
 
-    // A live customer never gets a fixture.
+    // A live customer never gets a fixture, once the action is live too (promoted with the live key).
+    expect((await live('/v1/actions/track_parcel/promote', { method: 'POST' })).status).toBe(201);
     const liveEvents = await talk(engine.liveApiKey, 'Track my parcel RR123456785DE');
     expect(liveEvents.find((event) => event.type === 'conversation.action_request')?.data).not.toHaveProperty(
       'handled_by',

@@ -135,7 +135,7 @@ describe('the helpdesk Platform API', () => {
     expect(stored.map((row) => row.token_hash)).not.toContain(user.access_token);
 
     const read = await platform(`/users/${user.id}`);
-    expect(read.body).toEqual({ ...user, access_token: undefined });
+    expect(read.body).toEqual({ ...user, access_token: undefined, pubsub_token: undefined });
     expect(read.body).not.toHaveProperty('access_token');
 
     const taken = await platform('/users', { method: 'POST', body: { name: 'Other Sam', email: 'sam@example.com' } });
