@@ -209,7 +209,7 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     const root = page.locator('[data-parley] .root');
     expect(await root.getAttribute('dir')).toBe('rtl');
     expect(await root.getAttribute('lang')).toBe('ar');
-    expect(await page.locator('[data-parley] .composer button').textContent()).toBe(SEND['ar']);
+    expect(await page.locator('[data-parley] .composer button[type=submit]').textContent()).toBe(SEND['ar']);
     expect(await box.getAttribute('placeholder')).toBe(ar.placeholder);
     expect(await page.locator('[data-parley] .subtitle').textContent()).toBe(ar.aiAnswering);
 
@@ -221,7 +221,7 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
     const theirs = (await log(page).locator('.message.theirs .bubble').first().boundingBox())!;
     expect(mine.x).toBeLessThan(theirs.x);
     const composer = (await box.boundingBox())!;
-    const sendButton = (await page.locator('[data-parley] .composer button').boundingBox())!;
+    const sendButton = (await page.locator('[data-parley] .composer button[type=submit]').boundingBox())!;
     expect(sendButton.x).toBeLessThan(composer.x);
     // Answered by the AI, so delivered (no one read it), in Arabic.
     expect(await log(page).locator('.message.mine .status').first().textContent()).toBe(ar.delivered);
@@ -243,7 +243,7 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
           (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted),
         locale,
       );
-      await expect.poll(() => page.locator('[data-parley] .composer button').textContent(), SHORT).toBe(SEND[locale]);
+      await expect.poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT).toBe(SEND[locale]);
       expect(await root.getAttribute('lang')).toBe(locale);
       expect(await root.getAttribute('dir')).toBe(locale === 'ar' ? 'rtl' : 'ltr');
       const shown = await page.evaluate(() => {
@@ -279,7 +279,7 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
       await expect.poll(() => button.getAttribute('aria-label'), SHORT).toBe(CATALOGUES[expected]!.openChat);
       await button.click();
       await waitReady(page, page.getByRole('textbox', { name: CATALOGUES[expected]!.message }));
-      await expect.poll(() => page.locator('[data-parley] .composer button').textContent(), SHORT).toBe(SEND[expected]);
+      await expect.poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT).toBe(SEND[expected]);
       expect(await page.locator('[data-parley] .root').getAttribute('lang')).toBe(expected);
       expect(problems).toEqual([]);
     }
