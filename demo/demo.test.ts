@@ -6,6 +6,7 @@ import { engineConversationOf, logger, request } from '../test/stack.ts';
 import { until } from '../test/until.ts';
 import { readDemoConfig } from './config.ts';
 import { runDemo, type RunningDemo } from './run-demo.ts';
+import { DEMO_SHOP } from './shop.ts';
 
 /** The demo as `npm start` runs it, on free ports and in memory. */
 const startDemo = (env: Record<string, string> = {}): Promise<RunningDemo> =>
@@ -49,7 +50,7 @@ describe('the demo inbox of the Client API', () => {
     try {
       expect(demo.inboxIdentifier).toBe(identifier);
       const inbox = await request(`${demo.url}/public/api/v1/inboxes/${identifier}`);
-      expect(inbox.body).toMatchObject({ identifier, name: 'Demo store' });
+      expect(inbox.body).toMatchObject({ identifier, name: DEMO_SHOP.name });
     } finally {
       await demo.close();
     }

@@ -93,7 +93,6 @@ describe("an account's reports through the Application API", () => {
     for (const body of [
       { kind: 'conversations', from: today, to: '2020-01-01' },
       { kind: 'sales', from: today, to: today },
-      { kind: 'monitors', from: today, to: today },
       { kind: 'csat', from: '2024-01-01', to: today },
     ]) {
       const response = await reports(shop, shop.admin.access_token, '', { body });
