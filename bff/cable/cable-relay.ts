@@ -35,7 +35,7 @@ export interface CableRelay {
  */
 export function createCableRelay(
   io: SocketServer,
-  { shared, logger }: { shared: boolean; logger: Logger },
+  { shared, reachable, logger }: { shared: boolean; reachable: () => boolean; logger: Logger },
   hear: (notice: CableNotice) => void,
 ): CableRelay {
   if (shared)
@@ -47,7 +47,10 @@ export function createCableRelay(
   return {
     tell(notice) {
       hear(notice);
-      if (shared) io.serverSideEmit(RELAY_EVENT, notice);
+      // Only while Redis answers: its adapter publishes a notice without awaiting it, so a publish
+      // to an offline client is an unhandled rejection. Other nodes' clients catch up by cursor.
+      if (shared && reachable()) io.serverSideEmit(RELAY_EVENT, notice);
+      else if (shared) logger.warn('a /cable notice did not reach the other nodes: Redis is away');
     },
   };
 }

@@ -22,6 +22,8 @@ export interface CableDeps {
   io: SocketServer;
   /** Whether nodes share Redis (REDIS_URL): then every node hears every push. */
   shared: boolean;
+  /** Whether the shared Redis answers now (its adapter drops a failed publish as an unhandled rejection). */
+  sharedReachable?: (() => boolean) | undefined;
   erasure: Pick<CustomerErasure, 'onErased'>;
   accountClosed: { listen(listener: (closed: { inboxIds: string[] }) => void): void };
   now?: () => Date;
@@ -46,7 +48,8 @@ export function attachCable(server: HttpServer, deps: CableDeps): Cable {
   const streams = new ContactStreams();
   const people = new PersonStreams();
   const connections = new Set<CableConnection>();
-  const relay = createCableRelay(io, { shared, logger }, (notice) => {
+  const reachable = deps.sharedReachable ?? (() => shared);
+  const relay = createCableRelay(io, { shared, reachable, logger }, (notice) => {
     if (notice.kind === 'events') streams.deliver(notice.contactId, notice.events);
     else if (notice.kind === 'people') people.deliver(notice.accountId, notice.inboxId, notice.events);
     else {

@@ -69,6 +69,7 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
         publicUrl,
         io,
         shared: Boolean(redis),
+        sharedReachable: () => redis?.client.isReady ?? false,
         erasure,
         accountClosed,
       });
