@@ -243,7 +243,9 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
           (window as unknown as { Parley(command: string, ...args: unknown[]): void }).Parley('setLocale', wanted),
         locale,
       );
-      await expect.poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT).toBe(SEND[locale]);
+      await expect
+        .poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT)
+        .toBe(SEND[locale]);
       expect(await root.getAttribute('lang')).toBe(locale);
       expect(await root.getAttribute('dir')).toBe(locale === 'ar' ? 'rtl' : 'ltr');
       const shown = await page.evaluate(() => {
@@ -279,7 +281,9 @@ describe('accessibility, languages and themes of the widget in Chromium', () => 
       await expect.poll(() => button.getAttribute('aria-label'), SHORT).toBe(CATALOGUES[expected]!.openChat);
       await button.click();
       await waitReady(page, page.getByRole('textbox', { name: CATALOGUES[expected]!.message }));
-      await expect.poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT).toBe(SEND[expected]);
+      await expect
+        .poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT)
+        .toBe(SEND[expected]);
       expect(await page.locator('[data-parley] .root').getAttribute('lang')).toBe(expected);
       expect(problems).toEqual([]);
     }

@@ -378,7 +378,9 @@ describe('the widget API (window.Parley) in Chromium', () => {
     const root = page.locator('[data-parley] .root');
 
     await page.evaluate(() => (window as unknown as PageWindow).Parley('setLocale', 'ja'));
-    await expect.poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT).toBe('送信');
+    await expect
+      .poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT)
+      .toBe('送信');
     expect(await root.getAttribute('lang')).toBe('ja');
 
     await page.evaluate(() =>
@@ -395,7 +397,9 @@ describe('the widget API (window.Parley) in Chromium', () => {
     await page.evaluate(() => (window as unknown as PageWindow).Parley('setTheme', { mode: 'light' }));
     await expect.poll(() => root.getAttribute('data-theme'), SHORT).toBe('light');
     await page.evaluate(() => (window as unknown as PageWindow).Parley('setLocale', 'en'));
-    await expect.poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT).toBe('Send');
+    await expect
+      .poll(() => page.locator('[data-parley] .composer button[type=submit]').textContent(), SHORT)
+      .toBe('Send');
     expect(problems).toEqual([]);
   });
 
