@@ -5,7 +5,7 @@ import { clockText } from '../format.ts';
 import type { DeskConversation, DeskMessage } from '../types.ts';
 import { AttachmentList } from './attachment-list.tsx';
 import { extrasOf, ratingText, type MessageExtras } from './message-extras.ts';
-import { RichText } from './rich-text.tsx';
+import { RichText } from '../../shared/rich-text.tsx';
 
 /** Who wrote a message, as the people see it. */
 function authorOf(message: DeskMessage, customer: string): string {

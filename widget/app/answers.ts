@@ -5,7 +5,7 @@
  * it is there a message shows as plain text, so reading and sending never wait for it. This keeps
  * the first download inside its budget (DESIGN.md "Budgets", issue 16).
  */
-export { RichText } from './components/rich-text/rich-text.tsx';
+export { RichText } from '../../shared/rich-text.tsx';
 export { Card } from './components/card/card.tsx';
 export { QuickReplies } from './components/quick-replies/quick-replies.tsx';
 // The place of the e-mail ask and forms (issue 32), which load their own chunk when they show.

@@ -22,7 +22,10 @@ function renderInline(nodes: readonly Inline[]): ComponentChildren {
   });
 }
 
-/** A message's text with markdown-lite formatting, built as elements (never as HTML). */
+/**
+ * A message's text with markdown-lite formatting, built as elements (never as HTML), so a message
+ * cannot inject markup: the widget and the agent console show it alike.
+ */
 export function RichText({ text }: { text: string }) {
   return (
     <div class="text" dir="auto">
