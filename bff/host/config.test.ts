@@ -77,6 +77,17 @@ describe("the BFF's own configuration (npm run bff)", () => {
     expect(() => readBffConfig({ ...ENGINE, ENGINE_WEBHOOK_URL: 'ftp://x' })).toThrow(/ENGINE_WEBHOOK_URL/);
   });
 
+  it('takes private exceptions as origins or origins with a path, as the engine does, and refuses one with a query', () => {
+    const config = readBffConfig({
+      ...ENGINE,
+      WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://10.0.0.2:8080/hooks/, https://bot.internal',
+    });
+    expect(config.webhookAllowedPrivateOrigins).toEqual(['http://10.0.0.2:8080/hooks', 'https://bot.internal']);
+    expect(() => readBffConfig({ ...ENGINE, WEBHOOK_ALLOWED_PRIVATE_ORIGINS: 'http://10.0.0.2/hooks?x=1' })).toThrow(
+      /WEBHOOK_ALLOWED_PRIVATE_ORIGINS/,
+    );
+  });
+
   it('treats empty variables as unset', () => {
     expect(
       readBffConfig({ ...ENGINE, DATABASE_URL: '', REDIS_URL: '', SESSION_KEYS: '', ENGINE_WEBHOOK_SECRET: '' }),

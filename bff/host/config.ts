@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Origin, OriginList } from '../../shared/index.ts';
+import { Origin } from '../../shared/index.ts';
 import {
   blankIsUnset,
   DataDir,
@@ -10,6 +10,7 @@ import {
   OperatorToken,
   Port,
   PostgresUrl,
+  PrivateExceptions,
   readEnv,
   RedisUrl,
   SecretKeySet,
@@ -95,8 +96,8 @@ export const BffEnv = z.object({
   FEED_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
   /** How often the helpdesk's webhook worker looks for due deliveries (it also sends right after each change). */
   WEBHOOK_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
-  /** The operator's own services that helpdesk webhooks and agent bots may reach although private (exact origins). */
-  WEBHOOK_ALLOWED_PRIVATE_ORIGINS: OriginList.default([]),
+  /** The operator's own services that helpdesk webhooks and agent bots may reach although private (origins, or origins with a path: then only at or under it). */
+  WEBHOOK_ALLOWED_PRIVATE_ORIGINS: PrivateExceptions.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
   /** The Platform and Application APIs' limits a minute (bff/helpdesk/rate-limits.ts). */
   HELPDESK_REQUESTS_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(HELPDESK_LIMITS.requestsPerToken),
