@@ -26,7 +26,8 @@ describe("an account over its minute's brain time", () => {
 
   beforeAll(async () => {
     engine = await startEngine();
-    const brainTime = new AccountBrainTime({ clock: () => (clock.at += 10), perMinuteMs: 100 });
+    const tick = () => (clock.at += 10);
+    const brainTime = new AccountBrainTime({ clock: tick, workClock: tick, perMinuteMs: 100 });
     const conversations = createConversationService({
       sql: engine.sql,
       knowledge: new KnowledgeCache(),

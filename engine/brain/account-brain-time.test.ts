@@ -25,7 +25,7 @@ const refusalOf = (run: () => unknown): ParleyError | undefined => {
 describe("an account's brain time", () => {
   it('refuses the account that spent its minute with 429 rate_limited until the minute ends, and serves the others', () => {
     const time = testClock();
-    const brain = new AccountBrainTime({ clock: time.clock, perMinuteMs: 100 });
+    const brain = new AccountBrainTime({ clock: time.clock, workClock: time.clock, perMinuteMs: 100 });
     for (let message = 0; message < 2; message++) brain.forMessage('acc_busy')(time.work(50));
     time.advance(20_000);
 
@@ -41,7 +41,7 @@ describe("an account's brain time", () => {
 
   it("gives one message's stretches of work one budget between them", () => {
     const time = testClock();
-    const brain = new AccountBrainTime({ clock: time.clock, messageMs: 50 });
+    const brain = new AccountBrainTime({ clock: time.clock, workClock: time.clock, messageMs: 50 });
     const think = brain.forMessage('acc_llm');
     expect(think((budget) => budget.deadline - time.clock())).toBe(50);
     think(time.work(30));
@@ -69,7 +69,12 @@ describe("an account's brain time", () => {
 
   it('remembers at most `accountsKept` accounts in a minute, forgetting them all (failing open) past it', () => {
     const time = testClock();
-    const brain = new AccountBrainTime({ clock: time.clock, perMinuteMs: 10, accountsKept: 100 });
+    const brain = new AccountBrainTime({
+      clock: time.clock,
+      workClock: time.clock,
+      perMinuteMs: 10,
+      accountsKept: 100,
+    });
     brain.forMessage('acc_busy')(time.work(10));
     expect(refusalOf(() => brain.refuseWhenSpent('acc_busy'))).toMatchObject({ code: 'rate_limited' });
     for (let account = 0; account < 1_000; account++) {
@@ -81,11 +86,24 @@ describe("an account's brain time", () => {
 
   it('starts every minute with nothing remembered', () => {
     const time = testClock();
-    const brain = new AccountBrainTime({ clock: time.clock });
+    const brain = new AccountBrainTime({ clock: time.clock, workClock: time.clock });
     for (let account = 0; account < 50; account++) brain.forMessage(`acc_${account}`)(time.work(1));
     expect(brain.size).toBe(50);
     time.advance(60_000);
     brain.forMessage('acc_next')(time.work(1));
     expect(brain.size).toBe(1);
+  });
+});
+
+describe('the clock the brain is measured on', () => {
+  it("counts the process's CPU time, so a message's budget is not spent while the machine serves other processes", async () => {
+    const brain = new AccountBrainTime();
+    const think = brain.forMessage('acc_waiting');
+    // Waiting (as a busy machine makes the engine's thread wait) costs no CPU: the budget stays whole.
+    const before = think((budget) => budget.deadline - budget.clock());
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const after = think((budget) => budget.deadline - budget.clock());
+    expect(before).toBeGreaterThan(45);
+    expect(after).toBeGreaterThan(40);
   });
 });

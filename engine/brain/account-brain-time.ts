@@ -1,5 +1,5 @@
 import { ParleyError } from '../../shared/index.ts';
-import { MESSAGE_BRAIN_MS, type Think } from './bounds.ts';
+import { cpuClock, MESSAGE_BRAIN_MS, type Think } from './bounds.ts';
 
 /**
  * The brain time an account may use a minute: 6 s, a tenth of one core. An ordinary question takes
@@ -22,12 +22,13 @@ const MINUTE_MS = 60_000;
 
 /**
  * Counts the brain's time per account in fixed minutes of `clock` (ms, monotonic), and gives each
- * message its budget. An account that spent its minute is refused, 429 `rate_limited` with
+ * message its budget. The work itself is measured on `workClock` (CPU time by default: cpuClock). An account that spent its minute is refused, 429 `rate_limited` with
  * Retry-After, before anything of the message is kept: the BFF's outbox sends it again later with
  * the same message id, so nothing is lost.
  */
 export class AccountBrainTime {
   readonly #clock: () => number;
+  readonly #workClock: () => number;
   readonly #messageMs: number;
   readonly #perMinuteMs: number;
   readonly #accountsKept: number;
@@ -37,15 +38,23 @@ export class AccountBrainTime {
 
   constructor({
     clock = () => performance.now(),
+    workClock = cpuClock,
     messageMs = MESSAGE_BRAIN_MS,
     perMinuteMs = ACCOUNT_BRAIN_MS_PER_MINUTE,
     accountsKept = BRAIN_ACCOUNTS_KEPT,
-  }: { clock?: () => number; messageMs?: number; perMinuteMs?: number; accountsKept?: number } = {}) {
+  }: {
+    clock?: () => number;
+    workClock?: () => number;
+    messageMs?: number;
+    perMinuteMs?: number;
+    accountsKept?: number;
+  } = {}) {
     if (!(messageMs > 0) || !(perMinuteMs > 0))
       throw new TypeError(`messageMs and perMinuteMs must be positive, got ${messageMs} and ${perMinuteMs}`);
     if (!Number.isInteger(accountsKept) || accountsKept < 1)
       throw new TypeError(`accountsKept must be a positive integer, got ${accountsKept}`);
     this.#clock = clock;
+    this.#workClock = workClock;
     this.#messageMs = messageMs;
     this.#perMinuteMs = perMinuteMs;
     this.#accountsKept = accountsKept;
@@ -75,9 +84,9 @@ export class AccountBrainTime {
     this.refuseWhenSpent(accountId);
     let leftMs = this.#messageMs;
     return (work) => {
-      const started = this.#clock();
+      const started = this.#workClock();
       try {
-        return work({ clock: this.#clock, deadline: started + leftMs });
+        return work({ clock: this.#workClock, deadline: started + leftMs });
       } catch (error) {
         // A length past what V8 allocates, met while reading this message (issue 26 met one in the
         // knowledge search), is the message's fault and will be again: a final 422, never a 500,
@@ -89,7 +98,7 @@ export class AccountBrainTime {
           );
         throw error;
       } finally {
-        const tookMs = Math.max(0, this.#clock() - started);
+        const tookMs = Math.max(0, this.#workClock() - started);
         leftMs -= tookMs;
         this.#charge(accountId, tookMs);
       }

@@ -8,7 +8,7 @@ import type { AssistRequest, AssistResponse } from '../../shared/schemas/assist.
 import type { Sql } from '../../shared/server/index.ts';
 import { NO_QUESTION, openQuestions, retrievalSuggestion, summaryOf, type AssistOutcome } from '../brain/assist.ts';
 import { improveDraft, llmSuggestion, llmSummary, passagesForAssist, type LlmUsage } from '../brain/assist-llm.ts';
-import { MESSAGE_BRAIN_MS, readPart, type BrainBudget } from '../brain/bounds.ts';
+import { cpuClock, MESSAGE_BRAIN_MS, readPart, type BrainBudget } from '../brain/bounds.ts';
 import type { KnowledgeBase } from '../brain/knowledge-base.ts';
 import type { KnowledgeCache } from '../brain/knowledge-cache.ts';
 import { LlmUnavailableError, type LlmClient } from '../brain/llm-client.ts';
@@ -36,10 +36,7 @@ export interface AssistDeps {
  * Each reading has the brain time of a message: a person's request is bounded as a customer's is
  * (the requests themselves are counted by the API's rate limit).
  */
-const messageBudget = (): BrainBudget => {
-  const start = performance.now();
-  return { clock: () => performance.now(), deadline: start + MESSAGE_BRAIN_MS };
-};
+const messageBudget = (): BrainBudget => ({ clock: cpuClock, deadline: cpuClock() + MESSAGE_BRAIN_MS });
 
 /** What assist reads of a conversation, once. */
 interface Read {

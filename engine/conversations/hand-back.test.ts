@@ -133,7 +133,8 @@ describe("a hand-back when the account spent its minute's brain time", () => {
 
   beforeAll(async () => {
     engine = await startEngine();
-    const brainTime = new AccountBrainTime({ clock: () => (clock.at += clock.step), perMinuteMs: 100 });
+    const tick = () => (clock.at += clock.step);
+    const brainTime = new AccountBrainTime({ clock: tick, workClock: tick, perMinuteMs: 100 });
     const conversations = createConversationService({
       sql: engine.sql,
       knowledge: new KnowledgeCache(),
