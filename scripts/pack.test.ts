@@ -7,8 +7,9 @@ import { promisify } from 'node:util';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useBrowserStack } from '../test/browser/browser-stack.ts';
-import { send, waitForAnswer, waitReady } from '../test/browser/widget-helpers.ts';
+import { personSays, send, waitForAnswer, waitReady } from '../test/browser/widget-helpers.ts';
 import { packAll } from './pack.ts';
+import { hostWebViews } from './web-webview-host.ts';
 
 /**
  * The npm packages of `npm run pack` (issue 35), installed from their tarballs into fresh projects
@@ -25,11 +26,23 @@ async function projectWith(dir: string, tarball: string, extraFlags: string[] = 
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...extraFlags, tarball], { cwd: dir });
 }
 
-/** Builds a Vite app of one module; gives the built JavaScript. */
-async function buildApp(dir: string, main: string): Promise<string> {
-  await writeFile(join(dir, 'main.ts'), main);
-  await writeFile(join(dir, 'index.html'), '<!doctype html><script type="module" src="./main.ts"></script>');
-  await build({ root: dir, configFile: false, logLevel: 'silent', build: { outDir: 'out', emptyOutDir: true } });
+/** Builds a Vite app of one module (`main.ts`, or `main.tsx` with aliases); gives the built JavaScript. */
+async function buildApp(
+  dir: string,
+  main: string,
+  { entry = 'main.ts', alias = {} }: { entry?: string; alias?: Record<string, string> } = {},
+): Promise<string> {
+  await writeFile(join(dir, entry), main);
+  await writeFile(join(dir, 'index.html'), `<!doctype html><script type="module" src="./${entry}"></script>`);
+  await build({
+    root: dir,
+    configFile: false,
+    logLevel: 'silent',
+    resolve: {
+      alias: Object.entries(alias).map(([name, target]) => ({ find: new RegExp(`^${name}$`), replacement: target })),
+    },
+    build: { outDir: 'out', emptyOutDir: true },
+  });
   const assets = await readdir(join(dir, 'out', 'assets'));
   return Promise.all(
     assets.filter((file) => file.endsWith('.js')).map((file) => readFile(join(dir, 'out', 'assets', file), 'utf8')),
@@ -65,6 +78,9 @@ describe('the npm packages, installed from their tarballs', () => {
       for (const field of ['exports', 'types', 'files', 'sideEffects', 'license', 'repository'])
         expect(manifest, field).toHaveProperty(field);
       expect(manifest['sideEffects']).toBe(false);
+      // "UNLICENSED" (npm's word for none granted) until the owner picks a licence, as the README's "Install" says.
+      expect(manifest['license']).toEqual(expect.any(String));
+      expect(manifest['repository']).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:/) });
     }
   });
 
@@ -158,5 +174,91 @@ export function SupportScreen({ token }: { token?: string }) {
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
     expect(checked).toBe('no errors');
+  });
+
+  it('@parley/react-native renders <ParleyChat> with react-native-web: a message through the chat, its answer and unread over the bridge', async () => {
+    const dir = join(work, 'react-native-web-app');
+    await projectWith(dir, tarballs.reactNative, ['--legacy-peer-deps']);
+    const props = JSON.stringify({ baseUrl: harness.stack.url, siteKey: harness.stack.siteKey });
+    // A React Native screen as an app writes it; react-native-web draws it, and the WebView is
+    // scripts/web-webview.tsx (why that one: its comment).
+    const bundle = await buildApp(
+      dir,
+      `import { useRef, useState } from 'react';
+import { AppRegistry, Pressable, Text, View } from 'react-native';
+import { ParleyChat, type ParleyChatHandle } from '@parley/react-native';
+
+const events: { event: string; payload: unknown }[] = [];
+Object.assign(window, { events });
+
+function SupportScreen() {
+  const chat = useRef<ParleyChatHandle>(null);
+  const [unread, setUnread] = useState(0);
+  return (
+    <View style={{ height: 600 }}>
+      <Text accessibilityRole="header">Unread: {unread}</Text>
+      <Pressable accessibilityRole="button" onPress={() => chat.current?.command('close')}>
+        <Text>Hide the chat</Text>
+      </Pressable>
+      <ParleyChat
+        ref={chat}
+        {...${props}}
+        style={{ flex: 1 }}
+        onEvent={(event, payload) => {
+          events.push({ event, payload });
+          if (event === 'unread') setUnread(payload.count);
+        }}
+      />
+    </View>
+  );
+}
+
+AppRegistry.registerComponent('SupportScreen', () => SupportScreen);
+AppRegistry.runApplication('SupportScreen', { rootTag: document.getElementById('root') });
+`,
+      {
+        entry: 'main.tsx',
+        alias: { 'react-native': 'react-native-web', 'react-native-webview': join(ROOT, 'scripts', 'web-webview.tsx') },
+      },
+    );
+    const { page, problems } = await harness.freshPage();
+    await hostWebViews(page);
+    const script = harness.pages.set('/react-native-app.js', bundle, { 'content-type': 'text/javascript' });
+    await page.goto(
+      harness.pages.set(
+        '/react-native-app',
+        `<!doctype html><html lang="en"><title>App</title><body><div id="root"></div><script type="module" src="${script}"></script></body></html>`,
+      ),
+    );
+    const events = () =>
+      page.evaluate(() => (window as unknown as { events: { event: string; payload: unknown }[] }).events);
+    await expect.poll(async () => (await events()).map(({ event }) => event), { timeout: 15_000 }).toContain('ready');
+
+    // The chat draws in the WebView's frame, on the BFF's origin; the app's page is another origin.
+    const chat = page.frameLocator('iframe[title="Chat"]');
+    const box = chat.getByRole('textbox', { name: 'Message' });
+    await waitReady(page, box);
+    await send(page, 'How do I return an item?', box);
+    await chat.getByRole('log').getByText('within 30 days').first().waitFor();
+    const answers = async () =>
+      (await events()).filter(({ event }) => event === 'message').map(({ payload }) => payload);
+    await expect
+      .poll(answers)
+      .toContainEqual(expect.objectContaining({ author: 'ai', text: expect.stringContaining('within 30 days') }));
+    const [{ conversation_id: conversationId }] = (await answers()) as [{ conversation_id: string }];
+
+    // Handed to a person, hidden by a command through the component's ref: the person's answer is unread.
+    await send(page, 'I want to talk to a person', box);
+    await chat.getByText('connected with a person').waitFor();
+    await page.getByRole('button', { name: 'Hide the chat' }).click();
+    await expect.poll(async () => (await events()).at(-1)?.event).toBe('close');
+    await personSays(harness.stack, conversationId, 'Hi, Sam here. How can I help?');
+    await expect
+      .poll(answers)
+      .toContainEqual({ conversation_id: conversationId, author: 'human', text: 'Hi, Sam here. How can I help?' });
+    await expect.poll(events).toContainEqual({ event: 'unread', payload: { count: 1 } });
+    await expect.poll(() => page.getByRole('heading').textContent()).toBe('Unread: 1');
+    expect((await events()).filter(({ event }) => event === 'error')).toEqual([]);
+    expect(problems).toEqual([]);
   });
 });
