@@ -45,6 +45,7 @@ const ACCOUNT_ERASURE: readonly { table: string; statement: string }[] = [
     statement:
       'DELETE FROM voice_sessions WHERE conversation_id IN (SELECT id FROM conversations WHERE account_id = $1)',
   },
+  { table: 'calls', statement: 'DELETE FROM calls WHERE account_id = $1' },
   {
     table: 'action_requests',
     statement:

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Koa from 'koa';
 import {
@@ -32,6 +33,9 @@ import { addConversationRoutes } from './routes/conversations.ts';
 import { addAssistRoutes } from './routes/assist.ts';
 import { createAssist } from './conversations/assist.ts';
 import { addPublicRoutes } from './routes/public.ts';
+import { addCallRoutes } from './routes/calls.ts';
+import { createCallServices } from './calls/call-services.ts';
+import type { TtsSettings } from './calls/speaker.ts';
 import { addWebhookRoutes } from './routes/webhooks.ts';
 import { addAgentRoutes } from './routes/agent.ts';
 import { addCustomerRoutes } from './routes/customers.ts';
@@ -79,6 +83,8 @@ export interface EngineDeps {
    * voice notes (STT_BASE_URL, …), none by default.
    */
   media?: { maxBytes?: number | undefined; storageMaxBytes?: number | undefined; stt?: SttSettings | undefined };
+  /** The speech API (TTS_BASE_URL, …): with `media.stt` too, customers can call the AI; none by default. */
+  tts?: TtsSettings | undefined;
   /** Calls to actions' URLs (live customers): how long one may take, 10 s by default (SPEC "Limits"). */
   actions?: { timeoutMs?: number | undefined };
   /**
@@ -109,6 +115,8 @@ export interface Engine {
   monitors: MonitorWorker;
   /** Gathers reports asked for with `POST /v1/reports` (it runs by itself; stop it before closing the store). */
   reports: ReportWorker;
+  /** Serves the AI call's WebSocket (`/v1/voice-sessions/stream`) on the server that listens with `app`. */
+  attachVoiceStream(server: Server): void;
 }
 
 /** What every part of the engine is built on, with the defaults of EngineDeps applied. */
@@ -140,6 +148,7 @@ function createServices(
   webhooks: NonNullable<EngineDeps['webhooks']>,
   actions: NonNullable<EngineDeps['actions']>,
   media: NonNullable<EngineDeps['media']>,
+  tts: TtsSettings | undefined,
 ) {
   // After the commit: a live customer's request for an action with a URL is posted there now.
   const committed = createSignal<readonly EngineEvent[]>();
@@ -202,7 +211,11 @@ function createServices(
     onEvents: () => worker.nudge(),
   });
   committed.listen(() => monitorWorker.nudge());
-  return { conversations, knowledge, policy, worker, mediaWorker, reportWorker, monitorWorker };
+  const { calls, voiceStream } = createCallServices({
+    ...{ sql, now, logger, conversations, stt: media.stt, tts },
+    onEvents: () => worker.nudge(),
+  });
+  return { conversations, knowledge, policy, worker, mediaWorker, reportWorker, monitorWorker, calls, voiceStream };
 }
 
 type Services = ReturnType<typeof createServices>;
@@ -210,7 +223,7 @@ type Services = ReturnType<typeof createServices>;
 /** The routes: those an API key opens, the operator's, and the open ones (the document among them). */
 function createRoutes(
   { sql, logger, now, secrets, llm }: Basics,
-  { conversations, knowledge, policy, worker, mediaWorker, reportWorker }: Services,
+  { conversations, knowledge, policy, worker, mediaWorker, reportWorker, calls }: Services,
   {
     tokens,
     mediaMaxBytes,
@@ -248,12 +261,13 @@ function createRoutes(
   addSurveyRoutes(keyed, { sql, now });
   addMonitorRoutes(keyed, { sql, now, llm: Boolean(llm) });
   addInterviewRoutes(keyed, { sql, now });
+  addCallRoutes(keyed, calls);
   const operator = new ApiRoutes({ middleware: [operatorGuard] });
   addOperatorRoutes(operator, { sql, now, logger });
   const open = new ApiRoutes();
   let document: Record<string, unknown> | undefined;
   const openApi = () => (document ??= engineOpenApi([...keyed.specs, ...open.specs, ...operator.specs]));
-  addPublicRoutes(open, { conversations, document: openApi });
+  addPublicRoutes(open, { calls, document: openApi });
   return { routers: [open, keyed, operator], openApi };
 }
 
@@ -320,13 +334,14 @@ export async function createEngine({
   embeddings,
   media = {},
   actions = {},
+  tts,
   operatorToken,
 }: EngineDeps): Promise<Engine> {
   // Checked when built, before anything starts: a token too short to be one stops the process now.
   const operatorGuard = requireOperatorToken(operatorToken);
   await prepareStore(sql, secrets);
   const basics: Basics = { sql, logger, now, secrets, llm, embeddings };
-  const services = createServices(basics, webhooks, actions, media);
+  const services = createServices(basics, webhooks, actions, media, tts);
   const mediaMaxBytes = media.maxBytes ?? DEFAULT_MEDIA_LIMIT;
   const mediaStorageMaxBytes = media.storageMaxBytes ?? DEFAULT_MEDIA_STORAGE_LIMIT;
   const { routers, openApi } = createRoutes(basics, services, {
@@ -351,5 +366,6 @@ export async function createEngine({
     media: services.mediaWorker,
     monitors: services.monitorWorker,
     reports: services.reportWorker,
+    attachVoiceStream: (server) => services.voiceStream.attach(server),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { EmbeddingsSettings } from './brain/embeddings-client.ts';
 import type { LlmSettings } from './brain/llm-client.ts';
 import { SttVariables } from './media/stt-config.ts';
+import { TtsVariables } from './calls/tts-config.ts';
 import {
   DataDir,
   Host,
@@ -152,6 +153,7 @@ const Env = z
       .min(1024 * 1024)
       .default(1024 * 1024 * 1024),
     ...SttVariables,
+    ...TtsVariables,
     /** Opens /operator/v1/accounts (the BFF makes an engine account per helpdesk account there, with its AI_OPERATOR_TOKEN). Unset: those routes refuse every request. */
     ENGINE_OPERATOR_TOKEN: optionalVariable(OperatorToken),
     /**

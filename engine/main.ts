@@ -12,6 +12,7 @@ import {
 import { createEngine } from './app.ts';
 import { embeddingsSettings, llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
 import { sttSettings } from './media/stt-config.ts';
+import { ttsSettings } from './calls/tts-config.ts';
 
 /**
  * `npm run engine`: the engine alone, as a self-hosted AI conversation API. Accounts and keys are
@@ -47,12 +48,14 @@ const engine = await createEngine({
     storageMaxBytes: config.MEDIA_STORAGE_MAX_BYTES,
     stt: sttSettings(config),
   },
+  tts: ttsSettings(config),
   trustProxyHops: config.TRUST_PROXY_HOPS,
   operatorToken: config.ENGINE_OPERATOR_TOKEN,
   ...(redis ? { rateLimiter: new RedisRateLimiter(redis, 'parley:engine:') } : {}),
 });
 engine.webhooks.start(config.WEBHOOK_POLL_MS);
 const server = createServer(engine.app.callback());
+engine.attachVoiceStream(server);
 server.listen(config.ENGINE_PORT, config.HOST, () => {
   logger.info(
     {

@@ -484,6 +484,7 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       },
       'patch /v1/interviews/{id}': { title: 'Contract' },
       'post /v1/interviews/{id}/sessions': { customer_ref: 'contract-bodies' },
+      'post /v1/calls/{id}/end': { ended_by: 'customer' },
     };
     // JSON bodies; a multipart upload's form (POST /v1/media) is checked in engine/media-routes.test.ts.
     const withBodies = operations().filter(({ operation }) => operation.requestBody?.content?.['application/json']);

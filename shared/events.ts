@@ -150,6 +150,29 @@ export const CustomerForgottenData = z.object({
   conversation_ids: z.array(z.string()),
 });
 
+/** How a call reaches the customer: a person of the team (WebRTC, the BFF), or the AI (the engine's voice stream). */
+export const CallMode = z.enum(['person', 'ai']);
+/** Who ended a call: one side hanging up, or the connection dropping. */
+export const CallEndedBy = z.enum(['customer', 'person', 'ai', 'network']);
+export type CallMode = z.infer<typeof CallMode>;
+export type CallEndedBy = z.infer<typeof CallEndedBy>;
+
+/** A call began on a conversation (`POST /v1/voice-sessions/connect`, issue 30). */
+export const CallStartedData = z.object({
+  call_id: z.string().startsWith('call_'),
+  conversation_id: z.string(),
+  mode: CallMode,
+});
+
+/** A call ended, once: how long it lasted in whole seconds, and who ended it. */
+export const CallEndedData = z.object({
+  call_id: z.string().startsWith('call_'),
+  conversation_id: z.string(),
+  duration_s: z.number().int().min(0),
+  ended_by: CallEndedBy,
+});
+export type CallEndedData = z.infer<typeof CallEndedData>;
+
 /**
  * The `data` of each event type, one zod source for the engine that writes it and the BFF that
  * reads it. Types whose data SPEC does not show, and that this engine does not emit, carry any object.
@@ -184,8 +207,8 @@ export const EVENT_DATA = {
     author_name: z.string().optional(),
     author_ref: z.string().optional(),
   }),
-  'call.started': z.record(z.string(), z.unknown()),
-  'call.ended': z.record(z.string(), z.unknown()),
+  'call.started': CallStartedData,
+  'call.ended': CallEndedData,
   'media.understood': MediaUnderstoodData,
   'media.failed': MediaFailedData,
   'quality.scored': z.object({ score: z.number().int().min(0).max(100), reasons: z.array(QualityReason) }),

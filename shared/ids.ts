@@ -23,6 +23,7 @@ export const ID_PREFIX = {
   monitorFinding: 'mnf_',
   report: 'rpt_',
   interview: 'ivw_',
+  call: 'call_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -76,6 +76,7 @@ export async function startEngine(
     llm?: EngineDeps['llm'];
     embeddings?: EngineDeps['embeddings'];
     media?: EngineDeps['media'];
+    tts?: EngineDeps['tts'];
   } = {},
 ): Promise<TestEngine> {
   const prefix = uniqueSchemaPrefix();
@@ -91,9 +92,11 @@ export async function startEngine(
     ...(options.llm ? { llm: options.llm } : {}),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
     ...(options.media ? { media: options.media } : {}),
+    ...(options.tts ? { tts: options.tts } : {}),
   });
   const { accountId, apiKey: key, liveApiKey: liveKey } = await openShopAccount(sql);
   let server = createServer(engine.app.callback());
+  engine.attachVoiceStream(server);
   await listen(server);
   const port = (server.address() as AddressInfo).port;
   let listening = true;
@@ -120,6 +123,7 @@ export async function startEngine(
     async resume() {
       if (listening) return;
       server = createServer(engine.app.callback());
+      engine.attachVoiceStream(server);
       await listen(server, port);
       listening = true;
     },

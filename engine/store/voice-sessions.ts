@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { newId, randomToken } from '../../shared/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A voice token's SHA-256, as the store keeps it (the token itself is never kept). */
+export const voiceTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const hash = voiceTokenHash;
 
 /** A single-use voice token for a conversation; only its hash is kept. */
 export async function createVoiceSession(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environment.ts';
-import { EngineEvent, QualityReason } from '../events.ts';
+import { CallEndedBy, CallEndedData, CallMode, EngineEvent, QualityReason } from '../events.ts';
 
 /** Request and response bodies of the AI conversation API (`/v1` of the engine). */
 
@@ -117,13 +117,30 @@ export const VoiceSession = z.object({
   expires_at: z.string(),
 });
 
-export const VoiceConnectRequest = z.strictObject({ token: z.string().min(1).max(200) });
+export const VoiceConnectRequest = z.strictObject({
+  token: z.string().min(1).max(200),
+  mode: CallMode.default('person').describe(
+    'Who takes the call: a person of the team (default), or the AI (only when speech is configured).',
+  ),
+});
 
 export const VoiceConnectResponse = z.object({
   conversation_id: z.string(),
   customer_ref: z.string(),
   state: ConversationState,
+  /** The call the token began (call_…); end it with POST /v1/calls/{call_id}/end. */
+  call_id: z.string(),
 });
+export type VoiceConnectResponse = z.infer<typeof VoiceConnectResponse>;
+
+export const CallIdParams = z.strictObject({ id: z.string().min(1).max(100).describe('The call id (call_…)') });
+
+export const EndCallRequest = z.strictObject({ ended_by: CallEndedBy });
+export type EndCallRequest = z.infer<typeof EndCallRequest>;
+
+/** The ended call, as its call.ended event carries it. */
+export const EndCallResponse = CallEndedData;
+export type EndCallResponse = z.infer<typeof EndCallResponse>;
 
 export const Turn = z.object({
   role: z.enum(['customer', 'ai', 'human', 'system']),
