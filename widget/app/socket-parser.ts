@@ -11,6 +11,9 @@ import { Emitter } from '@socket.io/component-emitter';
  * The BFF's server speaks the full protocol and sends these as they are. A binary packet, a
  * malformed one or a payload of the wrong shape for its type is refused as socket.io-parser
  * refuses it (the Manager closes the connection with "parse error" and reconnects).
+ *
+ * The console's bundle uses it through socket.io-client; the widget's own client
+ * (chat/socket-client.ts) uses `encodePacket` and `decodePacket` directly.
  */
 export const protocol = 5;
 
@@ -59,14 +62,37 @@ export function validPayload(type: PacketKind, data: unknown): boolean {
   }
 }
 
+/** One packet as its text frame. */
+export function encodePacket(packet: Packet): string {
+  const namespace = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
+  return `${packet.type}${namespace}${packet.id ?? ''}${packet.data === undefined ? '' : JSON.stringify(packet.data)}`;
+}
+
 export class Encoder {
   /** One text frame per packet. */
   encode(packet: Packet): string[] {
-    const namespace = packet.nsp && packet.nsp !== '/' ? `${packet.nsp},` : '';
-    return [
-      `${packet.type}${namespace}${packet.id ?? ''}${packet.data === undefined ? '' : JSON.stringify(packet.data)}`,
-    ];
+    return [encodePacket(packet)];
   }
+}
+
+/** One text frame as a packet; throws on anything socket.io-parser would refuse, and on binary frames. */
+export function decodePacket(frame: unknown): Packet {
+  if (typeof frame !== 'string') throw new Error('binary packets are not supported');
+  const [, type, nsp, id, json] = FRAME.exec(frame) ?? [];
+  if (type === undefined) throw new Error(`unknown packet: ${frame.slice(0, 20)}`);
+  const packet: Packet = { type: Number(type) as PacketKind, nsp: nsp || '/' };
+  if (id) packet.id = Number(id);
+  if (json) {
+    let data: unknown;
+    try {
+      data = JSON.parse(json);
+    } catch {
+      throw new Error('invalid payload');
+    }
+    if (!validPayload(packet.type, data)) throw new Error('invalid payload');
+    packet.data = data;
+  }
+  return packet;
 }
 
 /** Turns frames into packets, emitted as `decoded`; throws on anything it cannot take. */
@@ -76,22 +102,7 @@ export class Decoder extends Emitter<
   { decoded: (packet: Packet) => void }
 > {
   add(frame: unknown): void {
-    if (typeof frame !== 'string') throw new Error('binary packets are not supported');
-    const [, type, nsp, id, json] = FRAME.exec(frame) ?? [];
-    if (type === undefined) throw new Error(`unknown packet: ${frame.slice(0, 20)}`);
-    const packet: Packet = { type: Number(type) as PacketKind, nsp: nsp || '/' };
-    if (id) packet.id = Number(id);
-    if (json) {
-      let data: unknown;
-      try {
-        data = JSON.parse(json);
-      } catch {
-        throw new Error('invalid payload');
-      }
-      if (!validPayload(packet.type, data)) throw new Error('invalid payload');
-      packet.data = data;
-    }
-    this.emitReserved('decoded', packet);
+    this.emitReserved('decoded', decodePacket(frame));
   }
 
   /** Nothing is kept between frames (no binary attachments wait for their parts). */

@@ -55,6 +55,10 @@ export function createSessions(
    */
   async function ensure(): Promise<WidgetSession> {
     if (session && fresh(session)) return session;
+    // A fresh session this device stored is used without the lock, which only keeps tabs from making
+    // two: the lock is a round trip to the browser, on the path of every first open (issue 34).
+    const stored = verifiedToken ? undefined : storage.getJson<WidgetSession | undefined>('session', undefined);
+    if (stored && fresh(stored)) return (session = stored);
     if (typeof navigator === 'undefined' || !navigator.locks) return ensureNow();
     let granted = false;
     const locked = (options: LockOptions, work: () => Promise<WidgetSession>) =>

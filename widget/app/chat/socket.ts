@@ -1,9 +1,9 @@
-import { io, type Socket } from 'socket.io-client';
 // The widget takes values only from zod-free modules of shared/, and types from anywhere.
 import { WIDGET_NAMESPACE, type WidgetClientEvents, type WidgetServerEvents } from '../../../shared/socket-events.ts';
 import type { Sessions } from './session.ts';
+import { SocketClient } from './socket-client.ts';
 
-export type WidgetSocket = Socket<WidgetServerEvents, WidgetClientEvents>;
+export type WidgetSocket = SocketClient<WidgetServerEvents, WidgetClientEvents>;
 
 /** The one socket of the chat to the BFF's `/widget` namespace; what it listens to is live-updates.ts's. */
 export interface Connection {
@@ -20,14 +20,13 @@ export function createConnection(baseUrl: string, sessions: Sessions): Connectio
     socket: () => socket,
     open(token) {
       socket?.close();
-      // WebSocket only (the widget's bundle carries no other transport).
       // The token is asked for at every (re)connect: the server closes a socket whose token expired.
       const auth = (send: (data: object) => void) =>
         void sessions.ensure().then(
           (session) => send({ token: session.token }),
           () => send({ token }),
         );
-      return (socket = io(new URL(WIDGET_NAMESPACE, baseUrl).href, { auth, transports: ['websocket'] }));
+      return (socket = new SocketClient(baseUrl, WIDGET_NAMESPACE, auth));
     },
     close() {
       socket?.close();
