@@ -2,7 +2,9 @@
  * When the widget offers "Get the reply by e-mail?" (issue 32): at once while nobody answers
  * (outside the inbox's working hours, or nobody who answers it is online), else once the customer has waited `EMAIL_ASK_AFTER_S` for a
  * person after a handover that no person has answered yet. Never when e-mail is off, the
- * conversation has ended, or the customer gave an address already.
+ * conversation has ended, the customer gave an address already (or is a verified customer whose
+ * site gave one), or skipped the ask in this conversation (kept with it, so a reload, another tab
+ * or device does not ask again).
  */
 import type { Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
@@ -21,6 +23,23 @@ async function unansweredHandoverAt(db: Queryable, conversationId: number): Prom
     [conversationId],
   );
   return row && new Date(row.created_at);
+}
+
+/** Whether the customer skipped the ask in this conversation: it is not asked again there. */
+async function askSkipped(db: Queryable, conversationId: number): Promise<boolean> {
+  const [row] = await db.query<{ skipped: boolean }>(
+    'SELECT email_ask_skipped_at IS NOT NULL AS skipped FROM conversations WHERE id = $1',
+    [conversationId],
+  );
+  return row?.skipped === true;
+}
+
+/** The customer skipped "Get the reply by e-mail?" in this conversation (the first skip is kept). */
+export async function skipEmailAsk(db: Queryable, conversationId: number, at: Date): Promise<void> {
+  await db.query('UPDATE conversations SET email_ask_skipped_at = COALESCE(email_ask_skipped_at, $2) WHERE id = $1', [
+    conversationId,
+    at,
+  ]);
 }
 
 /** Whether nobody answers the inbox now: outside its working hours (when it has them), or nobody is online. */
@@ -43,6 +62,7 @@ export async function emailAskAt(
 ): Promise<Date | null> {
   if (!emailOn || conversation.status === 'resolved') return null;
   if (await customerEmail(sql, conversation.id)) return null;
+  if (await askSkipped(sql, conversation.id)) return null;
   if (await nobodyAnswers(sql, conversation.inboxId, now)) return now;
   if (conversation.handledBy !== 'human') return null;
   const handedOverAt = await unansweredHandoverAt(sql, conversation.id);

@@ -9,7 +9,7 @@ import { ConversationUuid } from '../../shared/index.ts';
 import type { ApiRoutes, Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../widget/conversation-service.ts';
 import type { WidgetState } from '../widget/session-auth.ts';
-import { emailAskAt } from './email-asking.ts';
+import { emailAskAt, skipEmailAsk } from './email-asking.ts';
 import { customerEmail } from './email-store.ts';
 
 const EmailRequest = z.strictObject({
@@ -95,6 +95,26 @@ export function addWidgetEmailRoutes(
       const email = body.email?.trim() ?? null;
       await setConversationEmail(sql, conversation.id, email);
       ctx.body = { email };
+    },
+  );
+
+  routes.add(
+    {
+      method: 'post',
+      path: '/v1/widget/conversations/:id/email/skip',
+      tag: 'Widget',
+      security: 'sessionToken',
+      summary: 'Skip "Get the reply by e-mail?" in this conversation',
+      description:
+        'The customer skipped the ask: it is not asked again in this conversation (GET …/email then gives ask_at null), after a reload too. The address form of the options menu still works. A customer reaches only their own conversations (404 otherwise).',
+      params: ConversationUuid,
+      responses: { 204: { description: 'Kept.' } },
+      errors: ['not_found'],
+    },
+    async (ctx, { params }) => {
+      const conversation = await conversations.mine(ctx.state.session, params.id);
+      await skipEmailAsk(sql, conversation.id, options.now());
+      ctx.status = 204;
     },
   );
 }

@@ -14,6 +14,8 @@ import {
 import type { z } from 'zod';
 import { KnowledgeDocument, KnowledgeList } from '../../shared/schemas/engine-knowledge.ts';
 import { AssistResponse, type AssistRequest } from '../../shared/schemas/assist.ts';
+import { EndCallResponse, VoiceConnectResponse, VoiceSession } from '../../shared/schemas/engine.ts';
+import { Interview } from '../../shared/schemas/interviews.ts';
 import { callEngine, engineFetch, type EngineFetch } from './engine-call.ts';
 import { engineReports, type EngineReports } from './engine-reports.ts';
 import { uploadEngineMedia, type UploadedMedium } from './engine-media.ts';
@@ -203,6 +205,11 @@ export class EngineClient {
     return this.#call('GET', `/v1/knowledge/${encodeURIComponent(id)}`, KnowledgeDocument);
   }
 
+  /** One research interview of the key's environment (issue 29); the engine's 404 for one unknown or deleted. */
+  interview(id: string): Promise<Interview> {
+    return this.#call('GET', `/v1/interviews/${encodeURIComponent(id)}`, Interview);
+  }
+
   /** A customer's voice note into a conversation (issue 30): the engine transcribes it and the AI answers it. */
   uploadMedia(
     conversationId: string,
@@ -211,6 +218,26 @@ export class EngineClient {
   ): Promise<UploadedMedium> {
     const transport = { baseUrl: this.#baseUrl, bearer: this.#apiKey, timeoutMs: this.#timeoutMs };
     return uploadEngineMedia(transport, conversationId, file, idempotencyKey);
+  }
+
+  /** A single-use voice session token for the conversation (issue 30): a call with a person begins with it. */
+  openVoiceSession(conversationId: string): Promise<z.output<typeof VoiceSession>> {
+    return this.#call(
+      'POST',
+      `/v1/conversations/${encodeURIComponent(conversationId)}/voice-sessions`,
+      VoiceSession,
+      {},
+    );
+  }
+
+  /** Uses the token once: the engine begins the call (`call.started`) and names it. */
+  connectVoiceSession(token: string, mode: 'person' | 'ai'): Promise<z.output<typeof VoiceConnectResponse>> {
+    return this.#call('POST', '/v1/voice-sessions/connect', VoiceConnectResponse, { token, mode });
+  }
+
+  /** Ends the call (`call.ended` with its duration and who ended it). */
+  endCall(callId: string, endedBy: 'customer' | 'person' | 'network'): Promise<z.output<typeof EndCallResponse>> {
+    return this.#call('POST', `/v1/calls/${encodeURIComponent(callId)}/end`, EndCallResponse, { ended_by: endedBy });
   }
 
   #call<S extends z.ZodType>(

@@ -34,7 +34,7 @@ export function addFindingRoutes(routes: ApiRoutes<ApplicationState>, { sql, acc
         tag,
         security,
         summary: "What the AI engine's monitors found in the account's conversations",
-        description: `Each monitor.finding of a conversation the caller may see (agents: the inboxes they answer), with the monitor's name, the severity and the words found. ${paging}`,
+        description: `Each monitor.finding of a conversation the caller may see (agents: the inboxes they answer), with the monitor's name, the severity, the words found and the environment (a finding shows only with a conversation of its own environment; \`environment\` keeps one). ${paging}`,
         params: AccountParams,
         query: DeskFindingsQuery,
         responses: { 200: { description: 'A page of findings.', schema: DeskFindingPage } },
@@ -73,7 +73,8 @@ export function addFindingRoutes(routes: ApiRoutes<ApplicationState>, { sql, acc
     );
 }
 
-const filterOf = ({ after, severity }: DeskFindingsQuery) => ({
+const filterOf = ({ after, severity, environment }: DeskFindingsQuery) => ({
   after: after === undefined ? undefined : Number(after),
   severity,
+  environment,
 });

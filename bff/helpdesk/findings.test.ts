@@ -91,6 +91,7 @@ describe.each(DRIVERS)('monitor findings for the team on $name', (driver) => {
       message_id: expect.any(String),
       excerpt: 'I will call my lawyer',
       severity: 'high',
+      environment: 'sandbox',
       created_at: expect.any(Number),
     });
     expect(page!.has_more).toBe(false);
@@ -100,6 +101,27 @@ describe.each(DRIVERS)('monitor findings for the team on $name', (driver) => {
     expect((await findings('/findings?severity=low', admin.access_token)).page!.payload).toEqual([]);
     const ofConversation = await findings(`/conversations/${conversationId}/findings`, member.access_token);
     expect(ofConversation.page!.payload).toEqual(page!.payload);
+  });
+
+  it("records each finding's environment and shows it only with a conversation of that environment", async () => {
+    const [{ environment }] = (await stack.bffSql.query<{ environment: string }>(
+      'SELECT DISTINCT environment FROM monitor_findings',
+    )) as [{ environment: string }];
+    expect(environment).toBe('sandbox');
+    expect((await findings('/findings?environment=sandbox', admin.access_token)).page!.payload).toHaveLength(2);
+    expect((await findings('/findings?environment=live', admin.access_token)).page!.payload).toEqual([]);
+    // A finding whose environment is not its conversation's (a sandbox customer's conversation) is not shown.
+    const [newest] = (await findings('/findings', admin.access_token)).page!.payload;
+    await stack.bffSql.query("UPDATE monitor_findings SET environment = 'live' WHERE id = $1", [newest!.id]);
+    try {
+      const shown = (await findings('/findings', admin.access_token)).page!.payload.map(({ id }) => id);
+      expect(shown).not.toContain(newest!.id);
+      expect(shown).toHaveLength(1);
+      const ofConversation = await findings(`/conversations/${conversationId}/findings`, admin.access_token);
+      expect(ofConversation.page!.payload.map(({ id }) => id)).not.toContain(newest!.id);
+    } finally {
+      await stack.bffSql.query("UPDATE monitor_findings SET environment = 'sandbox' WHERE id = $1", [newest!.id]);
+    }
   });
 
   it('keeps each finding once, whichever paths brought its event', async () => {
@@ -128,7 +150,14 @@ describe.each(DRIVERS)('monitor findings for the team on $name', (driver) => {
   });
 
   it('refuses a bad cursor or severity with 422 and changes nothing', async () => {
-    for (const query of ['after=abc', 'after=0', 'after=-1', 'severity=urgent', 'colour=red']) {
+    for (const query of [
+      'after=abc',
+      'after=0',
+      'after=-1',
+      'severity=urgent',
+      'environment=production',
+      'colour=red',
+    ]) {
       const response = await findings(`/findings?${query}`, admin.access_token);
       expect(response.status, query).toBe(422);
     }

@@ -112,11 +112,13 @@ function addInboxSettingsRoutes(routes: ApiRoutes<ApplicationState>, inboxes: In
         tag,
         security,
         summary: 'Change an inbox (administrators)',
+        description:
+          "An interview_offer is checked against the AI engine first: an interview the inbox's engine account does not hold (in sandbox or live) is 422 unknown_interview.",
         params: InboxParams,
         body: InboxUpdate,
         form: true,
         responses: { 200: { description: 'The inbox.', schema: Inbox } },
-        errors: [...errors],
+        errors: [...errors, 'unknown_interview', 'upstream_unavailable'],
       },
       async (ctx, { params, body }) => {
         await administrator(sql, ctx, params.account_id);

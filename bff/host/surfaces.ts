@@ -14,6 +14,7 @@ import {
 import { addApplicationRoutes } from '../helpdesk/application-routes.ts';
 import { createHelpdeskCounter, helpdeskLimits } from '../helpdesk/rate-limits.ts';
 import { addInboxRoutes } from '../helpdesk/inbox-routes.ts';
+import { withInterviewOfferCheck } from '../helpdesk/interview-offer-check.ts';
 import { addApiKeyRoutes } from '../helpdesk/api-key-routes.ts';
 import { createApiKeyService } from '../helpdesk/api-key-service.ts';
 import { addCannedResponseRoutes } from '../helpdesk/canned-response-routes.ts';
@@ -40,6 +41,7 @@ import { addSessionRoutes } from '../widget/session-routes.ts';
 import { sessionAuth, widgetRateLimit, type WidgetState } from '../widget/session-auth.ts';
 import { addWidgetAttachmentRoutes } from '../attachments/widget-routes.ts';
 import { addDeskAttachmentRoutes } from '../attachments/desk-routes.ts';
+import { createDeskFiles } from '../attachments/desk-files.ts';
 import { addDeskReportRoutes } from '../helpdesk/report-routes.ts';
 import { addFindingRoutes } from '../helpdesk/finding-routes.ts';
 import { createDeskConversationAccess } from '../helpdesk/desk-conversation-access.ts';
@@ -49,7 +51,7 @@ import { addLabelRoutes } from '../helpdesk/label-routes.ts';
 import { addTeamRoutes } from '../helpdesk/team-routes.ts';
 import { addContactRoutes } from '../helpdesk/contact-routes.ts';
 import { createContactService } from '../helpdesk/contact-service.ts';
-import { addPresenceRoutes } from '../helpdesk/presence-routes.ts';
+import { addPresenceRoutes, type OnPresenceChanged } from '../helpdesk/presence-routes.ts';
 import { addHealthRoutes } from './health-routes.ts';
 import { addMetricsRoutes } from './metrics-routes.ts';
 import type { BffDeps } from './deps.ts';
@@ -163,6 +165,7 @@ export function helpdeskSurfaces(
   parts: SurfaceParts,
   onAccountClosed: (accountId: number, inboxIds: string[]) => void,
   onAccessChanged: OnAccessChanged,
+  onPresenceChanged: OnPresenceChanged,
 ) {
   const { sql, logger, now, secrets, trustProxyHops, limiters, pipeline, webhookPolicy } = parts;
   const { engines } = parts.access;
@@ -198,29 +201,24 @@ export function helpdeskSurfaces(
     middleware: [validationIs422, applicationAuth(sql, now, trustProxyHops, counter)],
   });
   addApplicationRoutes(application, helpdesk, sql);
-  addInboxRoutes(application, createInboxService({ sql, now, secrets, onAccessChanged }), sql);
+  const inboxes = withInterviewOfferCheck(createInboxService({ sql, now, secrets, onAccessChanged }), { sql, engines });
+  addInboxRoutes(application, inboxes, sql);
   const engineAccountKeys = createEngineAccountKeys({ sql, operator: deps.operator, logger, now });
   addApiKeyRoutes(application, createApiKeyService({ sql, keys: engineAccountKeys, now }), sql);
   addCannedResponseRoutes(application, { sql, now });
   addWebhookRoutes(application, { sql, worker: pipeline.webhooks, policy: webhookPolicy, now, secrets });
   const { recorder, conversations, publisher, attachments } = pipeline;
-  const deskConversations = createDeskConversationService({
-    sql,
-    engines,
-    recorder,
-    conversations,
-    publisher,
-    now,
-    publicUrl: deps.publicUrl,
-  });
+  const deskDeps = { sql, engines, recorder, conversations, publisher, now, publicUrl: deps.publicUrl };
+  const deskConversations = createDeskConversationService(deskDeps);
   const contacts = createContactService({ sql, now, access: deskConversations });
   // Before the conversation routes: their `{conversation_id}` would take `search` for an id.
   addSearchRoutes(application, { sql, now, desk: deskConversations, contacts });
-  addDeskConversationRoutes(application, deskConversations, sql);
-  addLabelRoutes(application, { sql, now, desk: deskConversations });
+  const deskFiles = createDeskFiles({ ...deskDeps, attachments, desk: deskConversations });
+  addDeskConversationRoutes(application, deskConversations, sql, deskFiles);
+  addLabelRoutes(application, { sql, now, desk: deskConversations, publisher });
   addTeamRoutes(application, { sql, now });
   addContactRoutes(application, { sql, contacts });
-  addPresenceRoutes(application, { sql, now });
+  addPresenceRoutes(application, { sql, now, onPresenceChanged });
   addDeskAttachmentRoutes(application, { desk: deskConversations, attachments, sql });
   addDeskReportRoutes(application, { sql, engines });
   addFindingRoutes(application, { sql, access: createDeskConversationAccess({ sql, now }) });

@@ -103,7 +103,13 @@ function addConversationRoutes(routes: ApiRoutes<WidgetState>, conversations: Co
       },
       async (ctx, { body }) => {
         ctx.status = 201;
-        ctx.body = await conversations.open(ctx.state.session, { ...body, pageUrl: ctx.get('referer') || undefined });
+        // A verified customer's address (the site's server vouched for it) is known: the widget need not ask for one.
+        const email = body.email ?? ctx.state.session.email;
+        ctx.body = await conversations.open(ctx.state.session, {
+          ...body,
+          email,
+          pageUrl: ctx.get('referer') || undefined,
+        });
       },
     )
     .add(

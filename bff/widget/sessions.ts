@@ -24,6 +24,8 @@ export interface Session extends Customer {
   jti: string;
   expiresAt: Date;
   name: string | undefined;
+  /** A verified customer's address, as the site's server gave it (issue 32: answers they miss are e-mailed there). */
+  email?: string | undefined;
   /** When this customer's identity began (renewals keep it). */
   identitySince: Date;
   issuedAt: Date;
@@ -199,6 +201,7 @@ export class WidgetSessions {
       environment: verified.environment,
       expiresAt: verified.expiresAt,
       name: verified.name,
+      email: verified.verified ? verified.email : undefined,
       identitySince: verified.identitySince,
       issuedAt: verified.issuedAt,
     };

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { band, duration, linePath, niceStep, PLOT, points, valueAxis, yOf } from './chart-geometry.ts';
+import {
+  band,
+  duration,
+  findingsPerMonitor,
+  linePath,
+  niceStep,
+  PLOT,
+  points,
+  ROWS,
+  rowsHeight,
+  stackedRow,
+  valueAxis,
+  yOf,
+} from './chart-geometry.ts';
 
 describe("the Reports page's chart arithmetic", () => {
   it('picks round steps and an axis top that holds the largest value', () => {
@@ -41,5 +54,39 @@ describe("the Reports page's chart arithmetic", () => {
     expect(duration(12_340)).toBe('12.3 s');
     expect(duration(210_000)).toBe('3.5 min');
     expect(duration(7_560_000)).toBe('2.1 h');
+  });
+
+  it('adds up the monitors report per monitor and severity, most findings first', () => {
+    const row = (day: string, id: string, name: string, severity: string, findings: number) => ({
+      day,
+      monitor_id: id,
+      monitor_name: name,
+      severity,
+      findings,
+      conversations: 1,
+    });
+    const monitors = findingsPerMonitor([
+      row('2026-03-01', 'mon_a', 'Lawyer', 'high', 2),
+      row('2026-03-01', 'mon_b', 'Guarantee', 'medium', 1),
+      row('2026-03-02', 'mon_a', 'Lawyer or chargeback', 'high', 1),
+      row('2026-03-02', 'mon_a', 'Lawyer or chargeback', 'low', 4),
+      row('2026-03-02', 'mon_c', 'Angry', 'medium', 1),
+    ]);
+    expect(monitors).toEqual([
+      { id: 'mon_a', name: 'Lawyer or chargeback', high: 3, medium: 0, low: 4, total: 7 },
+      { id: 'mon_c', name: 'Angry', high: 0, medium: 1, low: 0, total: 1 },
+      { id: 'mon_b', name: 'Guarantee', high: 0, medium: 1, low: 0, total: 1 },
+    ]);
+    expect(findingsPerMonitor([])).toEqual([]);
+  });
+
+  it('lays a row of parts end to end from the label, the largest total filling the room', () => {
+    const [high, medium, low] = stackedRow([3, 0, 1], 4);
+    expect(high!.x).toBe(ROWS.label);
+    expect(medium).toEqual({ x: high!.x + high!.width, width: 0 });
+    expect(low!.x + low!.width).toBeCloseTo(ROWS.width - ROWS.right, 0);
+    expect(stackedRow([0], 0)).toEqual([{ x: ROWS.label, width: 0 }]);
+    expect(rowsHeight(0)).toBe(rowsHeight(1));
+    expect(rowsHeight(3)).toBe(ROWS.top * 2 + 3 * ROWS.row);
   });
 });

@@ -73,3 +73,70 @@ export function duration(ms: number): string {
   if (ms < 3_600_000) return `${Math.round(ms / 6_000) / 10} min`;
   return `${Math.round(ms / 360_000) / 10} h`;
 }
+
+/** A row of the monitors report (`kind: monitors`): one monitor's findings of one severity on one day. */
+export interface MonitorReportRow {
+  monitor_id: string;
+  monitor_name: string;
+  severity: string;
+  findings: number;
+}
+
+/** One monitor's findings of the period, by severity, for the "findings per monitor" chart. */
+export interface MonitorFindings {
+  id: string;
+  name: string;
+  high: number;
+  medium: number;
+  low: number;
+  total: number;
+}
+
+export const SEVERITIES = ['high', 'medium', 'low'] as const;
+
+/**
+ * The monitors report's rows (per day, monitor and severity) added up per monitor, most findings
+ * first (then by name); a monitor renamed in the period shows under its latest name.
+ */
+export function findingsPerMonitor(rows: readonly MonitorReportRow[]): MonitorFindings[] {
+  const monitors = new Map<string, MonitorFindings>();
+  for (const row of rows) {
+    const monitor = monitors.get(row.monitor_id) ?? {
+      id: row.monitor_id,
+      name: row.monitor_name,
+      high: 0,
+      medium: 0,
+      low: 0,
+      total: 0,
+    };
+    monitor.name = row.monitor_name;
+    if (row.severity === 'high' || row.severity === 'medium' || row.severity === 'low')
+      monitor[row.severity] += row.findings;
+    monitor.total += row.findings;
+    monitors.set(row.monitor_id, monitor);
+  }
+  return [...monitors.values()].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
+}
+
+/** The horizontal bar chart's size: a row per monitor, its name on the left, its count after the bar. */
+export const ROWS = { width: 360, label: 120, right: 34, row: 24, bar: 14, top: 6 } as const;
+
+/** The chart's height for `count` rows (at least one row's room, for the "none" line). */
+export function rowsHeight(count: number): number {
+  return ROWS.top * 2 + Math.max(count, 1) * ROWS.row;
+}
+
+/**
+ * Where the parts of one row's bar go, left to right, on a scale up to `top`: each part's x and
+ * width (a part of 0 has no width).
+ */
+export function stackedRow(parts: readonly number[], top: number): { x: number; width: number }[] {
+  const inner = ROWS.width - ROWS.label - ROWS.right;
+  let x = ROWS.label;
+  return parts.map((part) => {
+    const width = round(top > 0 ? (Math.max(part, 0) / top) * inner : 0);
+    const placed = { x: round(x), width };
+    x += width;
+    return placed;
+  });
+}

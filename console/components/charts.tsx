@@ -1,4 +1,16 @@
-import { band, linePath, PLOT, points, valueAxis, yOf } from './chart-geometry.ts';
+import {
+  band,
+  linePath,
+  PLOT,
+  points,
+  ROWS,
+  rowsHeight,
+  SEVERITIES,
+  stackedRow,
+  valueAxis,
+  yOf,
+  type MonitorFindings,
+} from './chart-geometry.ts';
 
 /** One series of a chart: its name in the legend, its colour (a class of the reports sheet), a value per day. */
 export interface Series<V> {
@@ -52,10 +64,21 @@ function Axes({
   );
 }
 
-function Figure<V>({ id, title, summary, series, children }: ChartProps<V> & { children: preact.ComponentChildren }) {
+function Figure({
+  id,
+  title,
+  summary,
+  series,
+  children,
+  size = PLOT,
+}: Pick<ChartProps<unknown>, 'id' | 'title' | 'summary'> & {
+  series: readonly Pick<Series<unknown>, 'name' | 'tone'>[];
+  children: preact.ComponentChildren;
+  size?: { width: number; height: number };
+}) {
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${PLOT.width} ${PLOT.height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
+      <svg viewBox={`0 0 ${size.width} ${size.height}`} role="img" aria-labelledby={`${id}-title ${id}-desc`}>
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{summary}</desc>
         {children}
@@ -124,6 +147,72 @@ export function LineChart(props: ChartProps<number | null>) {
           ))}
         </g>
       ))}
+    </Figure>
+  );
+}
+
+const SEVERITY_TONES = { high: 'two', medium: 'one', low: 'three' } as const;
+
+/**
+ * Findings per monitor as horizontal bars, one row per monitor (its name on the left, its total
+ * after the bar), each bar split by severity.
+ */
+export function MonitorChart({
+  id,
+  title,
+  summary,
+  monitors,
+}: {
+  id: string;
+  title: string;
+  summary: string;
+  monitors: readonly MonitorFindings[];
+}) {
+  const top = Math.max(0, ...monitors.map((monitor) => monitor.total));
+  const series = SEVERITIES.map((severity) => ({ name: severity, tone: SEVERITY_TONES[severity] }));
+  return (
+    <Figure
+      id={id}
+      title={title}
+      summary={summary}
+      series={series}
+      size={{ width: ROWS.width, height: rowsHeight(monitors.length) }}
+    >
+      <g class="axes" aria-hidden="true">
+        {monitors.length === 0 && (
+          <text x={ROWS.width / 2} y={ROWS.top + ROWS.row / 2 + 4} text-anchor="middle">
+            No findings in this period
+          </text>
+        )}
+        {monitors.map((monitor, index) => {
+          const y = ROWS.top + index * ROWS.row;
+          const parts = stackedRow(
+            SEVERITIES.map((severity) => monitor[severity]),
+            top,
+          );
+          const end = parts.at(-1)!;
+          return (
+            <g key={monitor.id}>
+              <text x={ROWS.label - 6} y={y + ROWS.row / 2 + 4} text-anchor="end">
+                {monitor.name.length > 22 ? `${monitor.name.slice(0, 21)}…` : monitor.name}
+              </text>
+              {parts.map((part, which) => (
+                <rect
+                  key={SEVERITIES[which]}
+                  class={`bar ${SEVERITY_TONES[SEVERITIES[which]!]}`}
+                  x={part.x}
+                  y={y + (ROWS.row - ROWS.bar) / 2}
+                  width={part.width}
+                  height={ROWS.bar}
+                />
+              ))}
+              <text x={end.x + end.width + 4} y={y + ROWS.row / 2 + 4}>
+                {monitor.total}
+              </text>
+            </g>
+          );
+        })}
+      </g>
     </Figure>
   );
 }

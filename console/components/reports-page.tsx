@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ReportDays, ReportKind, ReportRecord } from '../../shared/schemas/engine-reports.ts';
+import type { ReportDays, ReportKind } from '../../shared/schemas/engine-reports.ts';
 import type { DeskApi, ReportEnvironment } from '../api.ts';
 import { duration } from './chart-geometry.ts';
 import { BarChart, LineChart } from './charts.tsx';
+import { MonitorFindingsChart } from './monitor-findings-chart.tsx';
+import { fetchReport, type Period } from './report-fetch.ts';
 import { REPORTS_CSS } from './reports-styles.ts';
 
 /**
  * The Reports page (administrators, issue 29): the account's support day by day as charts drawn
  * here in SVG — conversations (answered by the AI, handed over, resolved), CSAT, first-answer time
- * and handover wait (p50, p95) — and a download of each report kind, asked of the engine and
+ * and handover wait (p50, p95), monitor findings per monitor — and a download of each report kind
+ * (conversations, quality, CSAT, monitors, interviews; CSV or JSON), asked of the engine and
  * fetched once it is ready. Loaded as a chunk of its own when the page is first opened.
  */
 const DAY_MS = 24 * 3600_000;
@@ -17,12 +20,11 @@ const KINDS: { kind: ReportKind; label: string }[] = [
   { kind: 'conversations', label: 'Conversations' },
   { kind: 'quality', label: 'Quality scores' },
   { kind: 'csat', label: 'CSAT answers' },
+  { kind: 'monitors', label: 'Monitor findings' },
+  { kind: 'interviews', label: 'Interview answers' },
 ];
-const POLL_MS = 1000;
-const POLLS = 120;
 
 const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let adopted = false;
 function adoptSheet(): void {
@@ -33,13 +35,7 @@ function adoptSheet(): void {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
-export interface Period {
-  from: string;
-  to: string;
-  environment: ReportEnvironment;
-}
-
-function Charts({ figures }: { figures: ReportDays }) {
+function Charts({ figures, children }: { figures: ReportDays; children: preact.ComponentChildren }) {
   const days = figures.days.map((day) => day.day);
   const total = (pick: (day: ReportDays['days'][number]) => number) =>
     figures.days.reduce((sum, day) => sum + pick(day), 0);
@@ -89,6 +85,7 @@ function Charts({ figures }: { figures: ReportDays }) {
           { name: 'p95', tone: 'two', values: figures.days.map((day) => day.handover_wait_ms.p95) },
         ]}
       />
+      {children}
     </div>
   );
 }
@@ -100,23 +97,6 @@ type Download =
   | { state: 'ready'; href: string; name: string }
   | { state: 'failed'; text: string };
 
-/** Asks for a report, follows it until it is ready, and gives back its file as a link to save. */
-async function fetchReport(api: DeskApi, order: Period & { kind: ReportKind; format: 'csv' | 'json' }) {
-  let record: ReportRecord = await api.requestReport(order);
-  for (let poll = 0; poll < POLLS && (record.status === 'pending' || record.status === 'running'); poll++) {
-    await wait(POLL_MS);
-    record = await api.report(record.id, order.environment);
-  }
-  if (record.status === 'failed') throw new Error(record.failure_reason ?? 'The report failed.');
-  if (record.status !== 'ready') throw new Error('The report is taking long; try again in a minute.');
-  const blob = await api.reportFile(record.id, order.environment);
-  return {
-    href: URL.createObjectURL(blob),
-    name: `${record.kind}-${record.from.slice(0, 10)}-${record.id}.${record.format}`,
-    rows: record.rows ?? 0,
-  };
-}
-
 function DownloadRow({ api, period, kind, label }: { api: DeskApi; period: Period; kind: ReportKind; label: string }) {
   const [format, setFormat] = useState<'csv' | 'json'>('csv');
   const [download, setDownload] = useState<Download>({ state: 'idle' });
@@ -124,8 +104,9 @@ function DownloadRow({ api, period, kind, label }: { api: DeskApi; period: Perio
   const prepare = async () => {
     setDownload({ state: 'working', text: 'Preparing…' });
     try {
-      const file = await fetchReport(api, { ...period, kind, format });
-      setDownload({ state: 'ready', href: file.href, name: file.name });
+      const { record, file } = await fetchReport(api, { ...period, kind, format });
+      const name = `${record.kind}-${record.from.slice(0, 10)}-${record.id}.${record.format}`;
+      setDownload({ state: 'ready', href: URL.createObjectURL(file), name });
     } catch (error) {
       setDownload({ state: 'failed', text: error instanceof Error ? error.message : String(error) });
     }
@@ -213,7 +194,13 @@ export function ReportsPage({ api }: { api: DeskApi }) {
           {error}
         </p>
       )}
-      {figures ? <Charts figures={figures} /> : !error && <p class="muted">Loading the figures…</p>}
+      {figures ? (
+        <Charts figures={figures}>
+          <MonitorFindingsChart api={api} period={period} />
+        </Charts>
+      ) : (
+        !error && <p class="muted">Loading the figures…</p>
+      )}
       <section class="downloads" aria-labelledby="downloads-heading">
         <h2 id="downloads-heading">Download a report</h2>
         <ul>

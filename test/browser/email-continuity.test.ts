@@ -199,6 +199,24 @@ describe('a conversation continued by e-mail after the customer left', () => {
     await ask.getByRole('button', { name: 'No, thanks' }).click();
     await expect.poll(() => ask.count(), SHORT).toBe(0);
 
+    // The skip is kept with the conversation: after a reload the widget reads no ask for it.
+    const skippedId = await currentConversation(page, stack.siteKey);
+    const skippedAt = async () =>
+      (
+        await stack.bffSql.query<{ at: Date | null }>(
+          'SELECT email_ask_skipped_at AS at FROM conversations WHERE uuid = $1',
+          [skippedId],
+        )
+      )[0]?.at ?? null;
+    await expect.poll(skippedAt, SHORT).not.toBeNull();
+    const emailRead = page.waitForResponse((response) => response.url().endsWith(`/${skippedId}/email`));
+    await page.reload();
+    await openChat(page);
+    await log(page).locator('.message.theirs').first().waitFor(SHORT);
+    expect((await (await emailRead).json()).ask_at).toBeNull();
+    await page.waitForTimeout(300);
+    expect(await ask.count()).toBe(0);
+
     const menu = async (item: string) => {
       await page.getByRole('button', { name: 'More options' }).click();
       await page.getByRole('menuitem', { name: item }).click();

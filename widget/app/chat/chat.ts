@@ -1,7 +1,8 @@
-// First, so the Socket.IO client comes before the chat's own modules in app.js and they stay together:
+// First, so the socket client comes before the chat's own modules in app.js and they stay together:
 // apart, gzip's 32 KB window lost the strings they share (about 0.3 KB more).
-import { createConnection } from './socket.ts';
+import { createConnection, type WidgetSocket } from './socket.ts';
 import type { ParleyEvent, ParleyEvents } from '../../api.ts';
+import type { WidgetConversation } from '../../../shared/index.ts';
 import type { Api } from '../api.ts';
 import type { SiteStorage } from '../storage.ts';
 import { connectTabs } from '../tabs.ts';
@@ -47,12 +48,16 @@ export interface Chat extends Pick<Visitor, 'identify' | 'shutdown'>, Writing {
   /** With a session on this device already: connect quietly, so the launcher can count unread messages. */
   warmUp(): Promise<void>;
   openConversation(id: string): Promise<void>;
+  /** Lists and shows a conversation a chunk has just started (the interview offer, issue 29). */
+  enterConversation(conversation: WidgetConversation): Promise<void>;
   newConversation(contact?: { name?: string; email?: string }): Promise<void>;
   showList(): void;
   backToChat(): void;
   endConversation(): Promise<void>;
   answerSurvey(rating: number, comment: string): Promise<void>;
   setSound(on: boolean): void;
+  /** The chat's socket, for the call chunk (issue 30): calls are signalled over it. */
+  socket(): WidgetSocket | undefined;
 }
 
 /**
@@ -104,12 +109,14 @@ export function createChat(options: ChatOptions): Chat {
     identify: visitor.identify,
     shutdown: visitor.shutdown,
     openConversation: conversations.open,
+    enterConversation: conversations.enter,
     newConversation: conversations.start,
     showList() {
       store.set({ view: 'list' });
       void conversations.refresh();
     },
     backToChat: () => store.set({ view: 'chat' }),
+    socket: connection.socket,
     endConversation: conversations.end,
     answerSurvey: conversations.answerSurvey,
     ...createWriting(store, sessions, conversations, history, outbox, typing, options.baseUrl),

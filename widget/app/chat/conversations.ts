@@ -13,6 +13,8 @@ export interface Conversations {
   show(conversation: WidgetConversation, firstPage?: MessagesPage): Promise<void>;
   /** Shows a conversation of the list, read. */
   open(id: string): Promise<void>;
+  /** A conversation the customer just started otherwise (the interview offer, issue 29): listed and shown. */
+  enter(conversation: WidgetConversation): Promise<void>;
   /** Starts a conversation in the widget's language and shows it. */
   start(contact?: { name?: string; email?: string }): Promise<void>;
   /** Reads the list again (with its unread counts). */
@@ -60,8 +62,15 @@ export function createConversations(
     unread.count();
   }
 
+  async function enter(conversation: WidgetConversation): Promise<void> {
+    const others = store.state.conversations.filter((known) => known.id !== conversation.id);
+    store.set({ conversations: [conversation, ...others] });
+    await show(conversation);
+  }
+
   return {
     show,
+    enter,
     async open(id) {
       const conversation = store.state.conversations.find((candidate) => candidate.id === id);
       if (!conversation) return;
@@ -70,9 +79,7 @@ export function createConversations(
     },
     async start(contact = {}) {
       const session = await sessions.ensure();
-      const conversation = await api.openConversation(session.token, { ...contact, locale: locale() });
-      store.set({ conversations: [conversation, ...store.state.conversations] });
-      await show(conversation);
+      await enter(await api.openConversation(session.token, { ...contact, locale: locale() }));
     },
     refresh,
     async adopt(id) {

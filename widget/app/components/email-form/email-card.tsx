@@ -15,7 +15,10 @@ interface Props {
   wished: MailWish['form'] | undefined;
 }
 
-/** Conversations whose ask the customer skipped on this page: it does not come back for them. */
+/**
+ * Conversations whose ask the customer skipped on this page: it goes at once. The BFF keeps the skip
+ * with the conversation too, so that it does not come back after a reload (its `ask_at` is then null).
+ */
 const skipped = new Set<string>();
 
 type Say = ReturnType<typeof emailStrings>;
@@ -103,6 +106,7 @@ export function EmailCard({ chat, state, conversationId, wished }: Props) {
   const skip = () => {
     skipped.add(conversationId);
     setSkips((count) => count + 1);
+    void chat.call(`${path}/email/skip`, 'POST').catch(() => {});
   };
   return (
     <AddressForm

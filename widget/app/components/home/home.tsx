@@ -4,10 +4,13 @@ import type { Chat } from '../../chat/chat.ts';
 import { useI18n } from '../../i18n/context.ts';
 import { Article } from './article.tsx';
 import { useArticleSearch, useFirstArticles } from './help-search.ts';
-import { InterviewOffer } from './interview-offer.tsx';
+import { useChunk } from '../../use-chunk.ts';
+
+// The interview offer's button: loaded only for an inbox that offers one.
+const interviewChunk = () => import('../../interview.ts');
 
 interface Props {
-  chat: Pick<Chat, 'send' | 'call' | 'localize' | 'state' | 'subscribe' | 'openConversation'>;
+  chat: Pick<Chat, 'send' | 'call' | 'localize' | 'state' | 'subscribe' | 'enterConversation'>;
   inbox: WidgetConfig['inbox'];
   /** Formatting of the greeting and of articles: the answers chunk, once loaded. */
   answers?: typeof import('../../answers.ts') | undefined;
@@ -25,6 +28,7 @@ export function Home({ chat, inbox, answers }: Props) {
   const [query, setQuery] = useState('');
   const [article, setArticle] = useState<HelpArticle>();
   const search = useRef<HTMLInputElement>(null);
+  const interview = useChunk(interviewChunk, !!inbox.interview_offer, () => search.current);
   const title = useRef<HTMLHeadingElement>(null);
   const Text = answers?.RichText ?? (({ text }: { text: string }) => <p class="text">{text}</p>);
 
@@ -70,7 +74,7 @@ export function Home({ chat, inbox, answers }: Props) {
           <Text text={inbox.greeting} />
         </div>
       )}
-      {inbox.interview_offer && <InterviewOffer chat={chat} offer={inbox.interview_offer} />}
+      {inbox.interview_offer && interview && <interview.InterviewOffer chat={chat} offer={inbox.interview_offer} />}
       {questions.length > 0 && (
         <ul class="asks" aria-label={t('homeSuggested')}>
           {questions.map((question) => (
