@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { AvailableSwitch } from './components/available-switch.tsx';
+import { CallDock } from './components/call-dock.tsx';
 import { ContactSidebar } from './components/contact-sidebar.tsx';
 import { ConversationTools } from './components/conversation-tools.tsx';
 import { ConversationList } from './components/conversation-list.tsx';
@@ -94,6 +95,7 @@ function Shift({ store }: { store: DeskStore }) {
           Connection lost: reconnecting… New messages appear here when it is back, without a reload.
         </p>
       )}
+      <CallDock token={state.session.access_token} accountId={state.accountId} onOpen={opened} />
       <ShortcutHelp open={help} onClose={() => setHelp(false)} />
       {state.error && (
         <p class="error banner" role="alert">

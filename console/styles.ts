@@ -32,6 +32,7 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .pages{display:flex;gap:.4rem}.pages [aria-current=page]{background:var(--accent);color:var(--on-accent);border-color:var(--accent)}
 .connection{font-size:.85rem;color:var(--muted)}.connection.live::before{content:"● ";color:#1e7d3a}
 .banner{grid-area:banner;margin:.5rem 1rem}
+.call-ring{display:flex;gap:.5rem;align-items:center;padding:.5rem;border:1px solid currentColor;border-radius:.5rem}.call-ring p{margin:0 auto 0 0}
 .offline{color:var(--text);background:var(--error-bg);padding:.5rem .75rem;border-radius:6px;font-weight:600}
 .shortcuts{background:var(--panel);color:var(--text);border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;min-width:18rem}
 .shortcuts h2{margin:0 0 .5rem;font-size:1.1rem}.shortcuts dl{margin:0 0 .75rem;display:grid;gap:.3rem}.shortcuts dl div{display:flex;gap:.75rem}
@@ -65,6 +66,7 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .message.person{align-self:flex-end;background:var(--person)}
 .message.note{align-self:flex-end;background:var(--note);border:1px dashed var(--line)}
 .files{display:flex;flex-wrap:wrap;gap:.4rem;margin:.3rem 0}
+.heard{flex-basis:100%;font-style:italic}
 .thumb img{display:block;max-width:240px;max-height:240px;width:auto;height:auto;border-radius:8px}
 .thumb-wait{display:block;width:160px;height:120px;border-radius:8px;background:var(--line)}
 .chip{display:inline-flex;gap:.4rem;align-items:center;padding:.3rem .7rem;border:1px solid var(--line);border-radius:999px;color:inherit}
@@ -79,6 +81,9 @@ input,select,textarea{background:var(--panel);border:1px solid var(--line);borde
 .composer.note textarea{background:var(--note)}
 .composer textarea{width:100%;resize:vertical;min-height:4.5rem}
 .composer-actions{display:flex;justify-content:space-between;align-items:center}
+.composer.dropping{outline:2px dashed var(--accent);outline-offset:-4px}
+.attach-tray{display:flex;flex-wrap:wrap;gap:.4rem;list-style:none;margin:0;padding:0}.attach-tray img{width:48px;height:48px;object-fit:cover;border-radius:4px}
+.attach-button{cursor:pointer}.attach-button:focus-within{outline:2px solid var(--accent)}
 .canned{list-style:none;margin:0;padding:0;border:1px solid var(--line);border-radius:6px;max-height:12rem;overflow:auto}
 .canned li{padding:.4rem .6rem;cursor:pointer}.canned li[aria-selected=true]{background:var(--accent);color:var(--on-accent)}
 .sidebar{grid-area:side;border-left:1px solid var(--line);padding:1rem;overflow:auto;background:var(--panel)}

@@ -1,5 +1,13 @@
 import type { WidgetMessage } from './schemas/widget.ts';
 import type {
+  CallAccepted,
+  CallCommand,
+  CallEnded,
+  CallJoined,
+  CallSignalCommand,
+  CallStartCommand,
+} from './schemas/call.ts';
+import type {
   ConversationClosed,
   ConversationNotice,
   MessageDelta,
@@ -33,11 +41,18 @@ export interface WidgetServerEvents {
   /** People opened the resolved conversation again and answer it. */
   'conversation:reopened': (notice: ConversationNotice) => void;
   'conversation:closed': (notice: ConversationClosed) => void;
+  /** Person calls (issue 30): a person took the call, a step of their negotiation, the call's end. */
+  'call:accepted': (accepted: CallAccepted) => void;
+  'call:signalled': (signal: CallSignalCommand) => void;
+  'call:ended': (ended: CallEnded) => void;
 }
 
 export interface WidgetClientEvents {
   'typing:set': (typing: TypingCommand) => void;
   'read:mark': (read: ReadCommand, ack?: (result: Ack<ReadResult>) => void) => void;
+  'call:start': (start: CallStartCommand, ack?: (result: Ack<CallJoined>) => void) => void;
+  'call:signal': (signal: CallSignalCommand, ack?: (result: Ack<null>) => void) => void;
+  'call:hang_up': (call: CallCommand, ack?: (result: Ack<null>) => void) => void;
 }
 
 /** What a client puts in the handshake `auth`: the token, never in the URL. */

@@ -14,6 +14,7 @@ import {
 } from './store/account-inboxes.ts';
 import { ALWAYS_OPEN } from '../store/inbox-presentation.ts';
 import { readInterviewOffer, writeInterviewOffer } from '../store/interview-offers.ts';
+import { readCallsEnabled, writeCallsEnabled } from '../calls/calls-setting.ts';
 import { findAgentBot } from './store/agent-bots.ts';
 import { writeAudit, type Actor } from './store/audit-log.ts';
 import { createAuditService, type RecordChange } from './audit-service.ts';
@@ -90,6 +91,7 @@ export const inboxShape = (inbox: InboxRecord, hmacToken?: string): Inbox => ({
 const withOffer = async (db: Queryable, inbox: InboxRecord): Promise<Inbox> => ({
   ...inboxShape(inbox),
   interview_offer: await readInterviewOffer(db, inbox.id),
+  calls_enabled: await readCallsEnabled(db, inbox.id),
 });
 
 /** Changes the inbox's interview offer when the update gives one (null removes it); the inbox's shapes before and after. */
@@ -98,12 +100,18 @@ async function changeInterviewOffer(
   before: InboxRecord,
   after: InboxRecord,
   offer: InboxFields['interview_offer'],
+  calls: InboxFields['calls_enabled'],
 ): Promise<{ before: Inbox; after: Inbox }> {
   const was = await withOffer(tx, before);
   if (offer !== undefined) await writeInterviewOffer(tx, before.id, offer);
+  if (calls !== undefined) await writeCallsEnabled(tx, before.id, calls);
   return {
     before: was,
-    after: { ...inboxShape(after), interview_offer: offer === undefined ? was.interview_offer : offer },
+    after: {
+      ...inboxShape(after),
+      interview_offer: offer === undefined ? was.interview_offer : offer,
+      calls_enabled: calls ?? was.calls_enabled,
+    },
   };
 }
 
@@ -146,7 +154,7 @@ function createInboxSettingsService({
       const before = await inboxOf(sql, accountId, displayId);
       return sql.transaction(async (tx) => {
         const after = (await updateAccountInbox(tx, accountId, before.id, inboxChanges(body)))!;
-        const shown = await changeInterviewOffer(tx, before, after, body.interview_offer);
+        const shown = await changeInterviewOffer(tx, before, after, body.interview_offer, body.calls_enabled);
         await record(tx, { accountId, actor, type: 'Inbox', id: displayId, action: 'update', ...shown });
         return shown.after;
       });

@@ -5,7 +5,7 @@ import { addBffGauges } from './gauges.ts';
 import { startSnoozeLapses } from '../helpdesk/snooze-lapses.ts';
 import { startHousekeeping } from './housekeeping.ts';
 import { createHttpApp } from './http-app.ts';
-import { createBffSockets, type ClosedAccount } from './sockets.ts';
+import { createBffSockets, type BffSocketDeps, type ClosedAccount, type PresenceChange } from './sockets.ts';
 import type { TokenHolder } from '../helpdesk/store/credentials.ts';
 import { createSurfaceParts } from './surface-parts.ts';
 import { createEmail, type Email } from '../email/email.ts';
@@ -27,6 +27,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
   const accountClosed = createSignal<ClosedAccount>();
   // A person or bot whose access changed has their open consoles checked again (on every node, through the adapter).
   const accessChanged = createSignal<TokenHolder>();
+  // Someone's availability is told to the account's open consoles (on every node, through the adapter).
+  const presenceChanged = createSignal<PresenceChange>();
   // Answers e-mailed to customers who are not there, and their replies taken back (issue 32).
   const email = createEmail({
     sql,
@@ -41,7 +43,8 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     limiter: limiters.floodLimiter,
     metrics,
   });
-  const { app, openApi, deskConversations } = createRoutes(deps, parts, { accountClosed, accessChanged }, email);
+  const signals = { accountClosed, accessChanged, presenceChanged };
+  const { app, openApi, deskConversations } = createRoutes(deps, parts, signals, email);
   const { conversations, publisher, erasure, relay, feed, webhooks, attachments } = pipeline;
   const sockets = createBffSockets({
     sql,
@@ -59,6 +62,10 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     deskConversations,
     accountClosed,
     accessChanged,
+    presenceChanged,
+    secrets: parts.secrets,
+    engines: access.engines,
+    iceServers: deps.iceServers ?? [],
   });
   const { housekeeping, attachmentSweep, snoozeLapses } = await startBackgroundWork(deps, parts);
   addBffGauges(metrics, sql, sockets);
@@ -93,7 +100,11 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
 function createRoutes(
   deps: BffDeps,
   parts: SurfaceParts,
-  { accountClosed, accessChanged }: { accountClosed: Signal<ClosedAccount>; accessChanged: Signal<TokenHolder> },
+  {
+    accountClosed,
+    accessChanged,
+    presenceChanged,
+  }: Pick<BffSocketDeps, 'accountClosed' | 'accessChanged' | 'presenceChanged'>,
   email: Pick<Email, 'routes' | 'widgetRoutes'>,
 ) {
   const open = openSurface(deps, parts);
@@ -104,6 +115,7 @@ function createRoutes(
     parts,
     (accountId, inboxIds) => accountClosed.emit({ accountId, inboxIds }),
     accessChanged.emit,
+    presenceChanged.emit,
   );
   const surfaces = [
     widget,

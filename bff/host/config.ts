@@ -65,6 +65,24 @@ const WebhookSecretSet = z
     z.array(z.string().min(16, 'each must be at least 16 characters')).max(2, 'at most one secret per environment'),
   );
 
+/** STUN/TURN URLs for person calls (issue 30), comma-separated: `stun:host:port`, `turn:host:port?transport=udp`. */
+const IceServerSet = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .max(300)
+        .regex(/^(stuns?|turns?):[^\s,]+$/, 'each must be a stun:, stuns:, turn: or turns: URL'),
+    ),
+  );
+
 /**
  * The variables the BFF reads. The demo (`npm start`) reads the same ones and adds its own, so
  * they are declared here once; there the engine may be the demo's own (AI_API_URL unset).
@@ -99,6 +117,8 @@ export const BffEnv = z.object({
   /** The operator's own services that helpdesk webhooks and agent bots may reach although private (origins, or origins with a path: then only at or under it). */
   WEBHOOK_ALLOWED_PRIVATE_ORIGINS: PrivateExceptions.default([]),
   LOG_LEVEL: optionalVariable(LogLevel),
+  /** STUN/TURN servers for person calls; unset: none (enough on one machine or LAN). */
+  ICE_SERVERS: optionalVariable(IceServerSet),
   /** The Platform and Application APIs' limits a minute (bff/helpdesk/rate-limits.ts). */
   HELPDESK_REQUESTS_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(HELPDESK_LIMITS.requestsPerToken),
   HELPDESK_REQUESTS_PER_ADDRESS: z.coerce
@@ -270,6 +290,8 @@ export interface BffSettings {
   webhookAllowedPrivateOrigins: string[];
   logLevel: z.output<typeof LogLevel> | undefined;
   metricsToken: string | undefined;
+  /** STUN/TURN URLs for person calls; empty: none. */
+  iceServers: string[];
   helpdeskLimits: HelpdeskLimits;
   /** Where attachments' bytes go (a bucket, or DATA_DIR) and the largest one taken. */
   attachments: AttachmentSettings;
@@ -299,6 +321,7 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     webhookAllowedPrivateOrigins: value.WEBHOOK_ALLOWED_PRIVATE_ORIGINS,
     logLevel: value.LOG_LEVEL,
     metricsToken: value.METRICS_TOKEN,
+    iceServers: value.ICE_SERVERS ?? [],
     helpdeskLimits: {
       requestsPerToken: value.HELPDESK_REQUESTS_PER_TOKEN,
       requestsPerAddress: value.HELPDESK_REQUESTS_PER_ADDRESS,

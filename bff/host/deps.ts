@@ -90,6 +90,8 @@ export interface BffDeps {
   housekeepingMs?: number;
   /** The BFF's address as people reach it (for sign-in links); by default the address and port the server was reached on, never a request's Host. */
   publicUrl?: string | undefined;
+  /** STUN/TURN URLs for person calls (ICE_SERVERS); none on one machine or LAN. */
+  iceServers?: string[] | undefined;
   /** Routes a host adds after the BFF's own (the demo's pages). */
   extraRouters?: Router[];
   /**

@@ -98,6 +98,7 @@ const bff = await createBff({
   attachments: infrastructure.attachments,
   metrics,
   metricsToken: config.metricsToken,
+  iceServers: config.iceServers,
   helpdeskLimits: config.helpdeskLimits,
   email: config.email,
 });

@@ -4,14 +4,16 @@ import type { Server as HttpServer } from 'node:http';
 import type { Server as SocketServer } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import { DESK_NAMESPACE, WIDGET_NAMESPACE } from '../../shared/index.ts';
-import { forStreamsAdapter, type Redis, type Signal } from '../../shared/server/index.ts';
+import { forStreamsAdapter, type Redis, type SecretBox, type Signal } from '../../shared/server/index.ts';
 import type { CustomerErasure } from '../engine-link/customer-erasure.ts';
 import { addDeskSocket, deskRoomsOf } from '../helpdesk/desk-socket.ts';
+import type { OnPresenceChanged } from '../helpdesk/presence-routes.ts';
 import type { TokenHolder } from '../helpdesk/store/credentials.ts';
 import type { DeskConversationService } from '../helpdesk/desk-conversation-service.ts';
 import { addClientSocket, CLIENT_NAMESPACE, clientInboxRoom, contactRoom } from '../client-api/realtime.ts';
 import { attachCable, type Cable } from '../cable/cable-server.ts';
 import { createSocketServer } from '../realtime/socket-server.ts';
+import { addCalls, type CallsDeps } from '../calls/calls.ts';
 import { addWidgetSocket, customerRoom, widgetInboxRoom, type WidgetSocketDeps } from '../widget/socket.ts';
 
 /** An account the operator suspended or deleted, with its inboxes. */
@@ -19,6 +21,9 @@ export interface ClosedAccount {
   accountId: number;
   inboxIds: string[];
 }
+
+/** Someone said whether they are available in an account. */
+export type PresenceChange = Parameters<OnPresenceChanged>[0];
 
 export interface BffSocketDeps extends WidgetSocketDeps {
   now: () => Date;
@@ -28,6 +33,13 @@ export interface BffSocketDeps extends WidgetSocketDeps {
   deskConversations: DeskConversationService;
   accountClosed: Signal<ClosedAccount>;
   accessChanged: Signal<TokenHolder>;
+  /** Someone said whether they are available: the account's consoles hear of it. */
+  presenceChanged: Signal<PresenceChange>;
+  /** Finds Client API contacts by their pubsub_token's keyed hash and opens their capabilities. */
+  secrets: SecretBox;
+  /** Person calls: the engine's keys (its call begins and ends there) and the STUN/TURN URLs. */
+  engines: CallsDeps['engines'];
+  iceServers: string[];
 }
 
 export interface BffSockets {
@@ -59,11 +71,13 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
       );
       const widgetDeps = { sql, sessions, conversations, publisher, logger, consumeCommand, trustProxyHops };
       addWidgetSocket(io, { ...widgetDeps, socketsPerAddress });
-      addClientSocket(io, { sql, publisher, logger, publicUrl: deps.publicUrl, trustProxyHops });
+      const { secrets } = deps;
+      addClientSocket(io, { sql, secrets, publisher, logger, publicUrl: deps.publicUrl, trustProxyHops });
       // ActionCable at /cable for Chatwoot's own clients; its pushes travel through the same adapter.
       const { erasure, accountClosed, publicUrl } = deps;
       cable = attachCable(server, {
         sql,
+        secrets,
         publisher,
         logger,
         publicUrl,
@@ -82,6 +96,11 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
       });
       const desk = addDeskSocket(io, { sql, desk: deps.deskConversations, publisher, logger, now });
       deps.accessChanged.listen((holder) => void desk.accessChanged(holder));
+      deps.presenceChanged.listen((change) =>
+        desk.presenceChanged(change).catch((error: unknown) => logger.error({ err: error }, 'a presence push failed')),
+      );
+      const { engines, iceServers, deskConversations } = deps;
+      addCalls(io, { sql, now, logger, publisher, engines, desk: deskConversations, consumeCommand, iceServers });
       deps.accountClosed.listen(({ accountId, inboxIds }) => {
         // `in([])` would name every socket: an account without inboxes has no widget or contact to close.
         if (inboxIds.length > 0) {

@@ -6,6 +6,7 @@ import { ALWAYS_OPEN, inLocale, isAway } from '../store/inbox-presentation.ts';
 import { findInbox } from '../store/inboxes.ts';
 import { readInterviewOffer } from '../store/interview-offers.ts';
 import { peopleAvailable } from '../helpdesk/inbox-availability.ts';
+import { readCallsEnabled } from '../calls/calls-setting.ts';
 
 /**
  * What the widget shows before anyone writes: the inbox's look and words, its features, and who
@@ -24,6 +25,8 @@ export async function widgetConfig(
   const shown = inbox.presentation;
   const given = (value: string) => value || undefined;
   const questions = inLocale(shown.suggestedQuestions, shown.suggestedQuestionsTranslations, locale);
+  const available = await peopleAvailable(sql, inbox.id);
+  const away = inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now());
   return {
     inbox: {
       name: inbox.name,
@@ -36,16 +39,16 @@ export async function widgetConfig(
       welcome_tagline: given(inLocale(shown.welcomeTagline, shown.welcomeTaglineTranslations, locale)),
       suggested_questions: questions.length ? questions : undefined,
       email: given(shown.email),
-      people_available: await peopleAvailable(sql, inbox.id),
+      people_available: available,
       interview_offer: (await readInterviewOffer(sql, inbox.id)) ?? undefined,
-      ...(inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now())
-        ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) }
-        : {}),
+      ...(away ? { away: true, out_of_office_message: given(inbox.outOfOfficeMessage) } : {}),
     },
     features: {
       survey: inbox.surveyEnabled,
       prechat_form: inbox.prechatEnabled && !session.verified,
       several_conversations: true,
+      // Only when someone is there to answer: presence in use and someone online, within working hours.
+      ...(available && !away && (await readCallsEnabled(sql, inbox.id)) ? { calls: true } : {}),
     },
     // The reference as the site's server gave it (a sandbox customer's own space is the BFF's business).
     customer: {

@@ -8,9 +8,20 @@ import { MediaType } from './engine-media.ts';
 /** The `wst_` prefix of a widget session token (DESIGN.md "Credentials"). */
 export const SESSION_TOKEN_PREFIX = 'wst_';
 
-/** With a site key: optionally the visitor's previous token, to renew the same visitor. */
+/**
+ * With a site key: optionally the visitor's previous token, to renew the same visitor, and the
+ * browser's time zone, which names the visitor for the people ("Visitor from Berlin").
+ */
 export const VisitorSessionRequest = z.strictObject({
   token: z.string().max(4096).optional(),
+  time_zone: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe(
+      "The browser's IANA time zone (Intl.DateTimeFormat().resolvedOptions().timeZone, e.g. Europe/Berlin): " +
+        "kept for the people's list; one that is not an Area/Place of at most 64 characters is ignored.",
+    ),
 });
 
 /**
@@ -167,6 +178,8 @@ export const WidgetConfig = z.object({
     survey: z.boolean(),
     prechat_form: z.boolean(),
     several_conversations: z.boolean(),
+    /** The customer may call the inbox's people now: calls are on, someone is available, within hours (issue 30). */
+    calls: z.boolean().optional(),
   }),
   customer: z.object({ customer_ref: z.string(), verified: z.boolean(), name: z.string().nullable() }),
 });

@@ -152,6 +152,8 @@ export const InboxCreate = z.strictObject({
 export const InboxUpdate = InboxCreate.partial().extend({
   /** A research interview of the engine the widget's home screen offers (issue 29); null: none. */
   interview_offer: InterviewOffer.nullable().optional(),
+  /** Whether the widget offers calls with the inbox's people while someone is available (issue 30). */
+  calls_enabled: z.boolean().optional(),
 });
 export type InboxFields = z.infer<typeof InboxUpdate>;
 
@@ -207,6 +209,10 @@ export const Inbox = z.object({
   interview_offer: InterviewOffer.nullable()
     .optional()
     .describe("The engine interview the widget's home screen offers; null when none."),
+  calls_enabled: z
+    .boolean()
+    .optional()
+    .describe('Whether the widget offers calls with people while someone who answers the inbox is available.'),
 });
 // Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
 z.globalRegistry.add(Inbox, { id: 'Inbox' });

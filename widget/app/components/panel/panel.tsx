@@ -11,6 +11,8 @@ const extras = () => import('../../extras.ts');
 const attachments = () => import('../../attachments.ts');
 // The welcome, suggested questions and help search before the first message.
 const homeChunk = () => import('../../home.ts');
+// Calls with a person (issue 30): only while the inbox offers them.
+const calls = () => import('../../call/call.tsx');
 
 interface Props {
   chat: Chat;
@@ -44,6 +46,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
   );
   const empty = state.phase === 'ready' && !state.messages.length && !state.resolved && state.config;
   const home = useChunk(homeChunk, state.open && !!empty, () => section.current);
+  const call = useChunk(calls, state.open && !!state.config?.features.calls, () => section.current);
   // Focus moves into the panel when it opens: to the message box when it can take text. In the same
   // commit as the view it moves to (a layout effect), never a frame later from the control just removed.
   useLayoutEffect(() => {
@@ -93,6 +96,7 @@ export function Panel({ chat, state, fullPage, onClose, answers }: Props) {
       {state.view === 'prechat' && more && (
         <more.PrechatForm onSubmit={(contact) => void chat.newConversation(contact)} />
       )}
+      {call && state.view === 'chat' && <call.Call chat={chat} state={state} />}
       {state.view === 'chat' &&
         chatView(chat, state, answers, t, more, attach, home, empty, limited, files, setFiles, input)}
     </section>

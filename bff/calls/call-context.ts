@@ -1,0 +1,38 @@
+import type { Namespace } from 'socket.io';
+import type { WidgetClientEvents, WidgetServerEvents } from '../../shared/index.ts';
+import type { Logger, Sql } from '../../shared/server/index.ts';
+import type { DeskNamespace } from '../helpdesk/desk-socket-access.ts';
+import { accountRoom, inboxRoom } from '../helpdesk/desk-socket-access.ts';
+import type { Publisher } from '../realtime/publisher.ts';
+import type { Session } from '../widget/sessions.ts';
+import type { CallEngine } from './call-engine.ts';
+import type { Call, CallRegistry, EndedBy } from './call-registry.ts';
+
+export type WidgetCallNamespace = Namespace<
+  WidgetClientEvents,
+  WidgetServerEvents,
+  Record<string, never>,
+  { session: Session }
+>;
+
+/** What the two sides' handlers share: the calls of this node, both namespaces, and how a call ends. */
+export interface CallContext {
+  sql: Sql;
+  now: () => Date;
+  logger: Logger;
+  publisher: Pick<Publisher, 'record' | 'publish'>;
+  /** STUN/TURN URLs for both sides (`ICE_SERVERS`); none on one machine or LAN. */
+  iceServers: string[];
+  registry: CallRegistry;
+  engine: CallEngine;
+  widget: WidgetCallNamespace;
+  desk: DeskNamespace;
+  /** Ends a call once (a second end of the same call does nothing). */
+  end(callId: string, endedBy: EndedBy): void;
+}
+
+/** The consoles a call rings on: the account's administrators and the inbox's people. */
+export const ringRooms = (call: Pick<Call, 'accountId' | 'conversation'>): string[] => [
+  accountRoom(call.accountId),
+  inboxRoom(call.conversation.inboxId),
+];

@@ -1,0 +1,87 @@
+import type { Socket } from 'socket.io';
+import {
+  CallCommand,
+  CallSignalCommand,
+  ParleyError,
+  type DeskClientEvents,
+  type DeskServerEvents,
+} from '../../shared/index.ts';
+import { parseWith } from '../../shared/server/index.ts';
+import type { DeskConversationService } from '../helpdesk/desk-conversation-service.ts';
+import { standingStill, type DeskSocketData } from '../helpdesk/desk-socket-access.ts';
+import { answer } from './call-answers.ts';
+import { ringRooms, type CallContext } from './call-context.ts';
+import type { Call } from './call-registry.ts';
+
+type DeskSocket = Socket<DeskClientEvents, DeskServerEvents, Record<string, never>, DeskSocketData>;
+
+/**
+ * The people's side of person calls on a `/desk` socket: `call:accept` takes a ringing call of a
+ * conversation the person may see (once: a second accept is refused), `call:decline` turns it
+ * down, `call:signal` goes to the customer's socket (only from the socket that accepted), and
+ * `call:hang_up` and the socket's end finish the call.
+ */
+export function serveDeskCalls(socket: DeskSocket, context: CallContext, desk: DeskConversationService): void {
+  const { logger, registry, end } = context;
+  /** A ringing or running call of a conversation this person may see now (404 otherwise, as for any conversation). */
+  const visibleCall = async (payload: unknown): Promise<Call> => {
+    const { call_id } = parseWith(CallCommand, payload, 'payload');
+    const current = await standingStill(context.sql, socket.data, context.now());
+    const call = registry.get(call_id);
+    if (!current || !call || call.accountId !== socket.data.accountId)
+      throw new ParleyError('not_found', 'No such call.');
+    await desk.find(call.accountId, socket.data.caller, current.standing, call.conversation.id);
+    return call;
+  };
+  socket.on('call:accept', (payload, ack) =>
+    answer(ack, logger, async () => accept(socket, context, await visibleCall(payload))),
+  );
+  socket.on('call:decline', (payload, ack) =>
+    answer(ack, logger, async () => {
+      const call = await visibleCall(payload);
+      if (call.person) throw new ParleyError('conflict', 'This call has been taken already.');
+      end(call.id, 'person');
+      return null;
+    }),
+  );
+  socket.on('call:signal', (payload, ack) =>
+    answer(ack, logger, async () => {
+      const { call_id, signal } = parseWith(CallSignalCommand, payload, 'payload');
+      const call = takenHere(socket, context, call_id);
+      context.widget.to(call.customerSocket).emit('call:signalled', { call_id, signal });
+      return null;
+    }),
+  );
+  socket.on('call:hang_up', (payload, ack) =>
+    answer(ack, logger, async () => {
+      end(takenHere(socket, context, parseWith(CallCommand, payload, 'payload').call_id).id, 'person');
+      return null;
+    }),
+  );
+  socket.on('disconnect', () => {
+    for (const call of registry.ofSocket(socket.id)) if (call.person?.socket === socket.id) end(call.id, 'network');
+  });
+}
+
+/** The call this socket accepted; any other is not found. */
+function takenHere(socket: DeskSocket, { registry }: CallContext, callId: string): Call {
+  const call = registry.get(callId);
+  if (!call || call.person?.socket !== socket.id) throw new ParleyError('not_found', 'No call of yours with this id.');
+  return call;
+}
+
+/** The person takes the call: the other consoles stop ringing, the customer's side is told, the engine begins its call. */
+function accept(socket: DeskSocket, context: CallContext, call: Call) {
+  const { caller } = socket.data;
+  if (caller.kind !== 'user') throw new ParleyError('forbidden', 'Only a person can take a call.');
+  if (call.person) throw new ParleyError('conflict', 'This call has been taken already.');
+  clearTimeout(call.ringOut);
+  const name = caller.user.displayName ?? caller.user.name;
+  call.person = { socket: socket.id, userId: caller.user.id, name };
+  call.answeredAt = context.now().getTime();
+  call.engineCallId = context.engine.begin(call.conversation);
+  const taken = { call_id: call.id, duration_s: 0, ended_by: 'person' as const, missed: false };
+  context.desk.to(ringRooms(call)).except(socket.id).emit('call:ended', taken);
+  context.widget.to(call.customerSocket).emit('call:accepted', { call_id: call.id, person_name: name });
+  return { call_id: call.id, conversation_id: call.conversation.id, ice_servers: context.iceServers };
+}
