@@ -2,7 +2,7 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Server as SocketServer } from 'socket.io';
 import { WebSocketServer } from 'ws';
-import type { Logger, Sql } from '../../shared/server/index.ts';
+import type { Logger, SecretBox, Sql } from '../../shared/server/index.ts';
 import type { CustomerErasure } from '../engine-link/customer-erasure.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import { serveCableConnection, type CableConnection } from './cable-connection.ts';
@@ -15,6 +15,8 @@ import { CABLE_LIMITS, CABLE_PATH, CABLE_SUBPROTOCOL, PING_INTERVAL_MS, pingFram
 
 export interface CableDeps {
   sql: Sql;
+  /** Finds a contact by its pubsub_token's keyed hash and opens its capabilities (issue 33). */
+  secrets: SecretBox;
   publisher: Publisher;
   logger: Logger;
   publicUrl?: string | undefined;
@@ -44,7 +46,7 @@ export interface Cable {
  * every node.
  */
 export function attachCable(server: HttpServer, deps: CableDeps): Cable {
-  const { sql, logger, io, shared, now = () => new Date() } = deps;
+  const { sql, secrets, logger, io, shared, now = () => new Date() } = deps;
   const streams = new ContactStreams();
   const people = new PersonStreams();
   const connections = new Set<CableConnection>();
@@ -59,6 +61,7 @@ export function attachCable(server: HttpServer, deps: CableDeps): Cable {
   });
   pushContactEvents({
     sql,
+    secrets,
     publisher: deps.publisher,
     logger,
     publicUrl: deps.publicUrl ?? '',
@@ -85,6 +88,7 @@ export function attachCable(server: HttpServer, deps: CableDeps): Cable {
     sockets.handleUpgrade(request, socket, head, (webSocket) => {
       const connection = serveCableConnection(webSocket, request.headers.origin, {
         sql,
+        secrets,
         streams,
         people,
         logger,

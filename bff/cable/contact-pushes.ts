@@ -1,4 +1,4 @@
-import type { Logger, Sql } from '../../shared/server/index.ts';
+import type { Logger, SecretBox, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import { clientEvents, contactIdOf, type ClientEvent } from '../client-api/client-events.ts';
 import { conversationView } from '../client-api/conversation-views.ts';
@@ -10,6 +10,7 @@ import { roomInboxOf } from './room-channel.ts';
 
 interface ContactPushDeps {
   sql: Sql;
+  secrets: SecretBox;
   publisher: Publisher;
   logger: Logger;
   publicUrl: string;
@@ -23,13 +24,21 @@ interface ContactPushDeps {
  * on the node that published them, and hands them to the relay. A contact's batches are shaped and
  * told one after another, so that a client hears them in the order they were published.
  */
-export function pushContactEvents({ sql, publisher, logger, publicUrl, relay, mayHear }: ContactPushDeps): void {
+export function pushContactEvents({
+  sql,
+  secrets,
+  publisher,
+  logger,
+  publicUrl,
+  relay,
+  mayHear,
+}: ContactPushDeps): void {
   const queues = new Map<number, Promise<void>>();
   publisher.subscribe((batch) => {
     const contactId = contactIdOf(batch.conversation.customerRef);
     if (contactId === undefined || !mayHear(contactId)) return;
     const tell = async () => {
-      const contact = await findContactById(sql, contactId);
+      const contact = await findContactById(sql, secrets, contactId);
       if (!contact) return;
       const events = [
         ...(await createdEvents(sql, publicUrl, batch, contact)),

@@ -4,7 +4,7 @@
  * credential, as in Chatwoot; the inbox's allowed origins and the account's suspension are held
  * to as the Client API's routes hold to them.
  */
-import type { Queryable, Sql } from '../../shared/server/index.ts';
+import type { Queryable, SecretBox, Sql } from '../../shared/server/index.ts';
 import { findContactByPubsubToken, type ContactRecord } from '../client-api/store/contacts.ts';
 import { parseJson, RoomIdentifier } from './protocol.ts';
 
@@ -54,10 +54,11 @@ export const namesPerson = (room: RoomIdentifier) => room.user_id !== undefined 
 /** Decides a contact's subscription: the token, the inbox's origins, the account's standing. */
 export async function subscribeToRoom(
   sql: Sql,
+  secrets: SecretBox,
   room: RoomIdentifier,
   origin: string | undefined,
 ): Promise<RoomSubscription> {
-  const contact = await findContactByPubsubToken(sql, room.pubsub_token);
+  const contact = await findContactByPubsubToken(sql, secrets, room.pubsub_token);
   const inbox = contact && (await roomInboxOf(sql, contact.inboxId));
   if (!contact || !inbox) return { granted: false, why: 'unknown_token' };
   if (inbox.suspended) return { granted: false, why: 'suspended' };

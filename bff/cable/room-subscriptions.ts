@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../shared/server/index.ts';
 import { CABLE_LIMITS, type RoomIdentifier } from './protocol.ts';
 import type { ContactStream, ContactStreams } from './contact-streams.ts';
 import { subscribePerson } from './person-room.ts';
@@ -6,6 +7,8 @@ import { namesPerson, presenceOf, subscribeToRoom } from './room-channel.ts';
 
 export interface RoomSubscriptionDeps extends PersonSubscriptionDeps {
   streams: ContactStreams;
+  /** Finds a contact by its pubsub_token's keyed hash (issue 33). */
+  secrets: SecretBox;
 }
 
 /**
@@ -24,7 +27,7 @@ export async function holdRoom(
     return decided.granted ? holdPersonSubscription(deps, room, decided.person, write, end) : undefined;
   }
   const { streams } = deps;
-  const decided = await subscribeToRoom(deps.sql, room, origin);
+  const decided = await subscribeToRoom(deps.sql, deps.secrets, room, origin);
   if (!decided.granted || streams.count(decided.contact.id) >= CABLE_LIMITS.subscriptionsPerToken) return undefined;
   const stream: ContactStream = { contactId: decided.contact.id, inboxId: decided.contact.inboxId, send: write, end };
   streams.add(stream);

@@ -14,7 +14,7 @@ import { createSurveyService } from './survey-service.ts';
 
 export interface ClientServiceDeps {
   sql: Sql;
-  /** Opens the inboxes' identity validation (HMAC) keys, which are stored sealed. */
+  /** Opens the inboxes' identity validation (HMAC) keys and the contacts' capabilities, which are stored sealed. */
   secrets: SecretBox;
   conversations: ConversationService;
   attachments: AttachmentService;
@@ -63,7 +63,7 @@ export function createClientService({
       return { ...inbox, hmacToken: inbox.hmacToken === null ? null : secrets.open(inbox.hmacToken) };
     },
 
-    ...createContactService({ sql, now }),
+    ...createContactService({ sql, secrets, now }),
     ...createClientConversationService({ sql, conversations, publicUrl, now }),
     ...createClientMessageService({ sql, conversations, attachments, publicUrl }),
     ...createMessageAnswers({ sql, conversations, publisher, publicUrl }),

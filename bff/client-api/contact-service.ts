@@ -3,7 +3,7 @@
  * or without a proved identifier (HMAC, `hmac.ts`), and updating one.
  */
 import { ParleyError } from '../../shared/index.ts';
-import { isUniqueViolation, type Sql } from '../../shared/server/index.ts';
+import { isUniqueViolation, type SecretBox, type Sql } from '../../shared/server/index.ts';
 import type { ClientInbox } from '../store/inboxes.ts';
 import { checkIdentity } from './hmac.ts';
 import { CUSTOM_ATTRIBUTES_MAX_BYTES, type ContactPayload } from './schemas.ts';
@@ -19,6 +19,8 @@ import {
 
 interface ContactServiceDeps {
   sql: Sql;
+  /** Seals a contact's source_id and pubsub_token, and hashes them to find it by (issue 33). */
+  secrets: SecretBox;
   now: () => Date;
 }
 
@@ -31,10 +33,10 @@ const contactFields = (body: ContactPayload) => ({
 });
 
 export function createContactService(deps: ContactServiceDeps) {
-  const { sql, now } = deps;
+  const { sql, secrets, now } = deps;
   return {
     async contactOf(inbox: ClientInbox, sourceId: string): Promise<ContactRecord> {
-      const contact = await findContactBySource(sql, inbox.id, sourceId);
+      const contact = await findContactBySource(sql, secrets, inbox.id, sourceId);
       if (!contact) throw new ParleyError('not_found', `No contact ${sourceId} in this inbox.`);
       return contact;
     },
@@ -80,11 +82,11 @@ export function createContactService(deps: ContactServiceDeps) {
           { problems: [{ field: 'identifier', message: 'is proved by another contact' }] },
         );
       if (proved && !contact.identifier) {
-        const owner = await findProvedContact(sql, inbox.id, body.identifier!);
+        const owner = await findProvedContact(sql, secrets, inbox.id, body.identifier!);
         if (owner && owner.id !== contact.id) throw provedElsewhere();
       }
       const proof = proved ? { proved, identifier: body.identifier! } : { proved };
-      return updateContact(sql, contact, contactFields(body), proof, now()).catch((error: unknown) => {
+      return updateContact(sql, secrets, contact, contactFields(body), proof, now()).catch((error: unknown) => {
         throw proved && isUniqueViolation(error) ? provedElsewhere() : error;
       });
     },
@@ -100,10 +102,14 @@ export function createContactService(deps: ContactServiceDeps) {
  * proved and hands out nothing of the matched one, and an identifier someone proved is not
  * stored on a contact that did not prove it.
  */
-async function findOrCreateContact({ sql, now }: ContactServiceDeps, inbox: ClientInbox, body: ContactPayload) {
+async function findOrCreateContact(
+  { sql, secrets, now }: ContactServiceDeps,
+  inbox: ClientInbox,
+  body: ContactPayload,
+) {
   const proved = checkIdentity(inbox, body.identifier, body.identifier_hash);
   if (body.source_id) {
-    const known = await findContactBySource(sql, inbox.id, body.source_id);
+    const known = await findContactBySource(sql, secrets, inbox.id, body.source_id);
     // A proved identity gets only its own proved contact, never one someone registered under a source_id they guessed.
     if (known && proved && !(known.hmacVerified && known.identifier === body.identifier)) {
       throw new ParleyError(
@@ -115,26 +121,30 @@ async function findOrCreateContact({ sql, now }: ContactServiceDeps, inbox: Clie
   }
   const fields = contactFields(body);
   if (proved) {
-    const own = await findProvedContact(sql, inbox.id, body.identifier!);
+    const own = await findProvedContact(sql, secrets, inbox.id, body.identifier!);
     if (own) return own;
     const made = { ...fields, identifier: body.identifier };
-    return insertContact(sql, inbox.id, body.source_id, made, now(), { hmacVerified: true }).catch(
+    return insertContact(sql, secrets, inbox.id, body.source_id, made, now(), { hmacVerified: true }).catch(
       async (error: unknown) => {
         // Two creates of one proved identifier at the same instant: the unique index lets one in, and both get it.
-        const first = isUniqueViolation(error) ? await findProvedContact(sql, inbox.id, body.identifier!) : undefined;
+        const first = isUniqueViolation(error)
+          ? await findProvedContact(sql, secrets, inbox.id, body.identifier!)
+          : undefined;
         if (!first) throw error;
         return first;
       },
     );
   }
   const claimed =
-    body.identifier && !(await findProvedContact(sql, inbox.id, body.identifier)) ? body.identifier : undefined;
-  const person = await matchUnprovedContact(sql, inbox.id, {
+    body.identifier && !(await findProvedContact(sql, secrets, inbox.id, body.identifier))
+      ? body.identifier
+      : undefined;
+  const person = await matchUnprovedContact(sql, secrets, inbox.id, {
     identifier: claimed,
     email: body.email,
     phoneNumber: body.phone_number,
   });
-  return insertContact(sql, inbox.id, body.source_id, { ...fields, identifier: claimed }, now(), {
+  return insertContact(sql, secrets, inbox.id, body.source_id, { ...fields, identifier: claimed }, now(), {
     personId: person?.personId,
   });
 }

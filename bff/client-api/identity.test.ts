@@ -1,3 +1,4 @@
+import { openSecretBox } from '../../shared/server/index.ts';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
@@ -46,8 +47,8 @@ describe.each(DRIVERS)(
     const storedContact = async (sourceId: string) =>
       (
         await api.stack.bffSql.query<{ identifier: string | null; hmac_verified: boolean }>(
-          'SELECT identifier, hmac_verified FROM contacts WHERE source_id = $1',
-          [sourceId],
+          'SELECT identifier, hmac_verified FROM contacts WHERE source_id_hash = $1',
+          [openSecretBox(undefined, 'memory://').lookupHash(sourceId)],
         )
       )[0]!;
     /** An inbox that checks identifier_hash when one is sent but does not demand one (the demo inbox's setting). */

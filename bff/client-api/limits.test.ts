@@ -1,3 +1,4 @@
+import { openSecretBox } from '../../shared/server/index.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { CLIENT_API_LIMITS } from './limits.ts';
@@ -205,8 +206,8 @@ describe.each(DRIVERS)('helpdesk Client API: limits, on $name', (driver) => {
     });
     expectDeskError(refusedPatch, 422, 'unprocessable');
     const kept = await api.stack.bffSql.query<{ custom_attributes: Record<string, unknown> }>(
-      'SELECT custom_attributes FROM contacts WHERE source_id = $1',
-      [contact.source_id],
+      'SELECT custom_attributes FROM contacts WHERE source_id_hash = $1',
+      [openSecretBox(undefined, 'memory://').lookupHash(contact.source_id)],
     );
     expect(Object.keys(kept[0]!.custom_attributes)).toEqual(['first']);
     // Replacing the one key stays within the limit.

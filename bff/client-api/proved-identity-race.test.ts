@@ -1,3 +1,4 @@
+import { openSecretBox } from '../../shared/server/index.ts';
 import { describe, expect, it } from 'vitest';
 import { DRIVERS } from '../../test/stack.ts';
 import { expectDeskError, request, useClientApi } from '../../test/client-api-fixture.ts';
@@ -35,8 +36,8 @@ describe.each(DRIVERS)('one contact per proved identifier, on $name', (driver) =
     });
     expectDeskError(refused, 422, 'unprocessable');
     const [stored] = await api.stack.bffSql.query<{ identifier: string | null; name: string }>(
-      'SELECT identifier, name FROM contacts WHERE source_id = $1',
-      [other.source_id],
+      'SELECT identifier, name FROM contacts WHERE source_id_hash = $1',
+      [openSecretBox(undefined, 'memory://').lookupHash(other.source_id)],
     );
     expect(stored).toEqual({ identifier: null, name: 'Second device' });
     expect((await api.createContact(identity, inbox.identifier)).source_id).toBe(owner.source_id);

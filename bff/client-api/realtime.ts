@@ -1,7 +1,7 @@
 import { handshakeRefusal } from '../../shared/handshake.ts';
 import { ParleyError } from '../../shared/index.ts';
 import type { Namespace, Server } from 'socket.io';
-import type { Logger, Sql } from '../../shared/server/index.ts';
+import type { Logger, SecretBox, Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import { inboxSuspended } from '../helpdesk/store/accounts.ts';
 import { findContactById, findContactByPubsubToken, type ContactRecord } from './store/contacts.ts';
@@ -20,6 +20,8 @@ export const clientInboxRoom = (inboxId: string) => `inbox:${inboxId}`;
 
 interface ClientSocketDeps {
   sql: Sql;
+  /** Finds a contact by its pubsub_token's keyed hash and opens its capabilities (issue 33). */
+  secrets: SecretBox;
   publisher: Publisher;
   logger: Logger;
   publicUrl?: string | undefined;
@@ -35,10 +37,10 @@ interface ClientSocketDeps {
  */
 export function addClientSocket(
   io: Server,
-  { sql, publisher, logger, publicUrl = '', trustProxyHops = 0 }: ClientSocketDeps,
+  { sql, secrets, publisher, logger, publicUrl = '', trustProxyHops = 0 }: ClientSocketDeps,
 ): void {
   const namespace = io.of(CLIENT_NAMESPACE);
-  authenticateContacts(namespace, sql, createClientSocketAdmission(trustProxyHops));
+  authenticateContacts(namespace, sql, secrets, createClientSocketAdmission(trustProxyHops));
   namespace.on(
     'connection',
     (socket) =>
@@ -52,7 +54,7 @@ export function addClientSocket(
     const contactId = contactIdOf(batch.conversation.customerRef);
     if (contactId === undefined) return;
     const send = async () => {
-      const contact = await findContactById(sql, contactId);
+      const contact = await findContactById(sql, secrets, contactId);
       if (!contact) return;
       for (const [name, payload] of await clientEvents(sql, publicUrl, batch, contact))
         namespace.to(contactRoom(contactId)).emit(name, payload);
@@ -71,13 +73,18 @@ export function addClientSocket(
  * Lets in a socket with a contact's `pubsub_token` that `admission` takes (origin, caps), and keeps
  * its contact and inbox for the rooms it joins.
  */
-function authenticateContacts(namespace: Namespace, sql: Sql, admission: ClientSocketAdmission): void {
+function authenticateContacts(
+  namespace: Namespace,
+  sql: Sql,
+  secrets: SecretBox,
+  admission: ClientSocketAdmission,
+): void {
   namespace.use((socket, next) => {
     const token = (socket.handshake.auth as { pubsub_token?: unknown }).pubsub_token;
     if (typeof token !== 'string' || !/^[\w-]{8,128}$/.test(token))
       return next(handshakeRefusal('unauthorized', 'send the contact pubsub_token as auth.pubsub_token'));
     (async () => {
-      const contact = await findContactByPubsubToken(sql, token);
+      const contact = await findContactByPubsubToken(sql, secrets, token);
       if (!contact) return next(handshakeRefusal('unauthorized', 'the pubsub_token is not valid'));
       // A suspended account's contacts are refused, as its Client API is.
       if (await inboxSuspended(sql, contact.inboxId))

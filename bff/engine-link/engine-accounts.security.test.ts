@@ -1,3 +1,4 @@
+import { openSecretBox } from '../../shared/server/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId, signWebhook } from '../../shared/index.ts';
 import { PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
@@ -176,9 +177,11 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
     await stack.bff.feed.catchUp();
     const kept = await stack.bffSql.query('SELECT 1 FROM conversations WHERE id = $1', [customerB.rowId]);
     expect(kept).toHaveLength(1);
-    expect(await stack.bffSql.query('SELECT 1 FROM contacts WHERE source_id = $1', [customerB.sourceId])).toHaveLength(
-      1,
-    );
+    expect(
+      await stack.bffSql.query('SELECT 1 FROM contacts WHERE source_id_hash = $1', [
+        openSecretBox(undefined, 'memory://').lookupHash(customerB.sourceId),
+      ]),
+    ).toHaveLength(1);
 
     // B's own key forgets them: then they are erased here.
     expect(

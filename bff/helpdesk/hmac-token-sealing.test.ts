@@ -1,3 +1,4 @@
+import { openSecretBox } from '../../shared/server/index.ts';
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
@@ -37,8 +38,8 @@ describe('the identity validation key at rest', () => {
       body: { identifier, identifier_hash, name: 'Cleo' },
     });
     const [row] = await stack.bffSql.query<{ hmac_verified: boolean }>(
-      'SELECT hmac_verified FROM contacts WHERE source_id = $1',
-      [answer.body.source_id],
+      'SELECT hmac_verified FROM contacts WHERE source_id_hash = $1',
+      [openSecretBox(undefined, 'memory://').lookupHash(answer.body.source_id)],
     );
     return answer.status === 200 && row?.hmac_verified === true;
   }

@@ -42,6 +42,9 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     widgetLimiter: limiters.widgetLimiter,
     limiter: limiters.floodLimiter,
     metrics,
+    attachments: pipeline.attachments,
+    engines: access.engines,
+    recorder: pipeline.recorder,
   });
   const signals = { accountClosed, accessChanged, presenceChanged };
   const { app, openApi, deskConversations } = createRoutes(deps, parts, signals, email);

@@ -46,8 +46,11 @@ export interface WidgetSocketDeps {
 export const SOCKETS_PER_SESSION = 20;
 /** Open sockets one client address may hold on one node (a household or an office behind one address). */
 export const SOCKETS_PER_ADDRESS = 200;
-/** Longest a timer may wait (2^31 - 1 ms); a token that lives longer is checked again then. */
-const MAX_TIMER_MS = 2_147_483_647;
+/**
+ * How often this node closes the sockets whose token expired. One sweep for all of them, not a
+ * timer per socket: a timer per socket (and its own timer list, as every delay differs) cost about 0.4 KB of heap each (issue 34).
+ */
+export const EXPIRY_SWEEP_MS = 1_000;
 
 const sessionRoom = (jti: string) => `session:${jti}`;
 const addressKey = (socket: WidgetSocket, trustProxyHops: number) =>
@@ -92,6 +95,16 @@ export function addWidgetSocket(io: Server, deps: WidgetSocketDeps): void {
 
   widget.on('connection', (socket) => serveSocket(socket, open, deps));
 
+  // The token is checked at the handshake; once it expired the socket closes within a sweep (the
+  // widget reconnects with its renewed token); a revoked one is closed through its room at once.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const socket of widget.sockets.values())
+      if (socket.data.session.expiresAt.getTime() <= now) socket.disconnect(true);
+  }, EXPIRY_SWEEP_MS);
+  sweep.unref();
+  io.httpServer.once('close', () => clearInterval(sweep));
+
   deps.publisher.subscribe((batch) => pushChanges(widget, batch));
 }
 
@@ -115,7 +128,7 @@ async function authenticate(
 }
 
 /**
- * A connected tab: its rooms, its expiry, its count against the caps and its commands.
+ * A connected tab: its rooms, its count against the caps and its commands.
  * Everything here happens before the first await: the client may send a command the moment it
  * sees `connect`, and a push may follow at once. The customer's room carries every event of all
  * their conversations.
@@ -129,16 +142,9 @@ function serveSocket(socket: WidgetSocket, open: OpenSockets, deps: WidgetSocket
       sessionRoom(session.jti),
       widgetInboxRoom(session.inboxId),
     ]);
-  // The token is checked at the handshake; when it expires the socket closes (the widget
-  // reconnects with its renewed token), and a revoked one is closed by the room above.
-  const expires = setTimeout(
-    () => socket.disconnect(true),
-    Math.min(MAX_TIMER_MS, Math.max(0, session.expiresAt.getTime() - Date.now())),
-  );
   const keys = [sessionRoom(session.jti), addressKey(socket, trustProxyHops)];
   for (const key of keys) countOpen(open, key, 1);
   socket.on('disconnect', () => {
-    clearTimeout(expires);
     for (const key of keys) countOpen(open, key, -1);
   });
   socket.on('typing:set', (payload) => {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseKeyPairs } from './key-pairs.ts';
@@ -54,6 +54,30 @@ export class SecretBox {
   /** Whether a stored value is sealed with the key that seals now (not plain, not under an older key). */
   isCurrent(stored: string): boolean {
     return stored.startsWith(`${PREFIX}${this.#keys[0]!.kid}:`);
+  }
+
+  /**
+   * A keyed hash to find a value by without keeping it (HMAC-SHA-256 under a key derived from the
+   * sealing key, so the AES key is used for nothing else): `<kid>:<base64url>`, under the key that
+   * seals now.
+   */
+  lookupHash(plain: string): string {
+    return this.#lookupHashUnder(this.#keys[0]!, plain);
+  }
+
+  /** The value's lookup hash under every key, newest first: values hashed before a rotation are found too. */
+  lookupHashes(plain: string): string[] {
+    return this.#keys.map((key) => this.#lookupHashUnder(key, plain));
+  }
+
+  /** Whether a stored lookup hash is under the key that seals now. */
+  isCurrentHash(stored: string): boolean {
+    return stored.startsWith(`${this.#keys[0]!.kid}:`);
+  }
+
+  #lookupHashUnder({ kid, key }: SecretKey, plain: string): string {
+    const hashKey = createHmac('sha256', key).update('parley lookup hash').digest();
+    return `${kid}:${createHmac('sha256', hashKey).update(plain, 'utf8').digest('base64url')}`;
   }
 
   /** The plain value; a value stored before sealing began comes back as it is. */

@@ -1,5 +1,5 @@
 import { randomToken } from '../../../shared/index.ts';
-import type { Queryable } from '../../../shared/server/index.ts';
+import type { Queryable, SecretBox } from '../../../shared/server/index.ts';
 
 /** A contact of an inbox, as the Client API knows it. */
 export interface ContactRecord {
@@ -23,8 +23,9 @@ interface ContactRow {
   id: number;
   person_id: number | null;
   inbox_id: string;
-  source_id: string;
-  pubsub_token: string;
+  /** Sealed; null for a widget customer's contact, which no one is given (migration 042). */
+  source_id: string | null;
+  pubsub_token: string | null;
   identifier: string | null;
   name: string;
   email: string | null;
@@ -38,12 +39,12 @@ interface ContactRow {
 const COLUMNS =
   'id, person_id, inbox_id, source_id, pubsub_token, identifier, name, email, phone_number, custom_attributes, hmac_verified, created_at, updated_at';
 
-const toContact = (row: ContactRow): ContactRecord => ({
+const toContact = (box: SecretBox, row: ContactRow): ContactRecord => ({
   id: row.id,
   personId: row.person_id ?? row.id,
   inboxId: row.inbox_id,
-  sourceId: row.source_id,
-  pubsubToken: row.pubsub_token,
+  sourceId: row.source_id === null ? '' : box.open(row.source_id),
+  pubsubToken: row.pubsub_token === null ? '' : box.open(row.pubsub_token),
   identifier: row.identifier,
   name: row.name,
   email: row.email,
@@ -57,26 +58,36 @@ const toContact = (row: ContactRow): ContactRecord => ({
 /** The conversation owner a contact maps to: conversations of the widget and of the Client API are one kind. */
 export const contactCustomerRef = (contact: Pick<ContactRecord, 'id'>): string => `ctc_${contact.id}`;
 
+// The capabilities are found by their keyed hash under any key of the box (issue 33: the database
+// holds them only hashed and sealed), so a contact hashed before a key rotation is found too.
 export async function findContactBySource(
   db: Queryable,
+  box: SecretBox,
   inboxId: string,
   sourceId: string,
 ): Promise<ContactRecord | undefined> {
-  const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND source_id = $2`, [
-    inboxId,
-    sourceId,
-  ]);
-  return row && toContact(row);
+  const [row] = await db.query<ContactRow>(
+    `SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND source_id_hash = ANY($2::text[])`,
+    [inboxId, box.lookupHashes(sourceId)],
+  );
+  return row && toContact(box, row);
 }
 
-export async function findContactByPubsubToken(db: Queryable, token: string): Promise<ContactRecord | undefined> {
-  const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE pubsub_token = $1`, [token]);
-  return row && toContact(row);
+export async function findContactByPubsubToken(
+  db: Queryable,
+  box: SecretBox,
+  token: string,
+): Promise<ContactRecord | undefined> {
+  const [row] = await db.query<ContactRow>(
+    `SELECT ${COLUMNS} FROM contacts WHERE pubsub_token_hash = ANY($1::text[])`,
+    [box.lookupHashes(token)],
+  );
+  return row && toContact(box, row);
 }
 
-export async function findContactById(db: Queryable, id: number): Promise<ContactRecord | undefined> {
+export async function findContactById(db: Queryable, box: SecretBox, id: number): Promise<ContactRecord | undefined> {
   const [row] = await db.query<ContactRow>(`SELECT ${COLUMNS} FROM contacts WHERE id = $1`, [id]);
-  return row && toContact(row);
+  return row && toContact(box, row);
 }
 
 /**
@@ -86,6 +97,7 @@ export async function findContactById(db: Queryable, id: number): Promise<Contac
  */
 export async function findProvedContact(
   db: Queryable,
+  box: SecretBox,
   inboxId: string,
   identifier: string,
 ): Promise<ContactRecord | undefined> {
@@ -93,7 +105,7 @@ export async function findProvedContact(
     `SELECT ${COLUMNS} FROM contacts WHERE inbox_id = $1 AND identifier = $2 AND hmac_verified`,
     [inboxId, identifier],
   );
-  return row && toContact(row);
+  return row && toContact(box, row);
 }
 
 /**
@@ -103,6 +115,7 @@ export async function findProvedContact(
  */
 export async function matchUnprovedContact(
   db: Queryable,
+  box: SecretBox,
   inboxId: string,
   by: { identifier?: string | undefined; email?: string | undefined; phoneNumber?: string | undefined },
 ): Promise<ContactRecord | undefined> {
@@ -120,7 +133,7 @@ export async function matchUnprovedContact(
        ORDER BY COALESCE(person_id, id), id LIMIT 1`,
       [inboxId, value],
     );
-    if (row) return toContact(row);
+    if (row) return toContact(box, row);
   }
   return undefined;
 }
@@ -136,19 +149,25 @@ export interface ContactFields {
 /** A new contact: `hmacVerified` when its identifier was proved, `personId` when it is another contact of a known person. */
 export async function insertContact(
   db: Queryable,
+  box: SecretBox,
   inboxId: string,
-  sourceId: string | undefined,
+  given: string | undefined,
   fields: ContactFields,
   now: Date,
   { personId, hmacVerified = false }: { personId?: number | undefined; hmacVerified?: boolean } = {},
 ): Promise<ContactRecord> {
+  const sourceId = given ?? randomToken(24);
+  const pubsubToken = randomToken(24);
   const [row] = await db.query<ContactRow>(
-    `INSERT INTO contacts (inbox_id, source_id, pubsub_token, identifier, name, email, phone_number, custom_attributes, created_at, updated_at, person_id, hmac_verified)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $9, $10, $11) RETURNING ${COLUMNS}`,
+    `INSERT INTO contacts (inbox_id, source_id, source_id_hash, pubsub_token, pubsub_token_hash, identifier, name, email,
+       phone_number, custom_attributes, created_at, updated_at, person_id, hmac_verified)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $11, $12, $13) RETURNING ${COLUMNS}`,
     [
       inboxId,
-      sourceId ?? randomToken(24),
-      randomToken(24),
+      box.seal(sourceId),
+      box.lookupHash(sourceId),
+      box.seal(pubsubToken),
+      box.lookupHash(pubsubToken),
       fields.identifier ?? null,
       fields.name ?? `Visitor ${randomToken(4)}`,
       fields.email ?? null,
@@ -159,7 +178,7 @@ export async function insertContact(
       hmacVerified,
     ],
   );
-  return toContact(row!);
+  return toContact(box, row!);
 }
 
 /**
@@ -169,6 +188,7 @@ export async function insertContact(
  */
 export async function updateContact(
   db: Queryable,
+  box: SecretBox,
   contact: ContactRecord,
   fields: Omit<ContactFields, 'identifier'>,
   proof: { proved: false } | { proved: true; identifier: string },
@@ -191,7 +211,7 @@ export async function updateContact(
       proof.proved,
     ],
   );
-  return toContact(row!);
+  return toContact(box, row!);
 }
 
 const blankToNull = (value: string | undefined) => (value && value.trim() ? value : null);

@@ -1,4 +1,3 @@
-import { randomToken } from '../../../shared/index.ts';
 import type { Queryable } from '../../../shared/server/index.ts';
 import { selectDesk, toDesk, type DeskConversation, type DeskRow } from './desk-conversations.ts';
 
@@ -62,8 +61,8 @@ export async function searchDeskContacts(
 
 /**
  * The contact of a widget customer (found by their reference), made the first time people need it,
- * with the name and e-mail their conversation has. Its source_id and pubsub_token are random: a
- * capability nobody is given.
+ * with the name and e-mail their conversation has. It has no source_id and no pubsub_token: nobody
+ * reaches it through the Client API (migration 042).
  */
 export async function ensureCustomerContact(
   db: Queryable,
@@ -71,17 +70,9 @@ export async function ensureCustomerContact(
   now: Date,
 ): Promise<number> {
   await db.query(
-    `INSERT INTO contacts (inbox_id, source_id, pubsub_token, name, email, customer_ref, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT DO NOTHING`,
-    [
-      customer.inboxId,
-      randomToken(32),
-      randomToken(32),
-      customer.name ?? '',
-      customer.email,
-      customer.customerRef,
-      now,
-    ],
+    `INSERT INTO contacts (inbox_id, name, email, customer_ref, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT DO NOTHING`,
+    [customer.inboxId, customer.name ?? '', customer.email, customer.customerRef, now],
   );
   const [row] = await db.query<{ id: number }>(
     'SELECT id::int AS id FROM contacts WHERE inbox_id = $1 AND customer_ref = $2',
