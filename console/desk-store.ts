@@ -116,6 +116,8 @@ export class DeskStore {
       if (change.id === this.state.selected?.id) void this.#reloadSelected();
       this.#scheduleList();
     });
+    // Someone said whether they are available: who is, and one's own switch on another tab, are read again.
+    this.#socket.on('presence:changed', () => void this.refreshDirectory());
     this.#socket.on('typing:changed', (change) => {
       if (change.conversation_id === this.state.selected?.id) this.#set({ customerTyping: change.typing });
     });
@@ -292,12 +294,12 @@ export class DeskStore {
     this.#scheduleList();
   }
 
-  /** Sends an answer (or a private note); the same echo id again is safe after a failure. */
-  async send(content: string, isPrivate: boolean, echoId: string): Promise<boolean> {
+  /** Sends an answer (or a private note), with files or without; the same echo id again is safe after a failure. */
+  async send(content: string, isPrivate: boolean, echoId: string, files: readonly File[] = []): Promise<boolean> {
     const id = this.state.selected?.id;
     if (id === undefined) return false;
     this.stopTyping();
-    const sent = await this.#try(() => this.#api.reply(id, content, isPrivate, echoId));
+    const sent = await this.#try(() => this.#api.reply(id, content, isPrivate, echoId, files));
     if (!sent) return false;
     await this.#reloadSelected();
     this.#scheduleList();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeskConversation } from './types.ts';
-import { lastLine, rowTime } from './row-text.ts';
+import { lastLine, rowName, rowTime } from './row-text.ts';
 
 const NOW = 1_800_000_000_000;
 const row = (patch: Partial<DeskConversation>) =>
@@ -30,5 +30,22 @@ describe('a list row', () => {
       'Answer: Where is my order?',
     );
     expect(lastLine(row({}))).toBe('');
+  });
+
+  it('names an unknown customer by what their browser told, and a known one by their name or e-mail', () => {
+    const contact = (patch: Partial<DeskConversation['contact']>) =>
+      ({ name: null, email: null, additional_attributes: {}, ...patch }) as DeskConversation['contact'];
+    const told = { time_zone: 'Europe/Berlin', city: 'Berlin', browser: 'Chrome' };
+    const display_name = 'Visitor zbCj';
+    expect(rowName({ display_name, contact: contact({ additional_attributes: told }) })).toBe(
+      'Visitor from Berlin · Chrome',
+    );
+    expect(rowName({ display_name, contact: contact({ additional_attributes: { browser: 'a browser' } }) })).toBe(
+      'Visitor · a browser',
+    );
+    expect(rowName({ display_name, contact: contact({}) })).toBe('Visitor zbCj');
+    expect(rowName({ display_name: 'Ann', contact: contact({ name: 'Ann', additional_attributes: told }) })).toBe(
+      'Ann',
+    );
   });
 });

@@ -24,7 +24,7 @@ export type {
   Session,
   User as Person,
 } from '../shared/schemas/helpdesk/index.ts';
-export type { PublicAttachment as DeskAttachment } from '../shared/index.ts';
+export type { DeskAttachment } from '../shared/index.ts';
 
 /** Who of the account is available, and per inbox how many. */
 export type AccountPresence = z.infer<typeof PresenceSchema>;

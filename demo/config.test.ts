@@ -14,6 +14,14 @@ describe('the start-up configuration', () => {
     expect(config.dataDir).toMatch(/\.data$/);
   });
 
+  it("passes the transcription API (STT_BASE_URL, STT_MODEL, STT_API_KEY) to the demo's engine", () => {
+    expect(readDemoConfig({}).stt).toBeUndefined();
+    expect(
+      readDemoConfig({ STT_BASE_URL: 'http://127.0.0.1:9000/v1', STT_MODEL: 'base.en', STT_API_KEY: 'k' }).stt,
+    ).toMatchObject({ baseUrl: 'http://127.0.0.1:9000/v1', model: 'base.en', apiKey: 'k' });
+    expect(() => readDemoConfig({ STT_BASE_URL: 'not a url' })).toThrow('STT_BASE_URL');
+  });
+
   it('reads allowed origins as exact origins', () => {
     expect(
       readDemoConfig({ DEMO_ALLOWED_ORIGINS: 'https://shop.example, http://localhost:3000' }).demoAllowedOrigins,

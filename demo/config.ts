@@ -8,8 +8,11 @@ import {
   LlmVariables,
   modelGoesWithEmbeddingsUrl,
   modelGoesWithLlmUrl,
+  sttSettings,
+  SttVariables,
   type EmbeddingsSettings,
   type LlmSettings,
+  type SttSettings,
 } from '../engine/index.ts';
 import {
   attachmentBucketComplete,
@@ -31,6 +34,7 @@ const Env = BffEnv.extend({
   ENGINE_PORT: Port.default(8081),
   ...LlmVariables,
   ...EmbeddingsVariables,
+  ...SttVariables,
   DEMO_SITE_KEY: knownKey(/^pk_test_[0-9A-Za-z]{16,64}$/, 'a sandbox site key (pk_test_ and 16-64 letters or digits)'),
   DEMO_API_KEY: knownKey(
     /^service_test_[0-9A-Za-z]{24,64}$/,
@@ -70,6 +74,8 @@ export interface DemoConfig extends BffSettings {
   llm: LlmSettings | undefined;
   /** The built-in engine's embeddings API (EMBEDDINGS_BASE_URL, EMBEDDINGS_MODEL, …); unset: words alone rank. */
   embeddings: EmbeddingsSettings | undefined;
+  /** The built-in engine's transcription API for voice notes (STT_BASE_URL, STT_MODEL, STT_API_KEY); unset: not heard. */
+  stt: SttSettings | undefined;
 }
 
 /** Reads the configuration from the environment; anything wrong stops start-up with a clear message (a ConfigError). */
@@ -87,5 +93,6 @@ export function readDemoConfig(env: NodeJS.ProcessEnv): DemoConfig {
     demoAgentPassword: value.DEMO_AGENT_PASSWORD,
     llm: llmSettings(value),
     embeddings: embeddingsSettings(value),
+    stt: sttSettings(value),
   };
 }

@@ -128,6 +128,7 @@ export async function runDemo(
         webhooks: { allowedPrivateOrigins: [url] },
         llm: config.llm,
         embeddings: config.embeddings,
+        media: { stt: config.stt },
         operatorToken,
         ...(redis ? { rateLimiter: new RedisRateLimiter(redis.client, `${redis.prefix}engine:`) } : {}),
       });

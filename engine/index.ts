@@ -23,6 +23,8 @@ export {
   modelGoesWithEmbeddingsUrl,
   modelGoesWithLlmUrl,
 } from './config.ts';
+export { sttSettings, SttVariables } from './media/stt-config.ts';
+export type { SttSettings } from './media/transcriber.ts';
 export type { EmbeddingsSettings } from './brain/embeddings-client.ts';
 export type { LlmSettings } from './brain/llm-client.ts';
 export { DEFAULT_REQUESTS_PER_MINUTE } from './store/environment.ts';

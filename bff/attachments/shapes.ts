@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PublicAttachment } from '../../shared/index.ts';
+import type { DeskAttachment, PublicAttachment } from '../../shared/index.ts';
 import { attachmentKind, type MediaType } from '../../shared/server/index.ts';
 import { extensionOf } from './file-names.ts';
 
@@ -11,6 +11,8 @@ export interface AttachmentFacts {
   size: number;
   width: number | null;
   height: number | null;
+  /** What was heard in a voice note (kept for the team, never shown to customers). */
+  transcript?: string | null | undefined;
 }
 
 export function publicAttachmentShape(
@@ -41,18 +43,19 @@ export const clientAttachmentUrl = (
 ): string =>
   `${base}/public/api/v1/inboxes/${encodeURIComponent(place.inboxIdentifier)}/contacts/${encodeURIComponent(place.sourceId)}/conversations/${place.conversationId}/attachments/${place.id}`;
 
-/** A message's attachments as the people's APIs show them (the Application API, the helpdesk's webhooks). */
+/** A message's attachments as the people's APIs show them (the Application API, the helpdesk's webhooks), with a voice note's transcript. */
 export function deskAttachmentShapes(
   attachments: readonly AttachmentFacts[],
   where: { messageId: number; accountId: number; conversationId: number; base: string },
-): PublicAttachment[] {
-  return attachments.map((attachment) =>
-    publicAttachmentShape(attachment, {
+): DeskAttachment[] {
+  return attachments.map((attachment) => ({
+    ...publicAttachmentShape(attachment, {
       messageId: where.messageId,
       accountId: where.accountId,
       dataUrl: deskAttachmentUrl(where.base, { ...where, id: attachment.id }),
     }),
-  );
+    ...(attachment.transcript ? { transcript: attachment.transcript } : {}),
+  }));
 }
 
 /** The Application API's address of an attachment (the person's token in `api_access_token`). */

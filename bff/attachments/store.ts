@@ -2,8 +2,8 @@ import type { MediaType } from '../../shared/server/index.ts';
 import type { Queryable } from '../../shared/server/index.ts';
 import { isConversationUuid, type ConversationOwner } from '../store/conversations.ts';
 
-/** Who sent an attachment: the customer through the widget, or a Client API contact. */
-export type AttachmentUploader = 'widget' | 'client_api';
+/** Who sent a file: the customer (widget or Client API), or a person of the helpdesk (`desk`). */
+export type AttachmentUploader = 'widget' | 'client_api' | 'desk';
 
 /** An attachment as the BFF keeps it: what it is (checked by its content), whose message, and where its bytes are. */
 export interface AttachmentRecord {
@@ -96,10 +96,14 @@ export async function insertAttachments(
   return rows.map(toRecord).sort((a, b) => a.id - b.id);
 }
 
-/** An attachment with where its conversation is: the inbox's Client API identifier and its account (for the APIs' addresses). */
+/**
+ * An attachment with where its conversation is: the inbox's Client API identifier and its account
+ * (for the APIs' addresses), and what was heard in it for the team (a voice note's, once heard).
+ */
 export interface PlacedAttachment extends AttachmentRecord {
   inboxIdentifier: string | null;
   accountId: number | null;
+  transcript: string | null;
 }
 
 /** The attachments of these messages, by message id, each message's in the order they were sent. */
@@ -109,14 +113,21 @@ export async function attachmentsOfMessages(
 ): Promise<Map<number, PlacedAttachment[]>> {
   const byMessage = new Map<number, PlacedAttachment[]>();
   if (messageIds.length === 0) return byMessage;
-  const rows = await db.query<AttachmentRow & { inbox_identifier: string | null; account_id: number | null }>(
-    `SELECT ${COLUMNS}, i.identifier AS inbox_identifier, i.account_id
+  const rows = await db.query<
+    AttachmentRow & { inbox_identifier: string | null; account_id: number | null; transcript: string | null }
+  >(
+    `SELECT ${COLUMNS}, i.identifier AS inbox_identifier, i.account_id, a.transcript
      FROM attachments a JOIN conversations c ON c.id = a.conversation_id JOIN inboxes i ON i.id = c.inbox_id
      WHERE a.message_id = ANY($1::bigint[]) ORDER BY a.id`,
     [messageIds],
   );
   for (const row of rows) {
-    const placed = { ...toRecord(row), inboxIdentifier: row.inbox_identifier, accountId: row.account_id };
+    const placed = {
+      ...toRecord(row),
+      inboxIdentifier: row.inbox_identifier,
+      accountId: row.account_id,
+      transcript: row.transcript,
+    };
     byMessage.set(placed.messageId, [...(byMessage.get(placed.messageId) ?? []), placed]);
   }
   return byMessage;

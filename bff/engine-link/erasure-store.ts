@@ -99,6 +99,10 @@ export async function eraseCustomer(tx: Queryable, customer: ErasedCustomer): Pr
     `DELETE FROM revoked_identities WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`,
     [chattedAs, customer.scope],
   );
+  await tx.query(
+    `DELETE FROM visitor_traits WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`,
+    [chattedAs, customer.scope],
+  );
 
   const customers = [
     ...new Map(

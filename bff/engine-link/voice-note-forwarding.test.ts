@@ -6,6 +6,9 @@ import { oggOpusOf } from '../../test/recording-fixtures.ts';
 import { DRIVERS, engineConversationOf, request, startEngine, startStack } from '../../test/stack.ts';
 import type { TestEngine, TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
+import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
+import { z } from 'zod';
+import { DeskConversationList, DeskMessage, User } from '../../shared/schemas/helpdesk/index.ts';
 import { newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
 import { MemoryAttachmentStorage } from '../attachments/storage.ts';
 
@@ -29,7 +32,7 @@ describe('voice notes forwarded to the engine on PGlite', () => {
     });
     stack = await startStack(
       driver,
-      { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys },
+      { AI_API_URL: engine.url, AI_API_KEY: engine.apiKeys, DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN },
       { feedPollMs: 100, attachments: { storage, maxBytes: 2 * 1024 * 1024 } },
     );
   });
@@ -38,6 +41,18 @@ describe('voice notes forwarded to the engine on PGlite', () => {
     await engine?.stop();
     await stt?.close();
   });
+
+  /** The conversation's messages as an administrator of the stack's account reads them. */
+  async function teamMessages() {
+    const platform = (path: string, body: unknown) =>
+      desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
+    const admin = User.parse((await platform('/users', { name: 'Ada', email: 'ada@voice.example' })).body);
+    await platform(`/accounts/${stack.accountId}/account_users`, { user_id: admin.id, role: 'administrator' });
+    const app = (path: string) => desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, admin.access_token);
+    const [listed] = DeskConversationList.parse((await app('/conversations?status=all')).body).data.payload;
+    const messages = (await app(`/conversations/${listed!.id}/messages`)).body;
+    return z.object({ payload: z.array(DeskMessage) }).parse(messages).payload;
+  }
 
   async function sendNote(token: string, id: string, bytes: Buffer, name: string): Promise<WidgetMessage> {
     const form = new FormData();
@@ -92,5 +107,13 @@ describe('voice notes forwarded to the engine on PGlite', () => {
       'the transcript kept',
     );
     expect(kept).toEqual([{ transcript: 'How do I return an item?' }]);
+
+    // The team reads it under the note (the Application API); the customer's own messages never carry it.
+    const teamNote = await teamMessages();
+    expect(teamNote.find((message) => message.message_type === 0)?.attachments).toEqual([
+      expect.objectContaining({ file_type: 'audio', transcript: 'How do I return an item?' }),
+    ]);
+    const widget = await request(`${stack.url}/v1/widget/conversations/${conversation.id}/messages`, { token });
+    expect(JSON.stringify(widget.body)).not.toContain('transcript');
   });
 });

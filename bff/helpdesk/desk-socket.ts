@@ -14,6 +14,7 @@ import {
 import { parseWith, toParleyError, type Logger, type Sql } from '../../shared/server/index.ts';
 import type { ChangeBatch, Publisher } from '../realtime/publisher.ts';
 import type { DeskConversationService } from './desk-conversation-service.ts';
+import type { OnPresenceChanged } from './presence-routes.ts';
 import {
   accountRoom,
   conversationRoom,
@@ -48,6 +49,7 @@ const WHAT: Partial<
   reopened: { what: 'status', rank: 1 },
   snoozed: { what: 'status', rank: 1 },
   assigned: { what: 'assignee', rank: 2 },
+  'labels.changed': { what: 'labels', rank: 2 },
   'message.created': { what: 'message', rank: 3 },
   'note.created': { what: 'message', rank: 3 },
   'survey.asked': { what: 'message', rank: 3 },
@@ -267,10 +269,23 @@ export function addDeskSocket(io: Server, deps: DeskSocketDeps): DeskSockets {
       recheckDeskSockets(namespace, deps, holder).catch((error: unknown) =>
         logger.error({ err: error }, 'desk sockets could not be checked again'),
       ),
+    async presenceChanged({ accountId, userId, availability }) {
+      const inboxes = await sql.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1', [accountId]);
+      namespace
+        .to(
+          deskRoomsOf(
+            accountId,
+            inboxes.map((inbox) => inbox.id),
+          ),
+        )
+        .emit('presence:changed', { user_id: userId, availability });
+    },
   };
 }
 
 export interface DeskSockets {
   /** A person's (or bot's) access changed: their open consoles, on every node, are checked again. */
   accessChanged(holder: TokenHolder): Promise<void>;
+  /** A person said whether they are available: the account's open consoles, on every node, hear of it. */
+  presenceChanged: (...change: Parameters<OnPresenceChanged>) => Promise<void>;
 }

@@ -2,6 +2,8 @@ import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { ParleyError } from '../../shared/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import type { DeskConversationService } from './desk-conversation-service.ts';
+import { createAuditService, type RecordChange } from './audit-service.ts';
+import type { Publisher } from '../realtime/publisher.ts';
 import {
   AccountParams,
   ConversationLabels,
@@ -16,6 +18,7 @@ import {
 import {
   conversationLabels,
   deleteLabel,
+  findLabel,
   insertLabel,
   listLabels,
   replaceConversationLabels,
@@ -36,10 +39,13 @@ interface LabelRoutesDeps {
   sql: Sql;
   now: () => Date;
   desk: DeskConversationService;
+  /** Tells the people's other consoles that a conversation's labels changed (`conversation:changed`). */
+  publisher: Pick<Publisher, 'publish'>;
 }
 
-/** The account's labels: every person reads them, administrators keep them (Chatwoot's). */
+/** The account's labels: every person reads them, administrators keep them (Chatwoot's), each change audited. */
 function addAccountLabelRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }: LabelRoutesDeps): void {
+  const { record } = createAuditService({ sql, now });
   routes
     .add(
       {
@@ -71,9 +77,31 @@ function addAccountLabelRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }
       },
       async (ctx, { params, body }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-        ctx.body = (await insertLabel(sql, params.account_id, body, now())) ?? throwing(taken());
+        ctx.body = await sql.transaction(async (tx) => {
+          const made = (await insertLabel(tx, params.account_id, body, now())) ?? throwing(taken());
+          const { account_id: accountId } = params;
+          await record(tx, {
+            accountId,
+            actor: ctx.state.actor,
+            type: 'Label',
+            id: made.id,
+            action: 'create',
+            before: {},
+            after: { ...made },
+          });
+          return made;
+        });
       },
-    )
+    );
+  addLabelChangeRoutes(routes, { sql, record });
+}
+
+/** Administrators change and delete the account's labels, each change audited. */
+function addLabelChangeRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  { sql, record }: { sql: Sql; record: RecordChange },
+): void {
+  routes
     .add(
       {
         method: 'patch',
@@ -88,9 +116,23 @@ function addAccountLabelRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }
       },
       async (ctx, { params, body }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-        const after = await updateLabel(sql, params.account_id, params.id, body);
-        if (after === 'taken') throw taken();
-        ctx.body = after ?? throwing(missing(params.id));
+        ctx.body = await sql.transaction(async (tx) => {
+          const before = (await findLabel(tx, params.account_id, params.id)) ?? throwing(missing(params.id));
+          const after = await updateLabel(tx, params.account_id, params.id, body);
+          if (after === 'taken') throw taken();
+          if (!after) throw missing(params.id);
+          const { account_id: accountId } = params;
+          await record(tx, {
+            accountId,
+            actor: ctx.state.actor,
+            type: 'Label',
+            id: after.id,
+            action: 'update',
+            before: { ...before },
+            after: { ...after },
+          });
+          return after;
+        });
       },
     )
     .add(
@@ -106,14 +148,30 @@ function addAccountLabelRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }
       },
       async (ctx, { params }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-        if (!(await deleteLabel(sql, params.account_id, params.id))) throw missing(params.id);
+        await sql.transaction(async (tx) => {
+          const before = (await findLabel(tx, params.account_id, params.id)) ?? throwing(missing(params.id));
+          if (!(await deleteLabel(tx, params.account_id, params.id))) throw missing(params.id);
+          const { account_id: accountId } = params;
+          await record(tx, {
+            accountId,
+            actor: ctx.state.actor,
+            type: 'Label',
+            id: before.id,
+            action: 'destroy',
+            before: { ...before },
+            after: {},
+          });
+        });
         ctx.body = '';
       },
     );
 }
 
 /** A conversation's labels: read, and replaced as a set (Chatwoot's POST …/labels). */
-function addConversationLabelRoutes(routes: ApiRoutes<ApplicationState>, { sql, desk }: LabelRoutesDeps): void {
+function addConversationLabelRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  { sql, desk, publisher }: LabelRoutesDeps,
+): void {
   const path = '/api/v1/accounts/:account_id/conversations/:conversation_id/labels';
   routes
     .add(
@@ -157,6 +215,7 @@ function addConversationLabelRoutes(routes: ApiRoutes<ApplicationState>, { sql, 
               problems: [{ field: 'labels', message: `unknown: ${unknown.join(', ')}` }],
             });
         });
+        publisher.publish(found.record, { type: 'labels.changed' });
         ctx.body = { payload: await conversationLabels(sql, found.record.id) };
       },
     );

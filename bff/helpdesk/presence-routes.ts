@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
 import { ParleyError } from '../../shared/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
@@ -9,6 +10,10 @@ import {
   ProfileAvailabilityUpdate,
 } from '../../shared/schemas/helpdesk/index.ts';
 
+/** Someone said whether they are available in an account: its open consoles hear of it (`presence:changed`). */
+export type OnPresenceChanged = (change: { accountId: number; userId: number; availability: Availability }) => void;
+type Availability = z.infer<typeof ProfileAvailabilityUpdate>['availability'];
+
 const tag = 'Application API';
 const security = 'accessToken';
 const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
@@ -19,7 +24,10 @@ const errors = ['unauthorized', 'not_found', 'unprocessable'] as const;
  * and everyone of the account reads who is online, per person and per inbox. The widget's header and
  * the AI's handover read it too (bff/helpdesk/inbox-availability.ts).
  */
-export function addPresenceRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }: { sql: Sql; now: () => Date }) {
+export function addPresenceRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  { sql, now, onPresenceChanged }: { sql: Sql; now: () => Date; onPresenceChanged: OnPresenceChanged },
+) {
   routes
     .add(
       {
@@ -38,6 +46,7 @@ export function addPresenceRoutes(routes: ApiRoutes<ApplicationState>, { sql, no
         const { caller } = ctx.state;
         if (caller.kind !== 'user') throw new ParleyError('unauthorized', 'Only people have an availability.');
         await setAvailability(sql, body.account_id, caller.user.id, body.availability, now());
+        onPresenceChanged({ accountId: body.account_id, userId: caller.user.id, availability: body.availability });
         ctx.body = { account_id: body.account_id, user_id: caller.user.id, availability: body.availability };
       },
     )

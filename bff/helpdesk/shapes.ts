@@ -4,7 +4,8 @@ import type { AuditLogRecord } from './store/audit-log.ts';
 import type { DeskConversation, DeskMessageRow } from './store/desk-conversations.ts';
 import type { UserRecord } from './store/users.ts';
 import { personPubsubToken } from './store/credentials.ts';
-import type { PublicAttachment } from '../../shared/index.ts';
+import { cityOfTimeZone } from '../widget/visitor-traits.ts';
+import type { DeskAttachment } from '../../shared/index.ts';
 import type {
   AccountView,
   AgentBot,
@@ -98,6 +99,13 @@ function displayName(conversation: DeskConversation): string {
   return `Visitor ${conversation.record.customerRef.replace(/^[a-z]+_/, '').slice(-4) || conversation.record.id}`;
 }
 
+/** What a widget visitor's browser told, as Chatwoot's contact `additional_attributes` name it. */
+function visitorAttributes(visitor: DeskConversation['visitor']) {
+  if (!visitor) return {};
+  const { timeZone, browser } = visitor;
+  return { ...(timeZone ? { time_zone: timeZone, city: cityOfTimeZone(timeZone) } : {}), browser };
+}
+
 /** A conversation as the people of its account see it. */
 export const deskConversationShape = (conversation: DeskConversation): DeskConversationView => ({
   id: conversation.record.id,
@@ -131,6 +139,7 @@ export const deskConversationShape = (conversation: DeskConversation): DeskConve
     customer_ref: conversation.record.customerRef,
     identifier: conversation.contactIdentifier,
     custom_attributes: conversation.contactAttributes,
+    additional_attributes: visitorAttributes(conversation.visitor),
   },
   page_url: conversation.pageUrl,
   unread_count: conversation.unreadCount,
@@ -201,7 +210,7 @@ export function deskContentAttributes(row: DeskMessageExtras): DeskContentAttrib
 /** A message as the people see it, with who wrote it (and the customer's files, when it has some). */
 export const deskMessageShape = (
   row: DeskMessageRow & DeskMessageExtras,
-  attachments: readonly PublicAttachment[] = [],
+  attachments: readonly DeskAttachment[] = [],
 ): DeskMessage => ({
   id: row.id,
   content: row.text,

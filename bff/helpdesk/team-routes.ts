@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ApiRoutes, Sql } from '../../shared/server/index.ts';
+import type { ApiRoutes, Queryable, Sql } from '../../shared/server/index.ts';
 import { ParleyError } from '../../shared/index.ts';
 import { requireStanding, type ApplicationState } from './auth.ts';
 import { listAccountUsers } from './store/accounts.ts';
@@ -8,6 +8,7 @@ import { accountAvailabilities } from './store/availabilities.ts';
 import {
   deleteTeam,
   findTeam,
+  type TeamRow,
   insertTeam,
   listTeams,
   setTeamMembers,
@@ -15,6 +16,7 @@ import {
   updateTeam,
 } from './store/teams.ts';
 import { personShape } from './shapes.ts';
+import { createAuditService, type RecordChange } from './audit-service.ts';
 import {
   AccountParams,
   Team,
@@ -42,7 +44,10 @@ interface Deps {
   now: () => Date;
 }
 
-async function teamOrMissing(sql: Sql, accountId: number, id: number, caller = 0) {
+/** What the audit log keeps of a team: its fields as the API shows them, not whether the caller is in it. */
+const audited = ({ is_member: _, ...team }: TeamRow): Record<string, unknown> => team;
+
+async function teamOrMissing(sql: Queryable, accountId: number, id: number, caller = 0) {
   const found = await findTeam(sql, accountId, id, caller);
   if (!found) throw missing(id);
   return found;
@@ -85,8 +90,8 @@ function addTeamReadingRoutes(routes: ApiRoutes<ApplicationState>, sql: Sql): vo
     );
 }
 
-/** Administrators keep the account's teams. */
-function addTeamCollectionRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }: Deps): void {
+/** Administrators keep the account's teams, each change audited. */
+function addTeamCollectionRoutes(routes: ApiRoutes<ApplicationState>, { sql, now }: Deps, record: RecordChange): void {
   addTeamReadingRoutes(routes, sql);
   routes
     .add(
@@ -103,9 +108,23 @@ function addTeamCollectionRoutes(routes: ApiRoutes<ApplicationState>, { sql, now
       },
       async (ctx, { params, body }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-        const id = await insertTeam(sql, params.account_id, body, now());
-        if (id === undefined) throw taken();
-        ctx.body = await teamOrMissing(sql, params.account_id, id, me(ctx.state));
+        const { account_id: accountId } = params;
+        const id = await sql.transaction(async (tx) => {
+          const made = await insertTeam(tx, accountId, body, now());
+          if (made === undefined) throw taken();
+          const after = audited((await findTeam(tx, accountId, made))!);
+          await record(tx, {
+            accountId,
+            actor: ctx.state.actor,
+            type: 'Team',
+            id: made,
+            action: 'create',
+            before: {},
+            after,
+          });
+          return made;
+        });
+        ctx.body = await teamOrMissing(sql, accountId, id, me(ctx.state));
       },
     )
     .add(
@@ -122,29 +141,53 @@ function addTeamCollectionRoutes(routes: ApiRoutes<ApplicationState>, { sql, now
       },
       async (ctx, { params, body }) => {
         await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-        const done = await updateTeam(sql, params.account_id, params.id, body, now());
-        if (done === 'taken') throw taken();
-        if (!done) throw missing(params.id);
-        ctx.body = await teamOrMissing(sql, params.account_id, params.id, me(ctx.state));
-      },
-    )
-    .add(
-      {
-        method: 'delete',
-        path: `${base}/:id`,
-        tag,
-        security,
-        summary: 'Delete a team (administrators): its conversations keep their assignee, no team',
-        params: TeamParams,
-        responses: { 200: { description: 'Done (empty body).' } },
-        errors: [...errors],
-      },
-      async (ctx, { params }) => {
-        await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
-        if (!(await deleteTeam(sql, params.account_id, params.id))) throw missing(params.id);
-        ctx.body = '';
+        const { account_id: accountId, id } = params;
+        await sql.transaction(async (tx) => {
+          const before = audited(await teamOrMissing(tx, accountId, id));
+          const done = await updateTeam(tx, accountId, id, body, now());
+          if (done === 'taken') throw taken();
+          if (!done) throw missing(id);
+          const after = audited((await findTeam(tx, accountId, id))!);
+          await record(tx, { accountId, actor: ctx.state.actor, type: 'Team', id, action: 'update', before, after });
+        });
+        ctx.body = await teamOrMissing(sql, accountId, id, me(ctx.state));
       },
     );
+  addTeamDeletionRoute(routes, sql, record);
+}
+
+/** Administrators delete a team, audited. */
+function addTeamDeletionRoute(routes: ApiRoutes<ApplicationState>, sql: Sql, record: RecordChange): void {
+  routes.add(
+    {
+      method: 'delete',
+      path: `${base}/:id`,
+      tag,
+      security,
+      summary: 'Delete a team (administrators): its conversations keep their assignee, no team',
+      params: TeamParams,
+      responses: { 200: { description: 'Done (empty body).' } },
+      errors: [...errors],
+    },
+    async (ctx, { params }) => {
+      await requireStanding(sql, ctx.state.caller, params.account_id, 'administrator');
+      const { account_id: accountId, id } = params;
+      await sql.transaction(async (tx) => {
+        const before = audited(await teamOrMissing(tx, accountId, id));
+        if (!(await deleteTeam(tx, accountId, id))) throw missing(id);
+        await record(tx, {
+          accountId,
+          actor: ctx.state.actor,
+          type: 'Team',
+          id,
+          action: 'destroy',
+          before,
+          after: {},
+        });
+      });
+      ctx.body = '';
+    },
+  );
 }
 
 /** The team's members, with their role and availability. */
@@ -177,8 +220,8 @@ const MEMBER_MOVES = {
   },
 } as const;
 
-/** Chatwoot's team_members: read (everyone), add, set and remove (administrators); only people of the account. */
-function addTeamMemberRoutes(routes: ApiRoutes<ApplicationState>, { sql }: Deps): void {
+/** Chatwoot's team_members: read (everyone), add, set and remove (administrators, audited); only people of the account. */
+function addTeamMemberRoutes(routes: ApiRoutes<ApplicationState>, { sql }: Deps, record: RecordChange): void {
   const path = `${base}/:id/team_members`;
   const members = { 200: { description: 'The members.', schema: z.array(TeamMember) } };
   routes.add(
@@ -220,8 +263,14 @@ function addTeamMemberRoutes(routes: ApiRoutes<ApplicationState>, { sql }: Deps)
           throw new ParleyError('unprocessable', `Not people of this account: ${strangers.join(', ')}.`, {
             problems: [{ field: 'user_ids', message: 'only people of this account' }],
           });
-        const next = MEMBER_MOVES[method].next(await teamMemberIds(sql, params.id), body.user_ids);
-        await setTeamMembers(sql, params.id, [...new Set(next)]);
+        const { account_id: accountId, id } = params;
+        await sql.transaction(async (tx) => {
+          const before = await teamMemberIds(tx, id);
+          const after = [...new Set(MEMBER_MOVES[method].next(before, body.user_ids))].sort((a, b) => a - b);
+          await setTeamMembers(tx, id, after);
+          const change = { before: { user_ids: before }, after: { user_ids: after } };
+          await record(tx, { accountId, actor: ctx.state.actor, type: 'TeamMember', id, action: 'update', ...change });
+        });
         ctx.body = await membersOf(sql, params.account_id, params.id);
       },
     );
@@ -230,6 +279,7 @@ function addTeamMemberRoutes(routes: ApiRoutes<ApplicationState>, { sql }: Deps)
 
 /** Teams (Chatwoot's `teams` and `teams/{id}/team_members`); conversations are assigned to them with `assignments`. */
 export function addTeamRoutes(routes: ApiRoutes<ApplicationState>, deps: Deps): void {
-  addTeamCollectionRoutes(routes, deps);
-  addTeamMemberRoutes(routes, deps);
+  const { record } = createAuditService(deps);
+  addTeamCollectionRoutes(routes, deps, record);
+  addTeamMemberRoutes(routes, deps, record);
 }

@@ -31,7 +31,9 @@ export type Change =
   /** A person snoozed the conversation until `until` (null: until the customer writes); a snooze ended by a person is one until now. */
   | { type: 'snoozed'; until: Date | null }
   /** A resolve asked for a rating with this survey question. */
-  | { type: 'survey.asked'; question: WidgetMessage };
+  | { type: 'survey.asked'; question: WidgetMessage }
+  /** A person changed the conversation's labels: for the people's open consoles only. */
+  | { type: 'labels.changed' };
 
 /** The changes of one step of one conversation (one transaction, one exchange), in order. */
 export interface ChangeBatch {

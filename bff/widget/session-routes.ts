@@ -26,6 +26,7 @@ import { assertSiteKeyOrigin } from './origins.ts';
 import { RENEWAL_GRACE_S, VISITOR_LIFETIME_S, type WidgetSessions } from './sessions.ts';
 import { accountSuspendedError, inboxSuspended } from '../helpdesk/store/accounts.ts';
 import { findSiteKey, type Environment, type SiteKey } from '../store/inboxes.ts';
+import { browserName, keepVisitorTraits, visitorTimeZone } from './visitor-traits.ts';
 
 export const DEFAULT_SESSION_TTL_S = 3600;
 /**
@@ -181,8 +182,12 @@ async function startVisitorSession(ctx: RouterContext, siteKeyToken: string, dep
   // A customer of an environment this BFF holds no engine key for could never be answered.
   await engines.forInbox(siteKey.inboxId, siteKey.environment);
   const body = await readJson(ctx, VisitorSessionRequest);
+  const session = await visitorSession(siteKey, body.token, deps);
+  // What the browser tells names the visitor for the people ("Visitor from Berlin · Chrome"), without a geo-IP database.
+  const traits = { timeZone: visitorTimeZone(body.time_zone), browser: browserName(ctx.get('user-agent')) };
+  await keepVisitorTraits(sql, { inboxId: siteKey.inboxId, customerRef: session.customer_ref }, traits, now());
   ctx.status = 201;
-  ctx.body = await visitorSession(siteKey, body.token, deps);
+  ctx.body = session;
 }
 
 /** An API key's session for a verified customer of an inbox the key's engine account serves. */

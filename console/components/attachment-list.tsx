@@ -52,7 +52,17 @@ function Attachment({ item, store }: { item: DeskAttachment; store: Pick<DeskSto
       </a>
     );
   }
-  if (item.file_type === 'audio' || item.file_type === 'video') return <Player item={item} address={address} />;
+  if (item.file_type === 'audio' || item.file_type === 'video')
+    return (
+      <>
+        <Player item={item} address={address} />
+        {item.transcript && (
+          <p class="heard" aria-label={`What was heard in ${item.file_name}`}>
+            {item.transcript} <span class="visually-hidden">(only your team sees this)</span>
+          </p>
+        )}
+      </>
+    );
   // What it shows is its name: the file's name and size.
   const label = `${item.file_name}, ${sizeText(item.file_size)}`;
   if (!address) return <span class="chip">{label}</span>;

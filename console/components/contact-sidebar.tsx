@@ -1,5 +1,6 @@
 import type { DeskState, DeskStore } from '../desk-store.ts';
 import { agoText, earlierThan, statusWords } from '../format.ts';
+import { rowName } from '../row-text.ts';
 import { ContactEditor } from './contact-editor.tsx';
 
 /** Who the customer is: their contact (edited here), identifiers, the page they came from, and their earlier conversations. */
@@ -9,7 +10,7 @@ export function ContactSidebar({ state, store, now }: { state: DeskState; store:
   const earlier = earlierThan(conversation, state.earlier);
   return (
     <aside class="sidebar" aria-label="Contact">
-      <h2>{conversation.display_name}</h2>
+      <h2>{rowName(conversation)}</h2>
       {contact.id !== null && <ContactEditor store={store} contactId={contact.id} key={contact.id} />}
       <dl>
         <dt>Customer</dt>
@@ -18,6 +19,18 @@ export function ContactSidebar({ state, store, now }: { state: DeskState; store:
           <>
             <dt>Identifier</dt>
             <dd class="mono">{contact.identifier}</dd>
+          </>
+        )}
+        {contact.additional_attributes.time_zone && (
+          <>
+            <dt>Time zone</dt>
+            <dd>{contact.additional_attributes.time_zone}</dd>
+          </>
+        )}
+        {contact.additional_attributes.browser && (
+          <>
+            <dt>Browser</dt>
+            <dd>{contact.additional_attributes.browser}</dd>
           </>
         )}
         <dt>Page</dt>

@@ -1,6 +1,6 @@
 import type { DeskConversation } from '../types.ts';
 import { statusWords } from '../format.ts';
-import { lastLine, rowTime } from '../row-text.ts';
+import { lastLine, rowName, rowTime } from '../row-text.ts';
 
 interface RowProps {
   conversation: DeskConversation;
@@ -25,7 +25,7 @@ export function ConversationRow({ conversation, current, me, now, onOpen }: RowP
         aria-current={current ? 'true' : undefined}
         onClick={() => onOpen(conversation.id)}
       >
-        <span class="who">{conversation.display_name}</span>
+        <span class="who">{rowName(conversation)}</span>
         <span class={`badge ${conversation.status}`}>{statusWords(conversation)}</span>
         <span class="line">{lastLine(conversation)}</span>
         <span class="when">{rowTime(conversation, now)}</span>

@@ -22,3 +22,12 @@ export const PublicAttachment = z.object({
   file_name: z.string(),
 });
 export type PublicAttachment = z.infer<typeof PublicAttachment>;
+
+/**
+ * An attachment as the people see it (the Application API): a customer's voice note also carries
+ * what the engine heard in it (issue 30), once heard. Customers are shown `PublicAttachment` only.
+ */
+export const DeskAttachment = PublicAttachment.extend({
+  transcript: z.string().optional().describe("What was heard in a customer's voice note (STT_BASE_URL), once heard"),
+});
+export type DeskAttachment = z.infer<typeof DeskAttachment>;

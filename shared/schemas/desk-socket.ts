@@ -21,10 +21,17 @@ export type DeskTypingCommand = z.infer<typeof DeskTypingCommand>;
 export const DeskConversationChanged = z.object({
   id: z.number().int(),
   inbox_id: z.number().int(),
-  /** What changed: `message` (a new message or note), `status`, `assignee`, `created`, `read`. */
-  what: z.enum(['created', 'message', 'status', 'assignee', 'read']),
+  /** What changed: `message` (a new message or note), `status`, `assignee`, `labels`, `created`, `read`. */
+  what: z.enum(['created', 'message', 'status', 'assignee', 'labels', 'read']),
 });
 export type DeskConversationChanged = z.infer<typeof DeskConversationChanged>;
+
+/** `presence:changed`: a person of the account said whether they are available; read who is again. */
+export const DeskPresenceChange = z.object({
+  user_id: z.number().int(),
+  availability: z.enum(['online', 'busy', 'offline']),
+});
+export type DeskPresenceChange = z.infer<typeof DeskPresenceChange>;
 
 /** `typing:changed`: the customer of a watched conversation types, or stopped. */
 export const DeskTypingChange = z.object({ conversation_id: z.number().int(), typing: z.boolean() });

@@ -32,8 +32,12 @@ export function createApi(baseUrl: string) {
   const conversation = (id: string) => `v1/widget/conversations/${encodeURIComponent(id)}`;
 
   return {
+    /** The browser's time zone names the visitor for the people ("Visitor from Berlin"). */
     createSession: (siteKey: string, previousToken?: string) =>
-      call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, previousToken ? { token: previousToken } : {}),
+      call<WidgetSession>('POST', 'v1/widget-sessions', siteKey, {
+        token: previousToken,
+        time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      }),
     endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
     config: (token: string, locale: string) => call<WidgetConfig>('GET', `v1/widget/config?locale=${locale}`, token),
     call,

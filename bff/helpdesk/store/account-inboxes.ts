@@ -222,6 +222,7 @@ export async function deleteAccountInbox(db: Queryable, id: string): Promise<voi
   await db.query(`DELETE FROM messages WHERE conversation_id IN (${conversations})`, [id]);
   await db.query('DELETE FROM conversations WHERE inbox_id = $1', [id]);
   await db.query('DELETE FROM contacts WHERE inbox_id = $1', [id]);
+  await db.query('DELETE FROM visitor_traits WHERE inbox_id = $1', [id]);
   await db.query('DELETE FROM site_keys WHERE inbox_id = $1', [id]);
   await db.query('DELETE FROM inboxes WHERE id = $1', [id]);
 }

@@ -132,6 +132,7 @@ export async function deleteAccount(db: Queryable, id: number): Promise<boolean>
   await db.query(`DELETE FROM messages WHERE conversation_id IN (${conversations})`, [id]);
   await db.query(`DELETE FROM conversations WHERE inbox_id IN (${inboxes})`, [id]);
   await db.query(`DELETE FROM contacts WHERE inbox_id IN (${inboxes})`, [id]);
+  await db.query(`DELETE FROM visitor_traits WHERE inbox_id IN (${inboxes})`, [id]);
   await db.query(`DELETE FROM site_keys WHERE inbox_id IN (${inboxes})`, [id]);
   await db.query('DELETE FROM inboxes WHERE account_id = $1', [id]);
   const deleted = await db.query('DELETE FROM accounts WHERE id = $1 RETURNING id', [id]);

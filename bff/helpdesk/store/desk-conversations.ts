@@ -28,6 +28,8 @@ export interface DeskConversation {
   contactAttributes: Record<string, unknown>;
   /** The page the customer was on when the conversation started. */
   pageUrl: string | null;
+  /** What a widget visitor's browser told at their session's start (its time zone, its name); null for others. */
+  visitor: { timeZone: string | null; browser: string } | null;
   /** The customer's messages since people last read the conversation. */
   unreadCount: number;
   agentLastSeenAt: Date | null;
@@ -56,6 +58,8 @@ export type DeskRow = ConversationRow & {
   contact_email: string | null;
   contact_identifier: string | null;
   contact_attributes: Record<string, unknown> | null;
+  visitor_time_zone: string | null;
+  visitor_browser: string | null;
   page_url: string | null;
   unread_count: number;
   agent_last_seen_at: Date | null;
@@ -87,6 +91,7 @@ export const selectDesk = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${de
     i.account_id, i.display_id AS inbox_display_id, c.assignee_id,
     COALESCE(c.contact_name, NULLIF(k.name, '')) AS contact_name, COALESCE(c.contact_email, k.email) AS contact_email,
     k.identifier AS contact_identifier, k.custom_attributes AS contact_attributes, c.page_url, c.agent_last_seen_at,
+    vt.time_zone AS visitor_time_zone, vt.browser AS visitor_browser,
     (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.author = 'customer'
        AND m.created_at > COALESCE(c.agent_last_seen_at, '-infinity'::timestamptz))::int AS unread_count,
     COALESCE((SELECT max(m.created_at) FROM messages m WHERE m.conversation_id = c.id), c.created_at) AS last_activity_at,
@@ -103,6 +108,7 @@ export const selectDesk = (now: string) => `SELECT ${CONVERSATION_COLUMNS}, ${de
     AND (k.id = CASE WHEN c.customer_ref ~ '^ctc_[0-9]{1,18}$' THEN substr(c.customer_ref, 5)::bigint END
       OR k.customer_ref = c.customer_ref)
   LEFT JOIN users u ON u.id = c.assignee_id LEFT JOIN teams t ON t.id = c.team_id
+  LEFT JOIN visitor_traits vt ON vt.inbox_id = c.inbox_id AND vt.customer_ref = c.customer_ref
   LEFT JOIN LATERAL (SELECT m.id, m.text, m.author, m.created_at FROM messages m
     WHERE m.conversation_id = c.id AND NOT m.private AND m.author <> 'system' ORDER BY m.id DESC LIMIT 1) lm ON true`;
 
@@ -118,6 +124,7 @@ export const toDesk = (row: DeskRow): DeskConversation => ({
   contactIdentifier: row.contact_identifier,
   contactAttributes: row.contact_attributes ?? {},
   pageUrl: row.page_url,
+  visitor: row.visitor_browser === null ? null : { timeZone: row.visitor_time_zone, browser: row.visitor_browser },
   unreadCount: row.unread_count,
   agentLastSeenAt: row.agent_last_seen_at,
   lastActivityAt: row.last_activity_at,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PublicAttachment } from '../attachment.ts';
+import { DeskAttachment } from '../attachment.ts';
 import { Attributes, IdParam, Name } from './fields.ts';
 
 // Canned responses (Chatwoot's shape), inserted in replies by their short code.
@@ -123,7 +123,7 @@ export const DeskMessage = z.object({
     .nullable(),
   content_attributes: DeskContentAttributes,
   /** A customer's files (Chatwoot's shape), only on messages with some; `data_url` takes the same token. */
-  attachments: z.array(PublicAttachment).optional(),
+  attachments: z.array(DeskAttachment).optional(),
 });
 // Named: a component of the OpenAPI documents (shared/server/openapi-components.ts).
 z.globalRegistry.add(DeskMessage, { id: 'Message' });
@@ -165,6 +165,15 @@ export const DeskConversation = z.object({
     /** A Client API contact's identifier and custom attributes. */
     identifier: z.string().nullable(),
     custom_attributes: z.record(z.string(), z.unknown()),
+    /**
+     * What a widget visitor's browser told (Chatwoot's contact `additional_attributes`): its IANA time
+     * zone, the place that names (`city`), and the browser's name from its User-Agent.
+     */
+    additional_attributes: z.object({
+      time_zone: z.string().optional(),
+      city: z.string().optional(),
+      browser: z.string().optional(),
+    }),
   }),
   /** The page the customer was on when the conversation started. */
   page_url: z.string().nullable(),

@@ -1,3 +1,4 @@
+import type { Chat } from '../chat/chat.ts';
 import { useI18n } from '../i18n/context.ts';
 
 /**
@@ -18,10 +19,11 @@ const recorder = () => import('./voice.tsx');
 
 /**
  * The composer's microphone: pressing it loads the recorder, which takes the composer's place until
- * the note goes to `onFiles` (the attach tray, which uploads it) or is cancelled. Browsers without
+ * the note is sent into the conversation (`chat`) or cancelled; a note the upload could not send
+ * goes to `onFiles` (the attach tray, which says why and sends it again). Browsers without
  * MediaRecorder (or a page not allowed the microphone by its permissions policy) get no button.
  */
-export function Mic({ onFiles }: { onFiles: (files: File[]) => void }) {
+export function Mic({ chat, onFiles }: { chat: Pick<Chat, 'target' | 'took'>; onFiles: (files: File[]) => void }) {
   const { locale } = useI18n();
   if (typeof MediaRecorder === 'undefined' || !navigator.mediaDevices) return null;
   return (
@@ -29,7 +31,7 @@ export function Mic({ onFiles }: { onFiles: (files: File[]) => void }) {
       type="button"
       class="icon mic"
       aria-label={LABELS[locale] ?? LABELS['en']}
-      onClick={({ currentTarget }) => void recorder().then((chunk) => chunk.record(currentTarget, onFiles))}
+      onClick={({ currentTarget }) => void recorder().then((chunk) => chunk.record(currentTarget, chat, onFiles))}
     >
       <svg
         viewBox="0 0 24 24"

@@ -3,6 +3,7 @@
  * microphone, never with the first download.
  */
 import { render } from 'preact';
+import type { Chat } from '../chat/chat.ts';
 import { Recorder } from './recorder.tsx';
 
 export const CSS = `
@@ -27,12 +28,17 @@ function adoptStyles(root: Node): void {
 
 /**
  * Records a voice note in the composer of `button` (the microphone): the recorder takes the
- * composer's place (its other controls hide) until the note is sent to `onFiles` (the attach tray,
- * which uploads it as a picked file) or cancelled; then the microphone has the focus again. The
- * customer's language is the widget's (its root's `lang`). Rendered on its own, after the
+ * composer's place (its other controls hide) until the note is sent into the conversation with one
+ * press (uploaded to `chat`'s target) or cancelled; then the microphone has the focus again. A note
+ * the upload could not send goes to `onFiles` (the attach tray: it says why, and sends it again).
+ * The customer's language is the widget's (its root's `lang`). Rendered on its own, after the
  * composer's own controls, so that the first download carries only the button.
  */
-export function record(button: HTMLButtonElement, onFiles: (files: File[]) => void): void {
+export function record(
+  button: HTMLButtonElement,
+  chat: Pick<Chat, 'target' | 'took'>,
+  onFiles: (files: File[]) => void,
+): void {
   const form = button.form;
   if (!form || form.classList.contains('recording') || form.querySelector('textarea')?.disabled) return;
   adoptStyles(button.getRootNode());
@@ -47,5 +53,5 @@ export function record(button: HTMLButtonElement, onFiles: (files: File[]) => vo
     button.focus();
   };
   const locale = button.closest<HTMLElement>('[lang]')?.lang ?? 'en';
-  render(<Recorder locale={locale} onFile={(file) => onFiles([file])} onClose={close} />, place);
+  render(<Recorder locale={locale} chat={chat} onUnsent={(file) => onFiles([file])} onClose={close} />, place);
 }

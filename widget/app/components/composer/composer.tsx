@@ -1,11 +1,15 @@
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { useI18n } from '../../i18n/context.ts';
+import type { Chat } from '../../chat/chat.ts';
 import { Icon } from '../icons/icons.tsx';
 
 interface Props {
   disabled: boolean;
-  onSend: (text: string) => void;
-  onTyping: () => void;
+  /**
+   * Where what is written goes (`send`), who hears of the typing (`typing`), and where a recorded
+   * voice note goes at once (`target`, `took`: the microphone's recorder uploads it).
+   */
+  chat: Pick<Chat, 'send' | 'typing' | 'target' | 'took'>;
   /** Files picked with the attach button or pasted into the text box (the panel takes dropped ones). */
   onFiles: (files: File[]) => void;
   inputRef: { current: HTMLTextAreaElement | null };
@@ -16,7 +20,7 @@ interface Props {
  * image is attached. The box grows with its text up to five lines (the style's max-height), then
  * scrolls; its 16 px text keeps iOS Safari from zooming in on focus.
  */
-export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Props) {
+export function Composer({ disabled, chat, onFiles, inputRef }: Props) {
   const { t } = useI18n();
   const [text, setText] = useState('');
   // The microphone for voice notes: a small chunk loaded once the composer shows (the recorder itself
@@ -31,7 +35,7 @@ export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Prop
   }, [text]);
   const submit = () => {
     if (!text.trim() || disabled) return;
-    onSend(text);
+    void chat.send(text);
     setText('');
   };
   return (
@@ -57,7 +61,7 @@ export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Prop
         />
         <Icon name="clip" />
       </label>
-      {mic && <mic.Mic onFiles={onFiles} />}
+      {mic && <mic.Mic chat={chat} onFiles={onFiles} />}
       <textarea
         ref={inputRef}
         onPaste={(event) => {
@@ -75,7 +79,7 @@ export function Composer({ disabled, onSend, onTyping, onFiles, inputRef }: Prop
         disabled={disabled}
         onInput={(event) => {
           setText(event.currentTarget.value);
-          onTyping();
+          chat.typing();
         }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {

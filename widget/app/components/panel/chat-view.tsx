@@ -74,13 +74,7 @@ export function chatView(
       {!state.resolved && (
         <>
           {files && attach && <attach.Tray files={files} chat={chat} onDone={() => setFiles(undefined)} />}
-          <Composer
-            disabled={state.phase !== 'ready'}
-            inputRef={input}
-            onTyping={() => chat.typing()}
-            onSend={(text) => void chat.send(text)}
-            onFiles={setFiles}
-          />
+          <Composer disabled={state.phase !== 'ready'} inputRef={input} chat={chat} onFiles={setFiles} />
         </>
       )}
     </>
