@@ -1,4 +1,5 @@
 import { deskError } from '../shared/client-error.ts';
+import { attachForm } from './attach-files.ts';
 import type {
   AccountPresence,
   ContactChange,
@@ -48,10 +49,15 @@ export class DeskApi {
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    // A form (files) goes as multipart/form-data with the boundary the browser writes; anything else as JSON.
+    const form = body instanceof FormData;
     const response = await fetch(path, {
       method,
-      headers: { api_access_token: this.#token, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? null : JSON.stringify(body),
+      headers: {
+        api_access_token: this.#token,
+        ...(body === undefined || form ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? null : form ? body : JSON.stringify(body),
     });
     const text = await response.text();
     const parsed = text ? (JSON.parse(text) as unknown) : undefined;
@@ -138,12 +144,13 @@ export class DeskApi {
     return this.#call('GET', this.#account_(`/conversations/${id}/contact_conversations`));
   }
 
-  reply(id: number, content: string, isPrivate: boolean, echoId: string): Promise<DeskMessage> {
-    return this.#call('POST', this.#account_(`/conversations/${id}/messages`), {
-      content,
-      private: isPrivate,
-      echo_id: echoId,
-    });
+  /** An answer or a note; with files, Chatwoot's multipart `attachments[]` (the BFF checks them by their bytes). */
+  reply(id: number, content: string, isPrivate: boolean, echoId: string, files: readonly File[] = []) {
+    const body =
+      files.length > 0
+        ? attachForm(files, content, isPrivate, echoId)
+        : { content, private: isPrivate, echo_id: echoId };
+    return this.#call<DeskMessage>('POST', this.#account_(`/conversations/${id}/messages`), body);
   }
 
   assign(id: number, assigneeId: number | null): Promise<DeskConversation> {

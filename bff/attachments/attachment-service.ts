@@ -52,7 +52,8 @@ export interface AttachmentMessage {
   uploader: AttachmentUploader;
 }
 
-interface CheckedFile extends MediaFacts {
+/** A file checked by its bytes, with the random key it is (or will be) stored under. */
+export interface CheckedFile extends MediaFacts {
   key: string;
   name: string;
   bytes: Buffer;
@@ -78,6 +79,9 @@ export function createAttachmentService(deps: AttachmentServiceDeps) {
     /** The largest upload body read: the files of one message, and their message's text. */
     bodyLimit: maxBytes + TEXT_ROOM,
 
+    /** The largest file taken, and the largest total of one message's files (an e-mail reply's, `bff/email`). */
+    maxBytes,
+
     /**
      * Keeps the customer's message with its files. The same `messageId` again gives the first
      * copy back (nothing is stored twice); a refused file keeps nothing.
@@ -99,6 +103,26 @@ export function createAttachmentService(deps: AttachmentServiceDeps) {
         throw new ParleyError('not_found', `No attachment ${attachmentId} in this conversation.`);
       return { attachment, bytes };
     },
+
+    /**
+     * Checks files by their bytes and writes them under new keys, for a message kept elsewhere (a
+     * person's, `desk-files.ts`); the caller discards the keys when no message keeps them.
+     */
+    async write(files: readonly UploadedFile[]): Promise<CheckedFile[]> {
+      const checked = checkFiles(files, maxBytes);
+      const keys = checked.map((file) => file.key);
+      await noteObjects(sql, keys, deps.now());
+      try {
+        await Promise.all(checked.map((file) => storage.put(file.key, file.bytes, file.type)));
+      } catch (error) {
+        await disposal.discard(keys);
+        throw error;
+      }
+      return checked;
+    },
+
+    /** Deletes bytes written by `write` that no message kept. */
+    discard: disposal.discard,
 
     /** Deletes the attachments of these conversations, rows and bytes, at once (an erasure); gives how many. */
     erase: disposal.erase,

@@ -14,6 +14,8 @@ import {
   StatusChange,
 } from '../../shared/schemas/helpdesk/index.ts';
 import { z } from 'zod';
+import type { DeskFiles } from '../attachments/desk-files.ts';
+import { deskMessageMultipart, sendDeskMessage } from '../attachments/desk-routes.ts';
 
 const tag = 'Application API';
 const security = 'accessToken';
@@ -26,6 +28,8 @@ interface DeskRoutesDeps {
   desk: DeskConversationService;
   /** The caller's standing in the account of the route (401 when they have none). */
   standing: (ctx: { state: ApplicationState }, accountId: number) => Promise<Role | 'bot'>;
+  /** A person's files (multipart `attachments[]` on the messages route). */
+  files: DeskFiles;
 }
 
 /** The list by status, one conversation, and the customer's other conversations. */
@@ -100,7 +104,10 @@ function addConversationReadingRoutes(routes: ApiRoutes<ApplicationState>, { des
 }
 
 /** Every message, an answer or a private note, and the conversation marked read. */
-function addConversationMessageRoutes(routes: ApiRoutes<ApplicationState>, { desk, standing }: DeskRoutesDeps): void {
+function addConversationMessageRoutes(
+  routes: ApiRoutes<ApplicationState>,
+  { desk, standing, files }: DeskRoutesDeps,
+): void {
   routes
     .add(
       {
@@ -133,21 +140,25 @@ function addConversationMessageRoutes(routes: ApiRoutes<ApplicationState>, { des
         summary:
           'Answer the customer (handing the conversation to people first when the AI has it), or write a private note',
         description:
-          'An answer goes to the AI engine at once; when it cannot be reached the answer is 503 and nothing is stored: send it again with the same echo_id.',
+          'An answer goes to the AI engine at once; when it cannot be reached the answer is 503 and nothing is stored: send it again with the same echo_id. ' +
+          "Files go as multipart/form-data (Chatwoot's form: content, private, echo_id and attachments[]), checked by their bytes as the widget's are: " +
+          'PNG, JPEG, GIF, WebP or PDF (anything else 415), together at most 10 MB by default (413), images of at most 40 megapixels (422); the customer sees them.',
         params: ConversationParams,
         body: DeskMessageCreate,
         bodyLimit: 640 * 1024,
+        multipart: deskMessageMultipart(files),
         responses: { 200: { description: 'The message.', schema: DeskMessage } },
         errors: [...moves],
       },
-      async (ctx, { params, body }) => {
-        ctx.body = await desk.reply(
+      async (ctx, { params, body, files: sent }) => {
+        const place = [
           params.account_id,
           ctx.state.caller,
           await standing(ctx, params.account_id),
           params.conversation_id,
-          body,
-        );
+        ] as const;
+        const answer = (words: z.output<typeof DeskMessageCreate>) => desk.reply(...place, words);
+        ctx.body = await sendDeskMessage({ files, answer }, place, body, sent);
       },
     )
     .add(
@@ -262,10 +273,11 @@ export function addDeskConversationRoutes(
   routes: ApiRoutes<ApplicationState>,
   desk: DeskConversationService,
   sql: Sql,
+  files: DeskFiles,
 ): void {
   const standing = (ctx: { state: ApplicationState }, accountId: number) =>
     requireStanding(sql, ctx.state.caller, accountId);
-  addConversationReadingRoutes(routes, { desk, standing });
-  addConversationMessageRoutes(routes, { desk, standing });
-  addConversationMoveRoutes(routes, { desk, standing });
+  addConversationReadingRoutes(routes, { desk, standing, files });
+  addConversationMessageRoutes(routes, { desk, standing, files });
+  addConversationMoveRoutes(routes, { desk, standing, files });
 }

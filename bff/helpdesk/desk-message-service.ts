@@ -105,9 +105,9 @@ export function createDeskMessageService(deps: DeskMessageServiceDeps) {
     async messages(accountId: number, caller: Caller, standing: Role | 'bot', id: number) {
       const conversation = await access.find(accountId, caller, standing, id);
       const rows = await deskMessages(sql, conversation.record.id);
-      // Only customers send files: their attachments are read when the conversation has customer messages.
-      const customers = rows.filter((row) => row.author === 'customer').map((row) => row.id);
-      const files = await attachmentsOfMessages(sql, customers);
+      // Customers and people send files (people's: bff/attachments/desk-files.ts); the AI never does.
+      const senders = rows.filter((row) => row.author === 'customer' || row.author === 'human').map((row) => row.id);
+      const files = await attachmentsOfMessages(sql, senders);
       const place = { accountId, conversationId: conversation.record.id, base: publicUrl };
       return {
         payload: rows.map((row) =>

@@ -2,6 +2,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeskStore } from '../desk-store.ts';
 import { cannedKey, typedShortCode, type Canned } from './canned-choice.ts';
+import { addFiles, filesOf } from '../attach-files.ts';
+import { AttachButton, AttachTray, useDropZone } from './attach-tray.tsx';
 
 /**
  * The draft being written and what it does: typing tells the customer, `/code` offers canned
@@ -14,6 +16,8 @@ function useReply(store: DeskStore) {
   const [busy, setBusy] = useState(false);
   const [suggestions, setSuggestions] = useState<Canned[]>([]);
   const [active, setActive] = useState(0);
+  // Files to send with the draft (picked, pasted or dropped): the draft is their caption.
+  const [files, setFiles] = useState<File[]>([]);
   const echo = useRef(crypto.randomUUID());
   // Only the answer to the latest lookup counts: an earlier one arriving late must not bring the list back.
   const lookup = useRef(0);
@@ -48,22 +52,25 @@ function useReply(store: DeskStore) {
 
   async function send() {
     const content = text.trim();
-    if (!content || busy) return;
+    if ((!content && files.length === 0) || busy) return;
     const chosen = typedShortCode(content) !== undefined ? suggestions[active] : undefined;
     if (chosen) return use(chosen.content);
     setBusy(true);
     lookup.current++;
     setSuggestions([]);
-    const sent = await store.send(content, note, echo.current);
+    const sent = await store.send(content, note, echo.current, files);
     setBusy(false);
     if (sent) {
       setText('');
+      setFiles([]);
       setNote(false);
       echo.current = crypto.randomUUID();
     }
   }
 
-  return { text, note, setNote, busy, suggestions, active, changed, use, key, send };
+  const attach = (added: File[]) => setFiles((picked) => addFiles(picked, added));
+  const detach = (file: File) => setFiles((picked) => picked.filter((kept) => kept !== file));
+  return { text, note, setNote, busy, suggestions, active, changed, use, key, send, files, attach, detach };
 }
 
 interface ComposerProps {
@@ -75,8 +82,10 @@ interface ComposerProps {
 
 /** The reply box: Enter sends, Shift+Enter breaks the line; `/shortcode` offers canned responses. */
 export function Composer({ store, resolved, offered }: ComposerProps) {
-  const { text, note, setNote, busy, suggestions, active, changed, use, key, send } = useReply(store);
+  const { text, note, setNote, busy, suggestions, active, changed, use, key, send, files, attach, detach } =
+    useReply(store);
   const box = useRef<HTMLTextAreaElement>(null);
+  const { dropping, dropZone } = useDropZone(attach);
   useEffect(() => {
     if (!offered) return;
     use(offered.text);
@@ -84,11 +93,12 @@ export function Composer({ store, resolved, offered }: ComposerProps) {
   }, [offered]);
   return (
     <form
-      class={`composer${note ? ' note' : ''}`}
+      class={`composer${note ? ' note' : ''}${dropping ? ' dropping' : ''}`}
       onSubmit={(event) => {
         event.preventDefault();
         void send();
       }}
+      {...dropZone}
     >
       {suggestions.length > 0 && <CannedList suggestions={suggestions} active={active} onUse={use} />}
       <label class="visually-hidden" for="reply">
@@ -117,7 +127,14 @@ export function Composer({ store, resolved, offered }: ComposerProps) {
           }
         }}
         onBlur={() => store.stopTyping()}
+        onPaste={(event) => {
+          const pasted = filesOf(event.clipboardData);
+          if (pasted.length === 0) return;
+          event.preventDefault();
+          attach(pasted);
+        }}
       />
+      <AttachTray files={files} onRemove={detach} />
       <div class="composer-actions">
         <label class="check">
           <input
@@ -127,7 +144,12 @@ export function Composer({ store, resolved, offered }: ComposerProps) {
           />{' '}
           Private note
         </label>
-        <button type="submit" class="primary" disabled={busy || !text.trim() || (resolved && !note)}>
+        <AttachButton onFiles={attach} disabled={busy} />
+        <button
+          type="submit"
+          class="primary"
+          disabled={busy || (!text.trim() && files.length === 0) || (resolved && !note)}
+        >
           Send
         </button>
       </div>
