@@ -57,7 +57,7 @@ describe('label and team changes, told and audited', () => {
   it("pushes a person's availability to the account's consoles", async () => {
     const profile = await fetch(`${desk.stack.url}/api/v1/profile`, {
       method: 'PATCH',
-      headers: { api_access_token: admin(), 'content-type': 'application/json' },
+      headers: { api_access_token: admin()!, 'content-type': 'application/json' },
       body: JSON.stringify({ account_id: desk.stack.accountId, availability: 'online' }),
     });
     expect(profile.status).toBe(200);
