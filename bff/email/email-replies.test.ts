@@ -12,6 +12,7 @@ import {
   startEmailStack,
   type EmailStack,
 } from '../../test/email-stack.ts';
+import { pngOf } from '../../test/media-fixtures.ts';
 import { inboundSignature } from './inbound-routes.ts';
 
 /** A raw MIME message, composed by nodemailer (never by hand). */
@@ -58,6 +59,13 @@ describe.each(DRIVERS)('e-mail replies on $name', (driver) => {
         [customer.conversationId],
       )
     )[0]!.count;
+  const conversationState = async () =>
+    (
+      await stack.bffSql.query<{ status: string; handled_by: string }>(
+        'SELECT status, handled_by FROM conversations WHERE uuid = $1',
+        [customer.conversationId],
+      )
+    )[0]!;
   const smtpClient = () =>
     createTransport({ host: '127.0.0.1', port: stack.bff.email.listenerPort()!, secure: false, ignoreTLS: true });
 
@@ -175,29 +183,64 @@ describe.each(DRIVERS)('e-mail replies on $name', (driver) => {
     expect(await storedRows()).toBe(before);
   });
 
-  it('keeps a reply to a resolved conversation as a note for the team, who may reopen it', async () => {
+  it("keeps the files of a reply that pass the widget uploads' checks, and drops one that is not what it says", async () => {
+    await smtpClient().sendMail({
+      from: customer.address,
+      to: customer.replyTo,
+      text: 'Here is a photo of the parcel.',
+      attachments: [
+        { filename: 'parcel.png', content: pngOf(64, 48), contentType: 'image/png' },
+        { filename: 'label.png', content: Buffer.from('this is not a picture at all'), contentType: 'image/png' },
+      ],
+    });
+    const messages = await until(
+      widgetMessages,
+      (list) => list.some((message) => message.text === 'Here is a photo of the parcel.'),
+      'the reply with its files',
+    );
+    const reply = messages.find((message) => message.text === 'Here is a photo of the parcel.')!;
+    expect(reply.attachments).toHaveLength(1);
+    expect(reply.attachments![0]).toMatchObject({
+      content_type: 'image/png',
+      name: 'parcel.png',
+      width: 64,
+      height: 48,
+    });
+    const rows = await stack.bffSql.query<{ name: string }>(
+      'SELECT a.name FROM attachments a JOIN conversations c ON c.id = a.conversation_id WHERE c.uuid = $1',
+      [customer.conversationId],
+    );
+    expect(rows.map((row) => row.name)).toEqual(['parcel.png']);
+  });
+
+  it('keeps a reply to a resolved conversation from another sender as a note, without reopening it', async () => {
     const closed = await request(`${stack.url}/v1/widget/conversations/${customer.conversationId}/close`, {
       token: customer.token,
       body: {},
     });
     expect(closed.status).toBeLessThan(300);
-    await until(
-      async () =>
-        (
-          await stack.bffSql.query<{ status: string }>('SELECT status FROM conversations WHERE uuid = $1', [
-            customer.conversationId,
-          ])
-        )[0]!.status,
-      (status) => status === 'resolved',
-      'the resolve',
-    );
-    const raw = await compose({ from: customer.address, to: customer.replyTo, text: 'One more thing after all.' });
+    await until(conversationState, (state) => state.status === 'resolved', 'the resolve');
+    const raw = await compose({ from: 'stranger@elsewhere.test', to: customer.replyTo, text: 'Reopen this please.' });
     const taken = await postInbound(stack, raw, inboundSignature(INBOUND_SECRET, raw));
     expect(taken.body).toEqual({ result: 'note' });
     const [note] = await stack.bffSql.query<{ private: boolean; text: string }>(
-      "SELECT private, text FROM messages WHERE text LIKE '%One more thing%'",
+      "SELECT private, text FROM messages WHERE text LIKE '%Reopen this please%'",
     );
-    expect(note).toMatchObject({ private: true, text: expect.stringContaining('after the conversation was resolved') });
+    expect(note).toMatchObject({ private: true, text: expect.stringContaining('unverified') });
+    expect((await conversationState()).status).toBe('resolved');
+  });
+
+  it("reopens a resolved conversation for people with the customer's reply, as a person's reopening does", async () => {
+    expect((await conversationState()).status).toBe('resolved');
+    const raw = await compose({ from: customer.address, to: customer.replyTo, text: 'One more thing after all.' });
+    const taken = await postInbound(stack, raw, inboundSignature(INBOUND_SECRET, raw));
+    expect(taken.body).toEqual({ result: 'message' });
+    expect(await conversationState()).toEqual({ status: 'open', handled_by: 'human' });
+    const reply = (await widgetMessages()).find((message) => message.text === 'One more thing after all.');
+    expect(reply).toMatchObject({ author: 'customer' });
+    // The same mail again (a provider's retry) changes nothing.
+    expect((await postInbound(stack, raw, inboundSignature(INBOUND_SECRET, raw))).status).toBe(200);
+    expect((await widgetMessages()).filter((message) => message.text === 'One more thing after all.')).toHaveLength(1);
   });
 
   it('limits a flood from one sender', async () => {

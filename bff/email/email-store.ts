@@ -11,9 +11,37 @@ export interface ClaimedDigest {
   attempts: number;
 }
 
-/** The customer's address: the one given for the conversation (pre-chat form), else the Client API contact's. */
+/**
+ * The customer's address: the one given for the conversation (pre-chat form, "Get the reply by
+ * e-mail?"), else their contact's (a Client API contact's, or the one a widget visitor typed before,
+ * kept on their contact by `keepContactEmail`).
+ */
 const CUSTOMER_EMAIL = `COALESCE(NULLIF(c.contact_email, ''),
-  (SELECT NULLIF(k.email, '') FROM contacts k WHERE 'ctc_' || k.id = c.customer_ref AND k.inbox_id = c.inbox_id))`;
+  (SELECT NULLIF(k.email, '') FROM contacts k WHERE 'ctc_' || k.id = c.customer_ref AND k.inbox_id = c.inbox_id),
+  (SELECT NULLIF(k.email, '') FROM contacts k WHERE k.customer_ref = c.customer_ref AND k.inbox_id = c.inbox_id))`;
+
+/**
+ * Keeps the address a widget visitor typed (or null: removed) on their contact too, made now if
+ * people have not opened one yet (as `ensureCustomerContact` makes it), so their next conversation
+ * uses it. A Client API contact (`ctc_…`) is the integrator's: its address is left as they set it.
+ */
+export async function keepContactEmail(
+  db: Queryable,
+  conversation: { inboxId: string; customerRef: string },
+  email: string | null,
+  now: Date,
+): Promise<void> {
+  if (conversation.customerRef.startsWith('ctc_')) return;
+  await db.query(
+    `INSERT INTO contacts AS k (inbox_id, name, email, customer_ref, created_at, updated_at)
+     SELECT $1, COALESCE((SELECT c.contact_name FROM conversations c WHERE c.inbox_id = $1 AND c.customer_ref = $2
+       AND c.contact_name IS NOT NULL ORDER BY c.id DESC LIMIT 1), ''), $3, $2, $4, $4
+     WHERE $3::text IS NOT NULL OR EXISTS (SELECT 1 FROM contacts WHERE inbox_id = $1 AND customer_ref = $2)
+     ON CONFLICT (inbox_id, customer_ref) WHERE customer_ref IS NOT NULL
+     DO UPDATE SET email = EXCLUDED.email, updated_at = EXCLUDED.updated_at`,
+    [conversation.inboxId, conversation.customerRef, email, now],
+  );
+}
 
 /** The address answers of a conversation go to (the given one, else the Client API contact's), or null. */
 export async function customerEmail(db: Queryable, conversationId: number): Promise<string | null> {

@@ -22,7 +22,7 @@ import { digestRecording } from './digest-recording.ts';
 import { createDigestSender, type CustomerConnected, type DigestSender } from './digest-sender.ts';
 import { countDigests, forgetExpiredTokens } from './email-store.ts';
 import { DEFAULT_ASK_AFTER_S, type EmailSettings } from './email-settings.ts';
-import { createInboundMail, type InboundMail } from './inbound-mail.ts';
+import { createInboundMail, type InboundMail, type InboundMailDeps } from './inbound-mail.ts';
 import { startInboundListener, type InboundListener } from './inbound-listener.ts';
 import { addInboundEmailRoutes } from './inbound-routes.ts';
 
@@ -41,6 +41,11 @@ export interface EmailDeps {
   widgetLimiter: RateLimiter;
   limiter: RateLimiter;
   metrics: Metrics;
+  /** The widget uploads' checks and storage, for the files of e-mail replies. */
+  attachments: InboundMailDeps['attachments'];
+  /** The engines and their events' recorder: a reply to a resolved conversation reopens it for people. */
+  engines: InboundMailDeps['engines'];
+  recorder: InboundMailDeps['recorder'];
 }
 
 export interface Email {
@@ -142,8 +147,19 @@ export function createEmail(deps: EmailDeps): Email {
 function inboundMail(deps: EmailDeps): InboundMail | undefined {
   const replyDomain = deps.settings?.replyDomain;
   if (!replyDomain) return undefined;
-  const { sql, logger, now, conversations, publisher, limiter } = deps;
-  return createInboundMail({ sql, logger, now, conversations, publisher, limiter, replyDomain });
+  const { sql, logger, now, conversations, publisher, limiter, attachments, engines, recorder } = deps;
+  return createInboundMail({
+    sql,
+    logger,
+    now,
+    conversations,
+    publisher,
+    limiter,
+    replyDomain,
+    attachments,
+    engines,
+    recorder,
+  });
 }
 
 /** The widget's routes (behind a widget session): the ask and the address, and the transcript. */

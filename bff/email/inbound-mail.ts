@@ -2,22 +2,22 @@
  * An e-mail reply, from the SMTP listener or `POST /inbound/email`, taken into its conversation:
  * parsed (mailparser), refused when it is a loop (an auto-reply, a bounce), names no live reply
  * token or comes in a flood, stripped of its quoted history, then kept as the customer's message
- * through the widget's own sending — or, from a sender other than the address the digest went to,
- * as a private note for the team that never reaches the AI.
+ * through the widget's own sending, with its files checked as the widget's uploads are
+ * (`inbound-attachments.ts`) — or, from a sender other than the address the digest went to, as a
+ * private note for the team that never reaches the AI. A reply to a resolved conversation reopens
+ * it for people, as a person's reopening from the console does (`reopenForPeople`: the console and
+ * the helpdesk webhooks are told); one from another sender does not: it stays a note.
  */
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { ParleyError } from '../../shared/index.ts';
-import type { Logger, RateLimiter, Sql } from '../../shared/server/index.ts';
-import type { ConversationService } from '../widget/conversation-service.ts';
-import { createDeskCommit } from '../helpdesk/desk-commit.ts';
-import type { Publisher } from '../realtime/publisher.ts';
-import { findConversationById, type ConversationRecord } from '../store/conversations.ts';
-import { insertMessage } from '../store/messages.ts';
+import type { RateLimiter } from '../../shared/server/index.ts';
+import { findConversationById } from '../store/conversations.ts';
 import { findReplyToken } from './email-store.ts';
 import { INBOUND_MAX_BYTES } from './email-settings.ts';
 import { emailTokenHash, replyTokenOf } from './email-tokens.ts';
 import { stripQuotedReply } from './reply-text.ts';
+import { createReplyKeeping, type ReplyKeepingDeps } from './inbound-keeping.ts';
 
 /** What the SMTP session knew of a mail before its content: the envelope sender (empty for a bounce) and recipients. */
 export interface Envelope {
@@ -33,12 +33,7 @@ export type InboundOutcome =
   | { taken: 'message' | 'note'; conversation: string; refused?: undefined }
   | { taken?: undefined; refused: InboundRefusal };
 
-export interface InboundMailDeps {
-  sql: Sql;
-  logger: Logger;
-  now: () => Date;
-  conversations: Pick<ConversationService, 'send'>;
-  publisher: Publisher;
+export interface InboundMailDeps extends ReplyKeepingDeps {
   limiter: RateLimiter;
   replyDomain: string;
 }
@@ -90,38 +85,17 @@ function tokenOf(mail: ParsedMail, envelope: Envelope | undefined, domain: strin
   return undefined;
 }
 
+async function parse(raw: Buffer): Promise<ParsedMail | undefined> {
+  try {
+    return await simpleParser(raw, { skipHtmlToText: false, skipImageLinks: true, skipTextToHtml: true });
+  } catch {
+    return undefined;
+  }
+}
+
 export function createInboundMail(deps: InboundMailDeps) {
-  const { sql, logger, now, conversations, limiter, replyDomain } = deps;
-  const commit = createDeskCommit({ sql, publisher: deps.publisher });
-
-  /** A note for the team: a reply whose sender is not the customer's address, or one that came after the resolve. */
-  async function keepNote(conversation: ConversationRecord, messageId: string, text: string): Promise<void> {
-    await commit(conversation, async (tx) => {
-      const note = { author: 'human' as const, authorName: 'E-mail', text, messageId, private: true };
-      const { message } = await insertMessage(tx, conversation, note, now());
-      return { value: message.id, change: { type: 'note.created', messageId: message.id } };
-    });
-  }
-
-  /** The customer's message, through the widget's own sending (limits, webhooks, relay to the AI). */
-  async function keepMessage(conversation: ConversationRecord, messageId: string, text: string, from: string) {
-    const sender = {
-      inboxId: conversation.inboxId,
-      customerRef: conversation.customerRef,
-      environment: conversation.environment,
-      verified: false,
-      address: `email:${from}`,
-    };
-    await conversations.send(sender, conversation.uuid, { text, message_id: messageId });
-  }
-
-  async function parse(raw: Buffer): Promise<ParsedMail | undefined> {
-    try {
-      return await simpleParser(raw, { skipHtmlToText: false, skipImageLinks: true, skipTextToHtml: true });
-    } catch {
-      return undefined;
-    }
-  }
+  const { sql, logger, now, limiter, replyDomain } = deps;
+  const keeping = createReplyKeeping(deps);
 
   return {
     /** Takes one raw mail; `envelope` is the SMTP session's, when it came by SMTP. */
@@ -140,7 +114,7 @@ export function createInboundMail(deps: InboundMailDeps) {
       const decision = await limiter.consume(`email-sender:${from}`, MAILS_PER_SENDER_PER_MINUTE, now());
       if (!decision.allowed) return { refused: 'rate_limited' };
       const text = stripQuotedReply(mail.text ?? '').slice(0, MOST_CHARACTERS);
-      if (!text) return { refused: 'empty' };
+      if (!text && mail.attachments.length === 0) return { refused: 'empty' };
       // The same mail delivered twice (a provider's retry, SMTP and the route) is kept once.
       const messageId = `email.${createHash('sha256')
         .update(mail.messageId ?? raw)
@@ -148,24 +122,19 @@ export function createInboundMail(deps: InboundMailDeps) {
         .slice(0, 40)}`;
       const outcome = { conversation: conversation.uuid };
       if (from !== found.sentTo.toLowerCase()) {
-        await keepNote(
-          conversation,
-          messageId,
-          `Reply by e-mail from ${from}, not from the customer's address (unverified; not shown to the AI):\n\n${text}`,
-        );
+        const note = `Reply by e-mail from ${from}, not from the customer's address (unverified; not shown to the AI):\n\n${text}`;
+        // It never reopens a resolved conversation either: only the customer's own address does that.
+        await keeping.note({ conversation, mail, messageId, text: note });
         logger.info({ conversation: conversation.uuid }, 'an e-mail reply from another sender was kept as a note');
         return { taken: 'note', ...outcome };
       }
       try {
-        await keepMessage(conversation, messageId, text, from);
+        await keeping.message({ conversation, mail, messageId, text }, from);
         return { taken: 'message', ...outcome };
       } catch (error) {
         // A suspended account's conversation takes nothing, as from the widget.
         if (error instanceof ParleyError && error.code === 'not_found') return { refused: 'unknown_recipient' };
-        // A resolved conversation takes no new customer message: the reply waits for the team, who may reopen it.
-        if (!(error instanceof ParleyError) || error.code !== 'invalid_state') throw error;
-        await keepNote(conversation, messageId, `Reply by e-mail after the conversation was resolved:\n\n${text}`);
-        return { taken: 'note', ...outcome };
+        throw error;
       }
     },
   };

@@ -1,6 +1,7 @@
 /**
  * The tokens of the digests' one-click unsubscribe links (`List-Unsubscribe`), kept only as their
- * hashes, and what using one does: the conversation's address is forgotten, so nothing more is
+ * hashes, and what using one does: the conversation's address is forgotten (and a widget visitor's
+ * contact's, when it is the same), so nothing more is
  * e-mailed for it, and a digest waiting for it is dropped.
  */
 import type { Queryable } from '../../shared/server/index.ts';
@@ -25,6 +26,13 @@ export async function unsubscribe(db: Queryable, hash: string, now: Date): Promi
     [hash, now],
   );
   if (!row) return false;
+  // A widget visitor's address kept on their contact (for their next conversations) goes too, or it would be used again.
+  await db.query(
+    `UPDATE contacts k SET email = NULL, updated_at = $2 FROM conversations c
+     WHERE c.id = $1 AND k.inbox_id = c.inbox_id AND k.customer_ref = c.customer_ref
+       AND lower(k.email) = lower(COALESCE(NULLIF(c.contact_email, ''), k.email))`,
+    [row.conversation_id, now],
+  );
   await db.query('UPDATE conversations SET contact_email = NULL WHERE id = $1', [row.conversation_id]);
   await db.query('DELETE FROM email_digests WHERE conversation_id = $1', [row.conversation_id]);
   return true;

@@ -2,15 +2,17 @@
  * The widget's routes for a conversation's e-mail (issue 32): `GET …/email` says whether e-mail
  * is on, the address kept and when to ask for one ("Get the reply by e-mail?"); `PUT …/email` sets,
  * changes or removes the address the answers a customer missed are e-mailed to (kept with the
- * conversation, where the pre-chat form's address goes too).
+ * conversation, where the pre-chat form's address goes too, and on the customer's contact, so their
+ * next conversation has it; removing it clears it there too).
  */
 import { z } from 'zod';
 import { ConversationUuid } from '../../shared/index.ts';
 import type { ApiRoutes, Queryable, Sql } from '../../shared/server/index.ts';
 import type { ConversationService } from '../widget/conversation-service.ts';
+import type { ConversationRecord } from '../store/conversations.ts';
 import type { WidgetState } from '../widget/session-auth.ts';
 import { emailAskAt, skipEmailAsk } from './email-asking.ts';
-import { customerEmail } from './email-store.ts';
+import { customerEmail, keepContactEmail } from './email-store.ts';
 
 const EmailRequest = z.strictObject({
   email: z.email().max(320).nullable().describe('The address to e-mail missed answers to; null removes it.'),
@@ -37,6 +39,14 @@ export interface WidgetEmailOptions {
 
 async function setConversationEmail(db: Queryable, conversationId: number, email: string | null): Promise<void> {
   await db.query('UPDATE conversations SET contact_email = $2 WHERE id = $1', [conversationId, email]);
+}
+
+/** The address on the conversation and on the customer's contact, together. */
+async function setCustomerEmail(sql: Sql, conversation: ConversationRecord, email: string | null, now: Date) {
+  await sql.transaction(async (tx) => {
+    await setConversationEmail(tx, conversation.id, email);
+    await keepContactEmail(tx, conversation, email, now);
+  });
 }
 
 export function addWidgetEmailRoutes(
@@ -93,7 +103,7 @@ export function addWidgetEmailRoutes(
     async (ctx, { params, body }) => {
       const conversation = await conversations.mine(ctx.state.session, params.id);
       const email = body.email?.trim() ?? null;
-      await setConversationEmail(sql, conversation.id, email);
+      await setCustomerEmail(sql, conversation, email, options.now());
       ctx.body = { email };
     },
   );
