@@ -8,6 +8,7 @@ import type {
   CallStartCommand,
 } from './schemas/call.ts';
 import type {
+  AvailabilityChange,
   ConversationClosed,
   ConversationNotice,
   MessageDelta,
@@ -41,6 +42,8 @@ export interface WidgetServerEvents {
   /** People opened the resolved conversation again and answer it. */
   'conversation:reopened': (notice: ConversationNotice) => void;
   'conversation:closed': (notice: ConversationClosed) => void;
+  /** Someone who answers the inbox came online, or the last one went away: the header and Call follow. */
+  'availability:changed': (change: AvailabilityChange) => void;
   /** Person calls (issue 30): a person took the call, a step of their negotiation, the call's end. */
   'call:accepted': (accepted: CallAccepted) => void;
   'call:signalled': (signal: CallSignalCommand) => void;

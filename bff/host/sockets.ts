@@ -14,6 +14,7 @@ import { addClientSocket, CLIENT_NAMESPACE, clientInboxRoom, contactRoom } from 
 import { attachCable, type Cable } from '../cable/cable-server.ts';
 import { createSocketServer } from '../realtime/socket-server.ts';
 import { addCalls, type CallsDeps } from '../calls/calls.ts';
+import { pushInboxAvailability } from '../widget/availability-push.ts';
 import { addWidgetSocket, customerRoom, widgetInboxRoom, type WidgetSocketDeps } from '../widget/socket.ts';
 
 /** An account the operator suspended or deleted, with its inboxes. */
@@ -96,9 +97,11 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
       });
       const desk = addDeskSocket(io, { sql, desk: deps.deskConversations, publisher, logger, now });
       deps.accessChanged.listen((holder) => void desk.accessChanged(holder));
-      deps.presenceChanged.listen((change) =>
-        desk.presenceChanged(change).catch((error: unknown) => logger.error({ err: error }, 'a presence push failed')),
-      );
+      deps.presenceChanged.listen((change) => {
+        const failed = (error: unknown) => logger.error({ err: error }, 'a presence push failed');
+        desk.presenceChanged(change).catch(failed);
+        pushInboxAvailability(io!, { sql, now }, change).catch(failed);
+      });
       const { engines, iceServers, deskConversations } = deps;
       addCalls(io, { sql, now, logger, publisher, engines, desk: deskConversations, consumeCommand, iceServers });
       deps.accountClosed.listen(({ accountId, inboxIds }) => {

@@ -3,7 +3,7 @@ import type { Sql } from '../../shared/server/index.ts';
 import { givenCustomerRef } from './customer-refs.ts';
 import type { Session } from './sessions.ts';
 import { ALWAYS_OPEN, inLocale, isAway } from '../store/inbox-presentation.ts';
-import { findInbox } from '../store/inboxes.ts';
+import { findInbox, type Inbox } from '../store/inboxes.ts';
 import { readInterviewOffer } from '../store/interview-offers.ts';
 import { peopleAvailable } from '../helpdesk/inbox-availability.ts';
 import { readCallsEnabled } from '../calls/calls-setting.ts';
@@ -25,8 +25,7 @@ export async function widgetConfig(
   const shown = inbox.presentation;
   const given = (value: string) => value || undefined;
   const questions = inLocale(shown.suggestedQuestions, shown.suggestedQuestionsTranslations, locale);
-  const available = await peopleAvailable(sql, inbox.id);
-  const away = inbox.workingHoursEnabled && isAway(shown.workingHours ?? ALWAYS_OPEN, inbox.timezone, now());
+  const { available, away, calls } = await inboxAvailability(sql, inbox, now());
   return {
     inbox: {
       name: inbox.name,
@@ -47,8 +46,7 @@ export async function widgetConfig(
       survey: inbox.surveyEnabled,
       prechat_form: inbox.prechatEnabled && !session.verified,
       several_conversations: true,
-      // Only when someone is there to answer: presence in use and someone online, within working hours.
-      ...(available && !away && (await readCallsEnabled(sql, inbox.id)) ? { calls: true } : {}),
+      ...(calls ? { calls: true } : {}),
     },
     // The reference as the site's server gave it (a sandbox customer's own space is the BFF's business).
     customer: {
@@ -57,4 +55,17 @@ export async function widgetConfig(
       name: session.name ?? null,
     },
   };
+}
+
+/**
+ * Whether people answer the inbox now (undefined while presence is not in use), whether it is
+ * outside its working hours, and so whether the customer may call: what the config says, and what
+ * `availability:changed` pushes when a person switches "Available" (issue 31).
+ */
+export async function inboxAvailability(sql: Sql, inbox: Inbox, now: Date) {
+  const available = await peopleAvailable(sql, inbox.id);
+  const away = inbox.workingHoursEnabled && isAway(inbox.presentation.workingHours ?? ALWAYS_OPEN, inbox.timezone, now);
+  // Calls only when someone is there to answer: presence in use and someone online, within working hours.
+  const calls = Boolean(available && !away && (await readCallsEnabled(sql, inbox.id)));
+  return { available, away, calls };
 }

@@ -45,6 +45,14 @@ export type MessageDelta = z.infer<typeof MessageDelta>;
 export const ConversationClosed = ConversationNotice.extend({ resolved: z.boolean() });
 export type ConversationClosed = z.infer<typeof ConversationClosed>;
 
+/**
+ * `availability:changed`: whether someone who answers the inbox is online now changed (a person
+ * switched "Available", issue 31), and with it whether the customer may call (`features.calls`):
+ * the widget's header follows without a reload.
+ */
+export const AvailabilityChange = z.object({ people_available: z.boolean(), calls: z.boolean() });
+export type AvailabilityChange = z.infer<typeof AvailabilityChange>;
+
 /** `message:created` carries a stored message. */
 export const MessageCreated = WidgetMessage;
 

@@ -105,7 +105,9 @@ describe('attachments in Chromium', () => {
     });
     await tray(page)
       .getByRole('alert')
-      .getByText('Only photos (PNG, JPEG, GIF, WebP) and PDF files can be sent.')
+      .getByText(
+        'Only photos (PNG, JPEG, GIF, WebP), PDF, audio (Ogg/Opus, WebM, M4A, MP3, WAV) and video (MP4, WebM) can be sent.',
+      )
       .waitFor(SHORT);
     expect(await tray(page).getByRole('button', { name: 'Send file' }).isDisabled()).toBe(true);
     await tray(page).getByRole('button', { name: 'Remove' }).click();

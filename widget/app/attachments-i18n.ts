@@ -10,7 +10,8 @@ const en = {
   send: 'Send file',
   remove: 'Remove',
   sending: 'Sending… {percent}%',
-  errorType: 'Only photos (PNG, JPEG, GIF, WebP) and PDF files can be sent.',
+  errorType:
+    'Only photos (PNG, JPEG, GIF, WebP), PDF, audio (Ogg/Opus, WebM, M4A, MP3, WAV) and video (MP4, WebM) can be sent.',
   errorSize: 'This file is too big: files can be at most {max}.',
   errorPixels: 'This image has too many pixels to be sent. Please send a smaller one.',
   errorBusy: 'Too many files at once. Please wait a minute and try again.',
@@ -35,7 +36,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     send: 'Datei senden',
     remove: 'Entfernen',
     sending: 'Wird gesendet… {percent} %',
-    errorType: 'Nur Fotos (PNG, JPEG, GIF, WebP) und PDF-Dateien können gesendet werden.',
+    errorType:
+      'Nur Fotos (PNG, JPEG, GIF, WebP), PDF, Audio (Ogg/Opus, WebM, M4A, MP3, WAV) und Video (MP4, WebM) können gesendet werden.',
     errorSize: 'Diese Datei ist zu groß: Dateien dürfen höchstens {max} groß sein.',
     errorPixels: 'Dieses Bild hat zu viele Pixel. Bitte senden Sie ein kleineres.',
     errorBusy: 'Zu viele Dateien auf einmal. Bitte warten Sie eine Minute und versuchen Sie es erneut.',
@@ -55,7 +57,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     send: 'Envoyer le fichier',
     remove: 'Retirer',
     sending: 'Envoi… {percent} %',
-    errorType: 'Seules les photos (PNG, JPEG, GIF, WebP) et les fichiers PDF peuvent être envoyés.',
+    errorType:
+      'Seuls les photos (PNG, JPEG, GIF, WebP), les PDF, l’audio (Ogg/Opus, WebM, M4A, MP3, WAV) et la vidéo (MP4, WebM) peuvent être envoyés.',
     errorSize: 'Ce fichier est trop lourd : {max} au maximum.',
     errorPixels: 'Cette image a trop de pixels pour être envoyée. Veuillez en envoyer une plus petite.',
     errorBusy: 'Trop de fichiers à la fois. Veuillez patienter une minute et réessayer.',
@@ -75,7 +78,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     send: 'Enviar archivo',
     remove: 'Quitar',
     sending: 'Enviando… {percent} %',
-    errorType: 'Solo se pueden enviar fotos (PNG, JPEG, GIF, WebP) y archivos PDF.',
+    errorType:
+      'Solo se pueden enviar fotos (PNG, JPEG, GIF, WebP), PDF, audio (Ogg/Opus, WebM, M4A, MP3, WAV) y vídeo (MP4, WebM).',
     errorSize: 'Este archivo es demasiado grande: como máximo {max}.',
     errorPixels: 'Esta imagen tiene demasiados píxeles para enviarla. Envía una más pequeña.',
     errorBusy: 'Demasiados archivos a la vez. Espera un minuto y vuelve a intentarlo.',
@@ -95,7 +99,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     send: 'إرسال الملف',
     remove: 'إزالة',
     sending: 'جارٍ الإرسال… {percent}%',
-    errorType: 'يمكن إرسال الصور (PNG وJPEG وGIF وWebP) وملفات PDF فقط.',
+    errorType:
+      'يمكن إرسال الصور (PNG وJPEG وGIF وWebP) وملفات PDF والصوت (Ogg/Opus وWebM وM4A وMP3 وWAV) والفيديو (MP4 وWebM) فقط.',
     errorSize: 'هذا الملف كبير جدًا: الحد الأقصى {max}.',
     errorPixels: 'هذه الصورة تحتوي على عدد كبير جدًا من البكسلات. يُرجى إرسال صورة أصغر.',
     errorBusy: 'ملفات كثيرة في وقت واحد. يُرجى الانتظار دقيقة ثم المحاولة مرة أخرى.',
@@ -114,7 +119,8 @@ const CATALOGUES: Record<Locale, Record<AttachmentKey, string>> = {
     send: 'ファイルを送信',
     remove: '削除',
     sending: '送信中… {percent}%',
-    errorType: '送信できるのは写真（PNG、JPEG、GIF、WebP）と PDF ファイルだけです。',
+    errorType:
+      '送信できるのは写真（PNG、JPEG、GIF、WebP）、PDF、音声（Ogg/Opus、WebM、M4A、MP3、WAV）、動画（MP4、WebM）だけです。',
     errorSize: 'ファイルが大きすぎます。{max} までです。',
     errorPixels: 'この画像はピクセル数が多すぎるため送信できません。小さい画像を送ってください。',
     errorBusy: '一度に送るファイルが多すぎます。1 分待ってからもう一度お試しください。',

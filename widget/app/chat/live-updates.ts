@@ -10,7 +10,7 @@ const POLL_MS = 5_000;
 
 /**
  * What the BFF pushes, taken into the chat: messages, their statuses, the AI's reply as it is written,
- * typing, and moves of conversations. While the socket cannot connect, new messages are read every
+ * typing, moves of conversations, and whether people answer now (the header and Call follow). While the socket cannot connect, new messages are read every
  * few seconds instead (polling does not count against limits). Gives the function that connects.
  */
 export function createLiveUpdates(
@@ -55,6 +55,13 @@ export function createLiveUpdates(
     socket.on('conversation:reopened', (notice) =>
       patch(notice.conversation_id, { status: 'open', handled_by: 'human' }),
     );
+    socket.on('availability:changed', ({ people_available, calls }) => {
+      const config = store.state.config;
+      if (config)
+        store.set({
+          config: { ...config, inbox: { ...config.inbox, people_available }, features: { ...config.features, calls } },
+        });
+    });
     socket.on('connect', () => {
       setOnline(true);
       // After every (re)connect, recovered or not, read by cursor what may have been missed, and take

@@ -9,6 +9,7 @@ export const catalogue: Catalogue = {
   handover: 'نصلك الآن بشخص من فريقنا، وسيجيبك هنا.',
   handback: 'عدت إلى المحادثة مع مساعدنا الذكي.',
   humanAnswering: 'يجيبك فريقنا',
+  peopleAway: 'غير متاحين — نرد عبر البريد الإلكتروني',
   messages: 'الرسائل',
   message: 'الرسالة',
   placeholder: 'اكتب رسالة…',

@@ -9,6 +9,7 @@ export const catalogue: Catalogue = {
   handover: 'Wir verbinden Sie mit einer Person aus unserem Team. Sie antwortet Ihnen hier.',
   handback: 'Sie chatten wieder mit unserem KI-Assistenten.',
   humanAnswering: 'Unser Team antwortet',
+  peopleAway: 'Abwesend — wir antworten per E-Mail',
   messages: 'Nachrichten',
   message: 'Nachricht',
   placeholder: 'Nachricht schreiben…',

@@ -16,6 +16,7 @@ const firstDownload = {
   handover: "You're being connected with a person from our team. They will answer here.",
   handback: "You're chatting with our AI assistant again.",
   humanAnswering: 'Our team is answering',
+  peopleAway: 'Away — we answer by e-mail',
   messages: 'Messages',
   message: 'Message',
   placeholder: 'Write a message…',

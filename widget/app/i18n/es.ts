@@ -9,6 +9,7 @@ export const catalogue: Catalogue = {
   handover: 'Te estamos pasando con una persona de nuestro equipo. Te responderá aquí.',
   handback: 'Vuelves a hablar con nuestro asistente de IA.',
   humanAnswering: 'Te responde nuestro equipo',
+  peopleAway: 'Ausentes — respondemos por correo',
   messages: 'Mensajes',
   message: 'Mensaje',
   placeholder: 'Escribe un mensaje…',

@@ -9,6 +9,7 @@ export const catalogue: Catalogue = {
   handover: 'Nous vous mettons en relation avec une personne de notre équipe. Elle vous répondra ici.',
   handback: 'Vous discutez de nouveau avec notre assistant IA.',
   humanAnswering: 'Notre équipe vous répond',
+  peopleAway: 'Absents — nous répondons par e-mail',
   messages: 'Messages',
   message: 'Message',
   placeholder: 'Écrivez un message…',

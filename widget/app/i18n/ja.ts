@@ -9,6 +9,7 @@ export const catalogue: Catalogue = {
   handover: 'スタッフにおつなぎしています。こちらで返信します。',
   handback: 'AI アシスタントとのチャットに戻りました。',
   humanAnswering: 'スタッフが対応しています',
+  peopleAway: '不在 — メールでお返事します',
   messages: 'メッセージ一覧',
   message: 'メッセージ',
   placeholder: 'メッセージを入力…',

@@ -28,7 +28,14 @@ function whoAnswers(state: Chat['state'], t: Translator['t']) {
                 .map((word) => word[0])
                 .join('')
                 .slice(0, 2),
-              person ? t('personAnswering', { name: person }) : replyTime ? t(replyTime) : t('humanAnswering'),
+              person
+                ? t('personAnswering', { name: person })
+                : // Nobody who answers is online (issue 31): pushed live by `availability:changed`.
+                  state.config?.inbox.people_available === false
+                  ? t('peopleAway')
+                  : replyTime
+                    ? t(replyTime)
+                    : t('humanAnswering'),
             ]
           : [t('aiBadge'), t('aiAnswering')];
 }
@@ -45,7 +52,7 @@ interface Props {
  * The panel's header, one fixed height whatever it says: the shop's logo and name (a localized
  * "Chat" when the settings could not load), then one line that never wraps saying what is shown:
  * who answers (the AI with its badge; after a handover the person, with their initials and how
- * soon people reply), the list of conversations, or that the conversation ended. Its buttons: the
+ * soon people reply, or that they are away and answer by e-mail), the list of conversations, or that the conversation ended. Its buttons: the
  * conversations (or back), "More options" (sound, "End conversation") and close.
  */
 export function Header({ chat, state, fullPage, onClose, heading }: Props) {
