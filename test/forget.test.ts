@@ -144,6 +144,13 @@ describe.each(DRIVERS)('forgetting a customer on $name', (driver) => {
     });
     expect(opened.status).toBe(201);
     const uuid = opened.body.id as string;
+    // She also types her address when asked: it is kept on her visitor contact too.
+    const typed = await request(`${stack.url}/v1/widget/conversations/${uuid}/email`, {
+      token,
+      method: 'PUT',
+      body: { email: ZORA.email },
+    });
+    expect(typed.status).toBe(200);
     for (const [index, text] of ZORA.words.slice(0, 3).entries()) {
       expect((await sendWidgetMessage(stack.url, token, uuid, text, `zora-${index}`)).status).toBe(201);
       await stack.bff.relay.settled();

@@ -57,7 +57,7 @@ export async function customerConversations(
  * Erases everything the BFF keeps of one customer, in the caller's transaction: their
  * conversations with every message (and so their outbox), survey answers and attachment rows (the
  * attachments' bytes are deleted before, by the attachment store), the Client API contact that was
- * them, their ended identities, and the helpdesk webhook deliveries that carried their words. One
+ * them and the contact a widget visitor got, their ended identities, and the helpdesk webhook deliveries that carried their words. One
  * line per table; a table added later that names a customer needs its line here
  * (test/forget.test.ts reads every table and fails until it has one).
  */
@@ -91,18 +91,20 @@ export async function eraseCustomer(tx: Queryable, customer: ErasedCustomer): Pr
   await tx.query('DELETE FROM surveys WHERE conversation_id = ANY($1::bigint[])', [ids]);
   const messages = await tx.query('DELETE FROM messages WHERE conversation_id = ANY($1::bigint[]) RETURNING 1', [ids]);
   await tx.query('DELETE FROM conversations WHERE id = ANY($1::bigint[])', [ids]);
+  // The Client API contacts that were them, and the contact a widget visitor got (a name, the address they typed).
   const contacts = await tx.query(
-    `DELETE FROM contacts WHERE id = ANY($1::bigint[]) AND ${servedBy('inbox_id', '$2')} RETURNING 1`,
-    [contactIds, customer.scope],
+    `DELETE FROM contacts WHERE (id = ANY($1::bigint[]) OR customer_ref = ANY($3::text[])) AND ${servedBy('inbox_id', '$2')}
+     RETURNING 1`,
+    [contactIds, customer.scope, chattedAs],
   );
   await tx.query(
     `DELETE FROM revoked_identities WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`,
     [chattedAs, customer.scope],
   );
-  await tx.query(
-    `DELETE FROM visitor_traits WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`,
-    [chattedAs, customer.scope],
-  );
+  await tx.query(`DELETE FROM visitor_traits WHERE customer_ref = ANY($1::text[]) AND ${servedBy('inbox_id', '$2')}`, [
+    chattedAs,
+    customer.scope,
+  ]);
 
   const customers = [
     ...new Map(
