@@ -377,7 +377,12 @@ describe('the AI agent', () => {
       expect(session.status).toBe(201);
       expect(session.body).toMatchObject({ token: expect.stringMatching(/^vst_/), conversation_id: id });
       const first = await request(`${engine.url}/v1/voice-sessions/connect`, { body: { token: session.body.token } });
-      expect(first.body).toEqual({ conversation_id: id, customer_ref: 'brain-customer', state: 'ai' });
+      expect(first.body).toEqual({
+        conversation_id: id,
+        customer_ref: 'brain-customer',
+        state: 'ai',
+        call_id: expect.stringMatching(/^call_/),
+      });
       const second = await request(`${engine.url}/v1/voice-sessions/connect`, { body: { token: session.body.token } });
       expect(second.status).toBe(409);
       expect(second.body.error.code).toBe('token_used');
