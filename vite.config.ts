@@ -65,6 +65,9 @@ export default defineConfig(({ mode }) => {
       exclude: ['node_modules/**', 'dist/**'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      // expect.poll waits for what a browser or a server will do; its default second is shorter than a
+      // lazy chunk's load on a busy machine (a passing poll returns as soon as its condition holds).
+      expect: { poll: { timeout: 10_000 } },
       pool: 'forks',
       // PGlite's initdb once for the run, not once per database (shared/server/pglite-cluster.ts).
       globalSetup: ['test/global-setup.ts'],
