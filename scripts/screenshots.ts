@@ -6,6 +6,7 @@ import { readDemoConfig } from '../demo/config.ts';
 import { runDemo, type RunningDemo } from '../demo/run-demo.ts';
 import { DEMO_SHOP } from '../demo/shop.ts';
 import { launchChromium } from '../test/browser/chromium.ts';
+import { consoleScreenshots } from './console-screenshots.ts';
 
 /**
  * `npm run screenshots`: the widget's states as PNGs in docs/screenshots/, the proof of issue 16
@@ -436,6 +437,12 @@ async function hosted(browser: Browser, stack: Stack): Promise<void> {
   }
 }
 
+/** The agent console working a queue (issue 31): the README's docs/console.png, and dark. */
+async function agentConsole(browser: Browser, stack: Stack): Promise<void> {
+  const dark = join(OUT, 'console-dark-desktop.png');
+  written.push(...(await consoleScreenshots(browser, stack, { light: 'docs/console.png', dark })));
+}
+
 /** Outside working hours: the home of a new conversation says so (set last: it holds for every visit after). */
 async function away(browser: Browser, stack: Stack, setInbox: (fields: object) => Promise<void>): Promise<void> {
   await setInbox(AWAY);
@@ -463,6 +470,7 @@ try {
     rateLimited,
     arabic,
     hosted,
+    agentConsole,
     away,
   ]) {
     const before = Date.now();
