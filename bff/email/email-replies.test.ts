@@ -214,6 +214,8 @@ describe.each(DRIVERS)('e-mail replies on $name', (driver) => {
   });
 
   it('keeps a reply to a resolved conversation from another sender as a note, without reopening it', async () => {
+    // The replies before are the customer's messages on their way to the AI: they arrive before the close.
+    await stack.bff.relay.settled();
     const closed = await request(`${stack.url}/v1/widget/conversations/${customer.conversationId}/close`, {
       token: customer.token,
       body: {},
