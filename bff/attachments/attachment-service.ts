@@ -214,7 +214,7 @@ async function storeAndSend(
 }
 
 /** The files' rows, kept in the message's own transaction, as the widget shows them. */
-async function keepAttachments(
+export async function keepAttachments(
   tx: Queryable,
   created: WidgetMessage,
   conversation: ConversationRecord,

@@ -6,13 +6,11 @@
  * its own transaction (`attachTo`), as the widget's are.
  */
 import type { Attachment } from 'mailparser';
-import { ParleyError, type WidgetAttachment } from '../../shared/index.ts';
-import type { Logger, Queryable } from '../../shared/server/index.ts';
+import { ParleyError } from '../../shared/index.ts';
+import type { Logger } from '../../shared/server/index.ts';
 import type { AttachmentService, CheckedFile } from '../attachments/attachment-service.ts';
-import { MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';
-import { insertAttachments } from '../attachments/store.ts';
+import { keepAttachments, MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';
 import type { Attach } from '../widget/message-sending.ts';
-import { widgetAttachment } from '../store/messages.ts';
 
 /** What the reply's files need: the widget's checks and storage, and the largest total one message may carry. */
 export type InboundAttachmentService = Pick<AttachmentService, 'write' | 'discard' | 'maxBytes'>;
@@ -59,31 +57,7 @@ export async function writeMailFiles(
 
 /** Keeps the written files with the customer's new message, in its transaction, as the widget shows them. */
 export function attachTo(checked: readonly CheckedFile[], now: () => Date): Attach {
-  return async (tx: Queryable, created, conversation): Promise<WidgetAttachment[]> => {
-    const rows = await insertAttachments(
-      tx,
-      { id: created.id, conversationId: conversation.id, uploader: 'widget' },
-      checked.map((file) => ({
-        storageKey: file.key,
-        contentType: file.type,
-        size: file.size,
-        width: file.width,
-        height: file.height,
-        name: file.name,
-      })),
-      now(),
-    );
-    return rows.map((row) =>
-      widgetAttachment(conversation.uuid, {
-        id: row.id,
-        content_type: row.contentType,
-        name: row.name,
-        size: row.size,
-        width: row.width,
-        height: row.height,
-      }),
-    );
-  };
+  return (tx, created, conversation) => keepAttachments(tx, created, conversation, 'widget', checked, now());
 }
 
 /** Logs the files left out of a reply, so the team can tell the customer why. */
