@@ -1,7 +1,10 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium, headless, with the flags this machine needs (no sandbox as root, no calls home). */
-export function launchChromium(): Promise<Browser> {
+/** A fake microphone and camera (a beep and a test pattern), granted without asking: voice notes and calls. */
+export const FAKE_MEDIA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+/** Debian's Chromium, headless, with the flags this machine needs (no sandbox as root, no calls home), and `extra`. */
+export function launchChromium(extra: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     headless: true,
@@ -13,6 +16,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
       '--disable-quic',
+      ...extra,
     ],
   });
 }

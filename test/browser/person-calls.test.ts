@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { desk } from '../helpdesk-client.ts';
 import { startStack, type TestStack } from '../stack.ts';
-import { ARTIFACTS_DIR } from './chromium.ts';
+import { ARTIFACTS_DIR, FAKE_MEDIA, launchChromium } from './chromium.ts';
 import { consoleAgent } from './console-agent.ts';
 import { freshPage, launcher, log, messageBox, SHORT, waitReady } from './widget-helpers.ts';
 
@@ -44,22 +44,7 @@ describe('person calls in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([
-      startStack(),
-      chromium.launch({
-        executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--use-fake-device-for-media-stream',
-          '--use-fake-ui-for-media-stream',
-        ],
-      }),
-    ]);
+    [stack, browser] = await Promise.all([startStack(), launchChromium(FAKE_MEDIA)]);
     await mkdir(ARTIFACTS_DIR, { recursive: true });
   }, 180_000);
   afterAll(async () => {

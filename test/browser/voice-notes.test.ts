@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, type Locator, type Page } from 'playwright-core';
 import { startStack, type TestStack } from '../stack.ts';
-import { ARTIFACTS_DIR } from './chromium.ts';
+import { ARTIFACTS_DIR, FAKE_MEDIA, launchChromium } from './chromium.ts';
 import { axeViolations, freshPage, launcher, log, messageBox, SHORT, waitReady } from './widget-helpers.ts';
 
 /**
@@ -21,22 +21,7 @@ describe('voice notes in Chromium', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([
-      startStack(),
-      chromium.launch({
-        executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          '--use-fake-device-for-media-stream',
-          '--use-fake-ui-for-media-stream',
-        ],
-      }),
-    ]);
+    [stack, browser] = await Promise.all([startStack(), launchChromium(FAKE_MEDIA)]);
     await mkdir(ARTIFACTS_DIR, { recursive: true });
   });
   afterAll(async () => {
