@@ -28,60 +28,44 @@ const ApiKey = z
   .string()
   .regex(/^service_(test|live)_[0-9A-Za-z]{24,64}$/, 'must be API keys (service_test_… or service_live_…)');
 
+/** A comma-separated setting, as its entries (blanks and empty entries dropped). */
+const commaList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean),
+);
+
 /**
  * The BFF's engine keys (`AI_API_KEY`): one, or one per environment separated by a comma, all of
  * one engine account. Sandbox customers go up with the `service_test_` key, live ones with the
  * `service_live_` key; an environment without a key is not served. The first key is the one whose
  * environment what was kept before belongs to.
  */
-const ApiKeySet = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  )
-  .pipe(
-    z
-      .array(ApiKey)
-      .min(1)
-      .refine(
-        (keys) => new Set(keys.map((key) => key.slice(0, 13))).size === keys.length,
-        'give at most one key per environment (one service_test_…, one service_live_…)',
-      ),
-  );
+const ApiKeySet = commaList.pipe(
+  z
+    .array(ApiKey)
+    .min(1)
+    .refine(
+      (keys) => new Set(keys.map((key) => key.slice(0, 13))).size === keys.length,
+      'give at most one key per environment (one service_test_…, one service_live_…)',
+    ),
+);
 
 /** The secrets of the engine's webhook endpoints for this BFF (one per environment), comma-separated. */
-const WebhookSecretSet = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  )
-  .pipe(
-    z.array(z.string().min(16, 'each must be at least 16 characters')).max(2, 'at most one secret per environment'),
-  );
+const WebhookSecretSet = commaList.pipe(
+  z.array(z.string().min(16, 'each must be at least 16 characters')).max(2, 'at most one secret per environment'),
+);
 
 /** STUN/TURN URLs for person calls (issue 30), comma-separated: `stun:host:port`, `turn:host:port?transport=udp`. */
-const IceServerSet = z
-  .string()
-  .transform((text) =>
-    text
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  )
-  .pipe(
-    z.array(
-      z
-        .string()
-        .max(300)
-        .regex(/^(stuns?|turns?):[^\s,]+$/, 'each must be a stun:, stuns:, turn: or turns: URL'),
-    ),
-  );
+const IceServerSet = commaList.pipe(
+  z.array(
+    z
+      .string()
+      .max(300)
+      .regex(/^(stuns?|turns?):[^\s,]+$/, 'each must be a stun:, stuns:, turn: or turns: URL'),
+  ),
+);
 
 /**
  * The variables the BFF reads. The demo (`npm start`) reads the same ones and adds its own, so
