@@ -1,5 +1,5 @@
 import type { Namespace } from 'socket.io';
-import type { WidgetClientEvents, WidgetServerEvents } from '../../shared/index.ts';
+import type { CallEndReason, WidgetClientEvents, WidgetServerEvents } from '../../shared/index.ts';
 import type { Logger, Sql } from '../../shared/server/index.ts';
 import type { DeskNamespace } from '../helpdesk/desk-socket-access.ts';
 import { accountRoom, inboxRoom } from '../helpdesk/desk-socket-access.ts';
@@ -15,7 +15,7 @@ export type WidgetCallNamespace = Namespace<
   { session: Session }
 >;
 
-/** What the two sides' handlers share: the calls of this node, both namespaces, and how a call ends. */
+/** What the two sides' handlers share: the calls every node sees, both namespaces, and how a call ends. */
 export interface CallContext {
   sql: Sql;
   now: () => Date;
@@ -27,8 +27,8 @@ export interface CallContext {
   engine: CallEngine;
   widget: WidgetCallNamespace;
   desk: DeskNamespace;
-  /** Ends a call once (a second end of the same call does nothing). */
-  end(callId: string, endedBy: EndedBy): void;
+  /** Ends a call once (a second end of the same call, on any node, does nothing). */
+  end(callId: string, endedBy: EndedBy, reason?: CallEndReason): Promise<void>;
 }
 
 /** The consoles a call rings on: the account's administrators and the inbox's people. */

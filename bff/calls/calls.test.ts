@@ -1,52 +1,81 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DESK_NAMESPACE, WidgetConfig, type Ack, type CallJoined, type CallRinging } from '../../shared/index.ts';
+import { verifyWebhook, WidgetConfig, type CallJoined } from '../../shared/index.ts';
 import { Inbox, InboxList, User } from '../../shared/schemas/helpdesk/index.ts';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
-import { request, startStack, type TestStack } from '../../test/stack.ts';
+import {
+  DRIVERS,
+  engineConversationOf,
+  request,
+  startEngine,
+  startStack,
+  type TestEngine,
+  type TestStack,
+} from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { connectWidget, newVisitor, openWidgetConversation } from '../../test/widget-client.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.ts';
+import { connectWidget, newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
+import { connectConsole, emit, heard } from './call-clients.ts';
 
-const emit = <T>(socket: Socket, event: string, payload: unknown): Promise<Ack<T>> =>
-  new Promise((resolve) => socket.emit(event, payload, resolve));
+type FeedEvent = { type: string; conversation_id: string | null; data: Record<string, unknown> };
 
 /**
- * Person calls over the sockets (issue 30), against the real BFF and engine: a call is offered
- * and rings only where the inbox allows calls and someone is there; a customer reaches only their
- * own conversations and calls; a call is taken once; signalling goes between exactly its two sides.
+ * Person calls over the sockets (issue 30), against the real BFF in front of a real engine, on
+ * both stores: a call is offered and rings only where the inbox allows calls and someone is there;
+ * a customer reaches only their own conversations and calls, one at a time; a call is taken once;
+ * signalling goes between exactly its two sides; the engine's feed and a site's signed webhook
+ * carry `call.started` and `call.ended`.
  */
-describe('person calls over the widget and desk sockets', () => {
+describe.each(DRIVERS)('person calls over the widget and desk sockets on $name', (driver) => {
+  let receiver: WebhookReceiver;
+  let engine: TestEngine;
   let stack: TestStack;
   let admin: User;
   let inbox: Inbox;
+  let webhookSecret: string;
   const sockets: Socket[] = [];
 
   const app = (path: string, token: string, options: { method?: string; body?: unknown } = {}) =>
     desk(`${stack.url}/api/v1/accounts/${stack.accountId}${path}`, token, options);
   const setCalls = (on: boolean) =>
     app(`/inboxes/${inbox.id}`, admin.access_token!, { method: 'PATCH', body: { calls_enabled: on } });
-  const customer = async () => {
+  /** A customer with a conversation (the engine's too, once they wrote) and a tab's socket. */
+  const customer = async (wrote = false) => {
     const visitor = await newVisitor(stack.url);
     const conversation = await openWidgetConversation(stack.url, visitor.token);
+    if (wrote) await sendWidgetMessage(stack.url, visitor.token, conversation.id, 'Can I call you?', 'call-1');
     const { socket } = await connectWidget(stack.url, visitor.token);
     sockets.push(socket);
     return { visitor, conversation, socket };
   };
-  const console = async (token: string) => {
-    const socket = io(stack.url + DESK_NAMESPACE, {
-      auth: { token, account_id: stack.accountId },
-      transports: ['websocket'],
-      reconnection: false,
-    });
-    sockets.push(socket);
-    const rings: CallRinging[] = [];
-    socket.on('call:ringing', (ringing: CallRinging) => rings.push(ringing));
-    await new Promise((resolve, reject) => socket.once('connect', () => resolve(null)).once('connect_error', reject));
-    return { socket, rings };
+  const console = async () => {
+    const agent = await connectConsole(stack.url, admin.access_token!, stack.accountId);
+    sockets.push(agent.socket);
+    return agent;
   };
+  const callOf = async (socket: Socket, conversationId: string) => {
+    const started = await emit<CallJoined>(socket, 'call:start', { conversation_id: conversationId });
+    if (!started.ok) throw new Error(started.error.message);
+    return started.data.call_id;
+  };
+  const feedOf = async (engineConversationId: string) =>
+    ((await request(`${engine.url}/v1/events?limit=1000`, { token: engine.apiKey })).body.events as FeedEvent[])
+      .filter((event) => event.conversation_id === engineConversationId && event.type.startsWith('call.'))
+      .map(({ type, data }) => ({ type, data }));
 
   beforeAll(async () => {
-    stack = await startStack(undefined, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
+    receiver = await startWebhookReceiver();
+    engine = await startEngine(driver, undefined, { webhooks: { allowedPrivateOrigins: [receiver.origin] } });
+    stack = await startStack(driver, {
+      DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN,
+      AI_API_URL: engine.url,
+      AI_API_KEY: engine.apiKeys,
+    });
+    const endpoint = await request(`${engine.url}/v1/webhook-endpoints`, {
+      token: engine.apiKey,
+      body: { url: receiver.url },
+    });
+    webhookSecret = endpoint.body.secret as string;
     const platform = (path: string, body: unknown) =>
       desk(`${stack.url}/platform/api/v1${path}`, PLATFORM_TOKEN, { body });
     admin = User.parse((await platform('/users', { name: 'Ada', email: 'ada@calls.example' })).body);
@@ -60,6 +89,8 @@ describe('person calls over the widget and desk sockets', () => {
   afterAll(async () => {
     for (const socket of sockets) socket.close();
     await stack?.stop();
+    await engine?.stop();
+    await receiver?.close();
   });
 
   it('refuses a call while the inbox does not take calls, and the widget is not offered one', async () => {
@@ -80,36 +111,39 @@ describe('person calls over the widget and desk sockets', () => {
     expect(config.features.calls).toBe(true);
   });
 
-  it('refuses a call or a signal on a conversation or call of another customer', async () => {
+  it('refuses a call or a signal on a conversation or call of another customer, and a second call at once', async () => {
     await setCalls(true);
     const ann = await customer();
     const bob = await customer();
     const notYours = await emit(bob.socket, 'call:start', { conversation_id: ann.conversation.id });
     expect(notYours).toEqual({ ok: false, error: expect.objectContaining({ code: 'not_found' }) });
-    const started = await emit<CallJoined>(ann.socket, 'call:start', { conversation_id: ann.conversation.id });
-    expect(started.ok).toBe(true);
-    const callId = started.ok ? started.data.call_id : '';
+    const callId = await callOf(ann.socket, ann.conversation.id);
     const signal = { call_id: callId, signal: { type: 'offer', sdp: 'v=0' } };
     expect(await emit(bob.socket, 'call:signal', signal)).toEqual({
       ok: false,
       error: expect.objectContaining({ code: 'not_found' }),
     });
     expect(await emit(bob.socket, 'call:hang_up', { call_id: callId })).toMatchObject({ ok: false });
+    // The same conversation from a second tab while the first call rings.
+    const secondTab = await connectWidget(stack.url, ann.visitor.token);
+    sockets.push(secondTab.socket);
+    const second = await emit(secondTab.socket, 'call:start', { conversation_id: ann.conversation.id });
+    expect(second).toEqual({ ok: false, error: expect.objectContaining({ code: 'conflict' }) });
     const bad = await emit(ann.socket, 'call:signal', { call_id: callId, signal: { type: 'offer' } });
     expect(bad).toEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_request' }) });
     expect(await emit(ann.socket, 'call:hang_up', { call_id: callId })).toEqual({ ok: true, data: null });
+    // Once it ended, the conversation may be called again.
+    const again = await callOf(secondTab.socket, ann.conversation.id);
+    expect(await emit(secondTab.socket, 'call:hang_up', { call_id: again })).toEqual({ ok: true, data: null });
   });
 
   it('rings the consoles, is taken once, relays between its two sides only, and ends with a line in the transcript', async () => {
     await setCalls(true);
-    const first = await console(admin.access_token!);
-    const second = await console(admin.access_token!);
+    const first = await console();
+    const second = await console();
     const ann = await customer();
-    const accepted: unknown[] = [];
-    ann.socket.on('call:accepted', (event: unknown) => accepted.push(event));
-    const started = await emit<CallJoined>(ann.socket, 'call:start', { conversation_id: ann.conversation.id });
-    if (!started.ok) throw new Error(started.error.message);
-    const callId = started.data.call_id;
+    const accepted = heard(ann.socket, 'call:accepted');
+    const callId = await callOf(ann.socket, ann.conversation.id);
     await until(
       () => first.rings.length + second.rings.length,
       (count) => count === 2,
@@ -126,13 +160,10 @@ describe('person calls over the widget and desk sockets', () => {
       'the acceptance',
     );
 
-    const heard: unknown[] = [];
-    first.socket.on('call:signalled', (event: unknown) => heard.push(event));
-    second.socket.on('call:signalled', (event: unknown) => heard.push(event));
     const offer = { call_id: callId, signal: { type: 'offer', sdp: 'v=0' } };
     expect(await emit(ann.socket, 'call:signal', offer)).toEqual({ ok: true, data: null });
     await until(
-      () => heard.length,
+      () => first.signalled.length,
       (count) => count > 0,
       'the offer',
     );
@@ -146,6 +177,55 @@ describe('person calls over the widget and desk sockets', () => {
         [ann.conversation.id],
       );
     await until(lines, (rows) => rows.some((row) => /^Call, \d+ s$/.test(row.text)), 'the call line');
-    expect(heard).toHaveLength(1);
+    expect(first.signalled).toHaveLength(1);
+    expect(second.signalled).toHaveLength(0);
+  });
+
+  it("tells the engine: call.started when a person answers, call.ended with its length and who ended it, in the engine's feed and a signed webhook", async () => {
+    await setCalls(true);
+    const agent = await console();
+    const ann = await customer(true);
+    const engineConversationId = await engineConversationOf(stack, ann.conversation.id);
+    const callId = await callOf(ann.socket, ann.conversation.id);
+    await until(
+      () => agent.rings.length,
+      (count) => count > 0,
+      'the ring',
+    );
+    expect(await emit(agent.socket, 'call:accept', { call_id: callId })).toMatchObject({ ok: true });
+    const started = await until(
+      () => feedOf(engineConversationId),
+      (events) => events.length > 0,
+      'call.started in the feed',
+    );
+    expect(started).toEqual([
+      {
+        type: 'call.started',
+        data: { call_id: expect.stringMatching(/^call_/), conversation_id: engineConversationId, mode: 'person' },
+      },
+    ]);
+    const engineCallId = started[0]!.data['call_id'] as string;
+
+    expect(await emit(agent.socket, 'call:hang_up', { call_id: callId })).toEqual({ ok: true, data: null });
+    const events = await until(
+      () => feedOf(engineConversationId),
+      (list) => list.length > 1,
+      'call.ended in the feed',
+    );
+    const ended = { call_id: engineCallId, conversation_id: engineConversationId, ended_by: 'person' };
+    expect(events[1]).toEqual({ type: 'call.ended', data: { ...ended, duration_s: expect.any(Number) } });
+    expect(events[1]!.data['duration_s']).toBeGreaterThanOrEqual(0);
+    expect(agent.ended).toEqual([
+      { call_id: callId, duration_s: expect.any(Number), ended_by: 'person', missed: false },
+    ]);
+
+    await engine.engine.webhooks.drain();
+    const deliveries = receiver.received.filter((delivery) => delivery.body.includes(engineCallId));
+    expect(deliveries.map((delivery) => JSON.parse(delivery.body).type)).toEqual(['call.started', 'call.ended']);
+    for (const { headers, body } of deliveries) {
+      const signature = [headers['x-service-timestamp'], headers['x-service-signature']] as string[];
+      expect(await verifyWebhook(webhookSecret, signature[0], signature[1], body, Date.now())).toBeUndefined();
+    }
+    expect(JSON.parse(deliveries[1]!.body).data).toEqual({ ...ended, duration_s: events[1]!.data['duration_s'] });
   });
 });

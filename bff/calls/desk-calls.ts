@@ -27,7 +27,7 @@ export function serveDeskCalls(socket: DeskSocket, context: CallContext, desk: D
   const visibleCall = async (payload: unknown): Promise<Call> => {
     const { call_id } = parseWith(CallCommand, payload, 'payload');
     const current = await standingStill(context.sql, socket.data, context.now());
-    const call = registry.get(call_id);
+    const call = await registry.get(call_id);
     if (!current || !call || call.accountId !== socket.data.accountId)
       throw new ParleyError('not_found', 'No such call.');
     await desk.find(call.accountId, socket.data.caller, current.standing, call.conversation.id);
@@ -40,48 +40,62 @@ export function serveDeskCalls(socket: DeskSocket, context: CallContext, desk: D
     answer(ack, logger, async () => {
       const call = await visibleCall(payload);
       if (call.person) throw new ParleyError('conflict', 'This call has been taken already.');
-      end(call.id, 'person');
+      await end(call.id, 'person');
       return null;
     }),
   );
   socket.on('call:signal', (payload, ack) =>
     answer(ack, logger, async () => {
       const { call_id, signal } = parseWith(CallSignalCommand, payload, 'payload');
-      const call = takenHere(socket, context, call_id);
+      const call = await takenHere(socket, context, call_id);
       context.widget.to(call.customerSocket).emit('call:signalled', { call_id, signal });
       return null;
     }),
   );
   socket.on('call:hang_up', (payload, ack) =>
     answer(ack, logger, async () => {
-      end(takenHere(socket, context, parseWith(CallCommand, payload, 'payload').call_id).id, 'person');
+      const call = await takenHere(socket, context, parseWith(CallCommand, payload, 'payload').call_id);
+      await end(call.id, 'person');
       return null;
     }),
   );
   socket.on('disconnect', () => {
-    for (const call of registry.ofSocket(socket.id)) if (call.person?.socket === socket.id) end(call.id, 'network');
+    const ended = async () => {
+      for (const callId of await registry.ofSocket(socket.id)) await end(callId, 'network');
+    };
+    ended().catch((error: unknown) => logger.error({ err: error }, 'the calls of a closed socket did not end'));
   });
 }
 
 /** The call this socket accepted; any other is not found. */
-function takenHere(socket: DeskSocket, { registry }: CallContext, callId: string): Call {
-  const call = registry.get(callId);
+async function takenHere(socket: DeskSocket, { registry }: CallContext, callId: string): Promise<Call> {
+  const call = await registry.get(callId);
   if (!call || call.person?.socket !== socket.id) throw new ParleyError('not_found', 'No call of yours with this id.');
   return call;
 }
 
 /** The person takes the call: the other consoles stop ringing, the customer's side is told, the engine begins its call. */
-function accept(socket: DeskSocket, context: CallContext, call: Call) {
+async function accept(socket: DeskSocket, context: CallContext, ringing: Call) {
   const { caller } = socket.data;
   if (caller.kind !== 'user') throw new ParleyError('forbidden', 'Only a person can take a call.');
-  if (call.person) throw new ParleyError('conflict', 'This call has been taken already.');
-  clearTimeout(call.ringOut);
+  if (ringing.person) throw new ParleyError('conflict', 'This call has been taken already.');
   const name = caller.user.displayName ?? caller.user.name;
-  call.person = { socket: socket.id, userId: caller.user.id, name };
-  call.answeredAt = context.now().getTime();
-  call.engineCallId = context.engine.begin(call.conversation);
-  const taken = { call_id: call.id, duration_s: 0, ended_by: 'person' as const, missed: false };
-  context.desk.to(ringRooms(call)).except(socket.id).emit('call:ended', taken);
+  const taken = { socket: socket.id, userId: caller.user.id, name, at: context.now() };
+  const call = await context.registry.answer(ringing.id, taken);
+  if (!call) throw new ParleyError('conflict', 'This call has been taken or has ended already.');
+  const gone = { call_id: call.id, duration_s: 0, ended_by: 'person' as const, missed: false };
+  context.desk.to(ringRooms(call)).except(socket.id).emit('call:ended', gone);
   context.widget.to(call.customerSocket).emit('call:accepted', { call_id: call.id, person_name: name });
+  beginAtEngine(context, call).catch((error: unknown) =>
+    context.logger.error({ err: error, call: call.id }, 'the engine’s call was not noted'),
+  );
   return { call_id: call.id, conversation_id: call.conversation.id, ice_servers: context.iceServers };
+}
+
+/** Begins the engine's call and notes it; a call that ended meanwhile (on any node) is ended there too. */
+async function beginAtEngine({ engine, registry }: CallContext, call: Call): Promise<void> {
+  const engineCallId = await engine.begin(call.conversation);
+  if (!engineCallId) return;
+  const noted = await registry.recordEngineCall(call.id, engineCallId);
+  if (noted?.ended) await engine.end(call.conversation, engineCallId, noted.ended.by);
 }

@@ -69,6 +69,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     secrets: parts.secrets,
     engines: access.engines,
     iceServers: deps.iceServers ?? [],
+    callLimits: { maxS: deps.callMaxS, leaseMs: deps.callLeaseMs },
   });
   const { housekeeping, attachmentSweep, snoozeLapses } = await startBackgroundWork(deps, parts);
   addBffGauges(metrics, sql, sockets);
@@ -83,6 +84,7 @@ export async function createBff(deps: BffDeps): Promise<Bff> {
     housekeeping,
     attachments,
     metrics,
+    engines: access.engines,
     email,
     openApi,
     attach: (server) => sockets.attach(server),

@@ -20,6 +20,8 @@ import {
   type SessionKey,
 } from '../../shared/server/index.ts';
 import type { AttachmentSettings } from '../attachments/open-storage.ts';
+import { ATTACHMENTS_STORAGE_MAX_BYTES } from '../attachments/storage-cap.ts';
+import { API_KEY_SESSIONS_PER_MINUTE } from '../widget/session-routes.ts';
 import { HELPDESK_LIMITS, type HelpdeskLimits } from '../helpdesk/rate-limits.ts';
 import { DEFAULT_ASK_AFTER_S, DEFAULT_DIGEST_DELAY_S, type EmailSettings } from '../email/email-settings.ts';
 
@@ -103,6 +105,8 @@ export const BffEnv = z.object({
   LOG_LEVEL: optionalVariable(LogLevel),
   /** STUN/TURN servers for person calls; unset: none (enough on one machine or LAN). */
   ICE_SERVERS: optionalVariable(IceServerSet),
+  /** The longest a person call may last once answered, in seconds; then it ends for both sides (`too_long`). */
+  CALL_MAX_S: z.coerce.number().int().min(1).max(86_400).default(3600),
   /** The Platform and Application APIs' limits a minute (bff/helpdesk/rate-limits.ts). */
   HELPDESK_REQUESTS_PER_TOKEN: z.coerce.number().int().min(1).max(1_000_000).default(HELPDESK_LIMITS.requestsPerToken),
   HELPDESK_REQUESTS_PER_ADDRESS: z.coerce
@@ -117,6 +121,8 @@ export const BffEnv = z.object({
     .min(1)
     .max(1_000_000)
     .default(HELPDESK_LIMITS.wrongTokensPerAddress),
+  /** Verified sessions one API key mints a minute, from every address together (6,000). */
+  API_KEY_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(API_KEY_SESSIONS_PER_MINUTE),
   /** Turns GET /metrics on: Prometheus scrapes it with this bearer token. Unset: /metrics answers 404. */
   METRICS_TOKEN: optionalVariable(
     z
@@ -142,6 +148,12 @@ export const BffEnv = z.object({
     .min(1024, 'must be at least 1024')
     .max(100 * 1024 * 1024, 'must be at most 104857600 (100 MB)')
     .default(DEFAULT_MEDIA_LIMIT),
+  /** The most bytes of files one helpdesk account keeps, the inboxes of no account together (1 GiB). */
+  ATTACHMENTS_STORAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024, 'must be at least 1048576 (1 MB)')
+    .default(ATTACHMENTS_STORAGE_MAX_BYTES),
   /** Where e-mail digests are sent (smtp://user:pass@host:587, smtps://…); unset: no e-mail is sent. */
   SMTP_URL: optionalVariable(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
   /** The digests' From, e.g. "Shop support <support@shop.example>". */
@@ -276,7 +288,11 @@ export interface BffSettings {
   metricsToken: string | undefined;
   /** STUN/TURN URLs for person calls; empty: none. */
   iceServers: string[];
+  /** The longest a person call may last once answered (CALL_MAX_S). */
+  callMaxS: number;
   helpdeskLimits: HelpdeskLimits;
+  /** Verified sessions one API key mints a minute (API_KEY_SESSIONS_PER_MINUTE). */
+  apiKeySessionsPerMinute: number;
   /** Where attachments' bytes go (a bucket, or DATA_DIR) and the largest one taken. */
   attachments: AttachmentSettings;
   /** Conversations continued by e-mail; unset when neither SMTP_URL nor MAIL_REPLY_DOMAIN is. */
@@ -306,13 +322,16 @@ export function bffSettings(value: z.output<typeof BffEnv>): BffSettings {
     logLevel: value.LOG_LEVEL,
     metricsToken: value.METRICS_TOKEN,
     iceServers: value.ICE_SERVERS ?? [],
+    callMaxS: value.CALL_MAX_S,
     helpdeskLimits: {
       requestsPerToken: value.HELPDESK_REQUESTS_PER_TOKEN,
       requestsPerAddress: value.HELPDESK_REQUESTS_PER_ADDRESS,
       wrongTokensPerAddress: value.HELPDESK_WRONG_TOKENS_PER_ADDRESS,
     },
+    apiKeySessionsPerMinute: value.API_KEY_SESSIONS_PER_MINUTE,
     attachments: {
       maxBytes: value.ATTACHMENTS_MAX_BYTES,
+      storageMaxBytes: value.ATTACHMENTS_STORAGE_MAX_BYTES,
       s3:
         value.ATTACHMENTS_S3_URL && value.ATTACHMENTS_S3_ACCESS_KEY_ID && value.ATTACHMENTS_S3_SECRET_ACCESS_KEY
           ? {

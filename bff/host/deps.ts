@@ -1,3 +1,4 @@
+import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 import type { Server as HttpServer } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';
@@ -77,6 +78,8 @@ export interface BffDeps {
   clientApiLimits?: Partial<ClientApiLimits> | undefined;
   /** Other numbers for the Platform and Application APIs' limits (HELPDESK_* variables, a test); HELPDESK_LIMITS by default. */
   helpdeskLimits?: Partial<HelpdeskLimits> | undefined;
+  /** Verified sessions one API key mints a minute (API_KEY_SESSIONS_PER_MINUTE; a test lowers it). */
+  apiKeySessionsPerMinute?: number | undefined;
   /** Other numbers for the limits of new messages a minute per customer, per address and per inbox (a test lifts one); MESSAGE_LIMITS by default. */
   messageLimits?: Partial<MessageLimits> | undefined;
   relayRetryDelaysMs?: readonly number[];
@@ -92,6 +95,10 @@ export interface BffDeps {
   publicUrl?: string | undefined;
   /** STUN/TURN URLs for person calls (ICE_SERVERS); none on one machine or LAN. */
   iceServers?: string[] | undefined;
+  /** The longest a person call may last once answered (CALL_MAX_S, an hour). */
+  callMaxS?: number | undefined;
+  /** How long a node's hold on its sides of calls lasts unrenewed (15 s; a test shortens it to see a node's death sooner). */
+  callLeaseMs?: number | undefined;
   /** Routes a host adds after the BFF's own (the demo's pages). */
   extraRouters?: Router[];
   /**
@@ -122,6 +129,8 @@ export interface Bff {
   /** Customers' files: send, read, erase (with a customer's data), sweep. */
   attachments: AttachmentService;
   metrics: Metrics;
+  /** Which engine account serves each inbox (a move to an engine account of its own resets it: engine-account-moves.ts). */
+  engines: EngineAccounts;
   /** Digests out, replies in (send the due digests and find the SMTP listener's port in tests). */
   email: Email;
   openApi(): Record<string, unknown>;

@@ -99,7 +99,9 @@ const bff = await createBff({
   metrics,
   metricsToken: config.metricsToken,
   iceServers: config.iceServers,
+  callMaxS: config.callMaxS,
   helpdeskLimits: config.helpdeskLimits,
+  apiKeySessionsPerMinute: config.apiKeySessionsPerMinute,
   email: config.email,
 });
 const server = createServer(bff.app.callback());

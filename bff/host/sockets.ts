@@ -14,6 +14,7 @@ import { addClientSocket, CLIENT_NAMESPACE, clientInboxRoom, contactRoom } from 
 import { attachCable, type Cable } from '../cable/cable-server.ts';
 import { createSocketServer } from '../realtime/socket-server.ts';
 import { addCalls, type CallsDeps } from '../calls/calls.ts';
+import type { CallLimits } from '../calls/call-sweep.ts';
 import { pushInboxAvailability } from '../widget/availability-push.ts';
 import { addWidgetSocket, customerRoom, widgetInboxRoom, type WidgetSocketDeps } from '../widget/socket.ts';
 
@@ -41,6 +42,8 @@ export interface BffSocketDeps extends WidgetSocketDeps {
   /** Person calls: the engine's keys (its call begins and ends there) and the STUN/TURN URLs. */
   engines: CallsDeps['engines'];
   iceServers: string[];
+  /** How long calls may last, and how long a node's hold on its sides lasts (CALL_LIMITS by default). */
+  callLimits?: { [K in keyof CallLimits]?: CallLimits[K] | undefined };
 }
 
 export interface BffSockets {
@@ -63,6 +66,7 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
   const { socketsPerAddress } = deps;
   let io: SocketServer | undefined;
   let cable: Cable | undefined;
+  let calls: { close(): Promise<void> } | undefined;
   return {
     customerConnected: (conversation) => (io ? customerPresence(io)(conversation) : Promise.resolve(false)),
     attach(server) {
@@ -103,7 +107,18 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
         pushInboxAvailability(io!, { sql, now }, change).catch(failed);
       });
       const { engines, iceServers, deskConversations } = deps;
-      addCalls(io, { sql, now, logger, publisher, engines, desk: deskConversations, consumeCommand, iceServers });
+      calls = addCalls(io, {
+        sql,
+        now,
+        logger,
+        publisher,
+        engines,
+        desk: deskConversations,
+        consumeCommand,
+        iceServers,
+        sessions,
+        limits: deps.callLimits,
+      });
       deps.accountClosed.listen(({ accountId, inboxIds }) => {
         // `in([])` would name every socket: an account without inboxes has no widget or contact to close.
         if (inboxIds.length > 0) {
@@ -117,6 +132,8 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
     async close() {
       await cable?.close();
       await io?.close();
+      // After the sockets: the calls of the sockets closed have begun to end.
+      await calls?.close();
     },
   };
 }

@@ -40,6 +40,8 @@ export type CallSignalCommand = z.infer<typeof CallSignalCommand>;
 export interface CallJoined {
   call_id: string;
   ice_servers: string[];
+  /** `ai`: the AI takes the call, over the BFF's stream (shared/schemas/ai-call.ts); absent: people are rung. */
+  with?: 'ai';
 }
 
 /** `call:ringing` (desk): a customer calls the people of a conversation of the inbox. */
@@ -62,4 +64,9 @@ export interface CallEnded {
   ended_by: 'customer' | 'person' | 'network';
   /** Nobody took the call (declined by everyone, or it rang out). */
   missed: boolean;
+  /** Why the BFF ended a call neither side hung up: nobody took it, it reached CALL_MAX_S, or a node holding one side stopped. */
+  reason?: CallEndReason;
 }
+
+/** Why the BFF ended a call itself. */
+export type CallEndReason = 'rang_out' | 'too_long' | 'node_gone';
