@@ -2,7 +2,18 @@ import { createServer, type Server } from 'node:http';
 import { z } from 'zod';
 import { randomToken } from '../shared/index.ts';
 import { dataFolder, openSql, optionalVariable, Port, readEnv, type Sql } from '../shared/server/index.ts';
-import { createEngine, llmSettings, LlmVariables, modelGoesWithLlmUrl, type LlmSettings } from '../engine/index.ts';
+import {
+  createEngine,
+  llmSettings,
+  LlmVariables,
+  modelGoesWithLlmUrl,
+  sttSettings,
+  SttVariables,
+  ttsSettings,
+  TtsVariables,
+  type LlmSettings,
+  type SttSettings,
+} from '../engine/index.ts';
 import {
   answerWhileStarting,
   attachmentBucketComplete,
@@ -44,6 +55,9 @@ const StackEnv = BffEnv.extend({
   /** Where the stack's own engine listens (0: a free port). */
   ENGINE_PORT: Port,
   ...LlmVariables,
+  /** The engine's transcription and speech APIs (issue 30): with both, customers can call the AI. */
+  ...SttVariables,
+  ...TtsVariables,
   /** A live site key of the shop's inbox, allowed from the BFF's own origin. */
   DEMO_LIVE_SITE_KEY: optionalVariable(
     z.string().regex(/^pk_live_[0-9A-Za-z]{16,64}$/, 'must be a live site key (pk_live_ and 16-64 letters or digits)'),
@@ -59,6 +73,8 @@ const StackEnv = BffEnv.extend({
 interface StackSettings extends BffSettings {
   enginePort: number;
   llm: LlmSettings | undefined;
+  stt: SttSettings | undefined;
+  tts: ReturnType<typeof ttsSettings>;
   liveSiteKey: string | undefined;
   platformToken: string | undefined;
 }
@@ -69,6 +85,8 @@ function readStackSettings(env: Record<string, string>): StackSettings {
     ...bffSettings(value),
     enginePort: value.ENGINE_PORT,
     llm: llmSettings(value),
+    stt: sttSettings(value),
+    tts: ttsSettings(value),
     liveSiteKey: value.DEMO_LIVE_SITE_KEY,
     platformToken: value.DEMO_PLATFORM_TOKEN,
   };
@@ -122,6 +140,12 @@ export interface TestStack extends BffNode {
    * nodes can share). Stop it before the stack.
    */
   startAnotherNode(bff?: Partial<BffDeps>): Promise<BffNode>;
+  /**
+   * A server restart, as a deploy makes one: the BFF stops (its work, its sockets, its server and
+   * every connection), `whileDown` runs, and a new BFF built as the first starts on the same port and
+   * store. `bff` is the new one from then on.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
 }
 
 export interface BffAndEngineOptions {
@@ -194,6 +218,16 @@ export async function startBffAndEngine(options: BffAndEngineOptions = {}): Prom
           await closeAll(nodeClosers);
           throw error;
         }
+      },
+      async restart(this: TestStack, whileDown?: () => Promise<void>) {
+        await this.bff.close();
+        await closeServer(host.server);
+        await whileDown?.();
+        const server = createServer(answerWhileStarting);
+        await listen(server, Number(new URL(host.url).port), settings.host);
+        closers.push(() => closeServer(server));
+        const again = { ...host, server };
+        this.bff = await attachBff(again, bffDeps(settings, again, engine, helpdesk.inboxId, overrides), closers);
       },
       stop: () => closeAll(closers),
     };
@@ -314,6 +348,8 @@ async function startShopEngine(
     // The engine calls no private address but this BFF's own.
     webhooks: { allowedPrivateOrigins: [host.url] },
     llm: settings.llm,
+    media: { stt: settings.stt },
+    tts: settings.tts,
     operatorToken,
   });
   closers.push(() => engine.media.stop());
@@ -322,6 +358,7 @@ async function startShopEngine(
   engine.webhooks.start(WEBHOOK_POLL_MS);
   closers.push(() => engine.webhooks.stop());
   const server = createServer(engine.app.callback());
+  engine.attachVoiceStream(server);
   await listen(server, settings.enginePort, settings.host);
   closers.push(() => closeServer(server));
   const url = urlOf(server);

@@ -83,7 +83,8 @@ export function createChat(options: ChatOptions): Chat {
     store.set({ online });
     if (online) void outbox.flush();
   };
-  const connect = createLiveUpdates(store, connection, history, conversations, outbox, receive, setOnline);
+  const readConfig = async () => api.config((await sessions.ensure()).token, locale());
+  const connect = createLiveUpdates(store, connection, history, conversations, outbox, receive, setOnline, readConfig);
   const start = createStart(store, storage, sessions, api, conversations, unread, outbox, connect, emit, locale);
   const visitor = createVisitor(store, storage, sessions, api, connection, history, unread, start, tabs, emit);
 

@@ -1,4 +1,4 @@
-import type { WidgetMessage } from '../../../shared/index.ts';
+import type { WidgetConfig, WidgetMessage } from '../../../shared/index.ts';
 import type { Conversations } from './conversations.ts';
 import type { History } from './history.ts';
 import type { Outbox } from './outbox.ts';
@@ -21,9 +21,20 @@ export function createLiveUpdates(
   outbox: Outbox,
   receive: (message: WidgetMessage) => void,
   setOnline: (online: boolean) => void,
+  /** The config read again: after a reconnect, for whether people answer now. */
+  readConfig: () => Promise<WidgetConfig>,
 ): (token: string) => void {
   const inOpen = (conversationId: string) => conversationId === store.state.conversationId;
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
+  // Pushes of availability taken: a config read after a reconnect that one overtook is older than it.
+  let availabilityPushes = 0;
+  const takeAvailability = (people_available: boolean | undefined, calls: boolean) => {
+    const config = store.state.config;
+    if (config)
+      store.set({
+        config: { ...config, inbox: { ...config.inbox, people_available }, features: { ...config.features, calls } },
+      });
+  };
 
   function pollWhileDisconnected(): void {
     if (pollTimer) return;
@@ -56,14 +67,22 @@ export function createLiveUpdates(
       patch(notice.conversation_id, { status: 'open', handled_by: 'human' }),
     );
     socket.on('availability:changed', ({ people_available, calls }) => {
-      const config = store.state.config;
-      if (config)
-        store.set({
-          config: { ...config, inbox: { ...config.inbox, people_available }, features: { ...config.features, calls } },
-        });
+      availabilityPushes++;
+      takeAvailability(people_available, calls);
     });
+    let connectedBefore = false;
     socket.on('connect', () => {
       setOnline(true);
+      // A change of who is available while the socket was down was pushed to nobody (issue 31): after a
+      // reconnect, the header and Call read it again. (The first connect follows the config's first read.)
+      const pushes = availabilityPushes;
+      if (connectedBefore)
+        void readConfig().then(
+          ({ inbox, features }) =>
+            pushes === availabilityPushes && takeAvailability(inbox.people_available, features.calls === true),
+          () => undefined,
+        );
+      connectedBefore = true;
       // After every (re)connect, recovered or not, read by cursor what may have been missed, and take
       // the unread counts from the server again (while away, this tab took another tab's count).
       void history.catchUp().catch(() => undefined);
