@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { desk } from '../helpdesk-client.ts';
 import { useBrowserStack } from './browser-stack.ts';
 import { consoleAgent } from './console-agent.ts';
@@ -12,7 +12,7 @@ import { launcher, log, messageBox, panel, SHORT, waitReady } from './widget-hel
 describe("the widget's header follows people's availability", () => {
   const harness = useBrowserStack();
 
-  it('says "Away — we answer by e-mail" when the last person goes away, and stops when one is back', async () => {
+  it('says "Away — we answer by e-mail" when the last person goes away (even the one who answered), and stops when one is back', async () => {
     const { stack } = harness;
     // An administrator of the demo account: they answer every inbox.
     const { user } = await consoleAgent(stack, 'Ida Away', 'ida@availability.example');
@@ -37,5 +37,17 @@ describe("the widget's header follows people's availability", () => {
     await away.waitFor(SHORT);
     await switchTo('online');
     await away.waitFor({ state: 'detached', ...SHORT });
+
+    // Once Ida has answered, the header names her; when she goes away it no longer promises her.
+    const [row] = await stack.bffSql.query<{ id: number }>('SELECT id FROM conversations ORDER BY id DESC LIMIT 1');
+    const answered = await desk(
+      `${stack.url}/api/v1/accounts/${stack.accountId}/conversations/${row!.id}/messages`,
+      user.access_token,
+      { body: { content: 'Hello, Ida here.' } },
+    );
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    await subtitle.getByText('Ida Away is answering').waitFor(SHORT);
+    await switchTo('busy');
+    await away.waitFor(SHORT);
   });
 });

@@ -28,11 +28,11 @@ function whoAnswers(state: Chat['state'], t: Translator['t']) {
                 .map((word) => word[0])
                 .join('')
                 .slice(0, 2),
-              person
-                ? t('personAnswering', { name: person })
-                : // Nobody who answers is online (issue 31): pushed live by `availability:changed`.
-                  state.config?.inbox.people_available === false
-                  ? t('peopleAway')
+              // Nobody who answers is online (issue 31, pushed live by `availability:changed`): not even the person who answered.
+              state.config?.inbox.people_available === false
+                ? t('peopleAway')
+                : person
+                  ? t('personAnswering', { name: person })
                   : replyTime
                     ? t(replyTime)
                     : t('humanAnswering'),
