@@ -472,6 +472,7 @@ describe.each(DRIVERS)('the OpenAPI document of the engine on $name', (driver) =
       'post /v1/customers/{customer_ref}/merge': { from: 'contract-from' },
       'post /operator/v1/accounts': { name: 'Contract shop' },
       'post /operator/v1/accounts/{id}/keys': { environment: 'sandbox' },
+      'post /operator/v1/accounts/{id}/moves': { reference: 'contract-move', name: 'Contract', conversation_ids: [] },
       'patch /operator/v1/accounts/{id}/limits': { requests_per_minute: { live: 1000 } },
       'post /v1/conversations/{id}/assist': {},
       'post /v1/monitors': { name: 'Contract', criteria: { keywords: ['contract'] } },

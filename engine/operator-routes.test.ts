@@ -408,6 +408,7 @@ describe.each(DRIVERS)('the operator routes on $name', (driver) => {
       'patch /operator/v1/accounts/{id}/limits',
       'post /operator/v1/accounts',
       'post /operator/v1/accounts/{id}/keys',
+      'post /operator/v1/accounts/{id}/moves',
       'post /operator/v1/accounts/{id}/resume',
       'post /operator/v1/accounts/{id}/suspend',
     ]);

@@ -253,3 +253,73 @@ export async function countUnrevokedEngineAccountKeys(
 export async function markEngineAccountKeyRevoked(db: Queryable, id: number, now: Date): Promise<void> {
   await db.query('UPDATE engine_account_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1', [id, now]);
 }
+
+/** A helpdesk account as a move to an engine account of its own sees it (engine-account-moves.ts). */
+export interface AccountToMove {
+  id: number;
+  name: string;
+  status: 'active' | 'suspended';
+  /** Its own engine account's id; undefined while the installation's serves it. */
+  engineAccountId: string | undefined;
+  /** When it was moved to its own; null when it had its own from the start. */
+  movedAt: Date | null;
+}
+
+export async function findAccountToMove(db: Queryable, accountId: number): Promise<AccountToMove | undefined> {
+  const [row] = await db.query<{
+    id: number;
+    name: string;
+    status: 'active' | 'suspended';
+    engine_account_id: string | null;
+    moved_at: Date | null;
+  }>(
+    'SELECT a.id, a.name, a.status, e.engine_account_id, e.moved_at FROM accounts a LEFT JOIN engine_accounts e ON e.account_id = a.id WHERE a.id = $1',
+    [accountId],
+  );
+  return (
+    row && {
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      engineAccountId: row.engine_account_id ?? undefined,
+      movedAt: row.moved_at,
+    }
+  );
+}
+
+/** The helpdesk accounts the installation's engine account serves (made before accounts had their own), oldest first. */
+export async function listAccountsWithoutEngineAccount(db: Queryable): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    'SELECT a.id FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM engine_accounts e WHERE e.account_id = a.id) ORDER BY a.id',
+  );
+  return rows.map((row) => row.id);
+}
+
+/** The engine's ids of the conversations of the account's inboxes, oldest first (those never sent to the engine have none). */
+export async function engineConversationsOfAccount(db: Queryable, accountId: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `SELECT c.engine_conversation_id AS id FROM conversations c JOIN inboxes i ON i.id = c.inbox_id
+     WHERE i.account_id = $1 AND c.engine_conversation_id IS NOT NULL ORDER BY c.id`,
+    [accountId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** The account's inboxes (whose engine account the BFF remembers per inbox). */
+export async function inboxIdsOfAccount(db: Queryable, accountId: number): Promise<string[]> {
+  const rows = await db.query<{ id: string }>('SELECT id FROM inboxes WHERE account_id = $1', [accountId]);
+  return rows.map((row) => row.id);
+}
+
+/** Notes that the account's engine account came by a move at `now`, and where its feeds are to be read from; in the caller's transaction. */
+export async function markEngineAccountMoved(
+  db: Queryable,
+  accountId: number,
+  cursors: Record<Environment, string | null>,
+  now: Date,
+): Promise<void> {
+  await db.query(
+    'UPDATE engine_accounts SET moved_at = $2, feed_cursor_sandbox = $3, feed_cursor_live = $4 WHERE account_id = $1',
+    [accountId, now, cursors.sandbox, cursors.live],
+  );
+}

@@ -39,8 +39,10 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
  * Which engine key a call goes with: the key of the conversation's helpdesk account (its own
  * engine account, issue 26) and of its environment, or the installation's configured keys
  * (AI_API_KEY) for inboxes of no account and accounts made before they had their own. An inbox
- * never moves to another account and an account's engine account never changes, so both are read
- * once per process: the hot path asks the store nothing more.
+ * never moves to another account and an account's engine account changes only when such an
+ * account is moved to one of its own (engine-account-moves.ts, with the BFF stopped or in this
+ * process, which forgets it), so both are read once per process: the hot path asks the store
+ * nothing more.
  */
 export class EngineAccounts {
   readonly installation: EngineKeys;
@@ -114,11 +116,15 @@ export class EngineAccounts {
     return secrets.length ? remember(this.#webhookSecrets, accountId, secrets) : secrets;
   }
 
-  /** Forgets what this process remembers of an account (deleted, or its webhooks made again). */
-  forget(accountId: number): void {
+  /**
+   * Forgets what this process remembers of an account (deleted, its webhooks made again, or moved
+   * to an engine account of its own: then its inboxes, remembered as the installation's, are named).
+   */
+  forget(accountId: number, inboxIds: readonly string[] = []): void {
     this.#clients.delete(accountId);
     this.#webhookSecrets.delete(accountId);
     for (const [inboxId, scope] of this.#scopes) if (scope === accountId) this.#scopes.delete(inboxId);
+    for (const inboxId of inboxIds) this.#scopes.delete(inboxId);
   }
 
   async #open(accountId: number): Promise<Record<Environment, EngineClient>> {

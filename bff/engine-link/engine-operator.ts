@@ -3,8 +3,10 @@ import {
   OperatorAccountCreated,
   OperatorAccountStatus,
   OperatorKeyCreated,
+  OperatorKeyList,
   type OperatorAccountCreate,
 } from '../../shared/schemas/engine-operator.ts';
+import { AccountMoved, type AccountMove } from '../../shared/schemas/engine-account-moves.ts';
 import type { Environment } from '../store/inboxes.ts';
 import { callEngine, engineFetch, type EngineFetch, type EngineTransport } from './engine-client.ts';
 
@@ -75,6 +77,17 @@ export class EngineOperator {
     );
   }
 
+  /** The account's keys, revoked ones too (never the keys themselves), oldest first. */
+  async listKeys(accountId: string): Promise<OperatorKeyList['keys']> {
+    const list = await callEngine(
+      this.#transport,
+      'GET',
+      `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys`,
+      OperatorKeyList,
+    );
+    return list.keys;
+  }
+
   /** Revokes one key of the account: it fails at once. */
   async revokeKey(accountId: string, keyId: string): Promise<void> {
     await callEngine(
@@ -82,6 +95,17 @@ export class EngineOperator {
       'DELETE',
       `/operator/v1/accounts/${encodeURIComponent(accountId)}/keys/${encodeURIComponent(keyId)}`,
       z.unknown(),
+    );
+  }
+
+  /** Moves conversations of account `from` (the installation's) to an account of their own (bff/engine-link/engine-account-moves.ts). */
+  moveAccount(from: string, move: AccountMove): Promise<AccountMoved> {
+    return callEngine(
+      this.#transport,
+      'POST',
+      `/operator/v1/accounts/${encodeURIComponent(from)}/moves`,
+      AccountMoved,
+      move,
     );
   }
 

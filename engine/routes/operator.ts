@@ -13,6 +13,7 @@ import {
 import { OperatorLimits, OperatorLimitsChange } from '../../shared/schemas/engine-operator-limits.ts';
 import type { ApiRoutes, Logger, Sql } from '../../shared/server/index.ts';
 import { eraseAccount } from '../account-erasure.ts';
+import { addAccountMoveRoute } from './account-moves.ts';
 import { auditOperatorAction, auditRateLimitChanges } from '../operator-audit.ts';
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../store/environment.ts';
 import {
@@ -98,6 +99,7 @@ export function addOperatorRoutes(routes: ApiRoutes, deps: OperatorRouteDeps): v
   addAccountKeyRoutes(routes, deps);
   addAccountLimitRoutes(routes, deps);
   addAccountDeletionRoute(routes, deps);
+  addAccountMoveRoute(routes, deps);
 }
 
 /** Making an account, suspending and resuming it. */

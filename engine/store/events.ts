@@ -117,8 +117,10 @@ export async function readFeed(
 ): Promise<FeedPage> {
   let afterSeq = 0;
   if (options.after && options.after !== FEED_START) {
+    // An event moved to another account (engine/account-moves.ts) still marks where it stood here.
     const [cursor] = await db.query<{ seq: number }>(
-      'SELECT seq FROM events WHERE id = $1 AND account_id = $2 AND environment = $3',
+      `SELECT CASE WHEN account_id = $2 THEN seq ELSE moved_from_seq END AS seq FROM events
+       WHERE id = $1 AND environment = $3 AND (account_id = $2 OR moved_from_account = $2)`,
       [options.after, caller.accountId, caller.environment],
     );
     if (!cursor)
