@@ -24,6 +24,7 @@ export {
   modelGoesWithLlmUrl,
 } from './config.ts';
 export { sttSettings, SttVariables } from './media/stt-config.ts';
+export { ttsSettings, TtsVariables } from './calls/tts-config.ts';
 export type { SttSettings } from './media/transcriber.ts';
 export type { EmbeddingsSettings } from './brain/embeddings-client.ts';
 export type { LlmSettings } from './brain/llm-client.ts';

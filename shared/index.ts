@@ -18,6 +18,8 @@ export * from './schemas/widget.ts';
 export * from './schemas/webhooks.ts';
 export * from './schemas/socket.ts';
 export * from './schemas/call.ts';
+export * from './schemas/ai-call.ts';
+export * from './ai-call-stream.ts';
 export * from './socket-events.ts';
 export * from './webhook-signature.ts';
 export * from './contrast.ts';

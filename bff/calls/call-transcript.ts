@@ -11,7 +11,7 @@ import type { Call } from './call-registry.ts';
  */
 export async function writeCallLine(
   { sql, publisher, now }: { sql: Sql; publisher: Pick<Publisher, 'record' | 'publish'>; now: () => Date },
-  call: Call,
+  call: Pick<Call, 'id' | 'conversation'>,
   durationS: number,
 ): Promise<void> {
   const { conversation } = call;

@@ -240,6 +240,11 @@ export class EngineClient {
     return this.#call('POST', `/v1/calls/${encodeURIComponent(callId)}/end`, EndCallResponse, { ended_by: endedBy });
   }
 
+  /** Where a call with the AI streams (issue 30): the engine's WebSocket `/v1/voice-sessions/stream` for `callId`. */
+  voiceStreamUrl(callId: string): string {
+    return `${this.#baseUrl.replace(/^http/, 'ws')}/v1/voice-sessions/stream?call_id=${encodeURIComponent(callId)}`;
+  }
+
   #call<S extends z.ZodType>(
     method: string,
     path: string,

@@ -1,15 +1,16 @@
 /**
- * Calls with a person (issue 30): this chunk loads only when the inbox offers calls now
- * (`features.calls`), and the call itself (call-session.ts, WebRTC) only when Call is pressed. It
- * shows Call; while calling, Hang up; while talking, the timer, Mute and Hang up. When the call
- * ends, its line ("Call, 3 min 12 s") comes into the transcript from the BFF.
+ * Calls (issue 30): this chunk loads only when the inbox offers calls now (`features.calls`), and
+ * the call itself (call-session.ts: with the AI over the BFF's stream, or with a person over WebRTC)
+ * only when Call is pressed. It shows Call; while calling, Hang up; while talking (with a person
+ * or the AI), the timer, Mute and Hang up, and with the AI what is happening (a handover rings
+ * people). When the call ends, its line ("Call, 3 min 12 s") comes into the transcript from the BFF.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { callClock } from '../../../shared/call-peer.ts';
 import type { Chat } from '../chat/chat.ts';
 import { useI18n } from '../i18n/context.ts';
 import { LABELS } from './call-words.ts';
-import type { CallPhase, PlacedCall } from './call-session.ts';
+import type { CallPhase, PlacedCall } from './call-phase.ts';
 
 export const CSS = `
 .call{display:flex;align-items:center;gap:8px;padding:6px 14px;border-bottom:1px solid var(--p-border);font-size:14px}
@@ -28,13 +29,15 @@ export function Call({ chat, state }: { chat: Chat; state: Chat['state'] }) {
   const [seconds, setSeconds] = useState(0);
   const placed = useRef<PlacedCall | undefined>(undefined);
   const audio = useRef<HTMLAudioElement>(null);
+  // The clock runs from the first answer (a person's or the AI's) to the end, whoever takes over.
+  const live = phase === 'talking' || phase === 'ai' || phase === 'ringing' || phase === 'waiting';
   useEffect(() => {
-    if (phase !== 'talking') return;
+    if (!live) return;
     const since = Date.now();
     setSeconds(0);
     const clock = setInterval(() => setSeconds(Math.floor((Date.now() - since) / 1000)), 1000);
     return () => clearInterval(clock);
-  }, [phase]);
+  }, [live]);
   // Leaving the page or closing the chat hangs up.
   useEffect(() => () => placed.current?.hangUp(), []);
   const socket = chat.socket();
@@ -49,20 +52,22 @@ export function Call({ chat, state }: { chat: Chat; state: Chat['state'] }) {
       setPhase('failed');
     }
   };
-  const busy = phase === 'calling' || phase === 'talking';
-  const said = phase === 'missed' ? words.missed : phase === 'failed' ? words.failed : undefined;
+  const busy = phase === 'calling' || live;
+  const said = phase === 'missed' || phase === 'failed' ? words[phase] : undefined;
+  const withAi = phase === 'ai' || phase === 'ringing' || phase === 'waiting' ? words[phase] : undefined;
   return (
     <div class="call" role="group" aria-label={words.call}>
       <audio ref={audio} autoplay />
       {phase === 'calling' && <p role="status">{words.calling}</p>}
-      {phase === 'talking' && (
+      {withAi && <p role="status">{withAi}</p>}
+      {live && (
         <p role="timer" aria-label={`${words.call} ${callClock(seconds)}`}>
           {callClock(seconds)}
         </p>
       )}
       {said && <p role="status">{said}</p>}
       {!busy && !said && <p />}
-      {phase === 'talking' && (
+      {live && (
         <button type="button" aria-pressed={muted} onClick={() => (placed.current?.mute(!muted), setMuted(!muted))}>
           {words.mute}
         </button>

@@ -1,0 +1,116 @@
+/**
+ * Calls with the AI from the widget (issue 30). When the conversation is with the AI and the
+ * inbox takes calls, `call:start` asks the engine for the conversation's voice session token and
+ * uses it with `mode: ai`; an engine without speech (no STT_BASE_URL or TTS_BASE_URL) answers 422
+ * `not_available`, and the people are rung as for any call. The widget then opens the BFF's stream
+ * (`AI_CALL_STREAM_PATH`, ai-call-relay.ts), which this node relays to the engine's voice stream.
+ *
+ * A call lives on the node that began it, in memory: both WebSockets of its relay end here. One
+ * call per conversation on a node; a call the widget does not join within JOIN_MS ends.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { ParleyError, type CallJoined } from '../../shared/index.ts';
+import { EngineCallError } from '../engine-link/engine-client.ts';
+import type { ConversationRecord } from '../store/conversations.ts';
+import type { Session } from '../widget/sessions.ts';
+import type { AiCall, AiCallsDeps } from './ai-call-record.ts';
+import type { EndedBy } from './call-registry.ts';
+import { writeCallLine } from './call-transcript.ts';
+import { readCallsEnabled } from './calls-setting.ts';
+import { createAiCallRelay } from './ai-call-relay.ts';
+
+/** How long the widget has to open the call's stream after `call:start`. */
+export const JOIN_MS = 30_000;
+
+/** Begins the engine's AI call; undefined when this engine has no speech, or does not answer (people are rung then). */
+async function beginAtEngine(
+  { engines, logger }: Pick<AiCallsDeps, 'engines' | 'logger'>,
+  conversation: ConversationRecord,
+  engineConversationId: string,
+) {
+  try {
+    const engine = await engines.forInbox(conversation.inboxId, conversation.environment);
+    const { token } = await engine.openVoiceSession(engineConversationId);
+    const { call_id } = await engine.connectVoiceSession(token, 'ai');
+    return { engine, token, engineCallId: call_id };
+  } catch (error) {
+    if (!(error instanceof EngineCallError && error.code === 'not_available'))
+      logger.warn({ err: error, conversation: conversation.uuid }, 'the engine did not begin an AI call');
+    return undefined;
+  }
+}
+
+export function createAiCalls(deps: AiCallsDeps) {
+  const { sql, now, logger } = deps;
+  const calls = new Map<string, AiCall>();
+  // Conversations whose call is being begun or under way on this node.
+  const busy = new Set<number>();
+
+  /** Ends the call once: the relay's sockets close (the engine ends its call) and the transcript gets its line. */
+  function end(call: AiCall, endedBy: EndedBy): void {
+    if (calls.get(call.id) !== call) return;
+    calls.delete(call.id);
+    busy.delete(call.conversation.id);
+    clearTimeout(call.joinBy);
+    if (call.hangUp) call.hangUp(endedBy);
+    else
+      call.engine.endCall(call.engineCallId, endedBy).catch((error: unknown) => {
+        if (!(error instanceof EngineCallError && error.code === 'call_ended'))
+          logger.warn({ err: error, call: call.id }, 'the engine did not end an AI call');
+      });
+    const durationS = Math.round((now().getTime() - call.startedAt) / 1000);
+    writeCallLine(deps, call, durationS).catch((error: unknown) =>
+      logger.error({ err: error, call: call.id }, 'an ended AI call was not written down'),
+    );
+  }
+
+  /**
+   * The AI takes the call when the conversation is with it, the inbox takes calls and the engine
+   * speaks; undefined otherwise (the caller rings people). 409 `conflict` while a call is under way.
+   */
+  async function start(
+    customerSocket: string,
+    session: Session,
+    conversation: ConversationRecord,
+  ): Promise<CallJoined | undefined> {
+    const engineConversationId = conversation.engineConversationId;
+    if (conversation.handledBy !== 'ai' || !engineConversationId) return undefined;
+    if (!(await readCallsEnabled(sql, conversation.inboxId))) return undefined;
+    if (busy.has(conversation.id))
+      throw new ParleyError('conflict', 'A call on this conversation is under way already.');
+    busy.add(conversation.id);
+    const begun = await beginAtEngine(deps, conversation, engineConversationId);
+    if (!begun) {
+      busy.delete(conversation.id);
+      return undefined;
+    }
+    const call: AiCall = {
+      id: `aicall_${randomUUID()}`,
+      conversation,
+      customer: { inboxId: session.inboxId, customerRef: session.customerRef, name: session.name },
+      customerSocket,
+      ...begun,
+      startedAt: now().getTime(),
+      joinBy: undefined,
+      hangUp: undefined,
+    };
+    calls.set(call.id, call);
+    call.joinBy = setTimeout(() => end(call, 'network'), JOIN_MS);
+    return { call_id: call.id, ice_servers: deps.iceServers, with: 'ai' };
+  }
+
+  const relay = createAiCallRelay({ ...deps, calls, end });
+  return {
+    start,
+    /** Serves the calls' stream on `server`'s upgrades at AI_CALL_STREAM_PATH. */
+    attach: (server: EventEmitter) => relay.attach(server),
+    /** Ends this node's calls (their sockets close) and stops serving the stream. */
+    async close(): Promise<void> {
+      for (const call of [...calls.values()]) end(call, 'network');
+      await relay.close();
+    },
+  };
+}
+
+export type AiCalls = ReturnType<typeof createAiCalls>;
