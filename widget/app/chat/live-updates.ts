@@ -26,15 +26,7 @@ export function createLiveUpdates(
 ): (token: string) => void {
   const inOpen = (conversationId: string) => conversationId === store.state.conversationId;
   let pollTimer: ReturnType<typeof setTimeout> | undefined;
-  // Pushes of availability taken: a config read after a reconnect that one overtook is older than it.
-  let availabilityPushes = 0;
-  const takeAvailability = (people_available: boolean | undefined, calls: boolean) => {
-    const config = store.state.config;
-    if (config)
-      store.set({
-        config: { ...config, inbox: { ...config.inbox, people_available }, features: { ...config.features, calls } },
-      });
-  };
+  const availability = followAvailability(store, readConfig);
 
   function pollWhileDisconnected(): void {
     if (pollTimer) return;
@@ -66,22 +58,12 @@ export function createLiveUpdates(
     socket.on('conversation:reopened', (notice) =>
       patch(notice.conversation_id, { status: 'open', handled_by: 'human' }),
     );
-    socket.on('availability:changed', ({ people_available, calls }) => {
-      availabilityPushes++;
-      takeAvailability(people_available, calls);
-    });
+    socket.on('availability:changed', availability.pushed);
     let connectedBefore = false;
     socket.on('connect', () => {
       setOnline(true);
-      // A change of who is available while the socket was down was pushed to nobody (issue 31): after a
-      // reconnect, the header and Call read it again. (The first connect follows the config's first read.)
-      const pushes = availabilityPushes;
-      if (connectedBefore)
-        void readConfig().then(
-          ({ inbox, features }) =>
-            pushes === availabilityPushes && takeAvailability(inbox.people_available, features.calls === true),
-          () => undefined,
-        );
+      // The first connect follows the config's first read.
+      if (connectedBefore) availability.readAgain();
       connectedBefore = true;
       // After every (re)connect, recovered or not, read by cursor what may have been missed, and take
       // the unread counts from the server again (while away, this tab took another tab's count).
@@ -94,5 +76,34 @@ export function createLiveUpdates(
       store.set({ typing: false, draft: '' });
       if (reason === 'io server disconnect') setTimeout(() => socket.connect(), 1e3);
     });
+  };
+}
+
+/**
+ * Whether people answer now, in the config the header and Call read: pushed live
+ * (`availability:changed`), and read again after a reconnect, since a change while the socket was
+ * down was pushed to nobody (issue 31). A read that a push overtook is older than it, and dropped.
+ */
+function followAvailability(store: Store, readConfig: () => Promise<WidgetConfig>) {
+  let pushes = 0;
+  const take = (people_available: boolean | undefined, calls: boolean) => {
+    const config = store.state.config;
+    if (config)
+      store.set({
+        config: { ...config, inbox: { ...config.inbox, people_available }, features: { ...config.features, calls } },
+      });
+  };
+  return {
+    pushed({ people_available, calls }: { people_available?: boolean | undefined; calls: boolean }) {
+      pushes++;
+      take(people_available, calls);
+    },
+    readAgain() {
+      const before = pushes;
+      void readConfig().then(
+        ({ inbox, features }) => before === pushes && take(inbox.people_available, features.calls === true),
+        () => undefined,
+      );
+    },
   };
 }
