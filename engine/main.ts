@@ -30,6 +30,7 @@ const tokens = config.SESSION_KEYS ? new SessionTokens(config.SESSION_KEYS) : un
 const sql = await openSql({
   databaseUrl: config.DATABASE_URL,
   dataDir: dataFolder(config.DATA_DIR, 'engine'),
+  dataRoot: config.DATA_DIR,
   schema: 'engine',
 });
 const redis = config.REDIS_URL

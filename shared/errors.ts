@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   token_used: 409,
   call_ended: 409,
   payload_too_large: 413,
+  storage_full: 413,
   unsupported_media_type: 415,
   idempotency_key_reused: 422,
   unprocessable: 422,

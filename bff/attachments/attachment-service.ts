@@ -24,6 +24,7 @@ import type { ConversationRecord } from '../store/conversations.ts';
 import { safeFileName } from './file-names.ts';
 import type { AttachmentStorage } from './storage.ts';
 import type { AttachmentDisposal } from './disposal.ts';
+import { ATTACHMENTS_STORAGE_MAX_BYTES, makeRoom } from './storage-cap.ts';
 
 /** At most this many files with one message, as Chatwoot's limit (NUMBER_OF_PERMITTED_ATTACHMENTS). */
 export const MAX_FILES_PER_MESSAGE = 15;
@@ -37,6 +38,8 @@ export interface AttachmentServiceDeps {
   storage: AttachmentStorage;
   /** The largest file taken (ATTACHMENTS_MAX_BYTES); all files of one message together fit in it too. */
   maxBytes: number;
+  /** The most bytes of files one helpdesk account keeps (ATTACHMENTS_STORAGE_MAX_BYTES; 1 GiB when unset). */
+  storageMaxBytes?: number | undefined;
   conversations: Pick<ConversationService, 'send'>;
   limiter: RateLimiter;
   logger: Logger;
@@ -44,6 +47,9 @@ export interface AttachmentServiceDeps {
   /** Deletes bytes (built before this service: the erasure of a forgotten customer uses it too). */
   disposal: AttachmentDisposal;
 }
+
+/** The deps with the storage cap settled. */
+type SettledDeps = AttachmentServiceDeps & { storageMaxBytes: number };
 
 /** A customer's message with files: the words (optional) and the message id that makes a retry harmless. */
 export interface AttachmentMessage {
@@ -73,8 +79,9 @@ interface Sent {
  * message in the transaction that keeps the message, which goes to the engine named by its files
  * (`engineText` in `bff/store/outbox.ts`). Bytes whose attachment is gone are deleted by `sweep`.
  */
-export function createAttachmentService(deps: AttachmentServiceDeps) {
-  const { sql, storage, maxBytes, disposal } = deps;
+export function createAttachmentService(given: AttachmentServiceDeps) {
+  const deps: SettledDeps = { ...given, storageMaxBytes: given.storageMaxBytes ?? ATTACHMENTS_STORAGE_MAX_BYTES };
+  const { sql, storage, maxBytes, disposal, storageMaxBytes } = deps;
   return {
     /** The largest upload body read: the files of one message, and their message's text. */
     bodyLimit: maxBytes + TEXT_ROOM,
@@ -121,6 +128,23 @@ export function createAttachmentService(deps: AttachmentServiceDeps) {
       return checked;
     },
 
+    /**
+     * Refuses, in the transaction that keeps a message, files that would take the conversation's
+     * account past its storage cap (413 `storage_full`): for files kept by another path (`desk-files.ts`).
+     */
+    makeRoom: (tx: Queryable, conversationId: number, files: readonly CheckedFile[]): Promise<void> =>
+      makeRoom(tx, conversationId, totalSize(files), storageMaxBytes),
+
+    /** Keeps written files with a new message, in its transaction, within the account's storage cap (an e-mail reply's, `bff/email`). */
+    keep: (
+      tx: Queryable,
+      created: WidgetMessage,
+      conversation: ConversationRecord,
+      uploader: AttachmentUploader,
+      checked: readonly CheckedFile[],
+    ): Promise<WidgetAttachment[]> =>
+      keepAttachments(tx, { created, conversation, uploader, checked, now: deps.now(), storageMaxBytes }),
+
     /** Deletes bytes written by `write` that no message kept. */
     discard: disposal.discard,
 
@@ -136,7 +160,7 @@ export type AttachmentService = ReturnType<typeof createAttachmentService>;
 
 /** `send`: the files checked first, then the conversation, a retry, and the upload limit, before any byte is written. */
 async function sendWithFiles(
-  deps: AttachmentServiceDeps,
+  deps: SettledDeps,
   customer: Customer,
   uuid: string,
   message: AttachmentMessage,
@@ -169,11 +193,12 @@ function checkFiles(files: readonly UploadedFile[], maxBytes: number): CheckedFi
     const facts = inspectMedia(file.bytes, maxBytes);
     return { ...facts, key: randomToken(32), name: safeFileName(file.name, facts.type), bytes: file.bytes };
   });
-  const total = checked.reduce((sum, file) => sum + file.size, 0);
-  if (total > maxBytes)
+  if (totalSize(checked) > maxBytes)
     throw new ParleyError('payload_too_large', `The files of one message may together be at most ${maxBytes} bytes.`);
   return checked;
 }
+
+const totalSize = (files: readonly CheckedFile[]) => files.reduce((sum, file) => sum + file.size, 0);
 
 async function consumeUpload({ limiter, now }: AttachmentServiceDeps, customer: Customer): Promise<void> {
   const decision = await limiter.consume(
@@ -191,7 +216,7 @@ async function consumeUpload({ limiter, now }: AttachmentServiceDeps, customer: 
 
 /** Writes the bytes, then keeps the message with its files; when either fails, the bytes written are deleted. */
 async function storeAndSend(
-  { sql, storage, conversations, disposal, now }: AttachmentServiceDeps,
+  { sql, storage, conversations, disposal, now, storageMaxBytes }: SettledDeps,
   customer: Customer,
   uuid: string,
   message: AttachmentMessage,
@@ -205,7 +230,15 @@ async function storeAndSend(
       customer,
       uuid,
       { text: message.text ?? '', message_id: message.messageId },
-      (tx, created, conversation) => keepAttachments(tx, created, conversation, message.uploader, checked, now()),
+      (tx, created, conversation) =>
+        keepAttachments(tx, {
+          created,
+          conversation,
+          uploader: message.uploader,
+          checked,
+          now: now(),
+          storageMaxBytes,
+        }),
     );
   } catch (error) {
     await disposal.discard(keys);
@@ -213,15 +246,22 @@ async function storeAndSend(
   }
 }
 
-/** The files' rows, kept in the message's own transaction, as the widget shows them. */
-export async function keepAttachments(
+/** Files to keep with a new message, and the account's storage cap they must fit in. */
+interface Keeping {
+  created: WidgetMessage;
+  conversation: ConversationRecord;
+  uploader: AttachmentUploader;
+  checked: readonly CheckedFile[];
+  now: Date;
+  storageMaxBytes: number;
+}
+
+/** The files' rows, kept in the message's own transaction when the account has room for them, as the widget shows them. */
+async function keepAttachments(
   tx: Queryable,
-  created: WidgetMessage,
-  conversation: ConversationRecord,
-  uploader: AttachmentUploader,
-  checked: readonly CheckedFile[],
-  now: Date,
+  { created, conversation, uploader, checked, now, storageMaxBytes }: Keeping,
 ): Promise<WidgetAttachment[]> {
+  await makeRoom(tx, conversation.id, totalSize(checked), storageMaxBytes);
   const rows = await insertAttachments(
     tx,
     { id: created.id, conversationId: conversation.id, uploader },

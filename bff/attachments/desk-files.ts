@@ -32,7 +32,7 @@ import { attachmentsOfMessages, insertAttachments } from './store.ts';
 export interface DeskFilesDeps {
   sql: Sql;
   now: () => Date;
-  attachments: Pick<AttachmentService, 'write' | 'discard' | 'bodyLimit'>;
+  attachments: Pick<AttachmentService, 'write' | 'discard' | 'makeRoom' | 'bodyLimit'>;
   publisher: Pick<Publisher, 'record' | 'publish'>;
   /** The conversation the caller may see (404 otherwise). */
   desk: Pick<DeskConversationService, 'find'>;
@@ -98,7 +98,7 @@ export type DeskFiles = ReturnType<typeof createDeskFiles>;
 
 /** The message and its files in one transaction, then pushed: to the customer with its files, or to people as a note. */
 async function keep(
-  { sql, now, publisher }: DeskFilesDeps,
+  { sql, now, publisher, attachments }: DeskFilesDeps,
   conversation: DeskConversation,
   caller: Caller,
   message: DeskFileMessage & { echo_id: string },
@@ -121,6 +121,7 @@ async function keep(
       at,
     );
     if (!created) return { kept: { id: stored.id, created }, changes: [] };
+    await attachments.makeRoom(tx, record.id, checked);
     const rows = await insertAttachments(
       tx,
       { id: stored.id, conversationId: record.id, uploader: 'desk' },

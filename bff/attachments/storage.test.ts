@@ -79,15 +79,21 @@ describe('attachment storage', () => {
 
   it('reads the bucket settings, and refuses a bucket without its keys or keys without a bucket', () => {
     const env = { AI_API_URL: 'http://127.0.0.1:1', AI_API_KEY: `service_test_${'a'.repeat(24)}` };
-    expect(readBffConfig(env).attachments).toEqual({ maxBytes: 10 * 1024 * 1024, s3: undefined });
+    expect(readBffConfig(env).attachments).toEqual({
+      maxBytes: 10 * 1024 * 1024,
+      storageMaxBytes: 1024 * 1024 * 1024,
+      s3: undefined,
+    });
     const bucket = {
       ATTACHMENTS_S3_URL: 'http://127.0.0.1:9000/parley',
       ATTACHMENTS_S3_ACCESS_KEY_ID: 'minio',
       ATTACHMENTS_S3_SECRET_ACCESS_KEY: 'minio-secret',
       ATTACHMENTS_MAX_BYTES: '2048',
+      ATTACHMENTS_STORAGE_MAX_BYTES: '5000000',
     };
     expect(readBffConfig({ ...env, ...bucket }).attachments).toEqual({
       maxBytes: 2048,
+      storageMaxBytes: 5_000_000,
       s3: {
         bucketUrl: 'http://127.0.0.1:9000/parley',
         region: 'us-east-1',
@@ -110,6 +116,9 @@ describe('attachment storage', () => {
       }),
     ).toThrow(/ATTACHMENTS_S3_URL/);
     expect(() => readBffConfig({ ...env, ATTACHMENTS_MAX_BYTES: '10' })).toThrow(/ATTACHMENTS_MAX_BYTES/);
+    expect(() => readBffConfig({ ...env, ATTACHMENTS_STORAGE_MAX_BYTES: '1000' })).toThrow(
+      /ATTACHMENTS_STORAGE_MAX_BYTES/,
+    );
   });
 });
 

@@ -32,6 +32,7 @@ export function addWidgetAttachmentRoutes(
           'multipart/form-data with one `file`, a `message_id` made by the client (sending it again returns the first copy, 200, and keeps nothing), and optional `text`. ' +
           'The file is checked by its bytes, never its name: PNG, JPEG, GIF, WebP, PDF, a voice note (Ogg/Opus, WebM, M4A, MP3, WAV) or a video (MP4, WebM) (anything else 415), at most 10 MB by default (413), ' +
           'an image of at most 40 megapixels and 16,384 pixels a side, a voice note of at most 5 minutes, a video of at most 3 minutes (422). A compressed body (Content-Encoding) is 415. ' +
+          "A file past the account's storage (ATTACHMENTS_STORAGE_MAX_BYTES) is 413 storage_full, and nothing is kept. " +
           'It becomes a message like a text message; the AI is told the file came, by its name ("[photo: name.jpg]", "[voice note: name.ogg]").',
         params: ConversationUuid,
         multipart: {
@@ -43,7 +44,7 @@ export function addWidgetAttachmentRoutes(
           201: { description: 'The stored message with its attachment.', schema: WidgetMessage },
           200: { description: 'The message stored earlier with this message_id.', schema: WidgetMessage },
         },
-        errors: ['not_found', 'invalid_state', 'unprocessable'],
+        errors: ['not_found', 'invalid_state', 'unprocessable', 'storage_full'],
       },
       async (ctx, { params, body, files }) => {
         const sender = { ...ctx.state.session, address: clientLimitKey(ctx.req, trustProxyHops) };

@@ -9,11 +9,11 @@ import type { Attachment } from 'mailparser';
 import { ParleyError } from '../../shared/index.ts';
 import type { Logger } from '../../shared/server/index.ts';
 import type { AttachmentService, CheckedFile } from '../attachments/attachment-service.ts';
-import { keepAttachments, MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';
+import { MAX_FILES_PER_MESSAGE } from '../attachments/attachment-service.ts';
 import type { Attach } from '../widget/message-sending.ts';
 
 /** What the reply's files need: the widget's checks and storage, and the largest total one message may carry. */
-export type InboundAttachmentService = Pick<AttachmentService, 'write' | 'discard' | 'maxBytes'>;
+export type InboundAttachmentService = Pick<AttachmentService, 'write' | 'discard' | 'keep' | 'maxBytes'>;
 
 /** A file left out, and why (logged for the team; the customer is not answered). */
 export interface DroppedFile {
@@ -55,9 +55,26 @@ export async function writeMailFiles(
   return { kept, dropped };
 }
 
-/** Keeps the written files with the customer's new message, in its transaction, as the widget shows them. */
-export function attachTo(checked: readonly CheckedFile[], now: () => Date): Attach {
-  return (tx, created, conversation) => keepAttachments(tx, created, conversation, 'widget', checked, now());
+/**
+ * Keeps the written files with the customer's new message, in its transaction, as the widget shows
+ * them. When the account's file storage is full (`storage_full`) the words still land without the
+ * files, which are logged as dropped; their bytes go with the sweep.
+ */
+export function attachTo(
+  attachments: InboundAttachmentService,
+  checked: readonly CheckedFile[],
+  logger: Logger,
+): Attach {
+  return async (tx, created, conversation) => {
+    try {
+      return await attachments.keep(tx, created, conversation, 'widget', checked);
+    } catch (error) {
+      if (!(error instanceof ParleyError) || error.code !== 'storage_full') throw error;
+      const dropped = checked.map((file) => ({ name: file.name, reason: `${error.code}: ${error.message}` }));
+      logDropped(logger, conversation.uuid, dropped);
+      return [];
+    }
+  };
 }
 
 /** Logs the files left out of a reply, so the team can tell the customer why. */

@@ -44,13 +44,13 @@ export interface Reply {
  * part ended with the resolve) and the message sent again; gives whether the message was new.
  */
 async function sendAsCustomer(
-  { conversations, logger }: ReplyKeepingDeps,
+  { conversations, logger, attachments }: ReplyKeepingDeps,
   reopening: DeskReopeningDeps,
   { conversation, messageId, text }: Reply,
   from: string,
   files: CheckedFile[],
 ): Promise<boolean> {
-  const attach = files.length > 0 ? attachTo(files, reopening.now) : undefined;
+  const attach = files.length > 0 ? attachTo(attachments, files, logger) : undefined;
   const sender = {
     inboxId: conversation.inboxId,
     customerRef: conversation.customerRef,
@@ -101,7 +101,7 @@ export function createReplyKeeping(deps: ReplyKeepingDeps) {
         const created = await commit(conversation, async (tx) => {
           const note = { author: 'human' as const, authorName: 'E-mail', text, messageId, private: true };
           const { message, created } = await insertMessage(tx, conversation, note, now());
-          if (created && files.length > 0) await attachTo(files, now)(tx, message, conversation);
+          if (created && files.length > 0) await attachTo(attachments, files, logger)(tx, message, conversation);
           return { value: created, change: { type: 'note.created', messageId: message.id } };
         });
         return created === true;

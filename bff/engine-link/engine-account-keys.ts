@@ -1,5 +1,5 @@
 import { ParleyError } from '../../shared/index.ts';
-import type { OperatorKeyCreated } from '../../shared/schemas/engine-operator.ts';
+import type { OperatorKey, OperatorKeyCreated } from '../../shared/schemas/engine-operator.ts';
 import type { Logger, Queryable, Sql } from '../../shared/server/index.ts';
 import type { Environment } from '../store/inboxes.ts';
 import { engineTrouble } from './engine-account-provisioning.ts';
@@ -45,14 +45,57 @@ function operatorOrRefuse(operator: EngineOperator | undefined): EngineOperator 
 /**
  * The account's own engine account. An account made before accounts had their own is served by
  * the installation's engine account (AI_API_KEY), which the BFF goes to the engine with but does
- * not operate: its keys are the installation operator's to give (`npm run engine:account`).
+ * not operate: its keys are the installation operator's to give (`npm run engine:account`) until
+ * it is moved to one of its own (engine-account-moves.ts).
  */
-async function engineAccountOf(sql: Sql, accountId: number): Promise<string> {
-  const engineAccountId = await engineAccountIdOf(sql, accountId);
+async function engineAccountOf(db: Queryable, accountId: number): Promise<string> {
+  const engineAccountId = await engineAccountIdOf(db, accountId);
   if (engineAccountId) return engineAccountId;
   throw new ParleyError(
     'unprocessable',
-    "This account is served by the installation's engine account (AI_API_KEY), which this server does not operate: its API keys come from the installation's operator. Accounts made through the Platform API have an engine account of their own, and get their keys here.",
+    "This account is served by the installation's engine account (AI_API_KEY), which this server does not operate: its API keys come from the installation's operator, until the operator moves it to an engine account of its own (npm run bff:accounts -- move-engine <account_id>). Accounts made through the Platform API, and moved ones, get their keys here.",
+  );
+}
+
+/** The engine account's keys as the engine has them (its operator routes). */
+const engineKeys = (operator: EngineOperator | undefined, engineAccountId: string): Promise<OperatorKey[]> =>
+  operatorOrRefuse(operator).listKeys(engineAccountId).catch(engineTrouble);
+
+/** Marks revoked here the account's keys the engine has revoked, or no longer has. */
+async function markRevokedAtEngine(
+  db: Queryable,
+  { logger, now }: Pick<EngineAccountKeysDeps, 'logger' | 'now'>,
+  accountId: number,
+  atEngine: readonly OperatorKey[],
+): Promise<void> {
+  const byId = new Map(atEngine.map((key) => [key.id, key]));
+  for (const key of await listEngineAccountKeys(db, accountId)) {
+    if (key.revokedAt) continue;
+    const there = byId.get(key.engineKeyId);
+    if (there && !there.revoked_at) continue;
+    await markEngineAccountKeyRevoked(db, key.id, there?.revoked_at ? new Date(there.revoked_at) : now());
+    logger.info({ account: accountId, key: key.id }, 'an API key revoked at the engine is marked revoked');
+  }
+}
+
+/** Marks revoked here what the engine has revoked, when it can be asked (a failure is logged: the list is then the last known). */
+async function followEngineRevocations(deps: EngineAccountKeysDeps, accountId: number): Promise<void> {
+  const engineAccountId = await engineAccountIdOf(deps.sql, accountId);
+  if (!engineAccountId || !deps.operator) return;
+  const atEngine = await engineKeys(deps.operator, engineAccountId).catch((error: unknown) => {
+    deps.logger.warn({ err: error, account: accountId }, "the engine's list of an account's keys could not be read");
+    return undefined;
+  });
+  if (atEngine) await markRevokedAtEngine(deps.sql, deps, accountId, atEngine);
+}
+
+/** Refuses a key past ENGINE_ACCOUNT_KEYS_MAX unrevoked ones of `environment` (422). */
+async function refuseOverCap(db: Queryable, accountId: number, environment: Environment): Promise<void> {
+  if ((await countUnrevokedEngineAccountKeys(db, accountId, environment)) < ENGINE_ACCOUNT_KEYS_MAX) return;
+  throw new ParleyError(
+    'unprocessable',
+    `This account holds ${ENGINE_ACCOUNT_KEYS_MAX} ${environment} API keys already: revoke one it no longer uses first.`,
+    { problems: [{ field: 'environment', message: `at most ${ENGINE_ACCOUNT_KEYS_MAX} unrevoked keys` }] },
   );
 }
 
@@ -63,20 +106,21 @@ async function engineAccountOf(sql: Sql, accountId: number): Promise<string> {
  * listed and revoked. As with the engine account itself, the engine comes first: a failure there
  * keeps nothing here, and a key made there that could not be kept here is revoked again.
  */
-export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAccountKeysDeps) {
+export function createEngineAccountKeys(deps: EngineAccountKeysDeps) {
+  const { sql, operator, logger, now } = deps;
   return {
-    /** Makes a key of `environment` at the engine (422 for an account without an engine account of its own, or with ENGINE_ACCOUNT_KEYS_MAX unrevoked there). */
-    async open(accountId: number, environment: Environment): Promise<OpenedEngineAccountKey> {
-      const engineAccountId = await engineAccountOf(sql, accountId);
-      if ((await countUnrevokedEngineAccountKeys(sql, accountId, environment)) >= ENGINE_ACCOUNT_KEYS_MAX) {
-        throw new ParleyError(
-          'unprocessable',
-          `This account holds ${ENGINE_ACCOUNT_KEYS_MAX} ${environment} API keys already: revoke one it no longer uses first.`,
-          {
-            problems: [{ field: 'environment', message: `at most ${ENGINE_ACCOUNT_KEYS_MAX} unrevoked keys` }],
-          },
-        );
-      }
+    /**
+     * Makes a key of `environment` at the engine, in the caller's transaction (422 for an account
+     * without an engine account of its own, or with ENGINE_ACCOUNT_KEYS_MAX unrevoked). The
+     * account's keys are locked until that transaction ends (an advisory lock), and keys revoked at
+     * the engine directly are marked first, so the count is true and requests at the same instant
+     * are counted one after the other: the cap holds. Keep the key with `keep` in the same transaction.
+     */
+    async open(tx: Queryable, accountId: number, environment: Environment): Promise<OpenedEngineAccountKey> {
+      const engineAccountId = await engineAccountOf(tx, accountId);
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`engine-account-keys:${accountId}`]);
+      await markRevokedAtEngine(tx, deps, accountId, await engineKeys(operator, engineAccountId));
+      await refuseOverCap(tx, accountId, environment);
       const created = await operatorOrRefuse(operator).createKey(engineAccountId, environment).catch(engineTrouble);
       return { accountId, engineAccountId, created };
     },
@@ -103,8 +147,15 @@ export function createEngineAccountKeys({ sql, operator, logger, now }: EngineAc
       });
     },
 
-    /** The account's keys, revoked ones too, oldest first. */
-    list: (accountId: number): Promise<EngineAccountKey[]> => listEngineAccountKeys(sql, accountId),
+    /**
+     * The account's keys, revoked ones too, oldest first, as the engine has them: a key the
+     * installation's operator revoked at the engine directly is marked revoked here first. When the
+     * engine cannot be asked, the keys as this store last knew them.
+     */
+    async list(accountId: number): Promise<EngineAccountKey[]> {
+      await followEngineRevocations(deps, accountId);
+      return listEngineAccountKeys(sql, accountId);
+    },
 
     /** One of the account's keys; a 404 for any other. */
     async find(accountId: number, id: number): Promise<EngineAccountKey> {

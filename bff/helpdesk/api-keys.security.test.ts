@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
-import { request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
+import { DRIVERS, request, startEngine, startStack, type TestEngine, type TestStack } from '../../test/stack.ts';
 import { clientCustomerWrites, newTenant, platform, type Tenant } from '../../test/tenants.ts';
 import { ENGINE_ACCOUNT_KEYS_MAX } from '../engine-link/engine-account-keys.ts';
 import { ApiKey, AuditLogPage, User } from '../../shared/schemas/helpdesk/index.ts';
@@ -235,6 +235,33 @@ describe("an account's API keys through the Application API", () => {
     );
   });
 
+  it('shows a key the operator revoked at the engine directly as revoked, and gives its place under the cap back', async () => {
+    const operated = await newTenant(stack, 'Operated Shop');
+    const made: ApiKey[] = [];
+    for (let i = 0; i < ENGINE_ACCOUNT_KEYS_MAX; i++)
+      made.push(
+        ApiKey.parse((await keys(operated, operated.admin.access_token, { body: { environment: 'live' } })).body),
+      );
+    const first = made[0]!;
+    const engineKeyId = (await engine('/v1/me', first.key!)).body.key.id as string;
+    const revoked = await engine(
+      `/operator/v1/accounts/${operated.engine.accountId}/keys/${engineKeyId}`,
+      stack.operatorToken!,
+      {
+        method: 'DELETE',
+      },
+    );
+    expect(revoked.status).toBe(204);
+    expect((await engine('/v1/me', first.key!)).status).toBe(401);
+
+    const listed = (await keys(operated, operated.admin.access_token)).body as ApiKey[];
+    expect(listed.find((entry) => entry.id === first.id)!.revoked_at).not.toBeNull();
+    expect(listed.filter((entry) => entry.revoked_at === null)).toHaveLength(ENGINE_ACCOUNT_KEYS_MAX - 1);
+    // The place it held is free again; the cap still holds after it.
+    expect((await keys(operated, operated.admin.access_token, { body: { environment: 'live' } })).status).toBe(201);
+    expect((await keys(operated, operated.admin.access_token, { body: { environment: 'live' } })).status).toBe(422);
+  });
+
   it("answers 422 for an account served by the installation's engine account, whose keys the BFF does not operate", async () => {
     const owner = User.parse(
       (
@@ -266,6 +293,40 @@ describe("an account's API keys through the Application API", () => {
     expect(Object.keys(document.paths['/api/v1/accounts/{account_id}/api_keys']!['post']!.responses)).toEqual(
       expect.arrayContaining(['201', '401', '422', '503']),
     );
+  });
+});
+
+describe.each(DRIVERS)('API keys made at the same instant on $name', (driver) => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startStack(driver, { DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN });
+  });
+  afterAll(() => stack?.stop());
+
+  it(`holds the cap of ${ENGINE_ACCOUNT_KEYS_MAX} against 20 requests at once: ${ENGINE_ACCOUNT_KEYS_MAX} made, here and at the engine`, async () => {
+    const shop = await newTenant(stack, 'Racing Key Shop');
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        desk(`${stack.url}/api/v1/accounts/${shop.accountId}/api_keys`, shop.admin.access_token, {
+          body: { environment: 'sandbox' },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(ENGINE_ACCOUNT_KEYS_MAX);
+    expect(statuses.filter((status) => status === 422)).toHaveLength(20 - ENGINE_ACCOUNT_KEYS_MAX);
+    const listed = (await desk(`${stack.url}/api/v1/accounts/${shop.accountId}/api_keys`, shop.admin.access_token))
+      .body as ApiKey[];
+    expect(listed.filter((entry) => entry.revoked_at === null)).toHaveLength(ENGINE_ACCOUNT_KEYS_MAX);
+    // At the engine: the BFF's own sandbox key, and the ten.
+    const atEngine = await request(`${stack.engineUrl}/operator/v1/accounts/${shop.engine.accountId}/keys`, {
+      token: stack.operatorToken!,
+    });
+    const sandbox = (atEngine.body.keys as { environment: string; revoked_at: string | null }[]).filter(
+      (key) => key.environment === 'sandbox' && key.revoked_at === null,
+    );
+    expect(sandbox).toHaveLength(ENGINE_ACCOUNT_KEYS_MAX + 1);
   });
 });
 

@@ -32,6 +32,7 @@ export async function openBffStore(
   const sql = await openSql({
     databaseUrl: settings.databaseUrl,
     dataDir: dataFolder(settings.dataDir, 'bff'),
+    dataRoot: settings.dataDir,
     schema: `${schemaPrefix}bff`,
   });
   try {

@@ -32,6 +32,7 @@ import { addClientApiRoutes, type DeskState } from '../client-api/routes.ts';
 import { addSurveyPageRoutes } from '../widget/survey-page.ts';
 import { addHostedChatRoutes } from '../widget/hosted-chat-page.ts';
 import { addWidgetRoutes } from '../widget/conversation-routes.ts';
+import { addWidgetStartRoute } from '../widget/start-routes.ts';
 import { addWidgetInterviewRoutes } from '../widget/interview-routes.ts';
 import { createWidgetInterviews } from '../widget/widget-interviews.ts';
 import { addWidgetHelpRoutes } from '../widget/help-routes.ts';
@@ -91,6 +92,7 @@ export function openSurface(
     ownAccountId,
     siteKeyLimiter: limiters.siteKeyLimiter,
     apiKeyLimiter: limiters.floodLimiter,
+    apiKeySessionsPerMinute: deps.apiKeySessionsPerMinute,
     trustProxyHops,
     now,
   });
@@ -145,10 +147,11 @@ export function widgetSurface({
   const widget = new ApiRoutes<WidgetState>({
     middleware: [
       sessionAuth(access.sessions, sql),
-      widgetRateLimit(limiters.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now),
+      widgetRateLimit(limiters.widgetLimiter, WIDGET_REQUESTS_PER_MINUTE, now, sql),
     ],
   });
   addWidgetRoutes(widget, conversations, deskHooks, trustProxyHops);
+  addWidgetStartRoute(widget, conversations, deskHooks);
   addWidgetAttachmentRoutes(widget, attachments, conversations, trustProxyHops);
   addWidgetHelpRoutes(widget, createHelpArticles({ engines: access.engines, now }));
   addWidgetInterviewRoutes(widget, createWidgetInterviews({ sql, engines: access.engines, recorder, publisher, now }));

@@ -35,6 +35,15 @@ export const DEFAULT_SESSION_TTL_S = 3600;
  * real server, while wrong keys from one address are slowed down; its count is on every answer.
  */
 export const API_KEY_SESSIONS_PER_ADDRESS = 1_200;
+/**
+ * Verified sessions one API key mints a minute, from every address together
+ * (API_KEY_SESSIONS_PER_MINUTE). A verified customer's messages are not counted per address (the
+ * shop vouched for them, and many share a mobile network's address); their sessions come from the
+ * shop's server, so what bounds a flood of sign-ups (or a leaked key used from many addresses) is
+ * the key's own count: far above what a shop's sign-ups need, and below what would let one key
+ * make customers faster than the per-inbox message limit could hold them.
+ */
+export const API_KEY_SESSIONS_PER_MINUTE = 6_000;
 /** What a caller is told to wait when the engine could not check its key and did not say for how long. */
 const UPSTREAM_RETRY_AFTER_MS = 5_000;
 
@@ -45,14 +54,18 @@ export interface SessionRouteDeps {
   /** The installation's engine account (its configured keys'): a site's API key is of it, or of an account's own engine account. */
   ownAccountId: () => Promise<string>;
   siteKeyLimiter: RollingLimiter;
-  /** Counts API-key requests per client address (API_KEY_SESSIONS_PER_ADDRESS a minute). */
+  /** Counts API-key requests per client address (API_KEY_SESSIONS_PER_ADDRESS a minute) and sessions per key. */
   apiKeyLimiter: RateLimiter;
+  /** Verified sessions one API key mints a minute (API_KEY_SESSIONS_PER_MINUTE when unset). */
+  apiKeySessionsPerMinute?: number | undefined;
   trustProxyHops: number;
   now: () => Date;
 }
 
 /** Whose API key it is: its environment, its engine account, and the inboxes that engine account serves (`scope`). */
 interface KeyHolder {
+  /** The key's id at the engine (`key_…`): its sessions are counted under it. */
+  keyId: string;
   environment: Environment;
   accountId: string;
   scope: EngineScope;
@@ -83,7 +96,7 @@ function addStartSessionRoute(routes: ApiRoutes, deps: SessionRouteDeps): void {
       security: 'siteKeyOrApiKey',
       summary: 'Start a widget session',
       description:
-        "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes; the 429 then carries the inbox's public name and e-mail in error.details.inbox (for a valid key from one of its origins). With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
+        "With a site key (pk_…): a visitor session; send the previous token to renew the same visitor. At most 20 site-key requests per client address in any 60 minutes; the 429 then carries the inbox's public name and e-mail in error.details.inbox (for a valid key from one of its origins). With an API key (service_…): a verified customer session for {customer_ref, name?, email?, ttl_s?, inbox_id?}; ttl_s defaults to 3600 and is at most 21600. One API key mints at most API_KEY_SESSIONS_PER_MINUTE sessions a minute (6,000 by default) from all addresses together; past it 429 rate_limited with Retry-After. An account's API key (Application API POST /api/v1/accounts/{id}/api_keys) mints for the account's inbox inbox_id, by default its first; the installation's key for the default inbox. An inbox_id the key's account does not serve, or an account without an inbox, is 422.",
       body: z.union([VisitorSessionRequest, VerifiedSessionRequest]),
       responses: { 201: { description: 'The session.', schema: WidgetSession } },
       errors: [
@@ -202,6 +215,13 @@ async function startVerifiedSession(ctx: RouterContext, apiKey: string, deps: Se
   enforceRateDecision(ctx, decision, at, 'This address');
   const body = await readJson(ctx, VerifiedSessionRequest);
   const holder = await checkApiKey(apiKey, deps);
+  const perKey = await deps.apiKeyLimiter.consume(
+    `widget-sessions:key:${holder.keyId}`,
+    deps.apiKeySessionsPerMinute ?? API_KEY_SESSIONS_PER_MINUTE,
+    at,
+  );
+  // On a success the address's count stays on the answer; past the key's own, the key's is shown.
+  if (!perKey.allowed) enforceRateDecision(ctx, perKey, at, 'This API key');
   const inboxId = await verifiedInbox(holder, body.inbox_id, deps);
   const ttl = body.ttl_s ?? DEFAULT_SESSION_TTL_S;
   const { environment, accountId } = holder;
@@ -306,10 +326,11 @@ async function checkApiKey(apiKey: string, { sql, engines, ownAccountId }: Sessi
   try {
     const me = await engines.installation.first.withKey(apiKey).me();
     const account = await accountOfEngineAccount(sql, me.account_id);
-    if (account !== undefined) return { environment: me.environment, accountId: me.account_id, scope: account };
+    const holder = { keyId: me.key.id, environment: me.environment, accountId: me.account_id };
+    if (account !== undefined) return { ...holder, scope: account };
     if (me.account_id !== (await ownAccountId()))
       throw new ParleyError('unauthorized', 'This API key belongs to another account.');
-    return { environment: me.environment, accountId: me.account_id, scope: null };
+    return { ...holder, scope: null };
   } catch (error) {
     if (error instanceof ParleyError) throw error;
     if (error instanceof EngineCallError && error.status === 401)

@@ -1,9 +1,10 @@
-import { chmod, lstat, mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runNodeScript } from '../../test/node-script.ts';
 import { makePrivateTree } from './private-files.ts';
+import { openSql } from './sql.ts';
 
 interface Found {
   path: string;
@@ -98,4 +99,26 @@ describe('the data folder: 0700 folders and 0600 files, whatever the umask', () 
     expect(((await lstat(root)).mode & 0o777).toString(8)).toBe('700');
     expect(((await lstat(elsewhere)).mode & 0o777).toString(8)).toBe('755');
   });
+
+  it(
+    'sets DATA_DIR itself and what is directly in it right when a store opens there, with SECRETS_KEYS set and no umask of its own',
+    { timeout: 120_000 },
+    async () => {
+      const root = await mkdtemp(join(tmpdir(), 'parley-data-modes-'));
+      folders.push(root);
+      // As an earlier version, or a person, may have left it: a key from before SECRETS_KEYS, a loose folder.
+      await chmod(root, 0o755);
+      await writeFile(join(root, 'secrets.key'), 'local:left-from-before\n', { mode: 0o644 });
+      await chmod(join(root, 'secrets.key'), 0o644);
+      await mkdir(join(root, 'attachments'));
+      await chmod(join(root, 'attachments'), 0o777);
+      const sql = await openSql({ dataDir: join(root, 'bff'), dataRoot: root, schema: 'bff' });
+      await sql.close();
+      const modeOf = async (path: string) => ((await lstat(path)).mode & 0o777).toString(8);
+      expect(await modeOf(root)).toBe('700');
+      expect(await modeOf(join(root, 'secrets.key'))).toBe('600');
+      expect(await modeOf(join(root, 'attachments'))).toBe('700');
+      expect(loose(await modesUnder(root))).toEqual([]);
+    },
+  );
 });

@@ -46,11 +46,36 @@ export async function makePrivateTree(folder: string): Promise<void> {
 }
 
 /**
+ * Sets `dataDir` itself to 0700 and what is directly in it to 0700 (folders) or 0600 (files), as
+ * each store does when it opens: a DATA_DIR made loose by an earlier version (a secrets.key left
+ * from before SECRETS_KEYS was set, a folder made 0777) is set right even where this process's
+ * umask cannot be tightened (a worker thread) and nothing else makes the folder. Deeper entries are
+ * behind these 0700 folders; each store sets its own folder's tree right itself.
+ *
+ * @example await makeDataDirPrivate('/var/lib/parley')
+ */
+export async function makeDataDirPrivate(dataDir: string): Promise<void> {
+  makePrivateFolder(dataDir);
+  for (const name of await readdir(dataDir)) {
+    const path = join(dataDir, name);
+    try {
+      const entry = await lstat(path);
+      if (entry.isSymbolicLink()) continue;
+      const wanted = entry.isDirectory() ? PRIVATE_FOLDER_MODE : PRIVATE_FILE_MODE;
+      if ((entry.mode & 0o777) !== wanted) await chmod(path, wanted);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/**
  * From now on, what this process makes is not for group or others: the umask gains 077. PGlite
  * keeps making files for as long as it runs (WAL segments, relations, its relcache init file,
  * which it writes 0666 less the umask), so a one-time pass over its folder is not enough. Node
- * refuses to set the umask in a worker thread: there it gives false and changes nothing, and the
- * store's folder (0700) is what keeps others out.
+ * refuses to set the umask in a worker thread: there it gives false and changes nothing; the
+ * folders (DATA_DIR and the store's, 0700: `makeDataDirPrivate`) keep others out of what PGlite
+ * makes there, and its files are set 0600 when the store opens next.
  */
 export function keepNewFilesPrivate(): boolean {
   if (!isMainThread) return false;

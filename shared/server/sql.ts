@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createMemoryPglite } from './pglite-cluster.ts';
-import { keepNewFilesPrivate, makePrivateFolder, makePrivateTree } from './private-files.ts';
+import { keepNewFilesPrivate, makeDataDirPrivate, makePrivateFolder, makePrivateTree } from './private-files.ts';
 
 /**
  * One small SQL interface over two drivers: embedded PostgreSQL (PGlite) for one machine and no
@@ -30,6 +30,11 @@ export interface SqlOptions {
   databaseUrl?: string | undefined;
   /** PGlite's folder; `memory://` keeps the database in memory. */
   dataDir?: string | undefined;
+  /**
+   * DATA_DIR, which holds PGlite's folder (`dataFolder(DATA_DIR, service)`): it and what is directly
+   * in it are made the user's alone when the store opens (`makeDataDirPrivate`). Unset: only the folder.
+   */
+  dataRoot?: string | undefined;
   /** The schema that holds this service's tables, e.g. `engine`. */
   schema: string;
 }
@@ -43,11 +48,11 @@ export async function openSql(options: SqlOptions): Promise<Sql> {
   }
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options.schema)
-    : openPglite(options.dataDir ?? 'memory://', options.schema);
+    : openPglite(options.dataDir ?? 'memory://', options.schema, options.dataRoot);
 }
 
-async function openPglite(dataDir: string, schema: string): Promise<Sql> {
-  const db = dataDir.startsWith('memory://') ? await createMemoryPglite() : await openPgliteFolder(dataDir);
+async function openPglite(dataDir: string, schema: string, dataRoot: string | undefined): Promise<Sql> {
+  const db = dataDir.startsWith('memory://') ? await createMemoryPglite() : await openPgliteFolder(dataDir, dataRoot);
   // PGlite is one connection, so the search path set here holds for every later query.
   await db.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema};`);
   const asQueryable = (target: Pick<PGlite, 'query'>): Queryable => ({
@@ -70,11 +75,14 @@ async function openPglite(dataDir: string, schema: string): Promise<Sql> {
  * what it unpacks with modes of its own (its first cluster), or a store made before this rule
  * holds, is set right once it is open.
  */
-async function openPgliteFolder(folder: string): Promise<PGlite> {
+async function openPgliteFolder(folder: string, dataRoot: string | undefined): Promise<PGlite> {
   keepNewFilesPrivate();
+  if (dataRoot) makePrivateFolder(dataRoot);
   makePrivateFolder(folder);
   const db = await PGlite.create(folder);
   try {
+    // After PGlite is open, by chmod: this holds in a worker thread too, where the umask cannot be set.
+    if (dataRoot) await makeDataDirPrivate(dataRoot);
     await makePrivateTree(folder);
   } catch (error) {
     await db.close();
