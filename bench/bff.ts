@@ -42,7 +42,8 @@ import { dropSchemas, uniqueSchemaPrefix } from '../test/stack.ts';
  * baseline, the baseline that asks the engine for the reply as any BFF must; see docs/PERFORMANCE.md),
  * BENCH_SESSIONS (one visitor per message a second), BENCH_IDLE (idle connections, 10000, as the
  * budget is set; the BFF's cap of 200 sockets per address is lifted for this part only, since every
- * visitor comes from 127.0.0.1). BENCH_PROFILE=<folder> writes a CPU profile of this process over each measured run
+ * visitor comes from 127.0.0.1). BENCH_IDLE_STARTED=0 connects the idle sockets without the widget's start before
+ * them (by default each visitor starts first, as the widget does). BENCH_PROFILE=<folder> writes a CPU profile of this process over each measured run
  * (`<store>-<rate>-<target>.cpuprofile`, for Chrome's DevTools or `node --cpu-prof`'s readers).
  */
 const RUNS_GIVEN = process.env['BENCH_RUNS'] ?? 'PGlite:50,PostgreSQL:50,PostgreSQL:200';
@@ -69,6 +70,8 @@ const sessionsFor = (rate: number) => Number(process.env['BENCH_SESSIONS'] ?? Ma
 const IDLE = Number(process.env['BENCH_IDLE'] ?? 10_000);
 // Heap per idle connection, KB (issue 34; socket.io's own chart shows about 9–10 KB for a bare server).
 const IDLE_HEAP_BUDGET_KB = 12;
+// BENCH_IDLE_STARTED=0: the sockets connect without the widget's start before them (their tokens first verified by the socket).
+const IDLE_STARTED = process.env['BENCH_IDLE_STARTED'] !== '0';
 const REPLY_TIMEOUT_MS = 10_000;
 const QUESTIONS = [
   'How do I return an item?',
@@ -82,6 +85,7 @@ type VisitorCommand =
   | { kind: 'sessions'; url: string; siteKey: string; count: number; target: Target }
   | { kind: 'open' }
   | { kind: 'converse'; rate: number; seconds: number; prefix: string }
+  | { kind: 'start' }
   | { kind: 'connect' }
   | { kind: 'release' };
 
@@ -319,6 +323,19 @@ function serveVisitors(): void {
     return result;
   }
 
+  /** Each visitor's widget starts as it does before its socket opens: `POST /v1/widget/start`, with its token. */
+  async function startEach(): Promise<{ started: number }> {
+    await inBatches(visitors, 32, async (visitor) => {
+      const response = await fetch(`${url}/v1/widget/start`, {
+        method: 'POST',
+        body: new URLSearchParams({ token: visitor.token }),
+      });
+      if (response.status !== 200) throw new Error(`POST /v1/widget/start answered ${response.status}`);
+      await response.arrayBuffer();
+    });
+    return { started: visitors.length };
+  }
+
   async function connectIdle(): Promise<Connected> {
     let connected = 0;
     let firstError: string | undefined;
@@ -344,6 +361,8 @@ function serveVisitors(): void {
         return { opened: visitors.length };
       case 'converse':
         return converseAtRate(command.rate, command.seconds, command.prefix);
+      case 'start':
+        return startEach();
       case 'connect':
         return connectIdle();
       case 'release':
@@ -660,6 +679,9 @@ async function measureIdle(count: number): Promise<string[]> {
   const visitors = startHelper('visitors');
   try {
     await ask(visitors, { kind: 'sessions', url: stack.url, siteKey: stack.siteKey, count, target: 'parley' });
+    // The widget's start verifies the token over HTTP before the socket opens: the BFF's memory of
+    // that token (WidgetSessions) is the session's, not the socket's, so it is made before measuring.
+    if (IDLE_STARTED) await ask(visitors, { kind: 'start' });
     const before = await settledMemory(collect);
     const result = await ask<Connected>(visitors, { kind: 'connect' });
     const after = await settledMemory(collect);
@@ -773,7 +795,10 @@ async function main(): Promise<void> {
   // Each process holds one descriptor per connection, plus its files, database and the like.
   const count = Math.min(IDLE, limit - 256);
   out(
-    `Idle /widget connections on one BFF process (PGlite), authenticated, websocket; the visitors run in a child process.`,
+    `Idle /widget connections on one BFF process (PGlite), authenticated, websocket; the visitors run in a child process` +
+      (IDLE_STARTED
+        ? ', each after its widget start (POST /v1/widget/start).'
+        : ', with no request before (BENCH_IDLE_STARTED=0).'),
   );
   out(
     `  Growth of this process between "sessions made" and "all sockets connected", after GC, per connection, in KB. The RSS`,

@@ -630,6 +630,7 @@ describe.each(DRIVERS)('BFF widget routes over HTTP on $name', (driver) => {
     const expected = [
       'post /v1/widget-sessions',
       'get /v1/widget/config',
+      'post /v1/widget/start',
       'get /v1/widget/conversations',
       'post /v1/widget/conversations',
       'get /v1/widget/conversations/{id}',

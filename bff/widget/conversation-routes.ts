@@ -21,6 +21,7 @@ import type { ConversationService } from './conversation-service.ts';
 import { MESSAGE_LIMITS } from './message-limits.ts';
 import type { DeskWebhooks } from '../helpdesk/desk-webhooks.ts';
 import type { WidgetState } from './session-auth.ts';
+import { openedFrom } from './start-routes.ts';
 
 const tag = 'Widget';
 const security = 'sessionToken';
@@ -65,10 +66,7 @@ function addConfigRoute(
       const { session } = ctx.state;
       const [config] = await Promise.all([
         conversations.config(session, query.locale),
-        opened.widgetOpened(session, {
-          referer: ctx.get('referer') || ctx.get('origin') || null,
-          language: ctx.get('accept-language').split(',')[0] || null,
-        }),
+        opened.widgetOpened(session, openedFrom(ctx)),
       ]);
       ctx.body = config;
     },

@@ -24,6 +24,11 @@ export async function limitedPresentation(
   } catch {
     return undefined;
   }
-  const inbox = await findInbox(sql, siteKey.inboxId);
+  return inboxPresentation(sql, siteKey.inboxId);
+}
+
+/** An inbox's public name and e-mail, for a refusal that comes before its config could (the widget's start, issue 34). */
+export async function inboxPresentation(sql: Sql, inboxId: string): Promise<LimitedPresentation | undefined> {
+  const inbox = await findInbox(sql, inboxId);
   return inbox && { inbox: { name: inbox.name, email: inbox.presentation.email || undefined } };
 }

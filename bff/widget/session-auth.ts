@@ -1,6 +1,15 @@
 import type { Context, Middleware } from 'koa';
-import { ParleyError, SESSION_TOKEN_PREFIX } from '../../shared/index.ts';
-import { bearerToken, enforceRateDecision, type RateLimiter, type Sql } from '../../shared/server/index.ts';
+import { z } from 'zod';
+import { ParleyError, SESSION_TOKEN_PREFIX, WidgetStartRequest } from '../../shared/index.ts';
+import {
+  bearerToken,
+  DEFAULT_BODY_LIMIT,
+  enforceRateDecision,
+  readJson,
+  type RateLimiter,
+  type Sql,
+} from '../../shared/server/index.ts';
+import { inboxPresentation } from './limited-presentation.ts';
 import { assertSessionOrigin } from './origins.ts';
 import type { Session, WidgetSessions } from './sessions.ts';
 
@@ -11,7 +20,7 @@ export interface WidgetState {
 /** Lets through only requests that carry a valid, unrevoked `wst_` token, from an origin its session allows. */
 export function sessionAuth(sessions: WidgetSessions, sql: Sql): Middleware<WidgetState> {
   return async (ctx, next) => {
-    const token = bearerToken(ctx);
+    const token = isStarting(ctx) && !ctx.get('authorization') ? await startToken(ctx) : bearerToken(ctx);
     if (!token.startsWith(SESSION_TOKEN_PREFIX)) {
       throw new ParleyError(
         'unauthorized',
@@ -26,6 +35,23 @@ export function sessionAuth(sessions: WidgetSessions, sql: Sql): Middleware<Widg
     await next();
   };
 }
+
+/** The widget's opening request, which a browser sends without a preflight: a form with the token in it (issue 34). */
+export const isStarting = (ctx: Pick<Context, 'method' | 'path'>): boolean =>
+  ctx.method === 'POST' && ctx.path === '/v1/widget/start';
+
+/** The token in the body of `POST /v1/widget/start` (the route reads the body again, from the copy kept). */
+async function startToken(ctx: Context): Promise<string> {
+  const { token } = await readJson(ctx, StartToken, DEFAULT_BODY_LIMIT, true);
+  if (!token) {
+    throw new ParleyError(
+      'unauthorized',
+      'Send the session token as the token field, or as Authorization: Bearer <token>.',
+    );
+  }
+  return token;
+}
+const StartToken = z.object({ token: WidgetStartRequest.shape.token });
 
 /** The widget's send, whose one statement asks whether the session still stands (`storeCustomerMessage`). */
 export const isSendingMessage = (ctx: Pick<Context, 'method' | 'path'>): boolean =>
@@ -45,7 +71,13 @@ export const POLLS_PER_MINUTE = 600;
  * Limits each customer's widget requests per minute, with `X-RateLimit-*` on every answer; polling
  * counts apart, against its own, higher limit.
  */
-export function widgetRateLimit(limiter: RateLimiter, perMinute: number, now: () => Date): Middleware<WidgetState> {
+export function widgetRateLimit(
+  limiter: RateLimiter,
+  perMinute: number,
+  now: () => Date,
+  /** With it, a refused start carries the shop's name and e-mail, as its config would have shown them. */
+  sql?: Sql,
+): Middleware<WidgetState> {
   return async (ctx, next) => {
     const at = now();
     const { inboxId, customerRef } = ctx.state.session;
@@ -56,8 +88,17 @@ export function widgetRateLimit(limiter: RateLimiter, perMinute: number, now: ()
         at,
         'Polling by this customer',
       );
-    else
-      enforceRateDecision(ctx, await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at), at, 'This customer');
+    else {
+      const decision = await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at);
+      try {
+        enforceRateDecision(ctx, decision, at, 'This customer');
+      } catch (error) {
+        // A refused start carries the shop's name and e-mail, which its config would have shown (issue 34).
+        if (sql && isStarting(ctx) && error instanceof ParleyError)
+          throw new ParleyError(error.code, error.message, await inboxPresentation(sql, inboxId));
+        throw error;
+      }
+    }
     await next();
   };
 }

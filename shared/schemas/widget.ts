@@ -244,6 +244,29 @@ export const MessagesPage = z.object({
 });
 export type MessagesPage = z.infer<typeof MessagesPage>;
 
+/**
+ * `POST /v1/widget/start`: what the widget shows when it opens, in one request (issue 34). Sent as a
+ * form, it is a CORS simple request: no preflight, and the session token in the body, never in the URL.
+ */
+export const WidgetStartRequest = z.strictObject({
+  token: z
+    .string()
+    .max(4096)
+    .optional()
+    .describe('The wst_ session token, when it is not in the Authorization header (a header costs a preflight)'),
+  locale: WidgetConfigQuery.shape.locale,
+  conversation_id: ConversationUuid.shape.id
+    .optional()
+    .describe("The conversation this device shows: its first page of history comes too when it is the customer's"),
+});
+export const WidgetStart = z.object({
+  config: WidgetConfig,
+  conversations: z.array(WidgetConversation),
+  /** The first page of `conversation_id`'s history; null when none was asked for or it is not the customer's. */
+  history: MessagesPage.nullable(),
+});
+export type WidgetStart = z.infer<typeof WidgetStart>;
+
 export const TypingRequest = z.strictObject({ typing: z.boolean() });
 
 export const ReadRequest = z.strictObject({ last_read_id: z.number().int().min(0) });

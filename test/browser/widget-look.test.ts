@@ -75,11 +75,16 @@ describe('the widget look', () => {
 
   it("says who answers in a header of one height: the shop's name and logo, the AI with its badge, then the person with initials and the reply time, the list, the end", async () => {
     const { page, problems } = await store({}, async (context) => {
-      await intercept(context, '**/v1/widget/config*', async (route) => {
+      // The config comes in the widget's start (POST /v1/widget/start, issue 34).
+      await intercept(context, '**/v1/widget/start', async (route) => {
         const response = await route.fetch();
-        const config = await response.json();
-        config.inbox = { ...config.inbox, avatar_url: 'https://shop.example/logo.png', reply_time: 'in_a_few_minutes' };
-        await route.fulfill({ response, json: config });
+        const started = await response.json();
+        const inbox = {
+          ...started.config.inbox,
+          avatar_url: 'https://shop.example/logo.png',
+          reply_time: 'in_a_few_minutes',
+        };
+        await route.fulfill({ response, json: { ...started, config: { ...started.config, inbox } } });
       });
       // A 1×1 PNG for the logo.
       await intercept(context, 'https://shop.example/logo.png', (route) =>
@@ -134,7 +139,7 @@ describe('the widget look', () => {
 
   it('names the chat "Chat" in the header when its settings cannot load (rate limited); opens without motion when the system asks for less', async () => {
     const { page, problems } = await store({ reducedMotion: 'reduce' }, (context) =>
-      intercept(context, '**/v1/widget/config*', (route) =>
+      intercept(context, '**/v1/widget/start', (route) =>
         route.fulfill({
           status: 429,
           json: { error: { code: 'rate_limited', message: 'Slow down.' } },

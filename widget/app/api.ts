@@ -5,22 +5,28 @@ import type {
   WidgetConversation,
   WidgetMessage,
   WidgetSession,
+  WidgetStart,
 } from '../../shared/index.ts';
+import { requestStart, startForm, type StartRequest } from '../protocol.ts';
 
 /**
  * The widget's HTTP calls to the BFF. Credentials travel in the Authorization header, never in URLs.
  * A refusal throws `ClientError` with the code of its body.
  */
-export function createApi(baseUrl: string) {
-  async function call<T>(method: string, path: string, credential: string, body?: unknown): Promise<T> {
-    const response = await fetch(new URL(path, baseUrl), {
-      method,
-      headers: {
-        authorization: `Bearer ${credential}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
+export function createApi(baseUrl: string, started?: StartRequest) {
+  const call = <T>(method: string, path: string, credential: string, body?: unknown): Promise<T> =>
+    read<T>(
+      fetch(new URL(path, baseUrl), {
+        method,
+        headers: {
+          authorization: `Bearer ${credential}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? null : JSON.stringify(body),
+      }),
+    );
+  async function read<T>(answer: Promise<Response>): Promise<T> {
+    const response = await answer;
     if (response.status === 204) return undefined as T;
     const payload: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
@@ -38,6 +44,16 @@ export function createApi(baseUrl: string) {
         token: previousToken,
         time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       }),
+    /**
+     * What the chat shows when it opens, in one request without a preflight (issue 34): the loader's,
+     * made while this code loaded, when it asked the same; else asked now.
+     */
+    start(token: string, conversationId: string | undefined): Promise<WidgetStart> {
+      const early = started;
+      started = undefined;
+      const form = startForm(token, conversationId);
+      return read(early?.form === `${form}` ? early.answer : requestStart(baseUrl, form).answer);
+    },
     endSession: (token: string) => call<void>('DELETE', 'v1/widget-sessions/current', token),
     config: (token: string, locale: string) => call<WidgetConfig>('GET', `v1/widget/config?locale=${locale}`, token),
     call,

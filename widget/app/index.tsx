@@ -27,7 +27,7 @@ export const mount: MountWidget = ({ settings, root, launcher, emit }) => {
   const chat = createChat({
     // The loader's baseUrl, siteKey and sessionToken.
     ...settings,
-    api: createApi(settings.baseUrl),
+    api: createApi(settings.baseUrl, settings.started),
     storage,
     locale: () => i18n.locale,
     emit: (event, payload) => {

@@ -1,5 +1,12 @@
 import { COMMANDS, EVENTS, type ParleyEvent, type ParleyEvents, type ThemeSettings } from '../api.ts';
-import { APP_PATH, type MountWidget, type WidgetApp } from '../protocol.ts';
+import {
+  APP_PATH,
+  requestStart,
+  startForm,
+  type MountWidget,
+  type WidgetApp,
+  type WidgetSettings,
+} from '../protocol.ts';
 
 /**
  * The loader behind `<script src=".../widget.js" data-site-key="pk_…" async>`. It stays tiny
@@ -37,7 +44,7 @@ if (script && !page.Parley?.loaded) {
   if (data['color']) theme.color = data['color'];
   if (data['position'] === 'left' || data['position'] === 'right') theme.position = data['position'];
   if (data['mode'] === 'light' || data['mode'] === 'dark' || data['mode'] === 'auto') theme.mode = data['mode'];
-  const settings = {
+  const settings: WidgetSettings = {
     baseUrl: new URL('.', script.src).href,
     siteKey: data['siteKey'],
     sessionToken: data['sessionToken'],
@@ -78,8 +85,18 @@ if (script && !page.Parley?.loaded) {
     if (next.position) launcher.classList.toggle('left', next.position === 'left');
   };
 
-  const load = () =>
-    (loading ??= import(/* @vite-ignore */ settings.baseUrl + APP_PATH).then(
+  const load = () => {
+    // With a session on this device the app asks for the chat's start at once: asked here, the answer
+    // comes while the app's code loads (issue 34). Without one (or without storage) the app decides.
+    if (!loading)
+      try {
+        const stored = (name: string) => localStorage.getItem(`parley:${settings.siteKey}:${name}`);
+        const token: string = settings.sessionToken || JSON.parse(stored('session')!).token;
+        settings.started = requestStart(settings.baseUrl, startForm(token, stored('conversation')));
+      } catch {
+        // Nothing stored: no session to resume.
+      }
+    return (loading ??= import(/* @vite-ignore */ settings.baseUrl + APP_PATH).then(
       (module: { mount: MountWidget }) => {
         app = module.mount({ settings, root: launcher!.getRootNode() as ShadowRoot, launcher, emit });
         for (const [command, args] of queue.splice(0)) app.command(command as never, args);
@@ -89,6 +106,7 @@ if (script && !page.Parley?.loaded) {
         emit('error', { code: 'load_failed', message: `The chat could not be loaded: ${error}` });
       },
     ));
+  };
 
   const Parley = ((command: unknown, ...args: unknown[]) => {
     if (command === 'on') {

@@ -38,21 +38,18 @@ export function createStart(
     store.set({ phase: 'connecting', error: undefined });
     try {
       const session = await sessions.ensure();
-      // The stored conversation's history is asked for alongside the config and the list, not after them.
+      // The config, the list and the stored conversation's history in one request (issue 34).
       // Read again: another tab may have started one since this tab loaded.
       const storedId = store.state.conversationId ?? storage.get('conversation');
-      const firstPage = storedId ? api.messages(session.token, storedId, 0).catch(() => undefined) : undefined;
-      // The config is kept as it comes: when the list is refused, the shop's name and email still show.
-      const [config, list] = await Promise.all([
-        api.config(session.token, (configLocale = locale())).then((config) => (store.set({ config }), config)),
-        api.conversations(session.token),
-      ]);
-      store.set({ conversations: list.conversations });
-      const stored = storedId && list.conversations.find((conversation) => conversation.id === storedId);
-      if (stored) await conversations.show(stored, await firstPage);
+      const { config, conversations: list, history } = await api.start(session.token, storedId);
+      // It comes in the inbox's language; localize() asks again when the widget shows another.
+      configLocale = config.inbox.locale;
+      store.set({ config, conversations: list });
+      const stored = storedId && list.find((conversation) => conversation.id === storedId);
+      if (stored) await conversations.show(stored, history ?? undefined);
       // Unless a message pushed meanwhile brought one another tab started (adopt).
       else if (store.state.conversationId === storedId) {
-        const prechat = config.features.prechat_form && list.conversations.length === 0;
+        const prechat = config.features.prechat_form && list.length === 0;
         store.set({ conversationId: undefined, messages: [], view: prechat ? 'prechat' : 'chat' });
       }
       connect(session.token);
