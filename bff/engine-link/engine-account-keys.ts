@@ -110,26 +110,30 @@ export function createEngineAccountKeys(deps: EngineAccountKeysDeps) {
   const { sql, operator, logger, now } = deps;
   return {
     /**
-     * Makes a key of `environment` at the engine, in the caller's transaction (422 for an account
-     * without an engine account of its own, or with ENGINE_ACCOUNT_KEYS_MAX unrevoked). The
-     * account's keys are locked until that transaction ends (an advisory lock), and keys revoked at
-     * the engine directly are marked first, so the count is true and requests at the same instant
-     * are counted one after the other: the cap holds. Keep the key with `keep` in the same transaction.
+     * Makes a key of `environment` at the engine (422 for an account without an engine account of
+     * its own, or with ENGINE_ACCOUNT_KEYS_MAX unrevoked, keys revoked at the engine directly
+     * marked first). No transaction is held while the engine answers (an embedded store has one
+     * connection for everyone): `keep` counts again under the account's lock.
      */
-    async open(tx: Queryable, accountId: number, environment: Environment): Promise<OpenedEngineAccountKey> {
-      const engineAccountId = await engineAccountOf(tx, accountId);
-      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`engine-account-keys:${accountId}`]);
-      await markRevokedAtEngine(tx, deps, accountId, await engineKeys(operator, engineAccountId));
-      await refuseOverCap(tx, accountId, environment);
+    async open(accountId: number, environment: Environment): Promise<OpenedEngineAccountKey> {
+      const engineAccountId = await engineAccountOf(sql, accountId);
+      await markRevokedAtEngine(sql, deps, accountId, await engineKeys(operator, engineAccountId));
+      await refuseOverCap(sql, accountId, environment);
       const created = await operatorOrRefuse(operator).createKey(engineAccountId, environment).catch(engineTrouble);
       return { accountId, engineAccountId, created };
     },
 
-    /** Keeps the new key (without the key) in the caller's transaction. */
-    keep(tx: Queryable, opened: OpenedEngineAccountKey): Promise<EngineAccountKey> {
-      const { created } = opened;
+    /**
+     * Keeps the new key (without the key) in the caller's transaction, under an advisory lock on
+     * the account's keys until it ends: requests at the same instant are counted one after the
+     * other, so the cap holds (one refused here has its key `abandon`ed).
+     */
+    async keep(tx: Queryable, opened: OpenedEngineAccountKey): Promise<EngineAccountKey> {
+      const { accountId, created } = opened;
+      await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`engine-account-keys:${accountId}`]);
+      await refuseOverCap(tx, accountId, created.environment);
       return insertEngineAccountKey(tx, {
-        accountId: opened.accountId,
+        accountId,
         engineKeyId: created.id,
         environment: created.environment,
         prefix: created.prefix,

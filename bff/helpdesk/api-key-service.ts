@@ -1,5 +1,5 @@
 import type { Sql } from '../../shared/server/index.ts';
-import type { EngineAccountKeys, OpenedEngineAccountKey } from '../engine-link/engine-account-keys.ts';
+import type { EngineAccountKeys } from '../engine-link/engine-account-keys.ts';
 import type { EngineAccountKey } from '../engine-link/engine-accounts-store.ts';
 import type { Environment } from '../store/inboxes.ts';
 import { createAuditService } from './audit-service.ts';
@@ -29,22 +29,22 @@ export function createApiKeyService({ sql, keys, now }: { sql: Sql; keys: Engine
     },
 
     /**
-     * Makes the key at the engine and keeps it here with its audit entry, in one transaction that
-     * holds the account's keys locked (`keys.open`), so the cap holds for requests at the same
-     * instant; a key made there that is not kept here is revoked again. The key is in this answer only.
+     * Makes the key at the engine, then keeps it here with its audit entry in one transaction that
+     * counts the account's keys again under its lock (`keys.keep`), so the cap holds for requests at
+     * the same instant; a key made there that is not kept here is revoked again. The key is in this
+     * answer only.
      */
     async create(accountId: number, actor: Actor, environment: Environment): Promise<ApiKey> {
-      let opened: OpenedEngineAccountKey | undefined;
+      const opened = await keys.open(accountId, environment);
       try {
         return await sql.transaction(async (tx) => {
-          opened = await keys.open(tx, accountId, environment);
           const kept = await keys.keep(tx, opened);
           const after = apiKeyShape(kept);
           await record(tx, { accountId, actor, type: 'ApiKey', id: kept.id, action: 'create', before: {}, after });
           return apiKeyShape(kept, opened.created.key);
         });
       } catch (error) {
-        if (opened) await keys.abandon(opened);
+        await keys.abandon(opened);
         throw error;
       }
     },
