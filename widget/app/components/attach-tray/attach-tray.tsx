@@ -19,6 +19,7 @@ const REFUSALS: Partial<Record<ClientErrorCode, AttachmentKey>> = {
   payload_too_large: 'errorSize',
   unprocessable: 'errorPixels',
   rate_limited: 'errorBusy',
+  storage_full: 'errorFull',
 };
 
 /** What is wrong with a file before it goes anywhere: a kind the BFF would refuse, or too big. */
