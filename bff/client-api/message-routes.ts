@@ -47,7 +47,7 @@ export function addMessageRoutes<State extends AddressState & ContactState>(
           limit: client.attachmentBodyLimit,
         },
         responses: { 200: { description: 'The message.', schema: PublicMessage } },
-        errors: [...errors, 'invalid_state', 'unprocessable'],
+        errors: [...errors, 'invalid_state', 'unprocessable', 'storage_full'],
       },
       async (ctx, { params, body, files }) => {
         const counted = await client.count('messagesPerContact', ctx.state.contact.id, messagesPerContact);
