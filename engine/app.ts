@@ -242,7 +242,7 @@ function createRoutes(
   addConversationRoutes(keyed, conversations, logger);
   // Its own model client: a person's assist failing opens no circuit for the customers' answers.
   addAssistRoutes(keyed, createAssist({ sql, knowledge, llm: llm ? new LlmClient(llm) : undefined, now }));
-  addAccountRoutes(keyed, { sql, tokens });
+  addAccountRoutes(keyed, { sql, tokens, aiCalls: calls.aiCalls });
   addAgentRoutes(keyed, { sql, conversations, now, llm: Boolean(llm) });
   addCustomerRoutes(keyed, { sql, now });
   addWebhookRoutes(keyed, { sql, worker, policy, now, secrets });

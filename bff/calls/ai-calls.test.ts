@@ -1,57 +1,18 @@
 import WebSocket from 'ws';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AI_CALL_FRAME_BYTES, AI_CALL_STREAM_PATH, type Ack, type CallJoined } from '../../shared/index.ts';
+import { AI_CALL_FRAME_BYTES, type Ack, type CallJoined } from '../../shared/index.ts';
 import { fakeTranscriber } from '../../test/fake-stt.ts';
 import { fakeSpeaker } from '../../test/fake-tts.ts';
 import { wavOf } from '../../test/recording-fixtures.ts';
 import { engineConversationOf, request, startStack, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
-import { connectWidget, newVisitor, openWidgetConversation, sendWidgetMessage } from '../../test/widget-client.ts';
 import { writeCallsEnabled } from './calls-setting.ts';
 import { MESSAGES_PER_MINUTE } from './ai-call-bridge.ts';
-
-type Received = { type: string; code?: string; text?: string } | { type: 'audio'; bytes: Buffer };
+import { configOf, customer, openStream } from '../../test/ai-call-clients.ts';
 
 const emit = <T>(socket: Socket, event: string, payload: unknown): Promise<Ack<T>> =>
   new Promise((resolve) => socket.emit(event, payload, resolve));
-
-/** A widget's stream of a call with the AI, as a browser opens it: every message kept in order, and the close. */
-async function openStream(bffUrl: string, callId: string) {
-  const socket = new WebSocket(`${bffUrl.replace('http', 'ws')}${AI_CALL_STREAM_PATH}?call_id=${callId}`);
-  const received: Received[] = [];
-  let closed: number | undefined;
-  socket.on('message', (data: Buffer, isBinary) =>
-    received.push(isBinary ? { type: 'audio', bytes: data } : (JSON.parse(data.toString('utf8')) as Received)),
-  );
-  socket.on('close', (code) => (closed = code));
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const waitFor = (type: string, count = 1) =>
-    until(
-      () => received.filter((message) => message.type === type),
-      (found) => found.length >= count,
-      `${count} ${type} message(s) on the stream`,
-      30_000,
-    );
-  const closing = () =>
-    until(
-      () => closed,
-      (code) => code !== undefined,
-      'the stream closed',
-    );
-  return { socket, received, waitFor, closing };
-}
-
-/** A customer with a conversation the engine knows (the AI answered a first message) and the widget's socket. */
-async function customer(stack: TestStack, sockets: Socket[]) {
-  const visitor = await newVisitor(stack.url);
-  const conversation = await openWidgetConversation(stack.url, visitor.token);
-  await sendWidgetMessage(stack.url, visitor.token, conversation.id, 'Hello there', `hello-${conversation.id}`);
-  await engineConversationOf(stack, conversation.id);
-  const { socket } = await connectWidget(stack.url, visitor.token);
-  sockets.push(socket);
-  return { visitor, conversation, socket };
-}
 
 /**
  * Calls with the AI from the widget (issue 30), against the real BFF and engine, with stand-ins for
@@ -92,6 +53,15 @@ describe('calls with the AI through the BFF', () => {
     await stack?.stop();
     await stt?.close();
     await tts?.close();
+  });
+
+  it('offers Call and the AI takes it although nobody is available', async () => {
+    const ann = await customer(stack, sockets);
+    const config = await configOf(stack.url, ann.visitor.token);
+    expect(config.inbox.people_available).not.toBe(true);
+    expect(config.features.calls).toBe(true);
+    const stream = await joined(await callTheAi(ann), ann.visitor.token);
+    stream.socket.close(1000);
   });
 
   it('relays a spoken turn and the spoken answer, keeps both as messages, and ends with the call line', async () => {
@@ -209,6 +179,7 @@ describe('calls from the widget when the engine has no speech', () => {
 
   it('reaches people only: with nobody available the call is not offered, although the AI has the conversation', async () => {
     const ann = await customer(stack, sockets);
+    expect((await configOf(stack.url, ann.visitor.token)).features.calls).toBeUndefined();
     const refused = await emit(ann.socket, 'call:start', { conversation_id: ann.conversation.id });
     expect(refused).toEqual({ ok: false, error: expect.objectContaining({ code: 'not_available' }) });
   });

@@ -1,8 +1,9 @@
 /**
  * Calls with the AI from the widget (issue 30). When the conversation is with the AI and the
  * inbox takes calls, `call:start` asks the engine for the conversation's voice session token and
- * uses it with `mode: ai`; an engine without speech (no STT_BASE_URL or TTS_BASE_URL) answers 422
- * `not_available`, and the people are rung as for any call. The widget then opens the BFF's stream
+ * uses it with `mode: ai`. An engine without speech (no STT_BASE_URL or TTS_BASE_URL; its `GET /v1/me`
+ * says so, ai-call-speech.ts) is not asked, and the people are rung as for any call: with speech, the
+ * AI takes the call even when nobody is available or outside working hours. The widget then opens the BFF's stream
  * (`AI_CALL_STREAM_PATH`, ai-call-relay.ts), which this node relays to the engine's voice stream.
  *
  * A call lives on the node that began it, in memory: both WebSockets of its relay end here. One
@@ -19,18 +20,20 @@ import type { EndedBy } from './call-registry.ts';
 import { writeCallLine } from './call-transcript.ts';
 import { readCallsEnabled } from './calls-setting.ts';
 import { createAiCallRelay } from './ai-call-relay.ts';
+import { engineSpeaks } from './ai-call-speech.ts';
 
 /** How long the widget has to open the call's stream after `call:start`. */
 export const JOIN_MS = 30_000;
 
 /** Begins the engine's AI call; undefined when this engine has no speech, or does not answer (people are rung then). */
 async function beginAtEngine(
-  { engines, logger }: Pick<AiCallsDeps, 'engines' | 'logger'>,
+  { engines, logger, now }: Pick<AiCallsDeps, 'engines' | 'logger' | 'now'>,
   conversation: ConversationRecord,
   engineConversationId: string,
 ) {
   try {
     const engine = await engines.forInbox(conversation.inboxId, conversation.environment);
+    if (!(await engineSpeaks(engine, now()))) return undefined;
     const { token } = await engine.openVoiceSession(engineConversationId);
     const { call_id } = await engine.connectVoiceSession(token, 'ai');
     return { engine, token, engineCallId: call_id };

@@ -7,8 +7,9 @@ import { readCallsEnabled } from './calls-setting.ts';
 
 /**
  * The account whose people a customer of the inbox may call now, or `not_available`: the inbox
- * allows calls, it is within its working hours, and someone who answers it is online (the same
- * rule as the widget's `features.calls`, bff/widget/widget-config.ts).
+ * allows calls, it is within its working hours, and someone who answers it is online (the people's
+ * half of the widget's `features.calls`, bff/widget/widget-config.ts; the other half is an engine
+ * that speaks, and a call with the AI does not come here: ai-calls.ts takes it first).
  */
 export async function callableAccount(db: Queryable, inboxId: string, now: Date): Promise<number> {
   const inbox = await findInbox(db, inboxId);

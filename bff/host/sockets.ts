@@ -104,7 +104,7 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
       deps.presenceChanged.listen((change) => {
         const failed = (error: unknown) => logger.error({ err: error }, 'a presence push failed');
         desk.presenceChanged(change).catch(failed);
-        pushInboxAvailability(io!, { sql, now }, change).catch(failed);
+        pushInboxAvailability(io!, { sql, now, engines: deps.engines }, change).catch(failed);
       });
       const { engines, iceServers, deskConversations } = deps;
       calls = addCalls(io, {

@@ -2,6 +2,8 @@ import type { Server } from 'socket.io';
 import { WIDGET_NAMESPACE, type AvailabilityChange } from '../../shared/index.ts';
 import type { Sql } from '../../shared/server/index.ts';
 import { findInbox } from '../store/inboxes.ts';
+import { inboxEngineSpeaks } from '../calls/ai-call-speech.ts';
+import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 import { widgetInboxRoom } from './socket.ts';
 import { inboxAvailability } from './widget-config.ts';
 
@@ -26,14 +28,18 @@ async function inboxesAnsweredBy(sql: Sql, accountId: number, userId: number): P
  */
 export async function pushInboxAvailability(
   io: Server,
-  { sql, now }: { sql: Sql; now: () => Date },
+  { sql, now, engines }: { sql: Sql; now: () => Date; engines: Pick<EngineAccounts, 'forInbox'> },
   { accountId, userId }: { accountId: number; userId: number },
 ): Promise<void> {
   const widget = io.of(WIDGET_NAMESPACE);
   for (const inboxId of await inboxesAnsweredBy(sql, accountId, userId)) {
     const inbox = await findInbox(sql, inboxId);
     if (!inbox) continue;
-    const { available, calls } = await inboxAvailability(sql, inbox, now());
+    const at = now();
+    // The room holds the widgets of both environments; one engine answers them, so either key may ask it.
+    const speaks = async () =>
+      (await inboxEngineSpeaks(engines, inboxId, 'live', at)) || inboxEngineSpeaks(engines, inboxId, 'sandbox', at);
+    const { available, calls } = await inboxAvailability(sql, inbox, at, speaks);
     const change: AvailabilityChange = {
       // A person said it just now: presence is in use in this account.
       people_available: available === true,

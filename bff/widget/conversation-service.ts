@@ -110,7 +110,8 @@ export function createConversationService({
     mine,
 
     /** `locale` is the language the widget shows: the greeting comes in it when the inbox has it. */
-    config: (session: Session, locale?: string): Promise<WidgetConfig> => widgetConfig({ sql, now }, session, locale),
+    config: (session: Session, locale?: string): Promise<WidgetConfig> =>
+      widgetConfig({ sql, now, engines }, session, locale),
 
     /** Opens a conversation; a visitor's pre-chat name and email are kept with it. */
     async open(customer: Customer, contact: ContactGiven = {}): Promise<WidgetConversation> {

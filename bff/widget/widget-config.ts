@@ -7,6 +7,8 @@ import { findInbox, type Inbox } from '../store/inboxes.ts';
 import { readInterviewOffer } from '../store/interview-offers.ts';
 import { peopleAvailable } from '../helpdesk/inbox-availability.ts';
 import { readCallsEnabled } from '../calls/calls-setting.ts';
+import { inboxEngineSpeaks } from '../calls/ai-call-speech.ts';
+import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 
 /**
  * What the widget shows before anyone writes: the inbox's look and words, its features, and who
@@ -16,7 +18,7 @@ import { readCallsEnabled } from '../calls/calls-setting.ts';
  * shows nothing for them rather than empty text.
  */
 export async function widgetConfig(
-  { sql, now }: { sql: Sql; now: () => Date },
+  { sql, now, engines }: { sql: Sql; now: () => Date; engines: Pick<EngineAccounts, 'forInbox'> },
   session: Session,
   locale?: string,
 ): Promise<WidgetConfig> {
@@ -25,7 +27,9 @@ export async function widgetConfig(
   const shown = inbox.presentation;
   const given = (value: string) => value || undefined;
   const questions = inLocale(shown.suggestedQuestions, shown.suggestedQuestionsTranslations, locale);
-  const { available, away, calls } = await inboxAvailability(sql, inbox, now());
+  const at = now();
+  const speaks = () => inboxEngineSpeaks(engines, inbox.id, session.environment, at);
+  const { available, away, calls } = await inboxAvailability(sql, inbox, at, speaks);
   return {
     inbox: {
       name: inbox.name,
@@ -60,12 +64,16 @@ export async function widgetConfig(
 /**
  * Whether people answer the inbox now (undefined while presence is not in use), whether it is
  * outside its working hours, and so whether the customer may call: what the config says, and what
- * `availability:changed` pushes when a person switches "Available" (issue 31).
+ * `availability:changed` pushes when a person switches "Available" (issue 31). `aiSpeaks` tells
+ * whether the inbox's engine takes calls with the AI (bff/calls/ai-call-speech.ts); it is asked
+ * only when the inbox takes calls and nobody can answer.
  */
-export async function inboxAvailability(sql: Sql, inbox: Inbox, now: Date) {
+export async function inboxAvailability(sql: Sql, inbox: Inbox, now: Date, aiSpeaks: () => Promise<boolean>) {
   const available = await peopleAvailable(sql, inbox.id);
   const away = inbox.workingHoursEnabled && isAway(inbox.presentation.workingHours ?? ALWAYS_OPEN, inbox.timezone, now);
-  // Calls only when someone is there to answer: presence in use and someone online, within working hours.
-  const calls = Boolean(available && !away && (await readCallsEnabled(sql, inbox.id)));
+  // Calls when someone is there to answer (presence in use and someone online, within working
+  // hours), or when the AI can take them (issue 30): a conversation with a person then calls people only.
+  const enabled = await readCallsEnabled(sql, inbox.id);
+  const calls = enabled && ((available === true && !away) || (await aiSpeaks()));
   return { available, away, calls };
 }

@@ -24,8 +24,8 @@ const FeedPage = EventsPage.extend({
     ),
 });
 
-/** What `GET /v1/me` tells: the key in use, its limits, and whether the AI is switched off. */
-async function meOf(sql: Sql, caller: Caller): Promise<MeResponse> {
+/** What `GET /v1/me` tells: the key in use, its limits, whether the AI is switched off, and whether it takes calls. */
+async function meOf(sql: Sql, caller: Caller, aiCalls: boolean): Promise<MeResponse> {
   const { killSwitch } = await readAgent(sql, caller);
   return {
     account_id: caller.accountId,
@@ -39,6 +39,7 @@ async function meOf(sql: Sql, caller: Caller): Promise<MeResponse> {
         since: killSwitch?.since.toISOString() ?? null,
       },
     },
+    ai_calls: aiCalls,
   };
 }
 
@@ -77,7 +78,16 @@ async function issueWidgetSession(
 /** `/v1/events`, `/v1/me` and `/v1/widget-sessions`. */
 export function addAccountRoutes(
   routes: ApiRoutes<EngineState>,
-  { sql, tokens }: { sql: Sql; tokens: SessionTokens | undefined },
+  {
+    sql,
+    tokens,
+    aiCalls,
+  }: {
+    sql: Sql;
+    tokens: SessionTokens | undefined;
+    /** Whether the engine has speech (STT and TTS): `GET /v1/me` says so, and the BFF offers calls with the AI by it. */
+    aiCalls: boolean;
+  },
 ): void {
   routes
     .add(
@@ -101,11 +111,11 @@ export function addAccountRoutes(
         path: '/v1/me',
         tag: 'Account',
         security: 'apiKey',
-        summary: 'The key in use, its limits, and whether the AI is switched off',
+        summary: 'The key in use, its limits, whether the AI is switched off, and whether customers can call it',
         responses: { 200: { description: 'The key and its limits.', schema: MeResponse } },
       },
       async (ctx) => {
-        ctx.body = await meOf(sql, ctx.state.caller);
+        ctx.body = await meOf(sql, ctx.state.caller, aiCalls);
       },
     )
     .add(

@@ -234,6 +234,11 @@ export const MeResponse = z.object({
       kill_switch: z.object({ enabled: z.boolean(), reason: z.string().nullable(), since: z.string().nullable() }),
     })
     .optional(),
+  /** Whether customers can call the AI (issue 30). Absent from engines before it existed. */
+  ai_calls: z
+    .boolean()
+    .optional()
+    .describe('Whether customers can call the AI: the engine has speech configured (STT_BASE_URL and TTS_BASE_URL).'),
 });
 export type MeResponse = z.infer<typeof MeResponse>;
 
