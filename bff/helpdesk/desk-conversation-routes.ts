@@ -142,8 +142,7 @@ function addConversationMessageRoutes(
         description:
           'An answer goes to the AI engine at once; when it cannot be reached the answer is 503 and nothing is stored: send it again with the same echo_id. ' +
           "Files go as multipart/form-data (Chatwoot's form: content, private, echo_id and attachments[]), checked by their bytes as the widget's are: " +
-          'PNG, JPEG, GIF, WebP, PDF, audio or video (anything else 415), together at most 10 MB by default (413), images of at most 40 megapixels (422); ' +
-          "files past the account's storage (ATTACHMENTS_STORAGE_MAX_BYTES) are 413 storage_full and nothing is kept; the customer sees them.",
+          "PNG, JPEG, GIF, WebP, PDF, audio or video (else 415), together at most 10 MB by default (413), images of at most 40 megapixels (422), within the account's storage (413 storage_full); the customer sees them.",
         params: ConversationParams,
         body: DeskMessageCreate,
         bodyLimit: 640 * 1024,
