@@ -48,9 +48,10 @@ async function openBySearch(page: Page, words: string) {
  * Chromium's widget, the others through its API); the agent finds one by their words and labels it,
  * assigns another to a colleague in a team (whose console shows it live), snoozes the third until
  * its customer writes (and it comes back when they do), sends a photo the customer's widget gets,
- * edits a contact, goes unavailable and back (the first customer's widget header follows), opens a
+ * edits a contact, rides out a server restart (back by itself, the customer's next message shown
+ * without a reload), goes unavailable and back (the first customer's widget header follows), opens a
  * new tab still signed in, and works the queue there with the keyboard only; axe clean in light and
- * dark. Real BFF, engine, sockets and Chromium. (A server restart: console-server-restart.test.ts;
+ * dark. Real BFF, engine, sockets and Chromium. (A server restart with a sleeping widget: console-server-restart.test.ts;
  * files pasted and dropped: console-paste-drop.test.ts.)
  */
 describe('working a queue in the agent console', () => {
@@ -126,6 +127,16 @@ describe('working a queue in the agent console', () => {
     await contact.getByRole('textbox', { name: 'Name' }).fill('Rosa Lima');
     await contact.getByRole('button', { name: 'Save contact' }).click();
     await contact.getByText('Contact saved.').waitFor(SHORT);
+
+    // The server restarts mid-conversation: the console says so while it is down, comes back by
+    // itself, and what the customer writes after it shows without a reload.
+    const live = page.getByText('Live', { exact: true });
+    await stack.restart(() =>
+      page.getByRole('status').filter({ hasText: 'Connection lost: reconnecting…' }).waitFor(SHORT),
+    );
+    await live.waitFor(SHORT);
+    await moving.writes('Is the label still good after that?');
+    await transcript.getByText('Is the label still good after that?').waitFor(SHORT);
 
     // Available, then not (nobody else is), then again: what the customer's widget header says follows, live.
     const header = () => panel(cracked.page).locator('header .subtitle').textContent();
