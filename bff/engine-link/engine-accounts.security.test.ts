@@ -52,6 +52,29 @@ describe.each(DRIVERS)('an engine account of its own for each helpdesk account, 
     expect(await tenantWebhooks(stack, shopB)).toHaveLength(2);
   });
 
+  it("refuses a session token the engine minted itself with an account's own key; that key mints at the BFF instead", async () => {
+    // Minted at the engine directly: it names no inbox, and the BFF takes such tokens only from the installation's engine account.
+    const direct = await engine('/v1/widget-sessions', shopB.engine.live, { body: { customer_ref: 'cust-direct' } });
+    expect(direct.status).toBe(201);
+    const refused = await request(`${stack.url}/v1/widget/conversations`, { token: direct.body.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthorized');
+    // One the installation's key minted at the engine is taken (the store's shop is served by it).
+    const installation = await engine('/v1/widget-sessions', stack.liveApiKey!, {
+      body: { customer_ref: 'cust-direct' },
+    });
+    expect((await request(`${stack.url}/v1/widget/conversations`, { token: installation.body.token })).status).toBe(
+      200,
+    );
+    // The same key at the BFF: a session of Shop B's inbox that works.
+    const minted = await request(`${stack.url}/v1/widget-sessions`, {
+      token: shopB.engine.live,
+      body: { customer_ref: 'cust-direct' },
+    });
+    expect(minted.status, JSON.stringify(minted.body)).toBe(201);
+    expect((await request(`${stack.url}/v1/widget/conversations`, { token: minted.body.token })).status).toBe(200);
+  });
+
   it("refuses account 1's engine keys another account's customer and transcript, and its human-messages, and nothing reaches that customer", async () => {
     for (const key of [stack.apiKey, stack.liveApiKey!]) {
       const customer = await engine(`/v1/customers/${customerB.customerRef}`, key);
