@@ -12,8 +12,9 @@ const copyId = (column: string): string => `split_part(${column}, '_', 1) || '_'
 
 /**
  * What the shop set up, copied to the new account on every try (what it has already stays as it
- * is): its knowledge and actions in both environments, its sandbox fixtures, its agent profile and
- * its interviews. Every column is copied, the account and the ids excepted.
+ * is): its knowledge, actions and monitors in both environments, its sandbox fixtures, its agent
+ * profile and its interviews. Every column is copied, the account and the ids excepted (a copied
+ * monitor keeps when it began, so it reads what its original would have).
  */
 export const COPIED: readonly { table: string; columns?: Record<string, string> }[] = [
   { table: 'knowledge_documents', columns: { id: copyId('id'), promoted_from: copyId('promoted_from') } },
@@ -22,12 +23,17 @@ export const COPIED: readonly { table: string; columns?: Record<string, string> 
   { table: 'sandbox_fixtures' },
   { table: 'agent_settings' },
   { table: 'interviews', columns: { id: copyId('id') } },
+  { table: 'monitors', columns: { id: copyId('id') } },
 ];
 
 /**
  * What goes with each moved conversation (the conversations and their events are moved by
- * account-moves.ts itself). Turns, action requests, voice sessions and interview answers name no
- * account: they go with their conversation.
+ * account-moves.ts itself). Turns, action requests, voice sessions, interview answers and how far
+ * the monitors read (monitor_cursors) name no account: they go with their conversation, so a
+ * message a monitor read is not read again by its copy. What the old account's monitors found and
+ * still have to check in them goes to their copies, so each message is still found at most once. A
+ * check whose model call was under way no longer matches its claim (removeCheck): that answer is
+ * dropped and the copy's check is asked again at once (its lease is cleared).
  */
 export const MOVED: readonly { table: string; statement: string }[] = [
   { table: 'media', statement: 'UPDATE media SET account_id = $2 WHERE account_id = $1 AND conversation_id = ANY($3)' },
@@ -44,17 +50,20 @@ export const MOVED: readonly { table: string; statement: string }[] = [
     table: 'interview_sessions',
     statement: `UPDATE interview_sessions SET account_id = $2, interview_id = ${copyId('interview_id')} WHERE account_id = $1 AND conversation_id = ANY($3)`,
   },
-];
-
-/**
- * What of the moved conversations is deleted (`$1` is the conversations): monitors are not copied,
- * so what the old account's monitors checked and found in them goes (the BFF keeps the findings it
- * was told of).
- */
-export const DROPPED: readonly { table: string; statement: string }[] = [
-  { table: 'monitor_checks', statement: 'DELETE FROM monitor_checks WHERE conversation_id = ANY($1)' },
-  { table: 'monitor_findings', statement: 'DELETE FROM monitor_findings WHERE conversation_id = ANY($1)' },
-  { table: 'monitor_cursors', statement: 'DELETE FROM monitor_cursors WHERE conversation_id = ANY($1)' },
+  {
+    table: 'monitor_checks',
+    statement: `UPDATE monitor_checks SET account_id = $2, monitor_id = ${copyId('monitor_id')}, lease_until = NULL WHERE account_id = $1 AND conversation_id = ANY($3)`,
+  },
+  {
+    table: 'monitor_findings',
+    statement: `UPDATE monitor_findings SET account_id = $2, monitor_id = ${copyId('monitor_id')} WHERE account_id = $1 AND conversation_id = ANY($3)`,
+  },
+  {
+    // The findings' events, before account-moves.ts moves them to the new feed: they name the copy.
+    table: 'events',
+    statement: `UPDATE events SET data = jsonb_set(data, '{monitor_id}', to_jsonb(${copyId("(data->>'monitor_id')")}))
+      WHERE account_id = $1 AND type = 'monitor.finding' AND conversation_id = ANY($3) AND data->>'monitor_id' IS NOT NULL`,
+  },
 ];
 
 /** Tables that stay with the account moved from, and why. */
@@ -67,20 +76,19 @@ export const LEFT: Readonly<Record<string, string>> = {
   webhook_endpoints: "the operator registers the new account's own",
   llm_usage: 'what was used is counted where it was used',
   reports: 'made for the account moved from',
-  monitors: 'not copied: the new account sets up its own',
   knowledge_section_vectors: "made again for the copies when they are first asked (a section's id names its document)",
   idempotency_keys: 'they belong to the keys of the account moved from',
   turns: 'go with their conversation',
   action_requests: 'go with their conversation',
   voice_sessions: 'go with their conversation',
   interview_answers: 'go with their interview session',
+  monitor_cursors: 'go with their conversation',
 };
 
 /** Every table the move names, for the test that each table naming an account or a conversation is among them. */
 export const MOVE_TABLES: readonly string[] = [
   ...COPIED.map((rule) => rule.table),
   ...MOVED.map((rule) => rule.table),
-  ...DROPPED.map((rule) => rule.table),
   ...Object.keys(LEFT),
 ];
 

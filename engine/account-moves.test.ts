@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS, request, startEngine, type TestEngine } from '../test/stack.ts';
 import { MOVE_TABLES } from './account-move-rules.ts';
+import { addMonitor } from './store/monitors.ts';
 
 /**
  * `POST /operator/v1/accounts/{id}/moves`: conversations of the installation's account move to an
  * account of their own with their events; a reader of the old feed whose cursor named a moved event
- * reads on; bad input is a 4xx with a stable code; every table is accounted for.
+ * reads on; the monitors are copied and their findings go with the conversations; bad input is a
+ * 4xx with a stable code; every table is accounted for.
  */
 describe.each(DRIVERS)('moving conversations to an account of their own, on $name', (driver) => {
   let engine: TestEngine;
@@ -78,6 +80,56 @@ describe.each(DRIVERS)('moving conversations to an account of their own, on $nam
       token: engine.operatorToken,
     });
     expect(deleted.status).toBe(204);
+  });
+
+  it("copies the monitors of both environments, with the moved conversations' findings under the copies", async () => {
+    const installation = { accountId: engine.accountId };
+    const watched = { name: 'Returns', criteria: { keywords: ['return'] }, severity: 'medium' as const };
+    const sandbox = await addMonitor(engine.sql, { ...installation, environment: 'sandbox' }, watched);
+    const live = await addMonitor(engine.sql, { ...installation, environment: 'live' }, watched);
+    const moving = await conversationWithAnswer('customer-watched');
+    await engine.engine.monitors.drain();
+    const found = await request(`${engine.url}/v1/monitors/${sandbox.id}/findings`, { token: engine.apiKey });
+    // The customer's question and the AI's answer both name a return.
+    const findings = (found.body.findings as { id: string; conversation_id: string }[]).filter(
+      (row) => row.conversation_id === moving,
+    );
+    expect(findings).toHaveLength(2);
+
+    const move = { reference: 'test-move-monitors', name: 'Watched shop', conversation_ids: [moving] };
+    const moved = await moves(engine.accountId, move);
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const read = async (keys: { test: string; live: string }) => {
+      const [monitors, liveMonitors] = await Promise.all([
+        request(`${engine.url}/v1/monitors`, { token: keys.test }),
+        request(`${engine.url}/v1/monitors`, { token: keys.live }),
+      ]);
+      const copy = monitors.body.monitors[0] as { id: string };
+      const findings = await request(`${engine.url}/v1/monitors/${copy.id}/findings`, { token: keys.test });
+      return { monitors: monitors.body.monitors, live: liveMonitors.body.monitors, findings: findings.body.findings };
+    };
+    const own = await read(moved.body.keys);
+    expect(own.monitors).toEqual([{ ...sandbox, id: expect.not.stringMatching(sandbox.id) }]);
+    expect(own.live).toEqual([{ ...live, id: expect.not.stringMatching(live.id) }]);
+    expect(own.findings).toEqual(findings.map((row) => ({ ...row, monitor_id: own.monitors[0].id })));
+
+    // Their events in the new feed name the copy.
+    const feed = await request(`${engine.url}/v1/events?limit=100`, { token: moved.body.keys.test });
+    const events = feed.body.events as { type: string; data: { monitor_id: string } }[];
+    const named = events.filter((event) => event.type === 'monitor.finding').map((event) => event.data.monitor_id);
+    expect(named).toEqual([own.monitors[0].id, own.monitors[0].id]);
+
+    // The installation keeps its monitor, without the moved conversation's findings.
+    const kept = await request(`${engine.url}/v1/monitors`, { token: engine.apiKey });
+    expect(kept.body.monitors.map((monitor: { id: string }) => monitor.id)).toContain(sandbox.id);
+    const left = await request(`${engine.url}/v1/monitors/${sandbox.id}/findings`, { token: engine.apiKey });
+    expect(left.body.findings.filter((row: { conversation_id: string }) => row.conversation_id === moving)).toEqual([]);
+
+    // The copy does not read the moved messages again, and a re-run changes nothing.
+    await engine.engine.monitors.drain();
+    const again = await moves(engine.accountId, move);
+    expect(again.body).toMatchObject({ account_id: moved.body.account_id, moved: 0 });
+    expect(await read(again.body.keys)).toEqual(own);
   });
 
   it('answers bad input with a 4xx and a stable code', async () => {

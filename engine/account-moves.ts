@@ -1,7 +1,7 @@
 import { ParleyError } from '../shared/index.ts';
 import type { AccountMove, AccountMoved } from '../shared/schemas/engine-account-moves.ts';
 import type { Queryable, Sql } from '../shared/server/index.ts';
-import { COPIED, copyRows, DROPPED, MOVED } from './account-move-rules.ts';
+import { COPIED, copyRows, MOVED } from './account-move-rules.ts';
 import { insertAccount, issueApiKey } from './store/accounts.ts';
 import type { Environment } from './store/environment.ts';
 import { FEED_START } from './store/events.ts';
@@ -32,6 +32,26 @@ async function openTarget(tx: Queryable, from: string, move: AccountMove, now: D
   const test = await issueApiKey(tx, target, 'sandbox');
   const live = await issueApiKey(tx, target, 'live');
   return { target, keys: { test: test.key, live: live.key } };
+}
+
+/**
+ * Holds the monitors off the conversations named until the commit, taking their rows in the order
+ * the monitor worker takes them (a conversation's cursor, its checks, then the conversation): one
+ * reading or answering now commits first and what it found is moved; one after reads them as the
+ * new account's. A cursor at 0 is what the worker would make itself.
+ */
+async function holdMonitors(tx: Queryable, ids: string[]) {
+  await tx.query(
+    'INSERT INTO monitor_cursors (conversation_id, position) SELECT id, 0 FROM conversations WHERE id = ANY($1) ON CONFLICT DO NOTHING',
+    [ids],
+  );
+  await tx.query('SELECT 1 FROM monitor_cursors WHERE conversation_id = ANY($1) ORDER BY conversation_id FOR UPDATE', [
+    ids,
+  ]);
+  await tx.query(
+    'SELECT 1 FROM monitor_checks WHERE conversation_id = ANY($1) ORDER BY monitor_id, turn_id FOR UPDATE',
+    [ids],
+  );
 }
 
 /** Of the conversations named, those still in the account moved from (held until the commit); one of a third account is refused. */
@@ -127,7 +147,9 @@ export async function moveToOwnAccount(
     if (!source) return undefined;
     const { target, keys } = await openTarget(tx, from, move, now);
     for (const rule of COPIED) await copyRows(tx, rule, from, target);
-    const ids = await conversationsToMove(tx, from, target, [...new Set(move.conversation_ids)]);
+    const named = [...new Set(move.conversation_ids)];
+    await holdMonitors(tx, named);
+    const ids = await conversationsToMove(tx, from, target, named);
     if (ids.length > 0) {
       await tx.query('UPDATE conversations SET account_id = $2 WHERE account_id = $1 AND id = ANY($3)', [
         from,
@@ -135,7 +157,6 @@ export async function moveToOwnAccount(
         ids,
       ]);
       for (const rule of MOVED) await tx.query(rule.statement, [from, target, ids]);
-      for (const rule of DROPPED) await tx.query(rule.statement, [ids]);
       for (const environment of ENVIRONMENTS) await moveEvents(tx, from, target, environment, ids);
     }
     const cursors = { sandbox: null as string | null, live: null as string | null };

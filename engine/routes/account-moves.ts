@@ -22,7 +22,7 @@ export function addAccountMoveRoute(
       security: 'operatorToken',
       summary: "Move conversations of this account to an account of their own, with a copy of the account's set-up",
       description:
-        "In one transaction: the first request with a reference makes the account (with this account's limits); every request copies what this account set up that the new one lacks (knowledge and actions of both environments, sandbox fixtures, agent profile, interviews) and moves the conversations named with their turns, events (at the end of the new account's feed, in order), media, survey answers, calls and interview answers. The new account's keys are in this answer only; a later request with the same reference revokes them and gives new ones. Monitors are not copied: their checks and findings of the moved conversations are deleted.",
+        "In one transaction: the first request with a reference makes the account (with this account's limits); every request copies what this account set up that the new one lacks (knowledge, actions and monitors of both environments, sandbox fixtures, agent profile, interviews) and moves the conversations named with their turns, events (at the end of the new account's feed, in order), media, survey answers, calls, interview answers, and monitor findings and waiting checks (under the copied monitors). The new account's keys are in this answer only; a later request with the same reference revokes them and gives new ones.",
       params: OperatorAccountParams,
       body: AccountMove,
       responses: {
