@@ -292,7 +292,7 @@ describe('the hosted chat page at /chat', () => {
     expect(sockets.join(' ')).not.toMatch(/wst_/);
   });
 
-  it("uses a verified customer's token passed over the bridge, in the Authorization header and never in a URL", async () => {
+  it("uses a verified customer's token passed over the bridge, in the Authorization header (the start's in its form body) and never in a URL", async () => {
     const minted = await request(`${harness.stack.engineUrl}/v1/widget-sessions`, {
       token: harness.stack.apiKey,
       body: { customer_ref: 'hosted-customer-1' },
@@ -310,7 +310,12 @@ describe('the hosted chat page at /chat', () => {
 
     const widgetRequests = requests.filter((request) => new URL(request.url()).pathname.startsWith('/v1/widget/'));
     expect(widgetRequests.length).toBeGreaterThan(0);
-    for (const request of widgetRequests) expect(await request.headerValue('authorization')).toBe(`Bearer ${token}`);
+    for (const request of widgetRequests) {
+      // The start goes as a form, with no preflight: the token is in its body (issue 34).
+      if (new URL(request.url()).pathname === '/v1/widget/start')
+        expect(new URLSearchParams(request.postData() ?? '').get('token')).toBe(token);
+      else expect(await request.headerValue('authorization')).toBe(`Bearer ${token}`);
+    }
     // No site-key session was asked for: the page went straight to the customer's token.
     expect(requests.filter((request) => request.url().endsWith('/v1/widget-sessions'))).toEqual([]);
     for (const url of [...requests.map((request) => request.url()), ...sockets]) expect(url).not.toContain(token);

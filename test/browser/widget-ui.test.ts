@@ -332,21 +332,34 @@ describe('the chat widget UI in Chromium', () => {
     // (Not "gift card" again: after that article it is a follow-up, answered from it.)
     await send(page, 'hello');
     await page.getByRole('button', { name: 'Talk to a person' }).waitFor(SHORT);
-    const relabel = async (route: Route) => {
-      if (route.request().method() !== 'GET') return route.continue();
-      const response = await route.fetch();
-      const body = (await response.json()) as { messages: { choices: { label: string; value: string }[] | null }[] };
+    type Page = { messages: { choices: { label: string; value: string }[] | null }[] };
+    const relabelPage = (body: Page) => {
       for (const message of body.messages)
         if (message.choices)
           message.choices = [{ label: 'Show me the returns policy', value: 'How do I return an item?' }];
+    };
+    const relabel = async (route: Route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      const body = (await response.json()) as Page;
+      relabelPage(body);
+      await route.fulfill({ response, json: body });
+    };
+    // After a reload the history comes first with the widget's start (config, list and history in one).
+    const relabelStart = async (route: Route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { history: Page | null };
+      if (body.history) relabelPage(body.history);
       await route.fulfill({ response, json: body });
     };
     const stopRelabelling = await intercept(context, '**/v1/widget/conversations/*/messages?*', relabel);
+    const stopRelabellingStart = await intercept(context, '**/v1/widget/start', relabelStart);
     await page.reload();
     await openChat(page);
     const relabelled = page.getByRole('button', { name: 'Show me the returns policy' });
     await relabelled.waitFor(SHORT);
     await stopRelabelling();
+    await stopRelabellingStart();
     await relabelled.click();
     await waitForAnswer(page, 'within 30 days');
     expect((await shownTexts(page)).at(-2)).toBe('How do I return an item?');
