@@ -156,6 +156,9 @@ export const CallMode = z.enum(['person', 'ai']);
 export const CallEndedBy = z.enum(['customer', 'person', 'ai', 'network']);
 export type CallMode = z.infer<typeof CallMode>;
 export type CallEndedBy = z.infer<typeof CallEndedBy>;
+/** Why the BFF ended a call no side hung up: nobody took it, it lasted too long, or a side's node stopped. */
+export const CallEndedReason = z.enum(['rang_out', 'too_long', 'node_gone']);
+export type CallEndedReason = z.infer<typeof CallEndedReason>;
 
 /** A call began on a conversation (`POST /v1/voice-sessions/connect`, issue 30). */
 export const CallStartedData = z.object({
@@ -170,6 +173,8 @@ export const CallEndedData = z.object({
   conversation_id: z.string(),
   duration_s: z.number().int().min(0),
   ended_by: CallEndedBy,
+  /** Set when the BFF ended it for a reason of its own (`ended_by` is then `network` or `person`). */
+  reason: CallEndedReason.optional(),
 });
 export type CallEndedData = z.infer<typeof CallEndedData>;
 

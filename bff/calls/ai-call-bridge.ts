@@ -61,8 +61,8 @@ export function bridgeCall(deps: RelayDeps, widget: WebSocket, call: AiCall): vo
     if (widget.readyState === WebSocket.OPEN) widget.send(JSON.stringify(message));
   };
   call.hangUp = (endedBy) => {
-    // The engine ends its call when its stream closes (1000: the customer; otherwise: the network).
-    if (opened) engine.close(endedBy === 'customer' ? 1000 : 4000);
+    // The engine ends its call when its stream closes (1000: the customer, or a person took it on; otherwise: the network).
+    if (opened) engine.close(endedBy === 'network' ? 4000 : 1000);
     else {
       engine.terminate();
       void call.engine.endCall(call.engineCallId, endedBy).catch(() => undefined);

@@ -6,7 +6,7 @@ import { fakeTranscriber } from '../../test/fake-stt.ts';
 import { fakeSpeaker } from '../../test/fake-tts.ts';
 import { desk, PLATFORM_TOKEN } from '../../test/helpdesk-client.ts';
 import { wavOf } from '../../test/recording-fixtures.ts';
-import { engineConversationOf, request, startStack, type TestStack } from '../../test/stack.ts';
+import { DRIVERS, engineConversationOf, request, startStack, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { customer, openStream } from '../../test/ai-call-clients.ts';
 import { connectConsole, emit, heard } from './call-clients.ts';
@@ -17,9 +17,10 @@ import { writeCallsEnabled } from './calls-setting.ts';
  * for the transcription and speech servers (no speech model runs here; test/fake-stt.ts,
  * fake-tts.ts): the customer asks for a person in a spoken turn, the engine hands over, and the
  * BFF rings the consoles for a person call of the customer's widget socket, or tells the widget
- * that nobody can take it now.
+ * that nobody can take it now. A person who accepts ends the call with the AI: the BFF closes its
+ * stream. On both stores.
  */
-describe('a handover during a call with the AI', () => {
+describe.each(DRIVERS)('a handover during a call with the AI on $name', (driver) => {
   let stack: TestStack;
   let stt: Awaited<ReturnType<typeof fakeTranscriber>>;
   let tts: Awaited<ReturnType<typeof fakeSpeaker>>;
@@ -48,7 +49,7 @@ describe('a handover during a call with the AI', () => {
 
   beforeAll(async () => {
     [stt, tts] = await Promise.all([fakeTranscriber(), fakeSpeaker()]);
-    stack = await startStack(undefined, {
+    stack = await startStack(driver, {
       STT_BASE_URL: stt.baseUrl,
       TTS_BASE_URL: tts.baseUrl,
       DEMO_PLATFORM_TOKEN: PLATFORM_TOKEN,
@@ -66,7 +67,7 @@ describe('a handover during a call with the AI', () => {
     await tts?.close();
   });
 
-  it("rings the console; the person who accepts takes the call on, the AI's stream closes and signalling passes", async () => {
+  it("rings the console; the person who accepts takes the call on, the BFF closes the AI's stream and signalling passes", async () => {
     expect((await setAvailability('online')).status).toBe(200);
     const agent = await connectConsole(stack.url, admin.access_token!, stack.accountId);
     sockets.push(agent.socket);
@@ -90,8 +91,7 @@ describe('a handover during a call with the AI', () => {
     );
     expect(accepted[0]).toMatchObject({ call_id: callId, person_name: 'Ada' });
 
-    // As the widget does on the acceptance (widget/app/call/ai-call-session.ts): the AI's stream closes, its call ends.
-    ann.stream.socket.close(1000);
+    // The BFF closes the AI's stream on the acceptance (the widget does not here), and the engine ends its call.
     expect(await ann.stream.closing()).toBe(1000);
     const engineId = await engineConversationOf(stack, ann.conversation.id);
     await until(

@@ -5,6 +5,7 @@ import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
 import type { Session, WidgetSessions } from '../widget/sessions.ts';
+import type { AiCallClaims } from './ai-call-claims.ts';
 import type { CallContext } from './call-context.ts';
 import type { EndedBy } from './call-registry.ts';
 
@@ -23,6 +24,8 @@ export interface AiCall {
   startedAt: number;
   /** Ends the call when the widget never joins it. */
   joinBy: ReturnType<typeof setTimeout> | undefined;
+  /** The person call a handover rang for: a person accepting it ends this call (ai-call-hand-on.ts). */
+  handoverCallId: string | undefined;
   /** Closes the relay's two sockets, once it is joined. */
   hangUp: ((endedBy: EndedBy) => void) | undefined;
 }
@@ -38,6 +41,10 @@ export interface AiCallsDeps {
   iceServers: string[];
   /** The person calls: a handover during a call rings people through them. */
   people: Pick<CallContext, 'registry' | 'desk'>;
+  /** The calls' rows in the store: one call per conversation across nodes (ai-call-claims.ts). */
+  claims: AiCallClaims;
+  /** How long a claim lasts: this node renews its calls' every third of it. */
+  leaseMs: number;
 }
 
 /** What the stream's relay is built from: the calls of this node, and how one ends. */

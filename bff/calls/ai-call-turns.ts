@@ -58,6 +58,7 @@ export async function ringForHandover(
   });
   // A person call of this conversation rings already.
   if (!ringing) return;
+  call.handoverCallId = ringing.id;
   people.desk.to(ringRooms(ringing)).emit('call:ringing', {
     call_id: ringing.id,
     conversation_id: conversation.id,

@@ -5,7 +5,7 @@ import { AI_CALL_FRAME_BYTES, type Ack, type CallJoined } from '../../shared/ind
 import { fakeTranscriber } from '../../test/fake-stt.ts';
 import { fakeSpeaker } from '../../test/fake-tts.ts';
 import { wavOf } from '../../test/recording-fixtures.ts';
-import { engineConversationOf, request, startStack, type TestStack } from '../../test/stack.ts';
+import { DRIVERS, engineConversationOf, request, startStack, type TestStack } from '../../test/stack.ts';
 import { until } from '../../test/until.ts';
 import { writeCallsEnabled } from './calls-setting.ts';
 import { MESSAGES_PER_MINUTE } from './ai-call-bridge.ts';
@@ -17,9 +17,10 @@ const emit = <T>(socket: Socket, event: string, payload: unknown): Promise<Ack<T
 /**
  * Calls with the AI from the widget (issue 30), against the real BFF and engine, with stand-ins for
  * the transcription and speech servers (no speech model runs here; test/fake-stt.ts, fake-tts.ts):
- * the BFF relays the widget's stream to the engine's, keeps the turns, and refuses what it must.
+ * the BFF relays the widget's stream to the engine's, keeps the turns, and refuses what it must; on
+ * both stores, since a call's row there keeps one call per conversation (ai-call-claims.ts).
  */
-describe('calls with the AI through the BFF', () => {
+describe.each(DRIVERS)('calls with the AI through the BFF on $name', (driver) => {
   let stack: TestStack;
   let stt: Awaited<ReturnType<typeof fakeTranscriber>>;
   let tts: Awaited<ReturnType<typeof fakeSpeaker>>;
@@ -45,7 +46,7 @@ describe('calls with the AI through the BFF', () => {
 
   beforeAll(async () => {
     [stt, tts] = await Promise.all([fakeTranscriber(), fakeSpeaker()]);
-    stack = await startStack(undefined, { STT_BASE_URL: stt.baseUrl, TTS_BASE_URL: tts.baseUrl });
+    stack = await startStack(driver, { STT_BASE_URL: stt.baseUrl, TTS_BASE_URL: tts.baseUrl });
     await writeCallsEnabled(stack.bffSql, stack.inboxId, true);
   }, 180_000);
   afterAll(async () => {
@@ -146,6 +147,24 @@ describe('calls with the AI through the BFF', () => {
     second.socket.send(JSON.stringify({ type: 'join', token: ann.visitor.token }));
     expect(await second.closing()).toBe(4409);
     stream.socket.close(1000);
+  });
+
+  it('holds its conversation in the store while the call is on, and lets it call the AI again once it ended', async () => {
+    const ann = await customer(stack, sockets);
+    const callId = await callTheAi(ann);
+    const held = () =>
+      stack.bffSql.query<{ id: string }>(
+        'SELECT a.id FROM ai_calls a JOIN conversations c ON c.id = a.conversation_id WHERE c.uuid = $1',
+        [ann.conversation.id],
+      );
+    expect(await held()).toEqual([{ id: callId }]);
+    const stream = await joined(callId, ann.visitor.token);
+    stream.socket.close(1000);
+    await until(held, (rows) => rows.length === 0, "the call's row let go");
+
+    const next = await callTheAi(ann);
+    expect(await held()).toEqual([{ id: next }]);
+    (await joined(next, ann.visitor.token)).socket.close(1000);
   });
 
   it('refuses a turn over the size cap and messages over the rate cap without ending the call; a far larger frame closes it', async () => {

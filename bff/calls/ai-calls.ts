@@ -6,8 +6,10 @@
  * AI takes the call even when nobody is available or outside working hours. The widget then opens the BFF's stream
  * (`AI_CALL_STREAM_PATH`, ai-call-relay.ts), which this node relays to the engine's voice stream.
  *
- * A call lives on the node that began it, in memory: both WebSockets of its relay end here. One
- * call per conversation on a node; a call the widget does not join within JOIN_MS ends.
+ * A call lives on the node that began it, in memory: both WebSockets of its relay end here. Its
+ * conversation's row in the store (ai-call-claims.ts) keeps one call per conversation across nodes;
+ * a call the widget does not join within JOIN_MS ends, and so does one a person took over after a
+ * handover (`personAnswered`, told by whichever node the person accepted on).
  */
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
@@ -15,6 +17,7 @@ import { ParleyError, type CallJoined } from '../../shared/index.ts';
 import { EngineCallError } from '../engine-link/engine-client.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
 import type { Session } from '../widget/sessions.ts';
+import { keepRenewing } from './ai-call-claims.ts';
 import type { AiCall, AiCallsDeps } from './ai-call-record.ts';
 import type { EndedBy } from './call-registry.ts';
 import { writeCallLine } from './call-transcript.ts';
@@ -44,17 +47,21 @@ async function beginAtEngine(
   }
 }
 
+/** Lets an ended (or never begun) call's conversation go, for a next call on any node. */
+const letGo = ({ claims, logger }: Pick<AiCallsDeps, 'claims' | 'logger'>, callId: string) =>
+  claims
+    .release(callId)
+    .catch((error: unknown) => logger.error({ err: error, call: callId }, 'an AI call kept its row'));
+
 export function createAiCalls(deps: AiCallsDeps) {
-  const { sql, now, logger } = deps;
+  const { sql, now, logger, claims } = deps;
   const calls = new Map<string, AiCall>();
-  // Conversations whose call is being begun or under way on this node.
-  const busy = new Set<number>();
 
   /** Ends the call once: the relay's sockets close (the engine ends its call) and the transcript gets its line. */
   function end(call: AiCall, endedBy: EndedBy): void {
     if (calls.get(call.id) !== call) return;
     calls.delete(call.id);
-    busy.delete(call.conversation.id);
+    void letGo(deps, call.id);
     clearTimeout(call.joinBy);
     if (call.hangUp) call.hangUp(endedBy);
     else
@@ -80,22 +87,23 @@ export function createAiCalls(deps: AiCallsDeps) {
     const engineConversationId = conversation.engineConversationId;
     if (conversation.handledBy !== 'ai' || !engineConversationId) return undefined;
     if (!(await readCallsEnabled(sql, conversation.inboxId))) return undefined;
-    if (busy.has(conversation.id))
+    const id = `aicall_${randomUUID()}`;
+    if (!(await claims.claim(conversation.id, id, now())))
       throw new ParleyError('conflict', 'A call on this conversation is under way already.');
-    busy.add(conversation.id);
     const begun = await beginAtEngine(deps, conversation, engineConversationId);
     if (!begun) {
-      busy.delete(conversation.id);
+      await letGo(deps, id);
       return undefined;
     }
     const call: AiCall = {
-      id: `aicall_${randomUUID()}`,
+      id,
       conversation,
       customer: { inboxId: session.inboxId, customerRef: session.customerRef, name: session.name },
       customerSocket,
       ...begun,
       startedAt: now().getTime(),
       joinBy: undefined,
+      handoverCallId: undefined,
       hangUp: undefined,
     };
     calls.set(call.id, call);
@@ -104,12 +112,18 @@ export function createAiCalls(deps: AiCallsDeps) {
   }
 
   const relay = createAiCallRelay({ ...deps, calls, end });
+  const stopRenewing = keepRenewing(claims, deps, deps.leaseMs);
   return {
     start,
+    /** A person accepted `personCallId`: the call with the AI it was handed on from, if it is this node's, ends. */
+    personAnswered(personCallId: string): void {
+      for (const call of calls.values()) if (call.handoverCallId === personCallId) end(call, 'person');
+    },
     /** Serves the calls' stream on `server`'s upgrades at AI_CALL_STREAM_PATH. */
     attach: (server: EventEmitter) => relay.attach(server),
     /** Ends this node's calls (their sockets close) and stops serving the stream. */
     async close(): Promise<void> {
+      stopRenewing();
       for (const call of [...calls.values()]) end(call, 'network');
       await relay.close();
     },

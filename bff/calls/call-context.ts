@@ -27,6 +27,8 @@ export interface CallContext {
   engine: CallEngine;
   widget: WidgetCallNamespace;
   desk: DeskNamespace;
+  /** A person accepted a call: the call with the AI it was handed on from ends, on whichever node (ai-call-hand-on.ts). */
+  personAnswered(personCallId: string): void;
   /** Ends a call once (a second end of the same call, on any node, does nothing). */
   end(callId: string, endedBy: EndedBy, reason?: CallEndReason): Promise<void>;
 }

@@ -30,7 +30,7 @@ export function createCallEnding(context: Omit<CallContext, 'end'>): CallEnding 
     if (!answeredAt) return;
     // Without the engine's call yet, the node that began it ends it when it comes (desk-calls.ts).
     await Promise.all([
-      context.engine.end(call.conversation, call.engineCallId, endedBy),
+      context.engine.end(call.conversation, call.engineCallId, endedBy, reason),
       writeCallLine(context, call, durationS),
     ]).catch((error: unknown) => logger.error({ err: error, call: call.id }, 'an ended call was not written down'));
   };

@@ -5,6 +5,7 @@
  * it emit `call.ended` with the duration and who ended it. The call itself runs browser to browser
  * whatever the engine says: a failure here is logged, and the call goes on.
  */
+import type { CallEndReason } from '../../shared/index.ts';
 import type { Logger } from '../../shared/server/index.ts';
 import type { EngineAccounts } from '../engine-link/engine-accounts.ts';
 import type { ConversationRecord } from '../store/conversations.ts';
@@ -34,12 +35,17 @@ export function createCallEngine({ engines, logger }: CallEngineDeps) {
       }
     },
 
-    /** Ends the engine's call, if it began one. */
-    async end(conversation: ConversationRecord, callId: string | undefined, endedBy: EndedBy): Promise<void> {
+    /** Ends the engine's call, if it began one, with the reason the BFF ended it for (too long, a node gone). */
+    async end(
+      conversation: ConversationRecord,
+      callId: string | undefined,
+      endedBy: EndedBy,
+      reason?: CallEndReason,
+    ): Promise<void> {
       if (!callId) return;
       try {
         const engine = await engines.forInbox(conversation.inboxId, conversation.environment);
-        await engine.endCall(callId, endedBy);
+        await engine.endCall(callId, endedBy, reason);
       } catch (error) {
         logger.warn({ err: error, call: callId }, 'the engine did not end the call');
       }

@@ -221,6 +221,6 @@ describe('person calls between two BFF nodes', () => {
       (events) => events.length > 1,
       "call.ended in the engine's feed",
     );
-    expect(endings[1]).toMatchObject({ type: 'call.ended', data: { ended_by: 'network' } });
+    expect(endings[1]).toMatchObject({ type: 'call.ended', data: { ended_by: 'network', reason: 'node_gone' } });
   });
 });

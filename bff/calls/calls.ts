@@ -7,6 +7,8 @@ import type { DeskConversationService } from '../helpdesk/desk-conversation-serv
 import type { DeskNamespace } from '../helpdesk/desk-socket-access.ts';
 import type { Publisher } from '../realtime/publisher.ts';
 import type { Session, WidgetSessions } from '../widget/sessions.ts';
+import { createAiCallClaims } from './ai-call-claims.ts';
+import { createAiCallHandOn, type SharedNodes } from './ai-call-hand-on.ts';
 import { createAiCalls } from './ai-calls.ts';
 import type { WidgetCallNamespace } from './call-context.ts';
 import { createCallEngine } from './call-engine.ts';
@@ -31,6 +33,8 @@ export interface CallsDeps {
   iceServers: string[];
   /** Checks the session token a call with the AI is joined with (bff/calls/ai-call-relay.ts). */
   sessions: Pick<WidgetSessions, 'verify'>;
+  /** Set when nodes share the Socket.IO adapter (Redis): a person's acceptance reaches every node. */
+  shared?: SharedNodes | undefined;
   /** CALL_LIMITS by default. */
   limits?: { [K in keyof CallLimits]?: CallLimits[K] | undefined } | undefined;
 }
@@ -51,13 +55,16 @@ export function addCalls(io: Server, deps: CallsDeps): { close(): Promise<void> 
   };
   const widget = io.of(WIDGET_NAMESPACE) as unknown as WidgetCallNamespace;
   const desk = io.of(DESK_NAMESPACE) as unknown as DeskNamespace;
-  const registry = createCallRegistry(sql, `node_${randomUUID()}`, limits.leaseMs);
+  const node = `node_${randomUUID()}`;
+  const registry = createCallRegistry(sql, node, limits.leaseMs);
+  const claims = createAiCallClaims(sql, node, limits.leaseMs);
   const engine = createCallEngine({ engines: deps.engines, logger });
-  const parts = { sql, now, logger, publisher, iceServers, registry, engine, widget, desk };
+  const ai = createAiCalls({ ...deps, people: { registry, desk }, claims, leaseMs: limits.leaseMs });
+  ai.attach(io.httpServer);
+  const personAnswered = createAiCallHandOn(io, { shared: deps.shared, logger }, (id) => ai.personAnswered(id));
+  const parts = { sql, now, logger, publisher, iceServers, registry, engine, widget, desk, personAnswered };
   const ending = createCallEnding(parts);
   const context = { ...parts, end: ending.end };
-  const ai = createAiCalls({ ...deps, people: { registry, desk } });
-  ai.attach(io.httpServer);
   widget.on('connection', (socket) => serveWidgetCalls(socket, context, deps.consumeCommand, ai));
   desk.on('connection', (socket) => serveDeskCalls(socket, context, deps.desk));
   const sweep = startCallSweep(context, limits);

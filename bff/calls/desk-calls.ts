@@ -86,6 +86,7 @@ async function accept(socket: DeskSocket, context: CallContext, ringing: Call) {
   const gone = { call_id: call.id, duration_s: 0, ended_by: 'person' as const, missed: false };
   context.desk.to(ringRooms(call)).except(socket.id).emit('call:ended', gone);
   context.widget.to(call.customerSocket).emit('call:accepted', { call_id: call.id, person_name: name });
+  context.personAnswered(call.id);
   beginAtEngine(context, call).catch((error: unknown) =>
     context.logger.error({ err: error, call: call.id }, 'the engine’s call was not noted'),
   );
@@ -97,5 +98,5 @@ async function beginAtEngine({ engine, registry }: CallContext, call: Call): Pro
   const engineCallId = await engine.begin(call.conversation);
   if (!engineCallId) return;
   const noted = await registry.recordEngineCall(call.id, engineCallId);
-  if (noted?.ended) await engine.end(call.conversation, engineCallId, noted.ended.by);
+  if (noted?.ended) await engine.end(call.conversation, engineCallId, noted.ended.by, noted.ended.reason);
 }

@@ -235,9 +235,14 @@ export class EngineClient {
     return this.#call('POST', '/v1/voice-sessions/connect', VoiceConnectResponse, { token, mode });
   }
 
-  /** Ends the call (`call.ended` with its duration and who ended it). */
-  endCall(callId: string, endedBy: 'customer' | 'person' | 'network'): Promise<z.output<typeof EndCallResponse>> {
-    return this.#call('POST', `/v1/calls/${encodeURIComponent(callId)}/end`, EndCallResponse, { ended_by: endedBy });
+  /** Ends the call (`call.ended` with its duration, who ended it and, when the BFF ended it for one, why). */
+  endCall(
+    callId: string,
+    endedBy: 'customer' | 'person' | 'network',
+    reason?: 'rang_out' | 'too_long' | 'node_gone',
+  ): Promise<z.output<typeof EndCallResponse>> {
+    const body = reason ? { ended_by: endedBy, reason } : { ended_by: endedBy };
+    return this.#call('POST', `/v1/calls/${encodeURIComponent(callId)}/end`, EndCallResponse, body);
   }
 
   /** Where a call with the AI streams (issue 30): the engine's WebSocket `/v1/voice-sessions/stream` for `callId`. */

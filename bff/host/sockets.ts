@@ -117,6 +117,7 @@ export function createBffSockets(deps: BffSocketDeps): BffSockets {
         consumeCommand,
         iceServers,
         sessions,
+        shared: redis ? { reachable: () => redis.client.isReady } : undefined,
         limits: deps.callLimits,
       });
       deps.accountClosed.listen(({ accountId, inboxIds }) => {

@@ -121,7 +121,13 @@ describe.each(DRIVERS)('calls begun by a voice session token on $name', (driver)
   it('refuses bad bodies with a stable 4xx code, never a 500', async () => {
     const { token } = await voiceToken('caller-5');
     const callId = (await connect({ token })).body.call_id as string;
-    for (const body of [{}, { ended_by: 'martian' }, { ended_by: 'customer', extra: 1 }, []]) {
+    const badBodies = [
+      {},
+      { ended_by: 'martian' },
+      { ended_by: 'customer', extra: 1 },
+      { ended_by: 'network', reason: 'bored' },
+    ];
+    for (const body of [...badBodies, []]) {
       const answer = await api(`/v1/calls/${callId}/end`, { body });
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.code).toBe('invalid_request');
@@ -134,6 +140,21 @@ describe.each(DRIVERS)('calls begun by a voice session token on $name', (driver)
       expect(answer.status, JSON.stringify(body)).toBe(400);
       expect(answer.body.error.code).toBe('invalid_request');
     }
+  });
+
+  it('carries the reason the BFF ended a call for in call.ended, and none when it gave none', async () => {
+    const first = await voiceToken('caller-7');
+    const tooLong = (await connect({ token: first.token })).body.call_id as string;
+    const ended = await api(`/v1/calls/${tooLong}/end`, { body: { ended_by: 'network', reason: 'too_long' } });
+    expect(ended.status, JSON.stringify(ended.body)).toBe(200);
+    expect(ended.body).toMatchObject({ call_id: tooLong, ended_by: 'network', reason: 'too_long' });
+    const endings = (await eventsOf(first.conversationId)).filter((event) => event.type === 'call.ended');
+    expect(endings.map((event) => event.data)).toEqual([ended.body]);
+
+    const second = await voiceToken('caller-8');
+    const plain = (await connect({ token: second.token })).body.call_id as string;
+    const hungUp = await api(`/v1/calls/${plain}/end`, { body: { ended_by: 'customer' } });
+    expect(hungUp.body).not.toHaveProperty('reason');
   });
 
   it('sends call.started and call.ended to a webhook endpoint, signed', async () => {

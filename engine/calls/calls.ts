@@ -7,6 +7,7 @@
 import {
   ParleyError,
   type CallEndedBy,
+  type CallEndedReason,
   type EndCallResponse,
   type VoiceConnectRequest,
   type VoiceConnectResponse,
@@ -77,18 +78,24 @@ export function createCalls({ sql, now, moves, aiCalls }: CallsDeps) {
   }
 
   /** Ends the caller's call once: call.ended and the line in the messages; a second end is 409 call_ended. */
-  async function end(caller: Caller, callId: string, endedBy: EndedBy): Promise<EndCallResponse> {
+  async function end(
+    caller: Caller,
+    callId: string,
+    endedBy: EndedBy,
+    reason?: CallEndedReason,
+  ): Promise<EndCallResponse> {
     const call = await findCall(sql, caller, callId);
     if (!call) throw new ParleyError('not_found', `No call ${callId} for this key.`);
     const { result } = await moves.withConversation(caller, call.conversationId, undefined, async (move) => {
       const done = await endCall(move.tx, callId, endedBy, move.at);
       if (!done) throw new ParleyError('call_ended', `The call ${callId} has already ended.`);
       await note(move, callLine(done.durationS));
-      const data = {
+      const data: EndCallResponse = {
         call_id: callId,
         conversation_id: call.conversationId,
         duration_s: done.durationS,
         ended_by: endedBy,
+        ...(reason ? { reason } : {}),
       };
       move.emit('call.ended', data);
       return data;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environment.ts';
-import { CallEndedBy, CallEndedData, CallMode, EngineEvent, QualityReason } from '../events.ts';
+import { CallEndedBy, CallEndedData, CallEndedReason, CallMode, EngineEvent, QualityReason } from '../events.ts';
 
 /** Request and response bodies of the AI conversation API (`/v1` of the engine). */
 
@@ -135,7 +135,7 @@ export type VoiceConnectResponse = z.infer<typeof VoiceConnectResponse>;
 
 export const CallIdParams = z.strictObject({ id: z.string().min(1).max(100).describe('The call id (call_…)') });
 
-export const EndCallRequest = z.strictObject({ ended_by: CallEndedBy });
+export const EndCallRequest = z.strictObject({ ended_by: CallEndedBy, reason: CallEndedReason.optional() });
 export type EndCallRequest = z.infer<typeof EndCallRequest>;
 
 /** The ended call, as its call.ended event carries it. */
