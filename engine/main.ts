@@ -8,9 +8,10 @@ import {
   openSql,
   RedisRateLimiter,
   SessionTokens,
+  settingsOrExit,
 } from '../shared/server/index.ts';
 import { createEngine } from './app.ts';
-import { embeddingsSettings, llmSettings, readEngineConfig, type EngineConfig } from './config.ts';
+import { embeddingsSettings, llmSettings, readEngineConfig } from './config.ts';
 import { sttSettings } from './media/stt-config.ts';
 import { ttsSettings } from './calls/tts-config.ts';
 
@@ -18,13 +19,7 @@ import { ttsSettings } from './calls/tts-config.ts';
  * `npm run engine`: the engine alone, as a self-hosted AI conversation API. Accounts and keys are
  * made with `npm run engine:account`.
  */
-let config: EngineConfig;
-try {
-  config = readEngineConfig(process.env);
-} catch (error) {
-  process.stderr.write(`${(error as Error).message}\n`);
-  process.exit(1);
-}
+const config = settingsOrExit(() => readEngineConfig(process.env));
 const logger = createLogger('engine', config.LOG_LEVEL);
 const tokens = config.SESSION_KEYS ? new SessionTokens(config.SESSION_KEYS) : undefined;
 const sql = await openSql({

@@ -1,6 +1,6 @@
 import { ParleyError } from '../../shared/index.ts';
-import { createLogger, openSecretBox } from '../../shared/server/index.ts';
-import { readBffConfigOrExit } from '../host/config.ts';
+import { createLogger, openSecretBox, settingsOrExit } from '../../shared/server/index.ts';
+import { readBffConfig } from '../host/config.ts';
 import { openBffStore } from '../host/infrastructure.ts';
 import { EngineAccounts } from './engine-accounts.ts';
 import { listAccountsWithoutEngineAccount } from './engine-accounts-store.ts';
@@ -28,7 +28,7 @@ if (!known || (command === 'move-engine' && !(Number.isSafeInteger(accountId) &&
   process.exit(2);
 }
 
-const config = readBffConfigOrExit(process.env);
+const config = settingsOrExit(() => readBffConfig(process.env));
 const logger = createLogger('bff', config.logLevel);
 const sql = await openBffStore(config);
 try {

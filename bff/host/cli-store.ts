@@ -1,4 +1,4 @@
-import type { Sql } from '../../shared/server/index.ts';
+import { settingsOrExit, type Sql } from '../../shared/server/index.ts';
 import { readBffStoreConfig } from './config.ts';
 import { openBffStore } from './infrastructure.ts';
 
@@ -8,13 +8,7 @@ import { openBffStore } from './infrastructure.ts';
  * message that names it; so does an error of `work`.
  */
 export async function withCliStore(work: (sql: Sql) => Promise<void>): Promise<void> {
-  let store: ReturnType<typeof readBffStoreConfig>;
-  try {
-    store = readBffStoreConfig(process.env);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    process.exit(1);
-  }
+  const store = settingsOrExit(() => readBffStoreConfig(process.env));
   const sql = await openBffStore(store);
   try {
     await work(sql);

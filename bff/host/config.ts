@@ -392,13 +392,3 @@ export function readBffStoreConfig(env: NodeJS.ProcessEnv): Pick<BffSettings, 'd
   const value = readEnv(StoreEnv, env);
   return { dataDir: value.DATA_DIR, databaseUrl: value.DATABASE_URL };
 }
-
-/** The BFF's settings for `npm run bff` and its commands: anything wrong is printed and the process ends with exit code 1. */
-export function readBffConfigOrExit(env: NodeJS.ProcessEnv): BffConfig {
-  try {
-    return readBffConfig(env);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
-    process.exit(1);
-  }
-}

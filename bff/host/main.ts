@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createLogger } from '../../shared/server/index.ts';
+import { createLogger, settingsOrExit } from '../../shared/server/index.ts';
 import { createBff } from './app.ts';
-import { readBffConfigOrExit } from './config.ts';
+import { readBffConfig } from './config.ts';
 import { EngineCallError, EngineClient } from '../engine-link/engine-client.ts';
 import { EngineOperator } from '../engine-link/engine-operator.ts';
 import { openBffInfrastructure, WIDGET_ASSETS_DIR } from './infrastructure.ts';
@@ -15,7 +15,7 @@ import { oldestInboxId } from '../store/inboxes.ts';
  * `npm run bff`: the BFF alone, in front of an engine elsewhere (AI_API_URL + AI_API_KEY).
  * Inboxes and their site keys are made with `npm run bff:inbox`.
  */
-const config = readBffConfigOrExit(process.env);
+const config = settingsOrExit(() => readBffConfig(process.env));
 const logger = createLogger('bff', config.logLevel);
 // Engine calls are timed for /metrics (on when METRICS_TOKEN is set).
 const metrics = new Metrics();

@@ -90,14 +90,9 @@ export function widgetRateLimit(
       );
     else {
       const decision = await limiter.consume(`${inboxId}:${customerRef}`, perMinute, at);
-      try {
-        enforceRateDecision(ctx, decision, at, 'This customer');
-      } catch (error) {
-        // A refused start carries the shop's name and e-mail, which its config would have shown (issue 34).
-        if (sql && isStarting(ctx) && error instanceof ParleyError)
-          throw new ParleyError(error.code, error.message, await inboxPresentation(sql, inboxId));
-        throw error;
-      }
+      // A refused start carries the shop's name and e-mail, which its config would have shown (issue 34).
+      const shown = !decision.allowed && sql && isStarting(ctx) ? await inboxPresentation(sql, inboxId) : undefined;
+      enforceRateDecision(ctx, decision, at, 'This customer', shown);
     }
     await next();
   };

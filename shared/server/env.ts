@@ -117,3 +117,13 @@ export function readEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv):
   const lines = parsed.error.issues.map((issue) => `  ${variable(issue.path)}: ${issue.message}`);
   throw new ConfigError(`The configuration is not valid:\n${lines.join('\n')}`);
 }
+
+/** A command's settings (`read`), or, when any is wrong, its message printed and the process ended with exit code 1. */
+export function settingsOrExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}

@@ -236,6 +236,8 @@ export function enforceRateDecision(
   decision: RateDecision,
   at: Date,
   who = 'This key',
+  /** What a refusal carries in `error.details`. */
+  details?: unknown,
 ): void {
   ctx.set('X-RateLimit-Limit', String(decision.limit));
   ctx.set('X-RateLimit-Remaining', String(decision.remaining));
@@ -246,5 +248,6 @@ export function enforceRateDecision(
   throw new ParleyError(
     'rate_limited',
     `${who} may make ${decision.limit} requests a minute. Try again in ${retryAfter} s.`,
+    details,
   );
 }
